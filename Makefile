@@ -1,0 +1,86 @@
+# attend - a terminal course in transformer attention.
+#   make            build ./attend (never runs it)
+#   make run        install missing Debian packages, build, run the course
+#   make test       install what the tests need, build, run every test
+#   make sanitize   unit tests and headless runs under ASan + UBSan
+#   make bench      speed and memory benchmarks
+#   make models     retrain the shipped models from the corpus
+CC      ?= cc
+PKGS    := ncursesw libcjson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
+WARN    := -Wall -Wextra -Wpedantic -Wshadow
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+OPT     ?= -O2 -g
+CFLAGS  ?=
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) $(WARN) $(CFLAGS) -Isrc -Isrc/tui
+LDLIBS  := -lm
+
+BUILD   ?= build
+CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+TUI_SRC  := $(wildcard src/tui/*.c)
+CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/%.o)
+TUI_OBJ  := $(TUI_SRC:src/tui/%.c=$(BUILD)/tui/%.o)
+MAIN_OBJ := $(BUILD)/main.o
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC := $(wildcard tools/*.c)
+TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
+
+.PHONY: all run deps test-deps test unit sanitize bench models clean check-pkgs
+BIN     ?= attend
+all: check-pkgs $(BIN)
+
+check-pkgs:
+	@pkg-config --exists $(PKGS) 2>/dev/null || { \
+	  echo "attend needs ncursesw and libcjson (found with pkg-config)."; \
+	  echo "Run 'make deps' to install them, or: sudo apt-get install -y pkg-config libncurses-dev libcjson-dev"; \
+	  exit 1; }
+
+$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(TUI_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS) $(LDFLAGS)
+
+$(BUILD)/%.o: src/%.c $(wildcard src/*.h) $(wildcard src/tui/*.h) | $(BUILD)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+$(BUILD)/tui/%.o: src/tui/%.c $(wildcard src/*.h) $(wildcard src/tui/*.h) | $(BUILD)
+	@mkdir -p $(BUILD)/tui
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+# Unit tests link the core only: no curses, no terminal.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/t.h $(CORE_OBJ) | $(BUILD)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(ALL_CFLAGS) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
+$(BUILD)/tools/%: tools/%.c $(CORE_OBJ) | $(BUILD)
+	@mkdir -p $(BUILD)/tools
+	$(CC) $(ALL_CFLAGS) $(CJSON_CFLAGS) -o $@ $< $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+deps:
+	@tools/deps.sh run
+test-deps:
+	@tools/deps.sh test
+
+run: deps
+	@$(MAKE) --no-print-directory attend
+	./attend
+
+unit: check-pkgs $(UNIT_BIN) $(BIN) $(TOOL_BIN)
+
+test: test-deps
+	@$(MAKE) --no-print-directory unit
+	@tests/run_all.sh
+
+sanitize: check-pkgs
+	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" unit
+	@BUILD=build-san ATTEND=build-san/attend SANITIZE=1 tests/run_all.sh --quick
+
+bench: check-pkgs attend $(TOOL_BIN)
+	@bench/run.sh
+
+clean:
+	rm -rf build build-san attend

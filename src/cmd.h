@@ -1,0 +1,16 @@
+/* cmd.h - the subcommands of attend. Each takes argc/argv after the subcommand name,
+ * prints to stdout/stderr and returns the process exit status: 0 success, 1 runtime error,
+ * 2 usage error. main.c dispatches to them from one table. */
+#ifndef ATTEND_CMD_H
+#define ATTEND_CMD_H
+
+#define DEFAULT_MODEL "data/decoder.json"
+
+/* Locates a data file: $ATTEND_DATA/rel, ./rel, then the install dir next to the binary.
+ * Writes the first that exists to out (or rel itself). */
+void cmd_data_path(const char *rel, char *out, unsigned outlen);
+
+int cmd_dump(int argc, char **argv);
+int cmd_init_model(int argc, char **argv);
+
+#endif

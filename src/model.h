@@ -1,0 +1,214 @@
+/* model.h - the small transformer: configuration, weights, controls, forward pass and the
+ * Trace of every intermediate tensor. No curses, no printing, no exit(). */
+#ifndef ATTEND_MODEL_H
+#define ATTEND_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vocab.h"
+
+typedef enum { ARCH_ENCODER, ARCH_DECODER, ARCH_ENCDEC } Arch;
+typedef enum { PE_NONE, PE_SINUSOIDAL, PE_LEARNED, PE_ROPE, PE__COUNT } PeKind;
+typedef enum { NORM_LAYER, NORM_RMS } NormKind;
+typedef enum { FFN_RELU, FFN_GELU, FFN_SWIGLU } FfnKind;
+
+const char *model_arch_name(Arch a);   /* "encoder", "decoder", "encoder-decoder" */
+const char *model_pe_name(PeKind p);   /* "none", "sinusoidal", "learned", "rope" */
+const char *model_norm_name(NormKind k);
+const char *model_ffn_name(FfnKind k);
+/* Parse a name into the enum; return -1 if unknown. */
+int model_arch_parse(const char *s);
+int model_pe_parse(const char *s);
+int model_norm_parse(const char *s);
+int model_ffn_parse(const char *s);
+
+typedef struct {
+    Arch arch;
+    int vocab_size;
+    int d_model;
+    int n_heads;
+    int d_head;        /* d_k = d_v per head; default d_model / n_heads */
+    int n_layers;      /* layers per stack (encoder and decoder each, for encoder-decoder) */
+    int d_ff;
+    int max_len;       /* longest sequence (learned PE has this many rows) */
+    PeKind pe;         /* the PE the model was built with (controls may override) */
+    NormKind norm;
+    int pre_norm;      /* 1: x + f(norm(x)); 0: norm(x + f(x)) */
+    FfnKind ffn;
+    int scale_embed;   /* 1: token embeddings multiplied by sqrt(d_model) */
+    int final_norm;    /* 1: a norm after the last layer of each stack */
+    int tie_embed;     /* 1: the LM head is tok_embedᵀ (no lm_head weight) */
+    float norm_eps;    /* default 1e-5 */
+    float rope_base;   /* default 10000 */
+    char name[64];
+    char description[512];
+} ModelConfig;
+
+/* One named weight tensor: a view into Model.data. */
+typedef struct {
+    char name[48];
+    int rows, cols;    /* vectors have rows == 1 */
+    size_t offset;     /* into Model.data, in floats */
+} Param;
+
+typedef struct {
+    const float *wq, *wk, *wv; /* (d_model, n_heads*d_head); head h = columns h*d_head.. */
+    const float *wo;           /* (n_heads*d_head, d_model) */
+} AttnWeights;
+
+typedef struct {
+    const float *gain;         /* (d_model) */
+    const float *bias;         /* (d_model), NULL for RMSNorm */
+} NormWeights;
+
+typedef struct {
+    AttnWeights self;
+    NormWeights norm1;         /* around self-attention */
+    AttnWeights cross;         /* decoder layers of an encoder-decoder only, else zeros */
+    NormWeights normc;         /* around cross-attention */
+    const float *w1;           /* (d_model, d_ff) */
+    const float *b1;           /* (d_ff), NULL for SwiGLU */
+    const float *w3;           /* (d_model, d_ff) SwiGLU gate, else NULL */
+    const float *w2;           /* (d_ff, d_model) */
+    const float *b2;           /* (d_model), NULL for SwiGLU */
+    NormWeights norm2;         /* around the FFN */
+} LayerWeights;
+
+typedef struct {
+    ModelConfig cfg;
+    Vocab vocab;
+    int n_params;
+    Param *params;             /* (n_params) in the canonical order of model_layout */
+    size_t n_floats;
+    float *data;               /* (n_floats) every weight, contiguous */
+    /* Views into data, set by model_bind: */
+    const float *tok_embed;    /* (vocab_size, d_model) */
+    const float *pos_embed;    /* (max_len, d_model) learned PE */
+    LayerWeights *enc;         /* (n_layers) or NULL */
+    LayerWeights *dec;         /* (n_layers) or NULL */
+    NormWeights enc_final, dec_final;
+    const float *lm_head;      /* (d_model, vocab_size); NULL when tied */
+    char path[512];            /* file it came from, "" if made in memory */
+} Model;
+
+/* Fills cfg with defaults (decoder, d_model 32, 4 heads, 2 layers, ...). */
+void model_config_defaults(ModelConfig *cfg);
+/* Checks a configuration for consistency; 0 or -1 with a message naming the key. */
+int model_config_check(const ModelConfig *cfg, char *err, size_t errlen);
+/* Number of weights (floats) of a configuration, without allocating. */
+size_t model_config_param_count(const ModelConfig *cfg);
+
+/* Allocates a model for cfg with every weight zero and the given vocabulary (taken over:
+ * v is emptied). Returns 0 or -1 with a message. */
+int model_new(Model *m, const ModelConfig *cfg, Vocab *v, char *err, size_t errlen);
+/* Seeded random initialisation: N(0, 0.02²)-style normals (xorshift + Box-Muller), projections
+ * scaled by 1/sqrt(2·layers), norms gain 1 bias 0, biases 0. Same seed, same bits. */
+void model_init_random(Model *m, uint64_t seed);
+void model_free(Model *m);
+/* The parameter of that name, or NULL. */
+const Param *model_param(const Model *m, const char *name);
+float *model_param_data(Model *m, const Param *p);
+
+/* Loads a model JSON file (docs/model-format.md). Validates everything; on failure returns -1,
+ * leaves *m zeroed and writes "FILE: message" (with line:col for syntax errors) to err. */
+int model_load(Model *m, const char *path, char *err, size_t errlen);
+/* Writes the model as JSON, atomically (temp file + rename). 0 or -1. */
+int model_save(const Model *m, const char *path, char *err, size_t errlen);
+
+/* ---- Controls: what the learner toggles. ---- */
+typedef struct {
+    int causal;        /* 1: causal mask on self-attention (decoder stack) */
+    int padding;       /* 1: mask key columns whose token is <pad> */
+    PeKind pe;         /* positional encoding used for this run */
+    int scale;         /* 1: divide scores by sqrt(d_k) */
+    const int *order;  /* run token order[i] at position i (a permutation of 0..n-1), or NULL */
+} Controls;
+
+/* Controls the model was built for: causal on for decoders, the model's PE, scaling on. */
+void model_default_controls(const Model *m, Controls *c);
+
+/* ---- Trace: every tensor of one run, in computation order. ---- */
+typedef enum {
+    T_EMBED,        /* X: token embeddings (n, d_model) */
+    T_EMBED_SCALED, /* X·√d_model */
+    T_PE,           /* PE matrix (n, d_model) */
+    T_X_PE,         /* X + PE: the input of layer 0 */
+    T_NORM_IN,      /* norm(x) feeding a sublayer (pre-norm) */
+    T_Q, T_K, T_V,  /* per head (n, d_head) ; cross: K,V (n_src, d_head) */
+    T_Q_ROT, T_K_ROT, /* after RoPE */
+    T_SCORES,       /* QKᵀ (n, n_keys) */
+    T_SCALED,       /* QKᵀ/√d_k */
+    T_MASK,         /* M: 0 or -inf (n, n_keys), once per attention sublayer */
+    T_MASKED,       /* scaled + M */
+    T_WEIGHTS,      /* softmax (n, n_keys) */
+    T_HEAD_OUT,     /* weights·V (n, d_head) */
+    T_CONCAT,       /* heads side by side (n, n_heads*d_head) */
+    T_ATTN_OUT,     /* concat·W_O (n, d_model) */
+    T_RESID,        /* x + sublayer(..) */
+    T_NORM_OUT,     /* norm(x + sublayer) (post-norm) */
+    T_FFN_HIDDEN,   /* act(x W1 + b1) or silu(xW1)⊙(xW3) (n, d_ff) */
+    T_FFN_OUT,      /* hidden W2 + b2 (n, d_model) */
+    T_FINAL_NORM,   /* final norm of a stack */
+    T_LOGITS,       /* (n, vocab) */
+    T__COUNT
+} TensorKind;
+
+typedef enum { SUB_NONE, SUB_SELF, SUB_CROSS, SUB_FFN } Sublayer;
+typedef enum { STACK_ENC, STACK_DEC } Stack;
+
+typedef struct {
+    TensorKind kind;
+    Stack stack;
+    int layer;         /* -1 outside the layers */
+    Sublayer sub;
+    int head;          /* -1 when not per head */
+    int rows, cols;
+    float *data;       /* (rows, cols) into the trace arena */
+    char name[40];     /* e.g. "L0.h1.weights", "enc.L0.h0.q", "dec.L1.cross.h0.weights" */
+} TraceEntry;
+
+typedef struct {
+    const Model *model;
+    Controls ctl;      /* the controls of the run (order pointer not kept) */
+    int n;             /* tokens of the main sequence (encoder input, or decoder input) */
+    int m;             /* decoder tokens of an encoder-decoder run, else 0 */
+    int max_n, max_m;  /* capacity */
+    int *src;          /* (max_n) token ids as run (after the order permutation) */
+    int *tgt;          /* (max_m) */
+    int *order;        /* (max_n) order used; identity when none */
+    int n_entries, cap_entries;
+    TraceEntry *entries;
+    size_t used, cap;  /* floats of the arena */
+    float *arena;
+} Trace;
+
+/* Allocates a trace able to hold a run of up to max_n main tokens (and max_m decoder tokens
+ * for encoder-decoder models). NULL on allocation failure. */
+Trace *trace_new(const Model *m, int max_n, int max_m);
+void trace_free(Trace *t);
+/* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. */
+const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
+                             TensorKind kind);
+const TraceEntry *trace_find_name(const Trace *t, const char *name);
+/* Short symbol ("QKᵀ", "softmax") and formula ("Q = norm(x)·W_Q[:, head]") of a kind. */
+const char *trace_kind_symbol(TensorKind k);
+const char *trace_kind_formula(TensorKind k);
+const char *trace_kind_key(TensorKind k); /* "q", "weights", ... as used in names */
+
+/* Runs the model. src: n token ids (the encoder input, or the only input); tgt: m decoder ids
+ * for encoder-decoder models (ignored otherwise). Applies c->order to src. Fills t (never
+ * allocates). Returns 0, or -1 with a message (too long, bad order, learned PE too short...). */
+int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
+                  const Controls *c, Trace *t, char *err, size_t errlen);
+
+/* Runs src in identity order into a and in c->order into b, and returns
+ * max |Attn(PX) − P·Attn(X)| over every self-attention output (·W_O) of every layer of the
+ * main stack. Returns a negative value on error (message in err). */
+float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
+                         const Controls *c, Trace *a, Trace *b, char *err, size_t errlen);
+
+/* Sinusoidal PE value at (pos, i) for width d. */
+float model_sinusoid(int pos, int i, int d);
+
+#endif

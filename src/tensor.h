@@ -1,0 +1,36 @@
+/* tensor.h - pure float math on row-major matrices. No allocation, output argument first. */
+#ifndef ATTEND_TENSOR_H
+#define ATTEND_TENSOR_H
+
+#include <stddef.h>
+
+/* out[n×m] = a[n×k] · b[k×m]. out must not alias a or b. */
+void tensor_matmul(float *out, const float *a, const float *b, int n, int k, int m);
+/* out[n×m] = a[n×k] · b[m×k]ᵀ  (b stored row-major as m rows of k). */
+void tensor_matmul_bt(float *out, const float *a, const float *b, int n, int k, int m);
+/* Column slice: out[n×w] = a[n×lda][:, c0:c0+w]. */
+void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w);
+/* out[i] = a[i] + b[i] for i < len (out may alias a or b). */
+void tensor_add(float *out, const float *a, const float *b, size_t len);
+/* x[i] *= s. */
+void tensor_scale(float *x, float s, size_t len);
+/* Adds bias[m] to every row of x[n×m]. */
+void tensor_add_row(float *x, const float *bias, int n, int m);
+/* Row-wise softmax of x[n×m] in place, max-subtracted. Entries equal to -INFINITY become
+ * exactly 0. A row that is entirely -INFINITY becomes all zeros (never NaN). */
+void tensor_softmax_rows(float *x, int n, int m);
+/* LayerNorm of each row: gain*(x-mean)/sqrt(var+eps)+bias (bias may be NULL). */
+void tensor_layernorm(float *out, const float *x, const float *gain, const float *bias,
+                      int n, int m, float eps);
+/* RMSNorm of each row: gain*x/sqrt(mean(x²)+eps). */
+void tensor_rmsnorm(float *out, const float *x, const float *gain, int n, int m, float eps);
+void tensor_relu(float *x, size_t len);
+/* GELU, tanh approximation (as GPT-2): 0.5x(1+tanh(√(2/π)(x+0.044715x³))). */
+void tensor_gelu(float *x, size_t len);
+float tensor_gelu1(float x);
+/* SiLU: x·sigmoid(x). */
+float tensor_silu1(float x);
+/* max |a[i]-b[i]|; NaN anywhere gives INFINITY. */
+float tensor_max_abs_diff(const float *a, const float *b, size_t len);
+
+#endif
