@@ -4,6 +4,10 @@
 #ifndef ATTEND_CMD_H
 #define ATTEND_CMD_H
 
+#include <stdio.h>
+
+#include "model.h"
+
 #define DEFAULT_MODEL "data/decoder.json"
 
 /* Locates a data file: $ATTEND_DATA/rel, ./rel, then the install dir next to the binary.
@@ -12,5 +16,8 @@ void cmd_data_path(const char *rel, char *out, unsigned outlen);
 
 int cmd_dump(int argc, char **argv);
 int cmd_init_model(int argc, char **argv);
+/* One line per self-attention head: previous-token / self / first-token mean weights and a
+ * verdict. 0, or -1 if the trace lacks the weights. */
+int dump_heads_summary(FILE *f, const Model *m, const Trace *t);
 
 #endif

@@ -90,6 +90,8 @@ typedef struct {
     NormWeights enc_final, dec_final;
     const float *lm_head;      /* (d_model, vocab_size); NULL when tied */
     char path[512];            /* file it came from, "" if made in memory */
+    char *training;            /* owned JSON object text kept in the file's "training" key
+                                  (final loss, steps, seed...), or NULL */
 } Model;
 
 /* Fills cfg with defaults (decoder, d_model 32, 4 heads, 2 layers, ...). */
@@ -113,6 +115,10 @@ float *model_param_data(Model *m, const Param *p);
 /* Loads a model JSON file (docs/model-format.md). Validates everything; on failure returns -1,
  * leaves *m zeroed and writes "FILE: message" (with line:col for syntax errors) to err. */
 int model_load(Model *m, const char *path, char *err, size_t errlen);
+/* Reads a "config" JSON object (the keys of docs/model-format.md) into c; vocab_size may be
+ * absent (left 0 for the caller to fill). 0, or -1 with a message naming the key. */
+struct cJSON;
+int model_config_read(const struct cJSON *obj, ModelConfig *c, char *err, size_t errlen);
 /* Writes the model as JSON, atomically (temp file + rename). 0 or -1. */
 int model_save(const Model *m, const char *path, char *err, size_t errlen);
 

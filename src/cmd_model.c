@@ -1,0 +1,114 @@
+/* cmd_model.c - `attend init-model`: a seeded random model from a config and a vocabulary,
+ * and the data-file lookup shared by the subcommands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "json.h"
+#include "model.h"
+
+void cmd_data_path(const char *rel, char *out, unsigned outlen)
+{
+    const char *env = getenv("ATTEND_DATA");
+    if (env && *env) {
+        /* ATTEND_DATA names the directory that holds data/ and lessons/ */
+        snprintf(out, outlen, "%s/%s", env, rel);
+        if (access(out, R_OK) == 0)
+            return;
+    }
+    if (access(rel, R_OK) == 0) {
+        snprintf(out, outlen, "%s", rel);
+        return;
+    }
+    /* Next to the binary: /proc/self/exe's directory. */
+    char exe[1024];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(out, outlen, "%s/%s", exe, rel);
+            if (access(out, R_OK) == 0)
+                return;
+            snprintf(out, outlen, "%s/../share/attend/%s", exe, rel);
+            if (access(out, R_OK) == 0)
+                return;
+        }
+    }
+    snprintf(out, outlen, "%s", rel);
+}
+
+static const char INIT_USAGE[] =
+    "usage: attend init-model --config FILE --vocab FILE --out FILE [--seed S]";
+
+int cmd_init_model(int argc, char **argv)
+{
+    const char *cfg_path = NULL, *vocab_path = NULL, *out = NULL;
+    unsigned long long seed = 1;
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 >= argc) {
+            fprintf(stderr, "attend init-model: %s needs a value\n%s\n", argv[i], INIT_USAGE);
+            return 2;
+        }
+        if (!strcmp(argv[i], "--config")) cfg_path = argv[++i];
+        else if (!strcmp(argv[i], "--vocab")) vocab_path = argv[++i];
+        else if (!strcmp(argv[i], "--out")) out = argv[++i];
+        else if (!strcmp(argv[i], "--seed")) {
+            char *end;
+            seed = strtoull(argv[++i], &end, 10);
+            if (*end) {
+                fprintf(stderr, "attend init-model: --seed must be a number\n");
+                return 1;
+            }
+        } else {
+            fprintf(stderr, "attend init-model: unknown option \"%s\"\n%s\n", argv[i], INIT_USAGE);
+            return 2;
+        }
+    }
+    if (!cfg_path || !vocab_path || !out) {
+        fprintf(stderr, "%s\n", INIT_USAGE);
+        return 2;
+    }
+    char err[1024];
+    cJSON *root = json_parse_file(cfg_path, NULL, err, sizeof err);
+    if (!root) {
+        fprintf(stderr, "attend init-model: %s\n", err);
+        return 1;
+    }
+    const cJSON *cj = json_get(root, "config");
+    ModelConfig cfg;
+    char e2[512];
+    int rc = model_config_read(cj ? cj : root, &cfg, e2, sizeof e2);
+    cJSON_Delete(root);
+    if (rc) {
+        fprintf(stderr, "attend init-model: %s: %s\n", cfg_path, e2);
+        return 1;
+    }
+    Vocab v;
+    if (vocab_load_file(&v, vocab_path, err, sizeof err)) {
+        fprintf(stderr, "attend init-model: %s\n", err);
+        return 1;
+    }
+    if (cfg.vocab_size == 0)
+        cfg.vocab_size = v.n;
+    Model m;
+    if (model_new(&m, &cfg, &v, err, sizeof err)) {
+        vocab_free(&v);
+        fprintf(stderr, "attend init-model: %s: %s\n", cfg_path, err);
+        return 1;
+    }
+    model_init_random(&m, seed);
+    char note[128];
+    snprintf(note, sizeof note, "{\"kind\":\"random-init\",\"seed\":%llu}", seed);
+    m.training = strdup(note);
+    rc = model_save(&m, out, err, sizeof err);
+    model_free(&m);
+    if (rc) {
+        fprintf(stderr, "attend init-model: %s\n", err);
+        return 1;
+    }
+    return 0;
+}

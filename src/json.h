@@ -1,0 +1,37 @@
+/* json.h - the only place that includes cJSON's parser entry points: read a file, parse it,
+ * report syntax errors as file:line:col, typed getters. No curses, no printing. */
+#ifndef ATTEND_JSON_H
+#define ATTEND_JSON_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+/* Reads and parses a JSON file. On failure returns NULL and writes
+ * "FILE:LINE:COL: JSON syntax error near '...'" or "FILE: <errno text>" into err.
+ * The caller owns the result (cJSON_Delete). If text_out is not NULL it receives the file
+ * text (caller frees), useful to locate keys. */
+cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errlen);
+/* Parses a string; on failure NULL and "NAME:LINE:COL: ..." in err. */
+cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen);
+/* 1-based line and column of byte offset off in text. */
+void json_line_col(const char *text, size_t off, int *line, int *col);
+
+/* Case-sensitive member lookup; NULL if absent. */
+const cJSON *json_get(const cJSON *obj, const char *key);
+/* Typed getters: 0 on success, -1 with "what: message" in err (missing, wrong type, out of
+ * range). what names the key for the message, e.g. "config.d_model". */
+int json_get_int(const cJSON *obj, const char *key, int lo, int hi, int *out,
+                 const char *what, char *err, size_t errlen);
+int json_get_bool(const cJSON *obj, const char *key, int *out, const char *what, char *err,
+                  size_t errlen);
+int json_get_number(const cJSON *obj, const char *key, double *out, const char *what, char *err,
+                    size_t errlen);
+/* Borrowed string or NULL with a message. */
+const char *json_get_string(const cJSON *obj, const char *key, const char *what, char *err,
+                            size_t errlen);
+/* Reads a number array/matrix into out (rows×cols; rows==1 accepts a flat array).
+ * Checks shape and finiteness; messages name `what` and the offending index. */
+int json_read_matrix(const cJSON *item, float *out, int rows, int cols, const char *what,
+                     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,53 @@
+/* main.c - argument parsing and subcommands; the only place that decides to exit. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+#define ATTEND_VERSION "0.1.0"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *help;
+} Subcommand;
+
+static const Subcommand SUBCOMMANDS[] = {
+    {"dump", cmd_dump, "run the model headless: attention weights and shape passport"},
+    {"init-model", cmd_init_model, "write a seeded random model for a config and vocabulary"},
+};
+
+static void print_help(FILE *f)
+{
+    fprintf(f, "attend %s - a terminal course in transformer attention\n\n"
+               "usage: attend [--lessons DIR] [--lesson ID] [--ascii]   open the course\n"
+               "       attend SUBCOMMAND [options]\n\nsubcommands:\n",
+            ATTEND_VERSION);
+    for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
+        fprintf(f, "  %-14s %s\n", SUBCOMMANDS[i].name, SUBCOMMANDS[i].help);
+    fprintf(f, "\nRun 'attend SUBCOMMAND --help' for its options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2) {
+        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+            print_help(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[1], "--version")) {
+            printf("attend %s\n", ATTEND_VERSION);
+            return 0;
+        }
+        for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
+            if (!strcmp(argv[1], SUBCOMMANDS[i].name))
+                return SUBCOMMANDS[i].fn(argc - 2, argv + 2);
+        if (argv[1][0] != '-') {
+            fprintf(stderr, "attend: unknown subcommand \"%s\"\n", argv[1]);
+            print_help(stderr);
+            return 2;
+        }
+    }
+    fprintf(stderr, "attend: the terminal course is not built into this binary yet\n");
+    return 1;
+}

@@ -1,0 +1,873 @@
+/* model.c - the transformer forward pass, written to be read top to bottom: embeddings,
+ * positional encodings, attention (masks, scaling, RoPE, heads, W_O), FFN, norms, stacks,
+ * LM head. Every intermediate tensor goes into the Trace. */
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tensor.h"
+
+/* ------------------------------------------------------------------ names */
+
+static const char *const ARCH_NAMES[] = {"encoder", "decoder", "encoder-decoder"};
+static const char *const PE_NAMES[] = {"none", "sinusoidal", "learned", "rope"};
+static const char *const NORM_NAMES[] = {"layernorm", "rmsnorm"};
+static const char *const FFN_NAMES[] = {"relu", "gelu", "swiglu"};
+
+static int parse_name(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; s && i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *model_arch_name(Arch a) { return (unsigned)a < 3 ? ARCH_NAMES[a] : "?"; }
+const char *model_pe_name(PeKind p) { return (unsigned)p < 4 ? PE_NAMES[p] : "?"; }
+const char *model_norm_name(NormKind k) { return (unsigned)k < 2 ? NORM_NAMES[k] : "?"; }
+const char *model_ffn_name(FfnKind k) { return (unsigned)k < 3 ? FFN_NAMES[k] : "?"; }
+int model_arch_parse(const char *s) { return parse_name(s, ARCH_NAMES, 3); }
+int model_pe_parse(const char *s)
+{
+    if (s && strcmp(s, "rotary") == 0)
+        return PE_ROPE;
+    return parse_name(s, PE_NAMES, 4);
+}
+int model_norm_parse(const char *s) { return parse_name(s, NORM_NAMES, 2); }
+int model_ffn_parse(const char *s) { return parse_name(s, FFN_NAMES, 3); }
+
+/* ----------------------------------------------------------------- config */
+
+void model_config_defaults(ModelConfig *c)
+{
+    memset(c, 0, sizeof *c);
+    c->arch = ARCH_DECODER;
+    c->vocab_size = 0;
+    c->d_model = 32;
+    c->n_heads = 4;
+    c->d_head = 8;
+    c->n_layers = 2;
+    c->d_ff = 128;
+    c->max_len = 32;
+    c->pe = PE_SINUSOIDAL;
+    c->norm = NORM_LAYER;
+    c->pre_norm = 1;
+    c->ffn = FFN_GELU;
+    c->scale_embed = 0;
+    c->final_norm = 1;
+    c->tie_embed = 0;
+    c->norm_eps = 1e-5f;
+    c->rope_base = 10000.0f;
+}
+
+int model_config_check(const ModelConfig *c, char *err, size_t errlen)
+{
+#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+    if ((unsigned)c->arch > ARCH_ENCDEC) BAD("config.arch is not one of encoder, decoder, encoder-decoder");
+    if (c->vocab_size < 2 || c->vocab_size > 1000000) BAD("config.vocab_size %d out of range (2..1000000)", c->vocab_size);
+    if (c->d_model < 1 || c->d_model > 4096) BAD("config.d_model %d out of range (1..4096)", c->d_model);
+    if (c->n_heads < 1 || c->n_heads > 64) BAD("config.n_heads %d out of range (1..64)", c->n_heads);
+    if (c->d_head < 1 || c->d_head > 1024) BAD("config.d_head %d out of range (1..1024)", c->d_head);
+    if (c->n_layers < 1 || c->n_layers > 48) BAD("config.n_layers %d out of range (1..48)", c->n_layers);
+    if (c->d_ff < 1 || c->d_ff > 16384) BAD("config.d_ff %d out of range (1..16384)", c->d_ff);
+    if (c->max_len < 1 || c->max_len > 4096) BAD("config.max_len %d out of range (1..4096)", c->max_len);
+    if ((unsigned)c->pe >= PE__COUNT) BAD("config.pe is not one of none, sinusoidal, learned, rope");
+    if (c->pe == PE_ROPE && c->d_head % 2) BAD("config.d_head must be even for rope (got %d)", c->d_head);
+    if (c->pe == PE_SINUSOIDAL && c->d_model % 2) BAD("config.d_model must be even for sinusoidal PE (got %d)", c->d_model);
+    if (!(c->norm_eps > 0.0f && c->norm_eps < 1.0f)) BAD("config.norm_eps must be in (0, 1)");
+    if (!(c->rope_base > 1.0f)) BAD("config.rope_base must be > 1");
+    return 0;
+#undef BAD
+}
+
+/* ----------------------------------------------------------------- layout */
+
+/* Calls add(name, rows, cols) for every weight in canonical order. The one place that
+ * knows which weights a configuration has. */
+typedef void (*LayoutFn)(void *ctx, const char *name, int rows, int cols);
+
+static void layout_layer(const ModelConfig *c, const char *p, int cross, LayoutFn add, void *ctx)
+{
+    char nm[48];
+    int d = c->d_model, hd = c->n_heads * c->d_head, ln = c->norm == NORM_LAYER;
+#define ADD(suffix, r, k) do { snprintf(nm, sizeof nm, "%s%s", p, suffix); add(ctx, nm, r, k); } while (0)
+    ADD("attn.wq", d, hd);
+    ADD("attn.wk", d, hd);
+    ADD("attn.wv", d, hd);
+    ADD("attn.wo", hd, d);
+    ADD("norm1.gain", 1, d);
+    if (ln) ADD("norm1.bias", 1, d);
+    if (cross) {
+        ADD("cross.wq", d, hd);
+        ADD("cross.wk", d, hd);
+        ADD("cross.wv", d, hd);
+        ADD("cross.wo", hd, d);
+        ADD("normc.gain", 1, d);
+        if (ln) ADD("normc.bias", 1, d);
+    }
+    ADD("ffn.w1", d, c->d_ff);
+    if (c->ffn == FFN_SWIGLU) {
+        ADD("ffn.w3", d, c->d_ff);
+    } else {
+        ADD("ffn.b1", 1, c->d_ff);
+    }
+    ADD("ffn.w2", c->d_ff, d);
+    if (c->ffn != FFN_SWIGLU) ADD("ffn.b2", 1, d);
+    ADD("norm2.gain", 1, d);
+    if (ln) ADD("norm2.bias", 1, d);
+#undef ADD
+}
+
+static void model_layout(const ModelConfig *c, LayoutFn add, void *ctx)
+{
+    char p[32];
+    int d = c->d_model;
+    add(ctx, "tok_embed", c->vocab_size, d);
+    add(ctx, "pos_embed", c->max_len, d);
+    for (int s = 0; s < 2; s++) {
+        int is_enc = s == 0;
+        if (is_enc && c->arch == ARCH_DECODER) continue;
+        if (!is_enc && c->arch == ARCH_ENCODER) continue;
+        for (int l = 0; l < c->n_layers; l++) {
+            snprintf(p, sizeof p, "%s.%d.", is_enc ? "enc" : "dec", l);
+            layout_layer(c, p, !is_enc && c->arch == ARCH_ENCDEC, add, ctx);
+        }
+        if (c->final_norm) {
+            add(ctx, is_enc ? "enc.final.gain" : "dec.final.gain", 1, d);
+            if (c->norm == NORM_LAYER)
+                add(ctx, is_enc ? "enc.final.bias" : "dec.final.bias", 1, d);
+        }
+    }
+    if (!c->tie_embed)
+        add(ctx, "lm_head", d, c->vocab_size);
+}
+
+static void count_fn(void *ctx, const char *name, int rows, int cols)
+{
+    (void)name;
+    *(size_t *)ctx += (size_t)rows * (size_t)cols;
+}
+
+size_t model_config_param_count(const ModelConfig *c)
+{
+    size_t n = 0;
+    model_layout(c, count_fn, &n);
+    return n;
+}
+
+typedef struct { Model *m; int i; size_t off; } FillCtx;
+
+static void fill_fn(void *vctx, const char *name, int rows, int cols)
+{
+    FillCtx *f = vctx;
+    if (f->m->params) {
+        Param *p = &f->m->params[f->i];
+        snprintf(p->name, sizeof p->name, "%s", name);
+        p->rows = rows;
+        p->cols = cols;
+        p->offset = f->off;
+    }
+    f->i++;
+    f->off += (size_t)rows * (size_t)cols;
+}
+
+const Param *model_param(const Model *m, const char *name)
+{
+    for (int i = 0; i < m->n_params; i++)
+        if (strcmp(m->params[i].name, name) == 0)
+            return &m->params[i];
+    return NULL;
+}
+
+float *model_param_data(Model *m, const Param *p) { return m->data + p->offset; }
+
+static const float *W(const Model *m, const char *fmt, const char *prefix)
+{
+    char nm[48];
+    snprintf(nm, sizeof nm, fmt, prefix);
+    const Param *p = model_param(m, nm);
+    return p ? m->data + p->offset : NULL;
+}
+
+/* Points the named views (tok_embed, layers, ...) into data. */
+static void model_bind(Model *m)
+{
+    const ModelConfig *c = &m->cfg;
+    m->tok_embed = W(m, "%stok_embed", "");
+    m->pos_embed = W(m, "%spos_embed", "");
+    for (int s = 0; s < 2; s++) {
+        LayerWeights *lw = s == 0 ? m->enc : m->dec;
+        if (!lw) continue;
+        for (int l = 0; l < c->n_layers; l++) {
+            char p[32];
+            snprintf(p, sizeof p, "%s.%d.", s == 0 ? "enc" : "dec", l);
+            LayerWeights *L = &lw[l];
+            L->self.wq = W(m, "%sattn.wq", p);
+            L->self.wk = W(m, "%sattn.wk", p);
+            L->self.wv = W(m, "%sattn.wv", p);
+            L->self.wo = W(m, "%sattn.wo", p);
+            L->norm1.gain = W(m, "%snorm1.gain", p);
+            L->norm1.bias = W(m, "%snorm1.bias", p);
+            L->cross.wq = W(m, "%scross.wq", p);
+            L->cross.wk = W(m, "%scross.wk", p);
+            L->cross.wv = W(m, "%scross.wv", p);
+            L->cross.wo = W(m, "%scross.wo", p);
+            L->normc.gain = W(m, "%snormc.gain", p);
+            L->normc.bias = W(m, "%snormc.bias", p);
+            L->w1 = W(m, "%sffn.w1", p);
+            L->b1 = W(m, "%sffn.b1", p);
+            L->w3 = W(m, "%sffn.w3", p);
+            L->w2 = W(m, "%sffn.w2", p);
+            L->b2 = W(m, "%sffn.b2", p);
+            L->norm2.gain = W(m, "%snorm2.gain", p);
+            L->norm2.bias = W(m, "%snorm2.bias", p);
+        }
+    }
+    m->enc_final.gain = W(m, "%senc.final.gain", "");
+    m->enc_final.bias = W(m, "%senc.final.bias", "");
+    m->dec_final.gain = W(m, "%sdec.final.gain", "");
+    m->dec_final.bias = W(m, "%sdec.final.bias", "");
+    m->lm_head = W(m, "%slm_head", "");
+}
+
+int model_new(Model *m, const ModelConfig *cfg, Vocab *v, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    if (model_config_check(cfg, err, errlen))
+        return -1;
+    if (v->n != cfg->vocab_size) {
+        snprintf(err, errlen, "config.vocab_size is %d but the vocabulary has %d words",
+                 cfg->vocab_size, v->n);
+        return -1;
+    }
+    m->cfg = *cfg;
+    FillCtx f = {m, 0, 0};
+    model_layout(cfg, fill_fn, &f);
+    m->n_params = f.i;
+    m->n_floats = f.off;
+    m->params = calloc((size_t)m->n_params, sizeof *m->params);
+    m->data = calloc(m->n_floats, sizeof *m->data);
+    if (cfg->arch != ARCH_DECODER)
+        m->enc = calloc((size_t)cfg->n_layers, sizeof *m->enc);
+    if (cfg->arch != ARCH_ENCODER)
+        m->dec = calloc((size_t)cfg->n_layers, sizeof *m->dec);
+    if (!m->params || !m->data || (cfg->arch != ARCH_DECODER && !m->enc) ||
+        (cfg->arch != ARCH_ENCODER && !m->dec)) {
+        snprintf(err, errlen, "out of memory for %zu weights", m->n_floats);
+        model_free(m);
+        return -1;
+    }
+    f = (FillCtx){m, 0, 0};
+    model_layout(cfg, fill_fn, &f);
+    model_bind(m);
+    m->vocab = *v;
+    memset(v, 0, sizeof *v);
+    return 0;
+}
+
+void model_free(Model *m)
+{
+    free(m->params);
+    free(m->data);
+    free(m->enc);
+    free(m->dec);
+    free(m->training);
+    vocab_free(&m->vocab);
+    memset(m, 0, sizeof *m);
+}
+
+/* xorshift64* and Box-Muller: the project's own seeded generator. */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+static double rng_uniform(uint64_t *s) /* (0, 1) */
+{
+    return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double rng_normal(uint64_t *s)
+{
+    double u1 = rng_uniform(s), u2 = rng_uniform(s);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+void model_init_random(Model *m, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    if (s == 0)
+        s = 1;
+    for (int i = 0; i < m->n_params; i++) {
+        const Param *p = &m->params[i];
+        float *x = m->data + p->offset;
+        size_t len = (size_t)p->rows * p->cols;
+        double std;
+        if (ends_with(p->name, ".gain")) {
+            for (size_t k = 0; k < len; k++) x[k] = 1.0f;
+            continue;
+        }
+        if (ends_with(p->name, ".bias") || ends_with(p->name, ".b1") || ends_with(p->name, ".b2")) {
+            for (size_t k = 0; k < len; k++) x[k] = 0.0f;
+            continue;
+        }
+        if (strcmp(p->name, "tok_embed") == 0 || strcmp(p->name, "pos_embed") == 0)
+            std = 1.0;
+        else
+            std = 1.0 / sqrt((double)p->rows); /* fan-in */
+        for (size_t k = 0; k < len; k++)
+            x[k] = (float)(std * rng_normal(&s));
+    }
+}
+
+void model_default_controls(const Model *m, Controls *c)
+{
+    memset(c, 0, sizeof *c);
+    c->causal = m->cfg.arch != ARCH_ENCODER;
+    c->padding = 1;
+    c->pe = m->cfg.pe;
+    c->scale = 1;
+    c->order = NULL;
+}
+
+/* ------------------------------------------------------------------ trace */
+
+static size_t attn_floats(const ModelConfig *c, size_t nq, size_t nk)
+{
+    size_t d = (size_t)c->d_model, h = (size_t)c->n_heads, dh = (size_t)c->d_head;
+    return nq * d * 4 + nq * h * dh + nq * nk +
+           h * (nq * dh * 3 + nk * dh * 4 + 4 * nq * nk);
+}
+
+static size_t ffn_floats(const ModelConfig *c, size_t n)
+{
+    return n * (4 * (size_t)c->d_model + (size_t)c->d_ff);
+}
+
+static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
+{
+    size_t per = attn_floats(c, n, n) + ffn_floats(c, n);
+    if (n_mem)
+        per += attn_floats(c, n, n_mem);
+    return 4 * n * (size_t)c->d_model + (size_t)c->n_layers * per + n * (size_t)c->d_model;
+}
+
+Trace *trace_new(const Model *m, int max_n, int max_m)
+{
+    const ModelConfig *c = &m->cfg;
+    if (max_n < 1) max_n = 1;
+    if (max_m < 1) max_m = 1;
+    Trace *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->model = m;
+    t->max_n = max_n;
+    t->max_m = max_m;
+    size_t n = (size_t)max_n, mm = (size_t)max_m, V = (size_t)c->vocab_size;
+    size_t cap = 0, ent = 0;
+    size_t per_attn = 6 + 10 * (size_t)c->n_heads;
+    if (c->arch == ARCH_DECODER || c->arch == ARCH_ENCODER) {
+        cap = stack_floats(c, n, 0) + n * V;
+        ent = 6 + (size_t)c->n_layers * (per_attn + 8);
+    } else {
+        cap = stack_floats(c, n, 0) + stack_floats(c, mm, n) + mm * V;
+        ent = 12 + (size_t)c->n_layers * (3 * per_attn + 16);
+    }
+    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
+    size_t wide = (size_t)c->n_heads * c->d_head;
+    if ((size_t)c->d_ff * 2 > wide) wide = (size_t)c->d_ff * 2;
+    if ((size_t)c->d_model > wide) wide = (size_t)c->d_model;
+    cap += lanes * wide; /* scratch at the end */
+    t->cap = cap;
+    t->cap_entries = (int)ent;
+    t->arena = malloc(sizeof(float) * cap);
+    t->entries = calloc(ent, sizeof *t->entries);
+    t->src = calloc((size_t)max_n, sizeof(int));
+    t->tgt = calloc((size_t)max_m, sizeof(int));
+    t->order = calloc((size_t)max_n, sizeof(int));
+    if (!t->arena || !t->entries || !t->src || !t->tgt || !t->order) {
+        trace_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void trace_free(Trace *t)
+{
+    if (!t) return;
+    free(t->arena);
+    free(t->entries);
+    free(t->src);
+    free(t->tgt);
+    free(t->order);
+    free(t);
+}
+
+static const char *const KIND_KEY[T__COUNT] = {
+    "embed", "embed_scaled", "pe", "x_pe", "norm_in", "q", "k", "v", "q_rot", "k_rot",
+    "scores", "scaled", "mask", "masked", "weights", "out", "concat", "attn_out", "resid",
+    "norm_out", "ffn_hidden", "ffn_out", "final_norm", "logits"};
+static const char *const KIND_SYMBOL[T__COUNT] = {
+    "X", "X·√d_model", "PE", "X+PE", "norm", "Q", "K", "V", "RoPE(Q)", "RoPE(K)",
+    "QKᵀ", "÷√d_k", "M", "+M", "softmax", "·V", "concat", "·W_O", "+residual",
+    "norm", "FFN hidden", "FFN out", "final norm", "logits"};
+static const char *const KIND_FORMULA[T__COUNT] = {
+    "X = E[token]  (one embedding row per token)",
+    "X = E[token] · √d_model",
+    "PE[pos, 2i] = sin(pos/10000^(2i/d)), PE[pos, 2i+1] = cos(...)  or a learned row",
+    "X + PE  (position added to every token vector)",
+    "norm(x) = g·(x − mean)/√(var + ε) + b   (RMSNorm: g·x/√(mean(x²) + ε))",
+    "Q = x · W_Q[:, head]",
+    "K = x · W_K[:, head]",
+    "V = x · W_V[:, head]",
+    "RoPE: rotate each pair (q[2i], q[2i+1]) by angle pos·θ_i",
+    "RoPE: rotate each pair (k[2i], k[2i+1]) by angle pos·θ_i",
+    "S = Q · Kᵀ   (S[i][j] = q_i · k_j)",
+    "S / √d_k",
+    "M[i][j] = −∞ where query i may not see key j, else 0",
+    "S/√d_k + M",
+    "A = softmax(S/√d_k + M)  row by row; every row sums to 1",
+    "head = A · V",
+    "concat(head_1, ..., head_h)",
+    "concat · W_O",
+    "x + sublayer(x)",
+    "norm(x + sublayer(x))",
+    "act(x·W1 + b1)   (SwiGLU: silu(x·W1) ⊙ (x·W3))",
+    "hidden · W2 + b2",
+    "norm of the last layer's output",
+    "logits = h · W_vocab"};
+
+const char *trace_kind_symbol(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_SYMBOL[k] : "?"; }
+const char *trace_kind_formula(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_FORMULA[k] : "?"; }
+const char *trace_kind_key(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_KEY[k] : "?"; }
+
+const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
+                             TensorKind kind)
+{
+    for (int i = 0; i < t->n_entries; i++) {
+        const TraceEntry *e = &t->entries[i];
+        if (e->kind == kind && e->stack == stack && e->layer == layer && e->sub == sub &&
+            e->head == head)
+            return e;
+    }
+    return NULL;
+}
+
+const TraceEntry *trace_find_name(const Trace *t, const char *name)
+{
+    for (int i = 0; i < t->n_entries; i++)
+        if (strcmp(t->entries[i].name, name) == 0)
+            return &t->entries[i];
+    return NULL;
+}
+
+/* The forward pass's state: where it writes, and whether it ran out of room. */
+typedef struct {
+    const Model *m;
+    const Controls *c;
+    Trace *t;
+    int overflow;
+    Stack stack;
+    int layer;
+    Sublayer sub;
+    float *scratch;
+} Fw;
+
+/* New trace entry of rows×cols; returns its data (scratch on overflow, flagged). */
+static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
+{
+    Trace *t = f->t;
+    size_t len = (size_t)rows * (size_t)cols;
+    size_t scratch_len = t->cap - (size_t)(f->scratch - t->arena);
+    (void)scratch_len;
+    if (t->n_entries >= t->cap_entries || t->used + len > (size_t)(f->scratch - t->arena)) {
+        f->overflow = 1;
+        return f->scratch; /* keep going harmlessly; the run reports an error */
+    }
+    TraceEntry *e = &t->entries[t->n_entries++];
+    e->kind = kind;
+    e->stack = f->stack;
+    e->layer = f->layer;
+    e->sub = f->sub;
+    e->head = head;
+    e->rows = rows;
+    e->cols = cols;
+    e->data = t->arena + t->used;
+    t->used += len;
+    /* Names: [enc.|dec.]L<l>.[cross.]h<h>.<key> */
+    const ModelConfig *c = &f->m->cfg;
+    const char *st = c->arch == ARCH_ENCDEC ? (f->stack == STACK_ENC ? "enc." : "dec.") : "";
+    char lay[16] = "", hd[16] = "";
+    if (f->layer >= 0) snprintf(lay, sizeof lay, "L%d.", f->layer);
+    if (head >= 0) snprintf(hd, sizeof hd, "h%d.", head);
+    const char *sub = f->sub == SUB_CROSS ? "cross." : f->sub == SUB_FFN ? "ffn." : "";
+    const char *key = KIND_KEY[kind];
+    if (f->sub == SUB_FFN && (kind == T_FFN_HIDDEN || kind == T_FFN_OUT))
+        sub = ""; /* "L0.ffn_hidden" reads better than "L0.ffn.ffn_hidden" */
+    snprintf(e->name, sizeof e->name, "%s%s%s%s%s", st, lay, sub, hd, key);
+    return e->data;
+}
+
+/* --- positional encodings ------------------------------------------------ */
+
+float model_sinusoid(int pos, int i, int d)
+{
+    double k = (double)(i / 2 * 2) / (double)d;
+    double angle = (double)pos / pow(10000.0, k);
+    return (float)(i % 2 == 0 ? sin(angle) : cos(angle));
+}
+
+/* Rotary position embedding: rotates each pair (x[2i], x[2i+1]) of every row by pos·θ_i. */
+static void apply_rope(float *x, int n, int dh, float base)
+{
+    for (int pos = 0; pos < n; pos++) {
+        float *r = x + (size_t)pos * dh;
+        for (int i = 0; i < dh / 2; i++) {
+            double theta = pow((double)base, -2.0 * i / dh);
+            double a = pos * theta, cs = cos(a), sn = sin(a);
+            float x0 = r[2 * i], x1 = r[2 * i + 1];
+            r[2 * i] = (float)(x0 * cs - x1 * sn);
+            r[2 * i + 1] = (float)(x0 * sn + x1 * cs);
+        }
+    }
+}
+
+/* X (+ √d scaling) (+ additive PE). Returns the stack's input. */
+static const float *embed(Fw *f, const int *ids, int n)
+{
+    const ModelConfig *c = &f->m->cfg;
+    int d = c->d_model;
+    f->layer = -1;
+    f->sub = SUB_NONE;
+    float *x = rec(f, T_EMBED, -1, n, d);
+    for (int i = 0; i < n; i++)
+        memcpy(x + (size_t)i * d, f->m->tok_embed + (size_t)ids[i] * d, sizeof(float) * (size_t)d);
+    if (c->scale_embed) {
+        float *xs = rec(f, T_EMBED_SCALED, -1, n, d);
+        memcpy(xs, x, sizeof(float) * (size_t)n * d);
+        tensor_scale(xs, sqrtf((float)d), (size_t)n * d);
+        x = xs;
+    }
+    if (f->c->pe == PE_SINUSOIDAL || f->c->pe == PE_LEARNED) {
+        float *pe = rec(f, T_PE, -1, n, d);
+        for (int p = 0; p < n; p++)
+            for (int i = 0; i < d; i++)
+                pe[(size_t)p * d + i] = f->c->pe == PE_LEARNED ? f->m->pos_embed[(size_t)p * d + i]
+                                                               : model_sinusoid(p, i, d);
+        float *xp = rec(f, T_X_PE, -1, n, d);
+        tensor_add(xp, x, pe, (size_t)n * d);
+        x = xp;
+    }
+    return x;
+}
+
+static const float *norm(Fw *f, TensorKind kind, const NormWeights *w, const float *x, int n)
+{
+    const ModelConfig *c = &f->m->cfg;
+    float *o = rec(f, kind, -1, n, c->d_model);
+    if (c->norm == NORM_RMS)
+        tensor_rmsnorm(o, x, w->gain, n, c->d_model, c->norm_eps);
+    else
+        tensor_layernorm(o, x, w->gain, w->bias, n, c->d_model, c->norm_eps);
+    return o;
+}
+
+/* The additive mask: 0 where query i may read key j, −∞ where it may not.
+ * Causal: j > i is the future. Padding: key j is a <pad> token. */
+static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids, int padding,
+                       int pad_id)
+{
+    for (int i = 0; i < nq; i++)
+        for (int j = 0; j < nk; j++) {
+            int hidden = (causal && j > i) || (padding && key_ids[j] == pad_id);
+            M[(size_t)i * nk + j] = hidden ? -INFINITY : 0.0f;
+        }
+}
+
+/* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
+static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int nq,
+                              const float *xkv, int nk, const int *key_ids, int causal,
+                              int rope)
+{
+    const ModelConfig *c = &f->m->cfg;
+    int d = c->d_model, H = c->n_heads, dh = c->d_head, hd = H * dh;
+    float *M = rec(f, T_MASK, -1, nq, nk);
+    build_mask(M, nq, nk, causal, key_ids, f->c->padding, f->m->vocab.pad_id);
+    float *concat_tmp = NULL;
+    float *heads_out[64];
+    float scale = f->c->scale ? 1.0f / sqrtf((float)dh) : 1.0f;
+    for (int h = 0; h < H; h++) {
+        float *q = rec(f, T_Q, h, nq, dh);
+        tensor_matmul(f->scratch, xq, w->wq, nq, d, hd);
+        tensor_cols(q, f->scratch, nq, hd, h * dh, dh);
+        float *k = rec(f, T_K, h, nk, dh);
+        tensor_matmul(f->scratch, xkv, w->wk, nk, d, hd);
+        tensor_cols(k, f->scratch, nk, hd, h * dh, dh);
+        float *v = rec(f, T_V, h, nk, dh);
+        tensor_matmul(f->scratch, xkv, w->wv, nk, d, hd);
+        tensor_cols(v, f->scratch, nk, hd, h * dh, dh);
+        if (rope) {
+            float *qr = rec(f, T_Q_ROT, h, nq, dh);
+            memcpy(qr, q, sizeof(float) * (size_t)nq * dh);
+            apply_rope(qr, nq, dh, c->rope_base);
+            float *kr = rec(f, T_K_ROT, h, nk, dh);
+            memcpy(kr, k, sizeof(float) * (size_t)nk * dh);
+            apply_rope(kr, nk, dh, c->rope_base);
+            q = qr;
+            k = kr;
+        }
+        size_t nn = (size_t)nq * nk;
+        float *S = rec(f, T_SCORES, h, nq, nk);
+        tensor_matmul_bt(S, q, k, nq, dh, nk);
+        float *Ss = rec(f, T_SCALED, h, nq, nk);
+        memcpy(Ss, S, sizeof(float) * nn);
+        tensor_scale(Ss, scale, nn);
+        float *Sm = rec(f, T_MASKED, h, nq, nk);
+        tensor_add(Sm, Ss, M, nn);
+        float *A = rec(f, T_WEIGHTS, h, nq, nk);
+        memcpy(A, Sm, sizeof(float) * nn);
+        tensor_softmax_rows(A, nq, nk);
+        float *o = rec(f, T_HEAD_OUT, h, nq, dh);
+        tensor_matmul(o, A, v, nq, nk, dh);
+        heads_out[h] = o;
+    }
+    concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
+    for (int i = 0; i < nq; i++)
+        for (int h = 0; h < H; h++)
+            memcpy(concat_tmp + (size_t)i * hd + h * dh, heads_out[h] + (size_t)i * dh,
+                   sizeof(float) * (size_t)dh);
+    float *out = rec(f, T_ATTN_OUT, -1, nq, d);
+    tensor_matmul(out, concat_tmp, w->wo, nq, hd, d);
+    return out;
+}
+
+/* Position-wise feed-forward network. */
+static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
+{
+    const ModelConfig *c = &f->m->cfg;
+    int d = c->d_model, F = c->d_ff;
+    float *hid = rec(f, T_FFN_HIDDEN, -1, n, F);
+    tensor_matmul(hid, x, L->w1, n, d, F);
+    if (c->ffn == FFN_SWIGLU) {
+        tensor_matmul(f->scratch, x, L->w3, n, d, F);
+        for (size_t i = 0; i < (size_t)n * F; i++)
+            hid[i] = tensor_silu1(hid[i]) * f->scratch[i];
+    } else {
+        tensor_add_row(hid, L->b1, n, F);
+        if (c->ffn == FFN_RELU)
+            tensor_relu(hid, (size_t)n * F);
+        else
+            tensor_gelu(hid, (size_t)n * F);
+    }
+    float *out = rec(f, T_FFN_OUT, -1, n, d);
+    tensor_matmul(out, hid, L->w2, n, F, d);
+    if (L->b2)
+        tensor_add_row(out, L->b2, n, d);
+    return out;
+}
+
+/* One residual sublayer, pre-norm (x + f(norm(x))) or post-norm (norm(x + f(x))). */
+static const float *sublayer(Fw *f, Sublayer sub, const LayerWeights *L, const float *x, int n,
+                             const float *mem, int n_mem, const int *key_ids, int causal)
+{
+    const ModelConfig *c = &f->m->cfg;
+    const NormWeights *nw = sub == SUB_SELF ? &L->norm1 : sub == SUB_CROSS ? &L->normc : &L->norm2;
+    f->sub = sub;
+    const float *in = c->pre_norm ? norm(f, T_NORM_IN, nw, x, n) : x;
+    const float *y;
+    int rope = f->c->pe == PE_ROPE;
+    if (sub == SUB_SELF)
+        y = attention(f, &L->self, in, n, in, n, key_ids, causal, rope);
+    else if (sub == SUB_CROSS)
+        y = attention(f, &L->cross, in, n, mem, n_mem, key_ids, 0, 0);
+    else
+        y = ffn(f, L, in, n);
+    float *r = rec(f, T_RESID, -1, n, c->d_model);
+    tensor_add(r, x, y, (size_t)n * c->d_model);
+    if (!c->pre_norm)
+        return norm(f, T_NORM_OUT, nw, r, n);
+    return r;
+}
+
+/* A stack of layers over ids; mem/mem_ids non-NULL for a decoder with cross-attention. */
+static const float *run_stack(Fw *f, Stack stack, const LayerWeights *layers,
+                              const NormWeights *fin, const int *ids, int n, int causal,
+                              const float *mem, const int *mem_ids, int n_mem)
+{
+    const ModelConfig *c = &f->m->cfg;
+    f->stack = stack;
+    const float *x = embed(f, ids, n);
+    for (int l = 0; l < c->n_layers; l++) {
+        f->layer = l;
+        x = sublayer(f, SUB_SELF, &layers[l], x, n, NULL, 0, ids, causal);
+        if (mem)
+            x = sublayer(f, SUB_CROSS, &layers[l], x, n, mem, n_mem, mem_ids, 0);
+        x = sublayer(f, SUB_FFN, &layers[l], x, n, NULL, 0, NULL, 0);
+    }
+    f->layer = -1;
+    f->sub = SUB_NONE;
+    if (c->final_norm)
+        x = norm(f, T_FINAL_NORM, fin, x, n);
+    return x;
+}
+
+static void lm_head(Fw *f, const float *x, int n)
+{
+    const ModelConfig *c = &f->m->cfg;
+    int d = c->d_model, V = c->vocab_size;
+    float *lg = rec(f, T_LOGITS, -1, n, V);
+    if (f->m->lm_head)
+        tensor_matmul(lg, x, f->m->lm_head, n, d, V);
+    else
+        tensor_matmul_bt(lg, x, f->m->tok_embed, n, d, V);
+}
+
+static int check_ids(const Model *m, const int *ids, int n, const char *what, char *err,
+                     size_t errlen)
+{
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= m->cfg.vocab_size) {
+            snprintf(err, errlen, "%s token %d has id %d, outside the vocabulary (0..%d)", what,
+                     i, ids[i], m->cfg.vocab_size - 1);
+            return -1;
+        }
+    return 0;
+}
+
+int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
+                  const Controls *c, Trace *t, char *err, size_t errlen)
+{
+    const ModelConfig *cfg = &m->cfg;
+    int encdec = cfg->arch == ARCH_ENCDEC;
+    t->n_entries = 0;
+    t->used = 0;
+    t->n = 0;
+    t->m = 0;
+    if (n < 1) {
+        snprintf(err, errlen, "the sentence has no tokens");
+        return -1;
+    }
+    if (n > cfg->max_len || (encdec && m_tgt > cfg->max_len)) {
+        snprintf(err, errlen, "the sentence has %d tokens; this model reads at most %d",
+                 encdec && m_tgt > n ? m_tgt : n, cfg->max_len);
+        return -1;
+    }
+    if (n > t->max_n || (encdec && m_tgt > t->max_m)) {
+        snprintf(err, errlen, "the sentence has %d tokens; the trace holds at most %d", n, t->max_n);
+        return -1;
+    }
+    if (encdec && m_tgt < 1) {
+        snprintf(err, errlen, "an encoder-decoder model needs a target sentence");
+        return -1;
+    }
+    if ((unsigned)c->pe >= PE__COUNT) {
+        snprintf(err, errlen, "unknown positional encoding %d", (int)c->pe);
+        return -1;
+    }
+    if (c->pe == PE_ROPE && cfg->d_head % 2) {
+        snprintf(err, errlen, "rope needs an even d_head (this model has %d)", cfg->d_head);
+        return -1;
+    }
+    if (c->pe == PE_SINUSOIDAL && cfg->d_model % 2) {
+        snprintf(err, errlen, "sinusoidal PE needs an even d_model (this model has %d)", cfg->d_model);
+        return -1;
+    }
+    if (check_ids(m, src, n, "input", err, errlen) ||
+        (encdec && check_ids(m, tgt, m_tgt, "target", err, errlen)))
+        return -1;
+    /* The order control: position i runs token order[i]. */
+    if (c->order) {
+        unsigned char seen[4096] = {0};
+        for (int i = 0; i < n; i++) {
+            int o = c->order[i];
+            if (o < 0 || o >= n || seen[o]) {
+                snprintf(err, errlen, "order is not a permutation of 0..%d (entry %d is %d)",
+                         n - 1, i, o);
+                return -1;
+            }
+            seen[o] = 1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        t->order[i] = c->order ? c->order[i] : i;
+        t->src[i] = src[t->order[i]];
+    }
+    if (encdec)
+        memcpy(t->tgt, tgt, sizeof(int) * (size_t)m_tgt);
+    t->ctl = *c;
+    t->ctl.order = NULL;
+    t->n = n;
+    t->m = encdec ? m_tgt : 0;
+
+    size_t lanes = (size_t)(t->max_n > t->max_m ? t->max_n : t->max_m);
+    size_t wide = (size_t)cfg->n_heads * cfg->d_head;
+    if ((size_t)cfg->d_ff * 2 > wide) wide = (size_t)cfg->d_ff * 2;
+    if ((size_t)cfg->d_model > wide) wide = (size_t)cfg->d_model;
+    Fw f = {m, c, t, 0, STACK_ENC, -1, SUB_NONE, t->arena + (t->cap - lanes * wide)};
+
+    if (cfg->arch == ARCH_ENCODER) {
+        const float *h = run_stack(&f, STACK_ENC, m->enc, &m->enc_final, t->src, n, c->causal,
+                                   NULL, NULL, 0);
+        lm_head(&f, h, n);
+    } else if (cfg->arch == ARCH_DECODER) {
+        const float *h = run_stack(&f, STACK_DEC, m->dec, &m->dec_final, t->src, n, c->causal,
+                                   NULL, NULL, 0);
+        lm_head(&f, h, n);
+    } else {
+        /* The encoder reads the source without a causal mask; the decoder is causal when
+         * c->causal, and its cross-attention reads the encoder's output (the memory). */
+        const float *mem = run_stack(&f, STACK_ENC, m->enc, &m->enc_final, t->src, n, 0, NULL,
+                                     NULL, 0);
+        const float *h = run_stack(&f, STACK_DEC, m->dec, &m->dec_final, t->tgt, m_tgt,
+                                   c->causal, mem, t->src, n);
+        lm_head(&f, h, m_tgt);
+    }
+    if (f.overflow) {
+        snprintf(err, errlen, "internal error: trace arena too small (%zu floats)", t->cap);
+        t->n_entries = 0;
+        return -1;
+    }
+    return 0;
+}
+
+float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
+                         const Controls *c, Trace *a, Trace *b, char *err, size_t errlen)
+{
+    Controls id = *c;
+    id.order = NULL;
+    if (model_forward(m, src, n, tgt, m_tgt, &id, a, err, errlen) ||
+        model_forward(m, src, n, tgt, m_tgt, c, b, err, errlen))
+        return -1.0f;
+    Stack st = m->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    float mx = 0.0f;
+    for (int l = 0; l < m->cfg.n_layers; l++) {
+        const TraceEntry *ea = trace_find(a, st, l, SUB_SELF, -1, T_ATTN_OUT);
+        const TraceEntry *eb = trace_find(b, st, l, SUB_SELF, -1, T_ATTN_OUT);
+        if (!ea || !eb) {
+            snprintf(err, errlen, "internal error: attention output of layer %d not traced", l);
+            return -1.0f;
+        }
+        for (int i = 0; i < n; i++) {
+            /* Row i of Attn(PX) is the output for token order[i]: row order[i] of Attn(X). */
+            float dlt = tensor_max_abs_diff(eb->data + (size_t)i * eb->cols,
+                                            ea->data + (size_t)b->order[i] * ea->cols,
+                                            (size_t)ea->cols);
+            if (dlt > mx)
+                mx = dlt;
+        }
+    }
+    return mx;
+}

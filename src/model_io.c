@@ -1,0 +1,329 @@
+/* model_io.c - model files: JSON load with full validation, atomic JSON save.
+ * The format is documented in docs/model-format.md. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "model.h"
+
+static const char *const CONFIG_KEYS[] = {
+    "arch", "vocab_size", "d_model", "n_heads", "d_head", "n_layers", "d_ff", "max_len", "pe",
+    "norm", "norm_placement", "ffn", "scale_embed", "final_norm", "tie_embed", "norm_eps",
+    "rope_base", "name", "description", NULL};
+static const char *const TOP_KEYS[] = {"format", "version", "config", "vocab", "weights",
+                                       "training", NULL};
+
+static int in_list(const char *s, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(s, list[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int get_enum(const cJSON *cfg, const char *key, int (*parse)(const char *), int *out,
+                    const char *choices, char *err, size_t errlen)
+{
+    char what[64];
+    snprintf(what, sizeof what, "config.%s", key);
+    const char *s = json_get_string(cfg, key, what, err, errlen);
+    if (!s)
+        return -1;
+    int v = parse(s);
+    if (v < 0) {
+        snprintf(err, errlen, "\"config.%s\" is \"%s\", expected one of %s", key, s, choices);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int opt_bool(const cJSON *cfg, const char *key, int def, int *out, char *err, size_t errlen)
+{
+    char what[64];
+    snprintf(what, sizeof what, "config.%s", key);
+    if (!json_get(cfg, key)) {
+        *out = def;
+        return 0;
+    }
+    return json_get_bool(cfg, key, out, what, err, errlen);
+}
+
+/* Reads the "config" object into c. vocab_size may be absent (left 0) when allow_no_vocab. */
+static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, char *err,
+                           size_t errlen)
+{
+    model_config_defaults(c);
+    if (!cj || !cJSON_IsObject(cj)) {
+        snprintf(err, errlen, "missing object \"config\"");
+        return -1;
+    }
+    for (const cJSON *it = cj->child; it; it = it->next)
+        if (!in_list(it->string, CONFIG_KEYS)) {
+            snprintf(err, errlen, "unknown key \"config.%s\"", it->string);
+            return -1;
+        }
+    int v;
+    if (get_enum(cj, "arch", model_arch_parse, &v, "encoder, decoder, encoder-decoder", err, errlen)) return -1;
+    c->arch = (Arch)v;
+    if (!(allow_no_vocab && !json_get(cj, "vocab_size")) &&
+        json_get_int(cj, "vocab_size", 2, 1000000, &c->vocab_size, "config.vocab_size", err, errlen))
+        return -1;
+    if (json_get_int(cj, "d_model", 1, 4096, &c->d_model, "config.d_model", err, errlen)) return -1;
+    if (json_get_int(cj, "n_heads", 1, 64, &c->n_heads, "config.n_heads", err, errlen)) return -1;
+    if (json_get(cj, "d_head")) {
+        if (json_get_int(cj, "d_head", 1, 1024, &c->d_head, "config.d_head", err, errlen)) return -1;
+    } else {
+        if (c->d_model % c->n_heads) {
+            snprintf(err, errlen, "\"config.d_model\" (%d) is not divisible by \"config.n_heads\" (%d); give \"config.d_head\"",
+                     c->d_model, c->n_heads);
+            return -1;
+        }
+        c->d_head = c->d_model / c->n_heads;
+    }
+    if (json_get_int(cj, "n_layers", 1, 48, &c->n_layers, "config.n_layers", err, errlen)) return -1;
+    if (json_get_int(cj, "d_ff", 1, 16384, &c->d_ff, "config.d_ff", err, errlen)) return -1;
+    if (json_get_int(cj, "max_len", 1, 4096, &c->max_len, "config.max_len", err, errlen)) return -1;
+    if (get_enum(cj, "pe", model_pe_parse, &v, "none, sinusoidal, learned, rope", err, errlen)) return -1;
+    c->pe = (PeKind)v;
+    if (get_enum(cj, "norm", model_norm_parse, &v, "layernorm, rmsnorm", err, errlen)) return -1;
+    c->norm = (NormKind)v;
+    const char *pl = json_get_string(cj, "norm_placement", "config.norm_placement", err, errlen);
+    if (!pl) return -1;
+    if (strcmp(pl, "pre") && strcmp(pl, "post")) {
+        snprintf(err, errlen, "\"config.norm_placement\" is \"%s\", expected pre or post", pl);
+        return -1;
+    }
+    c->pre_norm = strcmp(pl, "pre") == 0;
+    if (get_enum(cj, "ffn", model_ffn_parse, &v, "relu, gelu, swiglu", err, errlen)) return -1;
+    c->ffn = (FfnKind)v;
+    if (opt_bool(cj, "scale_embed", 0, &c->scale_embed, err, errlen)) return -1;
+    if (opt_bool(cj, "final_norm", 1, &c->final_norm, err, errlen)) return -1;
+    if (opt_bool(cj, "tie_embed", 0, &c->tie_embed, err, errlen)) return -1;
+    double dv;
+    if (json_get(cj, "norm_eps")) {
+        if (json_get_number(cj, "norm_eps", &dv, "config.norm_eps", err, errlen)) return -1;
+        c->norm_eps = (float)dv;
+    }
+    if (json_get(cj, "rope_base")) {
+        if (json_get_number(cj, "rope_base", &dv, "config.rope_base", err, errlen)) return -1;
+        c->rope_base = (float)dv;
+    }
+    const char *s;
+    if (json_get(cj, "name")) {
+        if (!(s = json_get_string(cj, "name", "config.name", err, errlen))) return -1;
+        snprintf(c->name, sizeof c->name, "%s", s);
+    }
+    if (json_get(cj, "description")) {
+        if (!(s = json_get_string(cj, "description", "config.description", err, errlen))) return -1;
+        snprintf(c->description, sizeof c->description, "%s", s);
+    }
+    if (allow_no_vocab && c->vocab_size == 0)
+        return 0;
+    return model_config_check(c, err, errlen);
+}
+
+int model_config_read(const cJSON *obj, ModelConfig *c, char *err, size_t errlen)
+{
+    return read_config_opt(obj, c, 1, err, errlen);
+}
+
+static int read_vocab(const cJSON *vj, int vocab_size, Vocab *v, char *err, size_t errlen)
+{
+    if (!vj || !cJSON_IsArray(vj)) {
+        snprintf(err, errlen, "missing array \"vocab\"");
+        return -1;
+    }
+    int n = cJSON_GetArraySize(vj);
+    if (n != vocab_size) {
+        snprintf(err, errlen, "\"vocab\" has %d words but \"config.vocab_size\" is %d", n,
+                 vocab_size);
+        return -1;
+    }
+    const char **words = malloc(sizeof *words * (size_t)n);
+    if (!words) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int i = 0;
+    for (const cJSON *w = vj->child; w; w = w->next, i++) {
+        if (!cJSON_IsString(w)) {
+            snprintf(err, errlen, "\"vocab\"[%d] is not a string", i);
+            free(words);
+            return -1;
+        }
+        words[i] = w->valuestring;
+    }
+    char e2[200];
+    int rc = vocab_init(v, words, n, e2, sizeof e2);
+    free(words);
+    if (rc)
+        snprintf(err, errlen, "\"vocab\": %s", e2);
+    return rc;
+}
+
+static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
+{
+    if (!cJSON_IsObject(root)) {
+        snprintf(err, errlen, "the top level must be an object");
+        return -1;
+    }
+    for (const cJSON *it = root->child; it; it = it->next)
+        if (!in_list(it->string, TOP_KEYS)) {
+            snprintf(err, errlen, "unknown top-level key \"%s\"", it->string);
+            return -1;
+        }
+    const char *fmt = json_get_string(root, "format", "format", err, errlen);
+    if (!fmt) return -1;
+    if (strcmp(fmt, "attend-model")) {
+        snprintf(err, errlen, "\"format\" is \"%s\", expected \"attend-model\"", fmt);
+        return -1;
+    }
+    int version;
+    if (json_get_int(root, "version", 1, 1, &version, "version", err, errlen)) return -1;
+    ModelConfig cfg;
+    if (read_config_opt(json_get(root, "config"), &cfg, 0, err, errlen)) return -1;
+    Vocab v;
+    if (read_vocab(json_get(root, "vocab"), cfg.vocab_size, &v, err, errlen)) return -1;
+    if (model_new(m, &cfg, &v, err, errlen)) {
+        vocab_free(&v);
+        return -1;
+    }
+    const cJSON *wj = json_get(root, "weights");
+    if (!wj || !cJSON_IsObject(wj)) {
+        snprintf(err, errlen, "missing object \"weights\"");
+        return -1;
+    }
+    for (const cJSON *it = wj->child; it; it = it->next)
+        if (!model_param(m, it->string)) {
+            snprintf(err, errlen, "unexpected weight \"%s\" (not part of a %s with this config)",
+                     it->string, model_arch_name(cfg.arch));
+            return -1;
+        }
+    const cJSON *tr = json_get(root, "training");
+    if (tr) {
+        if (!cJSON_IsObject(tr)) {
+            snprintf(err, errlen, "\"training\" must be an object");
+            return -1;
+        }
+        m->training = cJSON_PrintUnformatted(tr);
+    }
+    for (int i = 0; i < m->n_params; i++) {
+        const Param *p = &m->params[i];
+        char what[64];
+        snprintf(what, sizeof what, "weights.%s", p->name);
+        if (json_read_matrix(json_get(wj, p->name), m->data + p->offset, p->rows, p->cols, what,
+                             err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int model_load(Model *m, const char *path, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    char e2[400];
+    cJSON *root = json_parse_file(path, NULL, err, errlen);
+    if (!root)
+        return -1;
+    int rc = load_inner(m, root, e2, sizeof e2);
+    cJSON_Delete(root);
+    if (rc) {
+        snprintf(err, errlen, "%s: %s", path, e2);
+        model_free(m);
+        return -1;
+    }
+    snprintf(m->path, sizeof m->path, "%s", path);
+    return 0;
+}
+
+static void write_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+int model_save(const Model *m, const char *path, char *err, size_t errlen)
+{
+    const ModelConfig *c = &m->cfg;
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\n\"format\": \"attend-model\",\n\"version\": 1,\n\"config\": {\n");
+    fprintf(f, "  \"name\": ");
+    write_str(f, c->name);
+    fprintf(f, ",\n  \"description\": ");
+    write_str(f, c->description);
+    fprintf(f, ",\n  \"arch\": \"%s\", \"vocab_size\": %d, \"d_model\": %d, \"n_heads\": %d, "
+               "\"d_head\": %d,\n  \"n_layers\": %d, \"d_ff\": %d, \"max_len\": %d, \"pe\": \"%s\",\n"
+               "  \"norm\": \"%s\", \"norm_placement\": \"%s\", \"ffn\": \"%s\",\n"
+               "  \"scale_embed\": %s, \"final_norm\": %s, \"tie_embed\": %s, \"norm_eps\": %.9g, "
+               "\"rope_base\": %.9g\n},\n",
+            model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
+            c->n_layers, c->d_ff, c->max_len, model_pe_name(c->pe), model_norm_name(c->norm),
+            c->pre_norm ? "pre" : "post", model_ffn_name(c->ffn), c->scale_embed ? "true" : "false",
+            c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,
+            (double)c->rope_base);
+    if (m->training)
+        fprintf(f, "\"training\": %s,\n", m->training);
+    fprintf(f, "\"vocab\": [");
+    for (int i = 0; i < m->vocab.n; i++) {
+        fputs(i ? (i % 12 ? ", " : ",\n  ") : "\n  ", f);
+        write_str(f, m->vocab.words[i]);
+    }
+    fprintf(f, "\n],\n\"weights\": {\n");
+    for (int i = 0; i < m->n_params; i++) {
+        const Param *p = &m->params[i];
+        const float *x = m->data + p->offset;
+        fprintf(f, "%s\"%s\": ", i ? ",\n" : "", p->name);
+        if (p->rows == 1) {
+            fputc('[', f);
+            for (int j = 0; j < p->cols; j++)
+                fprintf(f, "%s%.9g", j ? "," : "", (double)x[j]);
+            fputc(']', f);
+        } else {
+            fputc('[', f);
+            for (int r = 0; r < p->rows; r++) {
+                fputs(r ? ",\n  [" : "\n  [", f);
+                for (int j = 0; j < p->cols; j++)
+                    fprintf(f, "%s%.9g", j ? "," : "", (double)x[(size_t)r * p->cols + j]);
+                fputc(']', f);
+            }
+            fputc(']', f);
+        }
+    }
+    fprintf(f, "\n}\n}\n");
+    int bad = ferror(f);
+    if (fflush(f) || fsync(fileno(f)))
+        bad = 1;
+    if (fclose(f))
+        bad = 1;
+    if (bad) {
+        snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    if (rename(tmp, path)) {
+        snprintf(err, errlen, "%s: rename failed: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
