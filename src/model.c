@@ -597,6 +597,23 @@ static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids,
         }
 }
 
+void model_sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
+                const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
+                int dk, int dv, float scale)
+{
+    size_t nn = (size_t)nq * nk;
+    tensor_matmul_bt(scores, q, k, nq, dk, nk);      /* S = Q Kᵀ */
+    memcpy(scaled, scores, sizeof(float) * nn);
+    tensor_scale(scaled, scale, nn);                  /* S / √d_k */
+    if (mask)
+        tensor_add(masked, scaled, mask, nn);         /* + M: where the mask is applied */
+    else
+        memcpy(masked, scaled, sizeof(float) * nn);
+    memcpy(weights, masked, sizeof(float) * nn);
+    tensor_softmax_rows(weights, nq, nk);             /* A = softmax(...) row by row */
+    tensor_matmul(out, weights, v, nq, nk, dv);       /* A · V */
+}
+
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
 static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int nq,
                               const float *xkv, int nk, const int *key_ids, int causal,
@@ -629,19 +646,12 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             q = qr;
             k = kr;
         }
-        size_t nn = (size_t)nq * nk;
         float *S = rec(f, T_SCORES, h, nq, nk);
-        tensor_matmul_bt(S, q, k, nq, dh, nk);
         float *Ss = rec(f, T_SCALED, h, nq, nk);
-        memcpy(Ss, S, sizeof(float) * nn);
-        tensor_scale(Ss, scale, nn);
         float *Sm = rec(f, T_MASKED, h, nq, nk);
-        tensor_add(Sm, Ss, M, nn);
         float *A = rec(f, T_WEIGHTS, h, nq, nk);
-        memcpy(A, Sm, sizeof(float) * nn);
-        tensor_softmax_rows(A, nq, nk);
         float *o = rec(f, T_HEAD_OUT, h, nq, dh);
-        tensor_matmul(o, A, v, nq, nk, dh);
+        model_sdpa(S, Ss, Sm, A, o, q, k, v, M, nq, nk, dh, dh, scale);
         heads_out[h] = o;
     }
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);

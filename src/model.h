@@ -214,6 +214,14 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
 float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
                          const Controls *c, Trace *a, Trace *b, char *err, size_t errlen);
 
+/* Scaled dot-product attention of one head on given matrices, every step kept:
+ * scores = q·kᵀ (nq×nk), scaled = scores·scale, masked = scaled + mask (mask may be NULL),
+ * weights = softmax(masked) row by row, out = weights·v (nq×dv). The forward pass calls this
+ * for every head; lessons call it on hand-worked examples. No allocation. */
+void model_sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
+                const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
+                int dk, int dv, float scale);
+
 /* Sinusoidal PE value at (pos, i) for width d. */
 float model_sinusoid(int pos, int i, int d);
 
