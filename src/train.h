@@ -1,0 +1,106 @@
+/* train.h - training attend's models: a forward pass that keeps what the backward pass needs,
+ * the backward pass (every component the models use), AdamW with warm-up, cosine decay and
+ * gradient clipping, and a step-by-step training API a view can drive. Deterministic: the
+ * same seed gives the same weights, bit for bit. No curses, no printing, no exit(). */
+#ifndef ATTEND_TRAIN_H
+#define ATTEND_TRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "corpus.h"
+#include "model.h"
+
+/* ---- one example, forward and backward ---- */
+
+/* A training example. Decoder or encoder model: src holds n input tokens and targets n ids
+ * (the token to predict at each position, -1 = no loss there). Encoder-decoder: src is the
+ * encoder input (n), dec the decoder input (m) and targets m ids. */
+typedef struct {
+    const int *src;
+    int n;
+    const int *dec;
+    int m;
+    const int *targets;
+} TrainExample;
+
+typedef struct TrainWork TrainWork;
+
+/* Buffers for sequences up to max_n (and max_m decoder tokens). NULL on failure. */
+TrainWork *train_work_new(const Model *m, int max_n, int max_m);
+void train_work_free(TrainWork *w);
+
+/* Runs the model on ex, with (causal = 1) or without the causal mask on the self-attention
+ * of the decoder stack. Returns the summed cross-entropy over target positions and writes
+ * their count to *count. If grad is not NULL (n_floats, laid out like m->data), adds the
+ * gradient of that sum to it. Returns a negative value on a bad example (too long, bad id). */
+double train_forward_backward(const Model *m, TrainWork *w, const TrainExample *ex, int causal,
+                              float *grad, int *count);
+/* The logits of the last train_forward_backward call: (rows, vocab) with rows n (or m). */
+const float *train_work_logits(const TrainWork *w, int *rows);
+
+/* ---- optimisation ---- */
+
+typedef struct {
+    int steps;           /* optimisation steps */
+    int batch;           /* sequences per step */
+    int seq_len;         /* LM: tokens per sequence (<= max_len) */
+    float lr;            /* peak learning rate */
+    float min_lr_ratio;  /* cosine decay ends at lr * this */
+    int warmup;          /* linear warm-up steps */
+    float weight_decay;  /* AdamW, matrices only (not gains and biases) */
+    float beta1, beta2, eps;
+    float clip;          /* global gradient-norm clip, 0 = off */
+    int causal;          /* 1: causal mask on the decoder's self-attention while training */
+    int threads;         /* worker threads (1 or 2); the result does not depend on it */
+    uint64_t seed;
+} TrainOpts;
+
+void train_opts_defaults(TrainOpts *o);
+
+/* Learning rate at step (0-based): linear warm-up, then cosine decay to lr*min_lr_ratio. */
+float train_lr_at(const TrainOpts *o, int step);
+
+/* One AdamW update of n weights with gradient g (already scaled and clipped); decay[i] 1 if
+ * weight i decays. t is the 1-based step number. Bias-corrected like torch.optim.AdamW. */
+void train_adamw(float *w, const float *g, float *mom, float *vel, const unsigned char *decay,
+                 size_t n, int t, float lr, const TrainOpts *o);
+
+/* ---- the step-by-step training API ---- */
+
+typedef struct Trainer Trainer;
+
+/* Prepares training m (its weights are updated in place; the trainer does not own m or c).
+ * Randomly initialises m with o->seed if init is 1. Returns NULL with a message in err. */
+Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char *err,
+                   size_t errlen);
+/* Runs one optimisation step (one batch). Returns 0, 1 when all steps are done (nothing
+ * run), or -1 on error (message via train_error). Takes milliseconds on the shipped sizes. */
+int train_step(Trainer *t);
+/* One step on the given examples instead of a sampled batch (1..batch of them), e.g. on the
+ * sentence a learner typed. Returns 0 or -1. The step still counts towards the schedule. */
+int train_step_on(Trainer *t, const TrainExample *ex, int n_ex);
+/* The gradient used by the last step: batch mean, after clipping (n_floats, like m->data). */
+const float *train_last_grad(const Trainer *t);
+int train_step_count(const Trainer *t);   /* steps done */
+float train_last_loss(const Trainer *t);  /* mean loss of the last step's batch */
+float train_last_lr(const Trainer *t);
+float train_last_grad_norm(const Trainer *t);
+long train_tokens_done(const Trainer *t); /* target tokens seen so far */
+const Model *train_model(const Trainer *t);
+const char *train_error(const Trainer *t);
+/* Mean loss over the first max_examples examples of corpus c (deterministic; LM corpora are
+ * cut into consecutive sequences of o->seq_len). causal as in train_forward_backward. */
+double train_eval_loss(const Model *m, const Corpus *c, const TrainOpts *o, int causal,
+                       int max_examples);
+void train_free(Trainer *t);
+
+/* ---- what the heads do ---- */
+
+/* Prints one line per attention head of m, describing what it mostly attends to (previous
+ * token, itself, first token, a content pattern) from its weights on the sentences of c (or
+ * on a few built-in sentences when c is NULL). Returns 0 or -1. */
+int train_head_summary(const Model *m, const Corpus *c, FILE *out);
+
+#endif

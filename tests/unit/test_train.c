@@ -1,0 +1,411 @@
+/* test_train.c - the trainer: its forward pass agrees with model_forward, every weight
+ * tensor's gradient agrees with finite differences, AdamW and the schedule follow their
+ * formulas, training is deterministic and does learn. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "t.h"
+#include "tensor.h"
+#include "train.h"
+
+#define V 13
+#define MAXL 7
+
+static void make_model(Model *m, ModelConfig c, uint64_t seed)
+{
+    char err[256];
+    const char *words[V] = {"<pad>", "<unk>", "<bos>", "<eos>", "a", "b", "c", "d", "e", "f",
+                            "g", "h", "i"};
+    Vocab v;
+    if (vocab_init(&v, words, V, err, sizeof err) || model_new(m, &c, &v, err, sizeof err)) {
+        fprintf(stderr, "setup: %s\n", err);
+        exit(1);
+    }
+    model_init_random(m, seed);
+    /* Non-trivial gains and biases, so their gradients are exercised off their init. */
+    uint64_t s = seed * 7 + 3;
+    for (int i = 0; i < m->n_params; i++) {
+        const Param *p = &m->params[i];
+        if (p->rows != 1)
+            continue;
+        float *x = m->data + p->offset;
+        for (int j = 0; j < p->cols; j++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            x[j] += 0.3f * ((float)(s >> 40) / (float)(1u << 24) - 0.5f);
+        }
+    }
+}
+
+static ModelConfig small_config(Arch a)
+{
+    ModelConfig c;
+    model_config_defaults(&c);
+    c.arch = a;
+    c.vocab_size = V;
+    c.d_model = 8;
+    c.n_heads = 2;
+    c.d_head = 4;
+    c.n_layers = 2;
+    c.d_ff = 12;
+    c.max_len = MAXL;
+    return c;
+}
+
+static const int SRC[6] = {4, 7, 5, 9, 11, 6};
+static const int DEC[5] = {2, 8, 10, 12, 5};
+static const int TGT_LM[6] = {7, 5, 9, -1, 6, 4};
+static const int TGT_ED[5] = {8, 10, 12, 5, 3};
+
+static TrainExample example(const Model *m)
+{
+    TrainExample ex = {SRC, 6, NULL, 0, TGT_LM};
+    if (m->cfg.arch == ARCH_ENCDEC) {
+        ex.dec = DEC;
+        ex.m = 5;
+        ex.targets = TGT_ED;
+    }
+    return ex;
+}
+
+static double loss_of(const Model *m, TrainWork *w, int causal)
+{
+    TrainExample ex = example(m);
+    int cnt;
+    return train_forward_backward(m, w, &ex, causal, NULL, &cnt);
+}
+
+/* The trainer's logits equal model_forward's for the same model and input. */
+static void check_forward(const Model *m, const char *what)
+{
+    char err[256];
+    TrainWork *w = train_work_new(m, MAXL, MAXL);
+    Trace *t = trace_new(m, MAXL, MAXL);
+    TrainExample ex = example(m);
+    Controls c;
+    model_default_controls(m, &c);
+    int cnt, rows;
+    double l = train_forward_backward(m, w, &ex, c.causal, NULL, &cnt);
+    CHECK(l > 0.0 && cnt == (m->cfg.arch == ARCH_ENCDEC ? 5 : 5), "%s: loss %g count %d", what,
+          l, cnt);
+    int rc = model_forward(m, ex.src, ex.n, ex.dec, ex.m, &c, t, err, sizeof err);
+    CHECK(rc == 0, "%s: model_forward: %s", what, err);
+    const float *mine = train_work_logits(w, &rows);
+    const TraceEntry *e = trace_find(t, STACK_DEC, -1, SUB_NONE, -1, T_LOGITS);
+    if (!e)
+        e = trace_find(t, STACK_ENC, -1, SUB_NONE, -1, T_LOGITS);
+    CHECK(e != NULL, "%s: no logits in the trace", what);
+    if (e && rc == 0) {
+        CHECK(e->rows == rows && e->cols == V, "%s: logits shape", what);
+        float d = tensor_max_abs_diff(mine, e->data, (size_t)rows * V);
+        CHECK(d < 1e-4f, "%s: trainer logits differ from model_forward by %g", what, (double)d);
+    }
+    /* And the loss is the cross-entropy of those logits, computed here in double. */
+    if (e && rc == 0) {
+        double want = 0.0;
+        for (int i = 0; i < rows; i++) {
+            int tg = ex.targets[i];
+            if (tg < 0)
+                continue;
+            const float *r = e->data + (size_t)i * V;
+            double mx = r[0], s = 0.0;
+            for (int j = 1; j < V; j++)
+                mx = r[j] > mx ? r[j] : mx;
+            for (int j = 0; j < V; j++)
+                s += exp(r[j] - mx);
+            want += log(s) + mx - r[tg];
+        }
+        CHECK_NEAR(l, want, 1e-4 * want, what);
+    }
+    trace_free(t);
+    train_work_free(w);
+}
+
+/* Finite differences: for each weight tensor, the derivative of the loss along a random
+ * direction confined to that tensor, and the single entry with the largest gradient. */
+static void check_grads(Model *m, const char *what, int causal)
+{
+    TrainWork *w = train_work_new(m, MAXL, MAXL);
+    float *g = calloc(m->n_floats, sizeof(float));
+    TrainExample ex = example(m);
+    int cnt;
+    train_forward_backward(m, w, &ex, causal, g, &cnt);
+    uint64_t s = 12345;
+    int checked = 0;
+    for (int i = 0; i < m->n_params; i++) {
+        const Param *p = &m->params[i];
+        size_t len = (size_t)p->rows * p->cols;
+        float *x = m->data + p->offset;
+        const float *gp = g + p->offset;
+        double gmax = 0.0;
+        for (size_t k = 0; k < len; k++)
+            gmax = fmax(gmax, fabs(gp[k]));
+        if (!strcmp(p->name, "pos_embed") && m->cfg.pe != PE_LEARNED) {
+            CHECK(gmax == 0.0, "%s: unused pos_embed has gradient %g", what, gmax);
+            continue;
+        }
+        /* directional derivative */
+        float *dir = malloc(sizeof(float) * len), *save = malloc(sizeof(float) * len);
+        memcpy(save, x, sizeof(float) * len);
+        double gd = 0.0, dn = 0.0;
+        for (size_t k = 0; k < len; k++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            dir[k] = (float)(s >> 40) / (float)(1u << 24) - 0.5f;
+            dn += (double)dir[k] * dir[k];
+        }
+        for (size_t k = 0; k < len; k++)
+            dir[k] /= (float)sqrt(dn);
+        for (size_t k = 0; k < len; k++)
+            gd += (double)gp[k] * dir[k];
+        const float eps = 3e-3f;
+        for (size_t k = 0; k < len; k++)
+            x[k] = save[k] + eps * dir[k];
+        double lp = loss_of(m, w, causal);
+        for (size_t k = 0; k < len; k++)
+            x[k] = save[k] - eps * dir[k];
+        double lm = loss_of(m, w, causal);
+        memcpy(x, save, sizeof(float) * len);
+        double fd = (lp - lm) / (2.0 * eps);
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s: %s directional derivative", what, p->name);
+        CHECK_NEAR(gd, fd, 2e-3 + 2e-2 * fabs(fd), msg);
+        /* the largest single entry */
+        size_t kmax = 0;
+        for (size_t k = 0; k < len; k++)
+            if (fabs(gp[k]) > fabs(gp[kmax]))
+                kmax = k;
+        x[kmax] = save[kmax] + eps;
+        lp = loss_of(m, w, causal);
+        x[kmax] = save[kmax] - eps;
+        lm = loss_of(m, w, causal);
+        x[kmax] = save[kmax];
+        fd = (lp - lm) / (2.0 * eps);
+        snprintf(msg, sizeof msg, "%s: %s[%zu]", what, p->name, kmax);
+        CHECK_NEAR(gp[kmax], fd, 2e-3 + 2e-2 * fabs(fd), msg);
+        /* a gradient of exactly zero everywhere would pass the checks above trivially */
+        CHECK(gmax > 1e-6, "%s: %s has no gradient at all", what, p->name);
+        checked++;
+        free(dir);
+        free(save);
+    }
+    CHECK(checked >= 10, "%s: only %d tensors checked", what, checked);
+    free(g);
+    train_work_free(w);
+}
+
+static void variant(const char *what, ModelConfig c, int causal)
+{
+    Model m;
+    make_model(&m, c, 42);
+    check_forward(&m, what);
+    check_grads(&m, what, causal);
+    model_free(&m);
+}
+
+static void test_variants(void)
+{
+    ModelConfig c = small_config(ARCH_DECODER);
+    variant("decoder pre-LN gelu sinusoidal", c, 1);
+    variant("decoder no causal mask", c, 0);
+    c.pe = PE_LEARNED;
+    c.ffn = FFN_RELU;
+    c.tie_embed = 1;
+    c.scale_embed = 1;
+    variant("decoder learned-PE relu tied scaled", c, 1);
+    c = small_config(ARCH_DECODER);
+    c.norm = NORM_RMS;
+    c.ffn = FFN_SWIGLU;
+    c.pe = PE_NONE;
+    variant("decoder RMSNorm SwiGLU no-PE", c, 1);
+    c = small_config(ARCH_DECODER);
+    c.pre_norm = 0;
+    c.final_norm = 0;
+    variant("decoder post-LN no final norm", c, 1);
+    c = small_config(ARCH_ENCDEC);
+    c.pe = PE_LEARNED;
+    variant("encoder-decoder pre-LN", c, 1);
+    c.pre_norm = 0;
+    c.norm = NORM_RMS;
+    variant("encoder-decoder post-RMS", c, 1);
+}
+
+/* AdamW against the formulas of Loshchilov & Hutter (decoupled decay) with bias correction,
+ * worked out here step by step in double for one weight. */
+static void test_adamw(void)
+{
+    TrainOpts o;
+    train_opts_defaults(&o);
+    o.weight_decay = 0.1f;
+    float w[2] = {0.5f, -0.25f}, mom[2] = {0}, vel[2] = {0};
+    unsigned char decay[2] = {1, 0};
+    const float grads[3][2] = {{0.2f, -1.0f}, {-0.1f, 0.5f}, {0.3f, 0.0f}};
+    double wr[2] = {0.5, -0.25}, mr[2] = {0}, vr[2] = {0};
+    for (int t = 1; t <= 3; t++) {
+        float lr = 0.01f * t;
+        train_adamw(w, grads[t - 1], mom, vel, decay, 2, t, lr, &o);
+        for (int i = 0; i < 2; i++) {
+            double gi = grads[t - 1][i];
+            if (decay[i])
+                wr[i] *= 1.0 - lr * 0.1;
+            mr[i] = 0.9 * mr[i] + 0.1 * gi;
+            vr[i] = 0.99 * vr[i] + 0.01 * gi * gi;
+            double mh = mr[i] / (1.0 - pow(0.9, t)), vh = vr[i] / (1.0 - pow(0.99, t));
+            wr[i] -= lr * mh / (sqrt(vh) + 1e-8);
+        }
+    }
+    CHECK_NEAR(w[0], wr[0], 1e-6, "adamw decayed weight");
+    CHECK_NEAR(w[1], wr[1], 1e-6, "adamw undecayed weight");
+    /* first step of Adam moves each weight by about lr, whatever the gradient's size */
+    float x = 1.0f, m0 = 0, v0 = 0, gbig = 1000.0f;
+    unsigned char nd = 0;
+    train_adamw(&x, &gbig, &m0, &v0, &nd, 1, 1, 0.01f, &o);
+    CHECK_NEAR(x, 0.99, 1e-5, "adam first step size");
+}
+
+static void test_schedule(void)
+{
+    TrainOpts o;
+    train_opts_defaults(&o);
+    o.steps = 100;
+    o.warmup = 10;
+    o.lr = 1e-2f;
+    o.min_lr_ratio = 0.1f;
+    CHECK_NEAR(train_lr_at(&o, 0), 1e-3, 1e-9, "lr at step 0 (warm-up)");
+    CHECK_NEAR(train_lr_at(&o, 9), 1e-2, 1e-9, "lr at the end of warm-up");
+    CHECK_NEAR(train_lr_at(&o, 99), 1e-3, 1e-8, "lr at the last step");
+    int mono = 1;
+    for (int s = 10; s < 99; s++)
+        if (train_lr_at(&o, s + 1) > train_lr_at(&o, s))
+            mono = 0;
+    CHECK(mono, "lr decays monotonically after warm-up");
+}
+
+/* A tiny corpus: "a b c d e ." repeated with variations. */
+static int tiny_corpus(Corpus *c, const Model *m)
+{
+    char path[] = "/tmp/attend_test_corpusXXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    FILE *f = fdopen(fd, "w");
+    for (int i = 0; i < 60; i++)
+        fprintf(f, "%s\n", i % 3 == 0 ? "a b c d e" : i % 3 == 1 ? "f g h i" : "a c e g i");
+    fclose(f);
+    char err[256];
+    int rc = corpus_load_lm(c, path, &m->vocab, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "%s\n", err);
+    remove(path);
+    return rc;
+}
+
+static void test_training(void)
+{
+    ModelConfig cfg = small_config(ARCH_DECODER);
+    Model a, b;
+    make_model(&a, cfg, 1);
+    make_model(&b, cfg, 1);
+    Corpus c;
+    CHECK(tiny_corpus(&c, &a) == 0, "tiny corpus loads");
+    TrainOpts o;
+    train_opts_defaults(&o);
+    o.steps = 150;
+    o.batch = 6;
+    o.seq_len = 6;
+    o.lr = 1e-2f;
+    o.warmup = 10;
+    o.seed = 7;
+    char err[256];
+    o.threads = 1;
+    Trainer *ta = train_new(&a, &c, &o, 1, err, sizeof err);
+    o.threads = 2;
+    Trainer *tb = train_new(&b, &c, &o, 1, err, sizeof err);
+    CHECK(ta && tb, "trainers: %s", err);
+    if (!ta || !tb)
+        return;
+    double before = train_eval_loss(&a, &c, &o, 1, 20);
+    float first = 0.0f;
+    int rc = 0;
+    while ((rc = train_step(ta)) == 0) {
+        if (train_step_count(ta) == 1)
+            first = train_last_loss(ta);
+        CHECK(train_step(tb) == 0, "step %d: %s", train_step_count(tb), train_error(tb));
+    }
+    CHECK(rc == 1 && train_step_count(ta) == 150, "stops after its steps (rc %d)", rc);
+    CHECK(train_step(ta) == 1, "a finished trainer does nothing");
+    double after = train_eval_loss(&a, &c, &o, 1, 20);
+    CHECK(after < before * 0.5, "eval loss falls: %.3f -> %.3f", before, after);
+    CHECK(train_last_loss(ta) < first * 0.5, "train loss falls: %.3f -> %.3f", (double)first,
+          (double)train_last_loss(ta));
+    CHECK(memcmp(a.data, b.data, sizeof(float) * a.n_floats) == 0,
+          "1 and 2 threads give the same bits");
+    CHECK(train_tokens_done(ta) == 150L * 6 * 6, "tokens counted: %ld", train_tokens_done(ta));
+    /* the same seed again gives the same bits; another seed does not */
+    Model d, e;
+    make_model(&d, cfg, 1);
+    make_model(&e, cfg, 1);
+    Trainer *td = train_new(&d, &c, &o, 1, err, sizeof err);
+    o.seed = 8;
+    Trainer *te = train_new(&e, &c, &o, 1, err, sizeof err);
+    while (train_step(td) == 0 && train_step(te) == 0) {
+    }
+    CHECK(memcmp(a.data, d.data, sizeof(float) * a.n_floats) == 0, "same seed, same bits");
+    CHECK(memcmp(a.data, e.data, sizeof(float) * a.n_floats) != 0, "another seed differs");
+    /* a step on explicit examples */
+    TrainExample ex = {SRC, 6, NULL, 0, TGT_LM};
+    CHECK(train_step_on(td, &ex, 1) == 0, "train_step_on: %s", train_error(td));
+    ex.n = MAXL + 1;
+    CHECK(train_step_on(td, &ex, 1) == -1, "train_step_on rejects a too-long example");
+    train_free(ta);
+    train_free(tb);
+    train_free(td);
+    train_free(te);
+    corpus_free(&c);
+    model_free(&a);
+    model_free(&b);
+    model_free(&d);
+    model_free(&e);
+}
+
+static void test_bad_inputs(void)
+{
+    ModelConfig cfg = small_config(ARCH_DECODER);
+    Model m;
+    make_model(&m, cfg, 1);
+    TrainWork *w = train_work_new(&m, MAXL, MAXL);
+    int bad_ids[3] = {4, V, 5}, tg[3] = {5, 6, 7}, cnt;
+    TrainExample ex = {bad_ids, 3, NULL, 0, tg};
+    CHECK(train_forward_backward(&m, w, &ex, 1, NULL, &cnt) < 0, "out-of-vocabulary id rejected");
+    int ok_ids[3] = {4, 5, 6};
+    ex.src = ok_ids;
+    ex.n = MAXL + 1;
+    CHECK(train_forward_backward(&m, w, &ex, 1, NULL, &cnt) < 0, "too long rejected");
+    train_work_free(w);
+    /* an encoder-decoder model refuses a text corpus */
+    Corpus c;
+    tiny_corpus(&c, &m);
+    Model ed;
+    make_model(&ed, small_config(ARCH_ENCDEC), 1);
+    TrainOpts o;
+    train_opts_defaults(&o);
+    o.seq_len = 6;
+    char err[256] = "";
+    Trainer *t = train_new(&ed, &c, &o, 1, err, sizeof err);
+    CHECK(t == NULL && strstr(err, "sentence-pair"), "encoder-decoder needs pairs: %s", err);
+    o.seq_len = MAXL + 5;
+    t = train_new(&m, &c, &o, 1, err, sizeof err);
+    CHECK(t == NULL && strstr(err, "seq_len"), "seq_len beyond max_len: %s", err);
+    corpus_free(&c);
+    model_free(&ed);
+    model_free(&m);
+}
+
+int main(void)
+{
+    test_variants();
+    test_adamw();
+    test_schedule();
+    test_training();
+    test_bad_inputs();
+    return t_done("train");
+}
