@@ -122,7 +122,7 @@ static void json_layers(FILE *f, const Trace *t, Stack st)
     const ModelConfig *c = &t->model->cfg;
     fputc('[', f);
     for (int l = 0; l < c->n_layers; l++) {
-        fprintf(f, "%s{\"heads\":", l ? ",\n {" : "\n {");
+        fprintf(f, "%s\"heads\":", l ? ",\n {" : "\n {");
         json_heads(f, t, st, l, SUB_SELF);
         if (st == STACK_DEC && c->arch == ARCH_ENCDEC) {
             fputs(",\n  \"cross_heads\":", f);

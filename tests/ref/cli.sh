@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The headless `attend dump` command line: output, exit statuses (0 ok, 2 usage, 1 runtime)
+# and the messages a user sees. Prints "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+A=${ATTEND:-./attend}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect STATUS NEEDLE -- command...   (NEEDLE is searched in stdout+stderr)
+expect() {
+    local want=$1 needle=$2; shift 3
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "exit $rc (want $want): $*"; echo "$out" | head -5; return; fi
+    if [ -n "$needle" ] && ! grep -qF -- "$needle" <<<"$out"; then
+        bad "no '$needle' in output of: $*"; echo "$out" | head -5; return
+    fi
+    ok
+}
+
+S="the cat sat on the mat"
+expect 0 "| " -- "$A" dump --sentence "$S"
+expect 0 "shape passport" -- "$A" dump --sentence "$S"
+expect 0 "L1.h3.weights" -- "$A" dump --sentence "$S" --layer 1 --head 3
+expect 2 "usage: attend dump" -- "$A" dump
+expect 2 "unknown option" -- "$A" dump --sentence "$S" --frobnicate
+expect 2 "needs a value" -- "$A" dump --sentence
+expect 1 "--mask must be" -- "$A" dump --sentence "$S" --mask upper
+expect 1 "--pe must be" -- "$A" dump --sentence "$S" --pe fourier
+expect 1 "--format must be" -- "$A" dump --sentence "$S" --format yaml
+expect 1 "--order must list" -- "$A" dump --sentence "$S" --order 0,1,2
+expect 1 "not a permutation" -- "$A" dump --sentence "$S" --order 0,0,1,2,3,4
+expect 1 "this model has heads" -- "$A" dump --sentence "$S" --head 9
+expect 1 "this model has layers" -- "$A" dump --sentence "$S" --layer 7
+expect 1 "No such file" -- "$A" dump --sentence "$S" --model "$tmp/none.json"
+printf '{"format": "attend-model",\n "version": 1,\n "config": {' >"$tmp/trunc.json"
+expect 1 "trunc.json:3:" -- "$A" dump --sentence "$S" --model "$tmp/trunc.json"
+expect 1 "at most" -- "$A" dump --sentence "$(printf 'the cat %.0s' $(seq 1 40))"
+expect 0 "not in the vocabulary" -- "$A" dump --sentence "the zebra sat"
+expect 1 "target" -- "$A" dump --model data/translate.json --sentence "the cat sat down"
+expect 0 "cross attention" -- "$A" dump --model data/translate.json --sentence "the cat sat down" --target "le chat est assis" --cross
+
+# Text output: the causal mask shows -- above the diagonal, and every row sums to 1.000.
+out=$("$A" dump --sentence "$S" --mask causal)
+rows=$(echo "$out" | sed -n '5,10p')
+if [ "$(echo "$rows" | grep -c '| *1.000$')" = 6 ]; then ok; else bad "row sums not all 1.000"; echo "$rows"; fi
+first=$(echo "$rows" | head -1)
+if [ "$(grep -o -- '--' <<<"$first" | wc -l)" = 5 ]; then ok; else bad "first row should have 5 masked cells: $first"; fi
+out=$("$A" dump --sentence "$S" --mask none)
+if ! echo "$out" | sed -n '5,10p' | grep -q -- '--'; then ok; else bad "mask none still masks"; fi
+
+# JSON output parses and has the documented keys.
+if "$A" dump --sentence "$S" --format json >"$tmp/d.json" &&
+   /usr/bin/python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert d["tokens"]==["the","cat","sat","on","the","mat"], d["tokens"]
+h=d["layers"][0]["heads"][0]
+for k in ("q","k","v","scores","weights","out"): assert k in h, k
+assert len(h["weights"])==6 and len(h["weights"][0])==6
+assert all(abs(sum(r)-1)<1e-6 for r in h["weights"])
+assert "config" in d and d["config"]["causal"] is True
+' "$tmp/d.json"; then ok; else bad "json dump"; fi
+# --order runs the tokens permuted.
+if "$A" dump --sentence "$S" --order 1,0,2,3,4,5 --format json | /usr/bin/python3 -c '
+import json,sys; d=json.load(sys.stdin); assert d["tokens"][:2]==["cat","the"], d["tokens"]'; then ok; else bad "order"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,438 @@
+/* test_engine.c - the engine against hand-worked examples (expected values recomputed here in
+ * double precision, independently of tensor.c) and properties on random models. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model.h"
+#include "tensor.h"
+#include "t.h"
+
+/* Independent reference: softmax of a double row, −inf entries -> 0. */
+static void ref_softmax(double *r, int n)
+{
+    double mx = -INFINITY, s = 0;
+    for (int i = 0; i < n; i++)
+        if (r[i] > mx) mx = r[i];
+    for (int i = 0; i < n; i++) {
+        r[i] = isinf(r[i]) && r[i] < 0 ? 0.0 : exp(r[i] - mx);
+        s += r[i];
+    }
+    for (int i = 0; i < n; i++)
+        r[i] /= s;
+}
+
+/* Reference attention on small matrices in double: weights (nq×nk) and out (nq×dv). */
+static void ref_attention(double *w, double *o, const double *q, const double *k,
+                          const double *v, const double *mask, int nq, int nk, int dk, int dv,
+                          double scale)
+{
+    for (int i = 0; i < nq; i++) {
+        for (int j = 0; j < nk; j++) {
+            double s = 0;
+            for (int p = 0; p < dk; p++)
+                s += q[i * dk + p] * k[j * dk + p];
+            w[i * nk + j] = s * scale + (mask ? mask[i * nk + j] : 0.0);
+        }
+        ref_softmax(w + i * nk, nk);
+        for (int c = 0; c < dv; c++) {
+            double acc = 0;
+            for (int j = 0; j < nk; j++)
+                acc += w[i * nk + j] * v[j * dv + c];
+            o[i * dv + c] = acc;
+        }
+    }
+}
+
+static void to_float(float *f, const double *d, int n)
+{
+    for (int i = 0; i < n; i++)
+        f[i] = (float)d[i];
+}
+
+/* The 2-token example: Q=[[1,0],[0,1]], K=[[1,0],[1,1]], V=[[1,2],[3,4]], d_k = 2. */
+static void test_two_token(void)
+{
+    const double Q[] = {1, 0, 0, 1}, K[] = {1, 0, 1, 1}, V[] = {1, 2, 3, 4};
+    double w[4], o[4];
+    ref_attention(w, o, Q, K, V, NULL, 2, 2, 2, 2, 1.0 / sqrt(2.0));
+    float q[4], k[4], v[4], S[4], Ss[4], Sm[4], A[4], O[4];
+    to_float(q, Q, 4); to_float(k, K, 4); to_float(v, V, 4);
+    model_sdpa(S, Ss, Sm, A, O, q, k, v, NULL, 2, 2, 2, 2, 1.0f / sqrtf(2.0f));
+    /* QKᵀ = [[1,1],[0,1]] exactly */
+    CHECK(S[0] == 1 && S[1] == 1 && S[2] == 0 && S[3] == 1, "QK^T = %g %g %g %g", S[0], S[1], S[2], S[3]);
+    for (int i = 0; i < 4; i++) {
+        CHECK_NEAR(A[i], w[i], 1e-6, "two-token weight");
+        CHECK_NEAR(O[i], o[i], 1e-5, "two-token output");
+    }
+    CHECK_NEAR(A[0], 0.5, 1e-7, "row 0 is uniform (equal scores)");
+    CHECK_NEAR(A[2] + A[3], 1.0, 1e-6, "row 1 sums to 1");
+    CHECK(A[3] > A[2], "query 2 aligns better with key 2");
+}
+
+/* The 4-token X·W example: Q = X·W_Qᵀ etc. with W stored [d_k × d_model]. */
+static void test_four_token(void)
+{
+    const double X[16] = {1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1};
+    const double WQ[8] = {1, 0, 1, 0, 0, 1, 0, 1};
+    const double WK[8] = {0, 1, 1, 0, 1, 0, 0, 1};
+    const double WV[8] = {1, 1, 0, 0, 0, 0, 1, 1};
+    float x[16], wq[8], wk[8], wv[8], q[8], k[8], v[8];
+    to_float(x, X, 16); to_float(wq, WQ, 8); to_float(wk, WK, 8); to_float(wv, WV, 8);
+    tensor_matmul_bt(q, x, wq, 4, 4, 2);
+    tensor_matmul_bt(k, x, wk, 4, 4, 2);
+    tensor_matmul_bt(v, x, wv, 4, 4, 2);
+    double Qd[8], Kd[8], Vd[8];
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 2; c++) {
+            double a = 0, b = 0, d = 0;
+            for (int p = 0; p < 4; p++) {
+                a += X[i * 4 + p] * WQ[c * 4 + p];
+                b += X[i * 4 + p] * WK[c * 4 + p];
+                d += X[i * 4 + p] * WV[c * 4 + p];
+            }
+            Qd[i * 2 + c] = a; Kd[i * 2 + c] = b; Vd[i * 2 + c] = d;
+            CHECK(q[i * 2 + c] == (float)a, "Q[%d][%d] = %g, want %g", i, c, q[i * 2 + c], a);
+            CHECK(k[i * 2 + c] == (float)b, "K[%d][%d]", i, c);
+            CHECK(v[i * 2 + c] == (float)d, "V[%d][%d]", i, c);
+        }
+    double w[16], o[8];
+    ref_attention(w, o, Qd, Kd, Vd, NULL, 4, 4, 2, 2, 1.0); /* the example does not scale */
+    float S[16], Ss[16], Sm[16], A[16], O[8];
+    model_sdpa(S, Ss, Sm, A, O, q, k, v, NULL, 4, 4, 2, 2, 1.0f);
+    for (int i = 0; i < 16; i++)
+        CHECK_NEAR(A[i], w[i], 1e-6, "four-token weight");
+    for (int i = 0; i < 8; i++)
+        CHECK_NEAR(O[i], o[i], 1e-5, "four-token output");
+}
+
+/* The 3×3 masked-scores example: causal mask added to given scores, then softmax. */
+static void test_masked_3x3(void)
+{
+    const double s[9] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+    double ref[9];
+    float x[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            ref[i * 3 + j] = j > i ? -INFINITY : s[i * 3 + j];
+            x[i * 3 + j] = j > i ? -INFINITY : (float)s[i * 3 + j];
+        }
+    for (int i = 0; i < 3; i++)
+        ref_softmax(ref + i * 3, 3);
+    tensor_softmax_rows(x, 3, 3);
+    for (int i = 0; i < 9; i++)
+        CHECK_NEAR(x[i], ref[i], 1e-6, "masked 3x3 weight");
+    CHECK(x[1] == 0.0f && x[2] == 0.0f && x[5] == 0.0f, "masked weights are exactly 0");
+    for (int i = 0; i < 3; i++)
+        CHECK_NEAR(x[i * 3] + x[i * 3 + 1] + x[i * 3 + 2], 1.0, 1e-6, "masked row sums to 1");
+}
+
+/* The √d_k example: scores [8.5, 42, 3.2, 42] unscaled vs divided by √64 = 8. */
+static void test_scaling(void)
+{
+    const double s[4] = {8.5, 42, 3.2, 42};
+    double raw[4], sc[4];
+    float fr[4], fs[4];
+    for (int i = 0; i < 4; i++) {
+        raw[i] = s[i];
+        sc[i] = s[i] / 8.0;
+        fr[i] = (float)s[i];
+        fs[i] = (float)(s[i] / 8.0);
+    }
+    ref_softmax(raw, 4);
+    ref_softmax(sc, 4);
+    tensor_softmax_rows(fr, 1, 4);
+    tensor_softmax_rows(fs, 1, 4);
+    for (int i = 0; i < 4; i++) {
+        CHECK_NEAR(fr[i], raw[i], 1e-6, "unscaled softmax");
+        CHECK_NEAR(fs[i], sc[i], 1e-6, "scaled softmax");
+    }
+    /* Unscaled is more peaked: the small scores get (almost) nothing. */
+    CHECK(fr[0] < fs[0] && fr[2] < fs[2], "scaling spreads weight to the small scores");
+    /* Tied maximal scores share equally: 0.5 / 0.5, not 0.55 / 0.45. */
+    CHECK_NEAR(fr[1], fr[3], 1e-7, "ties share equally");
+}
+
+/* The practice problem: L=3, d_k=1, Q=[[2],[0],[1]], K=[[1],[3],[-1]], V=[[10],[20],[30]]. */
+static void test_practice(void)
+{
+    const double Q[3] = {2, 0, 1}, K[3] = {1, 3, -1}, V[3] = {10, 20, 30};
+    double w[9], o[3];
+    ref_attention(w, o, Q, K, V, NULL, 3, 3, 1, 1, 1.0);
+    float q[3], k[3], v[3], S[9], Ss[9], Sm[9], A[9], O[3];
+    to_float(q, Q, 3); to_float(k, K, 3); to_float(v, V, 3);
+    model_sdpa(S, Ss, Sm, A, O, q, k, v, NULL, 3, 3, 1, 1, 1.0f);
+    for (int i = 0; i < 9; i++)
+        CHECK_NEAR(A[i], w[i], 1e-6, "practice weight");
+    for (int i = 0; i < 3; i++)
+        CHECK_NEAR(O[i], o[i], 1e-4, "practice output");
+    CHECK_NEAR(O[1], 20.0, 1e-5, "row of zeros averages the values");
+}
+
+/* ---- random models ---- */
+
+static uint64_t rs = 88172645463325252ULL;
+static int rnd(int n)
+{
+    rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17;
+    return (int)(rs % (uint64_t)n);
+}
+
+static int make_model(Model *m, Arch arch, PeKind pe, NormKind nk, FfnKind fk, int pre, int V,
+                      uint64_t seed)
+{
+    ModelConfig c;
+    model_config_defaults(&c);
+    c.arch = arch; c.pe = pe; c.norm = nk; c.ffn = fk; c.pre_norm = pre;
+    c.vocab_size = V; c.d_model = 16; c.n_heads = 2; c.d_head = 8; c.d_ff = 24; c.max_len = 12;
+    const char **words = malloc(sizeof *words * (size_t)V);
+    char (*buf)[12] = malloc(12 * (size_t)V);
+    for (int i = 0; i < V; i++) {
+        snprintf(buf[i], 12, "w%d", i);
+        words[i] = buf[i];
+    }
+    words[0] = "<pad>";
+    words[1] = "<unk>";
+    Vocab v;
+    char err[256];
+    int rc = vocab_init(&v, words, V, err, sizeof err);
+    free(words);
+    free(buf);
+    if (rc) return -1;
+    if (model_new(m, &c, &v, err, sizeof err)) {
+        vocab_free(&v);
+        fprintf(stderr, "model_new: %s\n", err);
+        return -1;
+    }
+    model_init_random(m, seed);
+    return 0;
+}
+
+static void random_perm(int *p, int n)
+{
+    for (int i = 0; i < n; i++) p[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = rnd(i + 1), t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+}
+
+static void test_properties(void)
+{
+    char err[256];
+    for (int arch = 0; arch < 3; arch++)
+        for (int pe = 0; pe < PE__COUNT; pe++) {
+            Model m;
+            if (make_model(&m, (Arch)arch, (PeKind)pe, (NormKind)(pe % 2), (FfnKind)(pe % 3),
+                           pe != 2, 20, 100 + arch * 10 + pe)) {
+                CHECK(0, "model creation failed");
+                continue;
+            }
+            int n = m.cfg.max_len, mt = 7;
+            Trace *t = trace_new(&m, n, mt);
+            Trace *t2 = trace_new(&m, n, mt);
+            int src[12], tgt[7];
+            for (int i = 0; i < n; i++) src[i] = 2 + rnd(18);
+            for (int i = 0; i < mt; i++) tgt[i] = 2 + rnd(18);
+            src[n - 1] = src[n - 2] = 0; /* two <pad> tokens at the end */
+            Controls c;
+            model_default_controls(&m, &c);
+            c.causal = 1;
+            c.padding = 1;
+            int rc = model_forward(&m, src, n, tgt, mt, &c, t, err, sizeof err);
+            CHECK(rc == 0, "forward at max_len (arch %d pe %d): %s", arch, pe, err);
+            if (rc) goto next;
+            int rows_ok = 1, causal_ok = 1, pad_ok = 1, shapes_ok = 1;
+            for (int i = 0; i < t->n_entries; i++) {
+                const TraceEntry *e = &t->entries[i];
+                if (e->kind != T_WEIGHTS) continue;
+                int self = e->sub == SUB_SELF;
+                int is_dec = e->stack == STACK_DEC;
+                int causal_here = self && (arch != ARCH_ENCDEC || is_dec);
+                const int *keys = (arch == ARCH_ENCDEC && is_dec && self) ? tgt : src;
+                int nq = (arch == ARCH_ENCDEC && is_dec) ? mt : n;
+                int nkeys = (arch == ARCH_ENCDEC && is_dec && self) ? mt : n;
+                if (e->rows != nq || e->cols != nkeys) shapes_ok = 0;
+                for (int r = 0; r < e->rows; r++) {
+                    double s = 0;
+                    int any = 0;
+                    for (int j = 0; j < e->cols; j++) {
+                        float w = e->data[(size_t)r * e->cols + j];
+                        s += w;
+                        int masked = (causal_here && j > r) || keys[j] == 0;
+                        if (!masked) any = 1;
+                        if (causal_here && j > r && w != 0.0f) causal_ok = 0;
+                        if (keys[j] == 0 && w != 0.0f) pad_ok = 0;
+                    }
+                    if (any && fabs(s - 1.0) > 1e-6) rows_ok = 0;
+                }
+            }
+            CHECK(rows_ok, "rows sum to 1 (arch %d pe %d)", arch, pe);
+            CHECK(causal_ok, "causal mask gives exact zeros (arch %d pe %d)", arch, pe);
+            CHECK(pad_ok, "padding columns are exactly zero (arch %d pe %d)", arch, pe);
+            CHECK(shapes_ok, "weights shapes nq x nk (arch %d pe %d)", arch, pe);
+            if (arch == ARCH_ENCDEC) {
+                const TraceEntry *x = trace_find(t, STACK_DEC, 0, SUB_CROSS, 0, T_WEIGHTS);
+                CHECK(x && x->rows == mt && x->cols == n, "cross-attention weights are m x n");
+            }
+            /* Equivariance: no mask, no padding tokens. */
+            for (int i = 0; i < n; i++) src[i] = 2 + rnd(18);
+            c.causal = 0;
+            float worst = 0.0f, best = 0.0f;
+            for (int trial = 0; trial < 6; trial++) {
+                int perm[12];
+                random_perm(perm, n);
+                c.order = perm;
+                float d = model_equivariance(&m, src, n, tgt, mt, &c, t, t2, err, sizeof err);
+                CHECK(d >= 0, "equivariance ran: %s", err);
+                if (d > worst) worst = d;
+                if (trial == 0 || d > best) best = d;
+            }
+            c.order = NULL;
+            if (pe == PE_NONE)
+                CHECK(worst < 1e-5f, "PE off: max|Attn(PX) - P Attn(X)| = %g (arch %d)", worst, arch);
+            else
+                CHECK(best > 1e-3f, "PE %d on: some permutation differs (max %g, arch %d)", pe, best, arch);
+            /* The same model with PE forced off through the controls is equivariant again. */
+            if (pe != PE_NONE) {
+                int perm[12];
+                random_perm(perm, n);
+                c.order = perm;
+                c.pe = PE_NONE;
+                float d = model_equivariance(&m, src, n, tgt, mt, &c, t, t2, err, sizeof err);
+                CHECK(d >= 0 && d < 1e-5f, "PE toggled off: %g", d);
+                c.order = NULL;
+            }
+        next:
+            trace_free(t);
+            trace_free(t2);
+            model_free(&m);
+        }
+}
+
+static void test_trace_names(void)
+{
+    Model m;
+    char err[256];
+    if (make_model(&m, ARCH_DECODER, PE_SINUSOIDAL, NORM_LAYER, FFN_GELU, 1, 10, 5)) {
+        CHECK(0, "model");
+        return;
+    }
+    Trace *t = trace_new(&m, 6, 1);
+    int src[6] = {2, 3, 4, 5, 2, 6};
+    Controls c;
+    model_default_controls(&m, &c);
+    CHECK(model_forward(&m, src, 6, NULL, 0, &c, t, err, sizeof err) == 0, "forward: %s", err);
+    const char *want[] = {"embed", "pe", "x_pe", "L0.norm_in", "L0.mask", "L0.h0.q", "L0.h0.k",
+                          "L0.h0.v", "L0.h0.scores", "L0.h0.scaled", "L0.h0.masked",
+                          "L0.h0.weights", "L0.h0.out"};
+    for (int i = 0; i < 13; i++)
+        CHECK(i < t->n_entries && strcmp(t->entries[i].name, want[i]) == 0,
+              "entry %d is %s, want %s", i, i < t->n_entries ? t->entries[i].name : "-", want[i]);
+    const TraceEntry *q = trace_find_name(t, "L1.h1.q");
+    CHECK(q && q->rows == 6 && q->cols == 8, "L1.h1.q is 6x8");
+    const TraceEntry *lg = trace_find_name(t, "logits");
+    CHECK(lg && lg->rows == 6 && lg->cols == 10, "logits 6x10");
+    const TraceEntry *cc = trace_find_name(t, "L0.concat");
+    CHECK(cc && cc->cols == 16, "concat is n x h*d_k");
+    /* Q of head 1 equals columns 8..15 of norm_in · W_Q. */
+    const TraceEntry *x = trace_find_name(t, "L1.norm_in");
+    double worst = 0;
+    for (int i = 0; i < 6; i++)
+        for (int c2 = 0; c2 < 8; c2++) {
+            double s = 0;
+            for (int p = 0; p < 16; p++)
+                s += (double)x->data[i * 16 + p] * m.dec[1].self.wq[p * 16 + 8 + c2];
+            double dd = fabs(s - q->data[i * 8 + c2]);
+            if (dd > worst) worst = dd;
+        }
+    CHECK(worst < 1e-5, "per-head Q is the head's column slice (err %g)", worst);
+    /* Too long and bad orders are refused with messages. */
+    int longer[13] = {0};
+    CHECK(model_forward(&m, longer, 13, NULL, 0, &c, t, err, sizeof err) == -1 &&
+          strstr(err, "at most 12"), "too long: %s", err);
+    int bad[6] = {0, 1, 2, 3, 4, 4};
+    c.order = bad;
+    CHECK(model_forward(&m, src, 6, NULL, 0, &c, t, err, sizeof err) == -1 &&
+          strstr(err, "permutation"), "bad order: %s", err);
+    trace_free(t);
+    model_free(&m);
+}
+
+static void test_tokenizer(void)
+{
+    const char *words[] = {"<pad>", "<unk>", "the", "cat", "sat", ".", ",", "didn", "'", "t"};
+    Vocab v;
+    char err[128];
+    CHECK(vocab_init(&v, words, 10, err, sizeof err) == 0, "vocab: %s", err);
+    int ids[16];
+    TokenizeInfo info;
+    int n = vocab_tokenize(&v, "The CAT sat, didn't.", ids, 16, &info);
+    int want[] = {2, 3, 4, 6, 7, 8, 9, 5};
+    CHECK(n == 8, "8 tokens, got %d", n);
+    for (int i = 0; i < 8 && i < n; i++)
+        CHECK(ids[i] == want[i], "token %d = %d want %d", i, ids[i], want[i]);
+    CHECK(info.n_unknown == 0, "no unknown words");
+    n = vocab_tokenize(&v, "the zebra sat <pad> <pad>", ids, 16, &info);
+    CHECK(n == 5 && ids[1] == v.unk_id && info.n_unknown == 1 &&
+          strcmp(info.unknown[0], "zebra") == 0, "unknown reported");
+    CHECK(ids[3] == v.pad_id && ids[4] == v.pad_id, "<pad> written literally is the pad token");
+    n = vocab_tokenize(&v, "the cat sat the cat sat", ids, 4, &info);
+    CHECK(n == 4 && info.truncated && info.n_tokens == 6, "truncation reported, not silent");
+    const char *dup[] = {"<pad>", "<unk>", "a", "a"};
+    Vocab v2;
+    CHECK(vocab_init(&v2, dup, 4, err, sizeof err) == -1 && strstr(err, "repeated"), "dup: %s", err);
+    const char *nopad[] = {"<unk>", "a"};
+    CHECK(vocab_init(&v2, nopad, 2, err, sizeof err) == -1 && strstr(err, "<pad>"), "no pad: %s", err);
+    vocab_free(&v);
+}
+
+static void test_roundtrip(void)
+{
+    Model m, m2;
+    char err[512];
+    for (int arch = 0; arch < 3; arch++) {
+        if (make_model(&m, (Arch)arch, PE_ROPE, NORM_RMS, FFN_SWIGLU, 0, 12, 9 + arch)) {
+            CHECK(0, "model");
+            return;
+        }
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/attend-test-rt-%d.json", (int)getpid());
+        CHECK(model_save(&m, path, err, sizeof err) == 0, "save: %s", err);
+        CHECK(model_load(&m2, path, err, sizeof err) == 0, "load: %s", err);
+        CHECK(m2.n_floats == m.n_floats && memcmp(m2.data, m.data, sizeof(float) * m.n_floats) == 0,
+              "weights round-trip bit for bit (arch %d)", arch);
+        CHECK(m2.cfg.arch == m.cfg.arch && m2.cfg.pe == PE_ROPE && m2.cfg.norm == NORM_RMS &&
+              m2.cfg.ffn == FFN_SWIGLU && m2.cfg.pre_norm == 0, "config round-trips");
+        remove(path);
+        model_free(&m2);
+        model_free(&m);
+    }
+    /* Same seed, same bits; another seed, other bits. */
+    Model a, b, c;
+    make_model(&a, ARCH_DECODER, PE_NONE, NORM_LAYER, FFN_GELU, 1, 10, 42);
+    make_model(&b, ARCH_DECODER, PE_NONE, NORM_LAYER, FFN_GELU, 1, 10, 42);
+    make_model(&c, ARCH_DECODER, PE_NONE, NORM_LAYER, FFN_GELU, 1, 10, 43);
+    CHECK(memcmp(a.data, b.data, sizeof(float) * a.n_floats) == 0, "seeded init is deterministic");
+    CHECK(memcmp(a.data, c.data, sizeof(float) * a.n_floats) != 0, "seeds differ");
+    model_free(&a);
+    model_free(&b);
+    model_free(&c);
+}
+
+int main(void)
+{
+    test_two_token();
+    test_four_token();
+    test_masked_3x3();
+    test_scaling();
+    test_practice();
+    test_properties();
+    test_trace_names();
+    test_tokenizer();
+    test_roundtrip();
+    return t_done("engine");
+}
