@@ -1,0 +1,75 @@
+#!/bin/sh
+# setup.sh - one command from a fresh Debian machine to a running course or a test run.
+#   ./setup.sh run     install missing packages, build, open the course (extra args go to attend)
+#   ./setup.sh test    install what the tests need, build, run every test (make test)
+#   ./setup.sh deps [run|test]   only install
+# Installs with apt-get as root, or with sudo when it works without a password; otherwise it
+# prints the exact command to run and stops.
+set -u
+cd "$(dirname "$0")" || exit 1
+mode=${1:-run}
+[ $# -gt 0 ] && shift
+
+RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev"
+TEST_PKGS="$RUN_PKGS tmux python3 python3-numpy python3-torch"
+
+missing() { # prints the packages of $* that are not installed
+    for p in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+            printf '%s ' "$p"
+        fi
+    done
+}
+
+install() { # installs the missing packages among $*
+    if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+        if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists ncursesw libcjson; then
+            return 0
+        fi
+        echo "setup: this is not a Debian-like system; install a C compiler, make, pkg-config," >&2
+        echo "       ncursesw and cJSON development files (and tmux, numpy, torch for tests)." >&2
+        exit 1
+    fi
+    need=$(missing "$@")
+    [ -z "$need" ] && return 0
+    echo "setup: installing missing packages: $need"
+    if [ "$(id -u)" = 0 ]; then
+        SUDO=""
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        SUDO="sudo"
+    else
+        echo "setup: these Debian packages are missing: $need" >&2
+        echo "setup: run this, then try again:" >&2
+        echo "    sudo apt-get update && sudo apt-get install -y $need" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq || { echo "setup: apt-get update failed" >&2; exit 1; }
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y -qq --no-install-recommends $need || {
+        echo "setup: apt-get install failed; try: sudo apt-get install -y $need" >&2
+        exit 1
+    }
+}
+
+case "$mode" in
+    run)
+        install $RUN_PKGS
+        make -s attend || exit 1
+        exec ./attend "$@"
+        ;;
+    test)
+        install $TEST_PKGS
+        make test
+        ;;
+    deps)
+        case "${1:-run}" in
+            test) install $TEST_PKGS ;;
+            *) install $RUN_PKGS ;;
+        esac
+        ;;
+    *)
+        echo "usage: ./setup.sh run|test|deps [run|test]" >&2
+        exit 2
+        ;;
+esac
