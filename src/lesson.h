@@ -61,7 +61,8 @@ typedef struct {
     WidgetKind kind;
     WidgetStart start;
     unsigned controls;    /* C_* the learner may use on this page */
-    int model_index;      /* into Course.models, -1 when the model failed to load or kind none */
+    int model_index;      /* into Course.models (every page has one, kind none included);
+                             -1 when the model failed to load (then the lesson is broken) */
 } Widget;
 
 typedef struct {
@@ -169,6 +170,7 @@ typedef struct {
                              may be NULL, then that placeholder is an error */
     int layer, head;      /* the widget's current layer and head */
     int cross;            /* 1: weight/score/rowsum read cross-attention (encoder-decoder) */
+    int ascii;            /* 1: write "x" and "-inf" instead of "×" and "−∞" */
 } PlaceholderCtx;
 
 /* Copies prose to out with every {{...}} replaced by its value. Returns 0 when all

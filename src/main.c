@@ -15,6 +15,7 @@ typedef struct {
 static const Subcommand SUBCOMMANDS[] = {
     {"dump", cmd_dump, "run the model headless: attention weights and shape passport"},
     {"init-model", cmd_init_model, "write a seeded random model for a config and vocabulary"},
+    {"check-lessons", cmd_check_lessons, "validate a course: every problem as file:line:col"},
 };
 
 static void print_help(FILE *f)

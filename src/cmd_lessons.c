@@ -1,0 +1,62 @@
+/* cmd_lessons.c - `attend check-lessons [DIR]`: validate a course and list every problem. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "lesson.h"
+
+static const char CHECK_USAGE[] = "usage: attend check-lessons [DIR]   (default: the course's lessons/)";
+
+int cmd_check_lessons(int argc, char **argv)
+{
+    const char *dir = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s\n", CHECK_USAGE);
+            return 0;
+        }
+        if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "attend check-lessons: unexpected argument \"%s\"\n%s\n", argv[i],
+                    CHECK_USAGE);
+            return 2;
+        }
+        dir = argv[i];
+    }
+    char path[1024], err[1024];
+    if (!dir) {
+        cmd_data_path("lessons", path, sizeof path);
+        dir = path;
+    }
+    Course c;
+    if (lesson_load_dir(&c, dir, err, sizeof err)) {
+        fprintf(stderr, "attend check-lessons: %s\n", err);
+        lesson_free_course(&c);
+        return 1;
+    }
+    if (lesson_check_placeholders(&c) < 0) {
+        fprintf(stderr, "attend check-lessons: out of memory\n");
+        lesson_free_course(&c);
+        return 1;
+    }
+    /* every problem, grouped by lesson file in course order (stable within a file) */
+    for (int li = -1; li < c.n_lessons; li++)
+        for (int i = 0; i < c.n_problems; i++)
+            if (c.problems[i].lesson == li)
+                printf("%s\n", c.problems[i].msg);
+    int broken = 0;
+    for (int i = 0; i < c.n_lessons; i++)
+        broken += c.lessons[i].broken;
+    if (c.n_lessons == 0)
+        printf("%s: no lesson files (NN-name.json)\n", dir);
+    printf("%d lesson%s, %d page%s, %d problem%s", c.n_lessons, c.n_lessons == 1 ? "" : "s",
+           c.n_pages, c.n_pages == 1 ? "" : "s", c.n_problems, c.n_problems == 1 ? "" : "s");
+    if (broken)
+        printf(" (%d lesson%s cannot be played)", broken, broken == 1 ? "" : "s");
+    printf("\n");
+    int rc = c.n_problems || c.n_lessons == 0 ? 1 : 0;
+    lesson_free_course(&c);
+    if (fflush(stdout))
+        rc = 1;
+    return rc;
+}

@@ -1,0 +1,358 @@
+/* placeholder.c - live values in lesson prose: {{weight 2 3}}, {{shape L0.h0.q}}, ...
+ * (syntax in docs/lessons.md). Reads the current Trace; never prints. */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+#define PH_MAX_ARGS 6
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int overflow;
+} Out;
+
+static void out_put(Out *o, const char *s, size_t n)
+{
+    if (o->cap == 0)
+        return;
+    if (o->len + n >= o->cap) {
+        n = o->cap - 1 - o->len;
+        o->overflow = 1;
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    o->buf[o->len] = 0;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen)
+        vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Stack and sublayer the widget's heatmap shows (as dump does). */
+static void ph_where(const PlaceholderCtx *ctx, Stack *st, Sublayer *sub)
+{
+    Arch a = ctx->model->cfg.arch;
+    *st = a == ARCH_ENCODER ? STACK_ENC : a == ARCH_DECODER ? STACK_DEC
+        : ctx->cross ? STACK_DEC : STACK_ENC;
+    *sub = ctx->cross ? SUB_CROSS : SUB_SELF;
+}
+
+static int parse_index(const char *s, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 0 || v > 1000000)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static const char *ph_times(const PlaceholderCtx *ctx) { return ctx->ascii ? "x" : "\xc3\x97"; }
+
+/* A real value with the precision asked for (-1: default 2). */
+static void fmt_real(const PlaceholderCtx *ctx, double v, int prec, char *out, size_t outlen)
+{
+    if (isinf(v))
+        snprintf(out, outlen, "%s", v < 0 ? (ctx->ascii ? "-inf" : "\xe2\x88\x92\xe2\x88\x9e")
+                                          : (ctx->ascii ? "inf" : "\xe2\x88\x9e"));
+    else if (isnan(v))
+        snprintf(out, outlen, "nan");
+    else {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.*f", prec < 0 ? 2 : prec, v);
+        /* "-0.00" reads oddly next to weights that cannot be negative */
+        int allzero = 1;
+        for (const char *p = tmp; *p; p++)
+            if (*p >= '1' && *p <= '9')
+                allzero = 0;
+        snprintf(out, outlen, "%s", allzero && tmp[0] == '-' ? tmp + 1 : tmp);
+    }
+}
+
+static const TraceEntry *ph_tensor(const PlaceholderCtx *ctx, TensorKind k, char *err,
+                                   size_t errlen)
+{
+    Stack st;
+    Sublayer sub;
+    ph_where(ctx, &st, &sub);
+    const TraceEntry *e = trace_find(ctx->trace, st, ctx->layer, sub, ctx->head, k);
+    if (!e)
+        fail(err, errlen, "the trace has no %s for layer %d head %d", trace_kind_key(k),
+             ctx->layer, ctx->head);
+    return e;
+}
+
+static int ph_rc(const TraceEntry *e, const char *si, const char *sj, int *i, int *j,
+                 char *err, size_t errlen)
+{
+    if (parse_index(si, i))
+        return fail(err, errlen, "row \"%s\" is not a number", si);
+    if (*i >= e->rows)
+        return fail(err, errlen, "row %d out of range 0..%d", *i, e->rows - 1);
+    if (sj) {
+        if (parse_index(sj, j))
+            return fail(err, errlen, "column \"%s\" is not a number", sj);
+        if (*j >= e->cols)
+            return fail(err, errlen, "column %d out of range 0..%d", *j, e->cols - 1);
+    }
+    return 0;
+}
+
+static int need_trace(const PlaceholderCtx *ctx, char *err, size_t errlen)
+{
+    if (!ctx->trace)
+        return fail(err, errlen, "this page runs no sentence");
+    return 0;
+}
+
+/* Evaluates one placeholder; av[0] is the name. prec -1 when not given. */
+static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                   size_t outlen, char *err, size_t errlen)
+{
+    const char *name = av[0];
+    const Model *m = ctx->model;
+    static const struct { const char *name; int args; int real; int trace; } TABLE[] = {
+        {"weight", 2, 1, 1}, {"score", 2, 1, 1}, {"rowsum", 1, 1, 1}, {"argmax", 1, 0, 1},
+        {"token", 1, 0, 1}, {"n", 0, 0, 1}, {"shape", 1, 0, 1}, {"entries", 1, 0, 1},
+        {"value", 3, 1, 1}, {"d_model", 0, 0, 0}, {"d_k", 0, 0, 0}, {"heads", 0, 0, 0},
+        {"layers", 0, 0, 0}, {"d_ff", 0, 0, 0}, {"vocab", 0, 0, 0}, {"max_len", 0, 0, 0},
+        {"params", 0, 0, 0}, {"equivariance", 0, 1, 1}, {"layer", 0, 0, 0}, {"head", 0, 0, 0},
+        {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
+    };
+    int k = -1;
+    for (size_t i = 0; i < sizeof TABLE / sizeof TABLE[0]; i++)
+        if (!strcmp(TABLE[i].name, name))
+            k = (int)i;
+    if (k < 0)
+        return fail(err, errlen, "unknown placeholder \"%s\"", name);
+    if (ac - 1 != TABLE[k].args)
+        return fail(err, errlen, "%s takes %d argument%s, got %d", name, TABLE[k].args,
+                    TABLE[k].args == 1 ? "" : "s", ac - 1);
+    if (prec >= 0 && !TABLE[k].real)
+        return fail(err, errlen, "%s is not a real number; it takes no precision", name);
+    if (!m && strcmp(name, "lbrace"))
+        return fail(err, errlen, "no model");
+    if (TABLE[k].trace && need_trace(ctx, err, errlen))
+        return -1;
+    const ModelConfig *c = m ? &m->cfg : NULL;
+    const Trace *t = ctx->trace;
+    int i = 0, j = 0;
+
+    if (!strcmp(name, "weight") || !strcmp(name, "score") || !strcmp(name, "rowsum") ||
+        !strcmp(name, "argmax")) {
+        int is_score = !strcmp(name, "score");
+        const TraceEntry *e = ph_tensor(ctx, is_score ? T_MASKED : T_WEIGHTS, err, errlen);
+        if (!e)
+            return -1;
+        if (ph_rc(e, av[1], ac > 2 ? av[2] : NULL, &i, &j, err, errlen))
+            return -1;
+        const float *row = e->data + (size_t)i * e->cols;
+        if (!strcmp(name, "rowsum")) {
+            double s = 0;
+            for (int q = 0; q < e->cols; q++)
+                s += row[q];
+            fmt_real(ctx, s, prec, out, outlen);
+        } else if (!strcmp(name, "argmax")) {
+            int best = 0;
+            for (int q = 1; q < e->cols; q++)
+                if (row[q] > row[best])
+                    best = q;
+            snprintf(out, outlen, "%d", best);
+        } else {
+            fmt_real(ctx, row[j], prec, out, outlen);
+        }
+        return 0;
+    }
+    if (!strcmp(name, "token")) {
+        if (parse_index(av[1], &i))
+            return fail(err, errlen, "position \"%s\" is not a number", av[1]);
+        Stack st;
+        Sublayer sub;
+        ph_where(ctx, &st, &sub);
+        /* the query side of the widget: the decoder's tokens when it shows cross-attention */
+        int use_tgt = c->arch == ARCH_ENCDEC && st == STACK_DEC;
+        int len = use_tgt ? t->m : t->n;
+        if (i >= len)
+            return fail(err, errlen, "position %d out of range 0..%d", i, len - 1);
+        snprintf(out, outlen, "%s", vocab_word(&m->vocab, use_tgt ? t->tgt[i] : t->src[i]));
+        return 0;
+    }
+    if (!strcmp(name, "n")) {
+        snprintf(out, outlen, "%d", t->n);
+        return 0;
+    }
+    if (!strcmp(name, "shape") || !strcmp(name, "entries") || !strcmp(name, "value")) {
+        const TraceEntry *e = trace_find_name(t, av[1]);
+        if (!e)
+            return fail(err, errlen, "no traced tensor named \"%s\"", av[1]);
+        if (!strcmp(name, "shape"))
+            snprintf(out, outlen, "%d%s%d", e->rows, ph_times(ctx), e->cols);
+        else if (!strcmp(name, "entries"))
+            snprintf(out, outlen, "%d", e->rows * e->cols);
+        else {
+            if (ph_rc(e, av[2], av[3], &i, &j, err, errlen))
+                return -1;
+            fmt_real(ctx, e->data[(size_t)i * e->cols + j], prec, out, outlen);
+        }
+        return 0;
+    }
+    if (!strcmp(name, "equivariance")) {
+        if (!ctx->eq_a || !ctx->eq_b)
+            return fail(err, errlen, "equivariance needs scratch traces (player bug)");
+        int n = t->n;
+        int *src = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+        int *ord = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+        if (!src || !ord) {
+            free(src);
+            free(ord);
+            return fail(err, errlen, "out of memory");
+        }
+        /* the trace ran src[order[i]] at position i: undo it */
+        for (int q = 0; q < n; q++) {
+            ord[q] = t->order[q];
+            src[t->order[q]] = t->src[q];
+        }
+        Controls ctl = t->ctl;
+        ctl.order = ord;
+        char e2[256];
+        float v = model_equivariance(m, src, n, t->tgt, t->m, &ctl, ctx->eq_a, ctx->eq_b, e2,
+                                     sizeof e2);
+        free(src);
+        free(ord);
+        if (v < 0)
+            return fail(err, errlen, "%s", e2);
+        if (prec >= 0)
+            fmt_real(ctx, v, prec, out, outlen);
+        else
+            snprintf(out, outlen, "%.3g", (double)v);
+        return 0;
+    }
+    if (!strcmp(name, "lbrace")) {
+        snprintf(out, outlen, "{{");
+        return 0;
+    }
+    if (!strcmp(name, "mask")) {
+        snprintf(out, outlen, "%s", lesson_mask_name(t->ctl.causal, t->ctl.padding));
+        return 0;
+    }
+    if (!strcmp(name, "pe")) {
+        snprintf(out, outlen, "%s", model_pe_name(t->ctl.pe));
+        return 0;
+    }
+    if (!strcmp(name, "scale")) {
+        snprintf(out, outlen, "%s", t->ctl.scale ? "on" : "off");
+        return 0;
+    }
+    long v = 0;
+    if (!strcmp(name, "d_model")) v = c->d_model;
+    else if (!strcmp(name, "d_k")) v = c->d_head;
+    else if (!strcmp(name, "heads")) v = c->n_heads;
+    else if (!strcmp(name, "layers")) v = c->n_layers;
+    else if (!strcmp(name, "d_ff")) v = c->d_ff;
+    else if (!strcmp(name, "vocab")) v = c->vocab_size;
+    else if (!strcmp(name, "max_len")) v = c->max_len;
+    else if (!strcmp(name, "params")) v = (long)m->n_floats;
+    else if (!strcmp(name, "layer")) v = ctx->layer;
+    else if (!strcmp(name, "head")) v = ctx->head;
+    snprintf(out, outlen, "%ld", v);
+    return 0;
+}
+
+int placeholder_value(const char *body, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                      char *err, size_t errlen)
+{
+    char buf[256];
+    if (outlen)
+        out[0] = 0;
+    if (strlen(body) >= sizeof buf)
+        return fail(err, errlen, "{{%.40s...}}: too long", body);
+    snprintf(buf, sizeof buf, "%s", body);
+    char *av[PH_MAX_ARGS + 2];
+    int ac = 0;
+    for (char *p = strtok(buf, " \t\n"); p; p = strtok(NULL, " \t\n")) {
+        if (ac >= PH_MAX_ARGS + 1)
+            return fail(err, errlen, "{{%s}}: too many arguments", body);
+        av[ac++] = p;
+    }
+    if (ac == 0)
+        return fail(err, errlen, "{{}}: empty placeholder");
+    int prec = -1;
+    const char *last = av[ac - 1];
+    if (ac > 1 && last[0] == '.' && isdigit((unsigned char)last[1])) {
+        if (last[2] || last[1] > '6')
+            return fail(err, errlen, "{{%s}}: precision must be .0 to .6", body);
+        prec = last[1] - '0';
+        ac--;
+    }
+    char e2[300];
+    if (ph_eval(ac, av, prec, ctx, out, outlen, e2, sizeof e2)) {
+        if (outlen)
+            out[0] = 0;
+        return fail(err, errlen, "{{%s}}: %s", body, e2);
+    }
+    return 0;
+}
+
+int placeholder_expand(const char *prose, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                       char *err, size_t errlen)
+{
+    Out o = {out, 0, outlen, 0};
+    if (outlen)
+        out[0] = 0;
+    if (err && errlen)
+        err[0] = 0;
+    int bad = 0;
+    const char *p = prose;
+    while (*p) {
+        const char *open = strstr(p, "{{");
+        if (!open) {
+            out_put(&o, p, strlen(p));
+            break;
+        }
+        out_put(&o, p, (size_t)(open - p));
+        const char *close = strstr(open + 2, "}}");
+        const char *nl = strchr(open + 2, '\n');
+        if (!close || (nl && nl < close)) {
+            /* an unclosed placeholder is an error too, shown in place */
+            if (!bad++)
+                fail(err, errlen, "{{ without a closing }} on the same line");
+            out_put(&o, PLACEHOLDER_BAD_OPEN, strlen(PLACEHOLDER_BAD_OPEN));
+            out_put(&o, "{{]", 3);
+            p = open + 2;
+            continue;
+        }
+        char body[256], val[256], e2[400];
+        size_t blen = (size_t)(close - open - 2);
+        if (blen >= sizeof body)
+            blen = sizeof body - 1;
+        memcpy(body, open + 2, blen);
+        body[blen] = 0;
+        if (placeholder_value(body, ctx, val, sizeof val, e2, sizeof e2)) {
+            if (!bad++)
+                fail(err, errlen, "%s", e2);
+            out_put(&o, PLACEHOLDER_BAD_OPEN, strlen(PLACEHOLDER_BAD_OPEN));
+            out_put(&o, body, strlen(body));
+            out_put(&o, "]", 1);
+        } else {
+            out_put(&o, val, strlen(val));
+        }
+        p = close + 2;
+    }
+    if (o.overflow) {
+        fail(err, errlen, "prose too long (more than %zu bytes after expansion)", outlen);
+        return -1;
+    }
+    return bad;
+}
