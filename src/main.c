@@ -16,6 +16,8 @@ static const Subcommand SUBCOMMANDS[] = {
     {"dump", cmd_dump, "run the model headless: attention weights and shape passport"},
     {"init-model", cmd_init_model, "write a seeded random model for a config and vocabulary"},
     {"check-lessons", cmd_check_lessons, "validate a course: every problem as file:line:col"},
+    {"train", cmd_train, "train a model from a config file (docs/training.md)"},
+    {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
 };
 
 static void print_help(FILE *f)

@@ -1,0 +1,607 @@
+/* cmd_train.c - `attend train` (train a model from a config file) and `attend generate`
+ * (continue a prompt with a decoder, or translate with an encoder-decoder). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "corpus.h"
+#include "json.h"
+#include "model.h"
+#include "train.h"
+
+/* ======================= training config ======================= */
+
+typedef struct {
+    ModelConfig mc;
+    TrainOpts o;
+    char vocab[512], corpus[512], eval[512];
+} TrainConfig;
+
+static const char *const TOP_KEYS[] = {"model", "vocab", "corpus", "eval", "train", NULL};
+static const char *const TRAIN_KEYS[] = {"steps", "batch", "seq_len", "lr", "min_lr_ratio",
+                                         "warmup", "weight_decay", "beta1", "beta2", "eps",
+                                         "clip", "causal", "threads", "seed", NULL};
+
+static int known(const char *k, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(k, list[i]))
+            return 1;
+    return 0;
+}
+
+static int opt_num(const cJSON *o, const char *key, float *out, double lo, double hi,
+                   char *err, size_t errlen)
+{
+    if (!json_get(o, key))
+        return 0;
+    double v;
+    char what[64];
+    snprintf(what, sizeof what, "train.%s", key);
+    if (json_get_number(o, key, &v, what, err, errlen))
+        return -1;
+    if (!(v >= lo && v <= hi)) {
+        snprintf(err, errlen, "%s is %g, outside %g..%g", what, v, lo, hi);
+        return -1;
+    }
+    *out = (float)v;
+    return 0;
+}
+
+static int opt_int(const cJSON *o, const char *key, int *out, int lo, int hi, char *err,
+                   size_t errlen)
+{
+    if (!json_get(o, key))
+        return 0;
+    char what[64];
+    snprintf(what, sizeof what, "train.%s", key);
+    return json_get_int(o, key, lo, hi, out, what, err, errlen);
+}
+
+static int copy_path(const cJSON *root, const char *key, char *out, size_t outlen, int need,
+                     char *err, size_t errlen)
+{
+    if (!json_get(root, key)) {
+        if (need) {
+            snprintf(err, errlen, "missing \"%s\" (a file path)", key);
+            return -1;
+        }
+        out[0] = 0;
+        return 0;
+    }
+    const char *s = json_get_string(root, key, key, err, errlen);
+    if (!s)
+        return -1;
+    cmd_data_path(s, out, (unsigned)outlen);
+    return 0;
+}
+
+/* Reads a training config (docs/training.md). 0, or -1 with "FILE: message". */
+static int train_config_load(TrainConfig *tc, const char *path, char *err, size_t errlen)
+{
+    char msg[400];
+    memset(tc, 0, sizeof *tc);
+    cJSON *root = json_parse_file(path, NULL, err, errlen);
+    if (!root)
+        return -1;
+    int rc = -1;
+    if (!cJSON_IsObject(root)) {
+        snprintf(msg, sizeof msg, "the top level must be an object");
+        goto out;
+    }
+    for (const cJSON *it = root->child; it; it = it->next)
+        if (!known(it->string, TOP_KEYS)) {
+            snprintf(msg, sizeof msg, "unknown key \"%s\" (expected model, vocab, corpus, eval, "
+                     "train)", it->string);
+            goto out;
+        }
+    model_config_defaults(&tc->mc);
+    if (model_config_read(json_get(root, "model"), &tc->mc, msg, sizeof msg))
+        goto out;
+    if (copy_path(root, "vocab", tc->vocab, sizeof tc->vocab, 1, msg, sizeof msg) ||
+        copy_path(root, "corpus", tc->corpus, sizeof tc->corpus, 1, msg, sizeof msg) ||
+        copy_path(root, "eval", tc->eval, sizeof tc->eval, 0, msg, sizeof msg))
+        goto out;
+    train_opts_defaults(&tc->o);
+    tc->o.seq_len = tc->mc.max_len;
+    const cJSON *tr = json_get(root, "train");
+    if (tr) {
+        if (!cJSON_IsObject(tr)) {
+            snprintf(msg, sizeof msg, "\"train\" must be an object");
+            goto out;
+        }
+        for (const cJSON *it = tr->child; it; it = it->next)
+            if (!known(it->string, TRAIN_KEYS)) {
+                snprintf(msg, sizeof msg, "unknown key \"train.%s\"", it->string);
+                goto out;
+            }
+        int seed = 1;
+        if (opt_int(tr, "steps", &tc->o.steps, 1, 10000000, msg, sizeof msg) ||
+            opt_int(tr, "batch", &tc->o.batch, 1, 4096, msg, sizeof msg) ||
+            opt_int(tr, "seq_len", &tc->o.seq_len, 1, tc->mc.max_len, msg, sizeof msg) ||
+            opt_int(tr, "warmup", &tc->o.warmup, 0, 10000000, msg, sizeof msg) ||
+            opt_int(tr, "threads", &tc->o.threads, 1, 2, msg, sizeof msg) ||
+            opt_int(tr, "seed", &seed, 0, 2147483647, msg, sizeof msg) ||
+            opt_num(tr, "lr", &tc->o.lr, 1e-7, 10.0, msg, sizeof msg) ||
+            opt_num(tr, "min_lr_ratio", &tc->o.min_lr_ratio, 0.0, 1.0, msg, sizeof msg) ||
+            opt_num(tr, "weight_decay", &tc->o.weight_decay, 0.0, 1.0, msg, sizeof msg) ||
+            opt_num(tr, "beta1", &tc->o.beta1, 0.0, 0.999999, msg, sizeof msg) ||
+            opt_num(tr, "beta2", &tc->o.beta2, 0.0, 0.999999, msg, sizeof msg) ||
+            opt_num(tr, "eps", &tc->o.eps, 1e-12, 1.0, msg, sizeof msg) ||
+            opt_num(tr, "clip", &tc->o.clip, 0.0, 1e6, msg, sizeof msg))
+            goto out;
+        tc->o.seed = (uint64_t)seed;
+        if (json_get(tr, "causal") &&
+            json_get_bool(tr, "causal", &tc->o.causal, "train.causal", msg, sizeof msg))
+            goto out;
+    }
+    rc = 0;
+out:
+    if (rc)
+        snprintf(err, errlen, "%s: %s", path, msg);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ======================= attend train ======================= */
+
+static volatile sig_atomic_t stop_requested;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char TRAIN_USAGE[] =
+    "usage: attend train --config FILE --out FILE [--steps N] [--seed S] [--no-causal-mask]\n"
+    "                    [--threads 1|2] [--quiet]\n"
+    "Trains a model as the config file says (docs/training.md) and writes it atomically.\n"
+    "Ctrl-C stops after the current step and writes the model trained so far.";
+
+static int parse_int_arg(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void progress(FILE *f, int tty, int step, int steps, float loss, double tok_s, double eta)
+{
+    if (tty) {
+        int width = 24, fill = (int)((double)step / steps * width);
+        char bar[32];
+        for (int i = 0; i < width; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[width] = 0;
+        fprintf(f, "\r[%s] step %d/%d  loss %.4f  %.0f tok/s  ETA %.0fs   ", bar, step, steps,
+                (double)loss, tok_s, eta);
+    } else {
+        fprintf(f, "step %d/%d loss %.4f %.0f tok/s\n", step, steps, (double)loss, tok_s);
+    }
+    fflush(f);
+}
+
+int cmd_train(int argc, char **argv)
+{
+    const char *cfg_path = NULL, *out = NULL;
+    long steps = -1, seed = -1, threads = -1;
+    int no_causal = 0, quiet = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("%s\n", TRAIN_USAGE);
+            return 0;
+        } else if (!strcmp(a, "--no-causal-mask")) {
+            no_causal = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (i + 1 >= argc) {
+            fprintf(stderr, "attend train: %s %s\n%s\n", a,
+                    a[0] == '-' ? "needs a value" : "is not an option", TRAIN_USAGE);
+            return 2;
+        } else if (!strcmp(a, "--config")) {
+            cfg_path = argv[++i];
+        } else if (!strcmp(a, "--out")) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--steps")) {
+            if (parse_int_arg(argv[++i], 1, 10000000, &steps)) {
+                fprintf(stderr, "attend train: --steps needs a number from 1 to 10000000\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_int_arg(argv[++i], 0, 2147483647, &seed)) {
+                fprintf(stderr, "attend train: --seed needs a number from 0 to 2147483647\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--threads")) {
+            if (parse_int_arg(argv[++i], 1, 2, &threads)) {
+                fprintf(stderr, "attend train: --threads is 1 or 2\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "attend train: unknown option %s\n%s\n", a, TRAIN_USAGE);
+            return 2;
+        }
+    }
+    if (!cfg_path || !out) {
+        fprintf(stderr, "attend train: --config and --out are required\n%s\n", TRAIN_USAGE);
+        return 2;
+    }
+    char err[1024];
+    TrainConfig tc;
+    if (train_config_load(&tc, cfg_path, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    if (steps > 0)
+        tc.o.steps = (int)steps;
+    if (seed >= 0)
+        tc.o.seed = (uint64_t)seed;
+    if (threads > 0)
+        tc.o.threads = (int)threads;
+    if (no_causal)
+        tc.o.causal = 0;
+    if (tc.o.warmup >= tc.o.steps)
+        tc.o.warmup = tc.o.steps / 10;
+
+    Vocab v;
+    if (vocab_load_file(&v, tc.vocab, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    tc.mc.vocab_size = v.n;
+    if (model_config_check(&tc.mc, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s: %s\n", cfg_path, err);
+        vocab_free(&v);
+        return 1;
+    }
+    Model m;
+    if (model_new(&m, &tc.mc, &v, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        vocab_free(&v);
+        return 1;
+    }
+    Corpus c, ev;
+    memset(&ev, 0, sizeof ev);
+    int pairs = tc.mc.arch == ARCH_ENCDEC;
+    int rc = pairs ? corpus_load_pairs(&c, tc.corpus, &m.vocab, err, sizeof err)
+                   : corpus_load_lm(&c, tc.corpus, &m.vocab, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "attend train: %s\n", err);
+        model_free(&m);
+        return 1;
+    }
+    if (tc.eval[0]) {
+        rc = pairs ? corpus_load_pairs(&ev, tc.eval, &m.vocab, err, sizeof err)
+                   : corpus_load_lm(&ev, tc.eval, &m.vocab, err, sizeof err);
+        if (rc) {
+            fprintf(stderr, "attend train: %s\n", err);
+            corpus_free(&c);
+            model_free(&m);
+            return 1;
+        }
+    }
+    Trainer *t = train_new(&m, &c, &tc.o, 1, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "attend train: %s: %s\n", cfg_path, err);
+        corpus_free(&c);
+        corpus_free(&ev);
+        model_free(&m);
+        return 1;
+    }
+    if (!quiet)
+        fprintf(stderr, "attend train: %s, %zu weights, %d steps of %d sequences, %s mask, "
+                "seed %llu\n", model_arch_name(tc.mc.arch), m.n_floats, tc.o.steps, tc.o.batch,
+                tc.o.causal ? "causal" : "NO causal", (unsigned long long)tc.o.seed);
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    stop_requested = 0;
+    sigaction(SIGINT, &sa, &old);
+
+    int tty = isatty(fileno(stderr));
+    double t0 = now_s(), last_print = 0.0;
+    int every = tc.o.steps / 20 > 0 ? tc.o.steps / 20 : 1;
+    double avg = 0.0; /* smoothed loss for the display */
+    int status = 0;
+    while (!stop_requested) {
+        int r = train_step(t);
+        if (r == 1)
+            break;
+        if (r < 0) {
+            fprintf(stderr, "%sattend train: %s\n", tty ? "\n" : "", train_error(t));
+            status = 1;
+            break;
+        }
+        int s = train_step_count(t);
+        avg = s == 1 ? train_last_loss(t) : 0.95 * avg + 0.05 * train_last_loss(t);
+        double el = now_s() - t0;
+        if (!quiet && ((tty && el - last_print > 0.1) || (!tty && s % every == 0) ||
+                       s == tc.o.steps)) {
+            double tok_s = train_tokens_done(t) / (el > 0 ? el : 1e-9);
+            progress(stderr, tty, s, tc.o.steps, (float)avg, tok_s, el / s * (tc.o.steps - s));
+            last_print = el;
+        }
+    }
+    sigaction(SIGINT, &old, NULL);
+    if (tty && !quiet)
+        fputc('\n', stderr);
+    double elapsed = now_s() - t0;
+    int done = train_step_count(t);
+    if (stop_requested && !quiet)
+        fprintf(stderr, "attend train: interrupted after %d steps; writing what was trained\n",
+                done);
+    /* Evaluate and record how the model was made. */
+    double tl = train_eval_loss(&m, &c, &tc.o, 1, 200);
+    double el_loss = ev.n_ids ? train_eval_loss(&m, &ev, &tc.o, 1, 300) : NAN;
+    double unmasked = tc.mc.arch != ARCH_ENCODER ? train_eval_loss(&m, &c, &tc.o, 0, 200) : NAN;
+    if (status == 0 && done > 0 && !isfinite(tl)) {
+        fprintf(stderr, "attend train: the loss is not finite; not writing %s\n", out);
+        status = 1;
+    }
+    if (status == 0 && done > 0) {
+        char buf[1024];
+        snprintf(buf, sizeof buf,
+                 "{\"config\": \"%s\", \"corpus\": \"%s\", \"steps\": %d, \"batch\": %d, "
+                 "\"seed\": %llu, \"causal_mask\": %s, \"final_train_loss\": %.4f, "
+                 "\"train_loss_masked\": %.4f, \"train_loss_unmasked\": %.4f, "
+                 "\"eval_loss\": %.4f, \"tokens\": %ld, \"seconds\": %.1f}",
+                 cfg_path, tc.corpus, done, tc.o.batch, (unsigned long long)tc.o.seed,
+                 tc.o.causal ? "true" : "false", (double)avg, tl,
+                 isfinite(unmasked) ? unmasked : -1.0, isfinite(el_loss) ? el_loss : -1.0,
+                 train_tokens_done(t), elapsed);
+        free(m.training);
+        m.training = strdup(buf);
+        if (model_save(&m, out, err, sizeof err)) {
+            fprintf(stderr, "attend train: %s\n", err);
+            status = 1;
+        } else if (!quiet) {
+            fprintf(stderr, "attend train: %d steps in %.1fs (%.0f tok/s); loss %.4f "
+                    "(eval %.4f) -> %s\n", done, elapsed, train_tokens_done(t) / elapsed, tl,
+                    el_loss, out);
+        }
+    }
+    train_free(t);
+    corpus_free(&c);
+    corpus_free(&ev);
+    model_free(&m);
+    if (stop_requested)
+        return status ? status : 130;
+    return status;
+}
+
+/* ======================= attend generate ======================= */
+
+static const char GEN_USAGE[] =
+    "usage: attend generate [--model FILE] --prompt TEXT [--greedy | --temperature T --top-k K]\n"
+    "                       [--seed S] [--max-tokens N]\n"
+    "Continues the prompt with a decoder model (default data/decoder.json), or translates it\n"
+    "with an encoder-decoder model. Greedy decoding is the default and is deterministic.";
+
+/* Picks the next token from logits. */
+static int pick(const float *logits, int V, int greedy, float temp, int top_k, CorpusRng *rng,
+                const Vocab *voc)
+{
+    int best = -1;
+    for (int j = 0; j < V; j++) {
+        if (j == voc->pad_id || j == voc->unk_id)
+            continue;
+        if (best < 0 || logits[j] > logits[best])
+            best = j;
+    }
+    if (greedy)
+        return best;
+    /* top-k sampling at temperature temp */
+    int k = top_k > 0 && top_k < V ? top_k : V;
+    int *idx = malloc(sizeof(int) * (size_t)k);
+    double *p = malloc(sizeof(double) * (size_t)k);
+    if (!idx || !p) {
+        free(idx);
+        free(p);
+        return best;
+    }
+    int nk = 0;
+    for (int j = 0; j < V; j++) {
+        if (j == voc->pad_id || j == voc->unk_id)
+            continue;
+        int pos = nk < k ? nk++ : k;
+        if (pos == k) {
+            if (logits[j] <= logits[idx[k - 1]])
+                continue;
+            pos = k - 1;
+        }
+        while (pos > 0 && logits[idx[pos - 1]] < logits[j]) {
+            idx[pos] = idx[pos - 1];
+            pos--;
+        }
+        idx[pos] = j;
+    }
+    double sum = 0.0;
+    for (int i = 0; i < nk; i++) {
+        p[i] = exp((logits[idx[i]] - logits[idx[0]]) / temp);
+        sum += p[i];
+    }
+    double r = (corpus_rng_next(rng) / 4294967296.0) * sum;
+    int choice = idx[nk - 1];
+    for (int i = 0; i < nk; i++) {
+        r -= p[i];
+        if (r < 0) {
+            choice = idx[i];
+            break;
+        }
+    }
+    free(idx);
+    free(p);
+    return choice;
+}
+
+int cmd_generate(int argc, char **argv)
+{
+    const char *model_arg = NULL, *prompt = NULL;
+    int greedy = 1, top_k = 0;
+    float temp = 1.0f;
+    long seed = 1, max_tokens = -1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("%s\n", GEN_USAGE);
+            return 0;
+        } else if (!strcmp(a, "--greedy")) {
+            greedy = 1;
+        } else if (i + 1 >= argc) {
+            fprintf(stderr, "attend generate: %s %s\n%s\n", a,
+                    a[0] == '-' ? "needs a value" : "is not an option", GEN_USAGE);
+            return 2;
+        } else if (!strcmp(a, "--model")) {
+            model_arg = argv[++i];
+        } else if (!strcmp(a, "--prompt")) {
+            prompt = argv[++i];
+        } else if (!strcmp(a, "--temperature")) {
+            char *end;
+            temp = strtof(argv[++i], &end);
+            if (*end || !(temp > 0.0f && temp <= 100.0f)) {
+                fprintf(stderr, "attend generate: --temperature needs a number in (0, 100]\n");
+                return 2;
+            }
+            greedy = 0;
+        } else if (!strcmp(a, "--top-k")) {
+            long k;
+            if (parse_int_arg(argv[++i], 1, 1000000, &k)) {
+                fprintf(stderr, "attend generate: --top-k needs a positive number\n");
+                return 2;
+            }
+            top_k = (int)k;
+            greedy = 0;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_int_arg(argv[++i], 0, 2147483647, &seed)) {
+                fprintf(stderr, "attend generate: --seed needs a number from 0 to 2147483647\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--max-tokens")) {
+            if (parse_int_arg(argv[++i], 1, 4096, &max_tokens)) {
+                fprintf(stderr, "attend generate: --max-tokens needs a number from 1 to 4096\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "attend generate: unknown option %s\n%s\n", a, GEN_USAGE);
+            return 2;
+        }
+    }
+    if (!prompt) {
+        fprintf(stderr, "attend generate: --prompt is required\n%s\n", GEN_USAGE);
+        return 2;
+    }
+    char path[1024], err[1024];
+    if (model_arg)
+        snprintf(path, sizeof path, "%s", model_arg);
+    else
+        cmd_data_path(DEFAULT_MODEL, path, sizeof path);
+    Model m;
+    if (model_load(&m, path, err, sizeof err)) {
+        fprintf(stderr, "attend generate: %s\n", err);
+        return 1;
+    }
+    int L = m.cfg.max_len, V = m.cfg.vocab_size, encdec = m.cfg.arch == ARCH_ENCDEC;
+    if (m.cfg.arch == ARCH_ENCODER) {
+        fprintf(stderr, "attend generate: %s is an encoder-only model; it cannot generate\n",
+                path);
+        model_free(&m);
+        return 1;
+    }
+    int *ids = calloc((size_t)L + 1, sizeof(int)), *dec = calloc((size_t)L + 1, sizeof(int));
+    Trace *t = trace_new(&m, L, L);
+    int status = 1;
+    if (!ids || !dec || !t) {
+        fprintf(stderr, "attend generate: out of memory\n");
+        goto out;
+    }
+    TokenizeInfo info;
+    int n = vocab_tokenize(&m.vocab, prompt, ids, L, &info);
+    if (info.truncated) {
+        fprintf(stderr, "attend generate: the prompt has %d tokens; this model reads at most %d\n",
+                info.n_tokens, L);
+        goto out;
+    }
+    if (n == 0) {
+        fprintf(stderr, "attend generate: the prompt is empty\n");
+        goto out;
+    }
+    if (info.n_unknown)
+        fprintf(stderr, "attend generate: unknown word%s treated as <unk>: %s%s\n",
+                info.n_unknown > 1 ? "s" : "", info.unknown[0], info.n_unknown > 1 ? ", ..." : "");
+    int bos = vocab_id(&m.vocab, "<bos>"), eos = vocab_id(&m.vocab, "<eos>");
+    int dot = vocab_id(&m.vocab, ".");
+    if (encdec && bos < 0) {
+        fprintf(stderr, "attend generate: the model's vocabulary has no <bos>\n");
+        goto out;
+    }
+    Controls c;
+    model_default_controls(&m, &c);
+    CorpusRng rng;
+    corpus_rng_seed(&rng, (uint64_t)seed);
+    int limit = max_tokens > 0 ? (int)max_tokens : L;
+    int produced = 0, mlen = 1, prev_apos = 0;
+    dec[0] = bos;
+    if (!encdec)
+        printf("%s", prompt);
+    while (produced < limit) {
+        if (!encdec && n >= L)
+            break;
+        if (encdec && mlen >= L)
+            break;
+        if (model_forward(&m, ids, n, dec, mlen, &c, t, err, sizeof err)) {
+            fprintf(stderr, "\nattend generate: %s\n", err);
+            goto out;
+        }
+        const TraceEntry *lg = trace_find(t, encdec || m.cfg.arch == ARCH_DECODER ? STACK_DEC
+                                                                                 : STACK_ENC,
+                                          -1, SUB_NONE, -1, T_LOGITS);
+        if (!lg) {
+            fprintf(stderr, "\nattend generate: internal error: no logits traced\n");
+            goto out;
+        }
+        int row = encdec ? mlen - 1 : n - 1;
+        int next = pick(lg->data + (size_t)row * V, V, greedy, temp, top_k, &rng, &m.vocab);
+        if (next == eos)
+            break;
+        const char *w = vocab_word(&m.vocab, next);
+        int glue = (w[0] && w[1] == 0 && strchr(".,'?!", w[0])) || prev_apos;
+        prev_apos = !strcmp(w, "'");
+        if (encdec) {
+            printf("%s%s", mlen > 1 && !glue ? " " : "", w);
+            dec[mlen++] = next;
+        } else {
+            printf("%s%s", glue ? "" : " ", w);
+            ids[n++] = next;
+        }
+        produced++;
+        if (!encdec && next == dot && max_tokens < 0)
+            break;
+    }
+    printf("\n");
+    status = fflush(stdout) ? 1 : 0;
+out:
+    trace_free(t);
+    free(ids);
+    free(dec);
+    model_free(&m);
+    return status;
+}
