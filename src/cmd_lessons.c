@@ -6,12 +6,65 @@
 #include "cmd.h"
 #include "lesson.h"
 
-static const char CHECK_USAGE[] = "usage: attend check-lessons [DIR]   (default: the course's lessons/)";
+static const char CHECK_USAGE[] =
+    "usage: attend check-lessons [--show] [DIR]   (default: the course's lessons/)\n"
+    "  --show   also print every page's prose with its placeholders expanded";
+
+/* Prints each page's prose expanded on its starting state (an author's preview). */
+static void show_course(const Course *c)
+{
+    for (int li = 0; li < c->n_lessons; li++) {
+        const Lesson *L = &c->lessons[li];
+        printf("== %s: %s%s\n", L->id, L->title, L->broken ? " (broken)" : "");
+        for (int pi = 0; pi < L->n_pages; pi++) {
+            const Page *P = &L->pages[pi];
+            const Model *m = lesson_model(c, P);
+            printf("-- page %d: %s [%s]\n", pi + 1, P->title, lesson_widget_name(P->widget.kind));
+            if (!m)
+                continue;
+            int cap = m->cfg.max_len, n = 0, mt = 0;
+            int *src = malloc(sizeof(int) * (size_t)cap), *tgt = malloc(sizeof(int) * (size_t)cap);
+            Trace *t = NULL, *a = NULL, *b = NULL;
+            Controls ctl;
+            char err[600];
+            PlaceholderCtx ctx = {m, NULL, NULL, NULL, P->widget.start.layer,
+                                  P->widget.start.head, P->widget.start.cross, 0};
+            if (src && tgt && P->widget.start.sentence[0] &&
+                !lesson_widget_state(&P->widget, m, &ctl, src, &n, tgt, &mt, cap, err, sizeof err)) {
+                t = trace_new(m, n, mt > 0 ? mt : 1);
+                a = trace_new(m, n, mt > 0 ? mt : 1);
+                b = trace_new(m, n, mt > 0 ? mt : 1);
+                if (t && a && b && !model_forward(m, src, n, tgt, mt, &ctl, t, err, sizeof err)) {
+                    ctx.trace = t;
+                    ctx.eq_a = a;
+                    ctx.eq_b = b;
+                }
+            }
+            size_t cap_out = strlen(P->prose ? P->prose : "") * 4 + 4096;
+            char *out = malloc(cap_out);
+            if (out) {
+                placeholder_expand(P->prose ? P->prose : "", &ctx, out, cap_out, err, sizeof err);
+                printf("%s\n", out);
+            }
+            free(out);
+            trace_free(t);
+            trace_free(a);
+            trace_free(b);
+            free(src);
+            free(tgt);
+        }
+    }
+}
 
 int cmd_check_lessons(int argc, char **argv)
 {
     const char *dir = NULL;
+    int show = 0;
     for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--show")) {
+            show = 1;
+            continue;
+        }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("%s\n", CHECK_USAGE);
             return 0;
@@ -39,6 +92,8 @@ int cmd_check_lessons(int argc, char **argv)
         lesson_free_course(&c);
         return 1;
     }
+    if (show)
+        show_course(&c);
     /* every problem, grouped by lesson file in course order (stable within a file) */
     for (int li = -1; li < c.n_lessons; li++)
         for (int i = 0; i < c.n_problems; i++)
