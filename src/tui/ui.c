@@ -1,0 +1,341 @@
+/* ui.c - ncurses setup and teardown, colour table and ramps, glyphs, ASCII transliteration,
+ * clipped UTF-8 text, word wrapping and boxes. The only file that decides how things look. */
+#include <curses.h>
+#include <langinfo.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "ui.h"
+
+Ui ui;
+static SCREEN *ui_screen;
+
+/* Ramps: colour-blind-safe, lightness strictly rising. Background index, readable foreground. */
+static const short RAMP256_BG[] = {53, 61, 31, 36, 113, 220}; /* viridis */
+static const short RAMP256_FG[] = {231, 231, 231, 16, 16, 16};
+static const short RAMP8_BG[] = {COLOR_BLACK, COLOR_BLUE, COLOR_CYAN, COLOR_WHITE};
+static const short RAMP8_FG[] = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK, COLOR_BLACK};
+
+static const char *const SHADE_UTF8[] = {" ", "░", "▒", "▓", "█"};
+static const char *const SHADE_ASCII[] = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"};
+
+static void init_colors(void)
+{
+    ui.color = UI_COLOR_NONE;
+    ui.ramp_n = 0;
+    const char *nc = getenv("NO_COLOR");
+    if ((nc && *nc) || !has_colors() || start_color() == ERR)
+        return;
+    use_default_colors();
+    int c256 = COLORS >= 256 && COLOR_PAIRS >= 32;
+    ui.color = c256 ? UI_COLOR_256 : UI_COLOR_8;
+#define UI_INIT(name, f256, b256, f8, b8) \
+    init_pair(name, (short)(c256 ? (f256) : (f8)), (short)(c256 ? (b256) : (b8)));
+    UI_PAIRS(UI_INIT)
+#undef UI_INIT
+    if (c256) {
+        ui.ramp_n = (int)(sizeof RAMP256_BG / sizeof RAMP256_BG[0]);
+        for (int i = 0; i < ui.ramp_n; i++)
+            init_pair((short)(UI_PAIR_RAMP0 + i), RAMP256_FG[i], RAMP256_BG[i]);
+    } else {
+        ui.ramp_n = (int)(sizeof RAMP8_BG / sizeof RAMP8_BG[0]);
+        for (int i = 0; i < ui.ramp_n; i++)
+            init_pair((short)(UI_PAIR_RAMP0 + i), RAMP8_FG[i], RAMP8_BG[i]);
+    }
+}
+
+int ui_start(const UiOpts *o, char *err, size_t errlen)
+{
+    const char *cs = nl_langinfo(CODESET);
+    ui.utf8 = !o->ascii && cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+    ui_screen = newterm(o->term, o->out ? o->out : stdout, o->in ? o->in : stdin);
+    if (!ui_screen) {
+        snprintf(err, errlen, "cannot start the terminal (TERM=%s)",
+                 o->term ? o->term : getenv("TERM") ? getenv("TERM") : "unset");
+        return -1;
+    }
+    set_term(ui_screen);
+    ui.started = 1;
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    init_colors();
+    ui.mouse = 0;
+    if (o->mouse) {
+        mmask_t got = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+        ui.mouse = got != 0;
+        mouseinterval(0);
+    }
+    return 0;
+}
+
+void ui_end(void)
+{
+    if (!ui.started)
+        return;
+    ui.started = 0;
+    if (ui.mouse)
+        mousemask(0, NULL);
+    curs_set(1);
+    endwin();
+    if (ui_screen) {
+        delscreen(ui_screen);
+        ui_screen = NULL;
+    }
+}
+
+int ui_ramp_level(float v)
+{
+    if (!(v > 0.0f))
+        v = 0.0f;
+    if (v > 1.0f)
+        v = 1.0f;
+    int n = ui.ramp_n ? ui.ramp_n : 5;
+    int l = (int)(v * (float)n);
+    return l >= n ? n - 1 : l;
+}
+
+int ui_ramp_attr(int level)
+{
+    if (ui.color == UI_COLOR_NONE)
+        return A_NORMAL;
+    if (level < 0)
+        level = 0;
+    if (level >= ui.ramp_n)
+        level = ui.ramp_n - 1;
+    return (int)COLOR_PAIR(UI_PAIR_RAMP0 + level);
+}
+
+const char *ui_shade(float v)
+{
+    if (!(v > 0.0f))
+        v = 0.0f;
+    if (v > 1.0f)
+        v = 1.0f;
+    if (ui.utf8) {
+        int l = (int)(v * 5.0f);
+        return SHADE_UTF8[l > 4 ? 4 : l];
+    }
+    int l = (int)(v * 10.0f);
+    return SHADE_ASCII[l > 9 ? 9 : l];
+}
+
+static const char *const GLYPH_UTF8[G__COUNT] = {"·", "−∞", "→", "×", "─", "│", "…", "✓", "•",
+                                                 "√", "!"};
+static const char *const GLYPH_ASCII[G__COUNT] = {"x", "-inf", "->", "x", "-", "|", "~", "*",
+                                                  "*", "sqrt", "!"};
+
+const char *ui_glyph(Glyph g)
+{
+    return ui.utf8 ? GLYPH_UTF8[g] : GLYPH_ASCII[g];
+}
+
+/* UTF-8 sequences the engine and lessons use, with ASCII spellings. */
+static const struct { const char *u, *a; } TRANSLIT[] = {
+    {"ᵀ", "^T"}, {"÷", "/"}, {"√", "sqrt"}, {"−", "-"}, {"∞", "inf"}, {"·", "*"},
+    {"×", "x"}, {"→", "->"}, {"←", "<-"}, {"⊙", "(.)"}, {"²", "^2"}, {"…", "..."},
+    {"—", "--"}, {"–", "-"}, {"“", "\""}, {"”", "\""}, {"‘", "'"}, {"’", "'"},
+    {"≈", "~="}, {"≤", "<="}, {"≥", ">="}, {"≠", "!="}, {"∑", "sum"}, {"Σ", "sum"},
+    {"α", "alpha"}, {"θ", "theta"}, {"ε", "eps"}, {"λ", "lambda"}, {"π", "pi"},
+    {"░", "."}, {"▒", ":"}, {"▓", "#"}, {"█", "@"}, {"•", "*"}, {"✓", "*"},
+    {"↑", "^"}, {"↓", "v"}, {"─", "-"}, {"│", "|"}, {"ᵢ", "_i"}, {"ⱼ", "_j"},
+    {"₀", "0"}, {"₁", "1"}, {"₂", "2"}, {"₃", "3"}, {"ₖ", "_k"}, {"₍", "("}, {"₎", ")"},
+};
+
+const char *ui_text(const char *s, char *out, size_t outlen)
+{
+    size_t o = 0;
+    if (!outlen)
+        return out;
+    if (ui.utf8) {
+        snprintf(out, outlen, "%s", s);
+        return out;
+    }
+    while (*s && o + 1 < outlen) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x80) {
+            out[o++] = *s++;
+            continue;
+        }
+        size_t i, n = sizeof TRANSLIT / sizeof TRANSLIT[0];
+        for (i = 0; i < n; i++) {
+            size_t ul = strlen(TRANSLIT[i].u);
+            if (!strncmp(s, TRANSLIT[i].u, ul)) {
+                size_t al = strlen(TRANSLIT[i].a);
+                if (o + al >= outlen)
+                    goto done;
+                memcpy(out + o, TRANSLIT[i].a, al);
+                o += al;
+                s += ul;
+                break;
+            }
+        }
+        if (i == n) { /* unknown sequence: one '?' for the whole character */
+            out[o++] = '?';
+            s++;
+            while ((*s & 0xC0) == 0x80)
+                s++;
+        }
+    }
+done:
+    out[o] = '\0';
+    return out;
+}
+
+/* Decodes one UTF-8 character; returns its byte length (1 for invalid bytes). */
+static int utf8_next(const char *s, int *width)
+{
+    unsigned char c = (unsigned char)s[0];
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    for (int i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) {
+            len = 1;
+            break;
+        }
+    *width = 1;
+    if (len > 1 && ui.utf8) {
+        mbstate_t st;
+        wchar_t wc;
+        memset(&st, 0, sizeof st);
+        if (mbrtowc(&wc, s, (size_t)len, &st) == (size_t)len) {
+            int w = wcwidth(wc);
+            *width = w < 0 ? 1 : w;
+        }
+    }
+    return len;
+}
+
+int ui_width(const char *s)
+{
+    int w = 0, cw;
+    while (*s) {
+        s += utf8_next(s, &cw);
+        w += cw;
+    }
+    return w;
+}
+
+int ui_put(int y, int x, int w, const char *s)
+{
+    char buf[1024];
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+        return 0;
+    if (x + w > COLS)
+        w = COLS - x;
+    if (!ui.utf8)
+        s = ui_text(s, buf, sizeof buf);
+    int used = 0, cw;
+    const char *p = s;
+    while (*p) {
+        int len = utf8_next(p, &cw);
+        if (used + cw > w)
+            break;
+        p += len;
+        used += cw;
+    }
+    if (!ui.utf8) { /* anything still non-ASCII prints as '?' */
+        move(y, x);
+        for (const char *q = s; q < p; q++)
+            addch((unsigned char)*q < 0x80 ? (chtype)(unsigned char)*q : '?');
+    } else {
+        mvaddnstr(y, x, s, (int)(p - s));
+    }
+    return used;
+}
+
+int ui_putf(int y, int x, int w, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ui_put(y, x, w, buf);
+}
+
+void ui_fill(int y, int x, int w)
+{
+    if (y < 0 || y >= LINES)
+        return;
+    if (x + w > COLS)
+        w = COLS - x;
+    if (w > 0)
+        mvhline(y, x, ' ', w);
+}
+
+void ui_box(int y, int x, int h, int w, const char *title)
+{
+    if (h < 2 || w < 2)
+        return;
+    if (ui.utf8) {
+        mvhline(y, x + 1, ACS_HLINE, w - 2);
+        mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+        mvvline(y + 1, x, ACS_VLINE, h - 2);
+        mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+        mvaddch(y, x, ACS_ULCORNER);
+        mvaddch(y, x + w - 1, ACS_URCORNER);
+        mvaddch(y + h - 1, x, ACS_LLCORNER);
+        mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+    } else {
+        mvhline(y, x + 1, '-', w - 2);
+        mvhline(y + h - 1, x + 1, '-', w - 2);
+        mvvline(y + 1, x, '|', h - 2);
+        mvvline(y + 1, x + w - 1, '|', h - 2);
+        mvaddch(y, x, '+');
+        mvaddch(y, x + w - 1, '+');
+        mvaddch(y + h - 1, x, '+');
+        mvaddch(y + h - 1, x + w - 1, '+');
+    }
+    if (title && *title) {
+        attron(A_BOLD);
+        ui_putf(y, x + 2, w - 4, " %s ", title);
+        attroff(A_BOLD);
+    }
+}
+
+int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx)
+{
+    int lines = 0;
+    if (w < 1)
+        w = 1;
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        if (!end)
+            end = p + strlen(p);
+        if (end == p) { /* blank line */
+            line(p, 0, ctx);
+            lines++;
+        }
+        const char *s = p;
+        while (s < end) {
+            /* Greedy: take words while they fit. */
+            const char *q = s, *brk = NULL;
+            int cols = 0, cw;
+            while (q < end) {
+                if (*q == ' ')
+                    brk = q;
+                int len = utf8_next(q, &cw);
+                if (cols + cw > w)
+                    break;
+                cols += cw;
+                q += len;
+            }
+            const char *stop = q;
+            if (q < end && brk && brk > s)
+                stop = brk; /* break at the last space that fit */
+            line(s, (int)(stop - s), ctx);
+            lines++;
+            s = stop;
+            while (s < end && *s == ' ')
+                s++;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return lines;
+}

@@ -1,0 +1,95 @@
+/* ui.h - every ncurses detail of the player: start/stop, the colour table and ramps, glyphs
+ * with an ASCII fallback, UTF-8 aware clipped text, wrapping and boxes. Views draw through
+ * these helpers so that colour, NO_COLOR and ASCII modes stay in one place. */
+#ifndef ATTEND_UI_H
+#define ATTEND_UI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Colour pairs of the player: one X-macro table (name, 256-colour fg/bg, 8-colour fg/bg).
+ * -1 is the terminal's default colour. */
+#define UI_PAIRS(X)                                                  \
+    X(UI_HEADER, 231, 24, COLOR_WHITE, COLOR_BLUE)                   \
+    X(UI_FOOTER, 252, 236, COLOR_WHITE, COLOR_BLACK)                 \
+    X(UI_KEY, 220, 236, COLOR_YELLOW, COLOR_BLACK)                   \
+    X(UI_WARN, 16, 214, COLOR_BLACK, COLOR_YELLOW)                   \
+    X(UI_ACCENT, 75, -1, COLOR_CYAN, -1)                             \
+    X(UI_DIM, 244, -1, COLOR_WHITE, -1)                              \
+    X(UI_CHIP, 16, 153, COLOR_BLACK, COLOR_CYAN)                     \
+    X(UI_CHIP_PICK, 16, 220, COLOR_BLACK, COLOR_YELLOW)              \
+    X(UI_SEL, 16, 153, COLOR_BLACK, COLOR_CYAN)
+
+enum {
+    UI_PAIR_NONE,
+#define UI_ENUM(name, f256, b256, f8, b8) name,
+    UI_PAIRS(UI_ENUM)
+#undef UI_ENUM
+    UI_PAIR_RAMP0 /* ramp pairs follow: UI_PAIR_RAMP0 + level */
+};
+
+#define UI_RAMP_MAX 8
+
+typedef enum { UI_COLOR_NONE, UI_COLOR_8, UI_COLOR_256 } UiColorMode;
+
+typedef struct {
+    int utf8;           /* 1: UTF-8 glyphs; 0: ASCII fallback */
+    UiColorMode color;  /* what the terminal and NO_COLOR allow */
+    int ramp_n;         /* levels of the ramp in use */
+    int mouse;          /* 1: mouse clicks reported */
+    int started;        /* 1 between ui_start and ui_end */
+} Ui;
+
+extern Ui ui;
+
+typedef struct {
+    int ascii;          /* force the ASCII fallback */
+    int mouse;          /* enable mouse clicks */
+    FILE *out, *in;     /* terminal streams; NULL = stdout/stdin */
+    const char *term;   /* terminal type; NULL = $TERM */
+} UiOpts;
+
+/* Decides UTF-8 from the locale (call setlocale first) unless o->ascii; starts curses with
+ * newterm (never exits on failure), raw keys, no echo, keypad, ESC delay 25 ms, colours
+ * unless NO_COLOR is set. Returns 0, or -1 with a message. */
+int ui_start(const UiOpts *o, char *err, size_t errlen);
+/* Restores the terminal (idempotent; safe from any exit path). */
+void ui_end(void);
+
+/* Attribute for a value in [0,1] on the ramp (colour modes), A_NORMAL without colour. The
+ * companion foreground keeps printed numbers readable on that background. */
+int ui_ramp_level(float v01);
+int ui_ramp_attr(int level);
+/* Shade glyph for a ramp level: " ░▒▓█" style in UTF-8, " .:-=+*#%@" in ASCII. */
+const char *ui_shade(float v01);
+
+/* Glyphs with their ASCII fallbacks. */
+typedef enum {
+    G_MASKED, G_NEG_INF, G_ARROW, G_TIMES, G_HLINE, G_VLINE, G_ELLIPSIS, G_CHECK, G_BULLET,
+    G_SQRT, G_WARN, G__COUNT
+} Glyph;
+const char *ui_glyph(Glyph g);
+
+/* Transliterates UTF-8 text into ASCII when the UI is in ASCII mode ("QKᵀ" -> "QK^T",
+ * "÷√d_k" -> "/sqrt(d_k)", "−∞" -> "-inf"); copies it otherwise. Returns out. */
+const char *ui_text(const char *s, char *out, size_t outlen);
+/* Display width (columns) of UTF-8 text. */
+int ui_width(const char *s);
+/* Prints s at (y, x) clipped to w columns, transliterated in ASCII mode. Returns columns used. */
+int ui_put(int y, int x, int w, const char *s);
+/* printf then ui_put. */
+int ui_putf(int y, int x, int w, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Fills w columns at (y, x) with spaces in the current attribute. */
+void ui_fill(int y, int x, int w);
+/* A box (line drawing, '+-|' in ASCII) with an optional title. */
+void ui_box(int y, int x, int h, int w, const char *title);
+
+/* Word-wraps text (paragraphs separated by '\n') to width w; calls line(text, len, ctx) for
+ * each output line (len in bytes). Returns the number of lines. Never allocates. */
+int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx);
+
+#endif

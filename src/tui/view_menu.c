@@ -1,0 +1,104 @@
+/* view_menu.c - the lesson menu (g or Tab): every lesson with completion marks and pages
+ * seen; broken lessons listed with their error and not openable. */
+#include <curses.h>
+#include <string.h>
+
+#include "app.h"
+#include "ui.h"
+
+void menu_draw(App *a)
+{
+    const Course *c = &a->course;
+    int w = COLS - 8 < 76 ? COLS - 8 : 76;
+    int h = c->n_lessons + 4;
+    if (h > LINES - 2)
+        h = LINES - 2;
+    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+    attrset(A_NORMAL);
+    for (int y = y0; y < y0 + h; y++)
+        ui_fill(y, x0, w);
+    ui_box(y0, x0, h, w, "lessons (enter opens, ESC closes)");
+    int rows = h - 3;
+    int top = a->menu_sel - rows / 2;
+    if (top > c->n_lessons - rows)
+        top = c->n_lessons - rows;
+    if (top < 0)
+        top = 0;
+    for (int i = top; i < c->n_lessons && i < top + rows; i++) {
+        const Lesson *l = &c->lessons[i];
+        int y = y0 + 1 + i - top;
+        char line[1200];
+        if (l->broken) {
+            snprintf(line, sizeof line, "%s %2d. %s - broken: %s", ui_glyph(G_WARN), i + 1,
+                     l->file, l->error);
+        } else {
+            int seen = a->prog_ok ? progress_count_seen(&a->prog, l->id) : 0;
+            int done = a->prog_ok && progress_completed(&a->prog, l->id);
+            snprintf(line, sizeof line, "%s %2d. %-40s %d/%d seen%s", done ? ui_glyph(G_CHECK)
+                                                                       : " ",
+                     i + 1, l->title, seen, l->n_pages, i == a->lesson ? "  (here)" : "");
+        }
+        int attr = l->broken ? (int)(COLOR_PAIR(UI_WARN)) : A_NORMAL;
+        if (i == a->menu_sel)
+            attr |= A_REVERSE;
+        if (a->only_lesson && !l->broken && strcmp(l->id, a->only_lesson))
+            attr |= A_DIM;
+        attron(attr);
+        ui_fill(y, x0 + 1, w - 2);
+        ui_put(y, x0 + 2, w - 4, line);
+        attroff(attr);
+    }
+    attron(A_DIM);
+    ui_putf(y0 + h - 2, x0 + 2, w - 4, "%s completed  %s broken (attend check-lessons)",
+            ui_glyph(G_CHECK), ui_glyph(G_WARN));
+    attroff(A_DIM);
+}
+
+int menu_key(App *a, int k)
+{
+    int n = a->course.n_lessons;
+    switch (k) {
+    case KEY_UP:
+    case 'k':
+        if (a->menu_sel > 0)
+            a->menu_sel--;
+        break;
+    case KEY_DOWN:
+    case 'j':
+        if (a->menu_sel < n - 1)
+            a->menu_sel++;
+        break;
+    case KEY_HOME:
+        a->menu_sel = 0;
+        break;
+    case KEY_END:
+        a->menu_sel = n - 1;
+        break;
+    case '\r':
+    case '\n':
+    case KEY_ENTER: {
+        const Lesson *l = &a->course.lessons[a->menu_sel];
+        if (l->broken) {
+            app_msg(a, 1, "%s is broken: %s", l->file, l->error);
+            break;
+        }
+        if (a->only_lesson && strcmp(l->id, a->only_lesson)) {
+            app_msg(a, 0, "started with --lesson %s: only that lesson is open", a->only_lesson);
+            break;
+        }
+        a->overlay = OV_NONE;
+        if (a->menu_sel != a->lesson)
+            app_open(a, a->menu_sel, 0);
+        break;
+    }
+    case 27:
+    case 'q':
+    case 'g':
+    case '\t':
+        a->overlay = OV_NONE;
+        break;
+    default:
+        break;
+    }
+    return 1;
+}

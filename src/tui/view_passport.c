@@ -1,0 +1,196 @@
+/* view_passport.c - the shape passport: step through one block in computation order (X, +PE,
+ * Q, K, V, QKᵀ, ÷√d_k, M, +M, softmax, ·V, concat, ·W_O, +residual, norm, FFN, +residual),
+ * showing the formula, the chain of shapes so far with the current step highlighted, and the
+ * matrix itself, scrollable. Steps are read from the Trace of the current layer and head. */
+#include <curses.h>
+#include <string.h>
+
+#include "app.h"
+#include "ui.h"
+
+#define MAX_STEPS 64
+
+static int wanted_before_layers(TensorKind k)
+{
+    return k == T_EMBED || k == T_EMBED_SCALED || k == T_PE || k == T_X_PE;
+}
+
+/* Indices into t->entries of the steps, in the order shown. Never allocates. */
+static int passport_steps(const App *a, int *idx)
+{
+    const Trace *t = a->t;
+    Stack st = a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    int n = 0, mask = -1;
+    for (int i = 0; i < t->n_entries && n < MAX_STEPS - 1; i++) {
+        const TraceEntry *e = &t->entries[i];
+        if (e->stack != st)
+            continue;
+        if (e->layer < 0) {
+            if (wanted_before_layers(e->kind))
+                idx[n++] = i;
+            continue;
+        }
+        if (e->layer != a->layer || e->sub == SUB_CROSS)
+            continue;
+        if (e->head >= 0 && e->head != a->head)
+            continue;
+        if (e->kind == T_MASK) { /* shown right before +M, where it is added */
+            mask = i;
+            continue;
+        }
+        if (e->kind == T_MASKED && mask >= 0) {
+            idx[n++] = mask;
+            mask = -1;
+        }
+        idx[n++] = i;
+    }
+    return n;
+}
+
+static void shape(const TraceEntry *e, char *out, size_t n)
+{
+    snprintf(out, n, "[%d%s%d]", e->rows, ui_glyph(G_TIMES), e->cols);
+}
+
+/* The chain "X [6×32] → +PE [6×32] → ..." up to the current step, wrapped; only the last
+ * `maxl` lines are shown. Returns the rows used. */
+static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
+{
+    int lines_x[MAX_STEPS], lines_y[MAX_STEPS];
+    int x = 0, line = 0;
+    const char *arrow = ui_glyph(G_ARROW);
+    int aw = ui_width(arrow) + 2;
+    /* lay out first, to know how many lines there are */
+    for (int s = 0; s <= cur; s++) {
+        char seg[96], sh[32];
+        shape(&a->t->entries[idx[s]], sh, sizeof sh);
+        snprintf(seg, sizeof seg, "%s %s", trace_kind_symbol(a->t->entries[idx[s]].kind), sh);
+        char tr[128];
+        int w = ui_width(ui_text(seg, tr, sizeof tr));
+        int need = (s ? aw : 0) + w;
+        if (x + need > r.w && x > 0) {
+            line++;
+            x = 0;
+            need = w;
+        }
+        lines_x[s] = x + (need - w);
+        lines_y[s] = line;
+        x += need;
+    }
+    int first = line - maxl + 1;
+    if (first < 0)
+        first = 0;
+    for (int s = 0; s <= cur; s++) {
+        if (lines_y[s] < first)
+            continue;
+        int y = r.y + lines_y[s] - first, xx = r.x + lines_x[s];
+        char seg[96], sh[32];
+        shape(&a->t->entries[idx[s]], sh, sizeof sh);
+        snprintf(seg, sizeof seg, "%s %s", trace_kind_symbol(a->t->entries[idx[s]].kind), sh);
+        if (lines_x[s] > 0) {
+            attron(A_DIM);
+            ui_putf(y, xx - aw, aw, " %s ", arrow);
+            attroff(A_DIM);
+        }
+        if (s == cur)
+            attron(A_REVERSE | A_BOLD);
+        ui_put(y, xx, r.x + r.w - xx, seg);
+        if (s == cur)
+            attroff(A_REVERSE | A_BOLD);
+    }
+    if (first > 0) {
+        attron(A_DIM);
+        ui_putf(r.y, r.x + r.w - 12, 12, "(%d earlier)", first);
+        attroff(A_DIM);
+    }
+    return line - first + 1;
+}
+
+static void passport_draw(App *a, Rect r)
+{
+    if (!a->ran) {
+        attron(COLOR_PAIR(UI_WARN));
+        ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
+        attroff(COLOR_PAIR(UI_WARN));
+        return;
+    }
+    int idx[MAX_STEPS];
+    int n = passport_steps(a, idx);
+    if (n == 0) {
+        ui_put(r.y, r.x, r.w, "no tensors traced");
+        return;
+    }
+    if (a->step >= n)
+        a->step = n - 1;
+    const TraceEntry *e = &a->t->entries[idx[a->step]];
+    char sh[32];
+    shape(e, sh, sizeof sh);
+    attron(COLOR_PAIR(UI_ACCENT));
+    ui_putf(r.y, r.x, r.w, "shape passport  layer %d  head %d  mask:%s  PE:%s", a->layer + 1,
+            a->head + 1, lesson_mask_name(a->ctl.causal, a->ctl.padding), model_pe_name(a->ctl.pe));
+    attroff(COLOR_PAIR(UI_ACCENT));
+    attron(A_BOLD);
+    ui_putf(r.y + 1, r.x, r.w, "step %d/%d: %s  %s  %s", a->step + 1, n,
+            trace_kind_symbol(e->kind), sh, e->name);
+    attroff(A_BOLD);
+    ui_put(r.y + 2, r.x, r.w, trace_kind_formula(e->kind));
+    Rect ch = {r.y + 4, r.x, 3, r.w};
+    int used = draw_chain(a, ch, idx, a->step, r.h >= 16 ? 3 : 2);
+    Rect m = {r.y + 5 + used, r.x, r.h - 5 - used, r.w};
+    app_clamp_scroll(a, e);
+    app_draw_matrix(a, m, e, a->scroll_r, a->scroll_c);
+}
+
+static int passport_key(App *a, int k)
+{
+    int idx[MAX_STEPS];
+    if (!a->ran)
+        return app_common_key(a, k);
+    int n = passport_steps(a, idx);
+    switch (k) {
+    case 'n':
+    case KEY_RIGHT:
+        if (!(a->allowed & C_STEP))
+            return 0;
+        if (a->step < n - 1) {
+            a->step++;
+            a->scroll_r = a->scroll_c = 0;
+        } else
+            app_msg(a, 0, "last step of the block");
+        return 1;
+    case 'N':
+    case KEY_LEFT:
+        if (!(a->allowed & C_STEP))
+            return 0;
+        if (a->step > 0) {
+            a->step--;
+            a->scroll_r = a->scroll_c = 0;
+        }
+        return 1;
+    default:
+        break;
+    }
+    if (app_scroll_key(a, k)) {
+        if (a->step < n)
+            app_clamp_scroll(a, &a->t->entries[idx[a->step]]);
+        return 1;
+    }
+    return app_common_key(a, k);
+}
+
+static void passport_keys(App *a, char *b, size_t n)
+{
+    if (a->allowed & C_STEP)
+        app_hint(b, n, ui.utf8 ? "n/N ←→" : "n/N", "step");
+    app_hint(b, n, ui.utf8 ? "↑↓ < >" : "up/down < >", "scroll");
+    app_common_hints(a, b, n);
+}
+
+static int passport_need(App *a, int w)
+{
+    (void)w;
+    return a->ran ? a->t->n + 12 : 3;
+}
+
+const ViewOps VIEW_PASSPORT = {W_PASSPORT, passport_draw, passport_key, passport_keys,
+                               passport_need};
