@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "tui.h"
 
 #define ATTEND_VERSION "0.1.0"
 
@@ -51,6 +52,5 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    fprintf(stderr, "attend: the terminal course is not built into this binary yet\n");
-    return 1;
+    return tui_main(argc, argv);
 }
