@@ -1048,7 +1048,17 @@ int lesson_load_dir(Course *c, const char *dir, char *err, size_t errlen)
     /* Course-wide: unique ids, requires that exist. */
     for (int i = 0; i < c->n_lessons; i++) {
         Lesson *L = &c->lessons[i];
-        Ctx x = {c, i, L->file, NULL, 0, 0};
+        int any = 0;
+        for (int j = 0; j < i; j++)
+            any |= L->id[0] && !strcmp(L->id, c->lessons[j].id);
+        for (int r = 0; r < L->n_requires; r++)
+            any |= lesson_find(c, L->requires[r]) < 0 || !strcmp(L->requires[r], L->id);
+        if (!any)
+            continue;
+        /* re-read the text only to give positions */
+        char *text = NULL, perr[600];
+        cJSON_Delete(json_parse_file(L->file, &text, perr, sizeof perr));
+        Ctx x = {c, i, L->file, text, 0, 0};
         int first = c->n_problems;
         for (int j = 0; j < i; j++)
             if (L->id[0] && !strcmp(L->id, c->lessons[j].id))
@@ -1062,6 +1072,7 @@ int lesson_load_dir(Course *c, const char *dir, char *err, size_t errlen)
             else if (!strcmp(L->requires[r], L->id))
                 prob(&x, rp, "a lesson cannot require itself");
         }
+        free(text);
         if (x.n > 0)
             break_lesson(c, i, first);
     }
