@@ -407,7 +407,7 @@ static int get_int(Ctx *x, const cJSON *obj, const char *path, const char *key, 
     double v = it->valuedouble;
     if (v < lo || v > hi) {
         if (range_what)
-            prob(x, kp, "%g is out of range: %s has %d..%d", v, range_what, lo, hi);
+            prob(x, kp, "%g is out of range: %s %d..%d", v, range_what, lo, hi);
         else
             prob(x, kp, "%g is out of range %d..%d", v, lo, hi);
         return -1;
@@ -560,8 +560,8 @@ static void parse_start(Ctx *x, const cJSON *obj, const char *path, const Model 
     get_bool(x, obj, path, "scores", &s->scores);
     get_bool(x, obj, path, "all_heads", &s->all_heads);
     int nl = m ? m->cfg.n_layers - 1 : 1000, nh = m ? m->cfg.n_heads - 1 : 1000;
-    get_int(x, obj, path, "layer", 0, nl, &s->layer, m ? "the model's layers" : NULL);
-    get_int(x, obj, path, "head", 0, nh, &s->head, m ? "the model's heads" : NULL);
+    get_int(x, obj, path, "layer", 0, nl, &s->layer, m ? "the model has layers" : NULL);
+    get_int(x, obj, path, "head", 0, nh, &s->head, m ? "the model has heads" : NULL);
     get_int(x, obj, path, "step", 0, 1000, &s->step, NULL);
     get_str(x, obj, path, "tensor", s->tensor, sizeof s->tensor);
     if (s->cross && m && m->cfg.arch != ARCH_ENCDEC) {
