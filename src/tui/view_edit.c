@@ -37,7 +37,7 @@ static void describe(App *a, char *out, size_t n, int *bad)
         snprintf(out, n, "type at least one word");
         *bad = 1;
     } else if (info.n_tokens > cap) {
-        snprintf(out, n, "too long: %d tokens, the model reads at most %d (max_len) - shorten it",
+        snprintf(out, n, "too long: %d tokens; the model reads at most %d (max_len) - shorten it",
                  info.n_tokens, cap);
         *bad = 1;
     } else if (info.n_unknown) {
@@ -106,7 +106,7 @@ static void commit(App *a)
     }
     if (info.truncated || info.n_tokens > cap) {
         snprintf(a->edit_msg, sizeof a->edit_msg,
-                 "not used: %d tokens is more than the %d this model reads; nothing was cut",
+                 "not used: %d tokens > max_len %d; nothing was cut",
                  info.n_tokens, cap);
         return;
     }

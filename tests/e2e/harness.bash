@@ -1,0 +1,153 @@
+# harness.bash - helpers for the end-to-end tests: run the real attend binary in a detached
+# tmux session on a private socket, send keys, poll the screen for text (never fixed sleeps),
+# count results and print "N passed, N failed". Sourced by tests/e2e/*.sh (not a test).
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+ROOT=$PWD
+ATTEND=${ATTEND:-./attend}
+case $ATTEND in /*) ;; *) ATTEND=$ROOT/$ATTEND ;; esac
+FIXTURE=$ROOT/tests/e2e/fixtures/course
+E2E_PASS=0
+E2E_FAIL=0
+E2E_SOCK=attend-e2e-$$-$RANDOM
+E2E_TMP=$(mktemp -d)
+export XDG_STATE_HOME=$E2E_TMP/state
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "tmux is not installed"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+if [ ! -x "$ATTEND" ]; then
+    echo "no attend binary at $ATTEND (build it, or set ATTEND)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+tm() { tmux -L "$E2E_SOCK" "$@"; }
+e2e_cleanup() {
+    tm kill-server >/dev/null 2>&1
+    rm -rf "$E2E_TMP"
+}
+trap e2e_cleanup EXIT
+
+ok() {
+    E2E_PASS=$((E2E_PASS + 1))
+    echo "ok - $1"
+}
+fail() {
+    E2E_FAIL=$((E2E_FAIL + 1))
+    echo "FAIL - $1"
+    echo "---- screen ----"
+    screen | sed 's/^/| /'
+    echo "----------------"
+}
+check() { # description, command...
+    local d=$1
+    shift
+    if "$@"; then ok "$d"; else fail "$d"; fi
+}
+
+# start W H [VAR=value ...] [-- attend arguments]: a fresh session "main" running attend.
+# After attend exits, the pane shows "EXITED rc=N" and the terminal modes (echo/icanon).
+start() {
+    local w=$1 h=$2
+    shift 2
+    local envs=() args=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+        envs+=("$1")
+        shift
+    done
+    [ $# -gt 0 ] && shift
+    args=("$@")
+    tm kill-session -t main >/dev/null 2>&1
+    : >"$E2E_TMP/stderr"
+    local cmd
+    cmd="env XDG_STATE_HOME='$XDG_STATE_HOME' ${envs[*]:-} '$ATTEND' ${args[*]:-} 2>'$E2E_TMP/stderr'; "
+    cmd+="echo EXITED rc=\$?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(echo|icanon)' | tr '\\n' ' '; echo MODES; sleep 600"
+    tm new-session -d -s main -x "$w" -y "$h" -c "$ROOT" "$cmd"
+    tm set-option -t main -g window-size manual >/dev/null 2>&1
+}
+
+screen() { tm capture-pane -p -t main 2>/dev/null; }
+keys() { tm send-keys -t main "$@"; }
+literal() { tm send-keys -t main -l "$1"; }
+
+# wait_for TEXT [SECONDS]: polls the screen until it contains TEXT (fixed string).
+wait_for() {
+    local text=$1 limit=${2:-5} i=0
+    local n=$((limit * 20))
+    while [ $i -lt $n ]; do
+        screen | grep -qF -- "$text" && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+# wait_gone TEXT [SECONDS]: polls until the screen no longer contains TEXT.
+wait_gone() {
+    local text=$1 limit=${2:-5} i=0
+    local n=$((limit * 20))
+    while [ $i -lt $n ]; do
+        screen | grep -qF -- "$text" || return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+expect() { # TEXT description [SECONDS]
+    if wait_for "$1" "${3:-5}"; then ok "$2"; else fail "$2 (wanted: $1)"; fi
+}
+expect_gone() {
+    if wait_gone "$1" "${3:-5}"; then ok "$2"; else fail "$2 (still there: $1)"; fi
+}
+# expect_exit RC description: attend ended with RC and the terminal modes are restored.
+expect_exit() {
+    if wait_for "EXITED rc=$1" 5 && wait_for "MODES" 2 && screen | grep -qE '(^| )icanon( |$)' && screen | grep -qE '(^| )echo( |$)' &&
+        ! screen | grep -qE -- '(^| )-(echo|icanon)'; then
+        ok "$2"
+    else
+        fail "$2 (want rc=$1 and echo icanon restored)"
+    fi
+    if grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$E2E_TMP/stderr"; then
+        fail "$2: sanitizer report"
+        cat "$E2E_TMP/stderr"
+    fi
+}
+resize() { tm resize-window -t main -x "$1" -y "$2"; }
+
+# heatmap_triangle GLYPH ROWS: the heatmap's rows below the "sum" header: in row i every
+# column j > i shows GLYPH (masked), every other column a number, and the row sum is 1.00.
+heatmap_triangle() {
+    screen | awk -v g="$1" -v rows="$2" '
+        { line = $0; sub(/^.*[│|] /, "", line); n = split(line, f, " ") }
+        n > 0 && f[n] == "sum" { on = 1; i = 0; next }
+        on && i < rows {
+            if (f[n] != "1.00") bad = 1
+            for (j = 0; j < rows; j++) {
+                c = f[2 + j]
+                if (j > i) { if (c != g) bad = 1 }
+                else if (c !~ /^[0-9]\.[0-9][0-9]$/) bad = 1
+            }
+            i++
+        }
+        END { exit !(on && i == rows && !bad) }'
+}
+# heatmap_full ROWS: no masked cell, every row sums to 1.00.
+heatmap_full() {
+    screen | awk -v rows="$1" '
+        { line = $0; sub(/^.*[│|] /, "", line); n = split(line, f, " ") }
+        n > 0 && f[n] == "sum" { on = 1; i = 0; next }
+        on && i < rows {
+            if (f[n] != "1.00") bad = 1
+            for (j = 0; j < rows; j++) if (f[2 + j] !~ /^[0-9]\.[0-9][0-9]$/) bad = 1
+            i++
+        }
+        END { exit !(on && i == rows && !bad) }'
+}
+
+finish() {
+    echo "$E2E_PASS passed, $E2E_FAIL failed"
+    [ "$E2E_FAIL" -eq 0 ]
+    exit $?
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# test_player.sh - the player end to end at 80×24 and 200×60 on the fixture course: paging,
+# the causal mask (upper triangle masked, rows still sum to 1.00), chips and the
+# equivariance verdict with PE off and on, the shape passport, the matrix picker, the
+# sentence editor, help and menu overlays, shrinking below 80×24 and back, quitting,
+# the progress file and resuming.
+. "$(dirname "$0")/harness.bash"
+
+for size in 80x24 200x60; do
+    W=${size%x*}
+    H=${size#*x}
+    rm -rf "$XDG_STATE_HOME"
+    start "$W" "$H" -- --lessons "$FIXTURE"
+    expect "lesson 1/2: Fixture heatmap" "$size: opens the course at lesson 1"
+    expect "page 1/3" "$size: header shows page 1/3"
+    check "$size: no mask: every row sums to 1.00" heatmap_full 6
+    expect "m mask:off" "$size: footer names the mask key"
+
+    keys m
+    expect "mask:causal" "$size: m turns the causal mask on"
+    check "$size: upper triangle masked, rows still sum to 1.00" heatmap_triangle "·" 6
+    keys m
+    expect "mask:none" "$size: m turns it off again"
+    check "$size: mask off again: no masked cell" heatmap_full 6
+
+    # cursor inspector: move to query 3, key 1
+    keys Down Down Down Right
+    expect "query 3 'on' → key 1 'cat'" "$size: the cursor inspects a cell"
+    expect "q3·k1 = " "$size: the inspector shows q_i·k_j"
+    # scores mode with the mask: −∞ above the diagonal
+    keys m v
+    expect "[scores]" "$size: v shows the scores"
+    expect "−∞" "$size: masked scores read −∞"
+    keys v m
+    # heads and layers
+    keys ']'
+    expect "head 2/4" "$size: ] selects the next head"
+    keys l
+    expect "layer 2/2" "$size: l selects the next layer"
+    keys a
+    expect "head 4" "$size: a shows every head as small multiples"
+    keys a
+    keys p
+    expect "PE:learned" "$size: p cycles the positional encoding"
+
+    # the sentence editor: unknown word and a sentence too long
+    keys e
+    expect "edit the sentence" "$size: e opens the editor"
+    keys C-u
+    literal "the zyzzyva sat"
+    expect "will be <unk>): zyzzyva" "$size: the editor names unknown words before use"
+    keys Enter
+    expect "shown as <unk>: zyzzyva" "$size: unknown words are reported"
+    expect "<unk>" "$size: the heatmap labels the unknown word <unk>"
+    keys e C-u
+    literal "the cat sat on the mat the cat sat on the mat the cat sat on the mat the cat sat on the mat the cat sat on the mat the cat sat on the mat the cat sat"
+    keys Enter
+    expect "nothing was cut" "$size: a sentence over max_len is refused and explained"
+    resize 70 20
+    expect "need 80×24" "$size: resizing while editing shows the minimum"
+    resize "$W" "$H"
+    expect "edit the sentence" "$size: the editor survives the resize"
+    keys Escape
+    expect_gone "edit the sentence" "$size: ESC cancels the editor" 1
+    keys r
+    expect "reset to the page's starting state" "$size: r resets the controls"
+
+    # help overlay: ESC closes at once
+    keys '?'
+    expect "keys (ESC closes)" "$size: ? opens the help"
+    keys Escape
+    expect_gone "keys (ESC closes)" "$size: ESC closes the help at once" 1
+
+    # passport
+    keys Space
+    expect "page 2/3" "$size: space turns the page"
+    expect "step 1/20: X  [6×32]" "$size: the passport starts at X"
+    keys n n n n
+    expect "step 5/20: Q  [6×8]  L0.h0.q" "$size: n steps to Q [6×8]"
+    keys n n n n
+    expect "QKᵀ [6×6]" "$size: the chain reaches QKᵀ [6×6]"
+    expect "X [6×32] → PE [6×32]" "$size: the chain lists the shapes so far"
+    keys N
+    expect "step 8/20" "$size: N steps back"
+
+    # matrix: pick a tensor
+    keys NPage
+    expect "page 3/3" "$size: PgDn turns the page"
+    expect "L0.mask  M  [6×6]" "$size: the matrix shows L0.mask"
+    keys t
+    expect "pick a tensor" "$size: t opens the tensor picker"
+    keys Down Down Enter
+    expect_gone "pick a tensor" "$size: enter picks a tensor"
+
+    # chips: PE off -> outputs match; PE on -> do not match
+    keys Space
+    expect "lesson 2/2: Fixture chips" "$size: paging continues into lesson 2"
+    expect "outputs match permutation" "$size: original order matches"
+    keys Right Enter Right Right Enter
+    expect "swapped positions 1 and 3" "$size: picking two chips swaps them"
+    expect "order: 0 3 2 1 4" "$size: the order shows the swap"
+    expect "outputs match permutation" "$size: PE off: outputs match permutation"
+    keys p
+    expect "PE:sinusoidal" "$size: p turns PE on"
+    expect "outputs do not match" "$size: PE on: outputs do not match"
+    keys r
+    expect "order: 0 1 2 3 4" "$size: r resets the order"
+
+    # too small and back
+    resize 60 20
+    expect "need 80×24" "$size: below the minimum a need 80×24 screen"
+    resize "$W" "$H"
+    expect "lesson 2/2: Fixture chips" "$size: growing back restores the page"
+
+    # menu: completion marks
+    keys g
+    expect "lessons (enter opens, ESC closes)" "$size: g opens the lesson menu"
+    expect "3/3 seen" "$size: the menu counts pages seen"
+    expect "✓" "$size: a completed lesson is marked"
+    keys Escape
+    expect_gone "lessons (enter opens" "$size: ESC closes the menu" 1
+
+    keys q
+    expect_exit 0 "$size: q quits and restores the terminal"
+    check "$size: progress file written" test -s "$XDG_STATE_HOME/attend/progress.json"
+    check "$size: progress names the current lesson" grep -q '"chips"' "$XDG_STATE_HOME/attend/progress.json"
+
+    start "$W" "$H" -- --lessons "$FIXTURE"
+    expect "lesson 2/2: Fixture chips" "$size: restart resumes the lesson"
+    expect "page 1/2" "$size: restart resumes the page"
+    keys Space
+    expect "page 2/2" "$size: prose-only page"
+    keys BSpace
+    expect "page 1/2" "$size: backspace goes back"
+    keys q
+    expect_exit 0 "$size: quit again"
+done
+finish
