@@ -45,8 +45,10 @@ static int parse_order(const char *s, int *order, int max)
 
 static void json_num(FILE *f, float v)
 {
-    if (isinf(v) || isnan(v))
-        fputs("null", f); /* −∞ of a mask; documented in docs/dump-format.md */
+    if (isnan(v))
+        fputs("\"NaN\"", f); /* never expected; kept distinct from a mask's −∞ */
+    else if (isinf(v))
+        fputs(v < 0 ? "null" : "\"Infinity\"", f); /* null is −∞ (docs/dump-format.md) */
     else
         fprintf(f, "%.9g", (double)v);
 }
@@ -66,17 +68,28 @@ static void json_matrix(FILE *f, const TraceEntry *e)
     fputc(']', f);
 }
 
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
 static void json_tokens(FILE *f, const Vocab *v, const int *ids, int n)
 {
     fputc('[', f);
     for (int i = 0; i < n; i++) {
-        fprintf(f, "%s\"", i ? "," : "");
-        for (const char *s = vocab_word(v, ids[i]); *s; s++) {
-            if (*s == '"' || *s == '\\')
-                fputc('\\', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
+        if (i)
+            fputc(',', f);
+        json_str(f, vocab_word(v, ids[i]));
     }
     fputc(']', f);
 }
@@ -155,12 +168,14 @@ static void dump_json(FILE *f, const Model *m, const Trace *t, const int *orig, 
         fputs(",\n\"target_tokens\":", f);
         json_tokens(f, &m->vocab, t->tgt, t->m);
     }
-    fprintf(f, ",\n\"config\":{\"model\":\"%s\",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
+    fputs(",\n\"config\":{\"model\":", f);
+    json_str(f, m->path);
+    fprintf(f, ",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
                "\"n_heads\":%d,\"d_head\":%d,\"n_layers\":%d,\"d_ff\":%d,\"max_len\":%d,"
                "\"model_pe\":\"%s\",\"norm\":\"%s\",\"norm_placement\":\"%s\",\"ffn\":\"%s\","
                "\"scale_embed\":%s,\"final_norm\":%s,\"tie_embed\":%s,\"norm_eps\":%.9g,"
                "\"rope_base\":%.9g,\"pe\":\"%s\",\"causal\":%s,\"padding\":%s,\"scale\":%s}",
-            m->path, model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
+            model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
             c->n_layers, c->d_ff, c->max_len, model_pe_name(c->pe), model_norm_name(c->norm),
             c->pre_norm ? "pre" : "post", model_ffn_name(c->ffn), c->scale_embed ? "true" : "false",
             c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,

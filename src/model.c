@@ -366,6 +366,28 @@ static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
     return 4 * n * (size_t)c->d_model + (size_t)c->n_layers * per + n * (size_t)c->d_model;
 }
 
+/* Working memory of one forward pass, kept at the end of the arena: the fused Q, K, V
+ * projections of one attention sublayer, or the SwiGLU gate. */
+static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
+{
+    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
+    size_t wide = 3 * (size_t)c->n_heads * c->d_head;
+    if ((size_t)c->d_ff > wide) wide = (size_t)c->d_ff;
+    return lanes * wide;
+}
+
+/* Room for the largest single tensor, used only if the arena were ever too small. */
+static size_t spill_floats(const ModelConfig *c, int max_n, int max_m)
+{
+    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
+    size_t wide = (size_t)c->vocab_size;
+    if (lanes > wide) wide = lanes;
+    if ((size_t)c->d_ff > wide) wide = (size_t)c->d_ff;
+    if ((size_t)c->n_heads * c->d_head > wide) wide = (size_t)c->n_heads * c->d_head;
+    if ((size_t)c->d_model > wide) wide = (size_t)c->d_model;
+    return lanes * wide;
+}
+
 Trace *trace_new(const Model *m, int max_n, int max_m)
 {
     const ModelConfig *c = &m->cfg;
@@ -386,11 +408,8 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
         cap = stack_floats(c, n, 0) + stack_floats(c, mm, n) + mm * V;
         ent = 12 + (size_t)c->n_layers * (3 * per_attn + 16);
     }
-    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t wide = (size_t)c->n_heads * c->d_head;
-    if ((size_t)c->d_ff * 2 > wide) wide = (size_t)c->d_ff * 2;
-    if ((size_t)c->d_model > wide) wide = (size_t)c->d_model;
-    cap += lanes * wide; /* scratch at the end */
+    t->cap_main = cap;
+    cap += scratch_floats(c, max_n, max_m) + spill_floats(c, max_n, max_m);
     t->cap = cap;
     t->cap_entries = (int)ent;
     t->arena = malloc(sizeof(float) * cap);
@@ -491,11 +510,11 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
 {
     Trace *t = f->t;
     size_t len = (size_t)rows * (size_t)cols;
-    size_t scratch_len = t->cap - (size_t)(f->scratch - t->arena);
-    (void)scratch_len;
-    if (t->n_entries >= t->cap_entries || t->used + len > (size_t)(f->scratch - t->arena)) {
+    if (t->n_entries >= t->cap_entries || t->used + len > t->cap_main) {
+        /* Never expected (trace_new sizes the arena); finish harmlessly in the spill area,
+         * which holds any single tensor, and report the error at the end of the run. */
         f->overflow = 1;
-        return f->scratch; /* keep going harmlessly; the run reports an error */
+        return t->arena + t->cap - spill_floats(&f->m->cfg, t->max_n, t->max_m);
     }
     TraceEntry *e = &t->entries[t->n_entries++];
     e->kind = kind;
@@ -626,16 +645,18 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float *concat_tmp = NULL;
     float *heads_out[64];
     float scale = f->c->scale ? 1.0f / sqrtf((float)dh) : 1.0f;
+    /* All heads' projections at once (the fused QKV of real code), then one slice per head. */
+    float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
+    tensor_matmul(qa, xq, w->wq, nq, d, hd);
+    tensor_matmul(ka, xkv, w->wk, nk, d, hd);
+    tensor_matmul(va, xkv, w->wv, nk, d, hd);
     for (int h = 0; h < H; h++) {
         float *q = rec(f, T_Q, h, nq, dh);
-        tensor_matmul(f->scratch, xq, w->wq, nq, d, hd);
-        tensor_cols(q, f->scratch, nq, hd, h * dh, dh);
+        tensor_cols(q, qa, nq, hd, h * dh, dh);
         float *k = rec(f, T_K, h, nk, dh);
-        tensor_matmul(f->scratch, xkv, w->wk, nk, d, hd);
-        tensor_cols(k, f->scratch, nk, hd, h * dh, dh);
+        tensor_cols(k, ka, nk, hd, h * dh, dh);
         float *v = rec(f, T_V, h, nk, dh);
-        tensor_matmul(f->scratch, xkv, w->wv, nk, d, hd);
-        tensor_cols(v, f->scratch, nk, hd, h * dh, dh);
+        tensor_cols(v, va, nk, hd, h * dh, dh);
         if (rope) {
             float *qr = rec(f, T_Q_ROT, h, nq, dh);
             memcpy(qr, q, sizeof(float) * (size_t)nq * dh);
@@ -822,11 +843,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
     t->n = n;
     t->m = encdec ? m_tgt : 0;
 
-    size_t lanes = (size_t)(t->max_n > t->max_m ? t->max_n : t->max_m);
-    size_t wide = (size_t)cfg->n_heads * cfg->d_head;
-    if ((size_t)cfg->d_ff * 2 > wide) wide = (size_t)cfg->d_ff * 2;
-    if ((size_t)cfg->d_model > wide) wide = (size_t)cfg->d_model;
-    Fw f = {m, c, t, 0, STACK_ENC, -1, SUB_NONE, t->arena + (t->cap - lanes * wide)};
+    Fw f = {m, c, t, 0, STACK_ENC, -1, SUB_NONE, t->arena + t->cap_main};
 
     if (cfg->arch == ARCH_ENCODER) {
         const float *h = run_stack(&f, STACK_ENC, m->enc, &m->enc_final, t->src, n, c->causal,

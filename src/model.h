@@ -131,7 +131,8 @@ typedef struct {
     const int *order;  /* run token order[i] at position i (a permutation of 0..n-1), or NULL */
 } Controls;
 
-/* Controls the model was built for: causal on for decoders, the model's PE, scaling on. */
+/* Controls the model was built for: causal on for decoders, padding mask on, the model's PE,
+ * scaling on. */
 void model_default_controls(const Model *m, Controls *c);
 
 /* ---- Trace: every tensor of one run, in computation order. ---- */
@@ -186,6 +187,7 @@ typedef struct {
     int n_entries, cap_entries;
     TraceEntry *entries;
     size_t used, cap;  /* floats of the arena */
+    size_t cap_main;   /* floats for entries; then scratch, then a spill area */
     float *arena;
 } Trace;
 

@@ -5,9 +5,11 @@
 #include <stddef.h>
 
 /* out[n×m] = a[n×k] · b[k×m]. out must not alias a or b. */
-void tensor_matmul(float *out, const float *a, const float *b, int n, int k, int m);
+void tensor_matmul(float *restrict out, const float *restrict a, const float *restrict b, int n,
+                   int k, int m);
 /* out[n×m] = a[n×k] · b[m×k]ᵀ  (b stored row-major as m rows of k). */
-void tensor_matmul_bt(float *out, const float *a, const float *b, int n, int k, int m);
+void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
+                      int n, int k, int m);
 /* Column slice: out[n×w] = a[n×lda][:, c0:c0+w]. */
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w);
 /* out[i] = a[i] + b[i] for i < len (out may alias a or b). */
