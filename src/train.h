@@ -96,11 +96,33 @@ double train_eval_loss(const Model *m, const Corpus *c, const TrainOpts *o, int 
                        int max_examples);
 void train_free(Trainer *t);
 
-/* ---- what the heads do ---- */
+/* ---- what the heads do (computed with model_forward, as the course shows them) ---- */
 
-/* Prints one line per attention head of m, describing what it mostly attends to (previous
- * token, itself, first token, a content pattern) from its weights on the sentences of c (or
- * on a few built-in sentences when c is NULL). Returns 0 or -1. */
+/* Mean attention weight of one self-attention head on the previous token, on itself and on
+ * the first token, over every query row i >= 1. */
+typedef struct {
+    double prev, self, first;
+    long rows;
+} HeadStat;
+
+/* Fills out[layer * n_heads + head] for the self-attention of the main stack (the decoder's,
+ * or the encoder's for encoder models and the encoder of an encoder-decoder when enc is 1),
+ * over the first max_lines sentences of c (LM corpus: each line run alone from position 0;
+ * pairs: the English side for the encoder, <bos> + French for the decoder). 0 or -1. */
+int train_head_stats(const Model *m, const Corpus *c, int max_lines, int enc, HeadStat *out);
+
+/* Cross-attention alignment of an encoder-decoder on the pairs of c that have alignments: the
+ * decoder row that produces French word j (its input is the word before, or <bos>) should put
+ * its largest weight on an English word linked to j. head -1 uses the mean of the layer's heads.
+ * Writes the fraction of French words whose argmax is aligned, and the fraction of pairs where
+ * every word's is. 0, or -1 (not an encoder-decoder, no alignments, forward error). */
+int train_cross_alignment(const Model *m, const Corpus *c, int layer, int head,
+                          double *word_acc, double *pair_acc);
+
+/* Prints one line per attention head of m, saying what it mostly attends to (previous token,
+ * itself, first token, a content pattern) from its weights over the sentences of c (when c is
+ * NULL, over a few built-in sentences); for an encoder-decoder with an aligned corpus, also
+ * each cross-attention head's alignment accuracy. 0 or -1. */
 int train_head_summary(const Model *m, const Corpus *c, FILE *out);
 
 #endif

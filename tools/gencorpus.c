@@ -3,7 +3,8 @@
  *
  *   gencorpus [--seed S] [--out DIR] [--vocab FILE]
  *
- * Writes DIR/english.txt (one sentence a line, the decoder's corpus), DIR/lessons.txt (every
+ * Writes DIR/english.txt (one sentence a line, the decoder's corpus), DIR/english-test.txt
+ * (held-out sentences from the same grammar), DIR/lessons.txt (every
  * sentence the lessons use; each also appears in english.txt), DIR/parallel-train.txt and
  * DIR/parallel-test.txt (held-out; "english<TAB>french<TAB>alignment", alignment as
  * "i-j" pairs: English token i translates to French token j), and FILE (the shared vocabulary:
@@ -453,7 +454,7 @@ int main(int argc, char **argv)
 {
     uint64_t seed = 1;
     const char *dir = "data/corpus", *vocab_path = "data/vocab.txt";
-    int n_english = 6000, n_pairs = 5000, n_test = 300;
+    int n_english = 6000, n_pairs = 5000, n_test = 300, n_english_test = 600;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
@@ -542,6 +543,19 @@ int main(int argc, char **argv)
     }
     fclose(ftr);
     fclose(fte);
+
+    /* Held-out English text, for evaluation losses (generated after everything else so the
+     * files above do not depend on it). */
+    f = open_out(dir, "english-test.txt", path, sizeof path);
+    if (!f)
+        return 1;
+    for (int i = 0; i < n_english_test; i++) {
+        Sent s = {{0}};
+        english_sentence(&s);
+        vocab_add_text(s.s);
+        fprintf(f, "%s\n", s.s);
+    }
+    fclose(f);
 
     f = fopen(vocab_path, "w");
     if (!f) {
