@@ -76,7 +76,8 @@ literal() { tm send-keys -t main -l "$1"; }
 # wait_for TEXT [SECONDS]: polls the screen until it contains TEXT (fixed string).
 wait_for() {
     local text=$1 limit=${2:-5} i=0
-    local n=$((limit * 20))
+    local n
+    n=$(awk -v l="$limit" 'BEGIN { print int(l * 20) }')
     while [ $i -lt $n ]; do
         screen | grep -qF -- "$text" && return 0
         sleep 0.05
@@ -87,7 +88,8 @@ wait_for() {
 # wait_gone TEXT [SECONDS]: polls until the screen no longer contains TEXT.
 wait_gone() {
     local text=$1 limit=${2:-5} i=0
-    local n=$((limit * 20))
+    local n
+    n=$(awk -v l="$limit" 'BEGIN { print int(l * 20) }')
     while [ $i -lt $n ]; do
         screen | grep -qF -- "$text" || return 0
         sleep 0.05
@@ -116,11 +118,14 @@ expect_exit() {
 }
 resize() { tm resize-window -t main -x "$1" -y "$2"; }
 
-# heatmap_triangle GLYPH ROWS: the heatmap's rows below the "sum" header: in row i every
-# column j > i shows GLYPH (masked), every other column a number, and the row sum is 1.00.
+# heatmap_triangle GLYPH ROWS [strip]: the heatmap's rows below the "sum" header: in row i
+# every column j > i shows GLYPH (masked), every other column a number, and the row sum is
+# 1.00. With "strip", shade glyphs in front of numbers (NO_COLOR mode) are removed first.
 heatmap_triangle() {
-    screen | awk -v g="$1" -v rows="$2" '
-        { line = $0; sub(/^.*[│|] /, "", line); n = split(line, f, " ") }
+    screen | awk -v g="$1" -v rows="$2" -v strip="${3:-}" '
+        { line = $0; sub(/^.*[│|] /, "", line)
+          if (strip != "") gsub(/░|▒|▓|█/, " ", line)
+          n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }
         on && i < rows {
             if (f[n] != "1.00") bad = 1
@@ -133,10 +138,12 @@ heatmap_triangle() {
         }
         END { exit !(on && i == rows && !bad) }'
 }
-# heatmap_full ROWS: no masked cell, every row sums to 1.00.
+# heatmap_full ROWS [strip]: no masked cell, every row sums to 1.00.
 heatmap_full() {
-    screen | awk -v rows="$1" '
-        { line = $0; sub(/^.*[│|] /, "", line); n = split(line, f, " ") }
+    screen | awk -v rows="$1" -v strip="${2:-}" '
+        { line = $0; sub(/^.*[│|] /, "", line)
+          if (strip != "") gsub(/░|▒|▓|█/, " ", line)
+          n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }
         on && i < rows {
             if (f[n] != "1.00") bad = 1

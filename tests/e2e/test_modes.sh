@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# test_modes.sh - the player under other terminals and conditions: NO_COLOR=1 (shade glyphs
+# and numbers), LANG=C and --ascii (ASCII fallback), TERM=xterm; SIGTERM, SIGHUP and SIGINT
+# restore the terminal; fatal errors are printed after the terminal is restored; a corrupt
+# progress file is moved aside with a message; a broken lesson is skipped with a warning;
+# --lesson ID opens one lesson.
+. "$(dirname "$0")/harness.bash"
+
+# The attend process: the child of the pane's shell (read from /proc, no procps needed).
+pid_of_attend() {
+    local pane d
+    pane=$(tm display-message -p -t main '#{pane_pid}')
+    for d in /proc/[0-9]*; do
+        [ "$(awk '{print $4}' "$d/stat" 2>/dev/null)" = "$pane" ] && { echo "${d#/proc/}"; return; }
+    done
+}
+
+# ---- NO_COLOR: shade glyphs plus the numbers, masked cells still distinct ----
+start 80 24 NO_COLOR=1 -- --lessons "$FIXTURE"
+expect "lesson 1/2: Fixture heatmap" "NO_COLOR: opens"
+check "NO_COLOR: numbers in every cell, rows sum to 1.00" heatmap_full 6 strip
+check "NO_COLOR: shade glyphs drawn next to the numbers" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE '[░▒▓█]0\.[0-9][0-9]'"
+keys m
+expect "mask:causal" "NO_COLOR: m toggles the mask"
+check "NO_COLOR: upper triangle masked, rows sum to 1.00" heatmap_triangle "·" 6 strip
+keys q
+expect_exit 0 "NO_COLOR: quits cleanly"
+
+# ---- LANG=C: ASCII fallback (no UTF-8 bytes on screen) ----
+rm -rf "$XDG_STATE_HOME"
+start 80 24 LC_ALL=C LANG=C -- --lessons "$FIXTURE"
+expect "lesson 1/2: Fixture heatmap" "LANG=C: opens"
+expect "attend | lesson" "LANG=C: ASCII separator in the header"
+keys m
+expect "mask:causal" "LANG=C: mask on"
+check "LANG=C: upper triangle masked with x, rows sum to 1.00" heatmap_triangle "x" 6
+keys m v
+expect "[scores]" "LANG=C: scores mode"
+expect "-inf" "LANG=C: masked scores read -inf"
+check "LANG=C: no UTF-8 bytes on the screen" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | LC_ALL=C grep -q '[^ -~]'"
+keys v m Space
+expect "step 1/20: X  [6x32]" "LANG=C: passport with ASCII shapes"
+keys n n n n n n n n
+expect "QK^T [6x6]" "LANG=C: QK^T transliterated"
+keys q
+expect_exit 0 "LANG=C: quits cleanly"
+
+# ---- --ascii in a UTF-8 locale ----
+rm -rf "$XDG_STATE_HOME"
+start 80 24 -- --lessons "$FIXTURE" --ascii
+expect "attend | lesson" "--ascii: ASCII header"
+check "--ascii: no UTF-8 bytes on the screen" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | LC_ALL=C grep -q '[^ -~]'"
+keys q
+expect_exit 0 "--ascii: quits cleanly"
+
+# ---- TERM=xterm ----
+rm -rf "$XDG_STATE_HOME"
+start 80 24 TERM=xterm -- --lessons "$FIXTURE"
+expect "lesson 1/2: Fixture heatmap" "TERM=xterm: opens"
+keys m
+check "TERM=xterm: mask works" wait_for "mask:causal"
+keys q
+expect_exit 0 "TERM=xterm: quits cleanly"
+
+# ---- signals: the terminal is restored ----
+for sig in TERM HUP INT; do
+    start 80 24 -- --lessons "$FIXTURE"
+    expect "lesson" "SIG$sig: running"
+    pid=$(pid_of_attend)
+    if [ -n "$pid" ]; then kill -s "$sig" "$pid"; fi
+    case $sig in TERM) rc=143 ;; HUP) rc=129 ;; INT) rc=130 ;; esac
+    expect_exit "$rc" "SIG$sig: exits with $rc and restores the terminal"
+    check "SIG$sig: says why after the terminal is restored" grep -q "stopped by signal" "$E2E_TMP/stderr"
+done
+
+# Ctrl-C typed in the terminal (raw mode delivers it as a key)
+start 80 24 -- --lessons "$FIXTURE"
+expect "lesson" "Ctrl-C: running"
+keys C-c
+expect_exit 0 "Ctrl-C: quits and restores the terminal"
+
+# ---- fatal errors: printed after the terminal is restored ----
+start 80 24 -- --lessons "$FIXTURE" --lesson no-such-lesson
+expect_exit 1 "unknown --lesson exits 1"
+check "unknown --lesson: message on stderr" grep -q 'no lesson with id "no-such-lesson"' "$E2E_TMP/stderr"
+start 80 24 -- --lessons "$E2E_TMP/missing-dir"
+expect_exit 1 "missing course directory exits 1"
+check "missing course directory: message on stderr" test -s "$E2E_TMP/stderr"
+
+# ---- --lesson ID ----
+start 80 24 -- --lessons "$FIXTURE" --lesson chips
+expect "Fixture chips" "--lesson chips opens that lesson"
+keys Space Space
+expect "last page of this lesson" "--lesson: paging stays inside the lesson"
+keys q
+expect_exit 0 "--lesson: quits"
+
+# ---- corrupt progress: moved aside, with a message ----
+mkdir -p "$XDG_STATE_HOME/attend"
+echo '{"version": 1, "current": ' >"$XDG_STATE_HOME/attend/progress.json"
+start 80 24 -- --lessons "$FIXTURE"
+expect "corrupt" "corrupt progress: the player says so"
+check "corrupt progress: the file was moved aside" sh -c "ls '$XDG_STATE_HOME/attend/' | grep -q 'progress.json.corrupt-'"
+keys Space
+check "corrupt progress: a new file is saved on the next page" wait_for "page 2/3"
+keys q
+expect_exit 0 "corrupt progress: quits"
+check "corrupt progress: new progress written" grep -q '"heat"' "$XDG_STATE_HOME/attend/progress.json"
+
+# ---- a broken lesson is skipped with a visible warning ----
+rm -rf "$XDG_STATE_HOME"
+mkdir -p "$E2E_TMP/course"
+cp "$FIXTURE"/01-heat.json "$E2E_TMP/course/01-heat.json"
+printf '{"id": "broken", "title": "Broken", "pages": [ {"title": "x", "prose": 1} ]}\n' >"$E2E_TMP/course/02-broken.json"
+cp "$FIXTURE"/02-chips.json "$E2E_TMP/course/03-chips.json"
+start 80 24 -- --lessons "$E2E_TMP/course"
+expect "skipped broken lesson" "broken lesson: warning shown at start"
+expect "02-broken.json" "broken lesson: the warning names the file"
+keys Space Space Space
+expect "Fixture chips" "broken lesson: paging skips it"
+keys g
+expect "broken:" "broken lesson: the menu lists it as broken"
+keys Escape q
+expect_exit 0 "broken lesson: quits"
+
+finish
