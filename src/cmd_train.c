@@ -23,7 +23,7 @@ typedef struct {
     char vocab[512], corpus[512], eval[512];
 } TrainConfig;
 
-static const char *const TOP_KEYS[] = {"model", "vocab", "corpus", "eval", "train", NULL};
+static const char *const TOP_KEYS[] = {"config", "vocab", "corpus", "eval", "train", NULL};
 static const char *const TRAIN_KEYS[] = {"steps", "batch", "seq_len", "lr", "min_lr_ratio",
                                          "warmup", "weight_decay", "beta1", "beta2", "eps",
                                          "clip", "causal", "threads", "seed", NULL};
@@ -97,12 +97,12 @@ static int train_config_load(TrainConfig *tc, const char *path, char *err, size_
     }
     for (const cJSON *it = root->child; it; it = it->next)
         if (!known(it->string, TOP_KEYS)) {
-            snprintf(msg, sizeof msg, "unknown key \"%s\" (expected model, vocab, corpus, eval, "
+            snprintf(msg, sizeof msg, "unknown key \"%s\" (expected config, vocab, corpus, eval, "
                      "train)", it->string);
             goto out;
         }
     model_config_defaults(&tc->mc);
-    if (model_config_read(json_get(root, "model"), &tc->mc, msg, sizeof msg))
+    if (model_config_read(json_get(root, "config"), &tc->mc, msg, sizeof msg))
         goto out;
     if (copy_path(root, "vocab", tc->vocab, sizeof tc->vocab, 1, msg, sizeof msg) ||
         copy_path(root, "corpus", tc->corpus, sizeof tc->corpus, 1, msg, sizeof msg) ||

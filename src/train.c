@@ -310,15 +310,38 @@ static void norm_bwd(const Model *m, float *grad, const NormBuf *b, const NormWe
 
 /* ---- attention ---- */
 
+/* Rotary position embedding of every head of x (rows, HD) in place, as the engine's
+ * apply_rope: pair (2i, 2i+1) of row pos turns by pos·base^(-2i/dh); sign -1 turns back
+ * (the transpose of the rotation, used by the backward pass). */
+static void rope_rotate(float *x, int rows, int H, int dh, float base, int sign)
+{
+    int HD = H * dh;
+    for (int pos = 0; pos < rows; pos++)
+        for (int i = 0; i < dh / 2; i++) {
+            double theta = pow((double)base, -2.0 * i / dh);
+            double a = pos * theta, cs = cos(a), sn = sign * sin(a);
+            for (int h = 0; h < H; h++) {
+                float *r = x + (size_t)pos * HD + h * dh;
+                float x0 = r[2 * i], x1 = r[2 * i + 1];
+                r[2 * i] = (float)(x0 * cs - x1 * sn);
+                r[2 * i + 1] = (float)(x0 * sn + x1 * cs);
+            }
+        }
+}
+
 /* y = Attention(aq Wq, akv Wk, akv Wv) Wo over n queries and nk keys. */
 static void attn_fwd(const Model *m, SubBuf *b, const AttnWeights *aw, const float *aq, int n,
-                     const float *akv, int nk, int causal)
+                     const float *akv, int nk, int causal, int rope)
 {
     int D = m->cfg.d_model, H = m->cfg.n_heads, dh = m->cfg.d_head, HD = H * dh;
     float scale = 1.0f / sqrtf((float)dh);
     mm(b->q, aq, aw->wq, n, D, HD, 0);
     mm(b->k, akv, aw->wk, nk, D, HD, 0);
     mm(b->v, akv, aw->wv, nk, D, HD, 0);
+    if (rope) { /* q and k are kept rotated: the scores use them */
+        rope_rotate(b->q, n, H, dh, m->cfg.rope_base, 1);
+        rope_rotate(b->k, nk, H, dh, m->cfg.rope_base, 1);
+    }
     for (int h = 0; h < H; h++) {
         float *P = b->p + (size_t)h * n * nk;
         for (int i = 0; i < n; i++) {
@@ -363,7 +386,7 @@ static void attn_fwd(const Model *m, SubBuf *b, const AttnWeights *aw, const flo
  * weight gradients. */
 static void attn_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
                      const AttnWeights *aw, const float *aq, int n, const float *akv, int nk,
-                     const float *dy, float *daq, float *dakv)
+                     const float *dy, float *daq, float *dakv, int rope)
 {
     int D = m->cfg.d_model, H = m->cfg.n_heads, dh = m->cfg.d_head, HD = H * dh;
     float scale = 1.0f / sqrtf((float)dh);
@@ -410,6 +433,10 @@ static void attn_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
                 }
             }
         }
+    }
+    if (rope) {
+        rope_rotate(dq, n, H, dh, m->cfg.rope_base, -1);
+        rope_rotate(dk, nk, H, dh, m->cfg.rope_base, -1);
     }
     mm_at_b(G(m, grad, aw->wq), aq, dq, n, D, HD);
     mm_at_b(G(m, grad, aw->wk), akv, dk, nk, D, HD);
@@ -508,9 +535,9 @@ static void sub_fwd(const Model *m, SubBuf *b, const LayerWeights *lw, int kind,
         a = b->nrm.out;
     }
     if (kind == SL_SELF)
-        attn_fwd(m, b, &lw->self, a, n, a, n, causal);
+        attn_fwd(m, b, &lw->self, a, n, a, n, causal, m->cfg.pe == PE_ROPE);
     else if (kind == SL_CROSS)
-        attn_fwd(m, b, &lw->cross, a, n, enc, n_enc, 0);
+        attn_fwd(m, b, &lw->cross, a, n, enc, n_enc, 0, 0);
     else
         ffn_fwd(m, b, lw, a, n);
     if (m->cfg.pre_norm) {
@@ -539,9 +566,9 @@ static void sub_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
         const float *a = b->nrm.out;
         memset(da, 0, sizeof(float) * nd);
         if (kind == SL_SELF)
-            attn_bwd(m, w, grad, b, &lw->self, a, n, a, n, dx, da, da);
+            attn_bwd(m, w, grad, b, &lw->self, a, n, a, n, dx, da, da, m->cfg.pe == PE_ROPE);
         else if (kind == SL_CROSS)
-            attn_bwd(m, w, grad, b, &lw->cross, a, n, enc, n_enc, dx, da, w->denc);
+            attn_bwd(m, w, grad, b, &lw->cross, a, n, enc, n_enc, dx, da, w->denc, 0);
         else
             ffn_bwd(m, w, grad, b, lw, a, n, dx, da);
         norm_bwd(m, grad, &b->nrm, nw, da, dx, n);
@@ -551,9 +578,9 @@ static void sub_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
         norm_bwd(m, grad, &b->nrm, nw, dx, dr, n);
         memcpy(dx, dr, sizeof(float) * nd);
         if (kind == SL_SELF)
-            attn_bwd(m, w, grad, b, &lw->self, x_in, n, x_in, n, dr, dx, dx);
+            attn_bwd(m, w, grad, b, &lw->self, x_in, n, x_in, n, dr, dx, dx, m->cfg.pe == PE_ROPE);
         else if (kind == SL_CROSS)
-            attn_bwd(m, w, grad, b, &lw->cross, x_in, n, enc, n_enc, dr, dx, w->denc);
+            attn_bwd(m, w, grad, b, &lw->cross, x_in, n, enc, n_enc, dr, dx, w->denc, 0);
         else
             ffn_bwd(m, w, grad, b, lw, x_in, n, dr, dx);
     }
@@ -889,10 +916,6 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
                    size_t errlen)
 {
     const ModelConfig *mc = &m->cfg;
-    if (mc->pe == PE_ROPE) {
-        snprintf(err, errlen, "training does not support RoPE yet (config pe)");
-        return NULL;
-    }
     if ((mc->arch == ARCH_ENCDEC) != (c->kind == CORPUS_PAIRS)) {
         snprintf(err, errlen, "a%s model needs a %s corpus",
                  mc->arch == ARCH_ENCDEC ? "n encoder-decoder" : " decoder or encoder",

@@ -1,7 +1,7 @@
 /* train_ref.c - runs a few training steps of a small model with attend's trainer and writes
  * everything a PyTorch reference needs to redo them independently (tests/ref/torch_grad.py):
  *
- *   train_ref CASE DIR      CASE: decoder | encdec
+ *   train_ref CASE DIR      CASE: decoder | encdec | rope
  *
  * DIR/CASE.model.json  the initial model (attend's model format)
  * DIR/CASE.run.json    options, the examples of every step, and attend's results: the loss
@@ -46,8 +46,9 @@ static void print_params(FILE *f, const Model *m, const float *base)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 || (strcmp(argv[1], "decoder") && strcmp(argv[1], "encdec"))) {
-        fprintf(stderr, "usage: train_ref decoder|encdec DIR\n");
+    if (argc != 3 || (strcmp(argv[1], "decoder") && strcmp(argv[1], "encdec") &&
+                      strcmp(argv[1], "rope"))) {
+        fprintf(stderr, "usage: train_ref decoder|encdec|rope DIR\n");
         return 2;
     }
     int encdec = !strcmp(argv[1], "encdec");
@@ -81,6 +82,11 @@ int main(int argc, char **argv)
         c.tie_embed = 1;
         c.scale_embed = 1;
         c.final_norm = 1;
+    } else if (!strcmp(argv[1], "rope")) {
+        c.arch = ARCH_DECODER;
+        c.pe = PE_ROPE;
+        c.norm = NORM_RMS;
+        c.ffn = FFN_RELU;
     } else {
         c.arch = ARCH_DECODER;
         c.pe = PE_LEARNED;

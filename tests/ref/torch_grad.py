@@ -53,12 +53,24 @@ class Ref:
         q = (xq @ self.w(prefix + ".wq")).view(nq, H, dh).transpose(0, 1)
         k = (xkv @ self.w(prefix + ".wk")).view(nk, H, dh).transpose(0, 1)
         v = (xkv @ self.w(prefix + ".wv")).view(nk, H, dh).transpose(0, 1)
+        if self.c["pe"] == "rope" and xq is xkv:  # rotary: self-attention only
+            q, k = self.rope(q), self.rope(k)
         scores = q @ k.transpose(1, 2) / math.sqrt(dh)
         if causal:
             future = torch.triu(torch.ones(nq, nk, dtype=torch.bool), diagonal=1)
             scores = scores.masked_fill(future, float("-inf"))
         out = torch.softmax(scores, dim=-1) @ v  # (H, nq, dh)
         return out.transpose(0, 1).reshape(nq, H * dh) @ self.w(prefix + ".wo")
+
+    def rope(self, x):
+        """Rotate each pair (x[2i], x[2i+1]) at position p by the angle p * base^(-2i/d_head)."""
+        H, n, dh = x.shape
+        i = torch.arange(dh // 2, dtype=torch.float64)
+        theta = torch.pow(float(self.c["rope_base"]), -2.0 * i / dh)
+        ang = torch.arange(n, dtype=torch.float64)[:, None] * theta[None, :]
+        cos, sin = torch.cos(ang).float(), torch.sin(ang).float()
+        x0, x1 = x[..., 0::2], x[..., 1::2]
+        return torch.stack([x0 * cos - x1 * sin, x0 * sin + x1 * cos], dim=-1).reshape(H, n, dh)
 
     def ffn(self, x, prefix):
         kind = self.c["ffn"]

@@ -218,6 +218,12 @@ static void test_variants(void)
     c.pe = PE_NONE;
     variant("decoder RMSNorm SwiGLU no-PE", c, 1);
     c = small_config(ARCH_DECODER);
+    c.pe = PE_ROPE;
+    variant("decoder RoPE", c, 1);
+    c = small_config(ARCH_ENCDEC);
+    c.pe = PE_ROPE;
+    variant("encoder-decoder RoPE", c, 1);
+    c = small_config(ARCH_DECODER);
     c.pre_norm = 0;
     c.final_norm = 0;
     variant("decoder post-LN no final norm", c, 1);
