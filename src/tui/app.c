@@ -183,20 +183,24 @@ void app_run(App *a)
     a->run_err[0] = '\0';
     if (a->model && a->t) {
         a->ctl.order = a->order;
-        if (model_forward(a->model, a->src, a->n_src, a->tgt, a->n_tgt, &a->ctl, a->t,
-                          a->run_err, sizeof a->run_err) == 0)
-            a->ran = 1;
         const Page *p = cur_page(a);
         int want_eq = a->w && a->w->kind == W_CHIPS;
         if (p && p->prose && strstr(p->prose, "{{equivariance"))
             want_eq = 1;
-        if (a->ran && want_eq) {
+        if (want_eq) {
+            /* The permuted run of the check is the current state: it goes straight into t,
+             * so a chips key costs two forward passes, not three. */
             char err[256];
             a->equiv = model_equivariance(a->model, a->src, a->n_src, a->tgt, a->n_tgt, &a->ctl,
-                                          a->eq_a, a->eq_b, err, sizeof err);
-            if (a->equiv < 0.0f)
+                                          a->eq_a, a->t, err, sizeof err);
+            if (a->equiv >= 0.0f)
+                a->ran = 1;
+            else
                 snprintf(a->run_err, sizeof a->run_err, "%s", err);
         }
+        if (!a->ran && model_forward(a->model, a->src, a->n_src, a->tgt, a->n_tgt, &a->ctl,
+                                     a->t, a->run_err, sizeof a->run_err) == 0)
+            a->ran = 1;
     }
     expand_prose(a);
 }
@@ -292,6 +296,8 @@ void app_open(App *a, int lesson, int page)
 /* Next (dir +1) or previous (-1) page, across lessons, skipping broken ones with a warning. */
 static void app_turn(App *a, int dir)
 {
+    if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
+        return;
     const Lesson *l = &a->course.lessons[a->lesson];
     int np = a->page + dir;
     if (np >= 0 && np < l->n_pages) {
@@ -532,12 +538,13 @@ static void draw_prose(App *a, Rect r)
 
 static void draw_header(App *a)
 {
-    const Lesson *l = &a->course.lessons[a->lesson];
-    char left[400], right[64];
-    int n_ok = a->course.n_lessons;
-    snprintf(left, sizeof left, " attend %s lesson %d/%d: %s", ui.utf8 ? "│" : "|",
-             a->lesson + 1, n_ok, l->title);
-    snprintf(right, sizeof right, "page %d/%d ", a->page + 1, l->n_pages);
+    char left[400] = " attend", right[64] = "";
+    if (a->lesson >= 0 && a->lesson < a->course.n_lessons) {
+        const Lesson *l = &a->course.lessons[a->lesson];
+        snprintf(left, sizeof left, " attend %s lesson %d/%d: %s", ui.utf8 ? "│" : "|",
+                 a->lesson + 1, a->course.n_lessons, l->title);
+        snprintf(right, sizeof right, "page %d/%d ", a->page + 1, l->n_pages);
+    }
     attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
     if (ui.color == UI_COLOR_NONE)
         attron(A_REVERSE);
@@ -922,6 +929,17 @@ int app_load(App *a, const char *dir, const char *only, char *err, size_t errlen
     a->lesson = lesson;
     app_open(a, lesson, page);
     return 0;
+}
+
+/* Shows widget w on model m outside any course (the benchmark; a course-less player). */
+int app_use(App *a, const Model *m, const Widget *w)
+{
+    a->lesson = -1;
+    a->page = 0;
+    a->w = w;
+    a->model = m;
+    app_reset_widget(a);
+    return a->model ? 0 : -1;
 }
 
 /* For the benchmark: the App behind a course directory, without a terminal loop. */

@@ -120,6 +120,8 @@ int chips_click(App *a, Rect r, int y, int x);
 App *app_new(void);
 void app_delete(App *a);
 int app_load(App *a, const char *dir, const char *only, char *err, size_t errlen);
+/* Shows widget w on model m outside any course (m and w must outlive a). 0, or -1. */
+int app_use(App *a, const Model *m, const Widget *w);
 void app_draw(App *a);
 void app_key(App *a, int key);
 /* Handles the toggles shared by heatmap/chips/passport (m p s d [ ] h H l L a v e r).

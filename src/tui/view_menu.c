@@ -57,6 +57,10 @@ void menu_draw(App *a)
 int menu_key(App *a, int k)
 {
     int n = a->course.n_lessons;
+    if (n == 0) {
+        a->overlay = OV_NONE;
+        return 1;
+    }
     switch (k) {
     case KEY_UP:
     case 'k':
