@@ -26,11 +26,12 @@ run_suite() { # name, command...
     "$@" >"$log" 2>&1
     local rc=$?
     local last
-    last=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    last=$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     local p=0 f=0
     if [ -n "$last" ]; then
-        p=$(echo "$last" | sed -E 's/.*[^0-9]?([0-9]+) passed, ([0-9]+) failed.*/\1/')
-        f=$(echo "$last" | sed -E 's/.*[^0-9]?([0-9]+) passed, ([0-9]+) failed.*/\2/')
+        p=${last%% passed*}
+        f=${last#*passed, }
+        f=${f%% failed*}
     fi
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1   # crashed, sanitizer report, or failed without saying so
