@@ -900,9 +900,9 @@ int app_load(App *a, const char *dir, const char *only, char *err, size_t errlen
             a->prog_ok = 1;
             snprintf(a->warn, sizeof a->warn, "%s", perr);
         } else
-            snprintf(a->warn, sizeof a->warn, "progress will not be saved: %s", perr);
+            snprintf(a->warn, sizeof a->warn, "progress will not be saved: %.500s", perr);
     } else {
-        snprintf(a->warn, sizeof a->warn, "progress will not be saved: %s", perr);
+        snprintf(a->warn, sizeof a->warn, "progress will not be saved: %.500s", perr);
     }
     int lesson = first, page = 0;
     if (only) {

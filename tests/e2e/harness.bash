@@ -60,13 +60,14 @@ start() {
     done
     [ $# -gt 0 ] && shift
     args=("$@")
+    # an idle session keeps the server alive while "main" is replaced
+    tm has-session -t keep >/dev/null 2>&1 || tm new-session -d -s keep -x 80 -y 24 "sleep 86400"
     tm kill-session -t main >/dev/null 2>&1
     : >"$E2E_TMP/stderr"
     local cmd
     cmd="env XDG_STATE_HOME='$XDG_STATE_HOME' ${envs[*]:-} '$ATTEND' ${args[*]:-} 2>'$E2E_TMP/stderr'; "
     cmd+="echo EXITED rc=\$?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(echo|icanon)' | tr '\\n' ' '; echo MODES; sleep 600"
     tm new-session -d -s main -x "$w" -y "$h" -c "$ROOT" "$cmd"
-    tm set-option -t main -g window-size manual >/dev/null 2>&1
 }
 
 screen() { tm capture-pane -p -t main 2>/dev/null; }
