@@ -8,7 +8,8 @@
  * sentence the lessons use; each also appears in english.txt), DIR/parallel-train.txt and
  * DIR/parallel-test.txt (held-out; "english<TAB>french<TAB>alignment", alignment as
  * "i-j" pairs: English token i translates to French token j), and FILE (the shared vocabulary:
- * specials, punctuation, then every word in order of first use). docs/data.md explains it.
+ * specials, punctuation, then every word in order of first use; the words of an existing FILE
+ * keep their ids and new words are appended, so regenerating never renumbers a word). docs/data.md explains it.
  * Self-contained on purpose (no engine code): the data must not depend on the engine. */
 #include <ctype.h>
 #include <stdint.h>
@@ -52,8 +53,6 @@ static const Noun people[] = {
 /* people without a fixed pronoun: used where no pronoun refers back */
 static const char *roles[] = {"lawyer", "witness", "teacher", "doctor", "student", "child",
                               "farmer", "judge"};
-static const char *places[] = {"mat", "rug", "bed", "chair", "table", "floor", "sofa", "box",
-                               "grass", "hill", "wall", "road"};
 static const char *things[] = {"ball", "book", "bone", "apple", "hat", "box", "letter", "key",
                                "bag", "cake"};
 static const char *adj_size[] = {"big", "small", "old", "young", "little", "tall"};
@@ -62,14 +61,39 @@ static const char *adj_state[] = {"happy", "sad", "tired", "hungry", "angry", "s
                                   "scared", "calm"};
 static const char *adj_wide[] = {"wide", "busy", "long", "dark"}; /* said of a street */
 static const char *adj_tired[] = {"tired", "scared", "slow", "lazy"}; /* said of an animal */
-static const char *preps[] = {"on", "under", "by", "near", "behind", "beside"};
+/* The noun after a preposition or a verb depends on that word (on the mat, under the table,
+ * chased the mouse, wanted the cake): to predict it, a model must look back past "the" to
+ * the word before, which is what grows a previous-token head in the decoder. */
+typedef struct { const char *word; const char *nouns[8]; } Pick;
+static const Pick prep_places[] = {
+    {"on", {"mat", "rug", "bed", "sofa", "floor", "grass", "hill", NULL}},
+    {"under", {"table", "chair", "bed", "tree", NULL}},
+    {"by", {"river", "door", "window", "fire", NULL}},
+    {"near", {"road", "wall", "tree", "river", NULL}},
+    {"behind", {"door", "wall", "sofa", "box", NULL}},
+    {"beside", {"fire", "window", "road", NULL}},
+};
+static const Pick verb_things[] = {
+    {"took", {"key", "bag", "hat", NULL}},
+    {"dropped", {"ball", "box", "letter", NULL}},
+    {"carried", {"box", "bag", "book", NULL}},
+    {"wanted", {"cake", "apple", "bone", NULL}},
+    {"found", {"key", "ball", "letter", NULL}},
+    {"liked", {"cake", "apple", "ball", NULL}},
+    {"saw", {"hat", "book", "ball", NULL}},
+};
+static const char *pick_noun(const Pick *p)
+{
+    int n = 0;
+    while (n < 8 && p->nouns[n])
+        n++;
+    return p->nouns[rn(n)];
+}
 static const char *v_rest[] = {"sat", "slept", "lay", "stood", "waited"}; /* + place */
 static const char *v_intr[] = {"left", "ran", "slept", "smiled", "jumped", "waited",
                                "laughed", "sat", "walked"};
 static const char *v_tr_anim[] = {"chased", "saw", "liked", "followed", "watched", "helped",
                                   "bit", "found", "called"};
-static const char *v_tr_thing[] = {"found", "took", "dropped", "carried", "wanted", "liked",
-                                   "saw"};
 static const char *v_pres[] = {"bites", "sees", "likes", "chases", "follows"};
 static const char *bare[] = {"dog", "man", "cat", "woman", "fox", "boy"};
 
@@ -112,8 +136,9 @@ static void english_sentence(Sent *b)
         if (!strcmp(v, "sat") && chance(25)) {
             add(b, "down");
         } else {
-            add(b, PICK(preps));
-            np(b, PICK(places), 20);
+            const Pick *pp = &PICK(prep_places);
+            add(b, pp->word);
+            np(b, pick_noun(pp), 20);
         }
     } else if (t < 44) { /* the dog chased the cat . */
         np(b, any_agent(), 20);
@@ -121,8 +146,9 @@ static void english_sentence(Sent *b)
             add(b, PICK(v_tr_anim));
             np(b, any_agent(), 20);
         } else {
-            add(b, PICK(v_tr_thing));
-            np(b, PICK(things), 25);
+            const Pick *vp = &PICK(verb_things);
+            add(b, vp->word);
+            np(b, pick_noun(vp), 25);
         }
     } else if (t < 52) { /* the lawyer who the witness saw left . */
         add(b, "the");
@@ -143,8 +169,9 @@ static void english_sentence(Sent *b)
         const Noun *n = animate();
         np(b, n->word, 15);
         add(b, PICK(v_rest));
-        add(b, PICK(preps));
-        np(b, PICK(places), 0);
+        const Pick *pp = &PICK(prep_places);
+        add(b, pp->word);
+        np(b, pick_noun(pp), 0);
         add(b, "because");
         subject_pron(b, n->pron);
         add(b, "was");
@@ -184,12 +211,12 @@ static void english_sentence(Sent *b)
         add(b, c);
     } else if (t < 97) { /* she sat by the river . */
         static const char *who[] = {"she", "he", "i", "we", "they", "it"};
-        static const char *spot[] = {"river", "door", "window", "tree", "fire", "road"};
         add(b, PICK(who));
         add(b, PICK(v_rest));
-        add(b, PICK(preps));
+        const Pick *pp = &PICK(prep_places);
+        add(b, pp->word);
         add(b, "the");
-        add(b, PICK(spot));
+        add(b, pick_noun(pp));
     } else { /* she picked up the book that her teacher had recommended . */
         static const char *who[] = {"she", "he"};
         static const char *pv[] = {"picked up", "found", "read", "took"};
@@ -471,6 +498,17 @@ int main(int argc, char **argv)
     if (!rng_state)
         rng_state = 1;
 
+    /* Words of an existing vocabulary keep their ids; new words are appended. */
+    FILE *old = fopen(vocab_path, "r");
+    if (old) {
+        char line[128];
+        while (fgets(line, sizeof line, old)) {
+            line[strcspn(line, "\r\n")] = 0;
+            if (line[0] && line[0] != '#')
+                vocab_add(line);
+        }
+        fclose(old);
+    }
     static const char *specials[] = {"<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>"};
     for (int i = 0; i < COUNT(specials); i++)
         vocab_add(specials[i]);
