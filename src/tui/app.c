@@ -699,6 +699,7 @@ void app_draw(App *a)
         attron(A_DIM);
         mvvline(body.y, body.x + pw + 1, ui.utf8 ? ACS_VLINE : '|', body.h);
         attroff(A_DIM);
+        a->wrect = wr;
         vo->draw(a, wr);
     } else {
         int need = vo->need ? vo->need(a, body.w) : body.h / 2;
@@ -715,6 +716,7 @@ void app_draw(App *a)
         for (int x = 0; x < body.w; x++)
             ui_put(body.y + ph, body.x + x, 1, ui_glyph(G_HLINE));
         attroff(A_DIM);
+        a->wrect = wr;
         vo->draw(a, wr);
     }
     draw_footer(a, fr);
@@ -748,8 +750,11 @@ static void mouse_key(App *a)
     MEVENT ev;
     if (getmouse(&ev) != OK)
         return;
-    if (a->overlay == OV_NONE && a->w && a->w->kind == W_CHIPS && a->model)
-        VIEW_CHIPS.key(a, KEY_MOUSE | (ev.y << 12) | 0); /* unused path; see view_chips */
+    if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+        return;
+    if (a->overlay == OV_NONE && a->w && a->w->kind == W_CHIPS && a->model &&
+        !chips_click(a, a->wrect, ev.y, ev.x))
+        app_msg(a, 0, "click a chip to pick it");
 }
 
 void app_key(App *a, int k)

@@ -95,6 +95,24 @@ expect "last page of this lesson" "--lesson: paging stays inside the lesson"
 keys q
 expect_exit 0 "--lesson: quits"
 
+# ---- --mouse: clicking two chips swaps them (X10 mouse reports, as tmux-256color sends) ----
+rm -rf "$XDG_STATE_HOME"
+start 80 24 TERM=tmux-256color -- --lessons "$FIXTURE" --lesson chips --mouse
+expect "[ dog ]" "--mouse: chips shown"
+row=$(screen | grep -n '\[ dog \]' | head -1 | cut -d: -f1)   # 1-based screen row
+col_dog=$(screen | grep '\[ dog \]' | head -1 | awk '{ print index($0, "[ dog ]") }')
+col_saw=$(screen | grep '\[ saw \]' | head -1 | awk '{ print index($0, "[ saw ]") }')
+x10() { # x10 COL ROW (1-based): a button-1 press then release
+    literal "$(printf '\033[M %b%b' "\\0$(printf %o $((32 + $1)))" "\\0$(printf %o $((32 + $2)))")"
+    literal "$(printf '\033[M#%b%b' "\\0$(printf %o $((32 + $1)))" "\\0$(printf %o $((32 + $2)))")"
+}
+x10 $((col_dog + 2)) "$row"
+expect "picked 'dog' at 1" "--mouse: a click picks a chip"
+x10 $((col_saw + 2)) "$row"
+expect "swapped positions 1 and 2" "--mouse: a second click swaps"
+keys q
+expect_exit 0 "--mouse: quits and turns the mouse off"
+
 # ---- corrupt progress: moved aside, with a message ----
 mkdir -p "$XDG_STATE_HOME/attend"
 echo '{"version": 1, "current": ' >"$XDG_STATE_HOME/attend/progress.json"
