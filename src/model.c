@@ -417,7 +417,14 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
     t->src = calloc((size_t)max_n, sizeof(int));
     t->tgt = calloc((size_t)max_m, sizeof(int));
     t->order = calloc((size_t)max_n, sizeof(int));
-    if (!t->arena || !t->entries || !t->src || !t->tgt || !t->order) {
+    /* The sinusoidal encoding depends only on (position, dimension): computed once here. */
+    size_t lanes_pe = (size_t)(max_n > max_m ? max_n : max_m);
+    t->sinusoid = malloc(sizeof(float) * lanes_pe * (size_t)c->d_model);
+    if (t->sinusoid)
+        for (size_t p = 0; p < lanes_pe; p++)
+            for (int i = 0; i < c->d_model; i++)
+                t->sinusoid[p * (size_t)c->d_model + i] = model_sinusoid((int)p, i, c->d_model);
+    if (!t->arena || !t->entries || !t->src || !t->tgt || !t->order || !t->sinusoid) {
         trace_free(t);
         return NULL;
     }
@@ -432,6 +439,7 @@ void trace_free(Trace *t)
     free(t->src);
     free(t->tgt);
     free(t->order);
+    free(t->sinusoid);
     free(t);
 }
 
@@ -585,7 +593,7 @@ static const float *embed(Fw *f, const int *ids, int n)
         for (int p = 0; p < n; p++)
             for (int i = 0; i < d; i++)
                 pe[(size_t)p * d + i] = f->c->pe == PE_LEARNED ? f->m->pos_embed[(size_t)p * d + i]
-                                                               : model_sinusoid(p, i, d);
+                                                               : f->t->sinusoid[(size_t)p * d + i];
         float *xp = rec(f, T_X_PE, -1, n, d);
         tensor_add(xp, x, pe, (size_t)n * d);
         x = xp;

@@ -188,6 +188,7 @@ typedef struct {
     TraceEntry *entries;
     size_t used, cap;  /* floats of the arena */
     size_t cap_main;   /* floats for entries; then scratch, then a spill area */
+    float *sinusoid;   /* (max(max_n, max_m), d_model) sinusoidal PE table */
     float *arena;
 } Trace;
 

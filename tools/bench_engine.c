@@ -65,16 +65,19 @@ static int bench_forward(void)
         Controls ctl;
         model_default_controls(&m, &ctl);
         int iters = n == 16 ? 2000 : n == 128 ? 50 : 12;
+        int batches = 9;
+        if (getenv("BENCH_ONCE")) /* one forward per size: for callgrind instruction counts */
+            iters = 1, batches = 1;
         double med[9];
-        for (int b = 0; b < 9; b++) {
+        for (int b = 0; b < batches; b++) {
             double t0 = now_us();
             for (int i = 0; i < iters; i++)
                 model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err);
             med[b] = (now_us() - t0) / iters;
         }
-        qsort(med, 9, sizeof med[0], cmp_d);
+        qsort(med, (size_t)batches, sizeof med[0], cmp_d);
         const char *target = n == 16 ? "  (target < 100 µs)" : "";
-        printf("  %3d tokens: %10.1f µs per forward, trace %.1f MB%s\n", n, med[4],
+        printf("  %3d tokens: %10.1f µs per forward, trace %.1f MB%s\n", n, med[batches / 2],
                t->cap * 4.0 / 1e6, target);
         trace_free(t);
     }
