@@ -35,7 +35,7 @@ static void draw_status(App *a, int y, int x, int w)
     const ModelConfig *c = &a->model->cfg;
     char s[300];
     snprintf(s, sizeof s, "%slayer %d/%d  head %d/%d  mask:%s  PE:%s  scale:%s  %s",
-             app_sub(a) == SUB_CROSS ? "cross-attention  " : "", a->layer + 1,
+             app_sub(a) == SUB_CROSS ? "cross  " : "", a->layer + 1,
              c->n_layers, a->head + 1, c->n_heads, lesson_mask_name(a->ctl.causal, a->ctl.padding),
              model_pe_name(a->ctl.pe), a->ctl.scale ? "on" : "off",
              a->scores ? "[scores]" : "[weights]");
@@ -174,7 +174,7 @@ static void draw_single(App *a, Rect r)
     if (cw < 1)
         cw = 1;
     int gridw = lw + cw * nc;
-    int body = r.h - 5; /* header, legend, two inspector lines, blank */
+    int body = r.h - ((a->allowed & C_CURSOR) ? 4 : 2); /* header, legend, inspector */
     if (body < 1)
         body = 1;
     int top = 0;
@@ -391,7 +391,7 @@ static int heatmap_need(App *a, int w)
     int nr = app_rows(a);
     if (a->all_heads)
         return (nr + 2) * 2 + 2;
-    return nr + 5;
+    return nr + ((a->allowed & C_CURSOR) ? 5 : 3);
 }
 
 const ViewOps VIEW_HEATMAP = {W_HEATMAP, heatmap_draw, heatmap_key, heatmap_keys, heatmap_need};

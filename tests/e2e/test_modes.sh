@@ -15,6 +15,28 @@ pid_of_attend() {
     done
 }
 
+# ---- colour ladder, read from the escape sequences tmux keeps (capture-pane -e) ----
+rm -rf "$XDG_STATE_HOME"
+start 80 24 TERM=tmux-256color -- --lessons "$FIXTURE"
+expect "legend" "256 colours: heatmap with a legend"
+check "256 colours: legend is the viridis ramp 53 61 31 36 113 220 (lightness rising)" \
+    sh -c "[ \"\$(tmux -L '$E2E_SOCK' capture-pane -p -e -t main | grep legend | grep -oE '48;5;[0-9]+' | uniq | tr '\n' ' ')\" = '48;5;53 48;5;61 48;5;31 48;5;36 48;5;113 48;5;220 ' ]"
+check "256 colours: cells are drawn on the ramp" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -e -t main | grep -E '^ (the|cat)' | grep -q '48;5;'"
+keys q
+expect_exit 0 "256 colours: quits"
+start 80 24 TERM=xterm -- --lessons "$FIXTURE"
+expect "legend" "8 colours: heatmap with a legend"
+check "8 colours: reduced ramp (black blue cyan white), no 256-colour codes" \
+    sh -c "out=\$(tmux -L '$E2E_SOCK' capture-pane -p -e -t main | grep legend); echo \"\$out\" | grep -q '44m' && echo \"\$out\" | grep -q '46m' && ! echo \"\$out\" | grep -q '48;5;'"
+keys q
+expect_exit 0 "8 colours: quits"
+start 80 24 NO_COLOR=1 TERM=tmux-256color -- --lessons "$FIXTURE"
+expect "legend" "NO_COLOR: heatmap with a legend"
+check "NO_COLOR: no colour codes in the heatmap" \
+    sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -e -t main | grep -E '^ (the|cat|legend)' | grep -qE '48;5;|\[4[0-7]m|38;5;'"
+keys q
+expect_exit 0 "NO_COLOR: quits"
+
 # ---- NO_COLOR: shade glyphs plus the numbers, masked cells still distinct ----
 start 80 24 NO_COLOR=1 -- --lessons "$FIXTURE"
 expect "lesson 1/2: Fixture heatmap" "NO_COLOR: opens"

@@ -75,6 +75,12 @@ for size in 80x24 200x60; do
     keys Space
     expect "page 2/3" "$size: space turns the page"
     expect "step 1/20: X  [6×32]" "$size: the passport starts at X"
+    keys '>' '>'
+    expect "cols 3-" "$size: > scrolls the passport matrix to the right"
+    keys o
+    expect "Fixture speaker notes" "$size: o shows the speaker notes"
+    keys Escape
+    expect_gone "Fixture speaker notes" "$size: ESC closes the notes" 1
     keys n n n n
     expect "step 5/20: Q  [6×8]  L0.h0.q" "$size: n steps to Q [6×8]"
     keys n n n n
