@@ -378,7 +378,7 @@ static int heatmap_key(App *a, int k)
 
 static void heatmap_keys(App *a, char *b, size_t n)
 {
-    if (a->allowed & C_CURSOR)
+    if ((a->allowed & C_CURSOR) && !a->all_heads)
         app_hint(b, n, ui.utf8 ? "←↑↓→" : "arrows", "cell");
     app_common_hints(a, b, n);
 }

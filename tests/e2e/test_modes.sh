@@ -135,6 +135,22 @@ expect "swapped positions 1 and 2" "--mouse: a second click swaps"
 keys q
 expect_exit 0 "--mouse: quits and turns the mouse off"
 
+# ---- encoder-decoder: cross-attention is m×n (decoder queries, encoder keys) ----
+rm -rf "$XDG_STATE_HOME"
+start 80 24 -- --lessons "$ROOT/tests/e2e/fixtures/encdec"
+expect "cross  layer 1/2" "cross-attention: the heatmap says cross"
+expect "encoder keys: 2×6" "cross-attention: prose shape is 2×6"
+check "cross-attention: 2 decoder rows, each summing to 1.00" heatmap_full 2
+expect "query 0 'le'" "cross-attention: the inspector names the decoder token"
+keys E C-u
+literal "le chat noir"
+keys Enter
+expect "encoder keys: 3×6" "cross-attention: E edits the decoder sentence"
+keys Space
+expect "enc.embed" "encoder passport starts at enc.embed"
+keys q
+expect_exit 0 "cross-attention: quits"
+
 # ---- corrupt progress: moved aside, with a message ----
 mkdir -p "$XDG_STATE_HOME/attend"
 echo '{"version": 1, "current": ' >"$XDG_STATE_HOME/attend/progress.json"

@@ -1,0 +1,31 @@
+/* view_quiz.h - the quiz screen (curses): asks a QuizSet one question at a time with hints,
+ * verdicts (✓/✗ glyphs, never colour alone), retry and skip; records results in the
+ * progress. Used by `attend quiz` (cmd_quiz) and by the player's Q key (quiz_open). */
+#ifndef ATTEND_VIEW_QUIZ_H
+#define ATTEND_VIEW_QUIZ_H
+
+#include <signal.h>
+
+#include "app.h"
+#include "progress.h"
+#include "quiz.h"
+
+typedef struct {
+    int asked;       /* questions answered or skipped */
+    int right;       /* right at the first try (hints allowed) */
+    int hints;       /* hints shown */
+    int skipped;
+    int quit;        /* 1: left before the end */
+} QuizTally;
+
+/* Runs the quiz s on the curses screen (ui_start done). Each result is recorded in p and
+ * saved at once (p may be NULL: nothing saved); when scores is 1 the per-lesson scores are
+ * recorded at the end. Returns when the learner finishes or quits, or *stop becomes
+ * nonzero (a signal). save_err receives the first failure to save ("" when none). */
+void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
+                   QuizTally *t, char *save_err, size_t errlen);
+
+/* The player's hook: asks every question of the current lesson, then returns to the page. */
+void quiz_open(App *a, const volatile sig_atomic_t *stop);
+
+#endif
