@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "quiz.h"
 
 /* ---- name tables ---- */
 
@@ -21,7 +22,8 @@ static const char *const CONTROL_NAMES[] = {"mask", "pe", "scale", "head", "laye
                                             "all_heads", "cursor", "scores", "edit", "swap",
                                             "reset", "step", "padding", "tensor"};
 #define N_CONTROLS ((int)(sizeof CONTROL_NAMES / sizeof CONTROL_NAMES[0]))
-static const char *const QUESTION_KINDS[] = {"choice", "number", "shape", "cell"};
+static const char *const QUESTION_KINDS[] = {"choice", "multi", "number", "shape", "cell",
+                                             "text", "drill"};
 
 const char *lesson_widget_name(WidgetKind k)
 {
@@ -57,14 +59,11 @@ const char *lesson_mask_name(int causal, int padding)
     return causal && padding ? "both" : causal ? "causal" : padding ? "padding" : "none";
 }
 
-/* The quiz engine's hook: the one place where a question's kind-specific keys get checked.
- * When quiz.c lands, call quiz_check_question(json, err, errlen) here. */
+/* The quiz engine's hook: the one place where a question's kind-specific keys get checked
+ * (quiz.c, docs/lessons.md "Questions"). */
 int lesson_check_question(const char *json, char *err, size_t errlen)
 {
-    (void)json;
-    (void)err;
-    (void)errlen;
-    return 0;
+    return quiz_check_question(json, err, errlen);
 }
 
 /* ---- locating a JSON path in the file text (cJSON keeps no positions) ---- */
@@ -596,6 +595,33 @@ static void parse_start(Ctx *x, const cJSON *obj, const char *path, const Model 
     }
 }
 
+/* A question's "state" overrides applied outside the loader (quiz.c): the same parser as
+ * start objects, its first problem returned as the message. */
+int lesson_apply_state(const char *json, const Model *m, WidgetStart *s, char *err,
+                       size_t errlen)
+{
+    Course tmp;
+    memset(&tmp, 0, sizeof tmp);
+    Ctx x = {&tmp, -1, "question", NULL, 0, 0};
+    cJSON *o = cJSON_Parse(json);
+    if (!o) {
+        snprintf(err, errlen, "question: state is not valid JSON");
+        return -1;
+    }
+    parse_start(&x, o, "state", m, s);
+    cJSON_Delete(o);
+    int rc = 0;
+    if (tmp.n_problems) {
+        snprintf(err, errlen, "%s", tmp.problems[0].msg);
+        rc = -1;
+    } else if (x.oom) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    free(tmp.problems);
+    return rc;
+}
+
 /* Checks the sentence against the model; returns its token count or -1. */
 static int check_sentence(Ctx *x, const char *path, const char *what, const char *text,
                           const Model *m)
@@ -828,7 +854,8 @@ static void parse_questions(Ctx *x, const cJSON *arr, const char *path, Page *P)
                     known = 1;
             if (!known) {
                 pjoin(kp, sizeof kp, qp, "kind");
-                prob(x, kp, "unknown question kind \"%s\" (choice, number, shape, cell)",
+                prob(x, kp, "unknown question kind \"%s\" (choice, multi, number, shape, "
+                            "cell, text, drill)",
                      Q->kind);
             }
         }

@@ -68,7 +68,7 @@ typedef struct {
 typedef struct {
     char *json;           /* the question object as JSON text (owned); quiz.c interprets it */
     char id[48];
-    char kind[16];        /* "choice", "number", "shape", "cell" (docs/lessons.md) */
+    char kind[16];        /* "choice", "multi", "number", "shape", "cell", "text", "drill" */
 } Question;
 
 typedef struct {
@@ -157,10 +157,14 @@ const char *lesson_mask_name(int causal, int padding); /* "none" "causal" "paddi
 int lesson_widget_state(const Widget *w, const Model *m, Controls *ctl, int *src, int *n,
                         int *tgt, int *n_tgt, int cap, char *err, size_t errlen);
 
-/* The single place where quiz questions get their kind-specific check. Until quiz.c exists
- * this validates nothing beyond the common keys (id, kind, prompt) the loader checks itself.
- * Returns 0, or -1 with a message in err. */
+/* The single place where quiz questions get their kind-specific check: calls
+ * quiz_check_question (quiz.c). Returns 0, or -1 with a message in err. */
 int lesson_check_question(const char *json, char *err, size_t errlen);
+/* Applies a question's "state" object (JSON text; the keys of a widget's start) on top of
+ * *s, with the same checks as the loader (m may be NULL: ranges unchecked). Used by the
+ * quiz engine to run a question on its own setup. 0, or -1 with the first problem. */
+int lesson_apply_state(const char *json, const Model *m, WidgetStart *s, char *err,
+                       size_t errlen);
 
 /* ---- Placeholders in prose (placeholder.c); syntax in docs/lessons.md ---- */
 typedef struct {

@@ -19,6 +19,7 @@ static const Subcommand SUBCOMMANDS[] = {
     {"check-lessons", cmd_check_lessons, "validate a course: every problem as file:line:col"},
     {"train", cmd_train, "train a model from a config file (docs/training.md)"},
     {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
+    {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
 };
 
 static void print_help(FILE *f)

@@ -1,0 +1,247 @@
+/* cmd_quiz.c - the terminal-free half of `attend quiz`: options, loading the course and
+ * progress, the teacher's answer key (--answers) and the plain-text messages. The curses
+ * half (cmd_quiz itself and the quiz screen) is src/tui/view_quiz.c. */
+#include "cmd_quiz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+const char QUIZ_USAGE[] =
+    "usage: attend quiz [--lesson ID] [--count N] [--seed S] [--lessons DIR] [--ascii]\n"
+    "       attend quiz --review [--count N]\n"
+    "       attend quiz --answers --seed S [--lesson ID] [--count N] [--lessons DIR]\n"
+    "  --lesson ID    only that lesson's questions (default: every lesson)\n"
+    "  --count N      ask N questions picked with the seed (default: all, in course order);\n"
+    "                 drills come back with fresh numbers when N exceeds the questions\n"
+    "  --seed S       the drills' numbers and the pick (default: from the clock; shown)\n"
+    "  --review       ask what the review schedule says is due (Leitner boxes)\n"
+    "  --answers      print the questions of --seed S with their answers, no terminal\n"
+    "                 needed (the teacher's key: the same questions as attend quiz --seed S)\n"
+    "  --ascii        ASCII glyphs instead of UTF-8\n"
+    "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int quiz_cmd_parse(QuizCmd *o, int argc, char **argv, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            o->help = 1;
+        } else if (!strcmp(a, "--lesson") && more) {
+            o->lesson = argv[++i];
+        } else if (!strcmp(a, "--lessons") && more) {
+            o->dir = argv[++i];
+        } else if (!strcmp(a, "--count") && more) {
+            uint64_t v;
+            if (parse_u64(argv[++i], &v) || v < 1 || v > 1000) {
+                snprintf(err, errlen, "--count wants a number from 1 to 1000, not \"%s\"",
+                         argv[i]);
+                return -1;
+            }
+            o->count = (int)v;
+        } else if (!strcmp(a, "--seed") && more) {
+            if (parse_u64(argv[++i], &o->seed)) {
+                snprintf(err, errlen, "--seed wants a whole number >= 0, not \"%s\"", argv[i]);
+                return -1;
+            }
+            o->have_seed = 1;
+        } else if (!strcmp(a, "--review")) {
+            o->review = 1;
+        } else if (!strcmp(a, "--answers")) {
+            o->answers = 1;
+        } else if (!strcmp(a, "--ascii")) {
+            o->ascii = 1;
+        } else if (!strcmp(a, "--lesson") || !strcmp(a, "--lessons") || !strcmp(a, "--count") ||
+                   !strcmp(a, "--seed")) {
+            snprintf(err, errlen, "%s needs a value", a);
+            return -1;
+        } else {
+            snprintf(err, errlen, "unknown option \"%s\"", a);
+            return -1;
+        }
+    }
+    if (o->answers && !o->have_seed) {
+        snprintf(err, errlen, "--answers needs --seed S: the seed the class's quiz uses");
+        return -1;
+    }
+    if (o->answers && o->review) {
+        snprintf(err, errlen, "--answers and --review do not go together (a review depends "
+                              "on one learner's progress)");
+        return -1;
+    }
+    if (!o->have_seed) /* different every run, shown on screen so it can be reused */
+        o->seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
+    return 0;
+}
+
+int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
+{
+    char dirbuf[1024];
+    const char *dir = o->dir;
+    if (!dir) {
+        cmd_data_path("lessons", dirbuf, sizeof dirbuf);
+        dir = dirbuf;
+    }
+    if (lesson_load_dir(c, dir, err, errlen))
+        return -1;
+    if (o->lesson) {
+        int li = lesson_find(c, o->lesson);
+        if (li < 0) {
+            snprintf(err, errlen, "no lesson with id \"%s\" in %s", o->lesson, dir);
+            return -1;
+        }
+        if (c->lessons[li].broken) {
+            snprintf(err, errlen, "lesson \"%s\" is broken: %s", o->lesson,
+                     c->lessons[li].error);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int quiz_cmd_progress(Progress *p, char *warn, size_t warnlen)
+{
+    char path[1024], err[600];
+    warn[0] = 0;
+    if (progress_default_path(path, sizeof path, err, sizeof err)) {
+        memset(p, 0, sizeof *p);
+        snprintf(warn, warnlen, "scores will not be saved: %s", err);
+        return -1;
+    }
+    int r = progress_load(p, path, err, sizeof err);
+    if (r == 1)
+        snprintf(warn, warnlen, "%s", err);
+    else if (r < 0) {
+        snprintf(warn, warnlen, "scores will not be saved: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void print_wrapped(FILE *f, const char *indent, const char *text)
+{
+    /* keeps the author's line breaks; wraps long lines at 88 columns on spaces */
+    const int W = 88;
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        while (len > 0) {
+            size_t take = len;
+            if ((int)take > W) {
+                take = (size_t)W;
+                while (take > 0 && p[take] != ' ')
+                    take--;
+                if (take == 0)
+                    take = (size_t)W;
+            }
+            fprintf(f, "%s%.*s\n", indent, (int)take, p);
+            p += take;
+            len -= take;
+            while (len > 0 && *p == ' ') {
+                p++;
+                len--;
+            }
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+}
+
+void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
+{
+    fprintf(f, "attend quiz - answer key, seed %llu, %s: %d question%s\n",
+            (unsigned long long)s->seed, o->lesson ? o->lesson : "every lesson", s->n,
+            s->n == 1 ? "" : "s");
+    fprintf(f, "The class sees the same questions with: attend quiz --seed %llu%s%s",
+            (unsigned long long)s->seed, o->lesson ? " --lesson " : "",
+            o->lesson ? o->lesson : "");
+    if (o->count)
+        fprintf(f, " --count %d", o->count);
+    fprintf(f, "\n");
+    if (s->n_skipped)
+        fprintf(f, "(%d question%s could not be built and %s left out: %s)\n", s->n_skipped,
+                s->n_skipped == 1 ? "" : "s", s->n_skipped == 1 ? "is" : "are", s->skipped);
+    for (int i = 0; i < s->n; i++) {
+        const QuizItem *it = &s->items[i];
+        fprintf(f, "\n%d. [%s] %s%s%s\n", i + 1, it->key, quiz_kind_name(it->kind),
+                it->drill[0] ? ", drill " : "", it->drill);
+        if (it->lead[0])
+            print_wrapped(f, "   ", it->lead);
+        print_wrapped(f, "   ", it->prompt);
+        for (int c = 0; c < it->n_choices; c++)
+            fprintf(f, "     %d) %s\n", c + 1, it->choices[c]);
+        char ans[300];
+        if (it->kind == QK_NUMBER && it->tol > 0 && !isinf(it->number))
+            snprintf(ans, sizeof ans, "%s (within %g)", it->answer, it->tol);
+        else if (it->kind == QK_CELL)
+            snprintf(ans, sizeof ans, "%s of row %d", it->answer, it->row);
+        else if (it->kind == QK_TEXT && it->n_text > 1) {
+            size_t k = (size_t)snprintf(ans, sizeof ans, "%s (also accepted:", it->answer);
+            for (int t = 1; t < it->n_text && k < sizeof ans; t++)
+                k += (size_t)snprintf(ans + k, sizeof ans - k, "%s \"%s\"", t > 1 ? "," : "",
+                                      it->text[t]);
+            if (k < sizeof ans)
+                snprintf(ans + k, sizeof ans - k, ")");
+        } else
+            snprintf(ans, sizeof ans, "%s", it->answer);
+        fprintf(f, "   Answer: %s\n", ans);
+        if (it->explain[0]) {
+            fprintf(f, "   Why:\n");
+            print_wrapped(f, "     ", it->explain);
+        }
+    }
+}
+
+void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
+{
+    /* the soonest future due time among scheduled questions */
+    const char *txt = progress_slot_get(p, QUIZ_SLOT);
+    int scheduled = 0;
+    long next = -1;
+    if (txt) {
+        cJSON *o = cJSON_Parse(txt);
+        const cJSON *sch = json_get(o, "schedule");
+        for (const cJSON *e = cJSON_IsObject(sch) ? sch->child : NULL; e; e = e->next) {
+            int box;
+            long due;
+            if (quiz_schedule(p, e->string, &box, &due) == 0) {
+                scheduled++;
+                if (next < 0 || due < next)
+                    next = due;
+            }
+        }
+        cJSON_Delete(o);
+    }
+    if (!scheduled) {
+        fprintf(f, "Nothing to review yet: answer some questions first (attend quiz).\n");
+        return;
+    }
+    double days = (double)(next - now) / 86400.0;
+    fprintf(f, "Nothing is due for review. %d question%s scheduled; the next is due in ",
+            scheduled, scheduled == 1 ? " is" : "s are");
+    if (days < 1)
+        fprintf(f, "%.0f hour%s.\n", days * 24 < 1 ? 1 : days * 24,
+                days * 24 < 1.5 ? "" : "s");
+    else
+        fprintf(f, "%.0f day%s.\n", days, days < 1.5 ? "" : "s");
+}

@@ -1,0 +1,720 @@
+/* view_quiz.c - the quiz screen: one question at a time, typed answers (a cursor for cell
+ * questions), hints on request, ✓/✗ verdicts with the expected answer beside the given one,
+ * retry and skip; and `attend quiz` itself (cmd_quiz), whose terminal-free half is
+ * src/cmd_quiz.c. Draw paints from the state (starting with erase()); key changes it. */
+#include "view_quiz.h"
+
+#include <curses.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "cmd.h"
+#include "cmd_quiz.h"
+#include "ui.h"
+
+typedef enum { ST_ASK, ST_WRONG, ST_SHOWN, ST_RIGHT, ST_DONE } Stage;
+typedef enum { FB_NONE, FB_INVALID, FB_RIGHT, FB_WRONG, FB_INFO } Feedback;
+
+typedef struct {
+    QuizSet *set;
+    Progress *prog;
+    int scores;
+    int cur;
+    Stage st;
+    char input[256];
+    char given[256];          /* the last answer judged wrong (or right) */
+    char msg[400];
+    Feedback fb;
+    int hints;                /* hints shown for this question */
+    int tries;                /* wrong answers to this question */
+    int recorded;             /* a result for this question is recorded */
+    int cell_col;             /* cell questions: cursor column */
+    QuizTally tally;
+    QuizResult *res;          /* (set->n) how each question went */
+    int *done;                /* (set->n) 1 once recorded */
+    char save_err[300];
+    int quit;
+} QV;
+
+static const char *glyph_right(void) { return ui.utf8 ? "✓" : "[ok]"; }
+static const char *glyph_wrong(void) { return ui.utf8 ? "✗" : "[x]"; }
+
+static const QuizItem *cur_item(const QV *q)
+{
+    return q->cur < q->set->n ? &q->set->items[q->cur] : NULL;
+}
+
+/* ---- recording ---- */
+
+static void record(QV *q, QuizResult r)
+{
+    const QuizItem *it = cur_item(q);
+    if (!it || q->recorded)
+        return;
+    q->recorded = 1;
+    q->done[q->cur] = 1;
+    q->res[q->cur] = r;
+    q->tally.asked++;
+    if (r == QR_RIGHT || r == QR_RIGHT_HINTED)
+        q->tally.right++;
+    if (r == QR_SKIPPED)
+        q->tally.skipped++;
+    if (!q->prog)
+        return;
+    char err[300];
+    long now = (long)time(NULL);
+    if (quiz_record(q->prog, it->key, r, now, err, sizeof err) ||
+        progress_save(q->prog, err, sizeof err)) {
+        if (!q->save_err[0])
+            snprintf(q->save_err, sizeof q->save_err, "%s", err);
+    }
+}
+
+/* Scores per lesson over the questions recorded so far (called once, at the end). */
+typedef struct {
+    char lesson[48];
+    int right, asked;
+} LessonScore;
+
+static void record_scores(QV *q)
+{
+    const QuizResult *res = q->res;
+    const int *done = q->done;
+    if (!q->prog || !q->scores)
+        return;
+    LessonScore ls[64];
+    int n = 0;
+    for (int i = 0; i < q->set->n; i++) {
+        const QuizItem *it = &q->set->items[i];
+        if (!done[i] || !it->lesson[0])
+            continue;
+        int k = 0;
+        while (k < n && strcmp(ls[k].lesson, it->lesson))
+            k++;
+        if (k == n) {
+            if (n == 64)
+                continue;
+            snprintf(ls[n].lesson, sizeof ls[n].lesson, "%s", it->lesson);
+            ls[n].right = ls[n].asked = 0;
+            n++;
+        }
+        ls[k].asked++;
+        if (res[i] == QR_RIGHT || res[i] == QR_RIGHT_HINTED)
+            ls[k].right++;
+    }
+    char err[300];
+    long now = (long)time(NULL);
+    for (int k = 0; k < n; k++)
+        if (quiz_record_score(q->prog, ls[k].lesson, ls[k].right, ls[k].asked, q->tally.hints,
+                              now, err, sizeof err) && !q->save_err[0])
+            snprintf(q->save_err, sizeof q->save_err, "%s", err);
+    if (n && progress_save(q->prog, err, sizeof err) && !q->save_err[0])
+        snprintf(q->save_err, sizeof q->save_err, "%s", err);
+}
+
+/* ---- drawing ---- */
+
+typedef struct {
+    int y, x, w, maxy, attr;
+} WrapCtx;
+
+static void wrap_line(const char *s, int len, void *vctx)
+{
+    WrapCtx *c = vctx;
+    if (c->y >= c->maxy)
+        return;
+    char line[1024], tl[1200];
+    if (len >= (int)sizeof line)
+        len = (int)sizeof line - 1;
+    memcpy(line, s, (size_t)len);
+    line[len] = 0;
+    ui_text(line, tl, sizeof tl);
+    attron(c->attr);
+    ui_put(c->y, c->x, c->w, tl);
+    attroff(c->attr);
+    c->y++;
+}
+
+/* Wraps text at (y, x) in w columns, not past maxy; returns the next free row. */
+static int put_wrapped(int y, int x, int w, int maxy, int attr, const char *text)
+{
+    char tmp[4096];
+    ui_text(text, tmp, sizeof tmp); /* transliterate first so widths are right */
+    WrapCtx c = {y, x, w, maxy, attr};
+    ui_wrap(tmp, w, wrap_line, &c);
+    return c.y;
+}
+
+static void draw_header(const QV *q)
+{
+    char left[300], right[100];
+    snprintf(left, sizeof left, " attend %s quiz: %s", ui.utf8 ? "│" : "|", q->set->title);
+    if (q->st == ST_DONE)
+        snprintf(right, sizeof right, "done  seed %llu ", (unsigned long long)q->set->seed);
+    else
+        snprintf(right, sizeof right, "question %d/%d  seed %llu ", q->cur + 1, q->set->n,
+                 (unsigned long long)q->set->seed);
+    attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
+    if (ui.color == UI_COLOR_NONE)
+        attron(A_REVERSE);
+    ui_fill(0, 0, COLS);
+    int rw = ui_width(right);
+    ui_put(0, 0, COLS - rw - 1, left);
+    ui_put(0, COLS - rw, rw, right);
+    attrset(A_NORMAL);
+}
+
+static void draw_footer(const QV *q)
+{
+    const QuizItem *it = cur_item(q);
+    const char *keys;
+    switch (q->st) {
+    case ST_ASK:
+        keys = it && it->kind == QK_CELL ? "enter check  ←/→ column  ? hint  tab skip  esc quit"
+                                         : "enter check  ? hint  tab skip  esc quit";
+        break;
+    case ST_WRONG:
+        keys = "r retry  ? hint  enter show the answer  tab skip  q quit";
+        break;
+    case ST_DONE:
+        keys = "enter or q close";
+        break;
+    default:
+        keys = "enter next  q quit";
+        break;
+    }
+    attron(COLOR_PAIR(UI_FOOTER));
+    if (ui.color == UI_COLOR_NONE)
+        attron(A_REVERSE);
+    ui_fill(LINES - 1, 0, COLS);
+    ui_put(LINES - 1, 1, COLS - 2, keys);
+    attrset(A_NORMAL);
+}
+
+static void draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor)
+{
+    if (!it->grid_n)
+        return;
+    int lw = 8;
+    ui_putf(y, x, w, "%*s", lw, "");
+    for (int j = 0; j < it->grid_m && x + lw + 1 + j * 7 < x + w; j++)
+        ui_putf(y, x + lw + 1 + j * 7, 7, "%-6.6s", it->grid_cols[j]);
+    y++;
+    for (int i = 0; i < it->grid_n && y < maxy; i++, y++) {
+        int on_row = i == it->row;
+        if (on_row)
+            attron(A_BOLD);
+        ui_putf(y, x, lw + 1, "%c%-7.7s", on_row ? '>' : ' ', it->grid_rows[i]);
+        for (int j = 0; j < it->grid_m && x + lw + 1 + j * 7 + 6 <= x + w; j++) {
+            int sel = on_row && j == cursor;
+            if (sel)
+                attron(A_REVERSE);
+            /* brackets mark the cursor as well as the reverse video (no colour alone) */
+            ui_putf(y, x + lw + j * 7, 7, "%c%.2f%c", sel ? '[' : ' ',
+                    (double)it->grid[i * it->grid_m + j], sel ? ']' : ' ');
+            if (sel)
+                attroff(A_REVERSE);
+        }
+        if (on_row)
+            attroff(A_BOLD);
+    }
+}
+
+static void draw_done(const QV *q)
+{
+    int y = 3, x = 2, w = COLS - 4;
+    attron(A_BOLD);
+    ui_putf(y++, x, w, "%s: %d of %d right at the first try", q->tally.quit ? "Stopped"
+                                                                            : "Done",
+            q->tally.right, q->tally.asked);
+    attroff(A_BOLD);
+    y++;
+    ui_putf(y++, x, w, "hints used: %d   skipped: %d", q->tally.hints, q->tally.skipped);
+    int missed = q->tally.asked - q->tally.right;
+    if (missed > 0)
+        y = put_wrapped(y + 1, x, w, LINES - 2, A_NORMAL,
+                        "Questions you missed or skipped are due again at once: "
+                        "attend quiz --review brings them back.");
+    if (q->prog)
+        put_wrapped(y + 1, x, w, LINES - 2, A_DIM,
+                    q->save_err[0] ? q->save_err : "Scores and the review schedule are saved.");
+    else
+        put_wrapped(y + 1, x, w, LINES - 2, A_DIM, "Progress is not saved in this session.");
+}
+
+static void draw(const QV *q)
+{
+    erase();
+    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
+        char l1[80];
+        snprintf(l1, sizeof l1, "need %d%s%d (now %dx%d) - esc quits", APP_MIN_COLS,
+                 ui.utf8 ? "×" : "x", APP_MIN_LINES, COLS, LINES);
+        ui_put(LINES / 2, 0, COLS, l1);
+        refresh();
+        return;
+    }
+    draw_header(q);
+    draw_footer(q);
+    if (q->st == ST_DONE) {
+        draw_done(q);
+        refresh();
+        return;
+    }
+    const QuizItem *it = cur_item(q);
+    int x = 2, w = COLS - 4, maxy = LINES - 2, y = 2;
+    char top[300], hu[32] = "";
+    if (q->hints)
+        snprintf(hu, sizeof hu, "  hints used: %d", q->hints);
+    snprintf(top, sizeof top, "%s  %s%s%s", it->key, quiz_kind_name(it->kind),
+             it->drill[0] ? " (drill: fresh numbers each time)" : "", hu);
+    attron(A_DIM);
+    ui_put(y++, x, w, top);
+    attroff(A_DIM);
+    y++;
+    if (it->lead[0])
+        y = put_wrapped(y, x, w, maxy, A_DIM, it->lead);
+    y = put_wrapped(y, x, w, maxy, A_BOLD, it->prompt) + 1;
+    for (int c = 0; c < it->n_choices && y < maxy; c++) {
+        char line[300];
+        snprintf(line, sizeof line, "%d) %s", c + 1, it->choices[c]);
+        y = put_wrapped(y, x + 2, w - 2, maxy, A_NORMAL, line);
+    }
+    if (it->n_choices) {
+        attron(A_DIM);
+        ui_put(y++, x + 2, w - 2, it->kind == QK_MULTI
+                                      ? "type the numbers of every right choice, e.g. 1 3"
+                                      : "type the number of your choice");
+        attroff(A_DIM);
+    }
+    if (it->kind == QK_CELL) {
+        draw_grid(it, y, x, w, maxy, q->cell_col);
+        y += it->grid_n + 1;
+    }
+    if (it->kind == QK_SHAPE && y < maxy) {
+        attron(A_DIM);
+        ui_put(y++, x + 2, w - 2, "shapes: 6x64, 6×64, [6, 64] or (6, 64)");
+        attroff(A_DIM);
+    }
+    if (it->kind == QK_TEXT && y < maxy) {
+        attron(A_DIM);
+        ui_put(y++, x + 2, w - 2, "case, extra spaces, quotes and a final period are ignored");
+        attroff(A_DIM);
+    }
+    y++;
+    if (y < maxy) {
+        attron(A_BOLD);
+        int used = ui_put(y, x, w, "Your answer: ");
+        attroff(A_BOLD);
+        char shown[300];
+        snprintf(shown, sizeof shown, "%s%s", q->st == ST_ASK ? q->input : q->given,
+                 q->st == ST_ASK ? "_" : "");
+        ui_put(y, x + used, w - used, shown);
+        y += 2;
+    }
+    if (q->fb != FB_NONE && y < maxy) {
+        char line[600];
+        const char *g = q->fb == FB_RIGHT ? glyph_right() : q->fb == FB_WRONG ? glyph_wrong()
+                      : q->fb == FB_INVALID ? ui_glyph(G_WARN) : "";
+        snprintf(line, sizeof line, "%s %s", g, q->msg);
+        int attr = A_BOLD;
+        if (q->fb == FB_INVALID)
+            attr |= (int)COLOR_PAIR(UI_WARN);
+        else if (q->fb != FB_INFO)
+            attr |= (int)COLOR_PAIR(UI_ACCENT);
+        y = put_wrapped(y, x, w, maxy, attr, line);
+    }
+    for (int h = 0; h < q->hints && y < maxy; h++) {
+        char hint[400], line[420];
+        if (quiz_hint(it, h, hint, sizeof hint)) {
+            snprintf(line, sizeof line, "Hint %d: %s", h + 1, hint);
+            y = put_wrapped(y, x, w, maxy, A_NORMAL, line);
+        }
+    }
+    if ((q->st == ST_SHOWN || q->st == ST_RIGHT) && y + 1 < maxy) {
+        y++;
+        char line[700];
+        snprintf(line, sizeof line, "Expected: %s    Yours: %s", it->answer,
+                 q->given[0] ? q->given : "(none)");
+        y = put_wrapped(y, x, w, maxy, A_BOLD, line);
+        if (it->explain[0])
+            put_wrapped(y, x, w, maxy, A_NORMAL, it->explain);
+    }
+    refresh();
+}
+
+/* ---- keys ---- */
+
+static void next_question(QV *q)
+{
+    q->cur++;
+    q->input[0] = q->given[0] = q->msg[0] = 0;
+    q->fb = FB_NONE;
+    q->hints = q->tries = q->recorded = 0;
+    q->cell_col = 0;
+    q->st = q->cur >= q->set->n ? ST_DONE : ST_ASK;
+}
+
+static void show_hint(QV *q)
+{
+    const QuizItem *it = cur_item(q);
+    if (q->hints < quiz_hint_count(it)) {
+        q->hints++;
+        q->tally.hints++;
+    } else {
+        snprintf(q->msg, sizeof q->msg, "No more hints for this question.");
+        q->fb = FB_INFO;
+    }
+}
+
+static void submit(QV *q)
+{
+    const QuizItem *it = cur_item(q);
+    char ans[256];
+    if (it->kind == QK_CELL && !q->input[0])
+        snprintf(ans, sizeof ans, "%d", q->cell_col);
+    else
+        snprintf(ans, sizeof ans, "%s", q->input);
+    QuizVerdict v = quiz_check(it, ans, q->msg, sizeof q->msg);
+    if (v == QV_INVALID) {
+        q->fb = FB_INVALID; /* never counted: read the message, try again */
+        return;
+    }
+    snprintf(q->given, sizeof q->given, "%s", ans);
+    if (v == QV_RIGHT) {
+        q->fb = FB_RIGHT;
+        if (q->tries == 0)
+            record(q, q->hints ? QR_RIGHT_HINTED : QR_RIGHT);
+        q->st = ST_RIGHT;
+        return;
+    }
+    q->fb = FB_WRONG;
+    if (q->tries++ == 0)
+        record(q, QR_WRONG);
+    q->st = ST_WRONG;
+}
+
+static void input_add(QV *q, int k)
+{
+    char buf[MB_LEN_MAX + 1];
+    int n;
+    if (k & APP_WCHAR) {
+        mbstate_t ms;
+        memset(&ms, 0, sizeof ms);
+        size_t r = wcrtomb(buf, (wchar_t)(k & ~APP_WCHAR), &ms);
+        if (r == (size_t)-1)
+            return;
+        n = (int)r;
+    } else {
+        buf[0] = (char)k;
+        n = 1;
+    }
+    size_t len = strlen(q->input);
+    if (len + (size_t)n + 1 >= 200)
+        return; /* the field holds a short answer; longer is refused by quiz_check anyway */
+    memcpy(q->input + len, buf, (size_t)n);
+    q->input[len + (size_t)n] = 0;
+}
+
+static void input_backspace(QV *q)
+{
+    size_t len = strlen(q->input);
+    while (len > 0) {
+        len--;
+        if (((unsigned char)q->input[len] & 0xC0) != 0x80)
+            break;
+    }
+    q->input[len] = 0;
+}
+
+static void key(QV *q, int k)
+{
+    const QuizItem *it = cur_item(q);
+    if (k == APP_CTRL('c')) {
+        q->quit = 1;
+        return;
+    }
+    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
+        if (k == 27 || k == 'q')
+            q->quit = 1;
+        return;
+    }
+    if (q->st == ST_DONE) {
+        if (k == '\r' || k == '\n' || k == KEY_ENTER || k == 'q' || k == 27 || k == ' ')
+            q->quit = 1;
+        return;
+    }
+    if (q->st == ST_ASK) {
+        switch (k) {
+        case '\r':
+        case '\n':
+        case KEY_ENTER:
+            submit(q);
+            return;
+        case '?':
+        case KEY_F(1):
+            show_hint(q);
+            return;
+        case '\t':
+            record(q, QR_SKIPPED);
+            next_question(q);
+            return;
+        case 27:
+            q->quit = 1;
+            return;
+        case KEY_BACKSPACE:
+        case 127:
+        case 8:
+            input_backspace(q);
+            return;
+        case APP_CTRL('u'):
+            q->input[0] = 0;
+            return;
+        case KEY_LEFT:
+            if (it->kind == QK_CELL && q->cell_col > 0)
+                q->cell_col--;
+            return;
+        case KEY_RIGHT:
+            if (it->kind == QK_CELL && q->cell_col < it->n_cols - 1)
+                q->cell_col++;
+            return;
+        default:
+            if ((k >= 32 && k < 127) || (k & APP_WCHAR))
+                input_add(q, k);
+            return;
+        }
+    }
+    /* a verdict is on screen */
+    switch (k) {
+    case 'r':
+        if (q->st == ST_WRONG) {
+            q->st = ST_ASK;
+            q->fb = FB_NONE;
+            q->msg[0] = 0;
+        }
+        return;
+    case '?':
+        if (q->st == ST_WRONG)
+            show_hint(q);
+        return;
+    case '\t':
+        record(q, QR_SKIPPED);
+        next_question(q);
+        return;
+    case '\r':
+    case '\n':
+    case KEY_ENTER:
+    case ' ':
+    case 'n':
+        if (q->st == ST_WRONG)
+            q->st = ST_SHOWN;
+        else
+            next_question(q);
+        return;
+    case 'q':
+    case 27:
+        q->quit = 1;
+        return;
+    default:
+        return;
+    }
+}
+
+static int read_key(void)
+{
+    wint_t ch;
+    int r = get_wch(&ch);
+    if (r == ERR)
+        return -1;
+    if (r == KEY_CODE_YES)
+        return (int)ch;
+    if (ch > 0xFF)
+        return (int)ch | APP_WCHAR;
+    return (int)ch;
+}
+
+void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
+                   QuizTally *t, char *save_err, size_t errlen)
+{
+    QV *q = calloc(1, sizeof *q);
+    QuizResult *res = calloc((size_t)(s->n ? s->n : 1), sizeof *res);
+    int *done = calloc((size_t)(s->n ? s->n : 1), sizeof *done);
+    memset(t, 0, sizeof *t);
+    if (save_err && errlen)
+        save_err[0] = 0;
+    if (!q || !res || !done) {
+        free(q);
+        free(res);
+        free(done);
+        if (save_err && errlen)
+            snprintf(save_err, errlen, "out of memory");
+        return;
+    }
+    q->set = s;
+    q->res = res;
+    q->done = done;
+    q->prog = p;
+    q->scores = scores;
+    q->st = s->n ? ST_ASK : ST_DONE;
+    timeout(250);
+    curs_set(0);
+    int dirty = 1;
+    while (!q->quit && !(stop && *stop)) {
+        if (dirty)
+            draw(q);
+        dirty = 0;
+        int k = read_key();
+        if (k < 0)
+            continue;
+        dirty = 1;
+        if (k == KEY_RESIZE)
+            continue;
+        key(q, k);
+    }
+    q->tally.quit = q->cur < s->n;
+    record_scores(q);
+    *t = q->tally;
+    if (save_err && errlen)
+        snprintf(save_err, errlen, "%s", q->save_err);
+    free(q);
+    free(res);
+    free(done);
+}
+
+/* ---- the player's hook ---- */
+
+void quiz_open(App *a, const volatile sig_atomic_t *stop)
+{
+    if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
+        return;
+    const Lesson *L = &a->course.lessons[a->lesson];
+    QuizSet s;
+    char err[600];
+    uint64_t seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
+    if (quiz_build(&s, &a->course, L->id, 0, seed, err, sizeof err)) {
+        app_msg(a, 0, "%s", err);
+        return;
+    }
+    QuizTally t;
+    char serr[300];
+    view_quiz_run(&s, a->prog_ok ? &a->prog : NULL, 1, stop, &t, serr, sizeof serr);
+    if (serr[0])
+        app_msg(a, 1, "quiz results not saved: %s", serr);
+    else
+        app_msg(a, 0, "quiz: %d of %d right at the first try%s", t.right, t.asked,
+                s.n_skipped ? " (some questions could not be built: attend check-lessons)" : "");
+    quiz_set_free(&s);
+}
+
+/* ---- attend quiz ---- */
+
+static volatile sig_atomic_t quiz_signal;
+
+static void on_signal(int sig)
+{
+    quiz_signal = sig;
+}
+
+int cmd_quiz(int argc, char **argv)
+{
+    QuizCmd o;
+    char err[1024];
+    if (quiz_cmd_parse(&o, argc, argv, err, sizeof err)) {
+        fprintf(stderr, "attend quiz: %s\n%s\n", err, QUIZ_USAGE);
+        return 2;
+    }
+    if (o.help) {
+        printf("%s\n", QUIZ_USAGE);
+        return 0;
+    }
+    setlocale(LC_ALL, "");
+    if (!o.answers && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+        fprintf(stderr, "attend quiz: the quiz is interactive and needs a terminal (stdin and "
+                        "stdout).\nFor a printable answer key: attend quiz --answers --seed S"
+                        "%s%s\n", o.lesson ? " --lesson " : "", o.lesson ? o.lesson : "");
+        return 1;
+    }
+    Course c;
+    memset(&c, 0, sizeof c);
+    if (quiz_cmd_load(&o, &c, err, sizeof err)) {
+        fprintf(stderr, "attend quiz: %s\n", err);
+        lesson_free_course(&c);
+        return 1;
+    }
+    QuizSet s;
+    int rc = 0;
+    if (o.answers) {
+        if (quiz_build(&s, &c, o.lesson, o.count, o.seed, err, sizeof err)) {
+            fprintf(stderr, "attend quiz: %s\n", err);
+            lesson_free_course(&c);
+            return 1;
+        }
+        quiz_print_key(stdout, &s, &o);
+        quiz_set_free(&s);
+        lesson_free_course(&c);
+        return 0;
+    }
+    Progress prog;
+    char warn[700];
+    int can_save = quiz_cmd_progress(&prog, warn, sizeof warn) == 0;
+    if (warn[0])
+        fprintf(stderr, "attend quiz: %s\n", warn);
+    long now = (long)time(NULL);
+    int built = o.review ? quiz_build_review(&s, &c, &prog, now, o.count, o.seed, err,
+                                             sizeof err)
+                         : quiz_build(&s, &c, o.lesson, o.count, o.seed, err, sizeof err);
+    if (built) {
+        fprintf(stderr, "attend quiz: %s\n", err);
+        progress_free(&prog);
+        lesson_free_course(&c);
+        return 1;
+    }
+    if (o.review && s.n == 0) {
+        quiz_print_nothing_due(stdout, &prog, now);
+        quiz_set_free(&s);
+        progress_free(&prog);
+        lesson_free_course(&c);
+        return 0;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    atexit(ui_end);
+    UiOpts uo;
+    memset(&uo, 0, sizeof uo);
+    uo.ascii = o.ascii;
+    if (ui_start(&uo, err, sizeof err)) {
+        fprintf(stderr, "attend quiz: %s\n", err);
+        rc = 1;
+    } else {
+        QuizTally t;
+        char serr[300];
+        view_quiz_run(&s, can_save ? &prog : NULL, !o.review, &quiz_signal, &t, serr,
+                      sizeof serr);
+        ui_end();
+        printf("quiz (seed %llu): %d of %d right at the first try, %d hint%s, %d skipped%s\n",
+               (unsigned long long)s.seed, t.right, t.asked, t.hints, t.hints == 1 ? "" : "s",
+               t.skipped, t.quit ? " (stopped early)" : "");
+        if (s.n_skipped)
+            printf("%d question%s could not be built: %s\n", s.n_skipped,
+                   s.n_skipped == 1 ? "" : "s", s.skipped);
+        if (serr[0]) {
+            fprintf(stderr, "attend quiz: results not saved: %s\n", serr);
+            rc = 1;
+        }
+        if (quiz_signal)
+            rc = 128 + (int)quiz_signal;
+    }
+    quiz_set_free(&s);
+    progress_free(&prog);
+    lesson_free_course(&c);
+    return rc;
+}
