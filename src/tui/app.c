@@ -597,8 +597,10 @@ static int hints_width(const char *h)
 
 static void global_hints(App *a, char *g, size_t n)
 {
-    (void)a;
+    const Page *p = cur_page(a);
     g[0] = '\0';
+    if (p && p->notes)
+        app_hint(g, n, "o", "notes");
     app_hint(g, n, ui.utf8 ? "spc/PgDn" : "spc/PgDn", "next");
     app_hint(g, n, "bksp/PgUp", "back");
     app_hint(g, n, "g", "lessons");

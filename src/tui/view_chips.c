@@ -114,8 +114,10 @@ static void chips_draw(App *a, Rect r)
         attron(A_DIM);
         ui_put(y, r.x, r.w,
                ident ? "(original order: swap two chips to permute the input)"
-                     : (match ? "same outputs, moved with their tokens: attention alone ignores order"
-                              : "the outputs changed, not just moved: position is seen"));
+               : match ? "same outputs, moved with their tokens: attention alone ignores order"
+               : a->ctl.causal ? "changed, not just moved: the causal mask depends on position"
+               : a->ctl.pe != PE_NONE ? "changed, not just moved: positional encoding is seen"
+                                      : "the outputs changed, not just moved");
         attroff(A_DIM);
     }
 }
