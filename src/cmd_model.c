@@ -42,13 +42,18 @@ void cmd_data_path(const char *rel, char *out, unsigned outlen)
 }
 
 static const char INIT_USAGE[] =
-    "usage: attend init-model --config FILE --vocab FILE --out FILE [--seed S]";
+    "usage: attend init-model --config FILE --vocab FILE --out FILE [--seed S] [--arrays]";
 
 int cmd_init_model(int argc, char **argv)
 {
     const char *cfg_path = NULL, *vocab_path = NULL, *out = NULL;
     unsigned long long seed = 1;
+    int arrays = 0;
     for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--arrays")) {
+            arrays = 1;
+            continue;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "attend init-model: %s needs a value\n%s\n", argv[i], INIT_USAGE);
             return 2;
@@ -104,6 +109,7 @@ int cmd_init_model(int argc, char **argv)
     char note[128];
     snprintf(note, sizeof note, "{\"kind\":\"random-init\",\"seed\":%llu}", seed);
     m.training = strdup(note);
+    m.save_arrays = arrays;
     rc = model_save(&m, out, err, sizeof err);
     model_free(&m);
     if (rc) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,128 @@ static int read_row(const cJSON *row, float *out, int cols, const char *what, in
     return 0;
 }
 
+/* {"shape": [rows, cols] or [cols], "f32": "<base64 of little-endian float32 values>"} */
+static int read_packed(const cJSON *item, float *out, int rows, int cols, const char *what,
+                       char *err, size_t errlen)
+{
+    for (const cJSON *k = item->child; k; k = k->next)
+        if (strcmp(k->string, "shape") && strcmp(k->string, "f32")) {
+            snprintf(err, errlen, "weight \"%s\" has unknown key \"%s\" (expected shape, f32)", what,
+                     k->string);
+            return -1;
+        }
+    const cJSON *shape = json_get(item, "shape");
+    const cJSON *data = json_get(item, "f32");
+    if (!shape || !cJSON_IsArray(shape) || !data || !cJSON_IsString(data)) {
+        snprintf(err, errlen, "weight \"%s\" must be an array, or an object with \"shape\" and \"f32\"",
+                 what);
+        return -1;
+    }
+    int dims[2] = {0, 0}, nd = cJSON_GetArraySize(shape), i = 0;
+    for (const cJSON *d = shape->child; d && i < 2; d = d->next, i++)
+        dims[i] = cJSON_IsNumber(d) ? (int)d->valuedouble : -1;
+    int r = nd == 1 ? 1 : dims[0], c = nd == 1 ? dims[0] : dims[1];
+    if ((nd != 1 && nd != 2) || r != rows || c != cols) {
+        char got[48];
+        if (nd == 1)
+            snprintf(got, sizeof got, "[%d]", dims[0]);
+        else if (nd == 2)
+            snprintf(got, sizeof got, "[%d, %d]", dims[0], dims[1]);
+        else
+            snprintf(got, sizeof got, "of rank %d", nd);
+        snprintf(err, errlen, "weight \"%s\" has shape %s, expected %dx%d", what, got, rows, cols);
+        return -1;
+    }
+    /* Decode 4 characters -> 3 bytes straight into out, then fix the byte order on a
+     * big-endian host, then check every value is finite. */
+    static signed char dec[256];
+    if (!dec['B']) {
+        memset(dec, -1, sizeof dec);
+        for (int v = 0; v < 64; v++)
+            dec[(unsigned char)"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[v]] =
+                (signed char)v;
+    }
+    const unsigned char *p = (const unsigned char *)data->valuestring;
+    size_t len = strlen(data->valuestring);
+    while (len && p[len - 1] == '=')
+        len--;
+    for (size_t k = 0; k < len; k++)
+        if (dec[p[k]] < 0) {
+            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (character '%c' at %zu)",
+                     what, p[k], k);
+            return -1;
+        }
+    size_t want = (size_t)rows * (size_t)cols, nbytes = len / 4 * 3;
+    if (len % 4 == 1) {
+        snprintf(err, errlen, "weight \"%s\": \"f32\" is not a whole number of float32 values", what);
+        return -1;
+    }
+    nbytes += len % 4 ? len % 4 - 1 : 0;
+    if (nbytes % 4) {
+        snprintf(err, errlen, "weight \"%s\": \"f32\" is not a whole number of float32 values", what);
+        return -1;
+    }
+    if (nbytes / 4 > want) {
+        snprintf(err, errlen, "weight \"%s\" holds more than %zu values (%zu)", what, want, nbytes / 4);
+        return -1;
+    }
+    if (nbytes / 4 != want) {
+        snprintf(err, errlen, "weight \"%s\" holds %zu values, expected %zu (%dx%d)", what,
+                 nbytes / 4, want, rows, cols);
+        return -1;
+    }
+    unsigned char *o = (unsigned char *)out;
+    size_t q = 0;
+    for (size_t k = 0; k < len; k += 4) {
+        int c0 = dec[p[k]], c1 = k + 1 < len ? dec[p[k + 1]] : 0;
+        int c2 = k + 2 < len ? dec[p[k + 2]] : 0, c3 = k + 3 < len ? dec[p[k + 3]] : 0;
+        unsigned v = (unsigned)c0 << 18 | (unsigned)c1 << 12 | (unsigned)c2 << 6 | (unsigned)c3;
+        if (q < nbytes) o[q++] = (unsigned char)(v >> 16);
+        if (q < nbytes) o[q++] = (unsigned char)(v >> 8);
+        if (q < nbytes) o[q++] = (unsigned char)v;
+    }
+    const uint32_t one = 1;
+    int big_endian = *(const unsigned char *)&one == 0;
+    for (size_t k = 0; k < want; k++) {
+        if (big_endian) {
+            unsigned char *x = o + 4 * k, t0 = x[0], t1 = x[1];
+            x[0] = x[3]; x[1] = x[2]; x[2] = t1; x[3] = t0;
+        }
+        if (!isfinite(out[k])) {
+            snprintf(err, errlen, "\"%s\" value %zu is not finite", what, k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void json_write_f32_base64(FILE *f, const float *x, size_t n)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], sizeof u);
+        for (int b = 0; b < 4; b++) {
+            acc = (acc << 8) | ((u >> (8 * b)) & 0xFFu);
+            bits += 8;
+            while (bits >= 6) {
+                bits -= 6;
+                fputc(tab[(acc >> bits) & 63], f);
+            }
+        }
+        acc &= 0xFFu; /* keep only the unread low bits */
+    }
+    if (bits > 0) {
+        fputc(tab[(acc << (6 - bits)) & 63], f);
+        /* pad to a multiple of 4 characters */
+        size_t chars = (n * 4 * 8 + 5) / 6;
+        while (chars++ % 4)
+            fputc('=', f);
+    }
+}
+
 int json_read_matrix(const cJSON *item, float *out, int rows, int cols, const char *what,
                      char *err, size_t errlen)
 {
@@ -215,6 +338,8 @@ int json_read_matrix(const cJSON *item, float *out, int rows, int cols, const ch
         snprintf(err, errlen, "missing weight \"%s\"", what);
         return -1;
     }
+    if (cJSON_IsObject(item))
+        return read_packed(item, out, rows, cols, what, err, errlen);
     if (!cJSON_IsArray(item)) {
         snprintf(err, errlen, "weight \"%s\" must be an array", what);
         return -1;

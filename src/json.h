@@ -29,7 +29,11 @@ int json_get_number(const cJSON *obj, const char *key, double *out, const char *
 /* Borrowed string or NULL with a message. */
 const char *json_get_string(const cJSON *obj, const char *key, const char *what, char *err,
                             size_t errlen);
-/* Reads a number array/matrix into out (rows×cols; rows==1 accepts a flat array).
+/* Writes n floats as base64 of their little-endian IEEE-754 bytes (the "f32" form). */
+#include <stdio.h>
+void json_write_f32_base64(FILE *f, const float *x, size_t n);
+/* Reads a weight into out (rows×cols): an array of rows (rows==1 also accepts a flat array),
+ * or {"shape": [rows, cols], "f32": "<base64>"} ({"shape": [cols]} for a vector).
  * Checks shape and finiteness; messages name `what` and the offending index. */
 int json_read_matrix(const cJSON *item, float *out, int rows, int cols, const char *what,
                      char *err, size_t errlen);

@@ -293,7 +293,14 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
         const Param *p = &m->params[i];
         const float *x = m->data + p->offset;
         fprintf(f, "%s\"%s\": ", i ? ",\n" : "", p->name);
-        if (p->rows == 1) {
+        if (!m->save_arrays) {
+            if (p->rows == 1)
+                fprintf(f, "{\"shape\": [%d], \"f32\": \"", p->cols);
+            else
+                fprintf(f, "{\"shape\": [%d, %d], \"f32\": \"", p->rows, p->cols);
+            json_write_f32_base64(f, x, (size_t)p->rows * p->cols);
+            fputs("\"}", f);
+        } else if (p->rows == 1) {
             fputc('[', f);
             for (int j = 0; j < p->cols; j++)
                 fprintf(f, "%s%.9g", j ? "," : "", (double)x[j]);

@@ -20,6 +20,7 @@ Usage (from the repo root): /usr/bin/python3 tests/ref/numpy_ref.py [--attend BI
     [--only SUBSTRING] [--perturb scale|rope|gelu|eps|padding] [--verbose]
 --perturb deliberately breaks the reference (to see that the check can fail).
 """
+import base64
 import json
 import math
 import os
@@ -179,8 +180,11 @@ def load_model(path):
     raw = doc["weights"]
     W = {}
     for k, v in raw.items():
-        a = np.array(v, dtype=np.float32).astype(np.float64)  # the engine holds float32
-        W[k] = a
+        if isinstance(v, dict):  # packed form: {"shape": [...], "f32": base64 little-endian}
+            a = np.frombuffer(base64.b64decode(v["f32"]), dtype="<f4").reshape(v["shape"])
+        else:
+            a = np.array(v, dtype=np.float32)
+        W[k] = a.astype(np.float64)  # the engine holds float32
     return cfg, doc["vocab"], W
 
 

@@ -34,6 +34,10 @@ class Ref:
         self.c = model_json["config"]
         self.p = {}
         for name, value in model_json["weights"].items():
+            if isinstance(value, dict):  # packed form: {"shape", "f32": base64 float32 LE}
+                import base64, numpy
+                value = numpy.frombuffer(base64.b64decode(value["f32"]), dtype="<f4").reshape(
+                    value["shape"]).tolist()
             self.p[name] = torch.tensor(value, dtype=torch.float32, requires_grad=True)
 
     def w(self, name):

@@ -26,7 +26,12 @@ static char *valid_text(void)
     model_init_random(&m, 1);
     char path[128];
     snprintf(path, sizeof path, "%s/valid.json", dir);
+    m.save_arrays = 1; /* number arrays: easy to break on purpose below */
     model_save(&m, path, err, sizeof err);
+    m.save_arrays = 0;
+    char ppath[128];
+    snprintf(ppath, sizeof ppath, "%s/packed.json", dir);
+    model_save(&m, ppath, err, sizeof err);
     model_free(&m);
     FILE *f = fopen(path, "r");
     static char buf[1 << 16];
@@ -140,6 +145,44 @@ int main(void)
     free(s);
     expect_fail("empty", "", "unexpected end", NULL);
     expect_fail("array", "[1,2]", "top level", NULL);
+    /* The packed (base64 float32) form: the same model, and its own errors. */
+    {
+        char ppath[128];
+        snprintf(ppath, sizeof ppath, "%s/packed.json", dir);
+        FILE *pf = fopen(ppath, "r");
+        static char pk[1 << 16];
+        size_t pn = fread(pk, 1, sizeof pk - 1, pf);
+        pk[pn] = 0;
+        fclose(pf);
+        Model a, b;
+        CHECK(model_load(&a, path, err, sizeof err) == 0, "arrays load: %s", err);
+        CHECK(model_load(&b, ppath, err, sizeof err) == 0, "packed loads: %s", err);
+        CHECK(a.n_floats == b.n_floats && memcmp(a.data, b.data, sizeof(float) * a.n_floats) == 0,
+              "packed and array forms hold the same bits");
+        model_free(&a);
+        model_free(&b);
+        s = replace(pk, "\"tok_embed\": {\"shape\": [4, 4]", "\"tok_embed\": {\"shape\": [4, 5]");
+        expect_fail("packed-shape", s, "tok_embed", "[4, 5]");
+        free(s);
+        s = replace(pk, "\"tok_embed\": {\"shape\": [4, 4], \"f32\": \"", "\"tok_embed\": {\"shape\": [4, 4], \"f32\": \"AAAAAAAAAAAAAAAA");
+        expect_fail("packed-extra", s, "tok_embed", "more than 16");
+        free(s);
+        s = replace(pk, "\"tok_embed\": {\"shape\": [4, 4], \"f32\": \"", "\"tok_embed\": {\"shape\": [4, 4], \"f32\": \"AA");
+        expect_fail("packed-ragged", s, "tok_embed", "whole number");
+        free(s);
+        s = replace(pk, "\"tok_embed\": {\"shape\": [4, 4], \"f32\": \"", "\"tok_embed\": {\"shape\": [4, 4], \"f32\": \"*");
+        expect_fail("packed-bad-char", s, "tok_embed", "not base64");
+        free(s);
+        /* Three +inf floats (0x7f800000 little-endian) are "AACAfwAAgH8AAIB/" in base64:
+         * overwrite the first 16 characters (12 bytes) of pos_embed's data with them. */
+        s = strdup(pk);
+        char *at = strstr(s, "\"pos_embed\": {\"shape\": [4, 4], \"f32\": \"");
+        CHECK(at != NULL, "fixture has packed pos_embed");
+        if (at)
+            memcpy(at + strlen("\"pos_embed\": {\"shape\": [4, 4], \"f32\": \""), "AACAfwAAgH8AAIB/", 16);
+        expect_fail("packed-inf", s, "pos_embed", "not finite");
+        free(s);
+    }
     /* A missing file names it. */
     CHECK(model_load(&m, "/nonexistent/model.json", err, sizeof err) == -1 &&
           strstr(err, "/nonexistent/model.json") && strstr(err, "No such file"), "missing: %s", err);
