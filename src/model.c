@@ -878,6 +878,54 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
     return 0;
 }
 
+Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,
+                    int dv, int causal, int scale)
+{
+    if (nq < 1 || nk < 1 || dk < 1 || dv < 1 || nq > 64 || nk > 64 || dk > 4096 || dv > 4096)
+        return NULL;
+    Trace *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->max_n = nq > nk ? nq : nk;
+    t->max_m = 1;
+    t->cap_entries = 12;
+    t->cap = (size_t)nq * dk + (size_t)nk * (dk + dv) + 5 * (size_t)nq * nk + (size_t)nq * dv;
+    t->cap_main = t->cap;
+    t->entries = calloc((size_t)t->cap_entries, sizeof *t->entries);
+    t->arena = malloc(sizeof(float) * t->cap);
+    t->src = calloc((size_t)t->max_n, sizeof(int));
+    t->tgt = calloc(1, sizeof(int));
+    t->order = calloc((size_t)t->max_n, sizeof(int));
+    if (!t->entries || !t->arena || !t->src || !t->tgt || !t->order) {
+        trace_free(t);
+        return NULL;
+    }
+    for (int i = 0; i < t->max_n; i++)
+        t->order[i] = t->src[i] = i;
+    t->n = nq;
+    t->ctl.causal = causal;
+    t->ctl.scale = scale;
+    t->ctl.pe = PE_NONE;
+    /* A minimal model stands in for naming: decoder layout, no weights. */
+    static const Model named = {.cfg = {.arch = ARCH_DECODER}};
+    Fw f = {&named, &t->ctl, t, 0, STACK_DEC, 0, SUB_SELF, NULL};
+    float *Q = rec(&f, T_Q, 0, nq, dk), *K = rec(&f, T_K, 0, nk, dk), *V = rec(&f, T_V, 0, nk, dv);
+    memcpy(Q, q, sizeof(float) * (size_t)nq * dk);
+    memcpy(K, k, sizeof(float) * (size_t)nk * dk);
+    memcpy(V, v, sizeof(float) * (size_t)nk * dv);
+    float *M = rec(&f, T_MASK, -1, nq, nk);
+    build_mask(M, nq, nk, causal, t->src, 0, -1);
+    float *S = rec(&f, T_SCORES, 0, nq, nk), *Ss = rec(&f, T_SCALED, 0, nq, nk);
+    float *Sm = rec(&f, T_MASKED, 0, nq, nk), *A = rec(&f, T_WEIGHTS, 0, nq, nk);
+    float *O = rec(&f, T_HEAD_OUT, 0, nq, dv);
+    model_sdpa(S, Ss, Sm, A, O, Q, K, V, M, nq, nk, dk, dv, scale ? 1.0f / sqrtf((float)dk) : 1.0f);
+    if (f.overflow) {
+        trace_free(t);
+        return NULL;
+    }
+    return t;
+}
+
 float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
                          const Controls *c, Trace *a, Trace *b, char *err, size_t errlen)
 {

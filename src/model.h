@@ -227,6 +227,13 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale);
 
+/* A trace of one head's attention on given matrices — the hand-worked examples: entries q, k,
+ * v (nq×dk, nk×dk, nk×dv), scores, scaled, mask, masked, weights, out as layer 0, head 0 of a
+ * decoder (t->model is NULL, tokens are positions), so views and placeholders read it like a
+ * model's trace. causal: mask j > i; scale: divide by √dk. NULL on allocation failure. */
+Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,
+                    int dv, int causal, int scale);
+
 /* Sinusoidal PE value at (pos, i) for width d. */
 float model_sinusoid(int pos, int i, int d);
 
