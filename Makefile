@@ -82,5 +82,12 @@ sanitize: check-pkgs
 bench: check-pkgs attend $(TOOL_BIN)
 	@bench/run.sh
 
+# Regenerates the corpus (deterministic) and retrains the shipped models (docs/training.md).
+models: check-pkgs $(BIN) $(BUILD)/tools/gencorpus
+	$(BUILD)/tools/gencorpus --seed 1 --out data/corpus --vocab data/vocab.txt
+	./$(BIN) train --config data/configs/decoder.json --out data/decoder.json
+	./$(BIN) train --config data/configs/decoder-cheat.json --out data/decoder-cheat.json
+	./$(BIN) train --config data/configs/translate.json --out data/translate.json
+
 clean:
 	rm -rf build build-san attend
