@@ -510,7 +510,8 @@ int lesson_widget_state(const Widget *w, const Model *m, Controls *ctl, int *src
 
 static const char *const LESSON_KEYS[] = {"id", "title", "requires", "pages", NULL};
 static const char *const LESSON_REQ[] = {"id", "title", "pages", NULL};
-static const char *const PAGE_KEYS[] = {"title", "prose", "widget", "notes", "questions", NULL};
+static const char *const PAGE_KEYS[] = {"title", "prose", "widget", "notes", "questions",
+                                        "concepts", NULL};
 static const char *const PAGE_REQ[] = {"title", "prose", NULL};
 static const char *const WIDGET_KEYS[] = {"kind", "sentence", "target", "model", "start",
                                           "controls", NULL};
@@ -887,6 +888,22 @@ static void parse_page(Ctx *x, const cJSON *obj, const char *path, Page *P)
     get_dup(x, obj, path, "prose", &P->prose);
     get_dup(x, obj, path, "notes", &P->notes);
     char kp[300];
+    /* "concepts": the course-coverage tags this page teaches (tests/ref/coverage.sh). */
+    const cJSON *cs = json_get(obj, "concepts");
+    if (cs) {
+        pjoin(kp, sizeof kp, path, "concepts");
+        if (!cJSON_IsArray(cs)) {
+            prob(x, kp, "must be an array of strings");
+        } else {
+            int i = 0;
+            for (const cJSON *c = cs->child; c; c = c->next, i++)
+                if (!cJSON_IsString(c) || !c->valuestring[0]) {
+                    char ip[320];
+                    snprintf(ip, sizeof ip, "%s[%d]", kp, i);
+                    prob(x, ip, "must be a non-empty string");
+                }
+        }
+    }
     const cJSON *w = json_get(obj, "widget");
     if (w) {
         pjoin(kp, sizeof kp, path, "widget");
