@@ -12,6 +12,7 @@
 #include "app.h"
 #include "cmd.h"
 #include "ui.h"
+#include "view_quiz.h"
 
 /* ---- signals: the handler only sets a flag; the loop ends cleanly ---- */
 static volatile sig_atomic_t app_signal;
@@ -830,6 +831,9 @@ void app_key(App *a, int k)
     case 'K':
         if (a->prose_scroll > 0)
             a->prose_scroll--;
+        break;
+    case 'Q': /* the current lesson's questions (view_quiz.c) */
+        quiz_open(a, &app_signal);
         break;
     case 'o': {
         const Page *p = cur_page(a);
