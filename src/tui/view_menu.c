@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "quiz.h"
 #include "ui.h"
 
 void menu_draw(App *a)
@@ -34,9 +35,13 @@ void menu_draw(App *a)
         } else {
             int seen = a->prog_ok ? progress_count_seen(&a->prog, l->id) : 0;
             int done = a->prog_ok && progress_completed(&a->prog, l->id);
-            snprintf(line, sizeof line, "%s %2d. %-40s %d/%d seen%s", done ? ui_glyph(G_CHECK)
-                                                                       : " ",
-                     i + 1, l->title, seen, l->n_pages, i == a->lesson ? "  (here)" : "");
+            char qs[32] = ""; /* the last quiz score of the lesson (quiz.c) */
+            int qr, qa;
+            if (a->prog_ok && quiz_score(&a->prog, l->id, &qr, &qa) == 0)
+                snprintf(qs, sizeof qs, " quiz %d/%d", qr, qa);
+            snprintf(line, sizeof line, "%s %2d. %-40s %d/%d seen%s%s", done ? ui_glyph(G_CHECK)
+                                                                         : " ",
+                     i + 1, l->title, seen, l->n_pages, qs, i == a->lesson ? "  (here)" : "");
         }
         int attr = l->broken ? (int)(COLOR_PAIR(UI_WARN)) : A_NORMAL;
         if (i == a->menu_sel)
