@@ -1658,6 +1658,20 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
         }
         if (pass == 0) {
             nq = k;
+            /* a course whose questions all come from one lesson: use its title */
+            int from = -1, one = 1;
+            for (int li = 0; li < c->n_lessons && only < 0; li++) {
+                const Lesson *L = &c->lessons[li];
+                int has = 0;
+                for (int pi = 0; !L->broken && pi < L->n_pages; pi++)
+                    has |= L->pages[pi].n_questions > 0;
+                if (has && from >= 0)
+                    one = 0;
+                if (has && from < 0)
+                    from = li;
+            }
+            if (only < 0 && from >= 0 && one)
+                snprintf(s->title, sizeof s->title, "%s", c->lessons[from].title);
             if (nq == 0)
                 return fail(err, errlen, "%s has no questions", only >= 0 ? lesson
                                                                          : "the course");

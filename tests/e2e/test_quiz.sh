@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# test_quiz.sh - the quiz end to end in tmux on a two-question fixture: a bad answer gets a
+# message and another try, one question answered right (✓) and one wrong (✗ with the
+# expected answer beside the given one), the score in the progress and the lesson menu,
+# --review bringing the missed question back (and nothing once it is answered), the
+# player's Q key, ASCII glyphs, no terminal, and the teacher's answer key.
+. "$(dirname "$0")/harness.bash"
+QFIX=$ROOT/tests/e2e/fixtures/quiz
+PROGRESS=$XDG_STATE_HOME/attend/progress.json
+
+rm -rf "$XDG_STATE_HOME"
+start 80 24 -- quiz --lessons "$QFIX" --seed 11
+expect "quiz: Quiz fixture" "the quiz opens with the lesson's title"
+expect "question 1/2  seed 11" "the header counts questions and shows the seed"
+expect "What does every row of attention weights add up to?" "first question"
+# the right answer by construction: choice 2, "Exactly one"
+literal "2"
+keys Enter
+expect "✓ Right: choice 2." "a right answer gets ✓"
+expect "Expected: 2 (Exactly one)" "the expected answer is shown"
+keys Enter
+expect "question 2/2" "next question"
+# a bad answer: a message and another try, not a verdict
+literal "6x"
+keys Enter
+expect "is not a shape such as 6x64" "a malformed shape gets a clear message"
+expect "enter check" "still asking after a malformed answer"
+keys C-u
+literal "6x6x1"
+keys Enter
+expect "has 3 sizes; this one has 2" "a shape of the wrong rank gets a message"
+keys C-u
+# wrong on purpose: 6 tokens give a 6x6 score matrix, not 6x8
+literal "6x8"
+keys Enter
+expect "✗ 6x8 is not the shape." "a wrong answer gets ✗"
+expect "r retry" "retry is offered"
+keys "?"
+expect "Hint 1: Give 2 sizes" "a hint on request"
+expect "hints used: 1" "hints are counted"
+keys Enter
+expect "Expected: 6×6    Yours: 6x8" "the explanation puts the expected answer beside the given one"
+keys Enter
+expect "Done: 1 of 2 right at the first try" "the summary counts first tries"
+keys Enter
+expect_exit 0 "attend quiz exits 0"
+check "the score is saved in the progress" grep -q '"asked":[[:space:]]*2' "$PROGRESS"
+check "the missed question is in box 1" grep -q '"e2e/shape"' "$PROGRESS"
+
+# the review brings the missed question back, and only it
+start 80 24 -- quiz --lessons "$QFIX" --review
+expect "quiz: review" "--review opens the review"
+expect "question 1/1" "one question is due"
+expect "shape of one head's score matrix" "the missed question is back"
+literal "(6, 6)"
+keys Enter
+expect "✓ Right." "answered right this time"
+keys Enter Enter
+expect_exit 0 "the review exits 0"
+out=$(cd "$ROOT" && script -qc "env XDG_STATE_HOME='$XDG_STATE_HOME' '$ATTEND' quiz --lessons '$QFIX' --review" /dev/null </dev/null 2>&1)
+if echo "$out" | grep -q "Nothing is due for review. 2 questions are scheduled"; then ok "nothing due after the review"; else
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - nothing due after the review: $out"; fi
+
+# the lesson menu of the player shows the score; Q opens the lesson's questions
+start 80 24 -- --lessons "$QFIX"
+expect "lesson 1/1: Quiz fixture" "the player opens"
+keys g
+expect "quiz 1/2" "the lesson menu shows the quiz score"
+keys Escape
+keys Q
+expect "question 1/2" "Q opens the lesson's questions from a page"
+keys Escape
+expect "quiz: 0 of 0 right" "back on the page with a summary"
+keys q
+expect_exit 0 "the player exits 0"
+
+# ASCII glyphs
+start 80 24 -- quiz --lessons "$QFIX" --seed 1 --ascii
+expect "question 1/2" "ASCII mode opens"
+literal "1"
+keys Enter
+expect "[x] Choice 1 is not right." "ASCII mode writes [x] for a wrong answer"
+keys Escape
+expect_exit 0 "esc after a verdict quits"
+
+# no terminal: a clear message, not a broken screen
+out=$("$ATTEND" quiz --lessons "$QFIX" </dev/null 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && echo "$out" | grep -q "needs a terminal" && echo "$out" | grep -q -- "--answers --seed"; then
+    ok "without a terminal: a message naming --answers (rc 1)"
+else
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - without a terminal: rc=$rc $out"
+fi
+
+# the teacher's key: no terminal needed, the same for one seed, different across seeds
+UFIX=$ROOT/tests/fixtures/quiz
+k1=$("$ATTEND" quiz --answers --seed 5 --lessons "$UFIX" </dev/null)
+k2=$("$ATTEND" quiz --answers --seed 5 --lessons "$UFIX" </dev/null)
+k3=$("$ATTEND" quiz --answers --seed 6 --lessons "$UFIX" </dev/null)
+check "--answers prints a key without a terminal" test -n "$k1"
+check "--answers: one seed, one key" test "$k1" = "$k2"
+check "--answers: another seed, other drills" test "$k1" != "$k3"
+check "--answers lists the answers" sh -c "echo \"\$1\" | grep -q 'Answer: 6×[0-9]'" _ "$k1"
+out=$("$ATTEND" quiz --answers --lessons "$UFIX" 2>&1)
+if [ $? -eq 2 ] && echo "$out" | grep -q "needs --seed"; then ok "--answers without --seed is a usage error"; else
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - --answers without --seed: $out"; fi
+finish
