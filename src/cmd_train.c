@@ -171,6 +171,20 @@ static const char TRAIN_USAGE[] =
     "Trains a model as the config file says (docs/training.md) and writes it atomically.\n"
     "Ctrl-C stops after the current step and writes the model trained so far.";
 
+/* 1 if a is one of the space-separated words of list. */
+static int is_one_of(const char *a, const char *list)
+{
+    size_t n = strlen(a);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(a, p, n))
+            return 1;
+        p += len + (e ? 1 : 0);
+    }
+    return 0;
+}
+
 static int parse_int_arg(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -212,9 +226,11 @@ int cmd_train(int argc, char **argv)
             no_causal = 1;
         } else if (!strcmp(a, "--quiet")) {
             quiet = 1;
+        } else if (!is_one_of(a, "--config --out --steps --seed --threads")) {
+            fprintf(stderr, "attend train: unknown option %s\n%s\n", a, TRAIN_USAGE);
+            return 2;
         } else if (i + 1 >= argc) {
-            fprintf(stderr, "attend train: %s %s\n%s\n", a,
-                    a[0] == '-' ? "needs a value" : "is not an option", TRAIN_USAGE);
+            fprintf(stderr, "attend train: %s needs a value\n%s\n", a, TRAIN_USAGE);
             return 2;
         } else if (!strcmp(a, "--config")) {
             cfg_path = argv[++i];
@@ -466,9 +482,11 @@ int cmd_generate(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--greedy")) {
             greedy = 1;
+        } else if (!is_one_of(a, "--model --prompt --temperature --top-k --seed --max-tokens")) {
+            fprintf(stderr, "attend generate: unknown option %s\n%s\n", a, GEN_USAGE);
+            return 2;
         } else if (i + 1 >= argc) {
-            fprintf(stderr, "attend generate: %s %s\n%s\n", a,
-                    a[0] == '-' ? "needs a value" : "is not an option", GEN_USAGE);
+            fprintf(stderr, "attend generate: %s needs a value\n%s\n", a, GEN_USAGE);
             return 2;
         } else if (!strcmp(a, "--model")) {
             model_arg = argv[++i];
