@@ -27,14 +27,30 @@ static void show_course(const Course *c)
             Trace *t = NULL, *a = NULL, *b = NULL;
             Controls ctl;
             char err[600];
-            PlaceholderCtx ctx = {m, NULL, NULL, NULL, P->widget.start.layer,
-                                  P->widget.start.head, P->widget.start.cross, 0};
-            if (src && tgt && P->widget.start.sentence[0] &&
+            PlaceholderCtx ctx;
+            memset(&ctx, 0, sizeof ctx);
+            ctx.model = m;
+            ctx.layer = P->widget.start.layer;
+            ctx.head = P->widget.start.head;
+            ctx.cross = P->widget.start.cross;
+            LiveWidget live;
+            memset(&live, 0, sizeof live);
+            if (lesson_kind_is_explain(P->widget.kind) &&
+                !lesson_kind_needs_sentence(P->widget.kind)) {
+                live_start(&live, &P->widget, m);
+                if (!live_run(&live, &P->widget, m, NULL, 0, NULL, NULL, err, sizeof err))
+                    live_ctx(&live, &P->widget, m, NULL, &ctx);
+            } else if (src && tgt && P->widget.start.sentence[0] &&
                 !lesson_widget_state(&P->widget, m, &ctl, src, &n, tgt, &mt, cap, err, sizeof err)) {
                 t = trace_new(m, n, mt > 0 ? mt : 1);
                 a = trace_new(m, n, mt > 0 ? mt : 1);
                 b = trace_new(m, n, mt > 0 ? mt : 1);
-                if (t && a && b && !model_forward(m, src, n, tgt, mt, &ctl, t, err, sizeof err)) {
+                if (P->widget.kind == W_KVCACHE && t && a) {
+                    live_start(&live, &P->widget, m);
+                    if (!live_run(&live, &P->widget, m, src, n, a, t, err, sizeof err))
+                        live_ctx(&live, &P->widget, m, t, &ctx);
+                } else if (t && a && b &&
+                           !model_forward(m, src, n, tgt, mt, &ctl, t, err, sizeof err)) {
                     ctx.trace = t;
                     ctx.eq_a = a;
                     ctx.eq_b = b;
@@ -47,6 +63,7 @@ static void show_course(const Course *c)
                 printf("%s\n", out);
             }
             free(out);
+            live_free(&live);
             trace_free(t);
             trace_free(a);
             trace_free(b);

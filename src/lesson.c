@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +18,12 @@
 /* ---- name tables ---- */
 
 static const char *const WIDGET_NAMES[W__COUNT] = {"none", "heatmap", "chips", "passport",
-                                                   "matrix"};
+                                                   "matrix", "worked", "scaling", "kvcache",
+                                                   "cost", "params"};
 static const char *const CONTROL_NAMES[] = {"mask", "pe", "scale", "head", "layer",
                                             "all_heads", "cursor", "scores", "edit", "swap",
-                                            "reset", "step", "padding", "tensor"};
+                                            "reset", "step", "padding", "tensor", "dk", "n",
+                                            "tie", "gqa"};
 #define N_CONTROLS ((int)(sizeof CONTROL_NAMES / sizeof CONTROL_NAMES[0]))
 static const char *const QUESTION_KINDS[] = {"choice", "multi", "number", "shape", "cell",
                                              "text", "drill"};
@@ -52,6 +55,28 @@ int lesson_control_parse(const char *s)
         if (!strcmp(s, CONTROL_NAMES[i]))
             return 1 << i;
     return -1;
+}
+
+unsigned lesson_kind_controls(WidgetKind k)
+{
+    switch (k) {
+    case W_WORKED: return C_MASK | C_SCALE | C_STEP | C_CURSOR | C_RESET;
+    case W_SCALING: return C_DK | C_SCALE | C_RESET;
+    case W_KVCACHE: return C_STEP | C_RESET;
+    case W_COST: return C_N | C_RESET;
+    case W_PARAMS: return C_TIE | C_GQA | C_RESET;
+    default: return (C_TENSOR << 1) - 1; /* the model widgets: every original control */
+    }
+}
+
+int lesson_kind_needs_sentence(WidgetKind k)
+{
+    return k == W_HEATMAP || k == W_CHIPS || k == W_PASSPORT || k == W_MATRIX || k == W_KVCACHE;
+}
+
+int lesson_kind_is_explain(WidgetKind k)
+{
+    return k >= W_WORKED && k < W__COUNT;
 }
 
 const char *lesson_mask_name(int causal, int padding)
@@ -514,11 +539,11 @@ static const char *const PAGE_KEYS[] = {"title", "prose", "widget", "notes", "qu
                                         "concepts", NULL};
 static const char *const PAGE_REQ[] = {"title", "prose", NULL};
 static const char *const WIDGET_KEYS[] = {"kind", "sentence", "target", "model", "start",
-                                          "controls", NULL};
+                                          "controls", "q", "k", "v", "labels", "config", NULL};
 static const char *const WIDGET_REQ[] = {"kind", NULL};
 static const char *const START_KEYS[] = {"mask", "pe", "scale", "layer", "head", "cross",
                                          "scores", "all_heads", "order", "step", "tensor",
-                                         NULL};
+                                         "d_k", "n", "tied", "gqa", NULL};
 static const char *const QUESTION_REQ[] = {"id", "kind", "prompt", NULL};
 
 static void start_defaults(WidgetStart *s)
@@ -528,6 +553,8 @@ static void start_defaults(WidgetStart *s)
     s->padding = -1;
     s->pe = -1;
     s->scale = 1;
+    s->tied = -1;
+    s->gqa = -1;
 }
 
 /* Reads a start object (or a question's "state" overrides) into s. m may be NULL when the
@@ -563,6 +590,10 @@ static void parse_start(Ctx *x, const cJSON *obj, const char *path, const Model 
     get_int(x, obj, path, "layer", 0, nl, &s->layer, m ? "the model has layers" : NULL);
     get_int(x, obj, path, "head", 0, nh, &s->head, m ? "the model has heads" : NULL);
     get_int(x, obj, path, "step", 0, 1000, &s->step, NULL);
+    get_int(x, obj, path, "d_k", 1, LIVE_DK_MAX, &s->d_k, "d_k");
+    get_int(x, obj, path, "n", 1, LIVE_N_MAX, &s->n, "N");
+    get_bool(x, obj, path, "tied", &s->tied);
+    get_bool(x, obj, path, "gqa", &s->gqa);
     get_str(x, obj, path, "tensor", s->tensor, sizeof s->tensor);
     if (s->cross && m && m->cfg.arch != ARCH_ENCDEC) {
         pjoin(kp, sizeof kp, path, "cross");
@@ -697,6 +728,265 @@ out:
     free(tgt);
 }
 
+/* A matrix: an array of 1..WORKED_MAX rows, each an array of 1..WORKED_MAX finite numbers,
+ * all of the same length. 0, or -1 (reported). */
+static int parse_matrix(Ctx *x, const cJSON *obj, const char *path, const char *key,
+                        float *dst, int *rows, int *cols)
+{
+    char kp[300];
+    pjoin(kp, sizeof kp, path, key);
+    const cJSON *m = json_get(obj, key);
+    *rows = *cols = 0;
+    if (!m) {
+        prob(x, path, "missing key \"%s\" (a worked widget gives q, k and v)", key);
+        return -1;
+    }
+    int nr = cJSON_GetArraySize(m);
+    if (!cJSON_IsArray(m) || nr < 1 || nr > WORKED_MAX) {
+        prob(x, kp, "must be an array of 1 to %d rows (arrays of numbers)", WORKED_MAX);
+        return -1;
+    }
+    int i = 0, nc = -1;
+    for (const cJSON *row = m->child; row; row = row->next, i++) {
+        char rp[320];
+        pindex(rp, sizeof rp, kp, i);
+        int c = cJSON_GetArraySize(row);
+        if (!cJSON_IsArray(row) || c < 1 || c > WORKED_MAX) {
+            prob(x, rp, "a row must be an array of 1 to %d numbers", WORKED_MAX);
+            return -1;
+        }
+        if (nc >= 0 && c != nc) {
+            prob(x, rp, "row %d has %d numbers, row 0 has %d: rows must have the same length",
+                 i, c, nc);
+            return -1;
+        }
+        nc = c;
+        int j = 0;
+        for (const cJSON *v = row->child; v; v = v->next, j++) {
+            double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+            if (!cJSON_IsNumber(v) || !isfinite(d) || fabs(d) > 1e6) {
+                char vp[340];
+                pindex(vp, sizeof vp, rp, j);
+                prob(x, vp, "must be a finite number (|x| <= 1e6)");
+                return -1;
+            }
+            dst[i * nc + j] = (float)d;
+        }
+    }
+    *rows = nr;
+    *cols = nc;
+    return 0;
+}
+
+/* q, k, v (and labels) of a worked widget. 0, or -1 (reported). */
+static int parse_worked(Ctx *x, const cJSON *obj, const char *path, Widget *w)
+{
+    WorkedSpec *ws = &w->worked;
+    int qc, kc, vr, bad = 0;
+    bad |= parse_matrix(x, obj, path, "q", ws->q, &ws->nq, &qc);
+    bad |= parse_matrix(x, obj, path, "k", ws->k, &ws->nk, &kc);
+    bad |= parse_matrix(x, obj, path, "v", ws->v, &vr, &ws->dv);
+    if (bad)
+        return -1;
+    char kp[300];
+    if (qc != kc) {
+        pjoin(kp, sizeof kp, path, "k");
+        prob(x, kp, "k has %d columns but q has %d: queries and keys need the same d_k", kc, qc);
+        return -1;
+    }
+    if (vr != ws->nk) {
+        pjoin(kp, sizeof kp, path, "v");
+        prob(x, kp, "v has %d rows but k has %d: one value row per key", vr, ws->nk);
+        return -1;
+    }
+    ws->dk = qc;
+    int np = ws->nq > ws->nk ? ws->nq : ws->nk;
+    for (int i = 0; i < WORKED_MAX; i++)
+        snprintf(ws->labels[i], sizeof ws->labels[i], "t%d", i);
+    const cJSON *lab = json_get(obj, "labels");
+    if (!lab)
+        return 0;
+    pjoin(kp, sizeof kp, path, "labels");
+    if (!cJSON_IsArray(lab) || cJSON_GetArraySize(lab) != np) {
+        prob(x, kp, "must be an array of %d strings: one name per position (max of q's and "
+                    "k's rows)", np);
+        return -1;
+    }
+    int i = 0;
+    for (const cJSON *it = lab->child; it; it = it->next, i++) {
+        char ip[320];
+        pindex(ip, sizeof ip, kp, i);
+        if (!cJSON_IsString(it) || !it->valuestring[0] ||
+            strlen(it->valuestring) >= sizeof ws->labels[0]) {
+            prob(x, ip, "must be a name of 1 to %zu bytes", sizeof ws->labels[0] - 1);
+            return -1;
+        }
+        snprintf(ws->labels[i], sizeof ws->labels[i], "%s", it->valuestring);
+    }
+    return 0;
+}
+
+static const char *const CONFIG_KEYS[] = {"d_model", "n_heads", "n_kv_heads", "d_head",
+                                          "n_layers", "d_ff", "vocab", "ffn", "tied", "norm",
+                                          "bias", "name", NULL};
+static const char *const CONFIG_REQ[] = {"d_model", "n_heads", "n_layers", "d_ff", "vocab",
+                                         NULL};
+
+/* A params widget's "config". 0, or -1 (reported). */
+static int parse_config(Ctx *x, const cJSON *obj, const char *path, Widget *w)
+{
+    int before = x->n;
+    if (check_keys(x, obj, path, CONFIG_KEYS, CONFIG_REQ))
+        return -1;
+    ParamConfig *p = &w->params;
+    memset(p, 0, sizeof *p);
+    int d = 0, h = 0, kvh = 0, dh = 0, L = 0, F = 0, V = 0, tied = 0, bias = 0;
+    get_int(x, obj, path, "d_model", 1, 1 << 20, &d, NULL);
+    get_int(x, obj, path, "n_heads", 1, 4096, &h, NULL);
+    get_int(x, obj, path, "n_layers", 1, 4096, &L, NULL);
+    get_int(x, obj, path, "d_ff", 1, 1 << 24, &F, NULL);
+    get_int(x, obj, path, "vocab", 1, 1 << 24, &V, NULL);
+    int has_kv = get_int(x, obj, path, "n_kv_heads", 1, 4096, &kvh, NULL);
+    int has_dh = get_int(x, obj, path, "d_head", 1, 1 << 16, &dh, NULL);
+    get_bool(x, obj, path, "tied", &tied);
+    get_bool(x, obj, path, "bias", &bias);
+    char buf[64], kp[300];
+    p->swiglu = 0;
+    if (get_str(x, obj, path, "ffn", buf, sizeof buf) == 1) {
+        int f = model_ffn_parse(buf);
+        pjoin(kp, sizeof kp, path, "ffn");
+        if (f < 0)
+            prob(x, kp, "unknown FFN \"%s\" (relu, gelu, swiglu)", buf);
+        p->swiglu = f == FFN_SWIGLU;
+    }
+    if (get_str(x, obj, path, "norm", buf, sizeof buf) == 1) {
+        int nk = model_norm_parse(buf);
+        pjoin(kp, sizeof kp, path, "norm");
+        if (nk < 0)
+            prob(x, kp, "unknown norm \"%s\" (layernorm, rmsnorm)", buf);
+        p->rmsnorm = nk == NORM_RMS;
+    }
+    get_str(x, obj, path, "name", w->params_name, sizeof w->params_name);
+    if (x->n != before)
+        return -1;
+    if (has_kv == 1 && (kvh > h || h % kvh)) {
+        pjoin(kp, sizeof kp, path, "n_kv_heads");
+        prob(x, kp, "%d must divide n_heads (%d): each KV head serves a group of query heads",
+             kvh, h);
+        return -1;
+    }
+    if (has_dh != 1) {
+        if (d % h) {
+            prob(x, path, "missing key \"d_head\": d_model %d is not a multiple of n_heads %d",
+                 d, h);
+            return -1;
+        }
+        dh = d / h;
+    }
+    p->d_model = d;
+    p->n_heads = h;
+    p->n_kv_heads = has_kv == 1 ? kvh : h;
+    p->d_head = dh;
+    p->n_layers = L;
+    p->d_ff = F;
+    p->vocab = V;
+    p->tied = tied;
+    p->bias = bias;
+    w->has_params = 1;
+    return 0;
+}
+
+/* Start keys each explanation kind reads (the model widgets read the original ones). */
+static int start_key_ok(WidgetKind k, const char *key)
+{
+    static const char *const NEW[] = {"d_k", "n", "tied", "gqa", NULL};
+    static const char *const PER[][5] = {
+        [W_WORKED] = {"mask", "scale", "step", NULL},
+        [W_SCALING] = {"d_k", "scale", NULL},
+        [W_KVCACHE] = {"step", "layer", "head", NULL},
+        [W_COST] = {"n", NULL},
+        [W_PARAMS] = {"tied", "gqa", NULL},
+    };
+    if (!lesson_kind_is_explain(k)) {
+        for (int i = 0; NEW[i]; i++)
+            if (!strcmp(NEW[i], key))
+                return 0;
+        return 1;
+    }
+    for (int i = 0; PER[k][i]; i++)
+        if (!strcmp(PER[k][i], key))
+            return 1;
+    return 0;
+}
+
+/* Kind-specific keys and start values of a widget (the kind is known). */
+static int check_kind(Ctx *x, const cJSON *obj, const char *path, Widget *w, const Model *m,
+                      int n_tokens)
+{
+    char kp[300], sp[300];
+    int before = x->n;
+    const char *kind = lesson_widget_name(w->kind);
+    pjoin(sp, sizeof sp, path, "start");
+    static const char *const WORKED_ONLY[] = {"q", "k", "v", "labels", NULL};
+    for (int i = 0; WORKED_ONLY[i]; i++)
+        if (w->kind != W_WORKED && json_get(obj, WORKED_ONLY[i])) {
+            pjoin(kp, sizeof kp, path, WORKED_ONLY[i]);
+            prob_key(x, kp, "only worked widgets take \"%s\" (this one is %s)", WORKED_ONLY[i],
+                     kind);
+        }
+    const cJSON *cfg = json_get(obj, "config");
+    if (cfg && w->kind != W_PARAMS) {
+        pjoin(kp, sizeof kp, path, "config");
+        prob_key(x, kp, "only params widgets take \"config\" (this one is %s)", kind);
+    }
+    if (lesson_kind_is_explain(w->kind) && !lesson_kind_needs_sentence(w->kind)) {
+        static const char *const NO[] = {"sentence", "target", NULL};
+        for (int i = 0; NO[i]; i++)
+            if (json_get(obj, NO[i])) {
+                pjoin(kp, sizeof kp, path, NO[i]);
+                prob_key(x, kp, "a %s widget runs no sentence", kind);
+            }
+    }
+    const cJSON *st = json_get(obj, "start");
+    if (cJSON_IsObject(st))
+        for (const cJSON *it = st->child; it; it = it->next)
+            if (!start_key_ok(w->kind, it->string)) {
+                pjoin(kp, sizeof kp, sp, it->string);
+                prob_key(x, kp, "start key \"%s\" does nothing on a %s widget", it->string,
+                         kind);
+            }
+    const cJSON *step = cJSON_IsObject(st) ? json_get(st, "step") : NULL;
+    pjoin(kp, sizeof kp, sp, "step");
+    if (w->kind == W_WORKED) {
+        parse_worked(x, obj, path, w);
+        if (w->start.padding > 0) {
+            pjoin(kp, sizeof kp, sp, "mask");
+            prob(x, kp, "a worked widget's mask is \"none\" or \"causal\"");
+        }
+        if (w->start.step >= LIVE_WORKED_STEPS)
+            prob(x, kp, "%d is out of range: the worked example has steps 0..%d", w->start.step,
+                 LIVE_WORKED_STEPS - 1);
+    } else if (w->kind == W_KVCACHE) {
+        if (m && m->cfg.arch != ARCH_DECODER) {
+            pjoin(kp, sizeof kp, path, json_get(obj, "model") ? "model" : "kind");
+            prob(x, kp, "the KV cache widget needs a decoder-only model; %s is %s", m->path,
+                 model_arch_name(m->cfg.arch));
+        } else if (step && n_tokens > 0 && (w->start.step < 1 || w->start.step > n_tokens)) {
+            prob(x, kp, "%d is out of range: the sentence has tokens 1..%d", w->start.step,
+                 n_tokens);
+        }
+    } else if (w->kind == W_PARAMS) {
+        if (cfg) {
+            pjoin(kp, sizeof kp, path, "config");
+            parse_config(x, cfg, kp, w);
+        } else if (m) {
+            explain_param_config(&m->cfg, &w->params);
+            snprintf(w->params_name, sizeof w->params_name, "%s", m->cfg.name);
+        }
+    }
+    return x->n == before ? 0 : -1;
+}
+
 static void parse_widget(Ctx *x, const cJSON *obj, const char *path, Widget *w)
 {
     memset(w, 0, sizeof *w);
@@ -711,8 +1001,12 @@ static void parse_widget(Ctx *x, const cJSON *obj, const char *path, Widget *w)
         int k = lesson_widget_parse(kind);
         if (k < 0) {
             pjoin(kp, sizeof kp, path, "kind");
-            prob(x, kp, "unknown widget kind \"%s\" (none, heatmap, chips, passport, matrix)",
-                 kind);
+            char list[200] = "";
+            for (int i = 0; i < W__COUNT; i++) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", WIDGET_NAMES[i]);
+            }
+            prob(x, kp, "unknown widget kind \"%s\" (%s)", kind, list);
             have_kind = 0;
         } else {
             w->kind = (WidgetKind)k;
@@ -735,12 +1029,13 @@ static void parse_widget(Ctx *x, const cJSON *obj, const char *path, Widget *w)
                                sizeof w->start.sentence);
     int has_target = get_str(x, obj, path, "target", w->start.target, sizeof w->start.target);
     int ok = 1;
-    if (has_sentence == 0 && have_kind && w->kind != W_NONE) {
+    if (has_sentence == 0 && have_kind && lesson_kind_needs_sentence(w->kind)) {
         prob(x, path, "missing key \"sentence\" (a %s widget runs a sentence)", kind);
         ok = 0;
     }
     int n = -1;
-    if (has_sentence == 1 && m) {
+    if (has_sentence == 1 && m && (!have_kind || lesson_kind_needs_sentence(w->kind) ||
+                                   w->kind == W_NONE)) {
         pjoin(kp, sizeof kp, path, "sentence");
         n = check_sentence(x, kp, "sentence", w->start.sentence, m);
     }
@@ -808,13 +1103,26 @@ static void parse_widget(Ctx *x, const cJSON *obj, const char *path, Widget *w)
                         prob(x, ip, "must be a control name, not %s", type_name(it));
                 } else if (w->controls & (unsigned)bit) {
                     prob(x, ip, "control \"%s\" is listed twice", it->valuestring);
+                } else if (have_kind && !(lesson_kind_controls(w->kind) & (unsigned)bit)) {
+                    char list[200] = "";
+                    unsigned kc = lesson_kind_controls(w->kind);
+                    for (int b = 0; b < N_CONTROLS; b++)
+                        if (kc & (1u << b)) {
+                            size_t l = strlen(list);
+                            snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "",
+                                     CONTROL_NAMES[b]);
+                        }
+                    prob(x, ip, "control \"%s\" does nothing on a %s widget (it takes: %s)",
+                         it->valuestring, lesson_widget_name(w->kind), list);
                 } else {
                     w->controls |= (unsigned)bit;
                 }
             }
         }
     }
-    if (ok && m && n > 0 && have_kind)
+    if (have_kind && check_kind(x, obj, path, w, m, n))
+        ok = 0;
+    if (ok && m && n > 0 && have_kind && lesson_kind_needs_sentence(w->kind))
         check_run(x, path, w, m);
 }
 
@@ -1164,10 +1472,12 @@ const Model *lesson_model(const Course *c, const Page *p)
 typedef struct {
     int *src, *tgt;
     Trace *t, *a, *b;
+    LiveWidget live;      /* explanation widgets */
 } PageRun;
 
 static void run_free(PageRun *r)
 {
+    live_free(&r->live);
     free(r->src);
     free(r->tgt);
     trace_free(r->t);
@@ -1187,6 +1497,13 @@ static int run_page(PageRun *r, const Widget *w, const Model *m, PlaceholderCtx 
     ctx->layer = w->start.layer;
     ctx->head = w->start.head;
     ctx->cross = w->start.cross;
+    if (lesson_kind_is_explain(w->kind) && !lesson_kind_needs_sentence(w->kind)) {
+        live_start(&r->live, w, m);
+        if (live_run(&r->live, w, m, NULL, 0, NULL, NULL, err, errlen))
+            return -1;
+        live_ctx(&r->live, w, m, NULL, ctx);
+        return 0;
+    }
     if (!w->start.sentence[0])
         return 0;
     int cap = m->cfg.max_len, n, mt;
@@ -1205,6 +1522,13 @@ static int run_page(PageRun *r, const Widget *w, const Model *m, PlaceholderCtx 
     if (!r->t || !r->a || !r->b) {
         snprintf(err, errlen, "out of memory");
         return -1;
+    }
+    if (w->kind == W_KVCACHE) { /* t: the prefix run, a: the full run */
+        live_start(&r->live, w, m);
+        if (live_run(&r->live, w, m, r->src, n, r->a, r->t, err, errlen))
+            return -1;
+        live_ctx(&r->live, w, m, r->t, ctx);
+        return 0;
     }
     if (model_forward(m, r->src, n, r->tgt, mt, &ctl, r->t, err, errlen))
         return -1;

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "explain.h"
 #include "model.h"
 
 /* Widget kinds a page can show. */
@@ -15,7 +16,12 @@ typedef enum {
     W_CHIPS,      /* token chips: swap two, verdict on permutation equivariance */
     W_PASSPORT,   /* step through the block's tensors with shapes and formulas */
     W_MATRIX,     /* any traced tensor by name */
-    W__COUNT      /* more kinds are added by later lessons (worked example, cost, ...) */
+    W_WORKED,     /* attention hand-worked on matrices given in the lesson (model_worked) */
+    W_SCALING,    /* the sqrt(d_k) experiment (explain_scaling) */
+    W_KVCACHE,    /* generation one token at a time with a KV cache (explain_kvcache) */
+    W_COST,       /* the cost of attention as N grows (explain_cost) */
+    W_PARAMS,     /* the parameter count of a configuration (explain_params) */
+    W__COUNT
 } WidgetKind;
 
 /* Controls a page may let the learner use (bit flags). */
@@ -34,6 +40,10 @@ enum {
     C_STEP = 1 << 11,     /* n / N: passport steps */
     C_PADDING = 1 << 12,  /* d: padding mask on/off */
     C_TENSOR = 1 << 13,   /* t: pick a traced tensor (matrix widget) */
+    C_DK = 1 << 14,       /* + / -: double / halve d_k (scaling widget) */
+    C_N = 1 << 15,        /* + / -: double / halve N (cost widget) */
+    C_TIE = 1 << 16,      /* t: tied embeddings on/off (params widget) */
+    C_GQA = 1 << 17,      /* g: grouped-query attention on/off (params widget) */
 };
 
 /* The starting state of a widget. */
@@ -53,9 +63,23 @@ typedef struct {
     int all_heads;        /* 1: start with small multiples */
     int order[64];        /* starting order; n_order 0 = identity */
     int n_order;
-    int step;             /* passport step */
+    int step;             /* passport and worked: step from 0; kvcache: tokens 1..n */
     char tensor[40];      /* matrix widget: trace name, e.g. "L0.h0.q" */
+    int d_k;              /* scaling widget: 1..1024 (default 64) */
+    int n;                /* cost widget: tokens 1..8192 (default 16) */
+    int tied;             /* params widget: -1 the config's, else 0/1 */
+    int gqa;              /* params widget: -1 the config's, else 0/1 */
 } WidgetStart;
+
+/* Matrices of a worked widget (at most WORKED_MAX x WORKED_MAX each), row-major. */
+#define WORKED_MAX 8
+typedef struct {
+    int nq, nk, dk, dv;
+    float q[WORKED_MAX * WORKED_MAX];   /* (nq, dk) */
+    float k[WORKED_MAX * WORKED_MAX];   /* (nk, dk) */
+    float v[WORKED_MAX * WORKED_MAX];   /* (nk, dv) */
+    char labels[WORKED_MAX][16];        /* position i's name: "labels" or "t0", "t1", ... */
+} WorkedSpec;
 
 typedef struct {
     WidgetKind kind;
@@ -63,6 +87,10 @@ typedef struct {
     unsigned controls;    /* C_* the learner may use on this page */
     int model_index;      /* into Course.models (every page has one, kind none included);
                              -1 when the model failed to load (then the lesson is broken) */
+    WorkedSpec worked;    /* kind worked: the matrices */
+    ParamConfig params;   /* kind params: the configuration ("config", or the page model's) */
+    int has_params;       /* 1: "config" was given */
+    char params_name[64]; /* its "name", or the model's */
 } Widget;
 
 typedef struct {
@@ -147,6 +175,14 @@ const char *lesson_widget_name(WidgetKind k);   /* "heatmap", ... */
 int lesson_widget_parse(const char *s);         /* -1 if unknown */
 const char *lesson_control_name(unsigned bit);  /* "mask", ...; NULL if not one C_* bit */
 int lesson_control_parse(const char *s);        /* the C_* bit, or -1 */
+/* The controls that do something on a widget kind (C_* bits). */
+unsigned lesson_kind_controls(WidgetKind k);
+/* 1: the kind runs the page's sentence through the model (heatmap, chips, passport, matrix,
+ * kvcache); the other kinds need no sentence. */
+int lesson_kind_needs_sentence(WidgetKind k);
+/* 1: an explanation widget (worked, scaling, kvcache, cost, params): its numbers come from
+ * explain.c through lesson_live_run, not from one model_forward. */
+int lesson_kind_is_explain(WidgetKind k);
 const char *lesson_mask_name(int causal, int padding); /* "none" "causal" "padding" "both" */
 
 /* The starting state of a widget, ready for model_forward: fills *ctl from the model's
@@ -175,6 +211,9 @@ typedef struct {
     int layer, head;      /* the widget's current layer and head */
     int cross;            /* 1: weight/score/rowsum read cross-attention (encoder-decoder) */
     int ascii;            /* 1: write "x" and "-inf" instead of "×" and "−∞" */
+    const NamedValues *nv; /* what an explanation widget publishes, for {{x NAME}}; or NULL */
+    const char (*labels)[16]; /* a worked trace's position names for {{token i}}, or NULL */
+    int n_labels;
 } PlaceholderCtx;
 
 /* Copies prose to out with every {{...}} replaced by its value. Returns 0 when all
@@ -190,5 +229,56 @@ int placeholder_value(const char *body, const PlaceholderCtx *ctx, char *out, si
 /* Byte ranges of "[?...]" markers are found by the player by scanning out for "[?" ... "]"
  * written by placeholder_expand; PLACEHOLDER_BAD_OPEN is that prefix. */
 #define PLACEHOLDER_BAD_OPEN "[?"
+
+/* ---- Explanation widgets: their live state and numbers (live.c) ---- */
+
+/* Worked steps, in order: Q K V, QKᵀ, ÷√d_k, +M, softmax, ·V. */
+#define LIVE_WORKED_STEPS 6
+#define LIVE_DK_MAX 1024
+#define LIVE_N_MAX 8192
+
+/* What the learner changes on an explanation widget (starts from the widget's start). */
+typedef struct {
+    int causal, scale;    /* worked: mask and 1/√d_k; scaling: which side the model uses */
+    int step;             /* worked: 0..LIVE_WORKED_STEPS-1; kvcache: 1..n tokens */
+    int d_k;              /* scaling: 1..LIVE_DK_MAX */
+    long long n;          /* cost: 1..LIVE_N_MAX */
+    int tied, gqa;        /* params */
+} LiveState;
+
+/* The numbers behind one explanation widget for its current LiveState. */
+typedef struct {
+    LiveState s;
+    NamedValues nv;       /* published for {{x NAME}} */
+    Trace *worked;        /* owned: worked's trace (model_worked), NULL otherwise */
+    ScalingDemo scaling;
+    KvCacheStep kv;
+    int n_tokens;         /* kvcache: tokens of the sentence */
+    CostPoint cost;
+    ParamConfig pc;       /* params: the configuration with the toggles applied */
+    ParamRow rows[PARAM_ROWS];
+    int n_rows;
+    long long total;
+    int ok;               /* 1: the numbers are valid */
+} LiveWidget;
+
+/* Sets l->s from the widget's start (defaults: step 0 or 1 for kvcache, d_k 64, n 16, the
+ * config's tying and GQA). l must be zeroed or freed before. */
+void live_start(LiveWidget *l, const Widget *w, const Model *m);
+/* Computes the numbers for l->s (clamped to their ranges). kvcache runs ids (n tokens) into
+ * full and prefix (each able to hold n tokens) and then reads them: prefix holds the run of
+ * the first step tokens. m is the page's model (sizes for cost, params without a config,
+ * kvcache). Returns 0, or -1 with a message (l->ok 0). Allocates only worked's trace. */
+int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int n,
+             Trace *full, Trace *prefix, char *err, size_t errlen);
+/* Frees what live_run allocated; l stays usable (zeroed). */
+void live_free(LiveWidget *l);
+/* Points ctx at l's numbers: {{x NAME}} reads l->nv; worked pages read l->worked as the
+ * trace (with no model: the model's sizes are not placeholders there), kvcache pages the
+ * prefix run. */
+void live_ctx(const LiveWidget *l, const Widget *w, const Model *m, const Trace *prefix,
+              PlaceholderCtx *ctx);
+/* The step names of the worked widget ("Q, K, V", "QKᵀ", ...). */
+const char *live_worked_step_name(int step);
 
 #endif

@@ -43,7 +43,9 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 /* Stack and sublayer the widget's heatmap shows (as dump does). */
 static void ph_where(const PlaceholderCtx *ctx, Stack *st, Sublayer *sub)
 {
-    Arch a = ctx->model->cfg.arch;
+    /* a trace without a model (a worked example) is one decoder head */
+    const Model *m = ctx->trace ? ctx->trace->model : ctx->model;
+    Arch a = m ? m->cfg.arch : ARCH_DECODER;
     *st = a == ARCH_ENCODER ? STACK_ENC : a == ARCH_DECODER ? STACK_DEC
         : ctx->cross ? STACK_DEC : STACK_ENC;
     *sub = ctx->cross ? SUB_CROSS : SUB_SELF;
@@ -117,12 +119,61 @@ static int need_trace(const PlaceholderCtx *ctx, char *err, size_t errlen)
     return 0;
 }
 
+/* {{x NAME [,]}}: a value the page's explanation widget publishes. Integers print without
+ * decimals unless a precision is given; "," groups digits by three with thin spaces. */
+static int ph_x(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                size_t outlen, char *err, size_t errlen)
+{
+    int group = 0;
+    if (ac == 3 && !strcmp(av[2], ","))
+        group = 1;
+    else if (ac != 2)
+        return fail(err, errlen, "x takes a value name (and optionally \",\"), e.g. {{x params ,}}");
+    if (!ctx->nv)
+        return fail(err, errlen, "this page's widget publishes no values");
+    const NamedValue *v = explain_get(ctx->nv, av[1]);
+    if (!v) {
+        char list[400] = "";
+        for (int i = 0; i < ctx->nv->n; i++) {
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", ctx->nv->v[i].name);
+        }
+        return fail(err, errlen, "unknown value \"%s\" (this widget publishes: %s)", av[1], list);
+    }
+    char num[80];
+    if (v->integer && prec < 0)
+        snprintf(num, sizeof num, "%.0f", v->value);
+    else
+        fmt_real(ctx, v->value, prec, num, sizeof num);
+    if (!group || !isdigit((unsigned char)num[num[0] == '-'])) {
+        snprintf(out, outlen, "%s", num);
+        return 0;
+    }
+    /* thin spaces between groups of the integer part */
+    const char *sep = ctx->ascii ? " " : "\xe2\x80\x89";
+    const char *digits = num + (num[0] == '-');
+    size_t nd = strspn(digits, "0123456789");
+    Out o = {out, 0, outlen, 0};
+    out[0] = 0;
+    if (num[0] == '-')
+        out_put(&o, "-", 1);
+    for (size_t i = 0; i < nd; i++) {
+        if (i && (nd - i) % 3 == 0)
+            out_put(&o, sep, strlen(sep));
+        out_put(&o, digits + i, 1);
+    }
+    out_put(&o, digits + nd, strlen(digits + nd));
+    return 0;
+}
+
 /* Evaluates one placeholder; av[0] is the name. prec -1 when not given. */
 static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                    size_t outlen, char *err, size_t errlen)
 {
     const char *name = av[0];
     const Model *m = ctx->model;
+    if (!strcmp(name, "x"))
+        return ph_x(ac, av, prec, ctx, out, outlen, err, errlen);
     static const struct { const char *name; int args; int real; int trace; } TABLE[] = {
         {"weight", 2, 1, 1}, {"score", 2, 1, 1}, {"rowsum", 1, 1, 1}, {"argmax", 1, 0, 1},
         {"token", 1, 0, 1}, {"n", 0, 0, 1}, {"shape", 1, 0, 1}, {"entries", 1, 0, 1},
@@ -142,10 +193,18 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
                     TABLE[k].args == 1 ? "" : "s", ac - 1);
     if (prec >= 0 && !TABLE[k].real)
         return fail(err, errlen, "%s is not a real number; it takes no precision", name);
-    if (!m && strcmp(name, "lbrace"))
-        return fail(err, errlen, "no model");
     if (TABLE[k].trace && need_trace(ctx, err, errlen))
         return -1;
+    /* a worked example's trace has no model: what reads the model's sizes, vocabulary or
+     * weights needs one; what reads the trace does not */
+    int needs_model = !TABLE[k].trace || !strcmp(name, "equivariance") ||
+                      (!strcmp(name, "token") && !ctx->labels);
+    if (!strcmp(name, "lbrace") || !strcmp(name, "layer") || !strcmp(name, "head"))
+        needs_model = 0;
+    if (!m && needs_model)
+        return fail(err, errlen, ctx->trace ? "this widget has no model (its own sizes are "
+                                              "{{x NAME}} values)"
+                                            : "no model");
     const ModelConfig *c = m ? &m->cfg : NULL;
     const Trace *t = ctx->trace;
     int i = 0, j = 0;
@@ -181,6 +240,12 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         Stack st;
         Sublayer sub;
         ph_where(ctx, &st, &sub);
+        if (!m || !t->model) { /* a worked example: its labels */
+            if (!ctx->labels || i >= ctx->n_labels)
+                return fail(err, errlen, "position %d out of range 0..%d", i, ctx->n_labels - 1);
+            snprintf(out, outlen, "%s", ctx->labels[i]);
+            return 0;
+        }
         /* the query side of the widget: the decoder's tokens when it shows cross-attention */
         int use_tgt = c->arch == ARCH_ENCDEC && st == STACK_DEC;
         int len = use_tgt ? t->m : t->n;

@@ -36,7 +36,8 @@ static void install_signals(void)
 
 /* ---- views ---- */
 static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT,
-                                       &VIEW_MATRIX};
+                                       &VIEW_MATRIX, &VIEW_WORKED, &VIEW_SCALING,
+                                       &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS};
 
 const ViewOps *app_view(WidgetKind k)
 {
@@ -169,6 +170,8 @@ static void expand_prose(App *a)
         ctx.layer = a->layer;
         ctx.head = a->head;
         ctx.cross = app_sub(a) == SUB_CROSS;
+        if (a->w && lesson_kind_is_explain(a->w->kind))
+            live_ctx(&a->live, a->w, a->model, a->t, &ctx);
         placeholder_expand(src, &ctx, tmp, sizeof tmp, err, sizeof err);
         /* equivariance runs reuse eq_a/eq_b; the main trace stays the current state */
     } else {
@@ -182,6 +185,11 @@ void app_run(App *a)
     a->ran = 0;
     a->equiv = -1.0f;
     a->run_err[0] = '\0';
+    if (a->model && a->w && lesson_kind_is_explain(a->w->kind)) {
+        app_live_run(a);
+        expand_prose(a);
+        return;
+    }
     if (a->model && a->t) {
         a->ctl.order = a->order;
         const Page *p = cur_page(a);
@@ -230,9 +238,13 @@ void app_reset_widget(App *a)
         return;
     }
     int cap = a->t->max_n;
-    if (lesson_widget_state(w, a->model, &a->ctl, a->src, &a->n_src, a->tgt, &a->n_tgt, cap,
+    if (lesson_kind_needs_sentence(w->kind) &&
+        lesson_widget_state(w, a->model, &a->ctl, a->src, &a->n_src, a->tgt, &a->n_tgt, cap,
                             err, sizeof err))
         app_msg(a, 1, "%s", err);
+    live_free(&a->live);
+    if (lesson_kind_is_explain(w->kind))
+        live_start(&a->live, w, a->model);
     for (int i = 0; i < APP_MAX_TOK; i++)
         a->order[i] = i;
     if (a->ctl.order)
@@ -604,7 +616,7 @@ static void global_hints(App *a, char *g, size_t n)
         app_hint(g, n, "o", "notes");
     app_hint(g, n, ui.utf8 ? "spc/PgDn" : "spc/PgDn", "next");
     app_hint(g, n, "bksp/PgUp", "back");
-    app_hint(g, n, "g", "lessons");
+    app_hint(g, n, a->allowed & C_GQA ? "Tab" : "g", "lessons"); /* g is GQA there */
     app_hint(g, n, "?", "help");
     app_hint(g, n, "q", "quit");
 }
@@ -871,6 +883,7 @@ static void app_free(App *a)
         trace_free(a->mt[i].eq_b);
     }
     a->n_mt = 0;
+    live_free(&a->live);
     lesson_free_course(&a->course);
     progress_free(&a->prog);
 }

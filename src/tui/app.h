@@ -73,6 +73,7 @@ struct App {
     int ran;                 /* 1: t holds a run of the current state */
     char run_err[256];
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
+    LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */
 
     /* screen state */
     Rect wrect;              /* where the widget was last drawn (mouse clicks) */
@@ -132,6 +133,9 @@ void app_common_hints(App *a, char *buf, size_t n);
 void app_edit_start(App *a, int target);
 
 extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
+extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
+/* Explanation widgets (view_explain.c): recomputes a->live from its state (a->ran, run_err). */
+void app_live_run(App *a);
 
 /* Overlays (view_help.c, view_menu.c, view_edit.c). */
 void help_draw(App *a);

@@ -1,0 +1,192 @@
+/* live.c - the live state of the explanation widgets (worked, scaling, kvcache, cost,
+ * params): from a Widget's start and the learner's toggles to the numbers explain.c computes,
+ * published as NamedValues for {{x NAME}}. Shared by check-lessons and the player, so prose
+ * and screen read the same numbers. No curses, no printing, no exit(). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lesson.h"
+
+#define SCALING_SEED 1 /* the same d_k always shows the same vectors */
+
+static const char *const WORKED_STEPS[LIVE_WORKED_STEPS] = {
+    "Q, K, V", "QKᵀ", "÷√d_k", "+M", "softmax", "·V"};
+
+const char *live_worked_step_name(int step)
+{
+    return step >= 0 && step < LIVE_WORKED_STEPS ? WORKED_STEPS[step] : "?";
+}
+
+/* The configuration's own choice of KV heads, and the grouped one when it has none. */
+static long long kv_heads_gqa(const ParamConfig *base)
+{
+    if (base->n_kv_heads < base->n_heads)
+        return base->n_kv_heads;
+    long long g = base->n_heads / 4;
+    return g < 1 ? 1 : g;
+}
+
+static void base_params(const Widget *w, const Model *m, ParamConfig *pc)
+{
+    if (w->has_params)
+        *pc = w->params;
+    else
+        explain_param_config(&m->cfg, pc);
+}
+
+void live_start(LiveWidget *l, const Widget *w, const Model *m)
+{
+    memset(l, 0, sizeof *l);
+    const WidgetStart *s = &w->start;
+    l->s.causal = s->causal > 0;
+    l->s.scale = s->scale;
+    l->s.step = s->step;
+    if (w->kind == W_KVCACHE && l->s.step < 1)
+        l->s.step = 1;
+    l->s.d_k = s->d_k > 0 ? s->d_k : 64;
+    l->s.n = s->n > 0 ? s->n : 16;
+    ParamConfig pc;
+    memset(&pc, 0, sizeof pc);
+    if (w->kind == W_PARAMS && (w->has_params || m))
+        base_params(w, m, &pc);
+    l->s.tied = s->tied >= 0 ? s->tied : pc.tied;
+    l->s.gqa = s->gqa >= 0 ? s->gqa : pc.n_kv_heads < pc.n_heads;
+}
+
+void live_free(LiveWidget *l)
+{
+    trace_free(l->worked);
+    l->worked = NULL;
+    l->ok = 0;
+}
+
+static int range_err(char *err, size_t errlen, const char *what, long long v, long long lo,
+                     long long hi)
+{
+    snprintf(err, errlen, "%s %lld is outside %lld..%lld", what, v, lo, hi);
+    return -1;
+}
+
+static int run_worked(LiveWidget *l, const Widget *w, char *err, size_t errlen)
+{
+    const WorkedSpec *ws = &w->worked;
+    if (l->s.step < 0 || l->s.step >= LIVE_WORKED_STEPS)
+        return range_err(err, errlen, "step", l->s.step, 0, LIVE_WORKED_STEPS - 1);
+    trace_free(l->worked);
+    l->worked = model_worked(ws->q, ws->k, ws->v, ws->nq, ws->nk, ws->dk, ws->dv, l->s.causal,
+                             l->s.scale);
+    if (!l->worked) {
+        snprintf(err, errlen, "cannot run the worked example (out of memory or bad shapes)");
+        return -1;
+    }
+    explain_put(&l->nv, "n_q", ws->nq, 1);
+    explain_put(&l->nv, "n_k", ws->nk, 1);
+    explain_put(&l->nv, "d_k", ws->dk, 1);
+    explain_put(&l->nv, "d_v", ws->dv, 1);
+    explain_put(&l->nv, "sqrt_d_k", sqrt((double)ws->dk), 0);
+    explain_put(&l->nv, "step", l->s.step + 1, 1);
+    return 0;
+}
+
+static int run_params(LiveWidget *l, const Widget *w, const Model *m, char *err, size_t errlen)
+{
+    ParamConfig base;
+    if (!w->has_params && !m) {
+        snprintf(err, errlen, "no configuration: give \"config\" or a model");
+        return -1;
+    }
+    base_params(w, m, &base);
+    l->pc = base;
+    l->pc.tied = l->s.tied ? 1 : 0;
+    l->pc.n_kv_heads = l->s.gqa ? kv_heads_gqa(&base) : base.n_heads;
+    l->n_rows = explain_params(&l->pc, l->rows, &l->total, &l->nv);
+    explain_put(&l->nv, "n_kv_heads", (double)l->pc.n_kv_heads, 1);
+    explain_put(&l->nv, "n_heads", (double)l->pc.n_heads, 1);
+    explain_put(&l->nv, "tied", l->pc.tied, 1);
+    return 0;
+}
+
+int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int n,
+             Trace *full, Trace *prefix, char *err, size_t errlen)
+{
+    l->ok = 0;
+    l->nv.n = 0;
+    int rc = 0;
+    switch (w->kind) {
+    case W_WORKED:
+        rc = run_worked(l, w, err, errlen);
+        break;
+    case W_SCALING:
+        if (l->s.d_k < 1 || l->s.d_k > LIVE_DK_MAX)
+            return range_err(err, errlen, "d_k", l->s.d_k, 1, LIVE_DK_MAX);
+        rc = explain_scaling(&l->scaling, l->s.d_k, SCALING_SEED, &l->nv);
+        if (rc)
+            snprintf(err, errlen, "d_k %d: cannot run the experiment", l->s.d_k);
+        else {
+            const ScalingDemo *d = &l->scaling;
+            explain_put(&l->nv, "scale", l->s.scale, 1);
+            explain_put(&l->nv, "max_weight", l->s.scale ? d->max_scaled : d->max_raw, 0);
+            explain_put(&l->nv, "entropy", l->s.scale ? d->entropy_scaled : d->entropy_raw, 0);
+        }
+        break;
+    case W_KVCACHE:
+        if (!m || !full || !prefix || !ids) {
+            snprintf(err, errlen, "the KV cache widget needs a model and a sentence");
+            return -1;
+        }
+        if (l->s.step < 1 || l->s.step > n)
+            return range_err(err, errlen, "step", l->s.step, 1, n);
+        l->n_tokens = n;
+        rc = explain_kvcache(m, ids, n, l->s.step, full, prefix, &l->kv, &l->nv, err, errlen);
+        if (!rc) {
+            explain_put(&l->nv, "n", n, 1);
+            explain_put(&l->nv, "cached_rows", l->s.step, 1);
+        }
+        break;
+    case W_COST:
+        if (!m) {
+            snprintf(err, errlen, "the cost widget needs a model for its sizes");
+            return -1;
+        }
+        if (l->s.n < 1 || l->s.n > LIVE_N_MAX)
+            return range_err(err, errlen, "N", l->s.n, 1, LIVE_N_MAX);
+        explain_cost(&m->cfg, l->s.n, &l->cost, &l->nv);
+        explain_put(&l->nv, "heads", m->cfg.n_heads, 1);
+        explain_put(&l->nv, "layers", m->cfg.n_layers, 1);
+        explain_put(&l->nv, "d_k", m->cfg.d_head, 1);
+        explain_put(&l->nv, "qk_share",
+                    100.0 * (double)l->cost.qk_macs / (double)l->cost.forward_macs, 0);
+        break;
+    case W_PARAMS:
+        rc = run_params(l, w, m, err, errlen);
+        break;
+    default:
+        snprintf(err, errlen, "%s is not an explanation widget", lesson_widget_name(w->kind));
+        return -1;
+    }
+    if (rc)
+        return -1;
+    l->ok = 1;
+    return 0;
+}
+
+void live_ctx(const LiveWidget *l, const Widget *w, const Model *m, const Trace *prefix,
+              PlaceholderCtx *ctx)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->model = m;
+    ctx->nv = l->ok ? &l->nv : NULL;
+    ctx->layer = w->start.layer;
+    ctx->head = w->start.head;
+    if (w->kind == W_WORKED) {
+        /* a trace without a model: the model's sizes are no placeholders here */
+        ctx->model = NULL;
+        ctx->trace = l->ok ? l->worked : NULL;
+        ctx->layer = ctx->head = 0;
+        ctx->labels = (const char (*)[16])w->worked.labels;
+        ctx->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
+    } else if (w->kind == W_KVCACHE && l->ok) {
+        ctx->trace = prefix;
+    }
+}

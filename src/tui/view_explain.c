@@ -1,0 +1,105 @@
+/* view_explain.c - what the explanation views share: recomputing the LiveWidget from its state
+ * (app_live_run, called by app_run), grouped numbers, byte sizes and horizontal bars. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui.h"
+#include "view_explain.h"
+
+void app_live_run(App *a)
+{
+    char err[256] = "";
+    a->ran = 0;
+    /* kvcache: t holds the prefix run (what the views and placeholders read), eq_a the full
+     * one; both hold up to the model's max_len tokens */
+    if (live_run(&a->live, a->w, a->model, a->src, a->n_src, a->eq_a, a->t, err, sizeof err))
+        snprintf(a->run_err, sizeof a->run_err, "%s", err);
+    else
+        a->ran = 1;
+}
+
+const char *ex_group(long long v, char *out, size_t n)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    const char *sep = ui.utf8 ? "\xe2\x80\x89" : " ";
+    size_t nd = strlen(digits), o = 0;
+    if (!n)
+        return out;
+    out[0] = '\0';
+    if (v < 0 && o + 1 < n)
+        out[o++] = '-';
+    for (size_t i = 0; i < nd; i++) {
+        if (i && (nd - i) % 3 == 0) {
+            size_t sl = strlen(sep);
+            if (o + sl + 1 >= n)
+                break;
+            memcpy(out + o, sep, sl);
+            o += sl;
+        }
+        if (o + 2 > n)
+            break;
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    return out;
+}
+
+const char *ex_bytes(long long v, char *out, size_t n)
+{
+    static const char *const U[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double d = (double)v;
+    int u = 0;
+    while (d >= 1024.0 && u < 4) {
+        d /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, n, "%lld B", v);
+    else
+        snprintf(out, n, "%.1f %s", d, U[u]);
+    return out;
+}
+
+void ex_bar(int y, int x, int w, double frac)
+{
+    static const char *const EIGHTHS[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    if (w < 1)
+        return;
+    if (frac < 0)
+        frac = 0;
+    if (frac > 1)
+        frac = 1;
+    int units = (int)(frac * w * 8 + 0.5);
+    if (frac > 0 && units == 0)
+        units = 1;
+    int full = units / 8, part = units % 8;
+    for (int i = 0; i < full; i++)
+        ui_put(y, x + i, 1, ui.utf8 ? "█" : "#");
+    if (part && full < w) {
+        if (ui.utf8)
+            ui_put(y, x + full, 1, EIGHTHS[part]);
+        else if (full == 0)
+            ui_put(y, x, 1, "|");
+    }
+}
+
+int ex_not_ran(App *a, Rect r)
+{
+    if (a->ran)
+        return 0;
+    attron(COLOR_PAIR(UI_WARN));
+    ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
+    attroff(COLOR_PAIR(UI_WARN));
+    return 1;
+}
+
+int ex_plus_minus(int k)
+{
+    if (k == '+' || k == '=' || k == KEY_UP)
+        return 1;
+    if (k == '-' || k == '_' || k == KEY_DOWN)
+        return -1;
+    return 0;
+}

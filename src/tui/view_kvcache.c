@@ -1,0 +1,139 @@
+/* view_kvcache.c - generation one token at a time (explain_kvcache): the cached K and V rows
+ * of one head, the newest query's weights, the work of this step and of every step so far
+ * with and without the cache, the cache size, and the measured drift of cached keys. n/N
+ * (→/←) move the step. Reads the prefix run in a->t. */
+#include <curses.h>
+#include <string.h>
+
+#include "ui.h"
+#include "view_explain.h"
+
+#define KV_CELL 7
+
+static const TraceEntry *kv_entry(App *a, TensorKind k)
+{
+    int layer = a->w->start.layer, head = a->w->start.head;
+    if (k == T_K && a->t->ctl.pe == PE_ROPE)
+        k = T_K_ROT;
+    return trace_find(a->t, STACK_DEC, layer, SUB_SELF, head, k);
+}
+
+/* Rows 0..t-1 of a (t, d) matrix, the last one marked as new; cols limited to w. */
+static void kv_rows(App *a, int y, int x, int w, const TraceEntry *e, const char *title)
+{
+    int lw = 6;
+    int nc = (w - lw) / KV_CELL;
+    if (nc > e->cols)
+        nc = e->cols;
+    attron(A_BOLD);
+    ui_putf(y, x, w, "%s (%d row%s)%s", title, e->rows, e->rows == 1 ? "" : "s",
+            nc < e->cols ? (ui.utf8 ? " …" : " ...") : "");
+    attroff(A_BOLD);
+    for (int i = 0; i < e->rows; i++) {
+        int yy = y + 1 + i, isnew = i == e->rows - 1;
+        if (isnew)
+            attron(A_REVERSE);
+        ui_put(yy, x, lw - 1, vocab_word(&a->model->vocab, a->t->src[i]));
+        for (int j = 0; j < nc; j++)
+            ui_putf(yy, x + lw + j * KV_CELL, KV_CELL, "%6.2f", (double)e->data[i * e->cols + j]);
+        if (isnew)
+            attroff(A_REVERSE);
+    }
+}
+
+static void kvcache_draw(App *a, Rect r)
+{
+    if (ex_not_ran(a, r))
+        return;
+    const KvCacheStep *k = &a->live.kv;
+    const ModelConfig *c = &a->model->cfg;
+    int n = a->live.n_tokens, t = k->step;
+    char g1[48], g2[48];
+    int y = r.y;
+    attron(COLOR_PAIR(UI_ACCENT));
+    ui_putf(y++, r.x, r.w, "KV cache  step %d/%d  layer %d head %d  (newest token at position %d)",
+            t, n, a->w->start.layer + 1, a->w->start.head + 1, t - 1);
+    attroff(COLOR_PAIR(UI_ACCENT));
+    /* the sentence: generated so far, the newest, the future */
+    int x = r.x;
+    for (int i = 0; i < n && x < r.x + r.w; i++) {
+        const char *wd = vocab_word(&a->model->vocab, a->src[i]);
+        int at = i == t - 1 ? (A_REVERSE | A_BOLD) : i >= t ? A_DIM : 0;
+        attron(at);
+        x += ui_put(y, x, r.x + r.w - x, wd);
+        attroff(at);
+        x += ui_put(y, x, r.x + r.w - x, " ");
+    }
+    y += 2;
+    const TraceEntry *K = kv_entry(a, T_K), *V = kv_entry(a, T_V), *W = kv_entry(a, T_WEIGHTS);
+    if (!K || !V || !W) {
+        ui_put(y, r.x, r.w, "keys and values are not in the trace");
+        return;
+    }
+    int half = (r.w - 2) / 2;
+    kv_rows(a, y, r.x, half, K, "cached K");
+    kv_rows(a, y, r.x + half + 2, r.w - half - 2, V, "cached V");
+    y += 2 + K->rows;
+    if (y < r.y + r.h) {
+        x = r.x;
+        x += ui_putf(y, x, r.w, "new query '%s' weights:",
+                     vocab_word(&a->model->vocab, a->t->src[t - 1]));
+        for (int j = 0; j < W->cols && x < r.x + r.w; j++)
+            x += ui_putf(y, x, r.x + r.w - x, " %s %.2f", vocab_word(&a->model->vocab, a->t->src[j]),
+                         (double)W->data[(size_t)(t - 1) * W->cols + j]);
+        y++;
+    }
+    if (y < r.y + r.h)
+        ui_putf(y++, r.x, r.w, "this step: %s multiply-adds with the cache, %s without", 
+                ex_group(k->work_cached, g1, sizeof g1), ex_group(k->work_full, g2, sizeof g2));
+    if (y < r.y + r.h) {
+        attron(A_BOLD);
+        ui_putf(y++, r.x, r.w, "steps 1-%d: %s with the cache, %s without (%.2fx)", t,
+                ex_group(k->total_cached, g1, sizeof g1), ex_group(k->total_full, g2, sizeof g2),
+                (double)k->total_full / (double)(k->total_cached ? k->total_cached : 1));
+        attroff(A_BOLD);
+    }
+    if (y < r.y + r.h)
+        ui_putf(y++, r.x, r.w, "cache: 2 (K,V) × %d layers × %d rows × %d heads × %d = %s floats",
+                c->n_layers, t, c->n_heads, c->d_head, ex_group(k->cache_floats, g1, sizeof g1));
+    if (y < r.y + r.h) {
+        attron(A_DIM);
+        ui_putf(y++, r.x, r.w, "cached keys drift %.2g, newest row drift %.2g (prefix run vs "
+                               "full run)", (double)k->k_drift, (double)k->row_drift);
+        attroff(A_DIM);
+    }
+}
+
+static int kvcache_key(App *a, int k)
+{
+    if (a->ran && (a->allowed & C_STEP)) {
+        int d = k == 'n' || k == KEY_RIGHT ? 1 : k == 'N' || k == KEY_LEFT ? -1 : 0;
+        if (d) {
+            int s = a->live.s.step + d;
+            if (s < 1 || s > a->live.n_tokens) {
+                app_msg(a, 0, s < 1 ? "first token" : "the whole sentence is generated");
+                return 1;
+            }
+            a->live.s.step = s;
+            app_run(a);
+            return 1;
+        }
+    }
+    return app_common_key(a, k);
+}
+
+static void kvcache_keys(App *a, char *b, size_t n)
+{
+    if (a->allowed & C_STEP)
+        app_hint(b, n, ui.utf8 ? "n/N ←→" : "n/N", "step");
+    if (a->allowed & C_RESET)
+        app_hint(b, n, "r", "reset");
+}
+
+static int kvcache_need(App *a, int w)
+{
+    (void)w;
+    return (a->ran ? a->live.kv.step : 4) + 10;
+}
+
+const ViewOps VIEW_KVCACHE = {W_KVCACHE, kvcache_draw, kvcache_key, kvcache_keys, kvcache_need};

@@ -1,0 +1,109 @@
+/* view_params.c - the parameter count of a configuration (explain_params): one row per
+ * component with its formula, count and share, and the total. t ties / unties the
+ * embeddings, g switches grouped-query attention (n_kv_heads) on and off. */
+#include <curses.h>
+#include <string.h>
+
+#include "ui.h"
+#include "view_explain.h"
+
+static void params_draw(App *a, Rect r)
+{
+    if (ex_not_ran(a, r))
+        return;
+    const LiveWidget *l = &a->live;
+    const ParamConfig *p = &l->pc;
+    char g[48], tr[128];
+    int y = r.y;
+    attron(COLOR_PAIR(UI_ACCENT));
+    ui_putf(y++, r.x, r.w, "parameters of %s", a->w->params_name[0] ? a->w->params_name
+                                                                      : "the model");
+    attroff(COLOR_PAIR(UI_ACCENT));
+    ui_putf(y++, r.x, r.w, "d_model %lld  h %lld  kv_h %lld  d_head %lld  L %lld  d_ff %lld  "
+                           "vocab %lld  %s  %s%s",
+            p->d_model, p->n_heads, p->n_kv_heads, p->d_head, p->n_layers, p->d_ff, p->vocab,
+            p->swiglu ? "swiglu" : "relu/gelu", p->rmsnorm ? "rmsnorm" : "layernorm",
+            p->bias ? "  biases" : "");
+    y++;
+    /* columns: name, formula (when it fits), count, share */
+    int cw = 16, sw = 7, nw = 22;
+    int fw = r.w - nw - cw - sw;
+    int show_f = fw >= 24;
+    if (!show_f)
+        nw = r.w - cw - sw;
+    if (fw > 34)
+        fw = 34;
+    attron(A_BOLD | A_UNDERLINE);
+    ui_put(y, r.x, nw, "component");
+    if (show_f)
+        ui_put(y, r.x + nw, fw, "formula");
+    int xc = r.x + nw + (show_f ? fw : 0);
+    ui_putf(y, xc, cw, "%*s", cw - 1, "count");
+    ui_putf(y, xc + cw, sw, "%*s", sw, "share");
+    attroff(A_BOLD | A_UNDERLINE);
+    y++;
+    for (int i = 0; i < l->n_rows && y < r.y + r.h - 1; i++, y++) {
+        const ParamRow *row = &l->rows[i];
+        ui_put(y, r.x, nw - 1, row->name);
+        if (show_f)
+            ui_put(y, r.x + nw, fw - 1, ui_text(row->formula, tr, sizeof tr));
+        ex_group(row->count, g, sizeof g);
+        ui_putf(y, xc, cw, "%*s%s", cw - 1 - ui_width(g), "", g);
+        ui_putf(y, xc + cw, sw, "%6.1f%%", l->total ? 100.0 * (double)row->count / (double)l->total
+                                                     : 0.0);
+    }
+    if (y < r.y + r.h) {
+        attron(A_BOLD);
+        double t = (double)l->total;
+        ui_putf(y, r.x, nw, "total (%.2f %s)", t >= 1e9 ? t / 1e9 : t >= 1e6 ? t / 1e6 : t / 1e3,
+                t >= 1e9 ? "B" : t >= 1e6 ? "M" : "K");
+        ex_group(l->total, g, sizeof g);
+        ui_putf(y, xc, cw, "%*s%s", cw - 1 - ui_width(g), "", g);
+        ui_putf(y, xc + cw, sw, "%6.1f%%", 100.0);
+        attroff(A_BOLD);
+        y++;
+    }
+    if (y < r.y + r.h) {
+        attron(A_DIM);
+        ui_putf(y, r.x, r.w, "embeddings %s; %lld query heads share %lld KV head%s",
+                p->tied ? "tied (LM head = embeddingᵀ)" : "untied (own LM head)", p->n_heads,
+                p->n_kv_heads, p->n_kv_heads == 1 ? "" : "s");
+        attroff(A_DIM);
+    }
+}
+
+static int params_key(App *a, int k)
+{
+    if (a->ran && k == 't' && (a->allowed & C_TIE)) {
+        a->live.s.tied = !a->live.s.tied;
+        app_msg(a, 0, "embeddings %s", a->live.s.tied ? "tied" : "untied");
+        app_run(a);
+        return 1;
+    }
+    if (a->ran && k == 'g' && (a->allowed & C_GQA)) {
+        a->live.s.gqa = !a->live.s.gqa;
+        app_run(a);
+        app_msg(a, 0, "%lld KV heads for %lld query heads", a->live.pc.n_kv_heads,
+                a->live.pc.n_heads);
+        return 1;
+    }
+    return app_common_key(a, k);
+}
+
+static void params_keys(App *a, char *b, size_t n)
+{
+    if (a->allowed & C_TIE)
+        app_hint(b, n, "t", a->live.s.tied ? "tied:yes" : "tied:no");
+    if (a->allowed & C_GQA)
+        app_hint(b, n, "g", a->live.s.gqa ? "GQA:on" : "GQA:off");
+    if (a->allowed & C_RESET)
+        app_hint(b, n, "r", "reset");
+}
+
+static int params_need(App *a, int w)
+{
+    (void)w;
+    return a->live.n_rows + 6;
+}
+
+const ViewOps VIEW_PARAMS = {W_PARAMS, params_draw, params_key, params_keys, params_need};
