@@ -365,7 +365,8 @@ int cmd_train(int argc, char **argv)
     if (stop_requested && !quiet)
         fprintf(stderr, "attend train: interrupted after %d steps; writing what was trained\n",
                 done);
-    /* Evaluate and record how the model was made. */
+    /* Evaluate and record how the model was made (no timings: the same config and seed must
+     * give the same file, byte for byte). */
     double tl = train_eval_loss(&m, &c, &tc.o, 1, 200);
     double el_loss = ev.n_ids ? train_eval_loss(&m, &ev, &tc.o, 1, 300) : NAN;
     double unmasked = tc.mc.arch != ARCH_ENCODER ? train_eval_loss(&m, &c, &tc.o, 0, 200) : NAN;
@@ -379,11 +380,11 @@ int cmd_train(int argc, char **argv)
                  "{\"config\": \"%s\", \"corpus\": \"%s\", \"steps\": %d, \"batch\": %d, "
                  "\"seed\": %llu, \"causal_mask\": %s, \"final_train_loss\": %.4f, "
                  "\"train_loss_masked\": %.4f, \"train_loss_unmasked\": %.4f, "
-                 "\"eval_loss\": %.4f, \"tokens\": %ld, \"seconds\": %.1f}",
+                 "\"eval_loss\": %.4f, \"tokens\": %ld}",
                  cfg_path, tc.corpus, done, tc.o.batch, (unsigned long long)tc.o.seed,
                  tc.o.causal ? "true" : "false", (double)avg, tl,
                  isfinite(unmasked) ? unmasked : -1.0, isfinite(el_loss) ? el_loss : -1.0,
-                 train_tokens_done(t), elapsed);
+                 train_tokens_done(t));
         free(m.training);
         m.training = strdup(buf);
         if (model_save(&m, out, err, sizeof err)) {
