@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     int encdec = !strcmp(argv[1], "encdec");
     char err[512], path[1024];
     const char *words[VOC];
-    char wbuf[VOC][8];
+    char wbuf[VOC][16];
     for (int i = 0; i < VOC; i++) {
         snprintf(wbuf[i], sizeof wbuf[i], "w%d", i);
         words[i] = wbuf[i];
