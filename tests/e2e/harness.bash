@@ -25,6 +25,12 @@ if [ ! -x "$ATTEND" ]; then
 fi
 
 tm() { tmux -L "$E2E_SOCK" "$@"; }
+# model_cfg FILE KEY: a config value of a shipped model (data/FILE), so expectations follow
+# the model that is shipped instead of hard-coding its sizes.
+model_cfg() {
+    /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"][sys.argv[2]])' \
+        "$ROOT/data/$1" "$2"
+}
 e2e_cleanup() {
     tm kill-server >/dev/null 2>&1
     rm -rf "$E2E_TMP"

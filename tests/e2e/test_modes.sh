@@ -61,7 +61,7 @@ expect "[scores]" "LANG=C: scores mode"
 expect "-inf" "LANG=C: masked scores read -inf"
 check "LANG=C: no UTF-8 bytes on the screen" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | LC_ALL=C grep -q '[^ -~]'"
 keys v m Space
-expect "step 1/20: X  [6x32]" "LANG=C: passport with ASCII shapes"
+expect "step 1/20: X  [6x$(model_cfg decoder.json d_model)]" "LANG=C: passport with ASCII shapes"
 keys n n n n n n n n
 expect "QK^T [6x6]" "LANG=C: QK^T transliterated"
 keys q
@@ -138,7 +138,7 @@ expect_exit 0 "--mouse: quits and turns the mouse off"
 # ---- encoder-decoder: cross-attention is m×n (decoder queries, encoder keys) ----
 rm -rf "$XDG_STATE_HOME"
 start 80 24 -- --lessons "$ROOT/tests/e2e/fixtures/encdec"
-expect "cross  layer 1/2" "cross-attention: the heatmap says cross"
+expect "cross  layer 1/$(model_cfg translate.json n_layers)" "cross-attention: the heatmap says cross"
 expect "encoder keys: 2×6" "cross-attention: prose shape is 2×6"
 check "cross-attention: 2 decoder rows, each summing to 1.00" heatmap_full 2
 expect "query 0 'le'" "cross-attention: the inspector names the decoder token"

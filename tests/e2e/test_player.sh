@@ -5,6 +5,9 @@
 # sentence editor, help and menu overlays, shrinking below 80×24 and back, quitting,
 # the progress file and resuming.
 . "$(dirname "$0")/harness.bash"
+D=$(model_cfg decoder.json d_model)
+DK=$(model_cfg decoder.json d_head)
+NH=$(model_cfg decoder.json n_heads)
 
 for size in 80x24 200x60; do
     W=${size%x*}
@@ -34,7 +37,7 @@ for size in 80x24 200x60; do
     keys v m
     # heads and layers
     keys ']'
-    expect "head 2/4" "$size: ] selects the next head"
+    expect "head 2/$NH" "$size: ] selects the next head"
     keys l
     expect "layer 2/2" "$size: l selects the next layer"
     keys a
@@ -74,7 +77,7 @@ for size in 80x24 200x60; do
     # passport
     keys Space
     expect "page 2/3" "$size: space turns the page"
-    expect "step 1/20: X  [6×32]" "$size: the passport starts at X"
+    expect "step 1/20: X  [6×$D]" "$size: the passport starts at X"
     keys '>' '>'
     expect "cols 3-" "$size: > scrolls the passport matrix to the right"
     keys o
@@ -82,10 +85,10 @@ for size in 80x24 200x60; do
     keys Escape
     expect_gone "Fixture speaker notes" "$size: ESC closes the notes" 1
     keys n n n n
-    expect "step 5/20: Q  [6×8]  L0.h0.q" "$size: n steps to Q [6×8]"
+    expect "step 5/20: Q  [6×$DK]  L0.h0.q" "$size: n steps to Q [6×d_k]"
     keys n n n n
     expect "QKᵀ [6×6]" "$size: the chain reaches QKᵀ [6×6]"
-    expect "X [6×32] → PE [6×32]" "$size: the chain lists the shapes so far"
+    expect "X [6×$D] → PE [6×$D]" "$size: the chain lists the shapes so far"
     keys N
     expect "step 8/20" "$size: N steps back"
 
