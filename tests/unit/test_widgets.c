@@ -1,0 +1,298 @@
+/* test_widgets.c - the explanation widgets (worked, scaling, kvcache, cost, params): the
+ * loader on good and broken fixtures (tests/fixtures/widgets-*), their live numbers and
+ * {{x NAME}} placeholders against values recomputed here from the fixtures' own numbers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "t.h"
+
+#define GOOD "tests/fixtures/widgets-good"
+#define BROKEN "tests/fixtures/widgets-broken"
+#define THIN "\xe2\x80\x89"
+
+static char out[4096], perr[512];
+
+/* Expands prose on a page's live state (kvcache: traces of the model). */
+static const char *expand(const Page *p, const Model *m, LiveWidget *l, Trace *full,
+                          Trace *prefix, int *ids, int n)
+{
+    PlaceholderCtx ctx;
+    char err[300];
+    if (live_run(l, &p->widget, m, ids, n, full, prefix, err, sizeof err)) {
+        snprintf(out, sizeof out, "RUN ERROR %s", err);
+        return out;
+    }
+    live_ctx(l, &p->widget, m, prefix, &ctx);
+    perr[0] = 0;
+    if (placeholder_expand(p->prose, &ctx, out, sizeof out, perr, sizeof perr))
+        snprintf(out + strlen(out), sizeof out - strlen(out), " ERROR %s", perr);
+    return out;
+}
+
+static const char *value(const char *body, const LiveWidget *l, const Widget *w, const Model *m,
+                         const Trace *prefix)
+{
+    PlaceholderCtx ctx;
+    live_ctx(l, w, m, prefix, &ctx);
+    if (placeholder_value(body, &ctx, out, sizeof out, perr, sizeof perr))
+        snprintf(out, sizeof out, "ERROR %s", perr);
+    return out;
+}
+
+/* The number in s with thin spaces removed. */
+static double ungroup(const char *s)
+{
+    char b[128];
+    size_t o = 0;
+    for (; *s && o + 1 < sizeof b; s++) {
+        if (!strncmp(s, THIN, 3)) {
+            s += 2;
+            continue;
+        }
+        b[o++] = *s;
+    }
+    b[o] = 0;
+    return strtod(b, NULL);
+}
+
+/* The parameter count by the textbook formula, written out independently of explain.c. */
+static double params_formula(double d, double h, double kv, double dh, double L, double F,
+                             double V, int swiglu, int rms, int tied)
+{
+    double per = d * h * dh + 2 * d * kv * dh + h * dh * d + (swiglu ? 3 : 2) * d * F +
+                 2 * (rms ? d : 2 * d);
+    return V * d + L * per + (rms ? d : 2 * d) + (tied ? 0 : d * V);
+}
+
+static void test_good(void)
+{
+    Course c;
+    char err[512];
+    CHECK(lesson_load_dir(&c, GOOD, err, sizeof err) == 0, "load: %s", err);
+    CHECK(c.n_problems == 0, "good widgets: %d problems", c.n_problems);
+    CHECK(lesson_check_placeholders(&c) == 0, "placeholders resolve");
+    for (int i = 0; i < c.n_problems; i++)
+        fprintf(stderr, "  problem: %s\n", c.problems[i].msg);
+    if (c.n_lessons != 1 || c.lessons[0].n_pages != 7) {
+        CHECK(0, "one lesson of 7 pages");
+        lesson_free_course(&c);
+        return;
+    }
+    const Page *P = c.lessons[0].pages;
+    const Model *m = lesson_model(&c, &P[0]);
+    CHECK(m != NULL, "every page has the default model");
+    if (!m) {
+        lesson_free_course(&c);
+        return;
+    }
+    const ModelConfig *mc = &m->cfg;
+    LiveWidget l;
+    memset(&l, 0, sizeof l);
+
+    /* worked, 2x2, causal, unscaled, step 4 */
+    const Widget *w = &P[0].widget;
+    const WorkedSpec *ws = &w->worked;
+    CHECK(w->kind == W_WORKED && ws->nq == 2 && ws->nk == 2 && ws->dk == 2 && ws->dv == 2,
+          "worked shapes");
+    CHECK(ws->q[3] == 2.0f && ws->k[3] == 1.0f && ws->v[2] == 3.0f, "matrices row-major");
+    CHECK(!strcmp(ws->labels[0], "a") && !strcmp(ws->labels[1], "b"), "labels");
+    CHECK(w->start.causal == 1 && w->start.scale == 0 && w->start.step == 4, "worked start");
+    CHECK(w->controls == (C_MASK | C_SCALE | C_STEP | C_CURSOR | C_RESET), "worked controls");
+    live_start(&l, w, m);
+    CHECK(l.s.causal == 1 && l.s.scale == 0 && l.s.step == 4, "live from start");
+    /* row 1: q=(0,2), keys (1,0),(1,1): scores 0 and 2; weights 1/(1+e²), e²/(1+e²) */
+    double w10 = 1.0 / (1.0 + exp(2.0)), w11 = 1.0 - w10;
+    char want[256];
+    snprintf(want, sizeof want, "b: 0.0000 2 %.3f causal", w10 * 1 + w11 * 3);
+    CHECK(!strcmp(expand(&P[0], m, &l, NULL, NULL, NULL, 0), want), "worked prose: %s want %s",
+          out, want);
+    snprintf(want, sizeof want, "%.4f", w11);
+    CHECK(!strcmp(value("weight 1 1 .4", &l, w, m, NULL), want), "weight 1 1: %s", out);
+    CHECK(strstr(value("d_model", &l, w, m, NULL), "no model"), "sizes: %s", out);
+    CHECK(strstr(value("token 2", &l, w, m, NULL), "out of range"), "token 2: %s", out);
+    /* mask off and scaled: row 0 scores 1, 1 -> 0.5 each; row 1 scores 0, 2/sqrt2 */
+    l.s.causal = 0;
+    l.s.scale = 1;
+    expand(&P[0], m, &l, NULL, NULL, NULL, 0);
+    CHECK(!strcmp(value("weight 0 1 .4", &l, w, m, NULL), "0.5000"), "unmasked: %s", out);
+    snprintf(want, sizeof want, "%.4f", 1.0 / (1.0 + exp(sqrt(2.0))));
+    CHECK(!strcmp(value("weight 1 0 .4", &l, w, m, NULL), want), "scaled: %s want %s", out, want);
+    snprintf(want, sizeof want, "%.3f", 2.0 / sqrt(2.0));
+    CHECK(!strcmp(value("score 1 1 .3", &l, w, m, NULL), want), "score: %s", out);
+    l.s.step = LIVE_WORKED_STEPS;
+    CHECK(strstr(expand(&P[0], m, &l, NULL, NULL, NULL, 0), "RUN ERROR step 6"), "%s", out);
+    live_free(&l);
+
+    /* worked 1x3, default labels, mask none, scaled */
+    w = &P[1].widget;
+    ws = &w->worked;
+    CHECK(ws->nq == 1 && ws->nk == 3 && ws->dk == 3 && ws->dv == 1, "1x3 shapes");
+    CHECK(!strcmp(ws->labels[2], "t2"), "default label %s", ws->labels[2]);
+    live_start(&l, w, m);
+    CHECK(!strcmp(expand(&P[1], m, &l, NULL, NULL, NULL, 0), "t2 1x3"), "%s", out);
+    double s[3] = {0.5 - 1 + 2, 1.0, 6.0}, z = 0, o = 0;
+    for (int j = 0; j < 3; j++)
+        z += exp(s[j] / sqrt(3.0));
+    for (int j = 0; j < 3; j++)
+        o += exp(s[j] / sqrt(3.0)) / z * (j + 1);
+    snprintf(want, sizeof want, "%.4f", exp(6.0 / sqrt(3.0)) / z);
+    CHECK(!strcmp(value("weight 0 2 .4", &l, w, m, NULL), want), "1x3 weight %s want %s", out,
+          want);
+    snprintf(want, sizeof want, "%.4f", o);
+    CHECK(!strcmp(value("value L0.h0.out 0 0 .4", &l, w, m, NULL), want), "out %s want %s",
+          out, want);
+    live_free(&l);
+
+    /* scaling: the variance of q·k is about d_k (a property of the maths, not a copy) */
+    w = &P[2].widget;
+    CHECK(w->kind == W_SCALING && w->start.d_k == 256 && w->start.scale == 0, "scaling start");
+    live_start(&l, w, m);
+    expand(&P[2], m, &l, NULL, NULL, NULL, 0);
+    double var = strtod(strchr(out, ' ') + 1, NULL);
+    CHECK(!strncmp(out, "256 ", 4) && fabs(var / 256 - 1) < 0.15 && !strcmp(out + strlen(out) - 2, " 0"),
+          "scaling prose: %s", out);
+    l.s.d_k = 2000;
+    CHECK(strstr(expand(&P[2], m, &l, NULL, NULL, NULL, 0), "RUN ERROR d_k 2000"), "%s", out);
+    live_free(&l);
+
+    /* kvcache: cache floats 2·L·t·h·d_head from the model's config */
+    w = &P[3].widget;
+    int ids[64], tgt[64], n, nt;
+    Controls ctl;
+    CHECK(lesson_widget_state(w, m, &ctl, ids, &n, tgt, &nt, 64, err, sizeof err) == 0, "%s", err);
+    Trace *full = trace_new(m, n, 1), *pre = trace_new(m, n, 1);
+    live_start(&l, w, m);
+    CHECK(l.s.step == 2, "kv step");
+    snprintf(want, sizeof want, "2/%d %d 2 cat", n, 2 * mc->n_layers * 2 * mc->n_heads * mc->d_head);
+    CHECK(!strcmp(expand(&P[3], m, &l, full, pre, ids, n), want), "kv prose %s want %s", out, want);
+    l.s.step = n;
+    expand(&P[3], m, &l, full, pre, ids, n);
+    CHECK(atoi(value("x cached_rows", &l, w, m, pre)) == n, "cached rows %s", out);
+    CHECK(atof(value("x k_drift", &l, w, m, pre)) == 0.0, "cached keys do not drift: %s", out);
+    l.s.step = n + 1;
+    CHECK(strstr(expand(&P[3], m, &l, full, pre, ids, n), "RUN ERROR"), "step past the end");
+    live_free(&l);
+    trace_free(full);
+    trace_free(pre);
+
+    /* cost: N² and bytes */
+    w = &P[4].widget;
+    live_start(&l, w, m);
+    CHECK(l.s.n == 1024, "cost n");
+    snprintf(want, sizeof want, "1024 1" THIN "048" THIN "576 %lld %d", 1024LL * 1024 * mc->n_heads * mc->n_layers * 4,
+             mc->n_heads);
+    CHECK(!strcmp(expand(&P[4], m, &l, NULL, NULL, NULL, 0), want), "cost %s want %s", out, want);
+    l.s.n = 2048;
+    expand(&P[4], m, &l, NULL, NULL, NULL, 0);
+    CHECK(atof(value("x score_entries", &l, w, m, NULL)) == 2048.0 * 2048.0, "2N: %s", out);
+    CHECK(strstr(value("x nope", &l, w, m, NULL), "unknown value \"nope\""), "%s", out);
+    live_free(&l);
+
+    /* params with a config, untied by its start */
+    w = &P[5].widget;
+    const ParamConfig *pc = &w->params;
+    CHECK(w->has_params && pc->d_model == 2560 && pc->n_heads == 32 && pc->n_kv_heads == 8 &&
+          pc->d_head == 128 && pc->n_layers == 36 && pc->d_ff == 9728 && pc->vocab == 151936 &&
+          pc->swiglu && pc->tied && pc->rmsnorm && !pc->bias, "config read");
+    CHECK(!strcmp(w->params_name, "Qwen3-4B") && w->start.tied == 0, "name, start.tied");
+    live_start(&l, w, m);
+    CHECK(l.s.tied == 0 && l.s.gqa == 1, "start untied, GQA from the config");
+    expand(&P[5], m, &l, NULL, NULL, NULL, 0);
+    double want_p = params_formula(2560, 32, 8, 128, 36, 9728, 151936, 1, 1, 0);
+    CHECK(ungroup(out) == want_p, "untied total %s want %.0f", out, want_p);
+    CHECK(strstr(out, THIN), "grouped with thin spaces: %s", out);
+    l.s.tied = 1;
+    expand(&P[5], m, &l, NULL, NULL, NULL, 0);
+    CHECK(ungroup(out) == params_formula(2560, 32, 8, 128, 36, 9728, 151936, 1, 1, 1),
+          "tied total %s", out);
+    l.s.gqa = 0;
+    expand(&P[5], m, &l, NULL, NULL, NULL, 0);
+    CHECK(ungroup(out) == params_formula(2560, 32, 32, 128, 36, 9728, 151936, 1, 1, 1),
+          "without GQA %s", out);
+    live_free(&l);
+
+    /* params of the page model */
+    w = &P[6].widget;
+    live_start(&l, w, m);
+    expand(&P[6], m, &l, NULL, NULL, NULL, 0);
+    double mp = params_formula(mc->d_model, mc->n_heads, mc->n_heads, mc->d_head, mc->n_layers,
+                               mc->d_ff, mc->vocab_size, mc->ffn == FFN_SWIGLU,
+                               mc->norm == NORM_RMS, mc->tie_embed);
+    CHECK(atof(out) == mp, "model params %s want %.0f", out, mp);
+    l.s.gqa = 1;
+    expand(&P[6], m, &l, NULL, NULL, NULL, 0);
+    int kvg = mc->n_heads / 4 > 0 ? mc->n_heads / 4 : 1;
+    CHECK(atoi(strchr(out, ' ') + 1) == kvg, "GQA on a model without: %s", out);
+    live_free(&l);
+    lesson_free_course(&c);
+}
+
+static void test_broken(void)
+{
+    Course c;
+    char err[512];
+    CHECK(lesson_load_dir(&c, BROKEN, err, sizeof err) == 0, "load: %s", err);
+    int structural = c.n_problems;
+    int added = lesson_check_placeholders(&c);
+    CHECK(added == 3, "placeholder problems: %d", added);
+    CHECK(c.n_problems == 18 && structural == 15, "one problem per file: %d", c.n_problems);
+    /* Positions computed from the fixture text with Python (str.index), not by this program. */
+    static const char *const want[] = {
+        BROKEN "/01-dk-mismatch.json:20:14: pages[0].widget.k: k has 3 columns but q has 2",
+        BROKEN "/02-ragged.json:15:11: pages[0].widget.q[1]: row 1 has 1 numbers, row 0 has 2",
+        BROKEN "/03-too-big.json:10:14: pages[0].widget.q: must be an array of 1 to 8 rows",
+        BROKEN "/04-not-number.json:13:13: pages[0].widget.q[0][1]: must be a finite number",
+        BROKEN "/05-v-rows.json:23:14: pages[0].widget.v: v has 1 rows but k has 2",
+        BROKEN "/06-labels.json:31:19: pages[0].widget.labels: must be an array of 2 strings",
+        BROKEN "/07-missing-v.json:8:17: pages[0].widget: missing key \"v\"",
+        BROKEN "/08-dk-range.json:11:18: pages[0].widget.start.d_k: 2000 is out of range",
+        BROKEN "/09-x-name.json:7:26: pages[0].prose: {{x entries_total}}: unknown value "
+               "\"entries_total\" (this widget publishes: n, score_entries",
+        BROKEN "/10-config-missing.json:10:19: pages[0].widget.config: missing key \"vocab\"",
+        BROKEN "/11-kv-heads.json:13:25: pages[0].widget.config.n_kv_heads: 3 must divide "
+               "n_heads (4)",
+        BROKEN "/12-control.json:12:11: pages[0].widget.controls[1]: control \"dk\" does "
+               "nothing on a cost widget",
+        BROKEN "/13-kv-step.json:12:19: pages[0].widget.start.step: 4 is out of range",
+        BROKEN "/14-config-elsewhere.json:10:9: pages[0].widget.config: only params widgets",
+        BROKEN "/15-start-key.json:11:11: pages[0].widget.start.n: start key \"n\" does nothing",
+        BROKEN "/16-n-range.json:11:16: pages[0].widget.start.n: 0 is out of range",
+        BROKEN "/17-x-no-widget.json:7:17: pages[0].prose: {{x d_k}}: this page's widget "
+               "publishes no values",
+        BROKEN "/18-model-size-on-worked.json:7:17: pages[0].prose: {{d_model}}: this widget "
+               "has no model",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int found = 0;
+        for (int k = 0; k < c.n_problems; k++)
+            found |= !strncmp(c.problems[k].msg, want[i], strlen(want[i]));
+        CHECK(found, "expected problem: %s", want[i]);
+    }
+    int broken = 0;
+    for (int i = 0; i < c.n_lessons; i++)
+        broken += c.lessons[i].broken;
+    CHECK(broken == 15, "structural problems break their lesson: %d", broken);
+    lesson_free_course(&c);
+}
+
+static void test_names(void)
+{
+    CHECK(lesson_widget_parse("worked") == W_WORKED && lesson_widget_parse("params") == W_PARAMS,
+          "kinds parse");
+    CHECK(!strcmp(lesson_widget_name(W_KVCACHE), "kvcache"), "kind name");
+    CHECK(lesson_control_parse("dk") == C_DK && lesson_control_parse("gqa") == C_GQA &&
+          lesson_control_parse("tie") == C_TIE && lesson_control_parse("n") == C_N, "controls");
+    CHECK(!lesson_kind_needs_sentence(W_COST) && lesson_kind_needs_sentence(W_KVCACHE) &&
+          lesson_kind_is_explain(W_WORKED) && !lesson_kind_is_explain(W_MATRIX), "kind table");
+    CHECK(!strcmp(live_worked_step_name(4), "softmax"), "step name");
+}
+
+int main(void)
+{
+    test_good();
+    test_broken();
+    test_names();
+    return t_done("widgets");
+}
