@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "model.h"
 
 static const char DUMP_USAGE[] =
@@ -68,28 +69,13 @@ static void json_matrix(FILE *f, const TraceEntry *e)
     fputc(']', f);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void json_tokens(FILE *f, const Vocab *v, const int *ids, int n)
 {
     fputc('[', f);
     for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', f);
-        json_str(f, vocab_word(v, ids[i]));
+        json_write_string(f, vocab_word(v, ids[i]));
     }
     fputc(']', f);
 }
@@ -169,7 +155,7 @@ static void dump_json(FILE *f, const Model *m, const Trace *t, const int *orig, 
         json_tokens(f, &m->vocab, t->tgt, t->m);
     }
     fputs(",\n\"config\":{\"model\":", f);
-    json_str(f, m->path);
+    json_write_string(f, m->path);
     fprintf(f, ",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
                "\"n_heads\":%d,\"d_head\":%d,\"n_layers\":%d,\"d_ff\":%d,\"max_len\":%d,"
                "\"model_pe\":\"%s\",\"norm\":\"%s\",\"norm_placement\":\"%s\",\"ffn\":\"%s\","

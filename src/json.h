@@ -32,6 +32,8 @@ const char *json_get_string(const cJSON *obj, const char *key, const char *what,
 /* Writes n floats as base64 of their little-endian IEEE-754 bytes (the "f32" form). */
 #include <stdio.h>
 void json_write_f32_base64(FILE *f, const float *x, size_t n);
+/* Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
+void json_write_string(FILE *f, const char *s);
 /* Reads a weight into out (rows×cols): an array of rows (rows==1 also accepts a flat array),
  * or {"shape": [rows, cols], "f32": "<base64>"} ({"shape": [cols]} for a vector).
  * Checks shape and finiteness; messages name `what` and the offending index. */

@@ -241,21 +241,6 @@ int model_load(Model *m, const char *path, char *err, size_t errlen)
     return 0;
 }
 
-static void write_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 int model_save(const Model *m, const char *path, char *err, size_t errlen)
 {
     const ModelConfig *c = &m->cfg;
@@ -268,9 +253,9 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
     }
     fprintf(f, "{\n\"format\": \"attend-model\",\n\"version\": 1,\n\"config\": {\n");
     fprintf(f, "  \"name\": ");
-    write_str(f, c->name);
+    json_write_string(f, c->name);
     fprintf(f, ",\n  \"description\": ");
-    write_str(f, c->description);
+    json_write_string(f, c->description);
     fprintf(f, ",\n  \"arch\": \"%s\", \"vocab_size\": %d, \"d_model\": %d, \"n_heads\": %d, "
                "\"d_head\": %d,\n  \"n_layers\": %d, \"d_ff\": %d, \"max_len\": %d, \"pe\": \"%s\",\n"
                "  \"norm\": \"%s\", \"norm_placement\": \"%s\", \"ffn\": \"%s\",\n"
@@ -286,7 +271,7 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
     fprintf(f, "\"vocab\": [");
     for (int i = 0; i < m->vocab.n; i++) {
         fputs(i ? (i % 12 ? ", " : ",\n  ") : "\n  ", f);
-        write_str(f, m->vocab.words[i]);
+        json_write_string(f, m->vocab.words[i]);
     }
     fprintf(f, "\n],\n\"weights\": {\n");
     for (int i = 0; i < m->n_params; i++) {
