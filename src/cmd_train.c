@@ -586,7 +586,12 @@ int cmd_generate(int argc, char **argv)
             break;
         if (encdec && mlen >= L)
             break;
-        if (model_forward(&m, ids, n, dec, mlen, &c, t, err, sizeof err)) {
+        /* model_forward reads the target shifted right behind <bos>: giving it dec[1..]
+         * plus one slot (never read) makes its input exactly dec[0..mlen-1], and its last
+         * row the step that produces the next word. */
+        if (encdec)
+            dec[mlen] = m.vocab.pad_id;
+        if (model_forward(&m, ids, n, encdec ? dec + 1 : dec, mlen, &c, t, err, sizeof err)) {
             fprintf(stderr, "\nattend generate: %s\n", err);
             goto out;
         }

@@ -153,6 +153,8 @@ static void dump_json(FILE *f, const Model *m, const Trace *t, const int *orig, 
     if (c->arch == ARCH_ENCDEC) {
         fputs(",\n\"target_tokens\":", f);
         json_tokens(f, &m->vocab, t->tgt, t->m);
+        fputs(",\n\"decoder_input_tokens\":", f);
+        json_tokens(f, &m->vocab, t->tgt_in, t->m);
     }
     fputs(",\n\"config\":{\"model\":", f);
     json_write_string(f, m->path);
@@ -207,7 +209,9 @@ static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int he
             : t->ctl.padding ? "padding" : "none",
             model_pe_name(t->ctl.pe), t->ctl.scale ? "1/sqrt(d_k)" : "off");
     const int *qids = (c->arch == ARCH_ENCDEC && st == STACK_DEC) ? t->tgt : t->src;
-    const int *kids = (c->arch == ARCH_ENCDEC && st == STACK_DEC && !cross) ? t->tgt : t->src;
+    /* Decoder rows are named by the word they produce; its self-attention keys by the word
+     * each position reads (<bos> first). */
+    const int *kids = (c->arch == ARCH_ENCDEC && st == STACK_DEC && !cross) ? t->tgt_in : t->src;
     fprintf(f, "%s attention weights, layer %d, head %d (rows: queries, columns: keys; "
                "-- marks a masked cell):\n",
             cross ? "cross" : "self", layer, head);

@@ -416,6 +416,7 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
     t->entries = calloc(ent, sizeof *t->entries);
     t->src = calloc((size_t)max_n, sizeof(int));
     t->tgt = calloc((size_t)max_m, sizeof(int));
+    t->tgt_in = calloc((size_t)max_m, sizeof(int));
     t->order = calloc((size_t)max_n, sizeof(int));
     /* The sinusoidal encoding depends only on (position, dimension): computed once here. */
     size_t lanes_pe = (size_t)(max_n > max_m ? max_n : max_m);
@@ -424,7 +425,8 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
         for (size_t p = 0; p < lanes_pe; p++)
             for (int i = 0; i < c->d_model; i++)
                 t->sinusoid[p * (size_t)c->d_model + i] = model_sinusoid((int)p, i, c->d_model);
-    if (!t->arena || !t->entries || !t->src || !t->tgt || !t->order || !t->sinusoid) {
+    if (!t->arena || !t->entries || !t->src || !t->tgt || !t->tgt_in || !t->order ||
+        !t->sinusoid) {
         trace_free(t);
         return NULL;
     }
@@ -438,6 +440,7 @@ void trace_free(Trace *t)
     free(t->entries);
     free(t->src);
     free(t->tgt);
+    free(t->tgt_in);
     free(t->order);
     free(t->sinusoid);
     free(t);
@@ -844,8 +847,15 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         t->order[i] = c->order ? c->order[i] : i;
         t->src[i] = src[t->order[i]];
     }
-    if (encdec)
+    if (encdec) {
         memcpy(t->tgt, tgt, sizeof(int) * (size_t)m_tgt);
+        /* Teacher forcing: the decoder reads the target shifted right behind <bos>, so row j
+         * is the step that produces target word j (as in training). Without <bos> in the
+         * vocabulary the target is read as given. */
+        int bos = vocab_id(&m->vocab, "<bos>");
+        for (int j = 0; j < m_tgt; j++)
+            t->tgt_in[j] = bos < 0 ? tgt[j] : j == 0 ? bos : tgt[j - 1];
+    }
     t->ctl = *c;
     t->ctl.order = NULL;
     t->n = n;
@@ -866,7 +876,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
          * c->causal, and its cross-attention reads the encoder's output (the memory). */
         const float *mem = run_stack(&f, STACK_ENC, m->enc, &m->enc_final, t->src, n, 0, NULL,
                                      NULL, 0);
-        const float *h = run_stack(&f, STACK_DEC, m->dec, &m->dec_final, t->tgt, m_tgt,
+        const float *h = run_stack(&f, STACK_DEC, m->dec, &m->dec_final, t->tgt_in, m_tgt,
                                    c->causal, mem, t->src, n);
         lm_head(&f, h, m_tgt);
     }
@@ -895,8 +905,9 @@ Trace *model_worked(const float *q, const float *k, const float *v, int nq, int 
     t->arena = malloc(sizeof(float) * t->cap);
     t->src = calloc((size_t)t->max_n, sizeof(int));
     t->tgt = calloc(1, sizeof(int));
+    t->tgt_in = calloc(1, sizeof(int));
     t->order = calloc((size_t)t->max_n, sizeof(int));
-    if (!t->entries || !t->arena || !t->src || !t->tgt || !t->order) {
+    if (!t->entries || !t->arena || !t->src || !t->tgt || !t->tgt_in || !t->order) {
         trace_free(t);
         return NULL;
     }

@@ -184,7 +184,9 @@ typedef struct {
     int m;             /* decoder tokens of an encoder-decoder run, else 0 */
     int max_n, max_m;  /* capacity */
     int *src;          /* (max_n) token ids as run (after the order permutation) */
-    int *tgt;          /* (max_m) */
+    int *tgt;          /* (max_m) decoder target words: row j of the decoder produces tgt[j] */
+    int *tgt_in;       /* (max_m) what the decoder reads: <bos> tgt[0..m-2] (teacher forcing),
+                          or tgt itself when the vocabulary has no <bos> */
     int *order;        /* (max_n) order used; identity when none */
     int n_entries, cap_entries;
     TraceEntry *entries;

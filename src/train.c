@@ -1185,6 +1185,11 @@ static int run_pair(const Model *m, Trace *t, const int *src, int n, const int *
     Controls c;
     char err[256];
     model_default_controls(m, &c);
+    /* model_forward takes the target words and reads them shifted right behind <bos>;
+     * dec is that input (<bos> first), so the targets are dec[1..]: mm_ - 1 rows, each the
+     * step that produces one French word. */
+    if (m->cfg.arch == ARCH_ENCDEC)
+        return model_forward(m, src, n, dec + 1, mm_ - 1, &c, t, err, sizeof err);
     return model_forward(m, src, n, dec, mm_, &c, t, err, sizeof err);
 }
 

@@ -383,7 +383,10 @@ class Ref:
             st = "dec"
         else:
             mem = self.stack("enc", src_ids, False)
-            h = self.stack("dec", tgt_ids, self.ctl["causal"], mem, src_ids)
+            # teacher forcing: the decoder reads the target shifted right behind <bos>
+            dec_in = [self.vocab.index("<bos>")] + list(tgt_ids[:-1]) if "<bos>" in self.vocab \
+                else list(tgt_ids)
+            h = self.stack("dec", dec_in, self.ctl["causal"], mem, src_ids)
             st = "dec"
         if c["tie_embed"]:
             logits = h @ weight(self.W, "tok_embed", (c["vocab_size"], c["d_model"])).T
@@ -472,7 +475,7 @@ def compare(ref, dump, cmp, words, tgt_words, order, ctl):
     if ref.encdec:
         groups.append(("decoder_layers", "dec"))
     top = ["tokens", "input_tokens", "order", "config", "tensors", "passport"] + \
-          [g for g, _ in groups] + (["target_tokens"] if ref.encdec else [])
+          [g for g, _ in groups] + (["target_tokens", "decoder_input_tokens"] if ref.encdec else [])
     cmp.keys("top level", top, dump.keys())
     for gkey, st in groups:
         layers = dump.get(gkey)

@@ -88,7 +88,10 @@ static void check_forward(const Model *m, const char *what)
     double l = train_forward_backward(m, w, &ex, c.causal, NULL, &cnt);
     CHECK(l > 0.0 && cnt == (m->cfg.arch == ARCH_ENCDEC ? 5 : 5), "%s: loss %g count %d", what,
           l, cnt);
-    int rc = model_forward(m, ex.src, ex.n, ex.dec, ex.m, &c, t, err, sizeof err);
+    /* model_forward takes the target words of an encoder-decoder (it shifts them behind
+     * <bos> itself): the example's targets, whose shift is exactly ex.dec. */
+    int rc = model_forward(m, ex.src, ex.n, m->cfg.arch == ARCH_ENCDEC ? ex.targets : ex.dec,
+                           ex.m, &c, t, err, sizeof err);
     CHECK(rc == 0, "%s: model_forward: %s", what, err);
     const float *mine = train_work_logits(w, &rows);
     const TraceEntry *e = trace_find(t, STACK_DEC, -1, SUB_NONE, -1, T_LOGITS);
