@@ -81,7 +81,7 @@ void ex_bar(int y, int x, int w, double frac)
         if (ui.utf8)
             ui_put(y, x + full, 1, EIGHTHS[part]);
         else if (full == 0)
-            ui_put(y, x, 1, "|");
+            ui_put(y, x, 1, ".");
     }
 }
 

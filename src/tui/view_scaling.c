@@ -48,7 +48,7 @@ static void scaling_draw(App *a, Rect r)
     side(a, r.y + 3, r.x, half, "unscaled q·k", d->raw, d->w_raw, d->max_raw, d->entropy_raw,
          !a->live.s.scale);
     char t[64];
-    snprintf(t, sizeof t, "scaled q·k/√%d", d->d_k);
+    snprintf(t, sizeof t, ui.utf8 ? "scaled q·k/√%d" : "scaled q*k/sqrt(%d)", d->d_k);
     side(a, r.y + 3, r.x + half + 2, r.w - half - 2, t, d->scaled, d->w_scaled, d->max_scaled,
          d->entropy_scaled, a->live.s.scale);
     int y = r.y + 6 + SCALING_KEYS;

@@ -226,7 +226,7 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
             z += exp((double)SM->data[i * SM->cols + q]);
     char sc[64], ms[64], wt[96];
     if (a->live.s.scale)
-        snprintf(sc, sizeof sc, "%s%d = %.3f", a->live.s.scale ? "÷√" : "", ws->dk,
+        snprintf(sc, sizeof sc, ui.utf8 ? "÷√%d = %.3f" : "/sqrt(%d) = %.3f", ws->dk,
                  (double)SS->data[i * SS->cols + j]);
     else
         snprintf(sc, sizeof sc, "unscaled %.3f", (double)SS->data[i * SS->cols + j]);
