@@ -223,7 +223,8 @@ void explain_param_config(const ModelConfig *mc, ParamConfig *p)
     p->swiglu = mc->ffn == FFN_SWIGLU;
     p->tied = mc->tie_embed;
     p->rmsnorm = mc->norm == NORM_RMS;
-    p->bias = 0;
+    p->bias = mc->ffn != FFN_SWIGLU;  /* attend's ReLU/GELU FFNs have b1 and b2 */
+    p->pos_rows = mc->max_len;        /* attend's model files always hold pos_embed */
 }
 
 int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, NamedValues *nv)
@@ -239,6 +240,8 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
 #define ROW(nm, fm, v) do { snprintf(rows[n].name, sizeof rows[n].name, "%s", nm); \
         snprintf(rows[n].formula, sizeof rows[n].formula, "%s", fm); rows[n].count = (v); n++; } while (0)
     ROW("embedding", "vocab x d_model", c->vocab * d);
+    if (c->pos_rows > 0)
+        ROW("positions", "max_len x d_model (learned table)", c->pos_rows * d);
     ROW("W_Q (all layers)", "L x d_model x h*d_head", L * q);
     ROW("W_K, W_V (all layers)", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
     ROW("W_O (all layers)", "L x h*d_head x d_model", L * o);
@@ -253,12 +256,14 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     explain_put(nv, "params", (double)t, 1);
     explain_put(nv, "params_b", t / 1e9, 0);
     explain_put(nv, "params_m", t / 1e6, 0);
+    int a0 = c->pos_rows > 0 ? 2 : 1; /* first attention row */
     explain_put(nv, "embedding", (double)rows[0].count, 1);
-    explain_put(nv, "attention", (double)(rows[1].count + rows[2].count + rows[3].count), 1);
-    explain_put(nv, "ffn", (double)rows[4].count, 1);
+    explain_put(nv, "positions", c->pos_rows > 0 ? (double)rows[1].count : 0.0, 1);
+    explain_put(nv, "attention", (double)(rows[a0].count + rows[a0 + 1].count + rows[a0 + 2].count), 1);
+    explain_put(nv, "ffn", (double)rows[a0 + 3].count, 1);
     explain_put(nv, "per_layer", (double)((q + 2 * kv + o + ffn + 2 * norm1)), 1);
-    explain_put(nv, "lm_head", (double)rows[6].count, 1);
+    explain_put(nv, "lm_head", (double)rows[n - 1].count, 1);
     explain_put(nv, "embedding_share", 100.0 * rows[0].count / (double)t, 0);
-    explain_put(nv, "ffn_share", 100.0 * rows[4].count / (double)t, 0);
+    explain_put(nv, "ffn_share", 100.0 * rows[a0 + 3].count / (double)t, 0);
     return n;
 }

@@ -83,7 +83,8 @@ typedef struct {
     int swiglu;                  /* 1: three FFN matrices (gate, up, down), no biases */
     int tied;                    /* 1: the LM head reuses the embedding */
     int rmsnorm;                 /* 1: norms have a gain only */
-    int bias;                    /* 1: linear layers have biases */
+    int bias;                    /* 1: the FFN's linear layers have biases */
+    long long pos_rows;          /* rows of a learned position table (0: none, e.g. RoPE) */
 } ParamConfig;
 
 #define PARAM_ROWS 10

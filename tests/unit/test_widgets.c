@@ -217,9 +217,9 @@ static void test_good(void)
     w = &P[6].widget;
     live_start(&l, w, m);
     expand(&P[6], m, &l, NULL, NULL, NULL, 0);
-    double mp = params_formula(mc->d_model, mc->n_heads, mc->n_heads, mc->d_head, mc->n_layers,
-                               mc->d_ff, mc->vocab_size, mc->ffn == FFN_SWIGLU,
-                               mc->norm == NORM_RMS, mc->tie_embed);
+    /* the page model's count is the engine's own weight count (model_layout), which
+     * includes its FFN biases and learned position table */
+    double mp = (double)model_config_param_count(mc);
     CHECK(atof(out) == mp, "model params %s want %.0f", out, mp);
     l.s.gqa = 1;
     expand(&P[6], m, &l, NULL, NULL, NULL, 0);
