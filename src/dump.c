@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "json.h"
@@ -12,7 +13,7 @@
 static const char DUMP_USAGE[] =
     "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE] "
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
-    "[--order 1,0,2,...] [--layer L] [--head H] [--format text|json]";
+    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--format text|json]";
 
 static int usage(const char *msg)
 {
@@ -344,6 +345,13 @@ int cmd_dump(int argc, char **argv)
     if (!model_path) {
         cmd_data_path(DEFAULT_MODEL, path, sizeof path);
         model_path = path;
+    } else if (!strchr(model_path, '/') && access(model_path, R_OK) != 0) {
+        /* A bare name such as "translate.json" means the shipped model, as in lessons. */
+        char rel[600];
+        snprintf(rel, sizeof rel, "data/%s", model_path);
+        cmd_data_path(rel, path, sizeof path);
+        if (access(path, R_OK) == 0)
+            model_path = path;
     }
     Model m;
     if (model_load(&m, model_path, err, sizeof err)) {

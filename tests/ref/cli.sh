@@ -41,6 +41,9 @@ expect 1 "trunc.json:3:" -- "$A" dump --sentence "$S" --model "$tmp/trunc.json"
 expect 1 "at most" -- "$A" dump --sentence "$(printf 'the cat %.0s' $(seq 1 40))"
 expect 0 "not in the vocabulary" -- "$A" dump --sentence "the zebra sat"
 expect 1 "target" -- "$A" dump --model data/translate.json --sentence "the cat sat down"
+expect 0 "translate" -- "$A" dump --model translate.json --sentence "the cat sat down" --target "le chat est assis"
+expect 0 "--heads" -- "$A" dump --help
+expect 0 "previous token" -- "$A" dump --heads --sentence "the dog chased the cat and the cat sat on the mat"
 expect 0 "cross attention" -- "$A" dump --model data/translate.json --sentence "the cat sat down" --target "le chat est assis" --cross
 
 # Text output: the causal mask shows -- above the diagonal, and every row sums to 1.000.
