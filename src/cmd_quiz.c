@@ -188,10 +188,19 @@ void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
         if (it->lead[0])
             print_wrapped(f, "   ", it->lead);
         print_wrapped(f, "   ", it->prompt);
+        if (it->context[0]) {
+            char setup[500];
+            snprintf(setup, sizeof setup, "Setup: %s", it->context);
+            print_wrapped(f, "   ", setup);
+        }
         for (int c = 0; c < it->n_choices; c++)
             fprintf(f, "     %d) %s\n", c + 1, it->choices[c]);
         char ans[300];
-        if (it->kind == QK_NUMBER && it->tol > 0 && !isinf(it->number))
+        size_t al = strlen(it->answer);
+        if (it->kind == QK_NUMBER && it->tol > 0 && !isinf(it->number) && al &&
+            it->answer[al - 1] == ')') /* "0.000004 (essentially 0; within 0.005)" */
+            snprintf(ans, sizeof ans, "%.*s; within %g)", (int)al - 1, it->answer, it->tol);
+        else if (it->kind == QK_NUMBER && it->tol > 0 && !isinf(it->number))
             snprintf(ans, sizeof ans, "%s (within %g)", it->answer, it->tol);
         else if (it->kind == QK_CELL)
             snprintf(ans, sizeof ans, "%s of row %d", it->answer, it->row);

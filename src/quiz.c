@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "json.h"
 #include "tensor.h"
@@ -893,14 +894,21 @@ uint64_t quiz_hash(const char *s, uint64_t mix)
 
 /* ---- running the engine on a question's state ---- */
 
+/* One run of a page's widget, as check-lessons does it (lesson.c run_page): model widgets run
+ * the sentence through model_forward; explanation widgets (worked, scaling, kvcache, cost,
+ * params) go through live.c, so {{x NAME}}, a worked page's trace and a kvcache page's prefix
+ * run are what the prose and the player read. */
 typedef struct {
     int *src, *tgt;
-    Trace *t, *a, *b;
+    Trace *t, *a, *b;     /* kvcache: t is the prefix run, a the full run */
+    LiveWidget live;
+    const Widget *w;      /* the widget run (the question's copy) */
     PlaceholderCtx ctx;
 } Run;
 
 static void run_free(Run *r)
 {
+    live_free(&r->live);
     free(r->src);
     free(r->tgt);
     trace_free(r->t);
@@ -909,14 +917,23 @@ static void run_free(Run *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Runs widget w (its start) on m and fills r->ctx. 0, or -1 with a message. */
+/* Runs widget w (its start) on m and fills r->ctx. w must outlive r. 0, or -1 with a
+ * message. */
 static int run_widget(Run *r, const Widget *w, const Model *m, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    r->w = w;
     r->ctx.model = m;
     r->ctx.layer = w->start.layer;
     r->ctx.head = w->start.head;
     r->ctx.cross = w->start.cross;
+    if (lesson_kind_is_explain(w->kind) && !lesson_kind_needs_sentence(w->kind)) {
+        live_start(&r->live, w, m);
+        if (live_run(&r->live, w, m, NULL, 0, NULL, NULL, err, errlen))
+            return -1;
+        live_ctx(&r->live, w, m, NULL, &r->ctx);
+        return 0;
+    }
     if (!w->start.sentence[0])
         return 0; /* sizes only: {{d_model}} and friends */
     int cap = m->cfg.max_len, n, mt;
@@ -932,6 +949,13 @@ static int run_widget(Run *r, const Widget *w, const Model *m, char *err, size_t
     r->b = trace_new(m, n, mt > 0 ? mt : 1);
     if (!r->t || !r->a || !r->b)
         return fail(err, errlen, "out of memory");
+    if (w->kind == W_KVCACHE) {
+        live_start(&r->live, w, m);
+        if (live_run(&r->live, w, m, r->src, n, r->a, r->t, err, errlen))
+            return -1;
+        live_ctx(&r->live, w, m, r->t, &r->ctx);
+        return 0;
+    }
     if (model_forward(m, r->src, n, r->tgt, mt, &ctl, r->t, err, errlen))
         return -1;
     r->ctx.trace = r->t;
@@ -987,8 +1011,16 @@ static void fmt_number(double v, double tol, char *out, size_t outlen)
     if (dec > 6)
         dec = 6;
     snprintf(out, outlen, "%.*f", dec, v);
-    if (fabs(v) < 0.5 * pow(10, -dec))
-        snprintf(out, outlen, "%.3g", v);
+    if (v != 0 && fabs(v) < 0.5 * pow(10, -dec)) {
+        /* a tiny value (an equivariance gap, a float rounding): plain decimals, and say
+         * that it counts as 0 when the tolerance covers it */
+        if (fabs(v) >= 5e-7)
+            snprintf(out, outlen, "%.6f", v);
+        else
+            snprintf(out, outlen, "%.1e", v);
+        if (fabs(v) <= tol)
+            snprintf(out + strlen(out), outlen - strlen(out), " (essentially 0)");
+    }
 }
 
 static void copy_str(char *dst, size_t cap, const cJSON *it)
@@ -996,31 +1028,204 @@ static void copy_str(char *dst, size_t cap, const cJSON *it)
     snprintf(dst, cap, "%s", cJSON_IsString(it) ? it->valuestring : "");
 }
 
-/* Stack and sublayer a question's weights are read from (as the placeholders do). */
+/* Stack and sublayer a question's weights are read from (as the placeholders do: a trace
+ * without a model, a worked example, is one decoder head). */
 static const TraceEntry *weights_of(const Run *r)
 {
-    Arch a = r->ctx.model->cfg.arch;
+    const Trace *t = r->ctx.trace;
+    if (!t)
+        return NULL;
+    const Model *m = t->model ? t->model : r->ctx.model;
+    Arch a = m ? m->cfg.arch : ARCH_DECODER;
     Stack st = a == ARCH_ENCODER ? STACK_ENC : a == ARCH_DECODER ? STACK_DEC
              : r->ctx.cross ? STACK_DEC : STACK_ENC;
     Sublayer sub = r->ctx.cross ? SUB_CROSS : SUB_SELF;
-    return trace_find(r->t, st, r->ctx.layer, sub, r->ctx.head, T_WEIGHTS);
+    return trace_find(t, st, r->ctx.layer, sub, r->ctx.head, T_WEIGHTS);
+}
+
+/* The name of position i of the run's query side (rows) or key side (cols). */
+static const char *pos_name(const Run *r, int i, int query)
+{
+    const Trace *t = r->ctx.trace;
+    if (!t->model) /* a worked example: its labels */
+        return r->ctx.labels && i < r->ctx.n_labels ? r->ctx.labels[i] : "?";
+    int tgt = query && r->ctx.cross;
+    return vocab_word(&t->model->vocab, tgt ? t->tgt[i] : t->src[i]);
 }
 
 static void fill_grid(QuizItem *it, const Run *r)
 {
-    const TraceEntry *e = r->t ? weights_of(r) : NULL;
+    const TraceEntry *e = weights_of(r);
     it->grid_n = it->grid_m = 0;
     if (!e || e->rows > QUIZ_GRID_MAX || e->cols > QUIZ_GRID_MAX)
         return;
     it->grid_n = e->rows;
     it->grid_m = e->cols;
     memcpy(it->grid, e->data, sizeof(float) * (size_t)(e->rows * e->cols));
-    const Vocab *v = &r->ctx.model->vocab;
     for (int i = 0; i < e->rows; i++)
-        snprintf(it->grid_rows[i], sizeof it->grid_rows[i], "%s",
-                 vocab_word(v, r->ctx.cross ? r->t->tgt[i] : r->t->src[i]));
+        snprintf(it->grid_rows[i], sizeof it->grid_rows[i], "%s", pos_name(r, i, 1));
     for (int j = 0; j < e->cols; j++)
-        snprintf(it->grid_cols[j], sizeof it->grid_cols[j], "%s", vocab_word(v, r->t->src[j]));
+        snprintf(it->grid_cols[j], sizeof it->grid_cols[j], "%s", pos_name(r, j, 0));
+}
+
+/* Appends to a fixed buffer (cut when full). */
+static void cat(char *dst, size_t cap, const char *fmt, ...)
+{
+    size_t o = strlen(dst);
+    if (o + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst + o, cap - o, fmt, ap);
+    va_end(ap);
+}
+
+/* The words of a run's sequence (as run, after any reordering). */
+static void run_words(const Trace *t, const int *ids, int n, char *out, size_t cap)
+{
+    out[0] = 0;
+    for (int i = 0; i < n; i++)
+        cat(out, cap, "%s%s", i ? " " : "", vocab_word(&t->model->vocab, ids[i]));
+}
+
+/* "layer 0 of 2, head 1 of 4" (both counted from 0, as the player shows them). */
+static void layer_head(char *dst, size_t cap, const Model *m, int layer, int head)
+{
+    cat(dst, cap, "; layer %d of %d, head %d of %d", layer, m->cfg.n_layers, head,
+        m->cfg.n_heads);
+}
+
+/* The question's setup in one line, for answers the engine computes: what "this sentence"
+ * and "this head" mean without the page in view. */
+static void make_context(QuizItem *it, const Run *r, const Model *m)
+{
+    const Widget *w = r->w;
+    const WidgetStart *s = &w->start;
+    const LiveState *ls = &r->live.s;
+    char *c = it->context;
+    size_t cap = sizeof it->context;
+    c[0] = 0;
+    switch (w->kind) {
+    case W_WORKED: {
+        const WorkedSpec *ws = &w->worked;
+        /* the matrices themselves when they fit on the line, else their shapes */
+        const float *mat[3] = {ws->q, ws->k, ws->v};
+        const int rows[3] = {ws->nq, ws->nk, ws->nk}, cols[3] = {ws->dk, ws->dk, ws->dv};
+        const char *nm[3] = {"Q", "K", "V"};
+        snprintf(c, cap, "The worked example:");
+        for (int k = 0; k < 3; k++) {
+            cat(c, cap, "%s %s = [", k ? "," : "", nm[k]);
+            for (int i = 0; i < rows[k]; i++) {
+                cat(c, cap, "%s[", i ? ", " : "");
+                for (int j = 0; j < cols[k]; j++)
+                    cat(c, cap, "%s%g", j ? ", " : "", (double)mat[k][i * cols[k] + j]);
+                cat(c, cap, "]");
+            }
+            cat(c, cap, "]");
+        }
+        if (strlen(c) > 200)
+            snprintf(c, cap, "The worked example: Q %d×%d, K %d×%d, V %d×%d", ws->nq, ws->dk,
+                     ws->nk, ws->dk, ws->nk, ws->dv);
+        int np = ws->nq > ws->nk ? ws->nq : ws->nk, named = 0;
+        for (int i = 0; i < np; i++) {
+            char dflt[16];
+            snprintf(dflt, sizeof dflt, "t%d", i);
+            named |= strcmp(ws->labels[i], dflt) != 0;
+        }
+        if (named) {
+            cat(c, cap, " (positions");
+            for (int i = 0; i < np; i++)
+                cat(c, cap, " %s", ws->labels[i]);
+            cat(c, cap, ")");
+        }
+        cat(c, cap, "; mask %s; scaling by 1/√d_k %s", ls->causal ? "causal" : "none",
+            ls->scale ? "on" : "off");
+        return;
+    }
+    case W_SCALING:
+        snprintf(c, cap, "The scaling experiment: d_k = %d; scaling by 1/√d_k %s", ls->d_k,
+                 ls->scale ? "on" : "off");
+        return;
+    case W_COST:
+        snprintf(c, cap, "N = %lld tokens on %s (%d layer%s, %d heads, d_k = %d)", ls->n,
+                 m->cfg.name[0] ? m->cfg.name : "the page's model", m->cfg.n_layers,
+                 m->cfg.n_layers == 1 ? "" : "s", m->cfg.n_heads, m->cfg.d_head);
+        return;
+    case W_PARAMS: {
+        const ParamConfig *pc = &r->live.pc;
+        snprintf(c, cap, "Configuration %s: d_model %lld, %lld layers, %lld heads",
+                 w->params_name[0] ? w->params_name : "of the page", pc->d_model,
+                 pc->n_layers, pc->n_heads);
+        if (pc->n_kv_heads < pc->n_heads)
+            cat(c, cap, " sharing %lld KV heads (grouped-query attention)", pc->n_kv_heads);
+        cat(c, cap, "; embeddings %s", pc->tied ? "tied" : "not tied");
+        return;
+    }
+    default:
+        break;
+    }
+    const Trace *t = r->t;
+    if (!t || !t->model)
+        return;
+    char words[300];
+    if (w->kind == W_KVCACHE) {
+        run_words(t, r->src, r->live.n_tokens, words, sizeof words);
+        snprintf(c, cap, "Sentence \"%s\"; step %d of %d (the first %d tokens run, their keys "
+                 "and values cached)", words, ls->step, r->live.n_tokens, ls->step);
+        layer_head(c, cap, m, s->layer, s->head);
+        return;
+    }
+    int moved = 0;
+    for (int i = 0; i < t->n; i++)
+        moved |= t->order[i] != i;
+    if (moved) { /* t->src holds the words as run: undo the order for the sentence */
+        words[0] = 0;
+        for (int i = 0; i < t->n; i++)
+            for (int k = 0; k < t->n; k++)
+                if (t->order[k] == i)
+                    cat(words, sizeof words, "%s%s", i ? " " : "",
+                        vocab_word(&m->vocab, t->src[k]));
+        snprintf(c, cap, "Sentence \"%s\" run in the order", words);
+        for (int i = 0; i < t->n; i++)
+            cat(c, cap, " %d", t->order[i]);
+        run_words(t, t->src, t->n, words, sizeof words);
+        cat(c, cap, " (\"%s\")", words);
+    } else {
+        run_words(t, t->src, t->n, words, sizeof words);
+        snprintf(c, cap, "Sentence \"%s\"", words);
+    }
+    if (m->cfg.arch == ARCH_ENCDEC && t->m > 0) {
+        run_words(t, t->tgt, t->m, words, sizeof words);
+        cat(c, cap, ", target \"%s\"", words);
+    }
+    /* the padding mask only matters when the sentence has <pad> tokens */
+    int pads = 0;
+    for (int i = 0; i < t->n; i++)
+        pads |= t->src[i] == m->vocab.pad_id;
+    for (int i = 0; i < t->m; i++)
+        pads |= t->tgt[i] == m->vocab.pad_id;
+    cat(c, cap, "; mask %s; PE %s", lesson_mask_name(t->ctl.causal, t->ctl.padding && pads),
+        model_pe_name(t->ctl.pe));
+    if (!t->ctl.scale)
+        cat(c, cap, "; scaling off");
+    if (s->cross)
+        cat(c, cap, "; cross-attention");
+    layer_head(c, cap, m, s->layer, s->head);
+}
+
+/* A drill that opens with "By hand: the ..." after a lead-in that already says "by hand"
+ * reads "The ..." instead. */
+static void drop_repeat(QuizItem *it)
+{
+    static const char OPEN[] = "By hand: ";
+    size_t n = strlen(OPEN);
+    int said = 0;
+    for (const char *p = it->lead; *p && !said; p++)
+        said = !strncasecmp(p, "by hand", 7);
+    if (!said || strncmp(it->prompt, OPEN, n) || !it->prompt[n])
+        return;
+    memmove(it->prompt, it->prompt + n, strlen(it->prompt + n) + 1);
+    it->prompt[0] = (char)toupper((unsigned char)it->prompt[0]);
 }
 
 static int item_from_json(QuizItem *it, const cJSON *q, const Course *c, const Lesson *L,
@@ -1081,6 +1286,7 @@ static int item_from_json(QuizItem *it, const cJSON *q, const Course *c, const L
         snprintf(it->lesson, sizeof it->lesson, "%s", keep.lesson);
         it->lesson_index = keep.lesson_index;
         snprintf(it->lead, sizeof it->lead, "%s", keep.prompt);
+        drop_repeat(it);
         for (int i = 0; i < keep.n_hints && it->n_hints < QUIZ_MAX_HINTS; i++)
             snprintf(it->hints[it->n_hints++], sizeof it->hints[0], "%s", keep.hints[i]);
         if (keep.explain[0])
@@ -1169,7 +1375,7 @@ static int item_from_json(QuizItem *it, const cJSON *q, const Course *c, const L
         const cJSON *row = json_get(q, "row");
         it->row = cJSON_IsNumber(row) ? (int)row->valuedouble : 0;
         fill_grid(it, &r);
-        const TraceEntry *e = r.t ? weights_of(&r) : NULL;
+        const TraceEntry *e = weights_of(&r);
         if (!e) {
             fail(err, errlen, "%s: a cell question needs a page that runs a sentence", it->key);
             goto out;
@@ -1212,6 +1418,10 @@ static int item_from_json(QuizItem *it, const cJSON *q, const Course *c, const L
     default:
         goto bad;
     }
+    /* the setup line, for answers the engine computes on the page's sentence or numbers */
+    if (body || it->kind == QK_CELL || (cJSON_IsString(prompt) &&
+                                         strstr(prompt->valuestring, "{{")))
+        make_context(it, &r, m);
     rc = 0;
     goto out;
 bad:

@@ -30,6 +30,9 @@ typedef struct {
     char drill[32];          /* the drill's name when generated, else "" */
     char lead[1200];          /* a drill question's own prompt, shown above the drill */
     char prompt[1200];       /* expanded, UTF-8 */
+    char context[400];       /* the setup the engine answered on, one line ("" when the answer
+                                is not computed): "Sentence \"the cat sat\"; mask causal; PE
+                                none; layer 0 of 2, head 1 of 4" (layers and heads from 0) */
     char explain[800];
     int n_hints;
     char hints[QUIZ_MAX_HINTS][300];
