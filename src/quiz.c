@@ -1153,9 +1153,9 @@ static void make_context(QuizItem *it, const Run *r, const Model *m)
         return;
     case W_PARAMS: {
         const ParamConfig *pc = &r->live.pc;
-        snprintf(c, cap, "Configuration %s: d_model %lld, %lld layers, %lld heads",
+        snprintf(c, cap, "Configuration %s: d_model %lld, %lld layer%s, %lld heads",
                  w->params_name[0] ? w->params_name : "of the page", pc->d_model,
-                 pc->n_layers, pc->n_heads);
+                 pc->n_layers, pc->n_layers == 1 ? "" : "s", pc->n_heads);
         if (pc->n_kv_heads < pc->n_heads)
             cat(c, cap, " sharing %lld KV heads (grouped-query attention)", pc->n_kv_heads);
         cat(c, cap, "; embeddings %s", pc->tied ? "tied" : "not tied");
@@ -1657,8 +1657,9 @@ static int drill_causal(QuizItem *it, QuizRng *r, const DrillEnv *e, int rowsum,
     const Vocab *v = &e->m->vocab;
     if (!rc && rowsum) {
         snprintf(it->prompt, sizeof it->prompt,
-                 "Sentence \"%s\", layer %d, head %d, causal mask %s. What does row %d of the "
-                 "attention weights (the query \"%s\") add up to?", s, layer, head,
+                 "Sentence \"%s\", layer %d of %d, head %d of %d (counted from 0), causal "
+                 "mask %s. What does row %d of the attention weights (the query \"%s\") add "
+                 "up to?", s, layer, e->m->cfg.n_layers, head, e->m->cfg.n_heads,
                  causal ? "on" : "off", i, vocab_word(v, run.t->src[i]));
         snprintf(it->hints[it->n_hints++], sizeof it->hints[0],
                  "Each row is one softmax over the keys the query may read.");
@@ -1668,9 +1669,10 @@ static int drill_causal(QuizItem *it, QuizRng *r, const DrillEnv *e, int rowsum,
                  "(up to float rounding) with the mask on or off.");
     } else if (!rc) {
         snprintf(it->prompt, sizeof it->prompt,
-                 "Sentence \"%s\", layer %d, head %d, causal mask on. What is the attention "
-                 "weight A[%d][%d] of query %d (\"%s\") on key %d (\"%s\")?", s, layer, head, i,
-                 j, i, vocab_word(v, run.t->src[i]), j, vocab_word(v, run.t->src[j]));
+                 "Sentence \"%s\", layer %d of %d, head %d of %d (counted from 0), causal mask "
+                 "on. What is the attention weight A[%d][%d] of query %d (\"%s\") on key %d "
+                 "(\"%s\")?", s, layer, e->m->cfg.n_layers, head, e->m->cfg.n_heads, i, j, i,
+                 vocab_word(v, run.t->src[i]), j, vocab_word(v, run.t->src[j]));
         snprintf(it->hints[it->n_hints++], sizeof it->hints[0],
                  "Is key %d before or after query %d?", j, i);
         snprintf(it->explain, sizeof it->explain,

@@ -196,33 +196,86 @@ static void draw_footer(const QV *q)
     attrset(A_NORMAL);
 }
 
-static void draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor)
+/* One weight in a cell of cw columns (5..7): "0.23" when there is room, else ".23". */
+static void cell_text(float v, int cw, char *out, size_t outlen)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%.2f", (double)v);
+    if (cw < 7 && num[0] == '0' && num[1] == '.')
+        memmove(num, num + 1, strlen(num));
+    else if (cw < 7 && !strcmp(num, "1.00"))
+        snprintf(num, sizeof num, "1.0");
+    snprintf(out, outlen, "%s", num);
+}
+
+/* The weights of a cell question: the question's row is marked '>' (and bold), the cursor
+ * column bracketed (and reversed). The columns narrow (7, 6, then 5 wide, labels cut to
+ * fit) until the row fits in w; when even 5 is too wide the grid scrolls with the cursor,
+ * with arrows at the cut edges and a line saying which columns are shown. Returns the
+ * next free row. */
+static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor)
 {
     if (!it->grid_n)
-        return;
-    int lw = 8;
-    ui_putf(y, x, w, "%*s", lw, "");
-    for (int j = 0; j < it->grid_m && x + lw + 1 + j * 7 < x + w; j++)
-        ui_putf(y, x + lw + 1 + j * 7, 7, "%-6.6s", it->grid_cols[j]);
+        return y;
+    int m = it->grid_m, cw = 7, lw = 8;
+    if (lw + 1 + m * cw > w)
+        cw = 6, lw = 6;
+    if (lw + 1 + m * cw > w)
+        cw = 5, lw = 5;
+    int vis = m, first = 0;
+    if (lw + 1 + m * cw > w) { /* scroll: leave a column each side for the arrows */
+        vis = (w - lw - 3) / cw;
+        if (vis < 1)
+            vis = 1;
+        first = cursor - vis / 2;
+        if (first > m - vis)
+            first = m - vis;
+        if (first < 0)
+            first = 0;
+    }
+    int x0 = x + lw + 1 + (vis < m ? 1 : 0); /* the first cell's column */
+    const char *left = ui.utf8 ? "◀" : "<", *right = ui.utf8 ? "▶" : ">";
+    for (int j = first; j < first + vis; j++)
+        ui_put(y, x0 + (j - first) * cw + 1, cw - 1, it->grid_cols[j]);
+    if (vis < m) {
+        if (first > 0)
+            ui_put(y, x0 - 1, 1, left);
+        if (first + vis < m)
+            ui_put(y, x0 + vis * cw, 1, right);
+    }
     y++;
     for (int i = 0; i < it->grid_n && y < maxy; i++, y++) {
         int on_row = i == it->row;
         if (on_row)
             attron(A_BOLD);
-        ui_putf(y, x, lw + 1, "%c%-7.7s", on_row ? '>' : ' ', it->grid_rows[i]);
-        for (int j = 0; j < it->grid_m && x + lw + 1 + j * 7 + 6 <= x + w; j++) {
+        ui_put(y, x, 1, on_row ? ">" : " ");
+        ui_put(y, x + 1, lw - 1, it->grid_rows[i]);
+        if (vis < m && first > 0)
+            ui_put(y, x0 - 1, 1, left);
+        for (int j = first; j < first + vis; j++) {
             int sel = on_row && j == cursor;
+            char num[16];
+            cell_text(it->grid[i * m + j], cw, num, sizeof num);
             if (sel)
                 attron(A_REVERSE);
             /* brackets mark the cursor as well as the reverse video (no colour alone) */
-            ui_putf(y, x + lw + j * 7, 7, "%c%.2f%c", sel ? '[' : ' ',
-                    (double)it->grid[i * it->grid_m + j], sel ? ']' : ' ');
+            ui_putf(y, x0 + (j - first) * cw, cw, "%c%*s%c", sel ? '[' : ' ', cw - 2, num,
+                    sel ? ']' : ' ');
             if (sel)
                 attroff(A_REVERSE);
         }
+        if (vis < m && first + vis < m)
+            ui_put(y, x0 + vis * cw, 1, right);
         if (on_row)
             attroff(A_BOLD);
     }
+    if (vis < m && y < maxy) {
+        attron(A_DIM);
+        ui_putf(y++, x, w, "columns %d-%d of 0-%d shown; %s/%s move the cursor and scroll",
+                first, first + vis - 1, m - 1, ui.utf8 ? "←" : "<-", ui.utf8 ? "→" : "->");
+        attroff(A_DIM);
+    }
+    return y;
 }
 
 static void draw_done(const QV *q)
@@ -278,7 +331,13 @@ static void draw(const QV *q)
     y++;
     if (it->lead[0])
         y = put_wrapped(y, x, w, maxy, A_DIM, it->lead);
-    y = put_wrapped(y, x, w, maxy, A_BOLD, it->prompt) + 1;
+    y = put_wrapped(y, x, w, maxy, A_BOLD, it->prompt);
+    if (it->context[0]) {
+        char setup[500];
+        snprintf(setup, sizeof setup, "Setup: %s", it->context);
+        y = put_wrapped(y, x, w, maxy, A_DIM, setup);
+    }
+    y++;
     for (int c = 0; c < it->n_choices && y < maxy; c++) {
         char line[300];
         snprintf(line, sizeof line, "%d) %s", c + 1, it->choices[c]);
@@ -291,10 +350,8 @@ static void draw(const QV *q)
                                       : "type the number of your choice");
         attroff(A_DIM);
     }
-    if (it->kind == QK_CELL) {
-        draw_grid(it, y, x, w, maxy, q->cell_col);
-        y += it->grid_n + 1;
-    }
+    if (it->kind == QK_CELL)
+        y = draw_grid(it, y, x, w, maxy, q->cell_col) + 1;
     if (it->kind == QK_SHAPE && y < maxy) {
         attron(A_DIM);
         ui_put(y++, x + 2, w - 2, "shapes: 6x64, 6×64, [6, 64] or (6, 64)");

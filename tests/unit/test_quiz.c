@@ -498,9 +498,12 @@ static void test_drills(void)
                     CHECK_NEAR(a->number, exp(S[i * 3 + j]) / den, 1e-6, "softmax by hand");
                 }
             } else if (!strcmp(name, "causal-zero")) {
-                int layer, head, i, j;
+                int layer = -1, head = -1, nl = 0, nh = 0, i, j;
                 const char *p = strstr(a->prompt, "layer ");
-                CHECK(p && sscanf(p, "layer %d, head %d", &layer, &head) == 2, "parse");
+                CHECK(p && sscanf(p, "layer %d of %d, head %d of %d", &layer, &nl, &head,
+                                  &nh) == 4, "parse");
+                CHECK(p && layer >= 0 && layer < nl && head >= 0 && head < nh,
+                      "layer and head counted from 0, below their counts");
                 const char *q = strstr(a->prompt, "A[");
                 CHECK(q && sscanf(q, "A[%d][%d]", &i, &j) == 2 && j > i, "j > i");
                 CHECK(a->number == 0.0, "masked weight exactly 0: %g", a->number);
@@ -639,6 +642,249 @@ static void test_schedule(void)
     rmdir(dir);
 }
 
+
+/* ---- questions on explanation widgets (live.c), as check-lessons computes them ---- */
+
+#define FIXE "tests/fixtures/quiz-explain"
+
+/* Builds question id of the first lesson of c into it; 0 or -1 (reported). */
+static int build(QuizItem *it, const Course *c, const char *id)
+{
+    int pi, qi;
+    char err[600] = "";
+    if (find_q(c, id, &pi, &qi)) {
+        CHECK(0, "fixture question %s is missing", id);
+        return -1;
+    }
+    int rc = quiz_item_from_question(it, c, 0, pi, qi, 7, err, sizeof err);
+    CHECK(rc == 0, "%s builds: %s", id, err);
+    return rc;
+}
+
+/* Softmax of one row of q·kᵀ (q one row of 2, k three rows of 2), optionally /√2 and with
+ * keys after `upto` masked (upto < 0: none); weights into a. Written out by hand here. */
+static void hand_row(const double *q, const double k[3][2], int scale, int upto, double *a)
+{
+    double s[3], mx = -1e300, sum = 0;
+    for (int j = 0; j < 3; j++) {
+        s[j] = (q[0] * k[j][0] + q[1] * k[j][1]) / (scale ? sqrt(2.0) : 1.0);
+        if (upto >= 0 && j > upto)
+            s[j] = -INFINITY;
+        if (s[j] > mx)
+            mx = s[j];
+    }
+    for (int j = 0; j < 3; j++)
+        sum += a[j] = isinf(s[j]) ? 0.0 : exp(s[j] - mx);
+    for (int j = 0; j < 3; j++)
+        a[j] /= sum;
+}
+
+static void test_explain_widgets(void)
+{
+    Course c;
+    memset(&c, 0, sizeof c);
+    char err[600];
+    CHECK(lesson_load_dir(&c, FIXE, err, sizeof err) == 0 && c.n_problems == 0,
+          "explain fixture loads: %s %s", err, c.n_problems ? c.problems[0].msg : "");
+    if (c.n_lessons < 1 || c.lessons[0].broken) {
+        lesson_free_course(&c);
+        return;
+    }
+    QuizItem *it = calloc(1, sizeof *it);
+    /* the worked page: Q, K, V as written in the fixture */
+    const double Q[3][2] = {{1, 0}, {0, 1}, {1, 1}}, K[3][2] = {{1, 0}, {0, 2}, {2, -1}};
+    const double V[3][2] = {{1, 0}, {0, 1}, {2, 3}};
+    double a[3];
+    hand_row(Q[0], K, 1, -1, a);
+    if (!build(it, &c, "w-weight")) {
+        CHECK_NEAR(it->number, a[1], 1e-5, "worked: weight 0 1 by hand");
+        CHECK(strstr(it->prompt, "(d_k = 2)") != NULL, "{{x d_k}} in a prompt: %s", it->prompt);
+        CHECK(strstr(it->context, "Q = [[1, 0], [0, 1], [1, 1]]") &&
+              strstr(it->context, "mask none"), "worked setup line: %s", it->context);
+    }
+    if (!build(it, &c, "w-masked")) {
+        CHECK(it->number == 0.0, "worked, state mask causal: key 2 after query 0 is 0 (%g)",
+              it->number);
+        CHECK(strstr(it->context, "mask causal") != NULL, "setup names the mask: %s",
+              it->context);
+    }
+    hand_row(Q[1], K, 1, 1, a);
+    if (!build(it, &c, "w-masked-row"))
+        CHECK_NEAR(it->number, a[0], 1e-5, "worked, causal: weight 1 0 by hand");
+    hand_row(Q[2], K, 0, -1, a);
+    if (!build(it, &c, "w-noscale")) {
+        CHECK_NEAR(it->number, a[1], 1e-5, "worked, state scale false: weight 2 1 by hand");
+        CHECK(strstr(it->context, "off") != NULL, "setup says scaling off: %s", it->context);
+    }
+    hand_row(Q[2], K, 1, -1, a);
+    if (!build(it, &c, "w-out"))
+        CHECK_NEAR(it->number, a[0] * V[0][1] + a[1] * V[1][1] + a[2] * V[2][1], 1e-5,
+                   "worked: output row 2 column 1 by hand");
+    if (!build(it, &c, "w-dk"))
+        CHECK(it->number == 2 && it->tol == 0, "compute x d_k: 2, exact (%g, tol %g)",
+              it->number, it->tol);
+    if (!build(it, &c, "w-cell")) {
+        int best = a[1] > a[0] ? (a[2] > a[1] ? 2 : 1) : (a[2] > a[0] ? 2 : 0);
+        CHECK(it->kind == QK_CELL && it->col == best, "worked cell: argmax %d, want %d",
+              it->col, best);
+        CHECK(it->grid_n == 3 && it->grid_m == 3 && !strcmp(it->grid_cols[1], "green") &&
+              !strcmp(it->grid_rows[2], "blue"), "the grid is the worked weights with labels");
+        for (int j = 0; j < 3 && it->grid_n == 3; j++)
+            CHECK_NEAR(it->grid[2 * 3 + j], a[j], 1e-5, "worked grid row 2");
+        CHECK(strstr(it->prompt, "blue") != NULL, "{{token 2}} is the label: %s", it->prompt);
+    }
+    if (!build(it, &c, "w-drill"))
+        CHECK(strncmp(it->prompt, "By hand", 7) && strncmp(it->prompt, "The scores", 10) == 0,
+              "no second \"by hand\" after the lead-in: %s", it->prompt);
+
+    /* scaling: the page's d_k, and a state override */
+    if (!build(it, &c, "s-default"))
+        CHECK(it->number == 64, "scaling: the page's d_k (%g)", it->number);
+    if (!build(it, &c, "s-dk")) {
+        CHECK_NEAR(it->number, 16.0, 1e-6, "scaling, state d_k 256: sqrt is 16");
+        CHECK(strstr(it->prompt, "d_k = 256") != NULL, "the prompt reads the state: %s",
+              it->prompt);
+        CHECK(strstr(it->context, "d_k = 256") != NULL, "setup: %s", it->context);
+    }
+
+    /* kvcache: "the cat sat on the mat ." is 7 tokens */
+    if (!build(it, &c, "k-n"))
+        CHECK(it->number == 7, "kvcache: x n (%g)", it->number);
+    if (!build(it, &c, "k-step")) {
+        CHECK(it->number == 5, "kvcache, state step 5: 5 rows cached (%g)", it->number);
+        CHECK(strstr(it->prompt, "At step 5") != NULL, "prompt: %s", it->prompt);
+    }
+    if (!build(it, &c, "k-entries"))
+        CHECK(it->number == 25, "kvcache step 5: the prefix run's weights are 5x5 (%g)",
+              it->number);
+    if (!build(it, &c, "k-cell")) {
+        /* the first 4 tokens run on their own, layer 1 head 2, read directly */
+        int pi, qi, src[64], n;
+        find_q(&c, "k-cell", &pi, &qi);
+        const Page *P = &c.lessons[0].pages[pi];
+        const Model *m = lesson_model(&c, P);
+        Widget w = P->widget;
+        snprintf(w.start.sentence, sizeof w.start.sentence, "the cat sat on");
+        w.kind = W_HEATMAP;
+        Controls ctl;
+        int tgt[4], mt;
+        CHECK(lesson_widget_state(&w, m, &ctl, src, &n, tgt, &mt, 64, err, sizeof err) == 0 &&
+              n == 4, "prefix tokens");
+        Trace *t = trace_new(m, n, 1);
+        CHECK(t && model_forward(m, src, n, tgt, mt, &ctl, t, err, sizeof err) == 0, "%s", err);
+        const TraceEntry *e = t ? trace_find(t, STACK_DEC, 1, SUB_SELF, 2, T_WEIGHTS) : NULL;
+        CHECK(e != NULL, "L1.h2 weights");
+        if (e) {
+            int best = 0;
+            for (int j = 1; j < e->cols; j++)
+                if (e->data[3 * e->cols + j] > e->data[3 * e->cols + best])
+                    best = j;
+            CHECK(it->col == best && it->grid_n == 4 && it->grid_m == 4,
+                  "kvcache cell on the prefix run: %d want %d (grid %dx%d)", it->col, best,
+                  it->grid_n, it->grid_m);
+        }
+        char want[80];
+        snprintf(want, sizeof want, "layer 1 of %d, head 2 of %d", m->cfg.n_layers,
+                 m->cfg.n_heads);
+        CHECK(strstr(it->context, want) && strstr(it->context, "step 4 of 7"),
+              "kvcache setup: %s", it->context);
+        trace_free(t);
+    }
+
+    /* cost: N and N² */
+    if (!build(it, &c, "c-default"))
+        CHECK(it->number == 16, "cost: the page's N (%g)", it->number);
+    if (!build(it, &c, "c-n")) {
+        CHECK(it->number == 64.0 * 64.0, "cost, state n 64: 64² score entries (%g)",
+              it->number);
+        CHECK(strstr(it->prompt, "N = 64") != NULL, "prompt: %s", it->prompt);
+    }
+
+    /* params: d 8, 4 heads of 2, 2 KV heads, 1 layer, SwiGLU d_ff 16, vocab 10, RMSNorm,
+     * no biases, no position table; counted here from the textbook formula */
+    long long d = 8, h = 4, dh = 2, L = 1, F = 16, voc = 10;
+    long long emb = voc * d, norms = (2 * L + 1) * d, ffn = L * 3 * d * F;
+    long long attn_gqa = L * (d * h * dh + 2 * d * 2 * dh + h * dh * d);
+    long long attn_mha = L * (d * h * dh + 2 * d * h * dh + h * dh * d);
+    if (!build(it, &c, "p-total"))
+        CHECK(it->number == (double)(emb + attn_gqa + ffn + norms + voc * d),
+              "params with GQA, untied: %g", it->number);
+    if (!build(it, &c, "p-tied"))
+        CHECK(it->number == 0, "params, state tied: the LM head is free (%g)", it->number);
+    if (!build(it, &c, "p-mha")) {
+        CHECK(it->number == (double)(emb + attn_mha + ffn + norms + voc * d),
+              "params, state gqa false: %g", it->number);
+        CHECK(strstr(it->context, "grouped") == NULL, "setup without GQA: %s", it->context);
+    }
+
+    /* cell questions on long sentences: every column is in the grid */
+    if (!build(it, &c, "long-cell")) {
+        int pi, qi, src[64], n;
+        find_q(&c, "long-cell", &pi, &qi);
+        const Page *P = &c.lessons[0].pages[pi];
+        const Model *m = lesson_model(&c, P);
+        Trace *t = run_page(P, m, -1, -1, -1, NULL, 0, src, &n);
+        const TraceEntry *e = t ? trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_WEIGHTS) : NULL;
+        CHECK(e && n == 11, "11 tokens");
+        if (e) {
+            int best = 0;
+            for (int j = 1; j < e->cols; j++)
+                if (e->data[10 * e->cols + j] > e->data[10 * e->cols + best])
+                    best = j;
+            CHECK(it->col == best && it->grid_m == 11 && it->n_cols == 11,
+                  "long sentence cell: %d want %d, %d columns", it->col, best, it->grid_m);
+        }
+        char want[240];
+        snprintf(want, sizeof want, "Sentence \"she picked up the book that her teacher had "
+                                    "recommended .\"; mask causal; PE %s; layer 0 of %d, "
+                                    "head 0 of %d", model_pe_name(m->cfg.pe), m->cfg.n_layers,
+                 m->cfg.n_heads);
+        CHECK(!strcmp(it->context, want), "setup line: \"%s\" want \"%s\"", it->context, want);
+        trace_free(t);
+    }
+    free(it);
+    lesson_free_course(&c);
+}
+
+/* ---- the shipped course: every question can be built ---- */
+
+static void test_shipped_course(void)
+{
+    Course c;
+    memset(&c, 0, sizeof c);
+    char err[600] = "";
+    CHECK(lesson_load_dir(&c, "lessons", err, sizeof err) == 0, "lessons/ loads: %s", err);
+    CHECK(c.n_lessons > 0, "the shipped course has lessons");
+    QuizItem *it = calloc(1, sizeof *it);
+    int total = 0, built = 0;
+    for (int li = 0; li < c.n_lessons; li++) {
+        const Lesson *L = &c.lessons[li];
+        CHECK(!L->broken, "lesson %s loads: %s", L->file, L->error);
+        for (int pi = 0; !L->broken && pi < L->n_pages; pi++)
+            for (int qi = 0; qi < L->pages[pi].n_questions; qi++) {
+                total++;
+                int ok = 1;
+                for (uint64_t seed = 1; seed <= 3 && ok; seed++) {
+                    err[0] = 0;
+                    ok = quiz_item_from_question(it, &c, li, pi, qi, seed, err, sizeof err) == 0;
+                    CHECK(ok, "%s/%s (page %d, seed %llu) cannot be built: %s", L->id,
+                          L->pages[pi].questions[qi].id, pi, (unsigned long long)seed, err);
+                    CHECK(!ok || it->answer[0], "%s/%s has an answer to show", L->id,
+                          L->pages[pi].questions[qi].id);
+                }
+                built += ok;
+            }
+    }
+    CHECK(total > 0 && built == total, "%d of %d shipped questions built", built, total);
+    QuizSet s;
+    CHECK(quiz_build(&s, &c, NULL, 0, 1, err, sizeof err) == 0, "%s", err);
+    CHECK(s.n_skipped == 0 && s.n == total, "attend quiz --seed 1 leaves nothing out: %d of %d, "
+          "%d skipped (%s)", s.n, total, s.n_skipped, s.skipped);
+    quiz_set_free(&s);
+    free(it);
+    lesson_free_course(&c);
+}
+
 static void test_rng(void)
 {
     QuizRng a, b;
@@ -676,5 +922,7 @@ int main(void)
     test_build();
     test_schedule();
     test_rng();
+    test_explain_widgets();
+    test_shipped_course();
     return t_done("quiz");
 }
