@@ -211,9 +211,11 @@ static void cell_text(float v, int cw, char *out, size_t outlen)
 /* The weights of a cell question: the question's row is marked '>' (and bold), the cursor
  * column bracketed (and reversed). The columns narrow (7, 6, then 5 wide, labels cut to
  * fit) until the row fits in w; when even 5 is too wide the grid scrolls with the cursor,
- * with arrows at the cut edges and a line saying which columns are shown. Returns the
+ * with arrows at the cut edges; rows that do not fit above the answer are cut to a window
+ * around the question's row; a line says which rows and columns are shown. Returns the
  * next free row. */
-static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor)
+static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor,
+                     int keep)
 {
     if (!it->grid_n)
         return y;
@@ -244,7 +246,21 @@ static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int curs
             ui_put(y, x0 + vis * cw, 1, right);
     }
     y++;
-    for (int i = 0; i < it->grid_n && y < maxy; i++, y++) {
+    /* rows: all of them when they fit with `keep` lines left below for the info line, the
+     * answer, the verdict (and after it the expected answer), else a window around the
+     * question's row */
+    int room = maxy - keep - y, r0 = 0, nr = it->grid_n;
+    if (room < 3)
+        room = 3;
+    if (nr > room) {
+        nr = room;
+        r0 = it->row - nr / 2;
+        if (r0 > it->grid_n - nr)
+            r0 = it->grid_n - nr;
+        if (r0 < 0)
+            r0 = 0;
+    }
+    for (int i = r0; i < r0 + nr && y < maxy; i++, y++) {
         int on_row = i == it->row;
         if (on_row)
             attron(A_BOLD);
@@ -269,10 +285,16 @@ static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int curs
         if (on_row)
             attroff(A_BOLD);
     }
-    if (vis < m && y < maxy) {
+    if ((vis < m || nr < it->grid_n) && y < maxy) {
+        char info[200] = "";
+        if (nr < it->grid_n)
+            snprintf(info, sizeof info, "rows %d-%d of 0-%d", r0, r0 + nr - 1, it->grid_n - 1);
+        if (vis < m)
+            snprintf(info + strlen(info), sizeof info - strlen(info),
+                     "%scolumns %d-%d of 0-%d (%s/%s scroll)", info[0] ? ", " : "", first,
+                     first + vis - 1, m - 1, ui.utf8 ? "←" : "<-", ui.utf8 ? "→" : "->");
         attron(A_DIM);
-        ui_putf(y++, x, w, "columns %d-%d of 0-%d shown; %s/%s move the cursor and scroll",
-                first, first + vis - 1, m - 1, ui.utf8 ? "←" : "<-", ui.utf8 ? "→" : "->");
+        ui_putf(y++, x, w, "%s shown", info);
         attroff(A_DIM);
     }
     return y;
@@ -351,7 +373,7 @@ static void draw(const QV *q)
         attroff(A_DIM);
     }
     if (it->kind == QK_CELL)
-        y = draw_grid(it, y, x, w, maxy, q->cell_col) + 1;
+        y = draw_grid(it, y, x, w, maxy, q->cell_col, q->st == ST_ASK ? 6 : 8) + 1;
     if (it->kind == QK_SHAPE && y < maxy) {
         attron(A_DIM);
         ui_put(y++, x + 2, w - 2, "shapes: 6x64, 6×64, [6, 64] or (6, 64)");

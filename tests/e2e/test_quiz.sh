@@ -104,4 +104,30 @@ check "--answers lists the answers" sh -c "echo \"\$1\" | grep -q 'Answer: 6×[0
 out=$("$ATTEND" quiz --answers --lessons "$UFIX" 2>&1)
 if [ $? -eq 2 ] && echo "$out" | grep -q "needs --seed"; then ok "--answers without --seed is a usage error"; else
     E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - --answers without --seed: $out"; fi
+# the shipped course: the key leaves no question out
+key=$(cd "$ROOT" && "$ATTEND" quiz --answers --seed 1 </dev/null 2>&1)
+if [ $? -eq 0 ] && ! echo "$key" | grep -q "could not be built"; then ok "the shipped course's key leaves nothing out"; else
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - shipped course: $(echo "$key" | grep 'could not be built')"; fi
+
+# a cell question on an 11-token sentence fits 80 columns: the last key column is on screen
+# and the cursor reaches it; the setup line names the sentence and the head from 0
+XFIX=$ROOT/tests/fixtures/quiz-explain
+start 80 24 -- quiz --lessons "$XFIX" --seed 1
+expect "question 1/21" "the explanation-widget fixture opens"
+for i in $(seq 1 19); do keys Tab; done
+expect "explain/long-cell" "the 11-token cell question"
+expect "layer 0 of 2, head 0 of 4" "the setup line counts layer and head from 0"
+row=$(screen | grep -E '^ *>\. ')
+cells=$(echo "$row" | grep -oE '[0-9]*\.[0-9]+' | wc -l)
+if [ "$cells" -eq 11 ]; then ok "the question's row shows all 11 weights at 80 columns"; else
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - the row shows $cells of 11 weights: $row"; fi
+for i in $(seq 1 10); do keys Right; done
+wait_for "]" 2
+row=$(screen | grep -E '^ *>\. ')
+if echo "$row" | grep -qE '\[ *[0-9]*\.[0-9]+\] *$'; then ok "the cursor reaches the 11th column, the last on screen"; else
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - cursor on the last column: $row"; fi
+keys Enter Enter
+expect "Yours: 10" "Enter answers the cursor's column 10"
+keys Escape
+expect_exit 0 "esc leaves the quiz"
 finish
