@@ -516,6 +516,31 @@ typedef struct {
     float *scratch;
 } Fw;
 
+typedef struct {
+    char *s;
+    size_t len, cap;
+} NameBuf;
+
+static void name_put(NameBuf *b, const char *t)
+{
+    while (*t && b->len + 1 < b->cap)
+        b->s[b->len++] = *t++;
+    b->s[b->len] = 0;
+}
+
+static void name_int(NameBuf *b, int v)
+{
+    char d[12];
+    int k = 0;
+    do {
+        d[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && k < 11);
+    while (k > 0 && b->len + 1 < b->cap)
+        b->s[b->len++] = d[--k];
+    b->s[b->len] = 0;
+}
+
 /* New trace entry of rows×cols; returns its data (scratch on overflow, flagged). */
 static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
 {
@@ -537,17 +562,27 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
     e->cols = cols;
     e->data = t->arena + t->used;
     t->used += len;
-    /* Names: [enc.|dec.]L<l>.[cross.]h<h>.<key> */
+    /* Names: [enc.|dec.]L<l>.[cross.|ffn.]h<h>.<key>, built by hand (snprintf was a tenth
+     * of a lesson-size forward). */
     const ModelConfig *c = &f->m->cfg;
-    const char *st = c->arch == ARCH_ENCDEC ? (f->stack == STACK_ENC ? "enc." : "dec.") : "";
-    char lay[16] = "", hd[16] = "";
-    if (f->layer >= 0) snprintf(lay, sizeof lay, "L%d.", f->layer);
-    if (head >= 0) snprintf(hd, sizeof hd, "h%d.", head);
     const char *sub = f->sub == SUB_CROSS ? "cross." : f->sub == SUB_FFN ? "ffn." : "";
-    const char *key = KIND_KEY[kind];
     if (f->sub == SUB_FFN && (kind == T_FFN_HIDDEN || kind == T_FFN_OUT))
         sub = ""; /* "L0.ffn_hidden" reads better than "L0.ffn.ffn_hidden" */
-    snprintf(e->name, sizeof e->name, "%s%s%s%s%s", st, lay, sub, hd, key);
+    NameBuf nb = {e->name, 0, sizeof e->name};
+    if (c->arch == ARCH_ENCDEC)
+        name_put(&nb, f->stack == STACK_ENC ? "enc." : "dec.");
+    if (f->layer >= 0) {
+        name_put(&nb, "L");
+        name_int(&nb, f->layer);
+        name_put(&nb, ".");
+    }
+    name_put(&nb, sub);
+    if (head >= 0) {
+        name_put(&nb, "h");
+        name_int(&nb, head);
+        name_put(&nb, ".");
+    }
+    name_put(&nb, KIND_KEY[kind]);
     return e->data;
 }
 

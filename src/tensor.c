@@ -178,8 +178,10 @@ void tensor_relu(float *x, size_t len)
 
 float tensor_gelu1(float x)
 {
+    /* 0.5·(1 + tanh(u)) is exactly sigmoid(2u): one expf instead of tanhf. */
     const float c = 0.7978845608028654f; /* sqrt(2/pi) */
-    return 0.5f * x * (1.0f + tanhf(c * (x + 0.044715f * x * x * x)));
+    float u = c * (x + 0.044715f * x * x * x);
+    return x / (1.0f + expf(-2.0f * u));
 }
 
 void tensor_gelu(float *x, size_t len)

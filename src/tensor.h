@@ -27,7 +27,8 @@ void tensor_layernorm(float *out, const float *x, const float *gain, const float
 /* RMSNorm of each row: gain*x/sqrt(mean(x²)+eps). */
 void tensor_rmsnorm(float *out, const float *x, const float *gain, int n, int m, float eps);
 void tensor_relu(float *x, size_t len);
-/* GELU, tanh approximation (as GPT-2): 0.5x(1+tanh(√(2/π)(x+0.044715x³))). */
+/* GELU, tanh approximation (as GPT-2): 0.5x(1+tanh(√(2/π)(x+0.044715x³))), computed as
+ * x·sigmoid(2·√(2/π)(x+0.044715x³)), the same function with one exp. */
 void tensor_gelu(float *x, size_t len);
 float tensor_gelu1(float x);
 /* SiLU: x·sigmoid(x). */
