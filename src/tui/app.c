@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "cmd.h"
@@ -22,6 +23,30 @@ static void on_signal(int sig)
     app_signal = sig;
 }
 
+/* A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) restores the terminal, says so, and
+ * dies of the same signal (SA_RESETHAND: the re-raise gets the default action, core dump
+ * included), so even a bug never leaves the terminal in raw mode. */
+static void on_crash(int sig)
+{
+    static const char msg[] = "attend: crashed (a bug; please report it); terminal restored\n";
+    ui_end_fatal();
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)r;
+    raise(sig);
+}
+
+static void install_crash_handlers(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 static void install_signals(void)
 {
     struct sigaction sa;
@@ -32,6 +57,7 @@ static void install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    install_crash_handlers();
 }
 
 /* ---- views ---- */
@@ -88,24 +114,46 @@ Sublayer app_sub(const App *a)
 
 int app_rows(const App *a)
 {
-    return app_sub(a) == SUB_CROSS ? a->t->m : a->t->n;
+    return app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC ? a->t->m : a->t->n;
 }
 
 int app_cols(const App *a)
 {
-    return a->t->n;
+    return app_stack(a) == STACK_DEC && app_sub(a) == SUB_SELF &&
+                   a->model->cfg.arch == ARCH_ENCDEC ? a->t->m : a->t->n;
 }
 
+const char *app_mask_name(const App *a, Stack st, Sublayer sub)
+{
+    int causal = a->ctl.causal;
+    if (a->model && a->model->cfg.arch == ARCH_ENCDEC && (st == STACK_ENC || sub == SUB_CROSS))
+        causal = 0;
+    return lesson_mask_name(causal, a->ctl.padding);
+}
+
+void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
+{
+    const ModelConfig *c = &a->model->cfg;
+    snprintf(out, n, "layer %d of %d  head %d of %d", layer, c->n_layers, head, c->n_heads);
+}
+
+/* Rows of a decoder (encoder-decoder) are labelled with the word each row produces (tgt);
+ * the keys of its self-attention with what each position reads (tgt_in, "<bos>" first). */
 const char *app_row_token(const App *a, int i)
 {
-    if (app_sub(a) == SUB_CROSS)
-        return vocab_word(&a->model->vocab, a->t->tgt[i]);
-    return vocab_word(&a->model->vocab, a->t->src[i]);
+    const Trace *t = a->t;
+    if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC)
+        return vocab_word(&a->model->vocab, t->tgt[i]);
+    return vocab_word(&a->model->vocab, t->src[i]);
 }
 
 const char *app_col_token(const App *a, int j)
 {
-    return vocab_word(&a->model->vocab, a->t->src[j]);
+    const Trace *t = a->t;
+    if (app_stack(a) == STACK_DEC && app_sub(a) == SUB_SELF &&
+        a->model->cfg.arch == ARCH_ENCDEC)
+        return vocab_word(&a->model->vocab, t->tgt_in[j]);
+    return vocab_word(&a->model->vocab, t->src[j]);
 }
 
 /* Traces for a model, allocated the first time it is used (forward never allocates). */
@@ -238,7 +286,7 @@ void app_reset_widget(App *a)
         return;
     }
     int cap = a->t->max_n;
-    if (lesson_kind_needs_sentence(w->kind) &&
+    if ((lesson_kind_needs_sentence(w->kind) || (w->kind == W_NONE && w->start.sentence[0])) &&
         lesson_widget_state(w, a->model, &a->ctl, a->src, &a->n_src, a->tgt, &a->n_tgt, cap,
                             err, sizeof err))
         app_msg(a, 1, "%s", err);
@@ -297,13 +345,31 @@ void app_open(App *a, int lesson, int page)
     a->lesson = lesson;
     a->page = page;
     a->prose_scroll = 0;
+    a->focus = 0;
     const Page *p = &l->pages[page];
     a->w = &p->widget;
-    a->model = p->widget.kind == W_NONE ? NULL : lesson_model(&a->course, p);
-    if (p->widget.kind != W_NONE && !a->model)
+    /* a page without a widget still runs its sentence, if it gives one, so that its prose
+     * placeholders are filled in as check-lessons --show fills them */
+    int runs = p->widget.kind != W_NONE || p->widget.start.sentence[0];
+    a->model = runs ? lesson_model(&a->course, p) : NULL;
+    if (runs && !a->model)
         app_msg(a, 1, "the model of this page did not load (see attend check-lessons)");
     app_reset_widget(a);
     save_progress(a);
+}
+
+int app_resume_page(const App *a, int lesson)
+{
+    if (lesson < 0 || lesson >= a->course.n_lessons || !a->prog_ok)
+        return 0;
+    const Lesson *l = &a->course.lessons[lesson];
+    if (a->prog.current_lesson[0] && !strcmp(a->prog.current_lesson, l->id) &&
+        a->prog.current_page >= 0 && a->prog.current_page < l->n_pages)
+        return a->prog.current_page;
+    for (int i = 0; i < l->n_pages; i++)
+        if (!progress_seen(&a->prog, l->id, i))
+            return i;
+    return 0; /* every page seen: start again from the top */
 }
 
 /* Next (dir +1) or previous (-1) page, across lessons, skipping broken ones with a warning. */
@@ -451,8 +517,11 @@ void app_common_hints(App *a, char *b, size_t n)
         app_hint(b, n, "a", "all heads");
     if (al & C_SCORES)
         app_hint(b, n, "v", a->scores ? "weights" : "scores");
-    if (al & C_EDIT)
+    if (al & C_EDIT) {
         app_hint(b, n, "e", "edit");
+        if (a->model && a->model->cfg.arch == ARCH_ENCDEC)
+            app_hint(b, n, "E", "edit decoder");
+    }
     if (al & C_RESET)
         app_hint(b, n, "r", "reset");
 }
@@ -533,6 +602,7 @@ static void draw_prose(App *a, Rect r)
     if (a->prose_scroll < 0)
         a->prose_scroll = 0;
     int more = total > t.h;
+    a->prose_cut = more;
     ProseCtx c = {a, t.y, t.x, t.w, a->prose_scroll, 0, more ? t.h - 1 : t.h};
     if (more && a->prose_scroll + c.rows >= total)
         c.rows = t.h; /* at the end: the last row shows text */
@@ -563,97 +633,123 @@ static void draw_header(App *a)
         attron(A_REVERSE);
     ui_fill(0, 0, COLS);
     int rw = ui_width(right);
-    ui_put(0, 0, COLS - rw - 1, left);
+    ui_put(0, 0, COLS - rw - 1, left); /* a long title ends in "…" */
     ui_put(0, COLS - rw, rw, right);
     attrset(A_NORMAL);
 }
 
-/* Renders "key\x1flabel\x1e..." hints from x; returns the x reached. */
-static int draw_hints(int y, int x, int maxx, const char *h)
+/* Width of one "key label  " hint. */
+static int hint_width(const char *h, const char **next)
 {
-    while (*h && x < maxx) {
-        const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
-        if (!sep || !end)
-            break;
-        char key[64], label[128];
-        snprintf(key, sizeof key, "%.*s", (int)(sep - h), h);
-        snprintf(label, sizeof label, "%.*s", (int)(end - sep - 1), sep + 1);
-        int need = ui_width(key) + 1 + ui_width(label);
-        if (x + need > maxx)
-            break;
-        attron(A_BOLD | COLOR_PAIR(UI_KEY));
-        x += ui_put(y, x, maxx - x, key);
-        attroff(A_BOLD | COLOR_PAIR(UI_KEY));
-        attron(COLOR_PAIR(UI_FOOTER));
-        x += ui_put(y, x, maxx - x, " ");
-        x += ui_put(y, x, maxx - x, label);
-        x += ui_put(y, x, maxx - x, "  ");
-        h = end + 1;
+    const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
+    if (!sep || !end) {
+        *next = NULL;
+        return 0;
     }
-    return x;
+    char tmp[200];
+    snprintf(tmp, sizeof tmp, "%.*s %.*s  ", (int)(sep - h), h, (int)(end - sep - 1), sep + 1);
+    *next = end + 1;
+    return ui_width(tmp);
 }
 
 static int hints_width(const char *h)
 {
     int w = 0;
-    while (*h) {
-        const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
-        if (!sep || !end)
-            break;
-        char tmp[200];
-        snprintf(tmp, sizeof tmp, "%.*s %.*s  ", (int)(sep - h), h, (int)(end - sep - 1), sep + 1);
-        w += ui_width(tmp);
-        h = end + 1;
-    }
+    while (h && *h)
+        w += hint_width(h, &h);
     return w;
 }
 
-static void global_hints(App *a, char *g, size_t n)
+/* Renders one hint at (y, x); returns the x reached. */
+static int draw_hint(int y, int x, const char *h)
+{
+    const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
+    char key[64], label[128];
+    snprintf(key, sizeof key, "%.*s", (int)(sep - h), h);
+    snprintf(label, sizeof label, "%.*s", (int)(end - sep - 1), sep + 1);
+    attron(A_BOLD | COLOR_PAIR(UI_KEY));
+    x += ui_put(y, x, COLS - x, key);
+    attroff(A_BOLD | COLOR_PAIR(UI_KEY));
+    attron(COLOR_PAIR(UI_FOOTER));
+    x += ui_put(y, x, COLS - x, " ");
+    x += ui_put(y, x, COLS - x, label);
+    x += ui_put(y, x, COLS - x, "  ");
+    return x;
+}
+
+static void global_hints(App *a, char *g, size_t n, int with_z)
 {
     const Page *p = cur_page(a);
     g[0] = '\0';
+    if (with_z)
+        app_hint(g, n, "z", a->focus ? "prose" : "widget");
+    if (p && p->n_questions > 0)
+        app_hint(g, n, "Q", "questions");
     if (p && p->notes)
         app_hint(g, n, "o", "notes");
-    app_hint(g, n, ui.utf8 ? "spc/PgDn" : "spc/PgDn", "next");
-    app_hint(g, n, "bksp/PgUp", "back");
+    app_hint(g, n, "spc", "next");
+    app_hint(g, n, "bksp", "back");
     app_hint(g, n, a->allowed & C_GQA ? "Tab" : "g", "lessons"); /* g is GQA there */
     app_hint(g, n, "?", "help");
     app_hint(g, n, "q", "quit");
 }
 
-/* Footer rows needed (1 or 2). */
-static int footer_rows(App *a)
+/* Lays out the footer: the widget's hints wrap over as many rows as they need (never
+ * dropped), the global hints go right-aligned on the last row. Returns the rows; draws them
+ * when draw is 1. */
+static int footer_layout(App *a, int with_z, int draw)
 {
     char v[1024] = "", g[256];
     const ViewOps *vo = cur_view(a);
     if (vo->keys)
         vo->keys(a, v, sizeof v);
-    global_hints(a, g, sizeof g);
-    return hints_width(v) + hints_width(g) + 2 > COLS ? 2 : 1;
-}
-
-static void draw_footer(App *a, int rows)
-{
-    char v[1024] = "", g[256];
-    const ViewOps *vo = cur_view(a);
-    if (vo->keys)
-        vo->keys(a, v, sizeof v);
-    global_hints(a, g, sizeof g);
+    global_hints(a, g, sizeof g, with_z);
+    int gw = hints_width(g);
+    /* measure */
+    int rows = 1, x = 1;
+    for (const char *h = v, *nx; *h; h = nx) {
+        int w = hint_width(h, &nx);
+        if (!nx)
+            break;
+        if (x > 1 && x + w > COLS) {
+            rows++;
+            x = 1;
+        }
+        x += w;
+    }
+    if (x > 1 && x + gw > COLS)
+        rows++;
+    if (!draw)
+        return rows;
     for (int i = 0; i < rows; i++) {
         attron(COLOR_PAIR(UI_FOOTER));
         if (ui.color == UI_COLOR_NONE)
             attron(A_REVERSE);
         ui_fill(LINES - 1 - i, 0, COLS);
     }
-    int gw = hints_width(g);
-    if (rows == 2) {
-        draw_hints(LINES - 2, 1, COLS, v);
-        draw_hints(LINES - 1, COLS - gw, COLS, g);
-    } else {
-        draw_hints(LINES - 1, 1, COLS - gw - 1, v);
-        draw_hints(LINES - 1, COLS - gw, COLS, g);
+    int y = LINES - rows;
+    x = 1;
+    for (const char *h = v, *nx; *h; h = nx) {
+        int w = hint_width(h, &nx);
+        if (!nx)
+            break;
+        if (x > 1 && x + w > COLS) {
+            y++;
+            x = 1;
+        }
+        draw_hint(y, x, h);
+        x += w;
+    }
+    x = COLS - gw > 0 ? COLS - gw : 0;
+    for (const char *h = g, *nx; *h; h = nx) {
+        int w = hint_width(h, &nx);
+        if (!nx)
+            break;
+        draw_hint(LINES - 1, x, h);
+        x += w;
     }
     attrset(A_NORMAL);
+    return rows;
 }
 
 static void draw_too_small(void)
@@ -685,6 +781,28 @@ static void draw_message(App *a, int y)
     attrset(A_NORMAL);
 }
 
+/* Draws the widget in r; a widget that needs more rows than r has and does not scroll by
+ * itself gets its last row replaced by a sign saying so. */
+static void draw_widget(App *a, const ViewOps *vo, Rect r)
+{
+    int need = vo->need ? vo->need(a, r.w) : 0;
+    if (need > r.h) {
+        a->widget_cut = 1;
+        if (!vo->self_scroll && r.h > 2) {
+            Rect in = {r.y, r.x, r.h - 1, r.w};
+            vo->draw(a, in);
+            move(r.y + r.h - 1, 0);
+            clrtoeol();
+            attron(A_DIM);
+            ui_putf(r.y + r.h - 1, r.x, r.w, "%s %d more row%s of the widget: z shows it whole",
+                    ui.utf8 ? "▼" : "v", need - r.h + 1, need - r.h + 1 == 1 ? "" : "s");
+            attroff(A_DIM);
+            return;
+        }
+    }
+    vo->draw(a, r);
+}
+
 void app_draw(App *a)
 {
     erase();
@@ -699,11 +817,16 @@ void app_draw(App *a)
         draw_message(a, 1);
         top = 2;
     }
-    int fr = footer_rows(a);
-    Rect body = {top, 1, LINES - fr - top, COLS - 2};
     const ViewOps *vo = cur_view(a);
-    if (vo->kind == W_NONE) {
+    int has_widget = vo->kind != W_NONE;
+    int fr = footer_layout(a, has_widget, 0);
+    Rect body = {top, 1, LINES - fr - top, COLS - 2};
+    a->prose_cut = a->widget_cut = 0;
+    if (!has_widget) {
         draw_prose(a, body);
+    } else if (a->focus) {
+        a->wrect = body;
+        draw_widget(a, vo, body);
     } else if (COLS >= 120) {
         int pw = COLS * 2 / 5;
         if (pw > 64)
@@ -715,15 +838,23 @@ void app_draw(App *a)
         mvvline(body.y, body.x + pw + 1, ui.utf8 ? ACS_VLINE : '|', body.h);
         attroff(A_DIM);
         a->wrect = wr;
-        vo->draw(a, wr);
+        draw_widget(a, vo, wr);
     } else {
+        /* Stacked: the prose gets the lines it needs up to ~45% of the body (more when the
+         * widget needs less), the widget the rest; a widget given fewer rows than it needs
+         * scrolls or compacts, and z shows it alone. */
         int need = vo->need ? vo->need(a, body.w) : body.h / 2;
-        int ph = prose_height(a, body.w) + 1;
-        int min_prose = 4;
-        if (need > body.h - min_prose - 1)
-            need = body.h - min_prose - 1;
-        if (ph > body.h - need - 1)
-            ph = body.h - need - 1;
+        int want = prose_height(a, body.w) + 1;
+        int cap = body.h * 45 / 100;
+        int ph = body.h - 1 - need;
+        if (ph < cap)
+            ph = cap;
+        if (ph > want)
+            ph = want;
+        if (ph > body.h - 1 - 6)
+            ph = body.h - 1 - 6;
+        if (ph < 2)
+            ph = 2;
         Rect pr = {body.y, body.x, ph, body.w};
         Rect wr = {body.y + ph + 1, body.x, body.h - ph - 1, body.w};
         draw_prose(a, pr);
@@ -732,9 +863,9 @@ void app_draw(App *a)
             ui_put(body.y + ph, body.x + x, 1, ui_glyph(G_HLINE));
         attroff(A_DIM);
         a->wrect = wr;
-        vo->draw(a, wr);
+        draw_widget(a, vo, wr);
     }
-    draw_footer(a, fr);
+    footer_layout(a, has_widget && (a->focus || a->prose_cut || a->widget_cut), 1);
     switch (a->overlay) {
     case OV_HELP: help_draw(a); break;
     case OV_MENU: menu_draw(a); break;
@@ -839,6 +970,15 @@ void app_key(App *a, int k)
         break;
     case 'J':
         a->prose_scroll++;
+        break;
+    case 'z':
+        if (cur_view(a)->kind == W_NONE) {
+            app_msg(a, 0, "this page has no widget to focus on");
+            break;
+        }
+        a->focus = !a->focus;
+        app_msg(a, 0, a->focus ? "widget focus: z brings the prose back"
+                               : "prose and widget");
         break;
     case 'K':
         if (a->prose_scroll > 0)
@@ -1038,9 +1178,15 @@ int tui_main(int argc, char **argv)
     timeout(250); /* wake up to notice signals even with no key */
     app_run(a);   /* prose is transliterated with the final ui mode */
     int dirty = 1;
+    /* ATTEND_CRASH_TEST=segv|abort (undocumented, for tests/e2e): raise that signal after
+     * the first draw, to prove the crash handler restores the terminal. It only raises a
+     * signal; nothing is corrupted. */
+    const char *crash = getenv("ATTEND_CRASH_TEST");
     while (!a->quit && !app_signal) {
         if (dirty)
             app_draw(a);
+        if (crash && crash[0])
+            raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
         dirty = 0;
         int k = read_key();
         if (k < 0)

@@ -35,6 +35,8 @@ typedef struct {
     int (*key)(App *a, int key);
     void (*keys)(App *a, char *buf, size_t n);
     int (*need)(App *a, int w);
+    int self_scroll;         /* 1: draw fits any height itself (scrolls or compacts and says
+                                so); 0: the layout marks a widget cut short */
 } ViewOps;
 
 typedef enum { OV_NONE, OV_HELP, OV_MENU, OV_EDIT, OV_TENSOR, OV_NOTES } Overlay;
@@ -79,6 +81,8 @@ struct App {
     Rect wrect;              /* where the widget was last drawn (mouse clicks) */
     Overlay overlay;
     int menu_sel, tensor_sel, help_scroll, prose_scroll, prose_lines, prose_rows;
+    int focus;               /* z: the widget takes the whole body */
+    int prose_cut, widget_cut; /* last layout: prose or widget shown only in part */
     char edit[256];
     int edit_len, edit_cur, edit_target;
     char edit_msg[256];
@@ -102,6 +106,14 @@ void app_msg(App *a, int warn, const char *fmt, ...)
 /* The stack and sublayer the heatmap reads. */
 Stack app_stack(const App *a);
 Sublayer app_sub(const App *a);
+/* The mask the engine applies to one attention sublayer with the current controls ("none",
+ * "causal", "padding", "both"): the causal mask never reaches an encoder-decoder model's
+ * encoder or its cross-attention, whatever the m toggle says. */
+const char *app_mask_name(const App *a, Stack st, Sublayer sub);
+/* "layer 0 of 2  head 1 of 4": counted from 0, as trace names and placeholders are. */
+void app_layer_head(const App *a, int layer, int head, char *out, size_t n);
+/* The note shown above decoder rows of an encoder-decoder model (what a row stands for). */
+#define APP_DEC_ROW_NOTE "row = the word being produced (it reads the word before it)"
 /* Token text of row i / column j of the current attention (queries, keys). */
 const char *app_row_token(const App *a, int i);
 const char *app_col_token(const App *a, int j);
@@ -110,6 +122,13 @@ int app_rows(const App *a);
 int app_cols(const App *a);
 /* Appends "key label" hint pairs to a footer buffer. */
 void app_hint(char *buf, size_t n, const char *key, const char *label);
+/* Word-wraps text into at most maxl lines of width w at (y, x); the last line ends in "…"
+ * when text is left over. Returns the lines used; app_wrap_lines only counts them. */
+int app_wrap_put(int y, int x, int w, const char *text, int maxl);
+int app_wrap_lines(const char *text, int w, int maxl);
+/* Rows a traced matrix needs drawn whole by app_draw_matrix (column header, rows, and the
+ * "cols ... of" line when not every column fits in w). */
+int app_matrix_need(const TraceEntry *e, int w);
 /* Draws a traced matrix in r with row labels, scrolled by (sr, sc); returns rows used. */
 int app_draw_matrix(App *a, Rect r, const TraceEntry *e, int sr, int sc);
 /* Scroll keys of a matrix (up/down/j/k rows, < > columns); 1 if used. Clamp after. */
@@ -150,6 +169,9 @@ void notes_draw(App *a);
 
 /* Page navigation (app.c). */
 void app_open(App *a, int lesson, int page);
+/* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
+ * progress file was left in, else its first page not yet seen, else 0. */
+int app_resume_page(const App *a, int lesson);
 /* Starts the widget of the current page from its start state. */
 void app_reset_widget(App *a);
 

@@ -89,6 +89,17 @@ void ui_end(void)
     }
 }
 
+void ui_end_fatal(void)
+{
+    if (!ui.started)
+        return;
+    ui.started = 0;
+    if (ui.mouse)
+        mousemask(0, NULL);
+    curs_set(1);
+    endwin(); /* no delscreen: the heap may be what broke */
+}
+
 int ui_ramp_level(float v)
 {
     if (!(v > 0.0f))
@@ -239,6 +250,28 @@ int ui_put(int y, int x, int w, const char *s)
         p += len;
         used += cw;
     }
+    /* Never cut silently: text that does not fit ends in "…" ("..." in ASCII), unless all
+     * that is lost is blanks or the room is too small for the sign to mean anything. */
+    const char *ell = NULL;
+    if (*p && p[strspn(p, " ")]) {
+        int ew = ui.utf8 ? 1 : 3;
+        if (w > ew) {
+            ell = ui.utf8 ? "…" : "...";
+            used = 0;
+            p = s;
+            while (*p) {
+                int len = utf8_next(p, &cw);
+                if (used + cw > w - ew)
+                    break;
+                p += len;
+                used += cw;
+            }
+            while (p > s && p[-1] == ' ') { /* "word …" reads worse than "word…" */
+                p--;
+                used--;
+            }
+        }
+    }
     if (!ui.utf8) { /* anything still non-ASCII prints as '?' */
         move(y, x);
         for (const char *q = s; q < p; q++)
@@ -246,7 +279,24 @@ int ui_put(int y, int x, int w, const char *s)
     } else {
         mvaddnstr(y, x, s, (int)(p - s));
     }
+    if (ell) {
+        addstr(ell);
+        used += ui.utf8 ? 1 : 3;
+    }
     return used;
+}
+
+int ui_put_tight(int y, int x, int w, const char *s)
+{
+    char buf[1024];
+    if (ui_width(s) <= w)
+        return ui_put(y, x, w, s);
+    size_t o = 0;
+    for (const char *p = s; *p && o + 1 < sizeof buf; p++)
+        if (!(p[0] == ' ' && p[1] == ' '))
+            buf[o++] = *p;
+    buf[o] = '\0';
+    return ui_put(y, x, w, buf);
 }
 
 int ui_putf(int y, int x, int w, const char *fmt, ...)

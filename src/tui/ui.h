@@ -55,6 +55,8 @@ typedef struct {
 int ui_start(const UiOpts *o, char *err, size_t errlen);
 /* Restores the terminal (idempotent; safe from any exit path). */
 void ui_end(void);
+/* Restores the terminal from a crash handler: endwin only, frees nothing. */
+void ui_end_fatal(void);
 
 /* Attribute for a value in [0,1] on the ramp (colour modes), A_NORMAL without colour. The
  * companion foreground keeps printed numbers readable on that background. */
@@ -75,8 +77,12 @@ const char *ui_glyph(Glyph g);
 const char *ui_text(const char *s, char *out, size_t outlen);
 /* Display width (columns) of UTF-8 text. */
 int ui_width(const char *s);
-/* Prints s at (y, x) clipped to w columns, transliterated in ASCII mode. Returns columns used. */
+/* Prints s at (y, x) within w columns, transliterated in ASCII mode. Text that does not fit
+ * ends in "…" ("..." in ASCII) so that nothing is cut silently. Returns columns used. */
 int ui_put(int y, int x, int w, const char *s);
+/* ui_put for a status line whose fields are set apart by two spaces: when it does not fit,
+ * the gaps shrink to one space before anything is cut. */
+int ui_put_tight(int y, int x, int w, const char *s);
 /* printf then ui_put. */
 int ui_putf(int y, int x, int w, const char *fmt, ...)
 #ifdef __GNUC__

@@ -50,7 +50,8 @@ static void chips_draw(App *a, Rect r)
     char s[400];
     attron(COLOR_PAIR(UI_ACCENT));
     snprintf(s, sizeof s, "token chips  mask:%s  PE:%s  scale:%s",
-             lesson_mask_name(a->ctl.causal, a->ctl.padding), model_pe_name(a->ctl.pe),
+             app_mask_name(a, a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC, SUB_SELF),
+             model_pe_name(a->ctl.pe),
              a->ctl.scale ? "on" : "off");
     ui_put(r.y, r.x, r.w, s);
     attroff(COLOR_PAIR(UI_ACCENT));
@@ -232,4 +233,4 @@ static int chips_need(App *a, int w)
     return chips_rows(a, r) + 7;
 }
 
-const ViewOps VIEW_CHIPS = {W_CHIPS, chips_draw, chips_key, chips_keys, chips_need};
+const ViewOps VIEW_CHIPS = {W_CHIPS, chips_draw, chips_key, chips_keys, chips_need, 0};

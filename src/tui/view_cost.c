@@ -91,4 +91,4 @@ static int cost_need(App *a, int w)
     return 14;
 }
 
-const ViewOps VIEW_COST = {W_COST, cost_draw, cost_key, cost_keys, cost_need};
+const ViewOps VIEW_COST = {W_COST, cost_draw, cost_key, cost_keys, cost_need, 0};

@@ -32,15 +32,14 @@ static void clamp_cursor(App *a)
 /* The status line: which attention, and the toggles. */
 static void draw_status(App *a, int y, int x, int w)
 {
-    const ModelConfig *c = &a->model->cfg;
-    char s[300];
-    snprintf(s, sizeof s, "%slayer %d/%d  head %d/%d  mask:%s  PE:%s  scale:%s  %s",
-             app_sub(a) == SUB_CROSS ? "cross  " : "", a->layer + 1,
-             c->n_layers, a->head + 1, c->n_heads, lesson_mask_name(a->ctl.causal, a->ctl.padding),
-             model_pe_name(a->ctl.pe), a->ctl.scale ? "on" : "off",
-             a->scores ? "[scores]" : "[weights]");
+    char s[300], lh[80];
+    app_layer_head(a, a->layer, a->head, lh, sizeof lh);
+    snprintf(s, sizeof s, "%s%s  mask:%s  PE:%s  scale:%s  %s",
+             app_sub(a) == SUB_CROSS ? "cross  " : "", lh,
+             app_mask_name(a, app_stack(a), app_sub(a)), model_pe_name(a->ctl.pe),
+             a->ctl.scale ? "on" : "off", a->scores ? "[scores]" : "[weights]");
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_put(y, x, w, s);
+    ui_put_tight(y, x, w, s);
     attroff(COLOR_PAIR(UI_ACCENT));
 }
 
@@ -110,7 +109,8 @@ static void finite_range(const TraceEntry *e, float *lo, float *hi)
     }
 }
 
-static void draw_legend(int y, int x, int w, float lo, float hi, int scores)
+/* The colour legend on one line from x; returns the columns used. */
+static int draw_legend(int y, int x, int w, float lo, float hi, int scores)
 {
     char a[32], b[32];
     snprintf(a, sizeof a, scores ? "%.1f " : "%.0f ", (double)lo);
@@ -132,10 +132,52 @@ static void draw_legend(int y, int x, int w, float lo, float hi, int scores)
     }
     cx += ui_put(y, cx, x + w - cx, b);
     attron(A_DIM);
-    cx += ui_put(y, cx, x + w - cx, "   ");
+    cx += ui_put(y, cx, x + w - cx, "  ");
     cx += ui_put(y, cx, x + w - cx, scores ? ui_glyph(G_NEG_INF) : ui_glyph(G_MASKED));
     attroff(A_DIM);
-    ui_put(y, cx, x + w - cx, scores ? " masked (weight 0)" : " masked (score −∞)");
+    cx += ui_put(y, cx, x + w - cx, scores ? " masked (weight 0)" : " masked (score −∞)");
+    return cx - x;
+}
+
+static int legend_width(float lo, float hi, int scores)
+{
+    char a[32], b[32];
+    snprintf(a, sizeof a, scores ? "%.1f " : "%.0f ", (double)lo);
+    snprintf(b, sizeof b, scores ? " %.1f" : " %.0f", (double)hi);
+    return 7 + ui_width(a) + 8 * (ui.color != UI_COLOR_NONE ? 2 : 1) + ui_width(b) + 2 +
+           ui_width(scores ? ui_glyph(G_NEG_INF) : ui_glyph(G_MASKED)) +
+           ui_width(scores ? " masked (weight 0)" : " masked (score −∞)");
+}
+
+/* The inspector's first line: "query i 'tok' → key j 'tok'". */
+static void inspector_title(App *a, char *out, size_t n)
+{
+    snprintf(out, n, "query %d '%s' %s key %d '%s'", a->cur_r, app_row_token(a, a->cur_r),
+             ui_glyph(G_ARROW), a->cur_c, app_col_token(a, a->cur_c));
+}
+
+/* 1: the inspector's first line does not fit beside the legend at width w. */
+static int inspector_own_line(App *a, int w)
+{
+    if (!(a->allowed & C_CURSOR))
+        return 0;
+    float lo = 0.0f, hi = 1.0f;
+    const TraceEntry *S = trace_find(a->t, app_stack(a), a->layer, app_sub(a), a->head, T_MASKED);
+    if (a->scores && S)
+        finite_range(S, &lo, &hi);
+    char qk[200];
+    inspector_title(a, qk, sizeof qk);
+    return legend_width(lo, hi, a->scores) + 3 + ui_width(qk) > w;
+}
+
+/* Rows a single heatmap needs around its grid: column labels, legend, inspector (its first
+ * line shares the legend's line when both fit), the decoder note. */
+static int single_overhead(App *a)
+{
+    int o = 2 + ((a->allowed & C_CURSOR) ? 1 : 0);
+    if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC)
+        o++;
+    return o;
 }
 
 static int label_width(App *a, int rows)
@@ -174,7 +216,18 @@ static void draw_single(App *a, Rect r)
     if (cw < 1)
         cw = 1;
     int gridw = lw + cw * nc;
-    int body = r.h - ((a->allowed & C_CURSOR) ? 4 : 2); /* header, legend, inspector */
+    int over = single_overhead(a) + inspector_own_line(a, r.w);
+    if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC) {
+        attron(A_DIM);
+        ui_put(r.y, r.x, r.w, APP_DEC_ROW_NOTE);
+        attroff(A_DIM);
+        r.h--;
+        r.y++;
+        over--; /* the note is drawn */
+    }
+    int body = r.h - over;
+    if (nr > body)
+        body--; /* the "rows i-j of n" line */
     if (body < 1)
         body = 1;
     int top = 0;
@@ -232,18 +285,26 @@ static void draw_single(App *a, Rect r)
         attroff(A_DIM);
     }
     y = r.y + 1 + (nr < body ? nr : body) + (nr > body ? 1 : 0);
+    int legw = 0;
     if (y < r.y + r.h)
-        draw_legend(y++, r.x, r.w, lo, hi, a->scores);
+        legw = draw_legend(y, r.x, r.w, lo, hi, a->scores);
     if (!(a->allowed & C_CURSOR) || y >= r.y + r.h)
         return;
-    /* the inspector */
+    /* the inspector: its first line goes after the legend when both fit */
     int i = a->cur_r, j = a->cur_c;
     size_t k = (size_t)i * nc + j;
     float mv = M ? M->data[(size_t)i * M->cols + j] : 0.0f;
-    char mask[16];
+    char mask[16], qk[200];
     snprintf(mask, sizeof mask, "%s", isinf(mv) ? ui_glyph(G_NEG_INF) : "0");
-    ui_putf(y++, r.x, r.w, "query %d '%s' %s key %d '%s'", i, app_row_token(a, i),
-            ui_glyph(G_ARROW), j, app_col_token(a, j));
+    inspector_title(a, qk, sizeof qk);
+    if (legw + 3 + ui_width(qk) <= r.w) {
+        ui_put(y++, r.x + r.w - ui_width(qk), ui_width(qk), qk);
+    } else {
+        y++;
+        if (y >= r.y + r.h)
+            return;
+        ui_put(y++, r.x, r.w, qk);
+    }
     if (y < r.y + r.h) {
         char scaled[32];
         if (SC)
@@ -258,6 +319,23 @@ static void draw_single(App *a, Rect r)
     }
 }
 
+/* Small multiples' grid at width w: cell width, panel width, panels per band, bands. */
+static void multiples_grid(App *a, int w, int h, int *cw, int *pw, int *per, int *bands)
+{
+    int nr = app_rows(a), nc = app_cols(a), nh = a->model->cfg.n_heads;
+    *cw = 2;
+    *pw = nc * 2 + 2;
+    *per = (w + 1) / *pw;
+    if (*per < 1 || (h > 0 && nr + 2 > h)) {
+        *cw = 1;
+        *pw = nc + 2;
+        *per = (w + 1) / *pw;
+    }
+    if (*per > nh)
+        *per = nh;
+    *bands = *per > 0 ? (nh + *per - 1) / *per : 0;
+}
+
 static void draw_multiples(App *a, Rect r)
 {
     Stack st = app_stack(a);
@@ -265,24 +343,16 @@ static void draw_multiples(App *a, Rect r)
     const ModelConfig *c = &a->model->cfg;
     const TraceEntry *M = trace_find(a->t, st, a->layer, sub, -1, T_MASK);
     int nr = app_rows(a), nc = app_cols(a);
-    int cw = 2;
-    int pw = nc * cw + 2;
-    int per = (r.w + 1) / pw;
-    if (per < 1 || nr + 2 > r.h) {
-        cw = 1;
-        pw = nc + 2;
-        per = (r.w + 1) / pw;
-    }
+    int cw, pw, per, bands;
+    multiples_grid(a, r.w, r.h, &cw, &pw, &per, &bands);
     if (per < 1) {
         ui_put(r.y, r.x, r.w, "too narrow for every head at once: press a");
         return;
     }
-    if (per > c->n_heads)
-        per = c->n_heads;
     int ph = nr + 1;
     for (int h = 0; h < c->n_heads; h++) {
         int py = r.y + (h / per) * (ph + 1), px = r.x + (h % per) * pw;
-        if (py + ph > r.y + r.h - 1) {
+        if (py + ph > r.y + r.h) {
             ui_put(r.y + r.h - 1, r.x, r.w, "(more heads than fit: enlarge the terminal)");
             break;
         }
@@ -295,7 +365,7 @@ static void draw_multiples(App *a, Rect r)
             finite_range(W, &lo, &hi);
         if (h == a->head)
             attron(A_REVERSE | A_BOLD);
-        ui_putf(py, px, pw - 1, "head %d", h + 1);
+        ui_putf(py, px, pw - 1, "head %d", h);
         if (h == a->head)
             attroff(A_REVERSE | A_BOLD);
         for (int i = 0; i < nr; i++)
@@ -318,7 +388,7 @@ static void draw_multiples(App *a, Rect r)
                 }
             }
     }
-    int rows_used = ((c->n_heads + per - 1) / per) * (ph + 1);
+    int rows_used = bands * (ph + 1) - 1;
     if (rows_used < r.h)
         draw_legend(r.y + rows_used, r.x, r.w, 0.0f, 1.0f, a->scores);
 }
@@ -385,16 +455,19 @@ static void heatmap_keys(App *a, char *b, size_t n)
 
 static int heatmap_need(App *a, int w)
 {
-    (void)w;
     if (!a->ran)
         return 2;
     int nr = app_rows(a);
-    if (a->all_heads)
-        return (nr + 2) * 2 + 2;
-    return nr + ((a->allowed & C_CURSOR) ? 5 : 3);
+    if (a->all_heads) {
+        int cw, pw, per, bands;
+        multiples_grid(a, w, 0, &cw, &pw, &per, &bands);
+        return 1 + bands * (nr + 2) - 1 + 1; /* status, bands with gaps, legend */
+    }
+    clamp_cursor(a);
+    return 1 + nr + single_overhead(a) + inspector_own_line(a, w);
 }
 
-const ViewOps VIEW_HEATMAP = {W_HEATMAP, heatmap_draw, heatmap_key, heatmap_keys, heatmap_need};
+const ViewOps VIEW_HEATMAP = {W_HEATMAP, heatmap_draw, heatmap_key, heatmap_keys, heatmap_need, 1};
 
 /* Prose-only pages: no widget. */
-const ViewOps VIEW_NONE = {W_NONE, NULL, NULL, NULL, NULL};
+const ViewOps VIEW_NONE = {W_NONE, NULL, NULL, NULL, NULL, 0};

@@ -51,8 +51,10 @@ static void kvcache_draw(App *a, Rect r)
     char g1[48], g2[48];
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_putf(y++, r.x, r.w, "KV cache  step %d/%d  layer %d head %d  (newest token at position %d)",
-            t, n, a->w->start.layer + 1, a->w->start.head + 1, t - 1);
+    char lh[80];
+    app_layer_head(a, a->w->start.layer, a->w->start.head, lh, sizeof lh);
+    ui_putf(y++, r.x, r.w, "KV cache  step %d/%d  %s  (newest token at position %d)", t, n, lh,
+            t - 1);
     attroff(COLOR_PAIR(UI_ACCENT));
     /* the sentence: generated so far, the newest, the future */
     int x = r.x;
@@ -136,4 +138,4 @@ static int kvcache_need(App *a, int w)
     return (a->ran ? a->live.kv.step : 4) + 10;
 }
 
-const ViewOps VIEW_KVCACHE = {W_KVCACHE, kvcache_draw, kvcache_key, kvcache_keys, kvcache_need};
+const ViewOps VIEW_KVCACHE = {W_KVCACHE, kvcache_draw, kvcache_key, kvcache_keys, kvcache_need, 0};

@@ -9,17 +9,101 @@
 
 #define MCELL 8 /* columns per value: "%7.3f " */
 
-/* Row label: the token when the tensor has one row per token, else the row index. */
+static int is_encdec_dec(const App *a, const TraceEntry *e)
+{
+    return e->stack == STACK_DEC && a->model && a->model->cfg.arch == ARCH_ENCDEC;
+}
+
+static int is_key_kind(TensorKind k)
+{
+    return k == T_K || k == T_V || k == T_K_ROT;
+}
+
+static int is_attention_kind(TensorKind k)
+{
+    return k == T_SCORES || k == T_SCALED || k == T_MASK || k == T_MASKED || k == T_WEIGHTS;
+}
+
+/* Row label: the token when the tensor has one row per token, else the row index. A decoder
+ * row of an encoder-decoder model is the word it produces (tgt); the keys and values of its
+ * self-attention are what each position reads (tgt_in); cross-attention keys and values are
+ * the source words. */
 static void row_label(App *a, const TraceEntry *e, int i, char *out, size_t n)
 {
     const Trace *t = a->t;
-    int per_src = e->rows == t->n && !(e->stack == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC);
-    if (per_src && i < t->n)
-        snprintf(out, n, "%s", vocab_word(&a->model->vocab, t->src[i]));
-    else if (e->stack == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC && e->rows == t->m)
-        snprintf(out, n, "%s", vocab_word(&a->model->vocab, t->tgt[i]));
-    else
+    const Vocab *v = &a->model->vocab;
+    if (is_encdec_dec(a, e)) {
+        if (e->sub == SUB_CROSS && is_key_kind(e->kind) && e->rows == t->n)
+            snprintf(out, n, "%s", vocab_word(v, t->src[i]));
+        else if (e->rows == t->m && e->sub == SUB_SELF && is_key_kind(e->kind))
+            snprintf(out, n, "%s", vocab_word(v, t->tgt_in[i]));
+        else if (e->rows == t->m)
+            snprintf(out, n, "%s", vocab_word(v, t->tgt[i]));
+        else
+            snprintf(out, n, "%d", i);
+    } else if (e->rows == t->n && i < t->n) {
+        snprintf(out, n, "%s", vocab_word(v, t->src[i]));
+    } else {
         snprintf(out, n, "%d", i);
+    }
+}
+
+/* Column label of an attention tensor (keys): "j:word"; NULL for other tensors. */
+static const char *col_token(App *a, const TraceEntry *e, int j)
+{
+    const Trace *t = a->t;
+    const Vocab *v = &a->model->vocab;
+    if (!is_attention_kind(e->kind))
+        return NULL;
+    if (is_encdec_dec(a, e) && e->sub == SUB_SELF)
+        return e->cols == t->m ? vocab_word(v, t->tgt_in[j]) : NULL;
+    return e->cols == t->n ? vocab_word(v, t->src[j]) : NULL;
+}
+
+int app_matrix_need(const TraceEntry *e, int w)
+{
+    int vis_c = (w - 8) / MCELL;
+    return e ? 1 + e->rows + (e->cols > vis_c ? 1 : 0) : 1;
+}
+
+typedef struct {
+    int y, x, w, maxl, n;
+    int draw;
+} WrapCtx;
+
+static void wrap_line(const char *s, int len, void *vctx)
+{
+    WrapCtx *c = vctx;
+    int i = c->n++;
+    if (!c->draw || i >= c->maxl)
+        return;
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", len, s);
+    if (i == c->maxl - 1) {
+        /* the last line allowed: the rest of the text follows on it, cut with "…" */
+        char rest[1024];
+        snprintf(rest, sizeof rest, "%s", s);
+        for (char *q = rest; *q; q++)
+            if (*q == '\n')
+                *q = ' ';
+        ui_put(c->y + i, c->x, c->w, rest);
+        return;
+    }
+    ui_put(c->y + i, c->x, c->w, line);
+}
+
+int app_wrap_lines(const char *text, int w, int maxl)
+{
+    WrapCtx c = {0, 0, w, maxl, 0, 0};
+    ui_wrap(text, w, wrap_line, &c);
+    return c.n < maxl ? c.n : maxl;
+}
+
+int app_wrap_put(int y, int x, int w, const char *text, int maxl)
+{
+    WrapCtx c = {y, x, w, maxl, 0, 1};
+    ui_wrap(text, w, wrap_line, &c);
+    return c.n < maxl ? c.n : maxl;
 }
 
 int app_draw_matrix(App *a, Rect r, const TraceEntry *e, int sr, int sc)
@@ -28,7 +112,9 @@ int app_draw_matrix(App *a, Rect r, const TraceEntry *e, int sr, int sc)
         return 0;
     int lw = 8;
     int vis_c = (r.w - lw) / MCELL;
-    int vis_r = r.h - 2;
+    int vis_r = r.h - 1;
+    if (e->rows > vis_r || e->cols > vis_c)
+        vis_r = r.h - 2; /* a line says what is out of view */
     if (vis_c < 1 || vis_r < 1)
         return 0;
     if (sc > e->cols - vis_c)
@@ -40,8 +126,16 @@ int app_draw_matrix(App *a, Rect r, const TraceEntry *e, int sr, int sc)
     if (sr < 0)
         sr = 0;
     attron(A_DIM);
-    for (int j = sc; j < e->cols && j < sc + vis_c; j++)
-        ui_putf(r.y, r.x + lw + (j - sc) * MCELL, MCELL, "%7d", j);
+    for (int j = sc; j < e->cols && j < sc + vis_c; j++) {
+        const char *tok = col_token(a, e, j);
+        char lab[96];
+        if (tok)
+            snprintf(lab, sizeof lab, "%d:%s", j, tok);
+        else
+            snprintf(lab, sizeof lab, "%d", j);
+        int lw2 = ui_width(lab) < MCELL - 1 ? ui_width(lab) : MCELL - 1;
+        ui_put(r.y, r.x + lw + (j - sc) * MCELL + (MCELL - 1 - lw2), MCELL - 1, lab);
+    }
     attroff(A_DIM);
     int y = r.y + 1;
     for (int i = sr; i < e->rows && i < sr + vis_r; i++, y++) {
@@ -138,9 +232,17 @@ static void matrix_draw(App *a, Rect r)
             ui_glyph(G_TIMES), e->cols);
     attroff(A_BOLD);
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_put(r.y + 1, r.x, r.w, trace_kind_formula(e->kind));
+    int y = r.y + 1;
+    y += app_wrap_put(y, r.x, r.w, trace_kind_formula(e->kind), 2);
     attroff(COLOR_PAIR(UI_ACCENT));
-    Rect m = {r.y + 3, r.x, r.h - 3, r.w};
+    if (is_encdec_dec(a, e)) {
+        attron(A_DIM);
+        ui_put(y++, r.x, r.w, APP_DEC_ROW_NOTE);
+        attroff(A_DIM);
+    } else if (r.y + r.h - y > app_matrix_need(e, r.w)) {
+        y++; /* a blank line when there is room */
+    }
+    Rect m = {y, r.x, r.y + r.h - y, r.w};
     app_draw_matrix(a, m, e, a->scroll_r, a->scroll_c);
 }
 
@@ -171,12 +273,14 @@ static void matrix_keys(App *a, char *b, size_t n)
 
 static int matrix_need(App *a, int w)
 {
-    (void)w;
     const TraceEntry *e = a->ran ? trace_find_name(a->t, a->tensor) : NULL;
-    return e ? e->rows + 6 : 3;
+    if (!e)
+        return 3;
+    return 1 + app_wrap_lines(trace_kind_formula(e->kind), w, 2) + (is_encdec_dec(a, e) ? 1 : 0) +
+           app_matrix_need(e, w);
 }
 
-const ViewOps VIEW_MATRIX = {W_MATRIX, matrix_draw, matrix_key, matrix_keys, matrix_need};
+const ViewOps VIEW_MATRIX = {W_MATRIX, matrix_draw, matrix_key, matrix_keys, matrix_need, 1};
 
 /* The tensor picker overlay: every entry of the trace with its shape. */
 void tensor_pick_draw(App *a)

@@ -97,7 +97,7 @@ int menu_key(App *a, int k)
         }
         a->overlay = OV_NONE;
         if (a->menu_sel != a->lesson)
-            app_open(a, a->menu_sel, 0);
+            app_open(a, a->menu_sel, app_resume_page(a, a->menu_sel));
         break;
     }
     case 27:

@@ -106,4 +106,4 @@ static int params_need(App *a, int w)
     return a->live.n_rows + 6;
 }
 
-const ViewOps VIEW_PARAMS = {W_PARAMS, params_draw, params_key, params_keys, params_need};
+const ViewOps VIEW_PARAMS = {W_PARAMS, params_draw, params_key, params_keys, params_need, 0};

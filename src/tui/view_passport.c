@@ -52,6 +52,27 @@ static void shape(const TraceEntry *e, char *out, size_t n)
     snprintf(out, n, "[%d%s%d]", e->rows, ui_glyph(G_TIMES), e->cols);
 }
 
+/* Lines the chain up to step cur takes at width w. */
+static int chain_lines(App *a, const int *idx, int cur, int w)
+{
+    const char *arrow = ui_glyph(G_ARROW);
+    int aw = ui_width(arrow) + 2, x = 0, line = 0;
+    for (int s = 0; s <= cur; s++) {
+        char seg[96], sh[32], tr[128];
+        shape(&a->t->entries[idx[s]], sh, sizeof sh);
+        snprintf(seg, sizeof seg, "%s %s", trace_kind_symbol(a->t->entries[idx[s]].kind), sh);
+        int sw = ui_width(ui_text(seg, tr, sizeof tr));
+        int need = (s ? aw : 0) + sw;
+        if (x + need > w && x > 0) {
+            line++;
+            x = 0;
+            need = sw;
+        }
+        x += need;
+    }
+    return line + 1;
+}
+
 /* The chain "X [6×32] → +PE [6×32] → ..." up to the current step, wrapped; only the last
  * `maxl` lines are shown. Returns the rows used. */
 static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
@@ -126,17 +147,32 @@ static void passport_draw(App *a, Rect r)
     char sh[32];
     shape(e, sh, sizeof sh);
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_putf(r.y, r.x, r.w, "shape passport  layer %d  head %d  mask:%s  PE:%s", a->layer + 1,
-            a->head + 1, lesson_mask_name(a->ctl.causal, a->ctl.padding), model_pe_name(a->ctl.pe));
+    char lh[80];
+    app_layer_head(a, a->layer, a->head, lh, sizeof lh);
+    ui_putf(r.y, r.x, r.w, "shape passport  %s  mask:%s  PE:%s", lh,
+            app_mask_name(a, a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC, SUB_SELF),
+            model_pe_name(a->ctl.pe));
     attroff(COLOR_PAIR(UI_ACCENT));
     attron(A_BOLD);
     ui_putf(r.y + 1, r.x, r.w, "step %d/%d: %s  %s  %s", a->step + 1, n,
             trace_kind_symbol(e->kind), sh, e->name);
     attroff(A_BOLD);
-    ui_put(r.y + 2, r.x, r.w, trace_kind_formula(e->kind));
-    Rect ch = {r.y + 4, r.x, 3, r.w};
-    int used = draw_chain(a, ch, idx, a->step, r.h >= 16 ? 3 : 2);
-    Rect m = {r.y + 5 + used, r.x, r.h - 5 - used, r.w};
+    int y = r.y + 2;
+    y += app_wrap_put(y, r.x, r.w, trace_kind_formula(e->kind), 2);
+    int chain = chain_lines(a, idx, a->step, r.w);
+    if (chain > 3)
+        chain = 3;
+    int mneed = app_matrix_need(e, r.w);
+    int roomy = r.h >= (y - r.y) + 2 + chain + mneed; /* blank lines around the chain */
+    if (!roomy && chain > 1 && r.h < (y - r.y) + chain + mneed)
+        chain = r.h - (y - r.y) - 1 - 4 >= 2 ? 2 : 1; /* keep four rows of the matrix */
+    if (roomy)
+        y++;
+    Rect ch = {y, r.x, chain, r.w};
+    y += draw_chain(a, ch, idx, a->step, chain);
+    if (roomy)
+        y++;
+    Rect m = {y, r.x, r.y + r.h - y, r.w};
     app_clamp_scroll(a, e);
     app_draw_matrix(a, m, e, a->scroll_r, a->scroll_c);
 }
@@ -188,9 +224,18 @@ static void passport_keys(App *a, char *b, size_t n)
 
 static int passport_need(App *a, int w)
 {
-    (void)w;
-    return a->ran ? a->t->n + 12 : 3;
+    int idx[MAX_STEPS];
+    if (!a->ran)
+        return 3;
+    int n = passport_steps(a, idx);
+    if (n == 0)
+        return 3;
+    int st = a->step < n ? a->step : n - 1;
+    const TraceEntry *e = &a->t->entries[idx[st]];
+    int chain = chain_lines(a, idx, st, w);
+    return 2 + app_wrap_lines(trace_kind_formula(e->kind), w, 2) + 1 + (chain > 3 ? 3 : chain) +
+           1 + app_matrix_need(e, w);
 }
 
 const ViewOps VIEW_PASSPORT = {W_PASSPORT, passport_draw, passport_key, passport_keys,
-                               passport_need};
+                               passport_need, 1};

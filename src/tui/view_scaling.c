@@ -100,4 +100,4 @@ static int scaling_need(App *a, int w)
     return SCALING_KEYS + 7;
 }
 
-const ViewOps VIEW_SCALING = {W_SCALING, scaling_draw, scaling_key, scaling_keys, scaling_need};
+const ViewOps VIEW_SCALING = {W_SCALING, scaling_draw, scaling_key, scaling_keys, scaling_need, 0};

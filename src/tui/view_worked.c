@@ -217,7 +217,9 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
     attron(A_BOLD);
     ui_put(y, x, w, line);
     attroff(A_BOLD);
-    if (rows < 2)
+    /* only what the steps so far have computed: the practice pages ask for the rest */
+    int step = a->live.s.step;
+    if (rows < 2 || step < 2)
         return;
     float sm = SM->data[i * SM->cols + j];
     double z = 0;
@@ -238,6 +240,10 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
         snprintf(wt, sizeof wt, "weight e^%.3f / %.3f = %.3f", (double)sm, z,
                  (double)A->data[i * A->cols + j]);
     }
+    if (step < 3)
+        ms[0] = '\0';
+    if (step < 4)
+        wt[0] = '\0';
     ui_putf(y + 1, x, w, "%s   %s   %s", sc, ms, wt);
 }
 
@@ -364,4 +370,4 @@ static int worked_need(App *a, int w)
     return big + 10;
 }
 
-const ViewOps VIEW_WORKED = {W_WORKED, worked_draw, worked_key, worked_keys, worked_need};
+const ViewOps VIEW_WORKED = {W_WORKED, worked_draw, worked_key, worked_keys, worked_need, 0};

@@ -138,7 +138,7 @@ expect_exit 0 "--mouse: quits and turns the mouse off"
 # ---- encoder-decoder: cross-attention is m×n (decoder queries, encoder keys) ----
 rm -rf "$XDG_STATE_HOME"
 start 80 24 -- --lessons "$ROOT/tests/e2e/fixtures/encdec"
-expect "cross  layer 1/$(model_cfg translate.json n_layers)" "cross-attention: the heatmap says cross"
+expect "cross  layer 0 of $(model_cfg translate.json n_layers)" "cross-attention: the heatmap says cross"
 expect "encoder keys: 2×6" "cross-attention: prose shape is 2×6"
 check "cross-attention: 2 decoder rows, each summing to 1.00" heatmap_full 2
 expect "query 0 'le'" "cross-attention: the inspector names the decoder token"

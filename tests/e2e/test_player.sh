@@ -37,11 +37,11 @@ for size in 80x24 200x60; do
     keys v m
     # heads and layers
     keys ']'
-    expect "head 2/$NH" "$size: ] selects the next head"
+    expect "head 1 of $NH" "$size: ] selects the next head (counted from 0)"
     keys l
-    expect "layer 2/2" "$size: l selects the next layer"
+    expect "layer 1 of 2" "$size: l selects the next layer (counted from 0)"
     keys a
-    expect "head 4" "$size: a shows every head as small multiples"
+    expect "head $((NH - 1))" "$size: a shows every head as small multiples"
     keys a
     keys p
     expect "PE:learned" "$size: p cycles the positional encoding"
