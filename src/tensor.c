@@ -94,18 +94,21 @@ void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w)
         memcpy(out + (size_t)i * w, a + (size_t)i * lda + c0, sizeof(float) * (size_t)w);
 }
 
+TENSOR_CLONES
 void tensor_add(float *out, const float *a, const float *b, size_t len)
 {
     for (size_t i = 0; i < len; i++)
         out[i] = a[i] + b[i];
 }
 
+TENSOR_CLONES
 void tensor_scale(float *x, float s, size_t len)
 {
     for (size_t i = 0; i < len; i++)
         x[i] *= s;
 }
 
+TENSOR_CLONES
 void tensor_add_row(float *x, const float *bias, int n, int m)
 {
     for (int i = 0; i < n; i++)
@@ -136,6 +139,7 @@ void tensor_softmax_rows(float *x, int n, int m)
     }
 }
 
+TENSOR_CLONES
 void tensor_layernorm(float *out, const float *x, const float *gain, const float *bias,
                       int n, int m, float eps)
 {
@@ -149,12 +153,16 @@ void tensor_layernorm(float *out, const float *x, const float *gain, const float
         for (int j = 0; j < m; j++)
             var += (r[j] - mean) * (r[j] - mean);
         var /= m;
-        float inv = (float)(1.0 / sqrt(var + eps));
+        float inv = (float)(1.0 / sqrt(var + eps)), mu = (float)mean;
         for (int j = 0; j < m; j++)
-            o[j] = gain[j] * ((r[j] - (float)mean) * inv) + (bias ? bias[j] : 0.0f);
+            o[j] = gain[j] * ((r[j] - mu) * inv);
+        if (bias)
+            for (int j = 0; j < m; j++)
+                o[j] += bias[j];
     }
 }
 
+TENSOR_CLONES
 void tensor_rmsnorm(float *out, const float *x, const float *gain, int n, int m, float eps)
 {
     for (int i = 0; i < n; i++) {
@@ -184,9 +192,59 @@ float tensor_gelu1(float x)
     return x / (1.0f + expf(-2.0f * u));
 }
 
+typedef int v8i __attribute__((vector_size(32)));
+
+/* e^x for 8 floats at once, in place: x = n·ln2 + r, e^r by Cephes' degree-6 polynomial
+ * (relative error about 2e-7 on |r| ≤ ln2/2), 2^n from the exponent bits. Arguments are
+ * clamped to ±88.37 (the float range). By pointer: no vector-ABI differences between clones. */
+static inline void exp8(v8f *px)
+{
+    v8f x = *px;
+    v8i xi, lo, hi, m;
+    const float cl = 88.3762626647949f;
+    v8f hif = {cl, cl, cl, cl, cl, cl, cl, cl}, lof = -hif;
+    memcpy(&xi, &x, sizeof xi);
+    memcpy(&hi, &hif, sizeof hi);
+    memcpy(&lo, &lof, sizeof lo);
+    m = x > hif;                                     /* -1 where above the range */
+    xi = (xi & ~m) | (hi & m);
+    memcpy(&x, &xi, sizeof x);
+    m = x < lof;
+    xi = (xi & ~m) | (lo & m);
+    memcpy(&x, &xi, sizeof x);
+    v8f fx = x * 1.44269504088896341f + 0.5f;
+    v8i n = __builtin_convertvector(fx, v8i);       /* truncation toward zero */
+    v8f nf = __builtin_convertvector(n, v8f);
+    n += (v8i)(nf > fx);                             /* floor: -1 where truncation went up */
+    nf = __builtin_convertvector(n, v8f);
+    v8f r = x - nf * 0.693359375f + nf * 2.12194440e-4f;
+    v8f r2 = r * r;
+    v8f y = 1.9875691500E-4f * r + 1.3981999507E-3f;
+    y = y * r + 8.3334519073E-3f;
+    y = y * r + 4.1665795894E-2f;
+    y = y * r + 1.6666665459E-1f;
+    y = y * r + 5.0000001201E-1f;
+    y = y * r2 + r + 1.0f;
+    v8i bits = (n + 127) << 23;
+    v8f scale;
+    memcpy(&scale, &bits, sizeof scale);
+    *px = y * scale;
+}
+
+TENSOR_CLONES
 void tensor_gelu(float *x, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
+    const float c = 0.7978845608028654f; /* sqrt(2/pi) */
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        v8f v;
+        memcpy(&v, x + i, sizeof v);
+        v8f e = -2.0f * c * (v + 0.044715f * v * v * v);
+        exp8(&e);
+        v = v / (1.0f + e);
+        memcpy(x + i, &v, sizeof v);
+    }
+    for (; i < len; i++)
         x[i] = tensor_gelu1(x[i]);
 }
 

@@ -155,6 +155,35 @@ static void test_scaling(void)
     CHECK_NEAR(fr[1], fr[3], 1e-7, "ties share equally");
 }
 
+/* GELU (vectorised exp) against its tanh formula in double, over a range and at extremes. */
+static void test_gelu(void)
+{
+    enum { N = 4003 };
+    static float x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = -12.0f + 24.0f * (float)i / (N - 1);
+    x[0] = -1e4f;
+    x[1] = 1e4f;
+    float y[N];
+    memcpy(y, x, sizeof y);
+    tensor_gelu(y, N);
+    double worst = 0;
+    int finite = 1;
+    for (int i = 0; i < N; i++) {
+        double v = x[i];
+        double ref = 0.5 * v * (1.0 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+        if (!isfinite(y[i]))
+            finite = 0;
+        double d = fabs(y[i] - ref) / (fabs(ref) > 1 ? fabs(ref) : 1);
+        if (d > worst)
+            worst = d;
+    }
+    CHECK(finite, "GELU stays finite at +-1e4");
+    CHECK(worst < 2e-6, "GELU within 2e-6 of its formula (worst %g)", worst);
+    CHECK_NEAR(tensor_gelu1(1.5f), 0.5 * 1.5 * (1 + tanh(0.7978845608028654 * (1.5 + 0.044715 * 3.375))),
+               1e-6, "scalar GELU");
+}
+
 /* The practice problem: L=3, d_k=1, Q=[[2],[0],[1]], K=[[1],[3],[-1]], V=[[10],[20],[30]]. */
 static void test_practice(void)
 {
@@ -188,9 +217,9 @@ static int make_model(Model *m, Arch arch, PeKind pe, NormKind nk, FfnKind fk, i
     c.arch = arch; c.pe = pe; c.norm = nk; c.ffn = fk; c.pre_norm = pre;
     c.vocab_size = V; c.d_model = 16; c.n_heads = 2; c.d_head = 8; c.d_ff = 24; c.max_len = 12;
     const char **words = malloc(sizeof *words * (size_t)V);
-    char (*buf)[12] = malloc(12 * (size_t)V);
+    char (*buf)[16] = malloc(16 * (size_t)V);
     for (int i = 0; i < V; i++) {
-        snprintf(buf[i], 12, "w%d", i);
+        snprintf(buf[i], 16, "w%d", i);
         words[i] = buf[i];
     }
     words[0] = "<pad>";
@@ -436,6 +465,7 @@ int main(void)
     test_masked_3x3();
     test_scaling();
     test_practice();
+    test_gelu();
     test_properties();
     test_trace_names();
     test_tokenizer();
