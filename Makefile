@@ -88,6 +88,7 @@ models: check-pkgs $(BIN) $(BUILD)/tools/gencorpus
 	./$(BIN) train --config data/configs/decoder.json --out data/decoder.json
 	./$(BIN) train --config data/configs/decoder-cheat.json --out data/decoder-cheat.json
 	./$(BIN) train --config data/configs/translate.json --out data/translate.json
+	./$(BIN) train --config data/configs/encoder.json --out data/encoder.json
 
 clean:
 	rm -rf build build-san attend

@@ -26,7 +26,8 @@ typedef struct {
 static const char *const TOP_KEYS[] = {"config", "vocab", "corpus", "eval", "train", NULL};
 static const char *const TRAIN_KEYS[] = {"steps", "batch", "seq_len", "lr", "min_lr_ratio",
                                          "warmup", "weight_decay", "beta1", "beta2", "eps",
-                                         "clip", "causal", "threads", "seed", NULL};
+                                         "clip", "causal", "threads", "seed", "mask_rate",
+                                         NULL};
 
 static int known(const char *k, const char *const *list)
 {
@@ -134,7 +135,8 @@ static int train_config_load(TrainConfig *tc, const char *path, char *err, size_
             opt_num(tr, "beta1", &tc->o.beta1, 0.0, 0.999999, msg, sizeof msg) ||
             opt_num(tr, "beta2", &tc->o.beta2, 0.0, 0.999999, msg, sizeof msg) ||
             opt_num(tr, "eps", &tc->o.eps, 1e-12, 1.0, msg, sizeof msg) ||
-            opt_num(tr, "clip", &tc->o.clip, 0.0, 1e6, msg, sizeof msg))
+            opt_num(tr, "clip", &tc->o.clip, 0.0, 1e6, msg, sizeof msg) ||
+            opt_num(tr, "mask_rate", &tc->o.mask_rate, 0.01, 1.0, msg, sizeof msg))
             goto out;
         tc->o.seed = (uint64_t)seed;
         if (json_get(tr, "causal") &&
@@ -322,7 +324,13 @@ int cmd_train(int argc, char **argv)
         model_free(&m);
         return 1;
     }
-    if (!quiet)
+    int mlm = tc.mc.arch == ARCH_ENCODER;
+    if (!quiet && mlm)
+        fprintf(stderr, "attend train: encoder (masked LM: %.0f%% of the words hidden behind %s), "
+                "%zu weights, %d steps of %d sentences, seed %llu\n",
+                100.0 * tc.o.mask_rate, vocab_word(&m.vocab, train_mask_id(&m)), m.n_floats,
+                tc.o.steps, tc.o.batch, (unsigned long long)tc.o.seed);
+    else if (!quiet)
         fprintf(stderr, "attend train: %s, %zu weights, %d steps of %d sequences, %s mask, "
                 "seed %llu\n", model_arch_name(tc.mc.arch), m.n_floats, tc.o.steps, tc.o.batch,
                 tc.o.causal ? "causal" : "NO causal", (unsigned long long)tc.o.seed);
@@ -367,8 +375,9 @@ int cmd_train(int argc, char **argv)
                 done);
     /* Evaluate and record how the model was made (no timings: the same config and seed must
      * give the same file, byte for byte). */
-    double tl = train_eval_loss(&m, &c, &tc.o, 1, 200);
-    double el_loss = ev.n_ids ? train_eval_loss(&m, &ev, &tc.o, 1, 300) : NAN;
+    /* an encoder predicts ~1.5 hidden words a sentence: evaluate on more sentences */
+    double tl = train_eval_loss(&m, &c, &tc.o, 1, mlm ? 1000 : 200);
+    double el_loss = ev.n_ids ? train_eval_loss(&m, &ev, &tc.o, 1, mlm ? 600 : 300) : NAN;
     double unmasked = tc.mc.arch != ARCH_ENCODER ? train_eval_loss(&m, &c, &tc.o, 0, 200) : NAN;
     if (status == 0 && done > 0 && !isfinite(tl)) {
         fprintf(stderr, "attend train: the loss is not finite; not writing %s\n", out);
@@ -376,15 +385,27 @@ int cmd_train(int argc, char **argv)
     }
     if (status == 0 && done > 0) {
         char buf[1024];
-        snprintf(buf, sizeof buf,
-                 "{\"config\": \"%s\", \"corpus\": \"%s\", \"steps\": %d, \"batch\": %d, "
-                 "\"seed\": %llu, \"causal_mask\": %s, \"final_train_loss\": %.4f, "
-                 "\"train_loss_masked\": %.4f, \"train_loss_unmasked\": %.4f, "
-                 "\"eval_loss\": %.4f, \"tokens\": %ld}",
-                 cfg_path, tc.corpus, done, tc.o.batch, (unsigned long long)tc.o.seed,
-                 tc.o.causal ? "true" : "false", (double)avg, tl,
-                 isfinite(unmasked) ? unmasked : -1.0, isfinite(el_loss) ? el_loss : -1.0,
-                 train_tokens_done(t));
+        if (mlm) /* the loss is over the hidden words only; no causal mask to speak of */
+            snprintf(buf, sizeof buf,
+                     "{\"config\": \"%s\", \"corpus\": \"%s\", \"objective\": \"masked-lm\", "
+                     "\"mask_rate\": %.4g, \"mask_token\": \"%s\", \"steps\": %d, "
+                     "\"batch\": %d, \"seed\": %llu, \"causal_mask\": false, "
+                     "\"final_train_loss\": %.4f, \"train_loss_masked_lm\": %.4f, "
+                     "\"eval_loss\": %.4f, \"tokens\": %ld}",
+                     cfg_path, tc.corpus, (double)tc.o.mask_rate,
+                     vocab_word(&m.vocab, train_mask_id(&m)), done, tc.o.batch,
+                     (unsigned long long)tc.o.seed, (double)avg, tl,
+                     isfinite(el_loss) ? el_loss : -1.0, train_tokens_done(t));
+        else
+            snprintf(buf, sizeof buf,
+                     "{\"config\": \"%s\", \"corpus\": \"%s\", \"steps\": %d, \"batch\": %d, "
+                     "\"seed\": %llu, \"causal_mask\": %s, \"final_train_loss\": %.4f, "
+                     "\"train_loss_masked\": %.4f, \"train_loss_unmasked\": %.4f, "
+                     "\"eval_loss\": %.4f, \"tokens\": %ld}",
+                     cfg_path, tc.corpus, done, tc.o.batch, (unsigned long long)tc.o.seed,
+                     tc.o.causal ? "true" : "false", (double)avg, tl,
+                     isfinite(unmasked) ? unmasked : -1.0, isfinite(el_loss) ? el_loss : -1.0,
+                     train_tokens_done(t));
         free(m.training);
         m.training = strdup(buf);
         if (model_save(&m, out, err, sizeof err)) {
@@ -411,7 +432,9 @@ static const char GEN_USAGE[] =
     "usage: attend generate [--model FILE] --prompt TEXT [--greedy | --temperature T --top-k K]\n"
     "                       [--seed S] [--max-tokens N]\n"
     "Continues the prompt with a decoder model (default data/decoder.json), or translates it\n"
-    "with an encoder-decoder model. Greedy decoding is the default and is deterministic.";
+    "with an encoder-decoder model. Greedy decoding is the default and is deterministic.\n"
+    "With an encoder-only model, fills every _ (or <mask>) of the prompt with its most likely\n"
+    "word, reading both sides (--top-k K also lists K candidates per blank).";
 
 /* Picks the next token from logits. */
 static int pick(const float *logits, int V, int greedy, float temp, int top_k, CorpusRng *rng,
@@ -468,6 +491,142 @@ static int pick(const float *logits, int V, int greedy, float temp, int top_k, C
     free(idx);
     free(p);
     return choice;
+}
+
+/* ---- an encoder fills blanks ---- */
+
+typedef struct {
+    const Vocab *v;
+    int mask_id;
+    int *ids;
+    int max, n, n_tokens, n_blanks, n_unknown;
+    char unknown[VOCAB_WORD_MAX + 1];
+} BlankCtx;
+
+static void blank_tok(const char *tok, void *vctx)
+{
+    BlankCtx *c = vctx;
+    int id;
+    if (!strcmp(tok, "_") || !strcmp(tok, "<mask>")) {
+        id = c->mask_id;
+        c->n_blanks++;
+    } else {
+        id = vocab_id(c->v, tok);
+        if (id < 0) {
+            if (!c->n_unknown++)
+                snprintf(c->unknown, sizeof c->unknown, "%s", tok);
+            id = c->v->unk_id;
+        }
+    }
+    c->n_tokens++;
+    if (c->n < c->max)
+        c->ids[c->n++] = id;
+}
+
+/* 1 for the words a blank may be filled with: not <pad>, <unk>, <mask>, <bos>..., not French. */
+static int fillable(const Vocab *v, int id, int mask_id)
+{
+    const char *w = vocab_word(v, id);
+    return id != v->pad_id && id != v->unk_id && id != mask_id && w[0] != '<';
+}
+
+/* Encoder-only model: prints the prompt with every "_" (or <mask>) replaced by the model's
+ * most likely word; with top_k > 1, also the top_k candidates of each blank and their
+ * probabilities. All blanks are predicted at once, each seeing the whole sentence. */
+static int fill_blanks(const Model *m, const char *path, const char *prompt, int top_k)
+{
+    int L = m->cfg.max_len, V = m->cfg.vocab_size;
+    int mask_id = train_mask_id(m);
+    int *ids = calloc((size_t)L, sizeof(int));
+    Trace *t = trace_new(m, L, 0);
+    int status = 1;
+    char err[512];
+    if (!ids || !t) {
+        fprintf(stderr, "attend generate: out of memory\n");
+        goto out;
+    }
+    BlankCtx bc = {&m->vocab, mask_id, ids, L, 0, 0, 0, 0, ""};
+    vocab_split(prompt, blank_tok, &bc);
+    if (bc.n_tokens > L) {
+        fprintf(stderr, "attend generate: the prompt has %d tokens; this model reads at most %d\n",
+                bc.n_tokens, L);
+        goto out;
+    }
+    if (!bc.n_blanks) {
+        fprintf(stderr, "attend generate: %s is an encoder-only (BERT-style) model: it does not "
+                "continue text, it fills in hidden words from both sides. Write _ (or <mask>) "
+                "where a word is missing, e.g.\n  attend generate --model %s --prompt "
+                "\"the cat _ on the mat .\"\n", path, path);
+        status = 2;
+        goto out;
+    }
+    if (bc.n_unknown)
+        fprintf(stderr, "attend generate: unknown word%s treated as <unk>: %s%s\n",
+                bc.n_unknown > 1 ? "s" : "", bc.unknown, bc.n_unknown > 1 ? ", ..." : "");
+    Controls c;
+    model_default_controls(m, &c);
+    if (model_forward(m, ids, bc.n, NULL, 0, &c, t, err, sizeof err)) {
+        fprintf(stderr, "attend generate: %s\n", err);
+        goto out;
+    }
+    const TraceEntry *lg = trace_find(t, STACK_ENC, -1, SUB_NONE, -1, T_LOGITS);
+    if (!lg) {
+        fprintf(stderr, "attend generate: internal error: no logits traced\n");
+        goto out;
+    }
+    int prev_apos = 0;
+    for (int i = 0; i < bc.n; i++) {
+        int id = ids[i];
+        const float *r = lg->data + (size_t)i * V;
+        if (id == mask_id) {
+            int best = -1;
+            for (int j = 0; j < V; j++)
+                if (fillable(&m->vocab, j, mask_id) && (best < 0 || r[j] > r[best]))
+                    best = j;
+            id = best;
+        }
+        const char *w = vocab_word(&m->vocab, id);
+        int glue = (w[0] && w[1] == 0 && strchr(".,'?!", w[0])) || prev_apos;
+        prev_apos = !strcmp(w, "'");
+        printf("%s%s", i == 0 || glue ? "" : " ", w);
+    }
+    printf("\n");
+    if (top_k > 1) {
+        int blank = 0;
+        for (int i = 0; i < bc.n; i++) {
+            if (ids[i] != mask_id)
+                continue;
+            const float *r = lg->data + (size_t)i * V;
+            double mx = r[0], sum = 0.0;
+            for (int j = 1; j < V; j++)
+                mx = r[j] > mx ? r[j] : mx;
+            for (int j = 0; j < V; j++)
+                sum += exp(r[j] - mx);
+            printf("blank %d (token %d):", ++blank, i);
+            int shown[64], ns = 0, k = top_k < 64 ? top_k : 64;
+            while (ns < k) {
+                int best = -1;
+                for (int j = 0; j < V; j++) {
+                    int seen = 0;
+                    for (int q = 0; q < ns; q++)
+                        seen |= shown[q] == j;
+                    if (!seen && fillable(&m->vocab, j, mask_id) && (best < 0 || r[j] > r[best]))
+                        best = j;
+                }
+                if (best < 0)
+                    break;
+                shown[ns++] = best;
+                printf("%s %s %.3f", ns > 1 ? "," : "", vocab_word(&m->vocab, best),
+                       exp(r[best] - mx) / sum);
+            }
+            printf("\n");
+        }
+    }
+    status = fflush(stdout) ? 1 : 0;
+out:
+    trace_free(t);
+    free(ids);
+    return status;
 }
 
 int cmd_generate(int argc, char **argv)
@@ -540,10 +699,9 @@ int cmd_generate(int argc, char **argv)
     }
     int L = m.cfg.max_len, V = m.cfg.vocab_size, encdec = m.cfg.arch == ARCH_ENCDEC;
     if (m.cfg.arch == ARCH_ENCODER) {
-        fprintf(stderr, "attend generate: %s is an encoder-only model; it cannot generate\n",
-                path);
+        int st = fill_blanks(&m, path, prompt, top_k);
         model_free(&m);
-        return 1;
+        return st;
     }
     int *ids = calloc((size_t)L + 1, sizeof(int)), *dec = calloc((size_t)L + 1, sizeof(int));
     Trace *t = trace_new(&m, L, L);

@@ -256,37 +256,57 @@ static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int he
 
 /* One line per head of every self-attention layer of the main stack: what it mostly attends
  * to, from the mean weight each query puts on the previous token, itself and the first token
- * (queries that have a previous token only). Below 0.4 on all three: "content pattern". */
+ * (queries that have a previous token only) and, when the run has no causal mask (an encoder),
+ * on the next token (queries that have one). Below 0.4 on all of them: "content pattern". */
 int dump_heads_summary(FILE *f, const Model *m, const Trace *t)
 {
     const ModelConfig *c = &m->cfg;
     Stack st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    fprintf(f, "%-8s %-6s %8s %8s %8s  %s\n", "layer", "head", "prev", "self", "first",
-            "mostly attends to");
+    int bidir = !(t->ctl.causal && st == STACK_DEC);
+    if (bidir)
+        fprintf(f, "%-8s %-6s %8s %8s %8s %8s  %s\n", "layer", "head", "prev", "next", "self",
+                "first", "mostly attends to");
+    else
+        fprintf(f, "%-8s %-6s %8s %8s %8s  %s\n", "layer", "head", "prev", "self", "first",
+                "mostly attends to");
     for (int l = 0; l < c->n_layers; l++)
         for (int h = 0; h < c->n_heads; h++) {
             const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
             if (!w)
                 return -1;
-            double prev = 0, self = 0, first = 0;
-            int nq = 0;
-            for (int i = 1; i < w->rows; i++, nq++) {
+            double prev = 0, self = 0, first = 0, next = 0;
+            int nq = 0, nn = 0;
+            for (int i = 0; i < w->rows; i++) {
                 const float *r = w->data + (size_t)i * w->cols;
+                if (i + 1 < w->cols) {
+                    next += r[i + 1];
+                    nn++;
+                }
+                if (i == 0)
+                    continue;
                 prev += r[i - 1];
                 self += r[i];
                 first += r[0];
+                nq++;
             }
             if (nq) {
                 prev /= nq;
                 self /= nq;
                 first /= nq;
             }
+            if (nn)
+                next /= nn;
             const char *what = "content pattern (spread by meaning, not position)";
             double best = 0.4;
             if (prev >= best) { what = "previous token"; best = prev; }
+            if (bidir && next >= best) { what = "next token"; best = next; }
             if (self >= best) { what = "itself"; best = self; }
             if (first >= best) { what = "first token"; best = first; }
-            fprintf(f, "%-8d %-6d %8.3f %8.3f %8.3f  %s\n", l, h, prev, self, first, what);
+            if (bidir)
+                fprintf(f, "%-8d %-6d %8.3f %8.3f %8.3f %8.3f  %s\n", l, h, prev, next, self,
+                        first, what);
+            else
+                fprintf(f, "%-8d %-6d %8.3f %8.3f %8.3f  %s\n", l, h, prev, self, first, what);
         }
     return 0;
 }

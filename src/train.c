@@ -780,6 +780,7 @@ void train_opts_defaults(TrainOpts *o)
     o->eps = 1e-8f;
     o->clip = 1.0f;
     o->causal = 1;
+    o->mask_rate = 0.15f;
     o->threads = 2;
     o->seed = 1;
 }
@@ -813,6 +814,45 @@ void train_adamw(float *w, const float *g, float *mom, float *vel, const unsigne
     }
 }
 
+/* ======================= masked language modelling ======================= */
+
+int train_mask_id(const Model *m)
+{
+    int id = vocab_id(&m->vocab, "<mask>");
+    return id >= 0 ? id : m->vocab.unk_id;
+}
+
+int train_mlm_mask(CorpusRng *rng, const int *ids, int n, float rate, int mask_id,
+                   const int *pool, int n_pool, int *src, int *tgt)
+{
+    double cut = (double)rate * 4294967296.0;
+    int chosen = 0;
+    for (int i = 0; i < n; i++) {
+        src[i] = ids[i];
+        tgt[i] = -1;
+        if ((double)corpus_rng_next(rng) < cut) {
+            tgt[i] = ids[i];
+            chosen++;
+        }
+    }
+    if (!chosen && n > 0) {
+        int i = (int)(corpus_rng_next(rng) % (uint32_t)n);
+        tgt[i] = ids[i];
+        chosen = 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (tgt[i] < 0)
+            continue;
+        uint32_t r = corpus_rng_next(rng) % 10u;
+        if (r == 8 && pool && n_pool > 0)
+            src[i] = pool[corpus_rng_next(rng) % (uint32_t)n_pool];
+        else if (r < 9)
+            src[i] = mask_id;
+        /* r == 9: the word stays, so the model must also check words it can see */
+    }
+    return chosen;
+}
+
 /* ======================= the Trainer ======================= */
 
 #define N_HALVES 2 /* the batch is always split in two halves: same sums for 1 or 2 threads */
@@ -842,6 +882,7 @@ struct Trainer {
     int *ex_n, *ex_m;
     int cur_batch;        /* examples in the current step */
     int bos, eos;
+    int mlm, mask_id;     /* encoder: masked-LM training with this mask token */
     Half halves[N_HALVES];
     char err[256];
 };
@@ -853,7 +894,17 @@ static void sample_batch(Trainer *t)
     for (int b = 0; b < t->o.batch; b++) {
         int *src = t->ex_src + (size_t)b * L, *dec = t->ex_dec + (size_t)b * L;
         int *tgt = t->ex_tgt + (size_t)b * L;
-        if (c->kind == CORPUS_LM) {
+        if (t->mlm) {
+            /* one sentence, BERT-masked */
+            int line = (int)(corpus_rng_next(&t->rng) % (uint32_t)c->n_lines);
+            int start = c->starts[line];
+            int end = line + 1 < c->n_lines ? c->starts[line + 1] : c->n_ids;
+            int len = end - start < L ? end - start : L;
+            train_mlm_mask(&t->rng, c->ids + start, len, t->o.mask_rate, t->mask_id, c->ids,
+                           c->n_ids, src, tgt);
+            t->ex_n[b] = len;
+            t->ex_m[b] = 0;
+        } else if (c->kind == CORPUS_LM) {
             int len = t->o.seq_len;
             int line = (int)(corpus_rng_next(&t->rng) % (uint32_t)c->n_lines);
             int start = c->starts[line];
@@ -922,8 +973,9 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
                  mc->arch == ARCH_ENCDEC ? "sentence-pair" : "text");
         return NULL;
     }
-    if (mc->arch == ARCH_ENCODER) {
-        snprintf(err, errlen, "training an encoder-only model is not supported yet");
+    if (mc->arch == ARCH_ENCODER && !(o->mask_rate > 0.0f && o->mask_rate <= 1.0f)) {
+        snprintf(err, errlen, "bad training options: mask_rate %g (an encoder needs 0 < "
+                 "mask_rate <= 1)", (double)o->mask_rate);
         return NULL;
     }
     if (o->steps < 1 || o->batch < 1 || o->lr <= 0.0f || o->seq_len < 1 ||
@@ -951,6 +1003,8 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
     corpus_rng_seed(&t->rng, o->seed);
     t->bos = vocab_id(&m->vocab, "<bos>");
     t->eos = vocab_id(&m->vocab, "<eos>");
+    t->mlm = mc->arch == ARCH_ENCODER;
+    t->mask_id = train_mask_id(m);
     if (c->kind == CORPUS_PAIRS && (t->bos < 0 || t->eos < 0)) {
         snprintf(err, errlen, "the vocabulary needs <bos> and <eos> for translation");
         free(t);
@@ -1129,13 +1183,28 @@ double train_eval_loss(const Model *m, const Corpus *c, const TrainOpts *o, int 
     int *src = malloc(sizeof(int) * (size_t)L), *dec = malloc(sizeof(int) * (size_t)L);
     int *tgt = malloc(sizeof(int) * (size_t)L);
     int bos = vocab_id(&m->vocab, "<bos>"), eos = vocab_id(&m->vocab, "<eos>");
+    int mlm = m->cfg.arch == ARCH_ENCODER, mask_id = train_mask_id(m);
+    CorpusRng rng;
+    corpus_rng_seed(&rng, 0x6d61736bu); /* "mask": the same masks whatever the model */
     double loss = 0.0;
     long count = 0;
     if (!w || !src || !dec || !tgt)
         goto done;
     for (int e = 0; e < max_examples; e++) {
         TrainExample ex = {src, 0, dec, 0, tgt};
-        if (c->kind == CORPUS_LM) {
+        if (mlm) {
+            if (c->kind != CORPUS_LM || e >= c->n_lines)
+                break;
+            int start = c->starts[e], end = e + 1 < c->n_lines ? c->starts[e + 1] : c->n_ids;
+            int len = end - start < L ? end - start : L;
+            if (len < 1)
+                continue;
+            train_mlm_mask(&rng, c->ids + start, len, o->mask_rate, mask_id, NULL, 0, src, tgt);
+            for (int i = 0; i < len; i++) /* the plain task: every chosen word hidden */
+                if (tgt[i] >= 0)
+                    src[i] = mask_id;
+            ex.n = len;
+        } else if (c->kind == CORPUS_LM) {
             int len = o->seq_len, start = e * len;
             if (start + len + 1 > c->n_ids)
                 break;
@@ -1243,8 +1312,14 @@ int train_head_stats(const Model *m, const Corpus *c, int max_lines, int enc, He
                 if (!w)
                     goto out;
                 HeadStat *hs = &out[l * H + h];
-                for (int i = 1; i < w->rows; i++) {
+                for (int i = 0; i < w->rows; i++) {
                     const float *r = w->data + (size_t)i * w->cols;
+                    if (i + 1 < w->cols) {
+                        hs->next += r[i + 1];
+                        hs->next_rows++;
+                    }
+                    if (i == 0)
+                        continue;
                     hs->prev += r[i - 1];
                     hs->self += r[i];
                     hs->first += r[0];
@@ -1252,12 +1327,15 @@ int train_head_stats(const Model *m, const Corpus *c, int max_lines, int enc, He
                 }
             }
     }
-    for (int k = 0; k < cfg->n_layers * H; k++)
+    for (int k = 0; k < cfg->n_layers * H; k++) {
         if (out[k].rows) {
             out[k].prev /= out[k].rows;
             out[k].self /= out[k].rows;
             out[k].first /= out[k].rows;
         }
+        if (out[k].next_rows)
+            out[k].next /= out[k].next_rows;
+    }
     rc = 0;
 out:
     trace_free(t);
@@ -1332,15 +1410,21 @@ static const char *const SUMMARY_SENTENCES[] = {
     "i am happy .", "the animal didn't cross the street because it was too tired .",
 };
 
-static void verdict(FILE *out, const char *name, const HeadStat *hs)
+/* bidir: the stack reads both ways (an encoder), so the next token is a candidate too. */
+static void verdict(FILE *out, const char *name, const HeadStat *hs, int bidir)
 {
     const char *what = "a content pattern (by meaning, not position)";
     double best = 0.4;
     if (hs->prev >= best) { what = "the previous token"; best = hs->prev; }
+    if (bidir && hs->next >= best) { what = "the next token"; best = hs->next; }
     if (hs->self >= best) { what = "itself"; best = hs->self; }
     if (hs->first >= best) { what = "the first token"; best = hs->first; }
-    fprintf(out, "%-14s prev %.2f  self %.2f  first %.2f  -> mostly %s\n", name, hs->prev,
-            hs->self, hs->first, what);
+    if (bidir)
+        fprintf(out, "%-14s prev %.2f  next %.2f  self %.2f  first %.2f  -> mostly %s\n", name,
+                hs->prev, hs->next, hs->self, hs->first, what);
+    else
+        fprintf(out, "%-14s prev %.2f  self %.2f  first %.2f  -> mostly %s\n", name, hs->prev,
+                hs->self, hs->first, what);
 }
 
 int train_head_summary(const Model *m, const Corpus *c, FILE *out)
@@ -1381,7 +1465,7 @@ int train_head_summary(const Model *m, const Corpus *c, FILE *out)
                 char name[48];
                 snprintf(name, sizeof name, "%sL%d.h%d", encdec ? (enc ? "enc." : "dec.") : "",
                          l, h);
-                verdict(out, name, &hs[l * H + h]);
+                verdict(out, name, &hs[l * H + h], enc);
             }
     }
     if (encdec)

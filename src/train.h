@@ -15,7 +15,8 @@
 /* ---- one example, forward and backward ---- */
 
 /* A training example. Decoder or encoder model: src holds n input tokens and targets n ids
- * (the token to predict at each position, -1 = no loss there). Encoder-decoder: src is the
+ * (the token to predict at each position, -1 = no loss there; for an encoder, the original
+ * word at each masked position, see train_mlm_mask). Encoder-decoder: src is the
  * encoder input (n), dec the decoder input (m) and targets m ids. */
 typedef struct {
     const int *src;
@@ -53,6 +54,7 @@ typedef struct {
     float beta1, beta2, eps;
     float clip;          /* global gradient-norm clip, 0 = off */
     int causal;          /* 1: causal mask on the decoder's self-attention while training */
+    float mask_rate;     /* encoder (masked LM): fraction of tokens chosen for prediction */
     int threads;         /* worker threads (1 or 2); the result does not depend on it */
     uint64_t seed;
 } TrainOpts;
@@ -67,12 +69,28 @@ float train_lr_at(const TrainOpts *o, int step);
 void train_adamw(float *w, const float *g, float *mom, float *vel, const unsigned char *decay,
                  size_t n, int t, float lr, const TrainOpts *o);
 
+/* ---- masked language modelling (encoder-only models, BERT-style) ---- */
+
+/* The token that hides a word from an encoder: <mask> if the vocabulary has it, else <unk>. */
+int train_mask_id(const Model *m);
+
+/* BERT's corruption of one sentence ids[0..n-1], deterministic from rng: each token is chosen
+ * with probability rate (at least one token is always chosen); a chosen token becomes mask_id
+ * 80% of the time, a random token drawn from pool[0..n_pool-1] 10% of the time (pool NULL:
+ * mask_id instead), and stays itself 10% of the time. Writes the input to src and the targets
+ * to tgt (the original word where chosen, -1 elsewhere). Returns the number chosen. */
+int train_mlm_mask(CorpusRng *rng, const int *ids, int n, float rate, int mask_id,
+                   const int *pool, int n_pool, int *src, int *tgt);
+
 /* ---- the step-by-step training API ---- */
 
 typedef struct Trainer Trainer;
 
 /* Prepares training m (its weights are updated in place; the trainer does not own m or c).
- * Randomly initialises m with o->seed if init is 1. Returns NULL with a message in err. */
+ * Randomly initialises m with o->seed if init is 1. Returns NULL with a message in err.
+ * Decoder: next-token prediction on seq_len-token windows of an LM corpus. Encoder: masked
+ * LM, one sentence (line) of an LM corpus per example, masked with train_mlm_mask at
+ * o->mask_rate. Encoder-decoder: translation of a pairs corpus. */
 Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char *err,
                    size_t errlen);
 /* Runs one optimisation step (one batch). Returns 0, 1 when all steps are done (nothing
@@ -91,7 +109,10 @@ long train_tokens_done(const Trainer *t); /* target tokens seen so far */
 const Model *train_model(const Trainer *t);
 const char *train_error(const Trainer *t);
 /* Mean loss over the first max_examples examples of corpus c (deterministic; LM corpora are
- * cut into consecutive sequences of o->seq_len). causal as in train_forward_backward. */
+ * cut into consecutive sequences of o->seq_len). causal as in train_forward_backward.
+ * Encoder: the masked-LM loss over the first max_examples sentences, each masked by
+ * train_mlm_mask at o->mask_rate with a fixed seed (the same masks for every model) and
+ * every chosen token replaced by the mask (no random or kept tokens). */
 double train_eval_loss(const Model *m, const Corpus *c, const TrainOpts *o, int causal,
                        int max_examples);
 void train_free(Trainer *t);
@@ -99,10 +120,11 @@ void train_free(Trainer *t);
 /* ---- what the heads do (computed with model_forward, as the course shows them) ---- */
 
 /* Mean attention weight of one self-attention head on the previous token, on itself and on
- * the first token, over every query row i >= 1. */
+ * the first token, over every query row i >= 1; and on the next token, over every row that
+ * has one (0 under a causal mask). */
 typedef struct {
-    double prev, self, first;
-    long rows;
+    double prev, self, first, next;
+    long rows, next_rows;
 } HeadStat;
 
 /* Fills out[layer * n_heads + head] for the self-attention of the main stack (the decoder's,

@@ -172,6 +172,13 @@ void vocab_split(const char *text, void (*fn)(const char *tok, void *ctx), void 
             p += 5;
             continue;
         }
+        if (c == '<' && strncmp(p, VOCAB_MASK, 6) == 0) {
+            memcpy(buf, p, 6);
+            buf[6] = 0;
+            fn(buf, ctx);
+            p += 6;
+            continue;
+        }
         if (c < 128 && ispunct(c)) {
             buf[0] = (char)c;
             buf[1] = 0;

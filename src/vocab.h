@@ -7,6 +7,7 @@
 
 #define VOCAB_PAD "<pad>"
 #define VOCAB_UNK "<unk>"
+#define VOCAB_MASK "<mask>"   /* the masked-LM blank (encoder models) */
 #define VOCAB_WORD_MAX 48     /* longest word kept; longer words are <unk> */
 #define VOCAB_MAX_UNKNOWN 8   /* unknown words remembered for the message */
 
@@ -37,8 +38,8 @@ int vocab_id(const Vocab *v, const char *word);
 /* Word of an id; "<?>" when out of range. Borrowed. */
 const char *vocab_word(const Vocab *v, int id);
 /* Splits text into tokens: ASCII letters lowercased, whitespace separates, every ASCII
- * punctuation character is a token of its own, except that "<pad>" and "<unk>" written in
- * the text are the special tokens. Writes at most max_ids ids; returns the number written.
+ * punctuation character is a token of its own, except that "<pad>", "<unk>" and "<mask>"
+ * written in the text are the special tokens. Writes at most max_ids ids; returns the number written.
  * info (may be NULL) says how many tokens there were and which words were unknown. */
 int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, TokenizeInfo *info);
 /* Splits text into token strings without a vocabulary (same rules); calls fn for each. */

@@ -1,7 +1,10 @@
 /* train_ref.c - runs a few training steps of a small model with attend's trainer and writes
  * everything a PyTorch reference needs to redo them independently (tests/ref/torch_grad.py):
  *
- *   train_ref CASE DIR      CASE: decoder | encdec | rope
+ *   train_ref CASE DIR      CASE: decoder | encdec | rope | encoder
+ *
+ * encoder: a masked-LM step, the examples corrupted by train_mlm_mask (<mask>, random words,
+ * kept words; targets only where chosen) and no causal mask.
  *
  * DIR/CASE.model.json  the initial model (attend's model format)
  * DIR/CASE.run.json    options, the examples of every step, and attend's results: the loss
@@ -47,11 +50,11 @@ static void print_params(FILE *f, const Model *m, const float *base)
 int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[1], "decoder") && strcmp(argv[1], "encdec") &&
-                      strcmp(argv[1], "rope"))) {
-        fprintf(stderr, "usage: train_ref decoder|encdec|rope DIR\n");
+                      strcmp(argv[1], "rope") && strcmp(argv[1], "encoder"))) {
+        fprintf(stderr, "usage: train_ref decoder|encdec|rope|encoder DIR\n");
         return 2;
     }
-    int encdec = !strcmp(argv[1], "encdec");
+    int encdec = !strcmp(argv[1], "encdec"), mlm = !strcmp(argv[1], "encoder");
     char err[512], path[1024];
     const char *words[VOC];
     char wbuf[VOC][16];
@@ -63,6 +66,8 @@ int main(int argc, char **argv)
     words[1] = "<unk>";
     words[2] = "<bos>";
     words[3] = "<eos>";
+    if (mlm)
+        words[4] = "<mask>";
     Vocab v;
     ModelConfig c;
     model_config_defaults(&c);
@@ -82,6 +87,14 @@ int main(int argc, char **argv)
         c.tie_embed = 1;
         c.scale_embed = 1;
         c.final_norm = 1;
+    } else if (mlm) { /* BERT-like: post-LayerNorm, GELU, learned positions */
+        c.arch = ARCH_ENCODER;
+        c.pe = PE_LEARNED;
+        c.norm = NORM_LAYER;
+        c.pre_norm = 0;
+        c.ffn = FFN_GELU;
+        c.final_norm = 0;
+        c.scale_embed = 0;
     } else if (!strcmp(argv[1], "rope")) {
         c.arch = ARCH_DECODER;
         c.pe = PE_ROPE;
@@ -115,7 +128,7 @@ int main(int argc, char **argv)
     o.min_lr_ratio = 0.1f;
     o.weight_decay = 0.1f;
     o.clip = 1.0f;
-    o.causal = 1;
+    o.causal = !mlm; /* ignored by an encoder anyway */
     /* An empty LM corpus stand-in: examples are given to train_step_on. */
     Corpus dummy;
     memset(&dummy, 0, sizeof dummy);
@@ -142,6 +155,8 @@ int main(int argc, char **argv)
             (double)o.min_lr_ratio, (double)o.weight_decay, (double)o.beta1, (double)o.beta2,
             (double)o.eps, (double)o.clip);
     uint64_t s = 99;
+    CorpusRng mrng;
+    corpus_rng_seed(&mrng, 17);
     for (int step = 0; step < STEPS; step++) {
         int src[BATCH][8], dec[BATCH][8], tgt[BATCH][8];
         TrainExample ex[BATCH];
@@ -154,6 +169,12 @@ int main(int argc, char **argv)
                 dec[b][i] = 2 + (int)((s >> 33) % (VOC - 2));
                 s = s * 6364136223846793005ull + 1442695040888963407ull;
                 tgt[b][i] = (s >> 33) % 7 == 0 ? -1 : 2 + (int)((s >> 40) % (VOC - 2));
+            }
+            if (mlm) { /* words 5.., masked as the trainer does (pool: the sentence itself) */
+                int words_[8];
+                for (int i = 0; i < n; i++)
+                    words_[i] = 5 + (src[b][i] - 2) % (VOC - 5);
+                train_mlm_mask(&mrng, words_, n, 0.3f, 4, words_, n, src[b], tgt[b]);
             }
             ex[b] = (TrainExample){src[b], n, encdec ? dec[b] : NULL, encdec ? mlen : 0, tgt[b]};
         }

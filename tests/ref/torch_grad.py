@@ -123,6 +123,8 @@ class Ref:
         if self.c["arch"] == "encoder-decoder":
             mem = self.stack(torch.tensor(ex["src"]), "enc", False)
             h = self.stack(torch.tensor(ex["dec"]), "dec", True, mem)
+        elif self.c["arch"] == "encoder":  # masked LM: no causal mask, targets where hidden
+            h = self.stack(torch.tensor(ex["src"]), "enc", False)
         else:
             h = self.stack(torch.tensor(ex["src"]), "dec", True)
         if self.c["tie_embed"]:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `attend train` and `attend generate` from the command line: config errors, determinism
 # (same seed, same weights), the progress lines, Ctrl-C keeping a usable model, and greedy
-# generation / translation with the shipped models. Prints "N passed, N failed".
+# generation / translation with the shipped models, the masked-LM encoder (training, filling
+# blanks). Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 A=${ATTEND:-./attend}
@@ -95,6 +96,27 @@ s2=$("$A" generate --prompt "the dog" --temperature 0.8 --top-k 5 --seed 7 2>&1)
 expect 0 "le chat est assis" -- "$A" generate --model data/translate.json --prompt "the cat sat down"
 expect 0 "je suis heureux" -- "$A" generate --model data/translate.json --prompt "i am happy"
 expect 1 "this model reads at most" -- "$A" generate --model data/translate.json --prompt "$(printf 'the cat %.0s' $(seq 1 20))"
+
+# --- the masked-LM encoder: trains (quickly here), fills blanks from both sides, says what it is
+sed -e 's/"arch": "decoder"/"arch": "encoder"/' -e 's/"seed": 3}/"seed": 3, "mask_rate": 0.25}/' \
+    "$tmp/tiny.json" >"$tmp/enc.json"
+expect 0 "masked LM: 25% of the words hidden behind <mask>" -- "$A" train --config "$tmp/enc.json" --out "$tmp/e1.json"
+"$A" train --config "$tmp/enc.json" --out "$tmp/e2.json" --threads 1 >/dev/null 2>&1
+if [ -s "$tmp/e1.json" ] && cmp -s "$tmp/e1.json" "$tmp/e2.json"; then ok
+else bad "encoder: same seed (1 and 2 threads) gave different files"; fi
+grep -q '"objective": "masked-lm"' "$tmp/e1.json" && ok || bad "encoder training record lacks the objective"
+sed 's/"mask_rate": 0.25/"mask_rate": 0/' "$tmp/enc.json" >"$tmp/bad7.json"
+expect 1 "train.mask_rate" -- "$A" train --config "$tmp/bad7.json" --out "$tmp/o.json"
+expect 0 "the cat sat on the mat." -- "$A" generate --model data/encoder.json --prompt "the cat _ on the mat ."
+expect 0 "the cat sat down." -- "$A" generate --model data/encoder.json --prompt "the cat <mask> down ."
+expect 0 "i deposited money at the bank." -- "$A" generate --model data/encoder.json --prompt "i deposited money at the _ ."
+expect 0 "blank 1 (token 1):" -- "$A" generate --model data/encoder.json --prompt "the _ sat on the bed because she was tired ." --top-k 3
+she=$("$A" generate --model data/encoder.json --prompt "the _ sat on the bed because she was tired ." 2>&1)
+he=$("$A" generate --model data/encoder.json --prompt "the _ sat on the bed because he was tired ." 2>&1)
+case "$she" in "the "woman*|"the "girl*|"the "queen*) ok ;; *) bad "encoder: she-sentence filled as '$she'" ;; esac
+case "$he" in "the "man*|"the "boy*|"the "king*) ok ;; *) bad "encoder: he-sentence filled as '$he'" ;; esac
+expect 2 "fills in hidden words from both sides" -- "$A" generate --model data/encoder.json --prompt "the cat"
+expect 0 "next" -- "$A" dump --model data/encoder.json --heads --sentence "the cat sat on the mat"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

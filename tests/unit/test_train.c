@@ -1,6 +1,7 @@
 /* test_train.c - the trainer: its forward pass agrees with model_forward, every weight
- * tensor's gradient agrees with finite differences, AdamW and the schedule follow their
- * formulas, training is deterministic and does learn. */
+ * tensor's gradient agrees with finite differences (decoder, encoder and encoder-decoder),
+ * AdamW and the schedule follow their formulas, BERT-style masking does what it says, training
+ * is deterministic and does learn (a decoder and a masked-LM encoder). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,8 @@ static void variant(const char *what, ModelConfig c, int causal)
     model_free(&m);
 }
 
+static int tiny_corpus(Corpus *c, const Model *m);
+
 static void test_variants(void)
 {
     ModelConfig c = small_config(ARCH_DECODER);
@@ -236,6 +239,143 @@ static void test_variants(void)
     c.pre_norm = 0;
     c.norm = NORM_RMS;
     variant("encoder-decoder post-RMS", c, 1);
+    /* encoder-only (masked LM): no causal mask whatever the flag says; targets only at some
+     * positions (the example's -1 is such a gap) */
+    c = small_config(ARCH_ENCODER);
+    c.pe = PE_LEARNED;
+    variant("encoder pre-LN gelu learned-PE", c, 0);
+    c.pe = PE_ROPE;
+    c.pre_norm = 0;
+    c.norm = NORM_RMS;
+    c.ffn = FFN_SWIGLU;
+    c.tie_embed = 1;
+    variant("encoder post-RMS SwiGLU RoPE tied", c, 1);
+}
+
+/* The encoder's trainer loss ignores the causal flag: every token reads every token. */
+static void test_encoder_unmasked(void)
+{
+    Model m;
+    make_model(&m, small_config(ARCH_ENCODER), 3);
+    TrainWork *w = train_work_new(&m, MAXL, MAXL);
+    double a = loss_of(&m, w, 0), b = loss_of(&m, w, 1);
+    CHECK(a > 0.0 && a == b, "encoder loss does not depend on the causal flag (%g, %g)", a, b);
+    /* and a word's prediction depends on the words after it */
+    TrainExample ex = example(&m);
+    int cnt, rows;
+    train_forward_backward(&m, w, &ex, 0, NULL, &cnt);
+    float first = train_work_logits(w, &rows)[0];
+    int later[6];
+    memcpy(later, SRC, sizeof later);
+    later[5] = 12;
+    ex.src = later;
+    train_forward_backward(&m, w, &ex, 0, NULL, &cnt);
+    CHECK(train_work_logits(w, &rows)[0] != first, "position 0 reads the last token");
+    train_work_free(w);
+    model_free(&m);
+}
+
+/* BERT's corruption: about rate of the tokens chosen, at least one; of those 80% <mask>,
+ * 10% a random word of the pool, 10% unchanged; targets only where chosen; deterministic. */
+static void test_mlm_mask(void)
+{
+    enum { N = 9, MASK = 1000 };
+    int ids[N] = {10, 11, 12, 13, 14, 15, 16, 17, 18}, pool[3] = {500, 501, 502};
+    int src[N], tgt[N], src2[N], tgt2[N];
+    CorpusRng r, r2;
+    corpus_rng_seed(&r, 5);
+    corpus_rng_seed(&r2, 5);
+    long chosen = 0, masked = 0, random_ = 0, kept = 0, total = 0, bad = 0, same = 1;
+    for (int it = 0; it < 20000; it++) {
+        int k = train_mlm_mask(&r, ids, N, 0.15f, MASK, pool, 3, src, tgt);
+        train_mlm_mask(&r2, ids, N, 0.15f, MASK, pool, 3, src2, tgt2);
+        same &= !memcmp(src, src2, sizeof src) && !memcmp(tgt, tgt2, sizeof tgt);
+        int counted = 0;
+        for (int i = 0; i < N; i++) {
+            total++;
+            if (tgt[i] < 0) {
+                bad += src[i] != ids[i];
+                continue;
+            }
+            counted++;
+            bad += tgt[i] != ids[i];
+            if (src[i] == MASK)
+                masked++;
+            else if (src[i] >= 500 && src[i] <= 502)
+                random_++;
+            else if (src[i] == ids[i])
+                kept++;
+            else
+                bad++;
+        }
+        bad += counted != k || k < 1;
+        chosen += k;
+    }
+    CHECK(bad == 0, "targets are the original words, unchosen words untouched (%ld bad)", bad);
+    CHECK(same, "the same seed masks the same way");
+    double rate = (double)chosen / total;
+    CHECK(rate > 0.165 && rate < 0.185, "15%% chosen, plus one when none was (0.85^9 of the time): %.4f",
+          rate);
+    CHECK_NEAR((double)masked / chosen, 0.8, 0.01, "80% of the chosen become <mask>");
+    CHECK_NEAR((double)random_ / chosen, 0.1, 0.01, "10% a random word");
+    CHECK_NEAR((double)kept / chosen, 0.1, 0.01, "10% unchanged");
+    /* no pool: <mask> instead of a random word; rate 1: everything chosen */
+    corpus_rng_seed(&r, 9);
+    CHECK(train_mlm_mask(&r, ids, N, 1.0f, MASK, NULL, 0, src, tgt) == N, "rate 1 chooses all");
+    int ok = 1;
+    for (int i = 0; i < N; i++)
+        ok &= src[i] == MASK || src[i] == ids[i];
+    CHECK(ok, "without a pool, chosen words are masked or kept");
+}
+
+/* A masked-LM encoder trained on the tiny corpus: loss falls, 1 and 2 threads agree. */
+static void test_encoder_training(void)
+{
+    ModelConfig cfg = small_config(ARCH_ENCODER);
+    cfg.pe = PE_LEARNED;
+    Model a, b;
+    make_model(&a, cfg, 1);
+    make_model(&b, cfg, 1);
+    Corpus c;
+    CHECK(tiny_corpus(&c, &a) == 0, "tiny corpus loads");
+    CHECK(train_mask_id(&a) == a.vocab.unk_id, "no <mask> in this vocabulary: <unk> hides words");
+    TrainOpts o;
+    train_opts_defaults(&o);
+    o.steps = 200;
+    o.batch = 8;
+    o.seq_len = MAXL;
+    o.lr = 1e-2f;
+    o.warmup = 10;
+    o.seed = 3;
+    o.mask_rate = 0.3f;
+    char err[256];
+    o.threads = 1;
+    Trainer *ta = train_new(&a, &c, &o, 1, err, sizeof err);
+    o.threads = 2;
+    Trainer *tb = train_new(&b, &c, &o, 1, err, sizeof err);
+    CHECK(ta && tb, "encoder trainers: %s", err);
+    if (!ta || !tb)
+        return;
+    double before = train_eval_loss(&a, &c, &o, 1, 60);
+    CHECK(before == train_eval_loss(&a, &c, &o, 1, 60), "the evaluation masks are fixed");
+    while (train_step(ta) == 0)
+        CHECK(train_step(tb) == 0, "step %d: %s", train_step_count(tb), train_error(tb));
+    double after = train_eval_loss(&a, &c, &o, 1, 60);
+    /* each line is one of three sentences: once the first word is seen, the rest follows */
+    CHECK(after < before * 0.5, "masked-LM loss falls: %.3f -> %.3f", before, after);
+    CHECK(memcmp(a.data, b.data, sizeof(float) * a.n_floats) == 0,
+          "encoder: 1 and 2 threads give the same bits");
+    CHECK(train_tokens_done(ta) > 200L * 8 * 3 / 10 && train_tokens_done(ta) < 200L * 8 * 5,
+          "tokens counted are the hidden words: %ld", train_tokens_done(ta));
+    o.mask_rate = 0.0f;
+    Trainer *tz = train_new(&a, &c, &o, 0, err, sizeof err);
+    CHECK(!tz && strstr(err, "mask_rate"), "mask_rate 0 refused: %s", err);
+    train_free(tz);
+    train_free(ta);
+    train_free(tb);
+    corpus_free(&c);
+    model_free(&a);
+    model_free(&b);
 }
 
 /* AdamW against the formulas of Loshchilov & Hutter (decoupled decay) with bias correction,
@@ -412,6 +552,9 @@ static void test_bad_inputs(void)
 int main(void)
 {
     test_variants();
+    test_encoder_unmasked();
+    test_mlm_mask();
+    test_encoder_training();
     test_adamw();
     test_schedule();
     test_training();
