@@ -84,6 +84,16 @@ const char *lesson_mask_name(int causal, int padding)
     return causal && padding ? "both" : causal ? "causal" : padding ? "padding" : "none";
 }
 
+const char *lesson_sublayer_mask_name(const Model *m, Stack st, Sublayer sub, int causal,
+                                      int padding)
+{
+    /* model_forward: an encoder-decoder's encoder and its cross-attention read the whole
+     * source, so the causal control applies to the decoder's self-attention only */
+    if (m && m->cfg.arch == ARCH_ENCDEC && (st == STACK_ENC || sub == SUB_CROSS))
+        causal = 0;
+    return lesson_mask_name(causal, padding);
+}
+
 /* The quiz engine's hook: the one place where a question's kind-specific keys get checked
  * (quiz.c, docs/lessons.md "Questions"). */
 int lesson_check_question(const char *json, char *err, size_t errlen)
@@ -919,6 +929,14 @@ static int start_key_ok(WidgetKind k, const char *key)
     return 0;
 }
 
+/* A question's "state" key that does something on a page showing widget kind k: the start
+ * keys of the kind (start_key_ok). A page without a widget runs nothing, so no key does
+ * anything there. */
+static int state_key_ok(WidgetKind k, const char *key)
+{
+    return k != W_NONE && start_key_ok(k, key);
+}
+
 /* Kind-specific keys and start values of a widget (the kind is known). */
 static int check_kind(Ctx *x, const cJSON *obj, const char *path, Widget *w, const Model *m,
                       int n_tokens)
@@ -1126,7 +1144,41 @@ static void parse_widget(Ctx *x, const cJSON *obj, const char *path, Widget *w)
         check_run(x, path, w, m);
 }
 
-static void parse_questions(Ctx *x, const cJSON *arr, const char *path, Page *P)
+/* Reports the keys of a question's "state" that do nothing on the page's widget kind
+ * (kind_known: the page has no widget or a widget of a known kind; otherwise the widget's
+ * own problem is reported). Unknown keys are left to parse_start. */
+static void check_state_keys(Ctx *x, const cJSON *q, const char *qp, const Page *P,
+                             int kind_known)
+{
+    const cJSON *st = json_get(q, "state");
+    if (!kind_known || !cJSON_IsObject(st))
+        return;
+    const char *kind = lesson_widget_name(P->widget.kind);
+    char sp[320], kp[400], takes[200];
+    pjoin(sp, sizeof sp, qp, "state");
+    takes[0] = 0;
+    for (int i = 0; START_KEYS[i]; i++)
+        if (state_key_ok(P->widget.kind, START_KEYS[i]))
+            snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s%s",
+                     takes[0] ? " " : "", START_KEYS[i]);
+    for (const cJSON *it = st->child; it; it = it->next) {
+        int known = 0;
+        for (int i = 0; START_KEYS[i]; i++)
+            known |= !strcmp(START_KEYS[i], it->string);
+        if (!known || state_key_ok(P->widget.kind, it->string))
+            continue;
+        pjoin(kp, sizeof kp, sp, it->string);
+        if (P->widget.kind == W_NONE)
+            prob_key(x, kp, "state key \"%s\" does nothing: the page has no widget to run",
+                     it->string);
+        else
+            prob_key(x, kp, "state key \"%s\" does nothing for a question on a %s page "
+                            "(it takes: %s)", it->string, kind, takes);
+    }
+}
+
+static void parse_questions(Ctx *x, const cJSON *arr, const char *path, Page *P,
+                            int kind_known)
 {
     if (!cJSON_IsArray(arr)) {
         prob(x, path, "must be an array of question objects, not %s", type_name(arr));
@@ -1181,6 +1233,8 @@ static void parse_questions(Ctx *x, const cJSON *arr, const char *path, Page *P)
         char err[300];
         if (lesson_check_question(Q->json, err, sizeof err))
             prob(x, qp, "%s", err);
+        else
+            check_state_keys(x, q, qp, P, kind_known);
     }
 }
 
@@ -1224,7 +1278,9 @@ static void parse_page(Ctx *x, const cJSON *obj, const char *path, Page *P)
     const cJSON *qs = json_get(obj, "questions");
     if (qs) {
         pjoin(kp, sizeof kp, path, "questions");
-        parse_questions(x, qs, kp, P);
+        const cJSON *wk = cJSON_IsObject(w) ? json_get(w, "kind") : NULL;
+        int kind_known = !w || (cJSON_IsString(wk) && lesson_widget_parse(wk->valuestring) >= 0);
+        parse_questions(x, qs, kp, P, kind_known);
         for (int i = 0; i < P->n_questions; i++)
             for (int j = 0; j < i; j++)
                 if (P->questions[i].id[0] && !strcmp(P->questions[i].id, P->questions[j].id)) {

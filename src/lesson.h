@@ -184,6 +184,12 @@ int lesson_kind_needs_sentence(WidgetKind k);
  * explain.c through lesson_live_run, not from one model_forward. */
 int lesson_kind_is_explain(WidgetKind k);
 const char *lesson_mask_name(int causal, int padding); /* "none" "causal" "padding" "both" */
+/* The mask model_forward actually applies on one attention sublayer of m (m may be NULL: a
+ * worked example) given the causal and padding controls: an encoder-decoder's encoder
+ * self-attention and its cross-attention get no causal mask. Named as lesson_mask_name.
+ * Shared by the player's status line, the quiz's Setup line and {{mask}}. */
+const char *lesson_sublayer_mask_name(const Model *m, Stack st, Sublayer sub, int causal,
+                                      int padding);
 
 /* The starting state of a widget, ready for model_forward: fills *ctl from the model's
  * defaults and the page's start (ctl->order points into w->start.order when n_order > 0,

@@ -309,7 +309,11 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         return 0;
     }
     if (!strcmp(name, "mask")) {
-        snprintf(out, outlen, "%s", lesson_mask_name(t->ctl.causal, t->ctl.padding));
+        Stack st;
+        Sublayer sub;
+        ph_where(ctx, &st, &sub);
+        snprintf(out, outlen, "%s", lesson_sublayer_mask_name(t->model, st, sub, t->ctl.causal,
+                                                              t->ctl.padding));
         return 0;
     }
     if (!strcmp(name, "pe")) {

@@ -994,33 +994,81 @@ static int eval_number(const Run *r, const char *body, double *v, char *err, siz
     return 0;
 }
 
-/* Formats an expected number for display, with as many decimals as the tolerance needs. */
-static void fmt_number(double v, double tol, char *out, size_t outlen)
+/* The precision a placeholder body asks for (its last word ".N"), or -1. */
+static int body_prec(const char *body)
+{
+    size_t n = strlen(body);
+    while (n && isspace((unsigned char)body[n - 1]))
+        n--;
+    size_t k = n;
+    while (k && !isspace((unsigned char)body[k - 1]))
+        k--;
+    if (k == 0 || n - k != 2 || body[k] != '.' || !isdigit((unsigned char)body[k + 1]))
+        return -1;
+    return body[k + 1] - '0';
+}
+
+/* "-0.00" (a small negative value rounded) is "0.00". */
+static void unminus_zero(char *s)
+{
+    if (s[0] == '-' && strspn(s + 1, "0.") == strlen(s + 1))
+        memmove(s, s + 1, strlen(s));
+}
+
+/* Formats an expected number for display (the quiz screen and --answers) with the precision
+ * the question implies: the placeholder's .N when it gives one (prec >= 0), else as many
+ * decimals as the tolerance resolves (0.005 -> 2, 0.05 -> 1, 0.0011 -> 3), else (an exact
+ * answer) the value itself without trailing zeros. A value too small for those decimals
+ * prints in plain decimals and says it is essentially 0 when the tolerance covers it. */
+static void fmt_number(double v, double tol, int prec, char *out, size_t outlen)
 {
     if (isinf(v)) {
         snprintf(out, outlen, "%s", v < 0 ? "−∞" : "∞");
+        return;
+    }
+    if (v == 0)
+        v = 0; /* no "-0" */
+    if (prec >= 0) {
+        snprintf(out, outlen, "%.*f", prec, v);
+        unminus_zero(out);
         return;
     }
     if (v == floor(v) && fabs(v) < 1e15) {
         snprintf(out, outlen, "%.0f", v);
         return;
     }
-    int dec = tol > 0 ? (int)ceil(-log10(tol)) + 1 : 4;
-    if (dec < 2)
-        dec = 2;
+    if (tol <= 0) { /* exact: the value, without trailing zeros */
+        if (fabs(v) < 5e-7) {
+            snprintf(out, outlen, "%.1e", v);
+            return;
+        }
+        snprintf(out, outlen, "%.6f", v);
+        size_t n = strlen(out);
+        while (n > 1 && out[n - 1] == '0')
+            out[--n] = 0;
+        if (n && out[n - 1] == '.')
+            out[--n] = 0;
+        return;
+    }
+    /* the fewest decimals whose rounding (half a unit of the last one) is within tol */
+    int dec = (int)ceil(-log10(2 * tol) - 1e-9);
+    if (dec < 0)
+        dec = 0;
     if (dec > 6)
         dec = 6;
     snprintf(out, outlen, "%.*f", dec, v);
-    if (v != 0 && fabs(v) < 0.5 * pow(10, -dec)) {
-        /* a tiny value (an equivariance gap, a float rounding): plain decimals, and say
-         * that it counts as 0 when the tolerance covers it */
+    if (v != 0 && fabs(v) < 1e-4 && fabs(v) < 0.5 * pow(10, -dec)) {
+        /* float noise (an equivariance gap, a rounding) that the decimals would show as 0:
+         * plain decimals, and say that it counts as 0 when the tolerance covers it */
         if (fabs(v) >= 5e-7)
             snprintf(out, outlen, "%.6f", v);
         else
             snprintf(out, outlen, "%.1e", v);
         if (fabs(v) <= tol)
             snprintf(out + strlen(out), outlen - strlen(out), " (essentially 0)");
+        return;
     }
+    unminus_zero(out);
 }
 
 static void copy_str(char *dst, size_t cap, const cJSON *it)
@@ -1030,16 +1078,24 @@ static void copy_str(char *dst, size_t cap, const cJSON *it)
 
 /* Stack and sublayer a question's weights are read from (as the placeholders do: a trace
  * without a model, a worked example, is one decoder head). */
+static void shown_where(const Run *r, Stack *st, Sublayer *sub)
+{
+    const Trace *t = r->ctx.trace;
+    const Model *m = t && t->model ? t->model : r->ctx.model;
+    Arch a = m ? m->cfg.arch : ARCH_DECODER;
+    *st = a == ARCH_ENCODER ? STACK_ENC : a == ARCH_DECODER ? STACK_DEC
+        : r->ctx.cross ? STACK_DEC : STACK_ENC;
+    *sub = r->ctx.cross ? SUB_CROSS : SUB_SELF;
+}
+
 static const TraceEntry *weights_of(const Run *r)
 {
     const Trace *t = r->ctx.trace;
     if (!t)
         return NULL;
-    const Model *m = t->model ? t->model : r->ctx.model;
-    Arch a = m ? m->cfg.arch : ARCH_DECODER;
-    Stack st = a == ARCH_ENCODER ? STACK_ENC : a == ARCH_DECODER ? STACK_DEC
-             : r->ctx.cross ? STACK_DEC : STACK_ENC;
-    Sublayer sub = r->ctx.cross ? SUB_CROSS : SUB_SELF;
+    Stack st;
+    Sublayer sub;
+    shown_where(r, &st, &sub);
     return trace_find(t, st, r->ctx.layer, sub, r->ctx.head, T_WEIGHTS);
 }
 
@@ -1153,11 +1209,17 @@ static void make_context(QuizItem *it, const Run *r, const Model *m)
         return;
     case W_PARAMS: {
         const ParamConfig *pc = &r->live.pc;
-        snprintf(c, cap, "Configuration %s: d_model %lld, %lld layer%s, %lld heads",
-                 w->params_name[0] ? w->params_name : "of the page", pc->d_model,
-                 pc->n_layers, pc->n_layers == 1 ? "" : "s", pc->n_heads);
+        /* the name quoted, so that any name reads well: Configuration: "the exercise"
+         * (d_model 2560, ...) */
+        snprintf(c, cap, "Configuration: ");
+        if (w->params_name[0])
+            cat(c, cap, "\"%s\" (", w->params_name);
+        cat(c, cap, "d_model %lld, %lld layer%s, %lld heads", pc->d_model, pc->n_layers,
+            pc->n_layers == 1 ? "" : "s", pc->n_heads);
         if (pc->n_kv_heads < pc->n_heads)
-            cat(c, cap, " sharing %lld KV heads (grouped-query attention)", pc->n_kv_heads);
+            cat(c, cap, ", grouped-query attention with %lld KV heads", pc->n_kv_heads);
+        if (w->params_name[0])
+            cat(c, cap, ")");
         cat(c, cap, "; embeddings %s", pc->tied ? "tied" : "not tied");
         return;
     }
@@ -1204,7 +1266,13 @@ static void make_context(QuizItem *it, const Run *r, const Model *m)
         pads |= t->src[i] == m->vocab.pad_id;
     for (int i = 0; i < t->m; i++)
         pads |= t->tgt[i] == m->vocab.pad_id;
-    cat(c, cap, "; mask %s; PE %s", lesson_mask_name(t->ctl.causal, t->ctl.padding && pads),
+    /* the mask applied where the question reads: no causal mask on an encoder-decoder's
+     * encoder or cross-attention (the player's status line says the same) */
+    Stack st;
+    Sublayer sub;
+    shown_where(r, &st, &sub);
+    cat(c, cap, "; mask %s; PE %s",
+        lesson_sublayer_mask_name(m, st, sub, t->ctl.causal, t->ctl.padding && pads),
         model_pe_name(t->ctl.pe));
     if (!t->ctl.scale)
         cat(c, cap, "; scaling off");
@@ -1341,7 +1409,8 @@ static int item_from_json(QuizItem *it, const cJSON *q, const Course *c, const L
         } else {
             goto bad;
         }
-        fmt_number(it->number, it->tol, it->answer, sizeof it->answer);
+        fmt_number(it->number, it->tol, body ? body_prec(body) : -1, it->answer,
+                   sizeof it->answer);
         break;
     }
     case QK_SHAPE: {
@@ -1582,7 +1651,7 @@ static void drill_softmax(QuizItem *it, QuizRng *r)
              s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], i, j);
     it->number = a[i * 3 + j];
     it->tol = 0.0051;
-    fmt_number(it->number, 0.005, it->answer, sizeof it->answer);
+    fmt_number(it->number, 0.005, -1, it->answer, sizeof it->answer);
     snprintf(it->hints[it->n_hints++], sizeof it->hints[0],
              "Only row %d matters: softmax([%d, %d, %d]).", i, s[i * 3], s[i * 3 + 1],
              s[i * 3 + 2]);
@@ -1680,7 +1749,7 @@ static int drill_causal(QuizItem *it, QuizRng *r, const DrillEnv *e, int rowsum,
                  "gives it exactly 0.", j, i);
     }
     if (!rc)
-        fmt_number(it->number, it->tol, it->answer, sizeof it->answer);
+        fmt_number(it->number, it->tol, -1, it->answer, sizeof it->answer);
     run_free(&run);
     return rc;
 }
@@ -1783,7 +1852,7 @@ int quiz_drill(QuizItem *it, const char *name, const Course *c, uint64_t seed, c
         return drill_equivariance(it, &r, &e, err, errlen);
     }
     if (!it->answer[0])
-        fmt_number(it->number, it->tol, it->answer, sizeof it->answer);
+        fmt_number(it->number, it->tol, -1, it->answer, sizeof it->answer);
     return 0;
 }
 

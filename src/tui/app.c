@@ -125,10 +125,7 @@ int app_cols(const App *a)
 
 const char *app_mask_name(const App *a, Stack st, Sublayer sub)
 {
-    int causal = a->ctl.causal;
-    if (a->model && a->model->cfg.arch == ARCH_ENCDEC && (st == STACK_ENC || sub == SUB_CROSS))
-        causal = 0;
-    return lesson_mask_name(causal, a->ctl.padding);
+    return lesson_sublayer_mask_name(a->model, st, sub, a->ctl.causal, a->ctl.padding);
 }
 
 void app_layer_head(const App *a, int layer, int head, char *out, size_t n)

@@ -286,15 +286,20 @@ static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int curs
             attroff(A_BOLD);
     }
     if ((vis < m || nr < it->grid_n) && y < maxy) {
+        /* "rows 2–6 of 7": the indices shown (from 0, as the labels count) and the total */
         char info[200] = "";
+        const char *dash = ui.utf8 ? "–" : "-";
         if (nr < it->grid_n)
-            snprintf(info, sizeof info, "rows %d-%d of 0-%d", r0, r0 + nr - 1, it->grid_n - 1);
+            snprintf(info, sizeof info, "rows %d%s%d of %d", r0, dash, r0 + nr - 1, it->grid_n);
         if (vis < m)
-            snprintf(info + strlen(info), sizeof info - strlen(info),
-                     "%scolumns %d-%d of 0-%d (%s/%s scroll)", info[0] ? ", " : "", first,
-                     first + vis - 1, m - 1, ui.utf8 ? "←" : "<-", ui.utf8 ? "→" : "->");
+            snprintf(info + strlen(info), sizeof info - strlen(info), "%scolumns %d%s%d of %d",
+                     info[0] ? ", " : "", first, dash, first + vis - 1, m);
+        snprintf(info + strlen(info), sizeof info - strlen(info), " shown");
+        if (vis < m)
+            snprintf(info + strlen(info), sizeof info - strlen(info), " (%s/%s scroll)",
+                     ui.utf8 ? "←" : "<-", ui.utf8 ? "→" : "->");
         attron(A_DIM);
-        ui_putf(y++, x, w, "%s shown", info);
+        ui_put(y++, x, w, info);
         attroff(A_DIM);
     }
     return y;

@@ -130,4 +130,56 @@ keys Enter Enter
 expect "Yours: 10" "Enter answers the cursor's column 10"
 keys Escape
 expect_exit 0 "esc leaves the quiz"
+
+# a 16-token cell question at 80x24: the window line counts rows and columns from 0 out of
+# their total ("rows 9–15 of 16"), never "of 0-15"; ASCII mode writes a plain hyphen
+start 80 24 -- quiz --lessons "$XFIX" --seed 1
+expect "question 1/21" "the explanation-widget fixture opens again"
+for i in $(seq 1 20); do keys Tab; done
+expect "explain/wide-cell" "the 16-token cell question"
+wait_for " shown" 2
+check "the window line: rows a–15 of 16, columns 0–b of 16 shown" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE 'rows [0-9]+–15 of 16, columns 0–[0-9]+ of 16 shown \\(←/→ scroll\\)'"
+check "no 'of 0-15' in the window line" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE 'of 0[-–]'"
+keys Escape
+expect_exit 0 "esc leaves the quiz"
+start 80 24 -- quiz --lessons "$XFIX" --seed 1 --ascii
+expect "question 1/21" "ASCII: the fixture opens"
+for i in $(seq 1 20); do keys Tab; done
+expect "explain/wide-cell" "ASCII: the 16-token cell question"
+wait_for " shown" 2
+check "ASCII window line: rows a-15 of 16, columns 0-b of 16" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE 'rows [0-9]+-15 of 16, columns 0-[0-9]+ of 16 shown \\(<-/-> scroll\\)'"
+keys Escape
+expect_exit 0 "ASCII: esc leaves the quiz"
+
+# the Setup line names the mask applied where the question reads (translate.json: no causal
+# mask on cross-attention), and the expected answer has the question's precision, the same
+# on the screen as in the teacher's key
+SFIX=$ROOT/tests/fixtures/quiz-setup
+skey=$("$ATTEND" quiz --answers --seed 3 --lessons "$SFIX" </dev/null)
+want=$(echo "$skey" | grep -A6 -F '[setup/prec-2]' | sed -n 's/^ *Answer: \([0-9.]*\) (within 0.005)$/\1/p')
+check "--answers: a .2 answer has two decimals ($want)" sh -c "echo '$want' | grep -qxE '[0-9]+\.[0-9]{2}'"
+check "--answers: the configuration's name quoted" sh -c "echo \"\$1\" | grep -qF 'Setup: Configuration: \"the exercise\" (d_model 2560'" _ "$skey"
+start 80 24 -- quiz --lessons "$SFIX" --seed 3
+expect "question 1/14" "the setup fixture opens"
+keys Tab
+expect "setup/cross-cell" "the cross-attention question"
+check "cross-attention Setup: mask none, not causal" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | tr '\n' ' ' | tr -s ' ' | grep -qF 'mask none; PE learned; cross-attention'"
+keys Tab Tab Tab
+expect "setup/prec-2" "the two-decimal question"
+literal "0.9"
+keys Enter
+expect "is not right" "a wrong answer"
+keys Enter
+expect "Expected: $want    Yours: 0.9" "the screen shows the key's two-decimal answer"
+keys Escape
+expect_exit 0 "esc leaves the quiz"
+
+# check-lessons: a question's state key that does nothing on the page's widget kind
+out=$("$ATTEND" check-lessons "$ROOT/tests/fixtures/quiz-broken" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && echo "$out" | grep -qE '01-state-keys\.json:[0-9]+:[0-9]+: pages\[0\]\.questions\[0\]\.state\.d_k: state key "d_k" does nothing for a question on a heatmap page'; then
+    ok "check-lessons reports a state key that does nothing, at file:line:col"
+else
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - check-lessons state keys: rc=$rc $out"
+fi
 finish

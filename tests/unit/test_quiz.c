@@ -846,6 +846,177 @@ static void test_explain_widgets(void)
     lesson_free_course(&c);
 }
 
+/* ---- the Setup line, the expected answer's precision, state keys (course authors'
+ * reports) ---- */
+
+#define FIXS "tests/fixtures/quiz-setup"
+#define FIXB "tests/fixtures/quiz-broken"
+
+/* Decimals printed in s (a plain number): -1 when s is not one. */
+static int decimals(const char *s)
+{
+    char *end;
+    strtod(s, &end);
+    if (end == s || *end)
+        return -1;
+    const char *dot = strchr(s, '.');
+    return dot ? (int)strlen(dot + 1) : 0;
+}
+
+static void test_setup_and_precision(void)
+{
+    /* the mask applied to the shown sublayer: the causal control reaches only an
+     * encoder-decoder's decoder self-attention */
+    Model *fake = calloc(1, sizeof *fake);
+    fake->cfg.arch = ARCH_ENCDEC;
+    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_ENC, SUB_SELF, 1, 0), "none"),
+          "encoder self-attention: no causal mask");
+    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_DEC, SUB_CROSS, 1, 1), "padding"),
+          "cross-attention: padding only");
+    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_DEC, SUB_SELF, 1, 1), "both"),
+          "decoder self-attention: causal and padding");
+    fake->cfg.arch = ARCH_ENCODER;
+    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_ENC, SUB_SELF, 1, 0), "causal"),
+          "an encoder-only model runs the causal mask when it is on");
+    CHECK(!strcmp(lesson_sublayer_mask_name(NULL, STACK_DEC, SUB_SELF, 1, 0), "causal"),
+          "a worked example (no model)");
+    free(fake);
+
+    Course c;
+    memset(&c, 0, sizeof c);
+    char err[600] = "";
+    CHECK(lesson_load_dir(&c, FIXS, err, sizeof err) == 0 && c.n_problems == 0,
+          "setup fixture loads: %s %s", err, c.n_problems ? c.problems[0].msg : "");
+    CHECK(lesson_check_placeholders(&c) == 0, "setup fixture placeholders: %s",
+          c.n_problems ? c.problems[0].msg : "");
+    if (c.n_lessons < 1 || c.lessons[0].broken) {
+        lesson_free_course(&c);
+        return;
+    }
+    QuizItem *it = calloc(1, sizeof *it);
+    /* 1. translate.json (causal on by default): encoder and cross-attention questions say
+     * no causal mask, as the player's status line does; the decoder-only page says causal */
+    if (!build(it, &c, "enc-cell"))
+        CHECK(strstr(it->context, "; mask none;") && !strstr(it->context, "causal"),
+              "encoder setup: %s", it->context);
+    if (!build(it, &c, "cross-cell")) {
+        CHECK(strstr(it->context, "; mask none;") && strstr(it->context, "cross-attention") &&
+              !strstr(it->context, "causal"), "cross-attention setup: %s", it->context);
+        CHECK(strstr(it->prompt, "Mask padding:") != NULL,
+              "{{mask}} on cross-attention: padding only, as the player says: %s", it->prompt);
+    }
+    if (!build(it, &c, "cross-weight"))
+        CHECK(strstr(it->context, "; mask none;") != NULL, "cross number setup: %s",
+              it->context);
+    if (!build(it, &c, "dec-cell"))
+        CHECK(strstr(it->context, "; mask causal;") != NULL, "decoder setup: %s", it->context);
+
+    /* 2. the params Setup line reads well whatever the configuration's name */
+    if (!build(it, &c, "p-named"))
+        CHECK(!strcmp(it->context, "Configuration: \"the exercise\" (d_model 2560, 36 layers, "
+                                   "32 heads); embeddings tied"),
+              "named configuration: %s", it->context);
+    if (!build(it, &c, "p-gqa"))
+        CHECK(!strcmp(it->context, "Configuration: \"tiny\" (d_model 8, 1 layer, 4 heads, "
+                                   "grouped-query attention with 2 KV heads); embeddings not "
+                                   "tied"), "GQA configuration: %s", it->context);
+
+    /* 4. the expected answer with the precision the question implies: the placeholder's .N,
+     * else the tolerance's decimals (0.005 -> 2, 0.05 -> 1, 0.001 -> 3), exact answers as
+     * they are; the shown answer, typed back, is right */
+    static const struct {
+        const char *id;
+        int dec;
+    } want[] = {{"prec-2", 2}, {"prec-1", 1}, {"prec-3", 3}, {"tol-default", 2},
+                {"tol-05", 1}, {"tol-001", 3}, {"tol-big", 0}, {"exact", 2},
+                {"p-named", 2}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (build(it, &c, want[i].id))
+            continue;
+        CHECK(decimals(it->answer) == want[i].dec, "%s: \"%s\" has %d decimals, want %d",
+              want[i].id, it->answer, decimals(it->answer), want[i].dec);
+        char msg[300];
+        CHECK(quiz_check(it, it->answer, msg, sizeof msg) == QV_RIGHT,
+              "%s: the expected answer \"%s\" is judged right (%s)", want[i].id, it->answer,
+              msg);
+    }
+    if (!build(it, &c, "tol-big"))
+        CHECK(!strcmp(it->answer, "2658"), "within 26: %s", it->answer);
+    if (!build(it, &c, "exact"))
+        CHECK(!strcmp(it->answer, "0.25"), "exact: %s", it->answer);
+    /* the softmax drill asks for two decimals */
+    QuizItem *d = calloc(1, sizeof *d);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        CHECK(quiz_drill(d, "softmax", &c, seed, err, sizeof err) == 0, "%s", err);
+        CHECK(decimals(d->answer) == 2 || decimals(d->answer) == 0,
+              "softmax drill answer \"%s\": two decimals", d->answer);
+    }
+    free(d);
+    free(it);
+    lesson_free_course(&c);
+}
+
+/* The 1-based line and column of needle's first occurrence in file, or 0. */
+static int locate(const char *file, const char *needle, int *line, int *col)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        return 0;
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *hit = strstr(buf, needle);
+    if (!hit)
+        return 0;
+    *line = 1;
+    const char *ls = buf;
+    for (const char *p = buf; p < hit; p++)
+        if (*p == '\n') {
+            (*line)++;
+            ls = p + 1;
+        }
+    *col = (int)(hit - ls) + 1;
+    return 1;
+}
+
+/* 5. check-lessons reports question state keys that do nothing on the page's widget kind,
+ * at file:line:col, like start keys */
+static void test_state_keys(void)
+{
+    Course c;
+    memset(&c, 0, sizeof c);
+    char err[600] = "";
+    lesson_load_dir(&c, FIXB, err, sizeof err);
+    lesson_check_placeholders(&c);
+    const char *file = FIXB "/01-state-keys.json";
+    static const struct {
+        const char *needle, *path;
+    } want[] = {
+        {"\"d_k\": 16", "pages[0].questions[0].state.d_k: state key \"d_k\" does nothing"},
+        {"\"layer\": 1", "pages[1].questions[0].state.layer: state key \"layer\" does nothing"},
+        {"\"pe\": \"none\"", "pages[2].questions[0].state.pe: state key \"pe\" does nothing"},
+    };
+    CHECK(c.n_problems == 3, "three problems, the good state keys pass: %d", c.n_problems);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int line = 0, col = 0;
+        CHECK(locate(file, want[i].needle, &line, &col), "fixture has %s", want[i].needle);
+        char pos[300];
+        snprintf(pos, sizeof pos, "%s:%d:%d: %s", file, line, col, want[i].path);
+        int found = 0;
+        for (int k = 0; k < c.n_problems; k++)
+            found |= strstr(c.problems[k].msg, pos) != NULL;
+        CHECK(found, "reported at file:line:col: %s (first problem: %s)", pos,
+              c.n_problems ? c.problems[0].msg : "none");
+    }
+    int heat = 0;
+    for (int k = 0; k < c.n_problems; k++)
+        heat |= strstr(c.problems[k].msg, "on a heatmap page (it takes: mask pe scale layer "
+                                          "head cross") != NULL;
+    CHECK(heat, "the message lists what the kind takes");
+    lesson_free_course(&c);
+}
+
 /* ---- the shipped course: every question can be built ---- */
 
 static void test_shipped_course(void)
@@ -871,6 +1042,11 @@ static void test_shipped_course(void)
                           L->pages[pi].questions[qi].id, pi, (unsigned long long)seed, err);
                     CHECK(!ok || it->answer[0], "%s/%s has an answer to show", L->id,
                           L->pages[pi].questions[qi].id);
+                    char msg[300];
+                    if (ok && it->kind == QK_NUMBER && !strstr(it->answer, "essentially"))
+                        CHECK(quiz_check(it, it->answer, msg, sizeof msg) == QV_RIGHT,
+                              "%s/%s: the expected answer \"%s\" is judged right (%s)",
+                              L->id, L->pages[pi].questions[qi].id, it->answer, msg);
                 }
                 built += ok;
             }
@@ -923,6 +1099,8 @@ int main(void)
     test_schedule();
     test_rng();
     test_explain_widgets();
+    test_setup_and_precision();
+    test_state_keys();
     test_shipped_course();
     return t_done("quiz");
 }
