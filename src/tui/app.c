@@ -820,12 +820,18 @@ void app_draw(App *a)
     Rect body = {top, 1, LINES - fr - top, COLS - 2};
     a->prose_cut = a->widget_cut = 0;
     if (!has_widget) {
-        draw_prose(a, body);
+        /* a prose-only page: one column at the reading measure, centred on wide screens */
+        Rect pr = body;
+        if (pr.w > APP_MEASURE) {
+            pr.x = body.x + (body.w - APP_MEASURE) / 2;
+            pr.w = APP_MEASURE;
+        }
+        draw_prose(a, pr);
     } else if (a->focus) {
         a->wrect = body;
         draw_widget(a, vo, body);
     } else if (COLS >= 120) {
-        int pw = COLS * 2 / 5;
+        int pw = COLS * 2 / 5; /* at most 64 < APP_MEASURE: the pane is the measure */
         if (pw > 64)
             pw = 64;
         Rect pr = {body.y, body.x, body.h, pw};
@@ -841,7 +847,8 @@ void app_draw(App *a)
          * widget needs less), the widget the rest; a widget given fewer rows than it needs
          * scrolls or compacts, and z shows it alone. */
         int need = vo->need ? vo->need(a, body.w) : body.h / 2;
-        int want = prose_height(a, body.w) + 1;
+        int mw = body.w < APP_MEASURE ? body.w : APP_MEASURE; /* left-aligned over the widget */
+        int want = prose_height(a, mw) + 1;
         int cap = body.h * 45 / 100;
         int ph = body.h - 1 - need;
         if (ph < cap)
@@ -852,7 +859,7 @@ void app_draw(App *a)
             ph = body.h - 1 - 6;
         if (ph < 2)
             ph = 2;
-        Rect pr = {body.y, body.x, ph, body.w};
+        Rect pr = {body.y, body.x, ph, mw};
         Rect wr = {body.y + ph + 1, body.x, body.h - ph - 1, body.w};
         draw_prose(a, pr);
         attron(A_DIM);

@@ -15,6 +15,12 @@
 #define APP_MIN_COLS 80
 #define APP_MIN_LINES 24
 #define APP_PROSE_MAX 16384
+/* Widest prose line (a readable measure on large terminals); at 80 columns it never binds. */
+#define APP_MEASURE 90
+/* Panes at least this tall / wide may draw bigger cells (heatmap, small multiples); 80x24
+ * never reaches either, so its layout stays the compact one. */
+#define APP_BIG_H 30
+#define APP_BIG_W 96
 
 /* Keys: curses function keys keep their KEY_* codes; characters above 0xFF carry this flag. */
 #define APP_WCHAR 0x1000000

@@ -43,8 +43,17 @@ static void draw_status(App *a, int y, int x, int w)
     attroff(COLOR_PAIR(UI_ACCENT));
 }
 
-/* One cell of width cw: colour ramp (or shade glyph) with the value when it fits. */
-static void draw_cell(int y, int x, int cw, float v, float v01, int masked, int scores, int cur)
+/* Where a value of display width nw starts in a cell of width cw (its last column is a gap):
+ * right-aligned in compact cells, centred in the wide cells of large panes. */
+static int value_x(int x, int cw, int nw)
+{
+    return cw > 7 ? x + (cw - nw) / 2 : x + cw - 1 - nw;
+}
+
+/* One cell of width cw and rh rows: colour ramp (or shade glyphs) with the value, when it
+ * fits, on the middle row (the first of two). */
+static void draw_cell(int y, int x, int cw, int rh, float v, float v01, int masked, int scores,
+                      int cur)
 {
     char num[32] = "";
     int show = 0;
@@ -65,28 +74,37 @@ static void draw_cell(int y, int x, int cw, float v, float v01, int masked, int 
         attr = ui_ramp_attr(ui_ramp_level(v01));
     if (cur)
         attr |= A_REVERSE | A_BOLD;
+    int vy = y + (rh - 1) / 2, nw = ui_width(num), nx = value_x(x, cw, nw);
     attron(attr);
-    ui_fill(y, x, cw);
+    for (int r = 0; r < rh; r++)
+        ui_fill(y + r, x, cw);
     if (masked) {
         if (show)
-            ui_put(y, x + cw - 1 - ui_width(num), ui_width(num), num);
+            ui_put(vy, nx, nw, num);
         else
-            ui_put(y, x + (cw - 1) / 2, 1, ui_glyph(G_MASKED));
+            ui_put(vy, x + (cw - 1) / 2, 1, ui_glyph(G_MASKED));
     } else if (ui.color == UI_COLOR_NONE) {
-        /* no colour: a shade glyph, then the number */
-        if (show) {
-            ui_put(y, x + cw - 1 - (int)strlen(num) - 1, 1, ui_shade(v01));
-            ui_put(y, x + cw - 1 - (int)strlen(num), (int)strlen(num), num);
-        } else {
+        /* no colour: shade glyphs, then the number after its own glyph; a tall cell is
+         * shaded whole and its number set in a space either side */
+        for (int r = 0; r < rh; r++) {
+            if (r == vy - y && show && rh == 1)
+                continue;
             for (int i = 0; i < (cw > 1 ? cw - 1 : 1); i++)
-                ui_put(y, x + i, 1, ui_shade(v01));
+                ui_put(y + r, x + i, 1, ui_shade(v01));
+        }
+        if (show) {
+            ui_put(vy, nx - 1, 1, rh == 1 ? ui_shade(v01) : " ");
+            ui_put(vy, nx, nw, num);
+            if (rh > 1 && nx + nw < x + cw - 1)
+                ui_put(vy, nx + nw, 1, " ");
         }
     } else if (show) {
-        ui_put(y, x + cw - 1 - (int)strlen(num), (int)strlen(num), num);
+        ui_put(vy, nx, nw, num);
     }
     attroff(attr);
     if (cw > 1 && ui.color != UI_COLOR_NONE && !masked)
-        mvaddch(y, x + cw - 1, ' '); /* a gap between columns keeps numbers apart */
+        for (int r = 0; r < rh; r++)
+            mvaddch(y + r, x + cw - 1, ' '); /* a gap between columns keeps numbers apart */
 }
 
 /* Range of the finite values (scores mode). */
@@ -180,7 +198,7 @@ static int single_overhead(App *a)
     return o;
 }
 
-static int label_width(App *a, int rows)
+static int label_width(App *a, int rows, int max)
 {
     int lw = 4;
     for (int i = 0; i < rows; i++) {
@@ -188,7 +206,36 @@ static int label_width(App *a, int rows)
         if (w > lw)
             lw = w;
     }
-    return lw > 10 ? 10 : lw;
+    return lw > max ? max : lw;
+}
+
+/* Cell geometry of a single heatmap in a pane of w columns and h rows (h 0: unknown, the
+ * compact form). Compact cells are at most 7 columns and 1 row (every 80x24 layout); a pane
+ * at least APP_BIG_W wide allows 10 columns and longer row labels, one at least APP_BIG_H
+ * tall gives each token 2 rows, or 3 when the cells are 10 wide, when the whole grid fits. */
+typedef struct {
+    int lw, cw, rh, sumw;
+} Geom;
+
+static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
+{
+    Geom g;
+    int wide = w >= APP_BIG_W;
+    g.lw = label_width(a, nr, wide ? 12 : 10);
+    g.sumw = a->scores ? 0 : 6;
+    g.cw = (w - g.lw - g.sumw) / (nc > 0 ? nc : 1);
+    if (g.cw > (wide ? 10 : 7))
+        g.cw = wide ? 10 : 7;
+    if (g.cw < 1)
+        g.cw = 1;
+    g.rh = 1;
+    if (h >= APP_BIG_H)
+        for (int k = g.cw >= 10 ? 3 : 2; k > 1; k--)
+            if (nr * k <= h - over) {
+                g.rh = k;
+                break;
+            }
+    return g;
 }
 
 static void draw_single(App *a, Rect r)
@@ -208,14 +255,6 @@ static void draw_single(App *a, Rect r)
     clamp_cursor(a);
     const TraceEntry *V = a->scores ? S : W;
     int nr = W->rows, nc = W->cols;
-    int lw = label_width(a, nr);
-    int sumw = a->scores ? 0 : 6;
-    int cw = (r.w - lw - sumw) / (nc > 0 ? nc : 1);
-    if (cw > 7)
-        cw = 7;
-    if (cw < 1)
-        cw = 1;
-    int gridw = lw + cw * nc;
     int over = single_overhead(a) + inspector_own_line(a, r.w);
     if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC) {
         attron(A_DIM);
@@ -225,7 +264,11 @@ static void draw_single(App *a, Rect r)
         r.y++;
         over--; /* the note is drawn */
     }
-    int body = r.h - over;
+    Geom g = single_geom(a, nr, nc, r.w, r.h, over);
+    int lw = g.lw, cw = g.cw, rh = g.rh, sumw = g.sumw;
+    int big = cw > 7 || rh > 1;
+    int gridw = lw + cw * nc;
+    int body = r.h - over; /* token rows that fit (rh is 1 unless all of them fit) */
     if (nr > body)
         body--; /* the "rows i-j of n" line */
     if (body < 1)
@@ -250,7 +293,7 @@ static void draw_single(App *a, Rect r)
         if (cw >= 3) {
             const char *tok = app_col_token(a, j);
             int tw = ui_width(tok) < cw - 1 ? ui_width(tok) : cw - 1;
-            ui_put(y, r.x + lw + j * cw + (cw - 1 - tw), cw - 1, tok);
+            ui_put(y, value_x(r.x + lw + j * cw, cw, tw), cw - 1, tok);
         }
         else if (cw >= 1)
             ui_putf(y, r.x + lw + j * cw, cw, "%d", j % 10);
@@ -260,11 +303,12 @@ static void draw_single(App *a, Rect r)
     if (sumw)
         ui_put(y, r.x + gridw, sumw, "   sum");
     y++;
-    for (int i = top; i < nr && i < top + body; i++, y++) {
+    for (int i = top; i < nr && i < top + body; i++, y += rh) {
         int cur_row = (a->allowed & C_CURSOR) && i == a->cur_r;
+        int vy = y + (rh - 1) / 2; /* the row with the label, the values and the sum */
         if (cur_row)
             attron(A_BOLD | A_UNDERLINE);
-        ui_put(y, r.x, lw - 1, app_row_token(a, i));
+        ui_put(vy, r.x, lw - 1, app_row_token(a, i));
         if (cur_row)
             attroff(A_BOLD | A_UNDERLINE);
         float sum = 0.0f;
@@ -273,10 +317,10 @@ static void draw_single(App *a, Rect r)
             float v01 = a->scores ? (v - lo) / (hi - lo) : v;
             sum += W->data[(size_t)i * nc + j];
             int cur = (a->allowed & C_CURSOR) && i == a->cur_r && j == a->cur_c;
-            draw_cell(y, r.x + lw + j * cw, cw, v, v01, is_masked(M, i, j), a->scores, cur);
+            draw_cell(y, r.x + lw + j * cw, cw, rh, v, v01, is_masked(M, i, j), a->scores, cur);
         }
         if (sumw)
-            ui_putf(y, r.x + gridw, sumw, "  %.2f", (double)sum);
+            ui_putf(vy, r.x + gridw, sumw, "  %.2f", (double)sum);
     }
     if (nr > body) {
         attron(A_DIM);
@@ -284,7 +328,7 @@ static void draw_single(App *a, Rect r)
                 ui.utf8 ? "↑↓" : "up/down");
         attroff(A_DIM);
     }
-    y = r.y + 1 + (nr < body ? nr : body) + (nr > body ? 1 : 0);
+    y = r.y + 1 + (nr < body ? nr : body) * rh + (nr > body ? 1 : 0);
     int legw = 0;
     if (y < r.y + r.h)
         legw = draw_legend(y, r.x, r.w, lo, hi, a->scores);
@@ -297,8 +341,18 @@ static void draw_single(App *a, Rect r)
     char mask[16], qk[200];
     snprintf(mask, sizeof mask, "%s", isinf(mv) ? ui_glyph(G_NEG_INF) : "0");
     inspector_title(a, qk, sizeof qk);
-    if (legw + 3 + ui_width(qk) <= r.w) {
-        ui_put(y++, r.x + r.w - ui_width(qk), ui_width(qk), qk);
+    /* compact: at the pane's right edge; big cells: at the grid's, so the line stays with
+     * the heatmap instead of stretching across a wide pane */
+    int edge = r.w;
+    if (big) {
+        edge = gridw + sumw;
+        if (edge < legw + 3 + ui_width(qk))
+            edge = legw + 3 + ui_width(qk);
+        if (edge > r.w)
+            edge = r.w;
+    }
+    if (legw + 3 + ui_width(qk) <= edge) {
+        ui_put(y++, r.x + edge - ui_width(qk), ui_width(qk), qk);
     } else {
         y++;
         if (y >= r.y + r.h)
@@ -319,17 +373,37 @@ static void draw_single(App *a, Rect r)
     }
 }
 
-/* Small multiples' grid at width w: cell width, panel width, panels per band, bands. */
-static void multiples_grid(App *a, int w, int h, int *cw, int *pw, int *per, int *bands)
+/* Small multiples' grid in w columns and h rows (h 0: unknown): cell width and rows, panel
+ * width, panels per band, bands. Compact panels use 2 (or 1) columns per cell and a row per
+ * token; a pane at least APP_BIG_H tall scales the cells up (2k columns by k rows, largest
+ * first) as long as every head still fits. */
+static void multiples_grid(App *a, int w, int h, int *cw, int *rh, int *pw, int *per,
+                           int *bands)
 {
     int nr = app_rows(a), nc = app_cols(a), nh = a->model->cfg.n_heads;
     *cw = 2;
+    *rh = 1;
     *pw = nc * 2 + 2;
     *per = (w + 1) / *pw;
     if (*per < 1 || (h > 0 && nr + 2 > h)) {
         *cw = 1;
         *pw = nc + 2;
         *per = (w + 1) / *pw;
+    }
+    for (int k = 4; h >= APP_BIG_H && k > 1; k--) {
+        int c = 2 * k, p = nc * c + 2, n = (w + 1) / p;
+        if (n > nh)
+            n = nh;
+        if (n < 1)
+            continue;
+        int b = (nh + n - 1) / n;
+        if (b * (nr * k + 2) > h) /* bands (title, rows, gap), the last gap is the legend */
+            continue;
+        *cw = c;
+        *rh = k;
+        *pw = p;
+        *per = (nh + b - 1) / b; /* bands evenly filled: 4 heads as 2+2, not 3+1 */
+        break;
     }
     if (*per > nh)
         *per = nh;
@@ -343,13 +417,13 @@ static void draw_multiples(App *a, Rect r)
     const ModelConfig *c = &a->model->cfg;
     const TraceEntry *M = trace_find(a->t, st, a->layer, sub, -1, T_MASK);
     int nr = app_rows(a), nc = app_cols(a);
-    int cw, pw, per, bands;
-    multiples_grid(a, r.w, r.h, &cw, &pw, &per, &bands);
+    int cw, rh, pw, per, bands;
+    multiples_grid(a, r.w, r.h, &cw, &rh, &pw, &per, &bands);
     if (per < 1) {
         ui_put(r.y, r.x, r.w, "too narrow for every head at once: press a");
         return;
     }
-    int ph = nr + 1;
+    int ph = nr * rh + 1;
     for (int h = 0; h < c->n_heads; h++) {
         int py = r.y + (h / per) * (ph + 1), px = r.x + (h % per) * pw;
         if (py + ph > r.y + r.h) {
@@ -372,8 +446,10 @@ static void draw_multiples(App *a, Rect r)
             for (int j = 0; j < nc; j++) {
                 float v = W->data[(size_t)i * nc + j];
                 float v01 = a->scores ? (v - lo) / (hi - lo) : v;
-                int x = px + j * cw, y = py + 1 + i;
-                if (is_masked(M, i, j)) {
+                int x = px + j * cw, y = py + 1 + i * rh;
+                if (rh > 1) { /* big cells: drawn like the single heatmap's, values too */
+                    draw_cell(y, x, cw, rh, v, v01, is_masked(M, i, j), a->scores, 0);
+                } else if (is_masked(M, i, j)) {
                     attron(A_DIM);
                     ui_put(y, x, 1, ui_glyph(G_MASKED));
                     attroff(A_DIM);
@@ -459,8 +535,8 @@ static int heatmap_need(App *a, int w)
         return 2;
     int nr = app_rows(a);
     if (a->all_heads) {
-        int cw, pw, per, bands;
-        multiples_grid(a, w, 0, &cw, &pw, &per, &bands);
+        int cw, rh, pw, per, bands;
+        multiples_grid(a, w, 0, &cw, &rh, &pw, &per, &bands);
         return 1 + bands * (nr + 2) - 1 + 1; /* status, bands with gaps, legend */
     }
     clamp_cursor(a);

@@ -60,9 +60,15 @@ static const char *col_token(App *a, const TraceEntry *e, int j)
     return e->cols == t->n ? vocab_word(v, t->src[j]) : NULL;
 }
 
+/* Row label column: 8 (7 characters of a token), 12 in a wide pane (80x24 never is). */
+static int matrix_lw(int w)
+{
+    return w >= APP_BIG_W ? 12 : 8;
+}
+
 int app_matrix_need(const TraceEntry *e, int w)
 {
-    int vis_c = (w - 8) / MCELL;
+    int vis_c = (w - matrix_lw(w)) / MCELL;
     return e ? 1 + e->rows + (e->cols > vis_c ? 1 : 0) : 1;
 }
 
@@ -110,7 +116,7 @@ int app_draw_matrix(App *a, Rect r, const TraceEntry *e, int sr, int sc)
 {
     if (r.h < 2 || !e)
         return 0;
-    int lw = 8;
+    int lw = matrix_lw(r.w);
     int vis_c = (r.w - lw) / MCELL;
     int vis_r = r.h - 1;
     if (e->rows > vis_r || e->cols > vis_c)

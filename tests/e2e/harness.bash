@@ -128,12 +128,15 @@ resize() { tm resize-window -t main -x "$1" -y "$2"; }
 # heatmap_triangle GLYPH ROWS [strip]: the heatmap's rows below the "sum" header: in row i
 # every column j > i shows GLYPH (masked), every other column a number, and the row sum is
 # 1.00. With "strip", shade glyphs in front of numbers (NO_COLOR mode) are removed first.
+# On large terminals a token takes 2 or 3 screen rows; the rows without text (colour or
+# shade only) are skipped.
 heatmap_triangle() {
     screen | awk -v g="$1" -v rows="$2" -v strip="${3:-}" '
-        { line = $0; sub(/^.*[│|] /, "", line)
+        { line = $0; sub(/^.*[│|]( |$)/, "", line)
           if (strip != "") gsub(/░|▒|▓|█/, " ", line)
           n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }
+        on && n == 0 && i < rows { next }
         on && i < rows {
             if (f[n] != "1.00") bad = 1
             for (j = 0; j < rows; j++) {
@@ -148,10 +151,11 @@ heatmap_triangle() {
 # heatmap_full ROWS [strip]: no masked cell, every row sums to 1.00.
 heatmap_full() {
     screen | awk -v rows="$1" -v strip="${2:-}" '
-        { line = $0; sub(/^.*[│|] /, "", line)
+        { line = $0; sub(/^.*[│|]( |$)/, "", line)
           if (strip != "") gsub(/░|▒|▓|█/, " ", line)
           n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }
+        on && n == 0 && i < rows { next }
         on && i < rows {
             if (f[n] != "1.00") bad = 1
             for (j = 0; j < rows; j++) if (f[2 + j] !~ /^[0-9]\.[0-9][0-9]$/) bad = 1
