@@ -2,7 +2,7 @@
 #   make            build ./attend (never runs it)
 #   make run        install missing Debian packages, build, run the course
 #   make test       install what the tests need, build, run every test
-#   make sanitize   unit tests and headless runs under ASan + UBSan
+#   make sanitize   every test (unit, reference, end-to-end) against an ASan + UBSan build
 #   make bench      speed and memory benchmarks
 #   make models     retrain the shipped models from the corpus
 CC      ?= cc
@@ -77,7 +77,7 @@ test: test-deps
 sanitize: check-pkgs
 	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" unit
-	@BUILD=build-san ATTEND=build-san/attend SANITIZE=1 tests/run_all.sh --quick
+	@BUILD=build-san ATTEND=build-san/attend SANITIZE=1 tests/run_all.sh
 
 bench: check-pkgs attend $(TOOL_BIN)
 	@bench/run.sh
