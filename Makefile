@@ -46,6 +46,8 @@ $(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(TUI_OBJ)
 
 $(BUILD)/%.o: src/%.c $(wildcard src/*.h) $(wildcard src/tui/*.h) | $(BUILD)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+# The matmul kernel may fuse a*b+c into one FMA (see src/tensor_matmul.c).
+$(BUILD)/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
 $(BUILD)/tui/%.o: src/tui/%.c $(wildcard src/*.h) $(wildcard src/tui/*.h) | $(BUILD)
 	@mkdir -p $(BUILD)/tui
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<

@@ -17,7 +17,7 @@ void tensor_add(float *out, const float *a, const float *b, size_t len);
 /* x[i] *= s. */
 void tensor_scale(float *x, float s, size_t len);
 /* Adds bias[m] to every row of x[n×m]. */
-void tensor_add_row(float *x, const float *bias, int n, int m);
+void tensor_add_row(float *restrict x, const float *restrict bias, int n, int m);
 /* Row-wise softmax of x[n×m] in place, max-subtracted. Entries equal to -INFINITY become
  * exactly 0. A row that is entirely -INFINITY becomes all zeros (never NaN). */
 void tensor_softmax_rows(float *x, int n, int m);
