@@ -1524,14 +1524,7 @@ const Model *lesson_model(const Course *c, const Page *p)
 
 /* ---- placeholder check: run every page's starting state ---- */
 
-/* One page's run: the traces a PlaceholderCtx needs. */
-typedef struct {
-    int *src, *tgt;
-    Trace *t, *a, *b;
-    LiveWidget live;      /* explanation widgets */
-} PageRun;
-
-static void run_free(PageRun *r)
+void lesson_run_free(LessonRun *r)
 {
     live_free(&r->live);
     free(r->src);
@@ -1542,10 +1535,8 @@ static void run_free(PageRun *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Fills ctx for widget w on model m. 0, or -1 with a message (ctx->trace NULL: the page runs
- * no sentence, which is not an error by itself). */
-static int run_page(PageRun *r, const Widget *w, const Model *m, PlaceholderCtx *ctx,
-                    char *err, size_t errlen)
+int lesson_run(LessonRun *r, const Widget *w, const Model *m, PlaceholderCtx *ctx, char *err,
+               size_t errlen)
 {
     memset(ctx, 0, sizeof *ctx);
     memset(r, 0, sizeof *r);
@@ -1561,7 +1552,7 @@ static int run_page(PageRun *r, const Widget *w, const Model *m, PlaceholderCtx 
         return 0;
     }
     if (!w->start.sentence[0])
-        return 0;
+        return 0; /* sizes only: {{d_model}} and friends */
     int cap = m->cfg.max_len, n, mt;
     r->src = malloc(sizeof(int) * (size_t)cap);
     r->tgt = malloc(sizeof(int) * (size_t)cap);
@@ -1638,7 +1629,7 @@ static void check_question(Ctx *x, const char *qpath, const Question *Q, const W
     const cJSON *compute = json_get(q, "compute");
     const cJSON *prompt = json_get(q, "prompt");
     PlaceholderCtx ctx = *page_ctx;
-    PageRun r = {0};
+    LessonRun r = {0};
     int own = 0;
     char kp[320], err[400];
     if (state) {
@@ -1648,7 +1639,7 @@ static void check_question(Ctx *x, const char *qpath, const Question *Q, const W
         parse_start(x, state, kp, m, &w.start);
         if (x->n != before)
             goto out;
-        if (run_page(&r, &w, m, &ctx, err, sizeof err)) {
+        if (lesson_run(&r, &w, m, &ctx, err, sizeof err)) {
             prob(x, kp, "the engine cannot run this state: %s", err);
             goto out;
         }
@@ -1669,7 +1660,7 @@ static void check_question(Ctx *x, const char *qpath, const Question *Q, const W
     }
 out:
     if (own)
-        run_free(&r);
+        lesson_run_free(&r);
     cJSON_Delete(q);
 }
 
@@ -1691,12 +1682,12 @@ int lesson_check_placeholders(Course *c)
             pindex(path, sizeof path, "pages", pi);
             if (!m)
                 continue;
-            PageRun r;
+            LessonRun r;
             PlaceholderCtx ctx;
-            if (run_page(&r, &P->widget, m, &ctx, err, sizeof err)) {
+            if (lesson_run(&r, &P->widget, m, &ctx, err, sizeof err)) {
                 pjoin(kp, sizeof kp, path, "widget");
                 prob(&x, kp, "the engine cannot run this page: %s", err);
-                run_free(&r);
+                lesson_run_free(&r);
                 continue;
             }
             pjoin(kp, sizeof kp, path, "prose");
@@ -1707,7 +1698,7 @@ int lesson_check_placeholders(Course *c)
                 snprintf(qp, sizeof qp, "%s.questions[%d]", path, qi);
                 check_question(&x, qp, &P->questions[qi], &P->widget, m, &ctx);
             }
-            run_free(&r);
+            lesson_run_free(&r);
         }
         free(text);
         if (x.oom)

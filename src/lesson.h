@@ -284,6 +284,22 @@ void live_free(LiveWidget *l);
  * prefix run. */
 void live_ctx(const LiveWidget *l, const Widget *w, const Model *m, const Trace *prefix,
               PlaceholderCtx *ctx);
+
+/* One run of a widget's starting state, as check-lessons and the quiz need it: model widgets
+ * run their sentence through model_forward (t, with a and b for {{equivariance}}); kvcache
+ * runs the prefix (t) and the full sentence (a); the other explanation widgets go through
+ * live. Owns everything it holds. */
+typedef struct {
+    int *src, *tgt;
+    Trace *t, *a, *b;
+    LiveWidget live;
+} LessonRun;
+
+/* Runs w's start on m and fills ctx to read it (ctx->trace stays NULL for a page that runs no
+ * sentence, which is not an error). 0, or -1 with a message; free r either way. */
+int lesson_run(LessonRun *r, const Widget *w, const Model *m, PlaceholderCtx *ctx, char *err,
+               size_t errlen);
+void lesson_run_free(LessonRun *r);
 /* The step names of the worked widget ("Q, K, V", "QKᵀ", ...). */
 const char *live_worked_step_name(int step);
 

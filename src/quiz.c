@@ -894,26 +894,17 @@ uint64_t quiz_hash(const char *s, uint64_t mix)
 
 /* ---- running the engine on a question's state ---- */
 
-/* One run of a page's widget, as check-lessons does it (lesson.c run_page): model widgets run
- * the sentence through model_forward; explanation widgets (worked, scaling, kvcache, cost,
- * params) go through live.c, so {{x NAME}}, a worked page's trace and a kvcache page's prefix
- * run are what the prose and the player read. */
+/* One run of a page's widget on a question's state: lesson_run (the same run check-lessons
+ * and the prose use), plus the widget copy it ran and the context reading it. */
 typedef struct {
-    int *src, *tgt;
-    Trace *t, *a, *b;     /* kvcache: t is the prefix run, a the full run */
-    LiveWidget live;
+    LessonRun run;
     const Widget *w;      /* the widget run (the question's copy) */
     PlaceholderCtx ctx;
 } Run;
 
 static void run_free(Run *r)
 {
-    live_free(&r->live);
-    free(r->src);
-    free(r->tgt);
-    trace_free(r->t);
-    trace_free(r->a);
-    trace_free(r->b);
+    lesson_run_free(&r->run);
     memset(r, 0, sizeof *r);
 }
 
@@ -923,45 +914,7 @@ static int run_widget(Run *r, const Widget *w, const Model *m, char *err, size_t
 {
     memset(r, 0, sizeof *r);
     r->w = w;
-    r->ctx.model = m;
-    r->ctx.layer = w->start.layer;
-    r->ctx.head = w->start.head;
-    r->ctx.cross = w->start.cross;
-    if (lesson_kind_is_explain(w->kind) && !lesson_kind_needs_sentence(w->kind)) {
-        live_start(&r->live, w, m);
-        if (live_run(&r->live, w, m, NULL, 0, NULL, NULL, err, errlen))
-            return -1;
-        live_ctx(&r->live, w, m, NULL, &r->ctx);
-        return 0;
-    }
-    if (!w->start.sentence[0])
-        return 0; /* sizes only: {{d_model}} and friends */
-    int cap = m->cfg.max_len, n, mt;
-    r->src = malloc(sizeof(int) * (size_t)cap);
-    r->tgt = malloc(sizeof(int) * (size_t)cap);
-    if (!r->src || !r->tgt)
-        return fail(err, errlen, "out of memory");
-    Controls ctl;
-    if (lesson_widget_state(w, m, &ctl, r->src, &n, r->tgt, &mt, cap, err, errlen))
-        return -1;
-    r->t = trace_new(m, n, mt > 0 ? mt : 1);
-    r->a = trace_new(m, n, mt > 0 ? mt : 1);
-    r->b = trace_new(m, n, mt > 0 ? mt : 1);
-    if (!r->t || !r->a || !r->b)
-        return fail(err, errlen, "out of memory");
-    if (w->kind == W_KVCACHE) {
-        live_start(&r->live, w, m);
-        if (live_run(&r->live, w, m, r->src, n, r->a, r->t, err, errlen))
-            return -1;
-        live_ctx(&r->live, w, m, r->t, &r->ctx);
-        return 0;
-    }
-    if (model_forward(m, r->src, n, r->tgt, mt, &ctl, r->t, err, errlen))
-        return -1;
-    r->ctx.trace = r->t;
-    r->ctx.eq_a = r->a;
-    r->ctx.eq_b = r->b;
-    return 0;
+    return lesson_run(&r->run, w, m, &r->ctx, err, errlen);
 }
 
 /* The value of a placeholder body on r as a number (6 decimals when the body gives no
@@ -1157,7 +1110,7 @@ static void make_context(QuizItem *it, const Run *r, const Model *m)
 {
     const Widget *w = r->w;
     const WidgetStart *s = &w->start;
-    const LiveState *ls = &r->live.s;
+    const LiveState *ls = &r->run.live.s;
     char *c = it->context;
     size_t cap = sizeof it->context;
     c[0] = 0;
@@ -1208,7 +1161,7 @@ static void make_context(QuizItem *it, const Run *r, const Model *m)
                  m->cfg.n_layers == 1 ? "" : "s", m->cfg.n_heads, m->cfg.d_head);
         return;
     case W_PARAMS: {
-        const ParamConfig *pc = &r->live.pc;
+        const ParamConfig *pc = &r->run.live.pc;
         /* the name quoted, so that any name reads well: Configuration: "the exercise"
          * (d_model 2560, ...) */
         snprintf(c, cap, "Configuration: ");
@@ -1226,14 +1179,14 @@ static void make_context(QuizItem *it, const Run *r, const Model *m)
     default:
         break;
     }
-    const Trace *t = r->t;
+    const Trace *t = r->run.t;
     if (!t || !t->model)
         return;
     char words[300];
     if (w->kind == W_KVCACHE) {
-        run_words(t, r->src, r->live.n_tokens, words, sizeof words);
+        run_words(t, r->run.src, r->run.live.n_tokens, words, sizeof words);
         snprintf(c, cap, "Sentence \"%s\"; step %d of %d (the first %d tokens run, their keys "
-                 "and values cached)", words, ls->step, r->live.n_tokens, ls->step);
+                 "and values cached)", words, ls->step, r->run.live.n_tokens, ls->step);
         layer_head(c, cap, m, s->layer, s->head);
         return;
     }
@@ -1729,7 +1682,7 @@ static int drill_causal(QuizItem *it, QuizRng *r, const DrillEnv *e, int rowsum,
                  "Sentence \"%s\", layer %d of %d, head %d of %d (counted from 0), causal "
                  "mask %s. What does row %d of the attention weights (the query \"%s\") add "
                  "up to?", s, layer, e->m->cfg.n_layers, head, e->m->cfg.n_heads,
-                 causal ? "on" : "off", i, vocab_word(v, run.t->src[i]));
+                 causal ? "on" : "off", i, vocab_word(v, run.run.t->src[i]));
         snprintf(it->hints[it->n_hints++], sizeof it->hints[0],
                  "Each row is one softmax over the keys the query may read.");
         snprintf(it->explain, sizeof it->explain,
@@ -1741,7 +1694,7 @@ static int drill_causal(QuizItem *it, QuizRng *r, const DrillEnv *e, int rowsum,
                  "Sentence \"%s\", layer %d of %d, head %d of %d (counted from 0), causal mask "
                  "on. What is the attention weight A[%d][%d] of query %d (\"%s\") on key %d "
                  "(\"%s\")?", s, layer, e->m->cfg.n_layers, head, e->m->cfg.n_heads, i, j, i,
-                 vocab_word(v, run.t->src[i]), j, vocab_word(v, run.t->src[j]));
+                 vocab_word(v, run.run.t->src[i]), j, vocab_word(v, run.run.t->src[j]));
         snprintf(it->hints[it->n_hints++], sizeof it->hints[0],
                  "Is key %d before or after query %d?", j, i);
         snprintf(it->explain, sizeof it->explain,
@@ -1792,7 +1745,7 @@ static int drill_equivariance(QuizItem *it, QuizRng *r, const DrillEnv *e, char 
         size_t o = 0;
         for (int i = 0; i < n && o < sizeof words; i++)
             o += (size_t)snprintf(words + o, sizeof words - o, "%s%s", i ? " " : "",
-                                  vocab_word(&e->m->vocab, run.t->src[i]));
+                                  vocab_word(&e->m->vocab, run.run.t->src[i]));
         it->kind = QK_CHOICE;
         snprintf(it->prompt, sizeof it->prompt,
                  "\"%s\" is reordered to \"%s\" and run with no mask and positional encoding "
