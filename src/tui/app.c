@@ -882,18 +882,6 @@ void app_draw(App *a)
 }
 
 /* ---- keys ---- */
-static int read_key(void)
-{
-    wint_t ch;
-    int r = get_wch(&ch);
-    if (r == ERR)
-        return -1;
-    if (r == KEY_CODE_YES)
-        return (int)ch;
-    if (ch > 0xFF)
-        return (int)ch | APP_WCHAR;
-    return (int)ch;
-}
 
 static void mouse_key(App *a)
 {
@@ -1192,7 +1180,7 @@ int tui_main(int argc, char **argv)
         if (crash && crash[0])
             raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
         dirty = 0;
-        int k = read_key();
+        int k = ui_read_key();
         if (k < 0)
             continue;
         app_key(a, k);

@@ -9,6 +9,7 @@
 #include "model.h"
 #include "progress.h"
 #include "tui.h"
+#include "ui.h"
 
 #define APP_MAX_TOK 128     /* longest sequence the player runs (models cap it lower) */
 #define APP_MAX_MODELS 16   /* models per course with their traces */
@@ -23,7 +24,7 @@
 #define APP_BIG_W 96
 
 /* Keys: curses function keys keep their KEY_* codes; characters above 0xFF carry this flag. */
-#define APP_WCHAR 0x1000000
+#define APP_WCHAR UI_WCHAR
 #define APP_CTRL(c) ((c) & 0x1f)
 
 typedef struct {

@@ -222,6 +222,19 @@ static int utf8_next(const char *s, int *width)
     return len;
 }
 
+int ui_read_key(void)
+{
+    wint_t ch;
+    int r = get_wch(&ch);
+    if (r == ERR)
+        return -1;
+    if (r == KEY_CODE_YES)
+        return (int)ch;
+    if (ch > 0xFF)
+        return (int)ch | UI_WCHAR;
+    return (int)ch;
+}
+
 int ui_width(const char *s)
 {
     int w = 0, cw;

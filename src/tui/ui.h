@@ -76,6 +76,11 @@ const char *ui_glyph(Glyph g);
  * "÷√d_k" -> "/sqrt(d_k)", "−∞" -> "-inf"); copies it otherwise. Returns out. */
 const char *ui_text(const char *s, char *out, size_t outlen);
 /* Display width (columns) of UTF-8 text. */
+/* Characters above 0xFF carry this flag in key codes (curses function keys keep KEY_*). */
+#define UI_WCHAR 0x1000000
+/* The next key: a curses key code, an ASCII byte, or a wide character | UI_WCHAR; -1 when
+ * none arrived (timeout). */
+int ui_read_key(void);
 int ui_width(const char *s);
 /* Prints s at (y, x) within w columns, transliterated in ASCII mode. Text that does not fit
  * ends in "…" ("..." in ASCII) so that nothing is cut silently. Returns columns used. */

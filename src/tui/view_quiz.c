@@ -608,19 +608,6 @@ static void key(QV *q, int k)
     }
 }
 
-static int read_key(void)
-{
-    wint_t ch;
-    int r = get_wch(&ch);
-    if (r == ERR)
-        return -1;
-    if (r == KEY_CODE_YES)
-        return (int)ch;
-    if (ch > 0xFF)
-        return (int)ch | APP_WCHAR;
-    return (int)ch;
-}
-
 void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
                    QuizTally *t, char *save_err, size_t errlen)
 {
@@ -651,7 +638,7 @@ void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomi
         if (dirty)
             draw(q);
         dirty = 0;
-        int k = read_key();
+        int k = ui_read_key();
         if (k < 0)
             continue;
         dirty = 1;
