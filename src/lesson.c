@@ -238,17 +238,27 @@ typedef struct {
     int oom;
 } Ctx;
 
-static void vproblem(Ctx *x, const char *path, int want_key, const char *fmt, va_list ap)
+/* A new problem of this lesson at the end of the course's list; NULL when out of memory. */
+static LessonProblem *problem_slot(Ctx *x)
 {
     Course *c = x->c;
     LessonProblem *np = realloc(c->problems, sizeof *np * (size_t)(c->n_problems + 1));
     if (!np) {
         x->oom = 1;
-        return;
+        return NULL;
     }
     c->problems = np;
     LessonProblem *pr = &np[c->n_problems++];
     pr->lesson = x->li;
+    x->n++;
+    return pr;
+}
+
+static void vproblem(Ctx *x, const char *path, int want_key, const char *fmt, va_list ap)
+{
+    LessonProblem *pr = problem_slot(x);
+    if (!pr)
+        return;
     char msg[400];
     vsnprintf(msg, sizeof msg, fmt, ap);
     if (x->text && path) {
@@ -263,7 +273,6 @@ static void vproblem(Ctx *x, const char *path, int want_key, const char *fmt, va
     } else {
         snprintf(pr->msg, sizeof pr->msg, "%s: %s", x->file, msg);
     }
-    x->n++;
 }
 
 /* A problem about the value at path. */
@@ -287,15 +296,9 @@ static void prob_key(Ctx *x, const char *path, const char *fmt, ...)
 /* A problem at a byte offset of the text (placeholders inside a string). */
 static void prob_at(Ctx *x, size_t off, const char *path, const char *fmt, ...)
 {
-    Course *c = x->c;
-    LessonProblem *np = realloc(c->problems, sizeof *np * (size_t)(c->n_problems + 1));
-    if (!np) {
-        x->oom = 1;
+    LessonProblem *pr = problem_slot(x);
+    if (!pr)
         return;
-    }
-    c->problems = np;
-    LessonProblem *pr = &np[c->n_problems++];
-    pr->lesson = x->li;
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
@@ -304,7 +307,6 @@ static void prob_at(Ctx *x, size_t off, const char *path, const char *fmt, ...)
     int line, col;
     json_line_col(x->text, off, &line, &col);
     snprintf(pr->msg, sizeof pr->msg, "%s:%d:%d: %s: %s", x->file, line, col, path, msg);
-    x->n++;
 }
 
 /* Paths are cut when absurdly deep; the return value is checked only to say so. */

@@ -1,25 +1,7 @@
 #!/usr/bin/env bash
 # The headless `attend dump` command line: output, exit statuses (0 ok, 2 usage, 1 runtime)
 # and the messages a user sees. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-A=${ATTEND:-./attend}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect STATUS NEEDLE -- command...   (NEEDLE is searched in stdout+stderr)
-expect() {
-    local want=$1 needle=$2; shift 3
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$want" ]; then bad "exit $rc (want $want): $*"; echo "$out" | head -5; return; fi
-    if [ -n "$needle" ] && ! grep -qF -- "$needle" <<<"$out"; then
-        bad "no '$needle' in output of: $*"; echo "$out" | head -5; return
-    fi
-    ok
-}
+. "$(dirname "$0")/cli_lib.bash"
 
 S="the cat sat on the mat"
 expect 0 "| " -- "$A" dump --sentence "$S"
