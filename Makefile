@@ -17,15 +17,29 @@ WARN    += -Werror
 endif
 OPT     ?= -O2 -g
 CFLAGS  ?=
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) $(WARN) $(CFLAGS) -Isrc -Isrc/tui
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) $(WARN) $(CFLAGS)
 LDLIBS  := -lm
 
 BUILD   ?= build
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
-TUI_SRC  := $(wildcard src/tui/*.c)
-CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/%.o)
-TUI_OBJ  := $(TUI_SRC:src/tui/%.c=$(BUILD)/tui/%.o)
-MAIN_OBJ := $(BUILD)/main.o
+# The rooms (docs/architecture.md). Each room is compiled seeing only its own headers and
+# those of the rooms below it, so an include against the layering fails to build:
+#   engine  <-  course  <-  tui  <-  cli (main and the subcommands)
+ENGINE_SRC := $(wildcard src/engine/*.c)
+COURSE_SRC := $(wildcard src/course/*.c)
+TUI_SRC    := $(wildcard src/tui/*.c)
+CLI_SRC    := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
+INC_engine := -Isrc/engine
+INC_course := -Isrc/course -Isrc/engine
+INC_tui    := -Isrc/tui -Isrc/course -Isrc/engine
+INC_cli    := -Isrc/cli -Isrc/tui -Isrc/course -Isrc/engine
+ENGINE_OBJ := $(ENGINE_SRC:src/%.c=$(BUILD)/%.o)
+COURSE_OBJ := $(COURSE_SRC:src/%.c=$(BUILD)/%.o)
+TUI_OBJ    := $(TUI_SRC:src/%.c=$(BUILD)/%.o)
+CLI_OBJ    := $(CLI_SRC:src/%.c=$(BUILD)/%.o)
+# Terminal-free objects: what unit tests and tools link (no curses).
+CORE_OBJ := $(ENGINE_OBJ) $(COURSE_OBJ)
+MAIN_OBJ := $(BUILD)/cli/main.o
+HEADERS  := $(wildcard src/*/*.h)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tools/*.c)
@@ -41,25 +55,31 @@ check-pkgs:
 	  echo "Run 'make deps' to install them, or: sudo apt-get install -y pkg-config libncurses-dev libcjson-dev"; \
 	  exit 1; }
 
-$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(TUI_OBJ)
+$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS) $(LDFLAGS)
 
-$(BUILD)/%.o: src/%.c $(wildcard src/*.h) $(wildcard src/tui/*.h) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
-# The matmul kernel may fuse a*b+c into one FMA (see src/tensor_matmul.c).
-$(BUILD)/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
-$(BUILD)/tui/%.o: src/tui/%.c $(wildcard src/*.h) $(wildcard src/tui/*.h) | $(BUILD)
-	@mkdir -p $(BUILD)/tui
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+# One pattern rule per room: the include path is the room's layering.
+$(BUILD)/engine/%.o: src/engine/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_engine) $(CJSON_CFLAGS) -c -o $@ $<
+$(BUILD)/course/%.o: src/course/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_course) $(CJSON_CFLAGS) -c -o $@ $<
+$(BUILD)/tui/%.o: src/tui/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_tui) $(PKG_CFLAGS) -c -o $@ $<
+$(BUILD)/cli/%.o: src/cli/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_cli) $(PKG_CFLAGS) -c -o $@ $<
+# The matmul kernel may fuse a*b+c into one FMA (see src/engine/tensor_matmul.c).
+$(BUILD)/engine/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
 # Unit tests link the core only: no curses, no terminal.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/t.h $(CORE_OBJ) | $(BUILD)
-	@mkdir -p $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
-$(BUILD)/tools/%: tools/%.c $(CORE_OBJ) | $(BUILD)
-	@mkdir -p $(BUILD)/tools
-	$(CC) $(ALL_CFLAGS) $(CJSON_CFLAGS) -o $@ $< $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
-$(BUILD):
-	@mkdir -p $(BUILD)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/t.h $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_course) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
+$(BUILD)/tools/%: tools/%.c $(CORE_OBJ) $(CLI_OBJ) $(TUI_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_cli) $(PKG_CFLAGS) -o $@ $< $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 
 deps:
 	@tools/deps.sh run

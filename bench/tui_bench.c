@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "app.h"
-#include "cmd.h"
+#include "datapath.h"
 #include "ui.h"
 
 static double now_us(void)
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
     cfg.max_len = 64;
     Vocab v;
     char vpath[1024];
-    cmd_data_path("data/vocab.txt", vpath, sizeof vpath);
+    data_path("data/vocab.txt", vpath, sizeof vpath);
     Model m;
     if (vocab_load_file(&v, vpath, err, sizeof err)) {
         ui_end();

@@ -5,7 +5,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 CC=${CC:-cc}
-objs=$(ls "$BUILD"/*.o "$BUILD"/tui/*.o 2>/dev/null | grep -v "/main.o$")
+objs=$(ls "$BUILD"/*/*.o 2>/dev/null | grep -v "/main.o$")
 if [ -z "$objs" ]; then
     echo "== tui redraw: no objects in $BUILD (run make first)"
     exit 0
@@ -13,7 +13,7 @@ fi
 bin=$BUILD/bench/tui_bench
 mkdir -p "$BUILD/bench"
 # shellcheck disable=SC2086
-if ! $CC -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Isrc -Isrc/tui \
+if ! $CC -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Isrc/cli -Isrc/tui -Isrc/course -Isrc/engine \
     $(pkg-config --cflags ncursesw libcjson) -o "$bin" bench/tui_bench.c $objs \
     $(pkg-config --libs ncursesw libcjson) -lm; then
     echo "== tui redraw: could not build bench/tui_bench.c"

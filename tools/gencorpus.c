@@ -432,7 +432,7 @@ static void vocab_add(const char *w)
     vocab[n_vocab++] = strdup(w);
 }
 
-/* Same splitting rules as vocab_split (src/vocab.h): lowercase, whitespace separates, every
+/* Same splitting rules as vocab_split (src/engine/vocab.h): lowercase, whitespace separates, every
  * ASCII punctuation character is its own token. */
 static void vocab_add_text(const char *s)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "cmd.h"
+#include "datapath.h"
 #include "ui.h"
 #include "view_quiz.h"
 
@@ -1141,7 +1141,7 @@ int tui_main(int argc, char **argv)
     }
     setlocale(LC_ALL, "");
     if (!dir) {
-        cmd_data_path("lessons", dirbuf, sizeof dirbuf);
+        data_path("lessons", dirbuf, sizeof dirbuf);
         dir = dirbuf;
     }
     App *a = app_new();

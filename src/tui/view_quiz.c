@@ -1,7 +1,6 @@
 /* view_quiz.c - the quiz screen: one question at a time, typed answers (a cursor for cell
  * questions), hints on request, ✓/✗ verdicts with the expected answer beside the given one,
- * retry and skip; and `attend quiz` itself (cmd_quiz), whose terminal-free half is
- * src/cmd_quiz.c. Draw paints from the state (starting with erase()); key changes it. */
+ * retry and skip. `attend quiz` (src/cli/cmd_quiz.c) and the player's Q key run it. Draw paints from the state (starting with erase()); key changes it. */
 #include "view_quiz.h"
 
 #include <curses.h>
@@ -13,8 +12,6 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "cmd.h"
-#include "cmd_quiz.h"
 #include "ui.h"
 
 typedef enum { ST_ASK, ST_WRONG, ST_SHOWN, ST_RIGHT, ST_DONE } Stage;
@@ -679,113 +676,4 @@ void quiz_open(App *a, const volatile sig_atomic_t *stop)
         app_msg(a, 0, "quiz: %d of %d right at the first try%s", t.right, t.asked,
                 s.n_skipped ? " (some questions could not be built: attend check-lessons)" : "");
     quiz_set_free(&s);
-}
-
-/* ---- attend quiz ---- */
-
-static volatile sig_atomic_t quiz_signal;
-
-static void on_signal(int sig)
-{
-    quiz_signal = sig;
-}
-
-int cmd_quiz(int argc, char **argv)
-{
-    QuizCmd o;
-    char err[1024];
-    if (quiz_cmd_parse(&o, argc, argv, err, sizeof err)) {
-        fprintf(stderr, "attend quiz: %s\n%s\n", err, QUIZ_USAGE);
-        return 2;
-    }
-    if (o.help) {
-        printf("%s\n", QUIZ_USAGE);
-        return 0;
-    }
-    setlocale(LC_ALL, "");
-    if (!o.answers && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-        fprintf(stderr, "attend quiz: the quiz is interactive and needs a terminal (stdin and "
-                        "stdout).\nFor a printable answer key: attend quiz --answers --seed S"
-                        "%s%s\n", o.lesson ? " --lesson " : "", o.lesson ? o.lesson : "");
-        return 1;
-    }
-    Course c;
-    memset(&c, 0, sizeof c);
-    if (quiz_cmd_load(&o, &c, err, sizeof err)) {
-        fprintf(stderr, "attend quiz: %s\n", err);
-        lesson_free_course(&c);
-        return 1;
-    }
-    QuizSet s;
-    int rc = 0;
-    if (o.answers) {
-        if (quiz_build(&s, &c, o.lesson, o.count, o.seed, err, sizeof err)) {
-            fprintf(stderr, "attend quiz: %s\n", err);
-            lesson_free_course(&c);
-            return 1;
-        }
-        quiz_print_key(stdout, &s, &o);
-        quiz_set_free(&s);
-        lesson_free_course(&c);
-        return 0;
-    }
-    Progress prog;
-    char warn[700];
-    int can_save = quiz_cmd_progress(&prog, warn, sizeof warn) == 0;
-    if (warn[0])
-        fprintf(stderr, "attend quiz: %s\n", warn);
-    long now = (long)time(NULL);
-    int built = o.review ? quiz_build_review(&s, &c, &prog, now, o.count, o.seed, err,
-                                             sizeof err)
-                         : quiz_build(&s, &c, o.lesson, o.count, o.seed, err, sizeof err);
-    if (built) {
-        fprintf(stderr, "attend quiz: %s\n", err);
-        progress_free(&prog);
-        lesson_free_course(&c);
-        return 1;
-    }
-    if (o.review && s.n == 0) {
-        quiz_print_nothing_due(stdout, &prog, now);
-        quiz_set_free(&s);
-        progress_free(&prog);
-        lesson_free_course(&c);
-        return 0;
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    atexit(ui_end);
-    UiOpts uo;
-    memset(&uo, 0, sizeof uo);
-    uo.ascii = o.ascii;
-    if (ui_start(&uo, err, sizeof err)) {
-        fprintf(stderr, "attend quiz: %s\n", err);
-        rc = 1;
-    } else {
-        QuizTally t;
-        char serr[300];
-        view_quiz_run(&s, can_save ? &prog : NULL, !o.review, &quiz_signal, &t, serr,
-                      sizeof serr);
-        ui_end();
-        printf("quiz (seed %llu): %d of %d right at the first try, %d hint%s, %d skipped%s\n",
-               (unsigned long long)s.seed, t.right, t.asked, t.hints, t.hints == 1 ? "" : "s",
-               t.skipped, t.quit ? " (stopped early)" : "");
-        if (s.n_skipped)
-            printf("%d question%s could not be built: %s\n", s.n_skipped,
-                   s.n_skipped == 1 ? "" : "s", s.skipped);
-        if (serr[0]) {
-            fprintf(stderr, "attend quiz: results not saved: %s\n", serr);
-            rc = 1;
-        }
-        if (quiz_signal)
-            rc = 128 + (int)quiz_signal;
-    }
-    quiz_set_free(&s);
-    progress_free(&prog);
-    lesson_free_course(&c);
-    return rc;
 }

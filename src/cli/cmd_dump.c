@@ -363,13 +363,13 @@ int cmd_dump(int argc, char **argv)
     }
     char path[1024], err[1024];
     if (!model_path) {
-        cmd_data_path(DEFAULT_MODEL, path, sizeof path);
+        data_path(DATA_DEFAULT_MODEL, path, sizeof path);
         model_path = path;
     } else if (!strchr(model_path, '/') && access(model_path, R_OK) != 0) {
         /* A bare name such as "translate.json" means the shipped model, as in lessons. */
         char rel[600];
         snprintf(rel, sizeof rel, "data/%s", model_path);
-        cmd_data_path(rel, path, sizeof path);
+        data_path(rel, path, sizeof path);
         if (access(path, R_OK) == 0)
             model_path = path;
     }

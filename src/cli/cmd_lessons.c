@@ -95,7 +95,7 @@ int cmd_check_lessons(int argc, char **argv)
     }
     char path[1024], err[1024];
     if (!dir) {
-        cmd_data_path("lessons", path, sizeof path);
+        data_path("lessons", path, sizeof path);
         dir = path;
     }
     Course c;

@@ -79,7 +79,7 @@ static int copy_path(const cJSON *root, const char *key, char *out, size_t outle
     const char *s = json_get_string(root, key, key, err, errlen);
     if (!s)
         return -1;
-    cmd_data_path(s, out, (unsigned)outlen);
+    data_path(s, out, (unsigned)outlen);
     return 0;
 }
 
@@ -691,7 +691,7 @@ int cmd_generate(int argc, char **argv)
     if (model_arg)
         snprintf(path, sizeof path, "%s", model_arg);
     else
-        cmd_data_path(DEFAULT_MODEL, path, sizeof path);
+        data_path(DATA_DEFAULT_MODEL, path, sizeof path);
     Model m;
     if (model_load(&m, path, err, sizeof err)) {
         fprintf(stderr, "attend generate: %s\n", err);

@@ -1,5 +1,4 @@
-/* cmd_model.c - `attend init-model`: a seeded random model from a config and a vocabulary,
- * and the data-file lookup shared by the subcommands. */
+/* cmd_model.c - `attend init-model`: a seeded random model from a config and a vocabulary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,38 +7,6 @@
 #include "cmd.h"
 #include "json.h"
 #include "model.h"
-
-void cmd_data_path(const char *rel, char *out, unsigned outlen)
-{
-    const char *env = getenv("ATTEND_DATA");
-    if (env && *env) {
-        /* ATTEND_DATA names the directory that holds data/ and lessons/ */
-        snprintf(out, outlen, "%s/%s", env, rel);
-        if (access(out, R_OK) == 0)
-            return;
-    }
-    if (access(rel, R_OK) == 0) {
-        snprintf(out, outlen, "%s", rel);
-        return;
-    }
-    /* Next to the binary: /proc/self/exe's directory. */
-    char exe[1024];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        exe[k] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(out, outlen, "%s/%s", exe, rel);
-            if (access(out, R_OK) == 0)
-                return;
-            snprintf(out, outlen, "%s/../share/attend/%s", exe, rel);
-            if (access(out, R_OK) == 0)
-                return;
-        }
-    }
-    snprintf(out, outlen, "%s", rel);
-}
 
 static const char INIT_USAGE[] =
     "usage: attend init-model --config FILE --vocab FILE --out FILE [--seed S] [--arrays]";

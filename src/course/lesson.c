@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "datapath.h"
 #include "json.h"
 #include "quiz.h"
 
@@ -470,7 +470,7 @@ static int course_model(Course *c, const char *name, const char *lesson_file)
 {
     char path[1024];
     if (!*name) {
-        cmd_data_path(DEFAULT_MODEL, path, sizeof path);
+        data_path(DATA_DEFAULT_MODEL, path, sizeof path);
     } else if (strchr(name, '/')) {
         const char *slash = strrchr(lesson_file, '/');
         if (name[0] == '/' || !slash)
@@ -481,7 +481,7 @@ static int course_model(Course *c, const char *name, const char *lesson_file)
     } else {
         char rel[512];
         snprintf(rel, sizeof rel, "data/%s", name);
-        cmd_data_path(rel, path, sizeof path);
+        data_path(rel, path, sizeof path);
     }
     for (int i = 0; i < c->n_models; i++)
         if (!strcmp(c->models[i]->path, path))

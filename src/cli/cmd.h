@@ -6,13 +6,9 @@
 
 #include <stdio.h>
 
+#include "datapath.h"
 #include "model.h"
 
-#define DEFAULT_MODEL "data/decoder.json"
-
-/* Locates a data file: $ATTEND_DATA/rel, ./rel, then the install dir next to the binary.
- * Writes the first that exists to out (or rel itself). */
-void cmd_data_path(const char *rel, char *out, unsigned outlen);
 
 int cmd_dump(int argc, char **argv);
 int cmd_init_model(int argc, char **argv);
