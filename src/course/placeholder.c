@@ -1,5 +1,7 @@
 /* placeholder.c - live values in lesson prose: {{weight 2 3}}, {{shape L0.h0.q}}, ...
  * (syntax in docs/lessons.md). Reads the current Trace; never prints. */
+#include "placeholder.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
+#include "names.h"
 
 #define PH_MAX_ARGS 6
 
@@ -312,8 +314,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         Stack st;
         Sublayer sub;
         ph_where(ctx, &st, &sub);
-        snprintf(out, outlen, "%s", lesson_sublayer_mask_name(t->model, st, sub, t->ctl.causal,
-                                                              t->ctl.padding));
+        snprintf(out, outlen, "%s", names_sublayer_mask(t->model, st, sub, t->ctl.causal,
+                                                        t->ctl.padding));
         return 0;
     }
     if (!strcmp(name, "pe")) {
@@ -424,4 +426,33 @@ int placeholder_expand(const char *prose, const PlaceholderCtx *ctx, char *out, 
         return -1;
     }
     return bad;
+}
+
+int placeholder_number(const char *body, const PlaceholderCtx *ctx, double *v, int *exact,
+                       char *err, size_t errlen)
+{
+    /* The value as printed, with 6 decimals unless the author gave a precision: the number
+     * a learner reads in the prose is the number the quiz expects. */
+    char b6[300], out[256];
+    PlaceholderCtx c = *ctx;
+    c.ascii = 1;
+    snprintf(b6, sizeof b6, "%s .6", body);
+    const char *last = strrchr(body, ' ');
+    int has_prec = last && last[1] == '.';
+    if (has_prec || placeholder_value(b6, &c, out, sizeof out, NULL, 0))
+        if (placeholder_value(body, &c, out, sizeof out, err, errlen))
+            return -1;
+    if (!strcmp(out, "-inf"))
+        *v = -INFINITY;
+    else if (!strcmp(out, "inf"))
+        *v = INFINITY;
+    else {
+        char *end;
+        *v = strtod(out, &end);
+        if (end == out || *end || isnan(*v))
+            return fail(err, errlen, "{{%s}} is \"%s\", not a number", body, out);
+    }
+    if (exact) /* printed as written: no decimals, no exponent, not infinite */
+        *exact = !placeholder_value(body, &c, out, sizeof out, NULL, 0) && !strpbrk(out, ".ei");
+    return 0;
 }

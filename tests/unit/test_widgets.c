@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "lesson_check.h"
+#include "names.h"
+#include "widget.h"
 #include "t.h"
 
 #define GOOD "tests/fixtures/widgets-good"
@@ -13,6 +16,20 @@
 #define THIN "\xe2\x80\x89"
 
 static char out[4096], perr[512];
+
+/* The placeholder context of an explanation widget's live state, as widget_ctx fills it for
+ * a run that happened (kvcache: prefix is the run the placeholders read). */
+static void live_ctx(const LiveWidget *l, const Widget *w, const Model *m, const Trace *prefix,
+                     PlaceholderCtx *ctx)
+{
+    WidgetIO io;
+    memset(&io, 0, sizeof io);
+    io.w = w;
+    io.m = m;
+    io.live = (LiveWidget *)l;
+    io.tr.t = (Trace *)prefix;
+    widget_ctx(&io, 1, ctx);
+}
 
 /* Expands prose on a page's live state (kvcache: traces of the model). */
 static const char *expand(const Page *p, const Model *m, LiveWidget *l, Trace *full,
@@ -161,7 +178,7 @@ static void test_good(void)
     w = &P[3].widget;
     int ids[64], tgt[64], n, nt;
     Controls ctl;
-    CHECK(lesson_widget_state(w, m, &ctl, ids, &n, tgt, &nt, 64, err, sizeof err) == 0, "%s", err);
+    CHECK(widget_state(w, m, &ctl, ids, &n, tgt, &nt, 64, err, sizeof err) == 0, "%s", err);
     Trace *full = trace_new(m, n, 1), *pre = trace_new(m, n, 1);
     live_start(&l, w, m);
     CHECK(l.s.step == 2, "kv step");
@@ -279,13 +296,13 @@ static void test_broken(void)
 
 static void test_names(void)
 {
-    CHECK(lesson_widget_parse("worked") == W_WORKED && lesson_widget_parse("params") == W_PARAMS,
+    CHECK(course_widget_parse("worked") == W_WORKED && course_widget_parse("params") == W_PARAMS,
           "kinds parse");
-    CHECK(!strcmp(lesson_widget_name(W_KVCACHE), "kvcache"), "kind name");
-    CHECK(lesson_control_parse("dk") == C_DK && lesson_control_parse("gqa") == C_GQA &&
-          lesson_control_parse("tie") == C_TIE && lesson_control_parse("n") == C_N, "controls");
-    CHECK(!lesson_kind_needs_sentence(W_COST) && lesson_kind_needs_sentence(W_KVCACHE) &&
-          lesson_kind_is_explain(W_WORKED) && !lesson_kind_is_explain(W_MATRIX), "kind table");
+    CHECK(!strcmp(course_widget_name(W_KVCACHE), "kvcache"), "kind name");
+    CHECK(course_control_parse("dk") == C_DK && course_control_parse("gqa") == C_GQA &&
+          course_control_parse("tie") == C_TIE && course_control_parse("n") == C_N, "controls");
+    CHECK(!course_kind_needs_sentence(W_COST) && course_kind_needs_sentence(W_KVCACHE) &&
+          course_kind_is_explain(W_WORKED) && !course_kind_is_explain(W_MATRIX), "kind table");
     CHECK(!strcmp(live_worked_step_name(4), "softmax"), "step name");
 }
 
