@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "model.h"
+#include "names.h"
 
 static const char DUMP_USAGE[] =
     "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE] "
@@ -206,8 +207,7 @@ static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int he
             m->path[0] ? m->path : "(in memory)", model_arch_name(c->arch), c->d_model,
             c->n_heads, c->d_head, c->n_layers, c->name[0] ? c->name : "unnamed");
     fprintf(f, "controls: mask %s, pe %s, scaling %s\n",
-            t->ctl.causal && t->ctl.padding ? "causal+padding" : t->ctl.causal ? "causal"
-            : t->ctl.padding ? "padding" : "none",
+            names_mask(t->ctl.causal, t->ctl.padding),
             model_pe_name(t->ctl.pe), t->ctl.scale ? "1/sqrt(d_k)" : "off");
     const int *qids = (c->arch == ARCH_ENCDEC && st == STACK_DEC) ? t->tgt : t->src;
     /* Decoder rows are named by the word they produce; its self-attention keys by the word
@@ -385,11 +385,7 @@ int cmd_dump(int argc, char **argv)
     Controls ctl;
     model_default_controls(&m, &ctl);
     if (mask) {
-        if (!strcmp(mask, "none")) ctl.causal = 0, ctl.padding = 0;
-        else if (!strcmp(mask, "causal")) ctl.causal = 1, ctl.padding = 0;
-        else if (!strcmp(mask, "padding")) ctl.causal = 0, ctl.padding = 1;
-        else if (!strcmp(mask, "both")) ctl.causal = 1, ctl.padding = 1;
-        else {
+        if (names_mask_parse(mask, &ctl.causal, &ctl.padding)) {
             fprintf(stderr, "attend dump: --mask must be none, causal, padding or both, got \"%s\"\n", mask);
             goto out;
         }

@@ -5,12 +5,15 @@
 
 #include "cmd.h"
 #include "lesson.h"
+#include "lesson_check.h"
+#include "widget.h"
 
 static const char CHECK_USAGE[] =
     "usage: attend check-lessons [--show] [DIR]   (default: the course's lessons/)\n"
     "  --show   also print every page's prose with its placeholders expanded";
 
-/* Prints each page's prose expanded on its starting state (an author's preview). */
+/* Prints each page's prose expanded on its starting state (an author's preview): the same
+ * widget run as the placeholder check and the player (widget_run_start). */
 static void show_course(const Course *c)
 {
     for (int li = 0; li < c->n_lessons; li++) {
@@ -19,56 +22,21 @@ static void show_course(const Course *c)
         for (int pi = 0; pi < L->n_pages; pi++) {
             const Page *P = &L->pages[pi];
             const Model *m = lesson_model(c, P);
-            printf("-- page %d: %s [%s]\n", pi + 1, P->title, lesson_widget_name(P->widget.kind));
+            printf("-- page %d: %s [%s]\n", pi + 1, P->title, course_widget_name(P->widget.kind));
             if (!m)
                 continue;
-            int cap = m->cfg.max_len, n = 0, mt = 0;
-            int *src = malloc(sizeof(int) * (size_t)cap), *tgt = malloc(sizeof(int) * (size_t)cap);
-            Trace *t = NULL, *a = NULL, *b = NULL;
-            Controls ctl;
+            WidgetRun r;
             char err[600];
-            PlaceholderCtx ctx;
-            memset(&ctx, 0, sizeof ctx);
-            ctx.model = m;
-            ctx.layer = P->widget.start.layer;
-            ctx.head = P->widget.start.head;
-            ctx.cross = P->widget.start.cross;
-            LiveWidget live;
-            memset(&live, 0, sizeof live);
-            if (lesson_kind_is_explain(P->widget.kind) &&
-                !lesson_kind_needs_sentence(P->widget.kind)) {
-                live_start(&live, &P->widget, m);
-                if (!live_run(&live, &P->widget, m, NULL, 0, NULL, NULL, err, sizeof err))
-                    live_ctx(&live, &P->widget, m, NULL, &ctx);
-            } else if (src && tgt && P->widget.start.sentence[0] &&
-                !lesson_widget_state(&P->widget, m, &ctl, src, &n, tgt, &mt, cap, err, sizeof err)) {
-                t = trace_new(m, n, mt > 0 ? mt : 1);
-                a = trace_new(m, n, mt > 0 ? mt : 1);
-                b = trace_new(m, n, mt > 0 ? mt : 1);
-                if (P->widget.kind == W_KVCACHE && t && a) {
-                    live_start(&live, &P->widget, m);
-                    if (!live_run(&live, &P->widget, m, src, n, a, t, err, sizeof err))
-                        live_ctx(&live, &P->widget, m, t, &ctx);
-                } else if (t && a && b &&
-                           !model_forward(m, src, n, tgt, mt, &ctl, t, err, sizeof err)) {
-                    ctx.trace = t;
-                    ctx.eq_a = a;
-                    ctx.eq_b = b;
-                }
-            }
-            size_t cap_out = strlen(P->prose ? P->prose : "") * 4 + 4096;
+            widget_run_start(&r, &P->widget, m, err, sizeof err); /* failed: sizes only */
+            const char *prose = P->prose ? P->prose : "";
+            size_t cap_out = strlen(prose) * 4 + 4096;
             char *out = malloc(cap_out);
             if (out) {
-                placeholder_expand(P->prose ? P->prose : "", &ctx, out, cap_out, err, sizeof err);
+                placeholder_expand(prose, &r.ctx, out, cap_out, err, sizeof err);
                 printf("%s\n", out);
             }
             free(out);
-            live_free(&live);
-            trace_free(t);
-            trace_free(a);
-            trace_free(b);
-            free(src);
-            free(tgt);
+            widget_run_free(&r);
         }
     }
 }

@@ -228,23 +228,8 @@ void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
 void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
 {
     /* the soonest future due time among scheduled questions */
-    const char *txt = progress_slot_get(p, QUIZ_SLOT);
-    int scheduled = 0;
-    long next = -1;
-    if (txt) {
-        cJSON *o = cJSON_Parse(txt);
-        const cJSON *sch = json_get(o, "schedule");
-        for (const cJSON *e = cJSON_IsObject(sch) ? sch->child : NULL; e; e = e->next) {
-            int box;
-            long due;
-            if (quiz_schedule(p, e->string, &box, &due) == 0) {
-                scheduled++;
-                if (next < 0 || due < next)
-                    next = due;
-            }
-        }
-        cJSON_Delete(o);
-    }
+    long next;
+    int scheduled = quiz_scheduled(p, &next);
     if (!scheduled) {
         fprintf(f, "Nothing to review yet: answer some questions first (attend quiz).\n");
         return;

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "json.h"
 #include "lesson.h"
 #include "progress.h"
 #include "quiz.h"

@@ -1,12 +1,13 @@
 /* live.c - the live state of the explanation widgets (worked, scaling, kvcache, cost,
  * params): from a Widget's start and the learner's toggles to the numbers explain.c computes,
- * published as NamedValues for {{x NAME}}. Shared by check-lessons and the player, so prose
- * and screen read the same numbers. No curses, no printing, no exit(). */
+ * published as NamedValues for {{x NAME}}. Run through widget_run by check-lessons, the quiz
+ * and the player, so prose and screen read the same numbers. No curses, no printing. */
+#include "live.h"
+
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "lesson.h"
 
 #define SCALING_SEED 1 /* the same d_k always shows the same vectors */
 
@@ -71,6 +72,8 @@ static int range_err(char *err, size_t errlen, const char *what, long long v, lo
 static int run_worked(LiveWidget *l, const Widget *w, char *err, size_t errlen)
 {
     const WorkedSpec *ws = &w->worked;
+    assert(ws->nq <= WORKED_MAX && ws->nk <= WORKED_MAX && ws->dk <= WORKED_MAX &&
+           ws->dv <= WORKED_MAX);
     if (l->s.step < 0 || l->s.step >= LIVE_WORKED_STEPS)
         return range_err(err, errlen, "step", l->s.step, 0, LIVE_WORKED_STEPS - 1);
     trace_free(l->worked);
@@ -162,31 +165,11 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
         rc = run_params(l, w, m, err, errlen);
         break;
     default:
-        snprintf(err, errlen, "%s is not an explanation widget", lesson_widget_name(w->kind));
+        snprintf(err, errlen, "%s is not an explanation widget", course_widget_name(w->kind));
         return -1;
     }
     if (rc)
         return -1;
     l->ok = 1;
     return 0;
-}
-
-void live_ctx(const LiveWidget *l, const Widget *w, const Model *m, const Trace *prefix,
-              PlaceholderCtx *ctx)
-{
-    memset(ctx, 0, sizeof *ctx);
-    ctx->model = m;
-    ctx->nv = l->ok ? &l->nv : NULL;
-    ctx->layer = w->start.layer;
-    ctx->head = w->start.head;
-    if (w->kind == W_WORKED) {
-        /* a trace without a model: the model's sizes are no placeholders here */
-        ctx->model = NULL;
-        ctx->trace = l->ok ? l->worked : NULL;
-        ctx->layer = ctx->head = 0;
-        ctx->labels = (const char (*)[16])w->worked.labels;
-        ctx->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
-    } else if (w->kind == W_KVCACHE && l->ok) {
-        ctx->trace = prefix;
-    }
 }

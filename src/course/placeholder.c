@@ -1,5 +1,7 @@
 /* placeholder.c - live values in lesson prose: {{weight 2 3}}, {{shape L0.h0.q}}, ...
  * (syntax in docs/lessons.md). Reads the current Trace; never prints. */
+#include "placeholder.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
+#include "names.h"
 
 #define PH_MAX_ARGS 6
 
@@ -167,6 +169,100 @@ static int ph_x(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *ou
 }
 
 /* Evaluates one placeholder; av[0] is the name. prec -1 when not given. */
+/* {{weight i j}}, {{score i j}}, {{rowsum i}}, {{argmax i}} on the widget's attention. */
+static int ph_attention(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                        size_t outlen, char *err, size_t errlen)
+{
+    const char *name = av[0];
+    int i = 0, j = 0;
+    int is_score = !strcmp(name, "score");
+    const TraceEntry *e = ph_tensor(ctx, is_score ? T_MASKED : T_WEIGHTS, err, errlen);
+    if (!e)
+        return -1;
+    if (ph_rc(e, av[1], ac > 2 ? av[2] : NULL, &i, &j, err, errlen))
+        return -1;
+    const float *row = e->data + (size_t)i * e->cols;
+    if (!strcmp(name, "rowsum")) {
+        double s = 0;
+        for (int q = 0; q < e->cols; q++)
+            s += row[q];
+        fmt_real(ctx, s, prec, out, outlen);
+    } else if (!strcmp(name, "argmax")) {
+        int best = 0;
+        for (int q = 1; q < e->cols; q++)
+            if (row[q] > row[best])
+                best = q;
+        snprintf(out, outlen, "%d", best);
+    } else {
+        fmt_real(ctx, row[j], prec, out, outlen);
+    }
+    return 0;
+}
+
+/* {{token i}}: the word at position i of the query side (a worked example: its label). */
+static int ph_token(const char *arg, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                    char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    int i = 0;
+    if (parse_index(arg, &i))
+        return fail(err, errlen, "position \"%s\" is not a number", arg);
+    Stack st;
+    Sublayer sub;
+    ph_where(ctx, &st, &sub);
+    if (!m || !t->model) { /* a worked example: its labels */
+        if (!ctx->labels || i >= ctx->n_labels)
+            return fail(err, errlen, "position %d out of range 0..%d", i, ctx->n_labels - 1);
+        snprintf(out, outlen, "%s", ctx->labels[i]);
+        return 0;
+    }
+    /* the query side of the widget: the decoder's tokens when it shows cross-attention */
+    int use_tgt = m->cfg.arch == ARCH_ENCDEC && st == STACK_DEC;
+    int len = use_tgt ? t->m : t->n;
+    if (i >= len)
+        return fail(err, errlen, "position %d out of range 0..%d", i, len - 1);
+    snprintf(out, outlen, "%s", vocab_word(&m->vocab, use_tgt ? t->tgt[i] : t->src[i]));
+    return 0;
+}
+
+/* {{equivariance}}: max|Attn(PX) − P·Attn(X)| of the current run, on the scratch traces. */
+static int ph_equivariance(int prec, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                           char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    if (!ctx->eq_a || !ctx->eq_b)
+        return fail(err, errlen, "equivariance needs scratch traces (player bug)");
+    int n = t->n;
+    int *src = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    int *ord = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!src || !ord) {
+        free(src);
+        free(ord);
+        return fail(err, errlen, "out of memory");
+    }
+    /* the trace ran src[order[i]] at position i: undo it */
+    for (int q = 0; q < n; q++) {
+        ord[q] = t->order[q];
+        src[t->order[q]] = t->src[q];
+    }
+    Controls ctl = t->ctl;
+    ctl.order = ord;
+    char e2[256];
+    float v = model_equivariance(m, src, n, t->tgt, t->m, &ctl, ctx->eq_a, ctx->eq_b, e2,
+                                 sizeof e2);
+    free(src);
+    free(ord);
+    if (v < 0)
+        return fail(err, errlen, "%s", e2);
+    if (prec >= 0)
+        fmt_real(ctx, v, prec, out, outlen);
+    else
+        snprintf(out, outlen, "%.3g", (double)v);
+    return 0;
+}
+
 static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                    size_t outlen, char *err, size_t errlen)
 {
@@ -210,50 +306,10 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     int i = 0, j = 0;
 
     if (!strcmp(name, "weight") || !strcmp(name, "score") || !strcmp(name, "rowsum") ||
-        !strcmp(name, "argmax")) {
-        int is_score = !strcmp(name, "score");
-        const TraceEntry *e = ph_tensor(ctx, is_score ? T_MASKED : T_WEIGHTS, err, errlen);
-        if (!e)
-            return -1;
-        if (ph_rc(e, av[1], ac > 2 ? av[2] : NULL, &i, &j, err, errlen))
-            return -1;
-        const float *row = e->data + (size_t)i * e->cols;
-        if (!strcmp(name, "rowsum")) {
-            double s = 0;
-            for (int q = 0; q < e->cols; q++)
-                s += row[q];
-            fmt_real(ctx, s, prec, out, outlen);
-        } else if (!strcmp(name, "argmax")) {
-            int best = 0;
-            for (int q = 1; q < e->cols; q++)
-                if (row[q] > row[best])
-                    best = q;
-            snprintf(out, outlen, "%d", best);
-        } else {
-            fmt_real(ctx, row[j], prec, out, outlen);
-        }
-        return 0;
-    }
-    if (!strcmp(name, "token")) {
-        if (parse_index(av[1], &i))
-            return fail(err, errlen, "position \"%s\" is not a number", av[1]);
-        Stack st;
-        Sublayer sub;
-        ph_where(ctx, &st, &sub);
-        if (!m || !t->model) { /* a worked example: its labels */
-            if (!ctx->labels || i >= ctx->n_labels)
-                return fail(err, errlen, "position %d out of range 0..%d", i, ctx->n_labels - 1);
-            snprintf(out, outlen, "%s", ctx->labels[i]);
-            return 0;
-        }
-        /* the query side of the widget: the decoder's tokens when it shows cross-attention */
-        int use_tgt = c->arch == ARCH_ENCDEC && st == STACK_DEC;
-        int len = use_tgt ? t->m : t->n;
-        if (i >= len)
-            return fail(err, errlen, "position %d out of range 0..%d", i, len - 1);
-        snprintf(out, outlen, "%s", vocab_word(&m->vocab, use_tgt ? t->tgt[i] : t->src[i]));
-        return 0;
-    }
+        !strcmp(name, "argmax"))
+        return ph_attention(ac, av, prec, ctx, out, outlen, err, errlen);
+    if (!strcmp(name, "token"))
+        return ph_token(av[1], ctx, out, outlen, err, errlen);
     if (!strcmp(name, "n")) {
         snprintf(out, outlen, "%d", t->n);
         return 0;
@@ -273,37 +329,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         }
         return 0;
     }
-    if (!strcmp(name, "equivariance")) {
-        if (!ctx->eq_a || !ctx->eq_b)
-            return fail(err, errlen, "equivariance needs scratch traces (player bug)");
-        int n = t->n;
-        int *src = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-        int *ord = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-        if (!src || !ord) {
-            free(src);
-            free(ord);
-            return fail(err, errlen, "out of memory");
-        }
-        /* the trace ran src[order[i]] at position i: undo it */
-        for (int q = 0; q < n; q++) {
-            ord[q] = t->order[q];
-            src[t->order[q]] = t->src[q];
-        }
-        Controls ctl = t->ctl;
-        ctl.order = ord;
-        char e2[256];
-        float v = model_equivariance(m, src, n, t->tgt, t->m, &ctl, ctx->eq_a, ctx->eq_b, e2,
-                                     sizeof e2);
-        free(src);
-        free(ord);
-        if (v < 0)
-            return fail(err, errlen, "%s", e2);
-        if (prec >= 0)
-            fmt_real(ctx, v, prec, out, outlen);
-        else
-            snprintf(out, outlen, "%.3g", (double)v);
-        return 0;
-    }
+    if (!strcmp(name, "equivariance"))
+        return ph_equivariance(prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "lbrace")) {
         snprintf(out, outlen, "{{");
         return 0;
@@ -312,8 +339,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         Stack st;
         Sublayer sub;
         ph_where(ctx, &st, &sub);
-        snprintf(out, outlen, "%s", lesson_sublayer_mask_name(t->model, st, sub, t->ctl.causal,
-                                                              t->ctl.padding));
+        snprintf(out, outlen, "%s", names_sublayer_mask(t->model, st, sub, t->ctl.causal,
+                                                        t->ctl.padding));
         return 0;
     }
     if (!strcmp(name, "pe")) {
@@ -424,4 +451,33 @@ int placeholder_expand(const char *prose, const PlaceholderCtx *ctx, char *out, 
         return -1;
     }
     return bad;
+}
+
+int placeholder_number(const char *body, const PlaceholderCtx *ctx, double *v, int *exact,
+                       char *err, size_t errlen)
+{
+    /* The value as printed, with 6 decimals unless the author gave a precision: the number
+     * a learner reads in the prose is the number the quiz expects. */
+    char b6[300], out[256];
+    PlaceholderCtx c = *ctx;
+    c.ascii = 1;
+    snprintf(b6, sizeof b6, "%s .6", body);
+    const char *last = strrchr(body, ' ');
+    int has_prec = last && last[1] == '.';
+    if (has_prec || placeholder_value(b6, &c, out, sizeof out, NULL, 0))
+        if (placeholder_value(body, &c, out, sizeof out, err, errlen))
+            return -1;
+    if (!strcmp(out, "-inf"))
+        *v = -INFINITY;
+    else if (!strcmp(out, "inf"))
+        *v = INFINITY;
+    else {
+        char *end;
+        *v = strtod(out, &end);
+        if (end == out || *end || isnan(*v))
+            return fail(err, errlen, "{{%s}} is \"%s\", not a number", body, out);
+    }
+    if (exact) /* printed as written: no decimals, no exponent, not infinite */
+        *exact = !placeholder_value(body, &c, out, sizeof out, NULL, 0) && !strpbrk(out, ".ei");
+    return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "datapath.h"
+#include "names.h"
 #include "ui.h"
 #include "view_quiz.h"
 
@@ -125,7 +126,7 @@ int app_cols(const App *a)
 
 const char *app_mask_name(const App *a, Stack st, Sublayer sub)
 {
-    return lesson_sublayer_mask_name(a->model, st, sub, a->ctl.causal, a->ctl.padding);
+    return names_sublayer_mask(a->model, st, sub, a->ctl.causal, a->ctl.padding);
 }
 
 void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
@@ -166,22 +167,14 @@ static int traces_for(App *a, const Model *m)
     if (a->n_mt >= APP_MAX_MODELS)
         return -1;
     int cap = m->cfg.max_len < APP_MAX_TOK ? m->cfg.max_len : APP_MAX_TOK;
-    int capm = m->cfg.arch == ARCH_ENCDEC ? cap : 0;
-    ModelTraces *mt = &a->mt[a->n_mt];
-    mt->model = m;
-    mt->t = trace_new(m, cap, capm);
-    mt->eq_a = trace_new(m, cap, capm);
-    mt->eq_b = trace_new(m, cap, capm);
-    if (!mt->t || !mt->eq_a || !mt->eq_b) {
-        trace_free(mt->t);
-        trace_free(mt->eq_a);
-        trace_free(mt->eq_b);
+    WidgetTraces tr;
+    if (widget_traces_new(&tr, m, cap, m->cfg.arch == ARCH_ENCDEC ? cap : 0))
         return -1;
-    }
-    a->n_mt++;
-    a->t = mt->t;
-    a->eq_a = mt->eq_a;
-    a->eq_b = mt->eq_b;
+    ModelTraces *mt = &a->mt[a->n_mt++];
+    mt->model = m;
+    a->t = mt->t = tr.t;
+    a->eq_a = mt->eq_a = tr.eq_a;
+    a->eq_b = mt->eq_b = tr.eq_b;
     return 0;
 }
 
@@ -195,6 +188,30 @@ static const Page *cur_page(const App *a)
     return &l->pages[a->page];
 }
 
+/* The player's state as the one widget run (widget.c) reads it. */
+static void app_io(App *a, WidgetIO *io)
+{
+    memset(io, 0, sizeof *io);
+    io->w = a->w;
+    io->m = a->model;
+    io->src = a->src;
+    io->n_src = a->n_src;
+    io->tgt = a->tgt;
+    io->n_tgt = a->n_tgt;
+    io->ctl = &a->ctl;
+    io->layer = a->layer;
+    io->head = a->head;
+    io->cross = app_sub(a) == SUB_CROSS;
+    io->live = &a->live;
+    io->tr.t = a->t;
+    io->tr.eq_a = a->eq_a;
+    io->tr.eq_b = a->eq_b;
+    /* chips show the equivariance verdict; prose may quote it */
+    const Page *p = cur_page(a);
+    io->equiv = (a->w && a->w->kind == W_CHIPS) ||
+                (p && p->prose && strstr(p->prose, "{{equivariance"));
+}
+
 static void expand_prose(App *a)
 {
     const Page *p = cur_page(a);
@@ -206,17 +223,10 @@ static void expand_prose(App *a)
     }
     const char *src = p->prose ? p->prose : "";
     if (a->model && a->ran) {
+        WidgetIO io;
         PlaceholderCtx ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.model = a->model;
-        ctx.trace = a->t;
-        ctx.eq_a = a->eq_a;
-        ctx.eq_b = a->eq_b;
-        ctx.layer = a->layer;
-        ctx.head = a->head;
-        ctx.cross = app_sub(a) == SUB_CROSS;
-        if (a->w && lesson_kind_is_explain(a->w->kind))
-            live_ctx(&a->live, a->w, a->model, a->t, &ctx);
+        app_io(a, &io);
+        widget_ctx(&io, 1, &ctx);
         placeholder_expand(src, &ctx, tmp, sizeof tmp, err, sizeof err);
         /* equivariance runs reuse eq_a/eq_b; the main trace stays the current state */
     } else {
@@ -230,31 +240,12 @@ void app_run(App *a)
     a->ran = 0;
     a->equiv = -1.0f;
     a->run_err[0] = '\0';
-    if (a->model && a->w && lesson_kind_is_explain(a->w->kind)) {
-        app_live_run(a);
-        expand_prose(a);
-        return;
-    }
-    if (a->model && a->t) {
-        a->ctl.order = a->order;
-        const Page *p = cur_page(a);
-        int want_eq = a->w && a->w->kind == W_CHIPS;
-        if (p && p->prose && strstr(p->prose, "{{equivariance"))
-            want_eq = 1;
-        if (want_eq) {
-            /* The permuted run of the check is the current state: it goes straight into t,
-             * so a chips key costs two forward passes, not three. */
-            char err[256];
-            a->equiv = model_equivariance(a->model, a->src, a->n_src, a->tgt, a->n_tgt, &a->ctl,
-                                          a->eq_a, a->t, err, sizeof err);
-            if (a->equiv >= 0.0f)
-                a->ran = 1;
-            else
-                snprintf(a->run_err, sizeof a->run_err, "%s", err);
-        }
-        if (!a->ran && model_forward(a->model, a->src, a->n_src, a->tgt, a->n_tgt, &a->ctl,
-                                     a->t, a->run_err, sizeof a->run_err) == 0)
-            a->ran = 1;
+    if (a->model && a->w && (course_kind_is_explain(a->w->kind) || a->t)) {
+        WidgetIO io;
+        if (!course_kind_is_explain(a->w->kind))
+            a->ctl.order = a->order;
+        app_io(a, &io);
+        a->ran = widget_run(&io, &a->equiv, a->run_err, sizeof a->run_err) == 0;
     }
     expand_prose(a);
 }
@@ -283,12 +274,12 @@ void app_reset_widget(App *a)
         return;
     }
     int cap = a->t->max_n;
-    if ((lesson_kind_needs_sentence(w->kind) || (w->kind == W_NONE && w->start.sentence[0])) &&
-        lesson_widget_state(w, a->model, &a->ctl, a->src, &a->n_src, a->tgt, &a->n_tgt, cap,
-                            err, sizeof err))
+    if ((course_kind_needs_sentence(w->kind) || (w->kind == W_NONE && w->start.sentence[0])) &&
+        widget_state(w, a->model, &a->ctl, a->src, &a->n_src, a->tgt, &a->n_tgt, cap, err,
+                     sizeof err))
         app_msg(a, 1, "%s", err);
     live_free(&a->live);
-    if (lesson_kind_is_explain(w->kind))
+    if (course_kind_is_explain(w->kind))
         live_start(&a->live, w, a->model);
     for (int i = 0; i < APP_MAX_TOK; i++)
         a->order[i] = i;
@@ -298,10 +289,7 @@ void app_reset_widget(App *a)
     a->ctl.order = a->order;
     snprintf(a->sentence, sizeof a->sentence, "%s", w->start.sentence);
     snprintf(a->target, sizeof a->target, "%s", w->start.target);
-    const ModelConfig *c = &a->model->cfg;
-    a->layer = w->start.layer >= 0 && w->start.layer < c->n_layers ? w->start.layer : 0;
-    a->head = w->start.head >= 0 && w->start.head < c->n_heads ? w->start.head : 0;
-    a->cross = w->start.cross && c->arch == ARCH_ENCDEC;
+    widget_view_start(w, a->model, &a->layer, &a->head, &a->cross);
     a->scores = w->start.scores;
     a->all_heads = w->start.all_heads;
     a->step = w->start.step > 0 ? w->start.step : 0;

@@ -6,10 +6,12 @@
 #include <stddef.h>
 
 #include "lesson.h"
+#include "live.h"
 #include "model.h"
 #include "progress.h"
 #include "tui.h"
 #include "ui.h"
+#include "widget.h"
 
 #define APP_MAX_TOK 128     /* longest sequence the player runs (models cap it lower) */
 #define APP_MAX_MODELS 16   /* models per course with their traces */
@@ -102,7 +104,9 @@ struct App {
 
 /* ---- shared by the views (app.c) ---- */
 const ViewOps *app_view(WidgetKind k);
-/* Recomputes the trace (and the equivariance when the page needs it) from the state. */
+/* Recomputes the trace (and the equivariance when the page needs it), or an explanation
+ * widget's numbers, from the state: one widget_run (widget.c), the run check-lessons and the
+ * quiz use too. */
 void app_run(App *a);
 /* Sets a one-line status message. */
 void app_msg(App *a, int warn, const char *fmt, ...)
@@ -160,8 +164,6 @@ void app_edit_start(App *a, int target);
 
 extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
 extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
-/* Explanation widgets (view_explain.c): recomputes a->live from its state (a->ran, run_err). */
-void app_live_run(App *a);
 
 /* Overlays (view_help.c, view_menu.c, view_edit.c). */
 void help_draw(App *a);

@@ -36,6 +36,11 @@ first=$(echo "$rows" | head -1)
 if [ "$(grep -o -- '--' <<<"$first" | wc -l)" = 5 ]; then ok; else bad "first row should have 5 masked cells: $first"; fi
 out=$("$A" dump --sentence "$S" --mask none)
 if ! echo "$out" | sed -n '5,10p' | grep -q -- '--'; then ok; else bad "mask none still masks"; fi
+# The mask is named as the lessons name it (names_mask): a decoder's default is "both".
+if "$A" dump --sentence "$S" | grep -q '^controls: mask both, '; then ok; else bad "dump names causal+padding \"both\""; fi
+for m in none causal padding both; do
+    if "$A" dump --sentence "$S" --mask $m | grep -q "^controls: mask $m, "; then ok; else bad "dump --mask $m does not print mask $m"; fi
+done
 
 # JSON output parses and has the documented keys.
 if "$A" dump --sentence "$S" --format json >"$tmp/d.json" &&

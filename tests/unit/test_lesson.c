@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "lesson_check.h"
+#include "names.h"
+#include "widget.h"
 #include "t.h"
 
 #define GOOD "tests/fixtures/lessons-good"
@@ -78,16 +81,27 @@ static void test_good(void)
           mx->widget.start.scale == 0, "matrix tensor, scale false");
     CHECK(mx->n_questions == 2, "questions %d", mx->n_questions);
     if (mx->n_questions == 2) {
-        CHECK(!strcmp(mx->questions[0].id, "q1") && !strcmp(mx->questions[0].kind, "number"),
-              "question id/kind");
-        CHECK(strstr(mx->questions[0].json, "\"compute\":\"weight 0 1\"") != NULL,
-              "question kept as JSON text: %s", mx->questions[0].json);
-        CHECK(strstr(mx->questions[1].json, "\"choices\"") != NULL, "choice JSON");
+        const Question *q1 = &mx->questions[0], *q2 = &mx->questions[1];
+        CHECK(!strcmp(q1->id, "q1") && !strcmp(q1->kind_name, "number") &&
+              q1->kind == QK_NUMBER && q1->ok, "question id/kind");
+        CHECK(!strcmp(q1->compute, "weight 0 1") && !strcmp(q1->prompt, "Weight?") &&
+              !q1->has_tolerance, "question read once into typed fields: compute \"%s\"",
+              q1->compute);
+        /* its state, a typed delta: the mask key only, causal on and padding off */
+        CHECK(q1->has_state && q1->state.keys == 1u << SK_MASK && q1->state.v.causal == 1 &&
+              q1->state.v.padding == 0 && q1->n_state_problems == 0, "state delta keys %#x",
+              q1->state.keys);
+        WidgetStart st = mx->widget.start;
+        course_apply_delta(&st, &q1->state);
+        CHECK(st.causal == 1 && st.padding == 0 && st.scale == mx->widget.start.scale &&
+              !strcmp(st.tensor, mx->widget.start.tensor), "delta laid over the page's start");
+        CHECK(q2->kind == QK_CHOICE && q2->n_choices == 2 && !strcmp(q2->choices[1], "b") &&
+              q2->correct == 1u && !q2->has_state, "choice question typed");
     }
     /* widget state helper */
     int src[64], tgt[64], n, mt;
     Controls ctl;
-    CHECK(lesson_widget_state(&ch->widget, m, &ctl, src, &n, tgt, &mt, 64, err, sizeof err) == 0,
+    CHECK(widget_state(&ch->widget, m, &ctl, src, &n, tgt, &mt, 64, err, sizeof err) == 0,
           "%s", err);
     CHECK(n == 5 && mt == 0 && ctl.pe == PE_NONE && ctl.causal == 0 && ctl.order &&
           ctl.order[0] == 4, "widget state n=%d", n);
@@ -337,15 +351,15 @@ static void test_placeholders(void)
 
 static void test_names(void)
 {
-    CHECK(lesson_widget_parse("chips") == W_CHIPS && lesson_widget_parse("chip") == -1, "widgets");
-    CHECK(!strcmp(lesson_widget_name(W_PASSPORT), "passport"), "widget name");
-    CHECK(lesson_control_parse("all_heads") == C_ALL_HEADS && lesson_control_parse("x") == -1,
+    CHECK(course_widget_parse("chips") == W_CHIPS && course_widget_parse("chip") == -1, "widgets");
+    CHECK(!strcmp(course_widget_name(W_PASSPORT), "passport"), "widget name");
+    CHECK(course_control_parse("all_heads") == C_ALL_HEADS && course_control_parse("x") == -1,
           "controls");
-    CHECK(lesson_control_parse("tensor") == C_TENSOR && lesson_control_parse("padding") == C_PADDING,
+    CHECK(course_control_parse("tensor") == C_TENSOR && course_control_parse("padding") == C_PADDING,
           "control bits match lesson.h");
-    CHECK(!strcmp(lesson_control_name(C_SWAP), "swap") && lesson_control_name(3) == NULL,
+    CHECK(!strcmp(course_control_name(C_SWAP), "swap") && course_control_name(3) == NULL,
           "control name");
-    CHECK(!strcmp(lesson_mask_name(1, 1), "both") && !strcmp(lesson_mask_name(0, 1), "padding"),
+    CHECK(!strcmp(names_mask(1, 1), "both") && !strcmp(names_mask(0, 1), "padding"),
           "mask names");
 }
 

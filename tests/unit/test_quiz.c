@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include "lesson.h"
+#include "lesson_check.h"
+#include "names.h"
+#include "widget.h"
 #include "progress.h"
 #include "quiz.h"
 #include "t.h"
@@ -224,8 +227,27 @@ static void test_schema(void)
         "{\"id\":\"a\",\"kind\":\"text\",\"prompt\":\"p\",\"answers\":[\"softmax\"]}",
         "{\"id\":\"a\",\"kind\":\"drill\",\"prompt\":\"p\",\"drill\":\"softmax\"}",
     };
+    Question *q = malloc(sizeof *q);
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-        CHECK(quiz_check_question(good[i], err, sizeof err) == 0, "good %zu: %s", i, err);
+        CHECK(quiz_question_from_text(q, good[i], err, sizeof err) == 0 && q->ok, "good %zu: %s",
+              i, err);
+    /* read once into typed fields: what the quiz later uses without the JSON */
+    quiz_question_from_text(q, good[1], err, sizeof err);
+    CHECK(q->kind == QK_MULTI && q->n_choices == 3 && q->correct == 5u, "multi answers 0,2");
+    quiz_question_from_text(q, good[2], err, sizeof err);
+    CHECK(q->kind == QK_NUMBER && !strcmp(q->compute, "weight 1 2") && q->has_tolerance &&
+          q->tolerance == 0.01 && q->n_hints == 1 && !strcmp(q->hints[0], "h"), "number typed");
+    quiz_question_from_text(q, good[3], err, sizeof err);
+    CHECK(!q->compute[0] && q->number == 64 && !q->has_tolerance, "literal number answer");
+    quiz_question_from_text(q, good[4], err, sizeof err);
+    CHECK(q->kind == QK_SHAPE && q->rank == 2 && q->dims[0] == 6 && q->dims[1] == 64, "shape");
+    quiz_question_from_text(q, good[5], err, sizeof err);
+    CHECK(q->kind == QK_CELL && q->row == 3 && !strcmp(q->compute, "argmax 3"), "cell");
+    quiz_question_from_text(q, good[6], err, sizeof err);
+    CHECK(q->kind == QK_TEXT && q->n_text == 1 && !strcmp(q->text[0], "softmax"), "text");
+    quiz_question_from_text(q, good[7], err, sizeof err);
+    CHECK(q->kind == QK_DRILL && !strcmp(q->drill, "softmax") && !strcmp(q->prompt, "p"),
+          "drill");
     struct { const char *json, *want; } bad[] = {
         {"{\"kind\":\"choice\",\"choices\":[\"x\"],\"answer\":0}", "give 2 to"},
         {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"],\"answer\":2}", "0..1"},
@@ -249,10 +271,11 @@ static void test_schema(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
-        int rc = quiz_check_question(bad[i].json, err, sizeof err);
-        CHECK(rc == -1 && strstr(err, bad[i].want), "bad %zu: want \"%s\", got \"%s\"", i,
-              bad[i].want, err);
+        int rc = quiz_question_from_text(q, bad[i].json, err, sizeof err);
+        CHECK(rc == -1 && !q->ok && strstr(err, bad[i].want),
+              "bad %zu: want \"%s\", got \"%s\"", i, bad[i].want, err);
     }
+    free(q);
 }
 
 /* ---- computed answers against the Trace read directly ---- */
@@ -284,7 +307,7 @@ static Trace *run_page(const Page *P, const Model *m, int causal, int pe, int la
     Controls ctl;
     int tgt[64], mt;
     char err[300];
-    if (lesson_widget_state(&w, m, &ctl, src, n, tgt, &mt, 64, err, sizeof err))
+    if (widget_state(&w, m, &ctl, src, n, tgt, &mt, 64, err, sizeof err))
         return NULL;
     Trace *t = trace_new(m, *n, 1);
     if (t && model_forward(m, src, *n, tgt, mt, &ctl, t, err, sizeof err)) {
@@ -393,7 +416,7 @@ static void test_computed(void)
         w.start.pe = PE_NONE;
         Controls ctl;
         int tgt[4], mt;
-        lesson_widget_state(&w, m, &ctl, src, &n, tgt, &mt, 64, err, sizeof err);
+        widget_state(&w, m, &ctl, src, &n, tgt, &mt, 64, err, sizeof err);
         ctl.order = order;
         Trace *a = trace_new(m, n, 1), *b = trace_new(m, n, 1);
         float eq = model_equivariance(m, src, n, tgt, mt, &ctl, a, b, err, sizeof err);
@@ -768,7 +791,7 @@ static void test_explain_widgets(void)
         w.kind = W_HEATMAP;
         Controls ctl;
         int tgt[4], mt;
-        CHECK(lesson_widget_state(&w, m, &ctl, src, &n, tgt, &mt, 64, err, sizeof err) == 0 &&
+        CHECK(widget_state(&w, m, &ctl, src, &n, tgt, &mt, 64, err, sizeof err) == 0 &&
               n == 4, "prefix tokens");
         Trace *t = trace_new(m, n, 1);
         CHECK(t && model_forward(m, src, n, tgt, mt, &ctl, t, err, sizeof err) == 0, "%s", err);
@@ -869,16 +892,16 @@ static void test_setup_and_precision(void)
      * encoder-decoder's decoder self-attention */
     Model *fake = calloc(1, sizeof *fake);
     fake->cfg.arch = ARCH_ENCDEC;
-    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_ENC, SUB_SELF, 1, 0), "none"),
+    CHECK(!strcmp(names_sublayer_mask(fake, STACK_ENC, SUB_SELF, 1, 0), "none"),
           "encoder self-attention: no causal mask");
-    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_DEC, SUB_CROSS, 1, 1), "padding"),
+    CHECK(!strcmp(names_sublayer_mask(fake, STACK_DEC, SUB_CROSS, 1, 1), "padding"),
           "cross-attention: padding only");
-    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_DEC, SUB_SELF, 1, 1), "both"),
+    CHECK(!strcmp(names_sublayer_mask(fake, STACK_DEC, SUB_SELF, 1, 1), "both"),
           "decoder self-attention: causal and padding");
     fake->cfg.arch = ARCH_ENCODER;
-    CHECK(!strcmp(lesson_sublayer_mask_name(fake, STACK_ENC, SUB_SELF, 1, 0), "causal"),
+    CHECK(!strcmp(names_sublayer_mask(fake, STACK_ENC, SUB_SELF, 1, 0), "causal"),
           "an encoder-only model runs the causal mask when it is on");
-    CHECK(!strcmp(lesson_sublayer_mask_name(NULL, STACK_DEC, SUB_SELF, 1, 0), "causal"),
+    CHECK(!strcmp(names_sublayer_mask(NULL, STACK_DEC, SUB_SELF, 1, 0), "causal"),
           "a worked example (no model)");
     free(fake);
 

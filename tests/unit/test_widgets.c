@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "lesson_check.h"
+#include "names.h"
+#include "widget.h"
 #include "t.h"
 
 #define GOOD "tests/fixtures/widgets-good"
@@ -13,6 +16,20 @@
 #define THIN "\xe2\x80\x89"
 
 static char out[4096], perr[512];
+
+/* The placeholder context of an explanation widget's live state, as widget_ctx fills it for
+ * a run that happened (kvcache: prefix is the run the placeholders read). */
+static void live_ctx(const LiveWidget *l, const Widget *w, const Model *m, const Trace *prefix,
+                     PlaceholderCtx *ctx)
+{
+    WidgetIO io;
+    memset(&io, 0, sizeof io);
+    io.w = w;
+    io.m = m;
+    io.live = (LiveWidget *)l;
+    io.tr.t = (Trace *)prefix;
+    widget_ctx(&io, 1, ctx);
+}
 
 /* Expands prose on a page's live state (kvcache: traces of the model). */
 static const char *expand(const Page *p, const Model *m, LiveWidget *l, Trace *full,
@@ -161,7 +178,7 @@ static void test_good(void)
     w = &P[3].widget;
     int ids[64], tgt[64], n, nt;
     Controls ctl;
-    CHECK(lesson_widget_state(w, m, &ctl, ids, &n, tgt, &nt, 64, err, sizeof err) == 0, "%s", err);
+    CHECK(widget_state(w, m, &ctl, ids, &n, tgt, &nt, 64, err, sizeof err) == 0, "%s", err);
     Trace *full = trace_new(m, n, 1), *pre = trace_new(m, n, 1);
     live_start(&l, w, m);
     CHECK(l.s.step == 2, "kv step");
@@ -229,6 +246,174 @@ static void test_good(void)
     lesson_free_course(&c);
 }
 
+/* ---- the one widget run (widget.c): the context it fills, page by page ---- */
+
+/* 1 when two traces hold the same entries (names, shapes, every float). */
+static int same_trace(const Trace *a, const Trace *b)
+{
+    if (!a || !b || a->n != b->n || a->m != b->m || a->n_entries != b->n_entries)
+        return 0;
+    for (int i = 0; i < a->n_entries; i++) {
+        const TraceEntry *x = &a->entries[i], *y = &b->entries[i];
+        if (strcmp(x->name, y->name) || x->rows != y->rows || x->cols != y->cols ||
+            memcmp(x->data, y->data, sizeof(float) * (size_t)(x->rows * x->cols)))
+            return 0;
+    }
+    return 1;
+}
+
+/* A heatmap page: the context reads a model_forward of the start (run here by hand, as
+ * lesson_run, check-lessons --show and the player did before widget.c), at the start's layer
+ * and head; the player's path (its own traces of max_len, identity order, widget_run through
+ * a WidgetIO) reads the same numbers, and so does the equivariance run the chips take. */
+static void test_widget_heatmap(void)
+{
+    Course c;
+    char err[512];
+    lesson_load_dir(&c, "tests/fixtures/lessons-good", err, sizeof err);
+    const Page *P = c.n_lessons ? &c.lessons[0].pages[0] : NULL;
+    const Model *m = P ? lesson_model(&c, P) : NULL;
+    CHECK(P && m && P->widget.kind == W_HEATMAP, "heatmap fixture: %s", err);
+    if (!m) {
+        lesson_free_course(&c);
+        return;
+    }
+    WidgetRun r;
+    CHECK(widget_run_start(&r, &P->widget, m, err, sizeof err) == 0 && r.ran, "run: %s", err);
+    /* by hand */
+    int src[64], tgt[64], n, nt;
+    Controls ctl;
+    CHECK(widget_state(&P->widget, m, &ctl, src, &n, tgt, &nt, 64, err, sizeof err) == 0, "%s",
+          err);
+    Trace *t = trace_new(m, n, 1);
+    CHECK(t && model_forward(m, src, n, tgt, nt, &ctl, t, err, sizeof err) == 0, "%s", err);
+    CHECK(r.ctx.model == m && r.ctx.trace == r.io.tr.t && r.ctx.eq_a && r.ctx.eq_b &&
+          r.ctx.layer == 1 && r.ctx.head == 2 && r.ctx.cross == 0 && !r.ctx.nv &&
+          !r.ctx.labels && !r.ctx.ascii, "ctx fields: layer %d head %d", r.ctx.layer,
+          r.ctx.head);
+    CHECK(same_trace(r.ctx.trace, t), "the context's trace is model_forward's");
+    const TraceEntry *e = trace_find(t, STACK_DEC, 1, SUB_SELF, 2, T_WEIGHTS);
+    char v[64];
+    CHECK(e && placeholder_value("weight 2 1 .6", &r.ctx, v, sizeof v, err, sizeof err) == 0 &&
+          fabs(strtod(v, NULL) - e->data[2 * e->cols + 1]) < 1e-6, "weight 2 1 = %s", v);
+    /* the player's path: traces of max_len, the order as the identity, the same numbers */
+    WidgetIO io;
+    memset(&io, 0, sizeof io);
+    int order[64];
+    for (int i = 0; i < 64; i++)
+        order[i] = i;
+    Controls pctl = ctl;
+    pctl.order = order;
+    LiveWidget live;
+    memset(&live, 0, sizeof live);
+    io.w = &P->widget;
+    io.m = m;
+    io.src = src;
+    io.n_src = n;
+    io.tgt = tgt;
+    io.n_tgt = nt;
+    io.ctl = &pctl;
+    widget_view_start(&P->widget, m, &io.layer, &io.head, &io.cross);
+    io.live = &live;
+    CHECK(widget_traces_new(&io.tr, m, m->cfg.max_len, 0) == 0, "player traces");
+    float eq = 0;
+    CHECK(widget_run(&io, &eq, err, sizeof err) == 0 && eq == -1.0f, "player run: %s", err);
+    PlaceholderCtx pc;
+    widget_ctx(&io, 1, &pc);
+    char a[512], b[512];
+    placeholder_expand(P->prose, &r.ctx, a, sizeof a, err, sizeof err);
+    placeholder_expand(P->prose, &pc, b, sizeof b, err, sizeof err);
+    CHECK(!strcmp(a, b) && !strstr(a, "[?"), "one run, one prose: \"%s\" vs \"%s\"", a, b);
+    /* with the equivariance check (chips): the permuted run ends in t, the same numbers */
+    io.equiv = 1;
+    CHECK(widget_run(&io, &eq, err, sizeof err) == 0 && eq >= 0.0f, "equivariance run: %s",
+          err);
+    widget_ctx(&io, 1, &pc);
+    placeholder_expand(P->prose, &pc, b, sizeof b, err, sizeof err);
+    CHECK(!strcmp(a, b), "the equivariance run leaves the same state in t: \"%s\"", b);
+    /* a failed run gives the model's sizes and nothing else */
+    widget_ctx(&io, 0, &pc);
+    CHECK(pc.model == m && !pc.trace && !pc.nv && pc.layer == 1 && pc.head == 2,
+          "no trace when the run failed");
+    CHECK(placeholder_value("weight 0 0", &pc, v, sizeof v, err, sizeof err) != 0 &&
+          placeholder_value("d_model", &pc, v, sizeof v, err, sizeof err) == 0,
+          "sizes only: d_model %s", v);
+    widget_traces_free(&io.tr);
+    trace_free(t);
+    widget_run_free(&r);
+    /* a page without a widget or a sentence runs nothing: its sizes resolve */
+    const Page *P1 = &c.lessons[0].pages[1];
+    CHECK(widget_run_start(&r, &P1->widget, m, err, sizeof err) == 0 && !r.ran &&
+          !r.ctx.trace && r.ctx.model == m, "prose-only page: no run, no error");
+    placeholder_expand(P1->prose, &r.ctx, a, sizeof a, err, sizeof err);
+    char want[64];
+    snprintf(want, sizeof want, "about %d dimensions", m->cfg.d_model);
+    CHECK(strstr(a, want) != NULL, "{{d_model}} on a prose page: %s", a);
+    widget_run_free(&r);
+    lesson_free_course(&c);
+}
+
+/* A kvcache page: the context reads the prefix run (live_run's prefix trace), publishes the
+ * live numbers, and keeps the start's layer and head; a worked page: its own trace, no model,
+ * its labels, layer and head 0. The values are those live.c computes by hand here. */
+static void test_widget_explain(void)
+{
+    Course c;
+    char err[512];
+    lesson_load_dir(&c, GOOD, err, sizeof err);
+    if (c.n_lessons != 1 || c.lessons[0].n_pages != 7) {
+        CHECK(0, "widgets fixture");
+        lesson_free_course(&c);
+        return;
+    }
+    const Page *P = c.lessons[0].pages;
+    const Model *m = lesson_model(&c, &P[3]);
+    WidgetRun r;
+    CHECK(P[3].widget.kind == W_KVCACHE && m, "kvcache page");
+    CHECK(widget_run_start(&r, &P[3].widget, m, err, sizeof err) == 0 && r.ran, "kv: %s", err);
+    /* by hand: live_run on the prefix and the full run */
+    int ids[64], tgt[64], n, nt;
+    Controls ctl;
+    widget_state(&P[3].widget, m, &ctl, ids, &n, tgt, &nt, 64, err, sizeof err);
+    Trace *full = trace_new(m, n, 1), *prefix = trace_new(m, n, 1);
+    LiveWidget l;
+    memset(&l, 0, sizeof l);
+    live_start(&l, &P[3].widget, m);
+    CHECK(live_run(&l, &P[3].widget, m, ids, n, full, prefix, err, sizeof err) == 0, "%s", err);
+    CHECK(r.ctx.trace == r.io.tr.t && same_trace(r.ctx.trace, prefix) && r.ctx.model == m &&
+          r.ctx.nv == &r.live.nv && !r.ctx.eq_a && !r.ctx.labels && r.ctx.cross == 0 &&
+          r.ctx.layer == P[3].widget.start.layer && r.ctx.head == P[3].widget.start.head,
+          "kvcache ctx: the prefix run, the live numbers");
+    CHECK(r.live.nv.n == l.nv.n && r.live.kv.step == 2 && r.live.kv.cache_floats ==
+          l.kv.cache_floats && r.live.n_tokens == n, "the same live numbers (%d values)",
+          r.live.nv.n);
+    char a[256];
+    CHECK(placeholder_value("n", &r.ctx, a, sizeof a, err, sizeof err) == 0 && atoi(a) == 2,
+          "{{n}} reads the prefix of 2 tokens: %s", a);
+    live_free(&l);
+    trace_free(full);
+    trace_free(prefix);
+    widget_run_free(&r);
+
+    /* worked */
+    const Widget *w = &P[0].widget;
+    CHECK(widget_run_start(&r, w, m, err, sizeof err) == 0 && r.ran, "worked: %s", err);
+    Trace *wt = model_worked(w->worked.q, w->worked.k, w->worked.v, w->worked.nq, w->worked.nk,
+                             w->worked.dk, w->worked.dv, 1, 0);
+    CHECK(r.ctx.model == NULL && r.ctx.trace == r.live.worked && same_trace(r.ctx.trace, wt) &&
+          r.ctx.layer == 0 && r.ctx.head == 0 && r.ctx.labels &&
+          r.ctx.n_labels == (w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk) &&
+          r.ctx.nv == &r.live.nv, "worked ctx: its own trace (causal, unscaled), no model");
+    CHECK(placeholder_value("token 1", &r.ctx, a, sizeof a, err, sizeof err) == 0 &&
+          !strcmp(a, w->worked.labels[1]), "{{token 1}} is label %s: %s", w->worked.labels[1],
+          a);
+    CHECK(placeholder_value("d_model", &r.ctx, a, sizeof a, err, sizeof err) != 0,
+          "no model sizes on a worked page");
+    trace_free(wt);
+    widget_run_free(&r);
+    lesson_free_course(&c);
+}
+
 static void test_broken(void)
 {
     Course c;
@@ -279,19 +464,21 @@ static void test_broken(void)
 
 static void test_names(void)
 {
-    CHECK(lesson_widget_parse("worked") == W_WORKED && lesson_widget_parse("params") == W_PARAMS,
+    CHECK(course_widget_parse("worked") == W_WORKED && course_widget_parse("params") == W_PARAMS,
           "kinds parse");
-    CHECK(!strcmp(lesson_widget_name(W_KVCACHE), "kvcache"), "kind name");
-    CHECK(lesson_control_parse("dk") == C_DK && lesson_control_parse("gqa") == C_GQA &&
-          lesson_control_parse("tie") == C_TIE && lesson_control_parse("n") == C_N, "controls");
-    CHECK(!lesson_kind_needs_sentence(W_COST) && lesson_kind_needs_sentence(W_KVCACHE) &&
-          lesson_kind_is_explain(W_WORKED) && !lesson_kind_is_explain(W_MATRIX), "kind table");
+    CHECK(!strcmp(course_widget_name(W_KVCACHE), "kvcache"), "kind name");
+    CHECK(course_control_parse("dk") == C_DK && course_control_parse("gqa") == C_GQA &&
+          course_control_parse("tie") == C_TIE && course_control_parse("n") == C_N, "controls");
+    CHECK(!course_kind_needs_sentence(W_COST) && course_kind_needs_sentence(W_KVCACHE) &&
+          course_kind_is_explain(W_WORKED) && !course_kind_is_explain(W_MATRIX), "kind table");
     CHECK(!strcmp(live_worked_step_name(4), "softmax"), "step name");
 }
 
 int main(void)
 {
     test_good();
+    test_widget_heatmap();
+    test_widget_explain();
     test_broken();
     test_names();
     return t_done("widgets");

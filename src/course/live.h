@@ -1,0 +1,59 @@
+/* live.h - the explanation widgets (worked, scaling, kvcache, cost, params): their live
+ * state, from a Widget's start and the learner's toggles, and the numbers explain.c computes
+ * for it, published as NamedValues for {{x NAME}}. widget.c runs them; the views draw them.
+ * No curses, no printing. */
+#ifndef ATTEND_LIVE_H
+#define ATTEND_LIVE_H
+
+#include <stddef.h>
+
+#include "course.h"
+#include "explain.h"
+#include "model.h"
+
+/* Worked steps, in order: Q K V, QKᵀ, ÷√d_k, +M, softmax, ·V. */
+#define LIVE_WORKED_STEPS 6
+#define LIVE_DK_MAX 1024
+#define LIVE_N_MAX 8192
+
+/* What the learner changes on an explanation widget (starts from the widget's start). */
+typedef struct {
+    int causal, scale;    /* worked: mask and 1/√d_k; scaling: which side the model uses */
+    int step;             /* worked: 0..LIVE_WORKED_STEPS-1; kvcache: 1..n tokens */
+    int d_k;              /* scaling: 1..LIVE_DK_MAX */
+    long long n;          /* cost: 1..LIVE_N_MAX */
+    int tied, gqa;        /* params */
+} LiveState;
+
+/* The numbers behind one explanation widget for its current LiveState. */
+typedef struct {
+    LiveState s;
+    NamedValues nv;       /* published for {{x NAME}} */
+    Trace *worked;        /* owned: worked's trace (model_worked), NULL otherwise */
+    ScalingDemo scaling;
+    KvCacheStep kv;
+    int n_tokens;         /* kvcache: tokens of the sentence */
+    CostPoint cost;
+    ParamConfig pc;       /* params: the configuration with the toggles applied */
+    ParamRow rows[PARAM_ROWS];
+    int n_rows;
+    long long total;
+    int ok;               /* 1: the numbers are valid */
+} LiveWidget;
+
+/* Sets l->s from the widget's start (defaults: step 0 or 1 for kvcache, d_k 64, n 16, the
+ * config's tying and GQA). l must be zeroed or freed before. */
+void live_start(LiveWidget *l, const Widget *w, const Model *m);
+/* Computes the numbers for l->s (clamped to their ranges). kvcache runs ids (n tokens) into
+ * full and prefix (each able to hold n tokens) and then reads them: prefix holds the run of
+ * the first step tokens. m is the page's model (sizes for cost, params without a config,
+ * kvcache). Returns 0, or -1 with a message (l->ok 0). Allocates only worked's trace. Called
+ * by widget_run (widget.c), the one place a widget runs. */
+int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int n,
+             Trace *full, Trace *prefix, char *err, size_t errlen);
+/* Frees what live_run allocated; l stays usable (zeroed). */
+void live_free(LiveWidget *l);
+/* The step names of the worked widget ("Q, K, V", "QKᵀ", ...). */
+const char *live_worked_step_name(int step);
+
+#endif

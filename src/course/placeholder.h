@@ -1,0 +1,47 @@
+/* placeholder.h - live values in lesson prose: {{weight 2 3}}, {{shape L0.h0.q}}, ...
+ * (syntax in docs/lessons.md), read from one PlaceholderCtx that widget.c fills. Depends on
+ * the engine only. No curses, no printing. */
+#ifndef ATTEND_PLACEHOLDER_H
+#define ATTEND_PLACEHOLDER_H
+
+#include <stddef.h>
+
+#include "explain.h"
+#include "model.h"
+
+/* What placeholders read: one widget run. Filled by widget_ctx (widget.c) only. */
+typedef struct {
+    const Model *model;
+    const Trace *trace;   /* the current run: its controls, tokens and order are read here */
+    Trace *eq_a, *eq_b;   /* scratch traces (capacity >= trace's) for {{equivariance}};
+                             may be NULL, then that placeholder is an error */
+    int layer, head;      /* the widget's current layer and head */
+    int cross;            /* 1: weight/score/rowsum read cross-attention (encoder-decoder) */
+    int ascii;            /* 1: write "x" and "-inf" instead of "×" and "−∞" */
+    const NamedValues *nv; /* what an explanation widget publishes, for {{x NAME}}; or NULL */
+    const char (*labels)[16]; /* a worked trace's position names for {{token i}}, or NULL */
+    int n_labels;
+} PlaceholderCtx;
+
+/* Copies prose to out with every {{...}} replaced by its value. Returns 0 when all
+ * resolved; otherwise the number of placeholders that did not resolve: each is written in
+ * place as "[?TEXT]" (for example "[?weight 9 9]") and the first error message goes to err
+ * ("{{weight 9 9}}: row 9 out of range 0..5"). out is always NUL-terminated; when it is
+ * too small the text is cut and -1 is returned with "prose too long" in err. */
+int placeholder_expand(const char *prose, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                       char *err, size_t errlen);
+/* Like placeholder_expand for one placeholder body without braces ("weight 2 3 .3"). */
+int placeholder_value(const char *body, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                      char *err, size_t errlen);
+/* The value of a placeholder body as a number, exactly as a reader of the prose sees it: with
+ * the author's precision when the body gives one (".4"), else with 6 decimals; -inf and inf
+ * for masked scores. *exact (may be NULL) is 1 when the placeholder as written prints no
+ * decimals (a count, a position: {{entries}}, {{n}}, {{argmax 2}}). 0, or -1 with a message
+ * ("{{token 1}} is \"cat\", not a number"). */
+int placeholder_number(const char *body, const PlaceholderCtx *ctx, double *v, int *exact,
+                       char *err, size_t errlen);
+/* Byte ranges of "[?...]" markers are found by the player by scanning out for "[?" ... "]"
+ * written by placeholder_expand; PLACEHOLDER_BAD_OPEN is that prefix. */
+#define PLACEHOLDER_BAD_OPEN "[?"
+
+#endif

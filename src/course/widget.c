@@ -1,0 +1,207 @@
+/* widget.c - one widget run (widget.h): the starting state, the engine run of every widget
+ * kind, and the one PlaceholderCtx that reads it. No curses, no printing, no exit(). */
+#include "widget.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int widget_traces_new(WidgetTraces *tr, const Model *m, int n, int n_tgt)
+{
+    assert(m && n > 0 && n_tgt >= 0);
+    tr->t = trace_new(m, n, n_tgt);
+    tr->eq_a = trace_new(m, n, n_tgt);
+    tr->eq_b = trace_new(m, n, n_tgt);
+    if (tr->t && tr->eq_a && tr->eq_b)
+        return 0;
+    widget_traces_free(tr);
+    return -1;
+}
+
+void widget_traces_free(WidgetTraces *tr)
+{
+    trace_free(tr->t);
+    trace_free(tr->eq_a);
+    trace_free(tr->eq_b);
+    memset(tr, 0, sizeof *tr);
+}
+
+int widget_state(const Widget *w, const Model *m, Controls *ctl, int *src, int *n, int *tgt,
+                 int *n_tgt, int cap, char *err, size_t errlen)
+{
+    assert(w && m && cap > 0);
+    const WidgetStart *s = &w->start;
+    assert(s->n_order >= 0 && s->n_order <= ATTEND_MAX_ORDER);
+    model_default_controls(m, ctl);
+    if (s->causal >= 0)
+        ctl->causal = s->causal;
+    if (s->padding >= 0)
+        ctl->padding = s->padding;
+    if (s->pe >= 0)
+        ctl->pe = (PeKind)s->pe;
+    ctl->scale = s->scale;
+    ctl->order = s->n_order > 0 ? s->order : NULL;
+    *n = 0;
+    *n_tgt = 0;
+    if (!s->sentence[0]) {
+        snprintf(err, errlen, "this page has no sentence");
+        return -1;
+    }
+    TokenizeInfo info;
+    *n = vocab_tokenize(&m->vocab, s->sentence, src, cap, &info);
+    if (info.truncated || *n == 0) {
+        snprintf(err, errlen, "the sentence has %d tokens; it needs 1 to %d", info.n_tokens,
+                 cap);
+        return -1;
+    }
+    if (s->n_order > 0 && s->n_order != *n) {
+        snprintf(err, errlen, "start.order has %d entries for %d tokens", s->n_order, *n);
+        return -1;
+    }
+    if (m->cfg.arch == ARCH_ENCDEC) {
+        *n_tgt = vocab_tokenize(&m->vocab, s->target, tgt, cap, &info);
+        if (info.truncated || *n_tgt == 0) {
+            snprintf(err, errlen, "the target has %d tokens; it needs 1 to %d", info.n_tokens,
+                     cap);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void widget_view_start(const Widget *w, const Model *m, int *layer, int *head, int *cross)
+{
+    const ModelConfig *c = &m->cfg;
+    const WidgetStart *s = &w->start;
+    *layer = s->layer >= 0 && s->layer < c->n_layers ? s->layer : 0;
+    *head = s->head >= 0 && s->head < c->n_heads ? s->head : 0;
+    *cross = s->cross && c->arch == ARCH_ENCDEC;
+}
+
+int widget_run(const WidgetIO *io, float *equiv, char *err, size_t errlen)
+{
+    const Widget *w = io->w;
+    assert(w && (int)w->kind >= 0 && w->kind < W__COUNT);
+    if (err && errlen)
+        err[0] = 0;
+    if (equiv)
+        *equiv = -1.0f;
+    if (course_kind_is_explain(w->kind)) {
+        /* kvcache: t holds the prefix run (what the views and placeholders read), eq_a the
+         * full one; the other explanation widgets read no sentence */
+        assert(io->live);
+        return live_run(io->live, w, io->m, io->src, io->n_src, io->tr.eq_a, io->tr.t, err,
+                        errlen);
+    }
+    if (!io->m || !io->tr.t) {
+        snprintf(err, errlen, "no model to run");
+        return -1;
+    }
+    assert(io->ctl && io->n_src >= 0 && io->n_src <= io->tr.t->max_n);
+    if (io->equiv) {
+        /* The permuted run of the check is the current state: it goes straight into t, so a
+         * chips key costs two forward passes, not three. */
+        assert(equiv && io->tr.eq_a);
+        *equiv = model_equivariance(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl,
+                                    io->tr.eq_a, io->tr.t, err, errlen);
+        if (*equiv >= 0.0f)
+            return 0;
+    }
+    return model_forward(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl, io->tr.t, err,
+                         errlen) ? -1 : 0;
+}
+
+void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
+{
+    const Widget *w = io->w;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->model = io->m;
+    ctx->layer = io->layer;
+    ctx->head = io->head;
+    ctx->cross = io->cross;
+    if (w && course_kind_is_explain(w->kind)) {
+        /* the explanation widgets show no cross-attention and keep their start's layer */
+        ctx->cross = 0;
+        ctx->layer = w->start.layer;
+        ctx->head = w->start.head;
+    }
+    if (!ran || !w)
+        return;
+    if (!course_kind_is_explain(w->kind)) {
+        ctx->trace = io->tr.t;
+        ctx->eq_a = io->tr.eq_a;
+        ctx->eq_b = io->tr.eq_b;
+        return;
+    }
+    const LiveWidget *l = io->live;
+    ctx->nv = l->ok ? &l->nv : NULL;
+    if (w->kind == W_WORKED) {
+        /* a trace without a model: the model's sizes are no placeholders here */
+        ctx->model = NULL;
+        ctx->trace = l->ok ? l->worked : NULL;
+        ctx->layer = ctx->head = 0;
+        ctx->labels = (const char (*)[16])w->worked.labels;
+        ctx->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
+    } else if (w->kind == W_KVCACHE && l->ok) {
+        ctx->trace = io->tr.t;
+    }
+}
+
+void widget_run_free(WidgetRun *r)
+{
+    live_free(&r->live);
+    free(r->src);
+    free(r->tgt);
+    widget_traces_free(&r->io.tr);
+    memset(r, 0, sizeof *r);
+}
+
+int widget_run_start(WidgetRun *r, const Widget *w, const Model *m, char *err, size_t errlen)
+{
+    assert(w && m);
+    memset(r, 0, sizeof *r);
+    r->w = *w;
+    WidgetIO *io = &r->io;
+    io->w = &r->w;
+    io->m = m;
+    io->live = &r->live;
+    io->ctl = &r->ctl;
+    widget_view_start(&r->w, m, &io->layer, &io->head, &io->cross);
+    int rc = 0;
+    if (course_kind_is_explain(w->kind) && !course_kind_needs_sentence(w->kind)) {
+        live_start(&r->live, &r->w, m);
+    } else if (!w->start.sentence[0]) {
+        goto ctx; /* sizes only: {{d_model}} and friends */
+    } else {
+        int cap = m->cfg.max_len;
+        r->src = malloc(sizeof(int) * (size_t)cap);
+        r->tgt = malloc(sizeof(int) * (size_t)cap);
+        if (!r->src || !r->tgt) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            goto ctx;
+        }
+        if (widget_state(&r->w, m, &r->ctl, r->src, &r->n_src, r->tgt, &r->n_tgt, cap, err,
+                         errlen)) {
+            rc = -1;
+            goto ctx;
+        }
+        io->src = r->src;
+        io->tgt = r->tgt;
+        io->n_src = r->n_src;
+        io->n_tgt = r->n_tgt;
+        if (widget_traces_new(&io->tr, m, r->n_src, r->n_tgt > 0 ? r->n_tgt : 1)) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            goto ctx;
+        }
+        if (w->kind == W_KVCACHE)
+            live_start(&r->live, &r->w, m);
+    }
+    rc = widget_run(io, NULL, err, errlen);
+    r->ran = rc == 0;
+ctx:
+    widget_ctx(io, r->ran, &r->ctx);
+    return rc;
+}

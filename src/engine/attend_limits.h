@@ -1,0 +1,17 @@
+/* attend_limits.h - the sizes every room agrees on: each fixed buffer that holds one of these is
+ * sized from the constant here, never from a literal that happens to match. (Not "limits.h": that name would hide the
+ * C library's <limits.h> from every file compiled with -Isrc/engine.) */
+#ifndef ATTEND_ATTEND_LIMITS_H
+#define ATTEND_ATTEND_LIMITS_H
+
+/* The longest sequence a model may declare (config max_len; model_io.c checks 1..this). */
+#define ATTEND_MAX_LEN 4096
+/* Entries of a widget's starting token order ("start.order"): lessons reorder short sentences
+ * only, so a start holds at most this many positions. */
+#define ATTEND_MAX_ORDER 64
+/* Tokens a drill tokenizes to count a lesson sentence (more are counted, not stored). */
+#define ATTEND_MAX_DRILL_TOKENS 128
+/* Lesson sentences a drill chooses from. */
+#define ATTEND_MAX_DRILL_SENTENCES 64
+
+#endif
