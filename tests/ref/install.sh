@@ -71,15 +71,16 @@ if command -v tmux >/dev/null 2>&1; then
     title=$(sed -n 's/^  "title": "\(.*\)",$/\1/p' lessons/01-*.json | head -n 1)
     tmux -L "$sock" new-session -d -x 80 -y 24 -c "$tmp/elsewhere" \
         "env -i PATH='$P/bin:/usr/bin:/bin' HOME='$H' LANG=C.UTF-8 TERM=xterm-256color attend; sleep 600"
+    n_lessons=$(find lessons -maxdepth 1 -name '[0-9]*.json' | wc -l)
     seen=0
-    for _ in $(seq 1 100); do
-        if tmux -L "$sock" capture-pane -p -t 0 | grep -qF "lesson 1/$(ls lessons | grep -c '^[0-9].*\.json$')"; then seen=1; break; fi
+    for _ in $(seq 1 300); do
+        if tmux -L "$sock" capture-pane -p -t 0 | grep -qF "lesson 1/$n_lessons"; then seen=1; break; fi
         sleep 0.1
     done
     screen=$(tmux -L "$sock" capture-pane -p -t 0)
     [ "$seen" = 1 ] && grep -qF "${title:0:40}" <<<"$screen" && ok || { bad "player's first page (title '$title')"; echo "$screen"; }
     tmux -L "$sock" send-keys -t 0 q
-    for _ in $(seq 1 50); do [ -f "$H/.local/state/attend/progress.json" ] && break; sleep 0.1; done
+    for _ in $(seq 1 300); do [ -f "$H/.local/state/attend/progress.json" ] && break; sleep 0.1; done
     [ -f "$H/.local/state/attend/progress.json" ] && ok || bad "no progress in the empty HOME's ~/.local/state/attend/"
     tmux -L "$sock" kill-server >/dev/null 2>&1
 else
@@ -92,7 +93,7 @@ comp() { # words... (the last is the one completed): prints the candidates
         "$P/share/bash-completion/completions/attend" "$@" 2>&1
 }
 grep -qx quiz <<<"$(comp attend "")" && grep -qx check-lessons <<<"$(comp attend "")" && ok || bad "completion of subcommands: $(comp attend "" | tr '\n' ' ')"
-[ "$(comp attend --lesson "" | wc -l)" = "$(ls lessons/[0-9]*.json | wc -l)" ] && ok || bad "completion of lesson ids: $(comp attend --lesson "" | tr '\n' ' ')"
+[ "$(comp attend --lesson "" | wc -l)" = "$(find lessons -maxdepth 1 -name '[0-9]*.json' | wc -l)" ] && ok || bad "completion of lesson ids: $(comp attend --lesson "" | tr '\n' ' ')"
 [ "$(comp attend quiz --lesson caus)" = causal-mask ] && ok || bad "completion of --lesson caus: $(comp attend quiz --lesson caus)"
 [ "$(comp attend dump --model trans)" = translate.json ] && ok || bad "completion of dump --model: $(comp attend dump --model trans)"
 [ "$(comp attend dump --mask c)" = causal ] && ok || bad "completion of --mask c: $(comp attend dump --mask c)"
@@ -100,9 +101,18 @@ grep -qx quiz <<<"$(comp attend "")" && grep -qx check-lessons <<<"$(comp attend
 [ "$(comp attend --mo)" = --mouse ] && ok || bad "completion of the player's --mo: $(comp attend --mo)"
 
 # ---- make uninstall: nothing left ----
+cp -a "$P" "$tmp/moved"   # a copy of the prefix, for after the uninstall
 if mk PREFIX="$P" SRCDIR= uninstall >"$tmp/uninstall.log" 2>&1; then ok; else bad "make uninstall"; tail "$tmp/uninstall.log"; fi
 left=$(find "$P" ! -type d; find "$P" -name '*attend*')
 [ -z "$left" ] && ok || bad "left after make uninstall: $left"
+
+# the prefix moved elsewhere: its data directory is gone, the binary finds ../share/attend
+out=$(run "$tmp/moved/bin/attend" --version)
+grep -qxF "lessons: $tmp/moved/share/attend/lessons (next to the binary)" <<<"$out" && ok || bad "moved prefix: $out"
+expect 0 "model: $tmp/moved/bin/../share/attend/data/decoder.json" -- run "$tmp/moved/bin/attend" dump --sentence "the cat"
+rm -rf "$tmp/moved"
+out=$(run "$B/attend" --version)   # no data anywhere: said so
+grep -qxF "lessons: lessons (not found)" <<<"$out" && ok || bad "nowhere: $out"
 
 # ---- DESTDIR staging (as a package build does); uninstall keeps a file it did not write ----
 S=$tmp/stage
