@@ -5,6 +5,8 @@
 #   make sanitize   every test (unit, reference, end-to-end) against an ASan + UBSan build
 #   make bench      speed and memory benchmarks
 #   make models     retrain the shipped models from the corpus
+#   make install    install under PREFIX (/usr/local) into DESTDIR; make uninstall undoes it
+#   make deb        build the Debian package into build/deb/ (from a copy of the tree)
 CC      ?= cc
 PKGS    := ncursesw libcjson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -17,7 +19,7 @@ WARN    += -Werror
 endif
 OPT     ?= -O2 -g
 CFLAGS  ?=
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) $(WARN) $(CFLAGS)
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) $(WARN) $(CPPFLAGS) $(CFLAGS)
 LDLIBS  := -lm
 
 BUILD   ?= build
@@ -46,6 +48,7 @@ TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all run deps test-deps test unit sanitize bench models clean check-pkgs
+.PHONY: install uninstall deb FORCE
 BIN     ?= attend
 all: check-pkgs $(BIN)
 
@@ -111,6 +114,48 @@ models: check-pkgs $(BIN) $(BUILD)/tools/gencorpus
 	./$(BIN) train --config data/configs/decoder-cheat.json --out data/decoder-cheat.json
 	./$(BIN) train --config data/configs/translate.json --out data/translate.json
 	./$(BIN) train --config data/configs/encoder.json --out data/encoder.json
+
+# ---- install (README "Install"); the version lives in VERSION only ----
+VERSION := $(shell cat VERSION)
+PREFIX  ?= /usr/local
+DATADIR  = $(PREFIX)/share/attend
+SRCDIR   = $(CURDIR)
+# The data directory and the build tree are compiled into datapath.o only (rebuilt when they
+# change); SRCDIR= leaves the build path out (the Debian package).
+$(BUILD)/course/datapath.o: ALL_CFLAGS += -DATTEND_DATADIR='"$(DATADIR)"' -DATTEND_SRCDIR='"$(SRCDIR)"'
+$(BUILD)/course/datapath.o: $(BUILD)/datapath.flags
+$(BUILD)/cli/main.o: ALL_CFLAGS += -DATTEND_VERSION='"$(VERSION)"'
+$(BUILD)/cli/main.o: VERSION
+$(BUILD)/datapath.flags: FORCE
+	@mkdir -p $(@D); f='$(DATADIR) $(SRCDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$f" ] || echo "$$f" >$@
+SHARE_FILES := $(sort $(shell find lessons data demos -type f ! -name '.*' 2>/dev/null))
+DOC_FILES   := README.md $(wildcard docs/*.md)
+INST_BIN  = $(DESTDIR)$(PREFIX)/bin/attend
+INST_MAN  = $(DESTDIR)$(PREFIX)/share/man/man1/attend.1
+INST_COMP = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/attend
+INST_DOC  = $(DESTDIR)$(PREFIX)/share/doc/attend
+install: all
+	install -D -m 755 $(BIN) $(INST_BIN)
+	install -D -m 644 docs/attend.1 $(INST_MAN)
+	install -D -m 644 tools/attend.bash-completion $(INST_COMP)
+	install -d $(INST_DOC) && install -m 644 $(DOC_FILES) $(INST_DOC)
+	@for f in $(SHARE_FILES); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f || exit 1; done
+	@echo "installed $(words $(SHARE_FILES)) data files in $(DESTDIR)$(DATADIR)"
+# Removes exactly what install wrote, then the directories it made under share/attend if empty.
+uninstall:
+	rm -f $(INST_BIN) $(INST_MAN) $(INST_COMP) $(addprefix $(INST_DOC)/,$(notdir $(DOC_FILES)))
+	@cd $(DESTDIR)$(DATADIR) 2>/dev/null && rm -f $(SHARE_FILES) && \
+	  for d in $$(printf '%s\n' $(sort $(dir $(SHARE_FILES))) | sort -r); do rmdir $$d 2>/dev/null; done; \
+	  rmdir $(DESTDIR)$(DATADIR) $(INST_DOC) 2>/dev/null; true
+# Builds from a copy under build/deb/src of the files git shows (committed or not, never the
+# ignored ones): dpkg-buildpackage writes into the parent directory, build/deb/.
+DEB_FILES = { git ls-files -co --exclude-standard 2>/dev/null || \
+	  find . \( -path './build*' -o -path ./attend -o -path ./.git \) -prune -o -type f -print; }
+deb:
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/src
+	$(DEB_FILES) | while read -r f; do [ -f "$$f" ] && echo "$$f"; done | tar -cf - -T - | tar -C $(BUILD)/deb/src -xf -
+	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b -J2
+	@ls $(BUILD)/deb/*.deb
 
 clean:
 	rm -rf build build-san attend

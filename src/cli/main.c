@@ -1,11 +1,17 @@
 /* main.c - argument parsing and subcommands; the only place that decides to exit. */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "datapath.h"
 #include "tui.h"
 
-#define ATTEND_VERSION "0.1.0"
+/* The version comes from the VERSION file, through the Makefile (debian/changelog agrees). */
+#ifndef ATTEND_VERSION
+#error "build with the Makefile: it passes -DATTEND_VERSION from the VERSION file"
+#endif
 
 typedef struct {
     const char *name;
@@ -41,7 +47,12 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!strcmp(argv[1], "--version")) {
+            char p[1024], abs[PATH_MAX];
             printf("attend %s\n", ATTEND_VERSION);
+            const char *how = data_locate("lessons", p, sizeof p);
+            printf("lessons: %s (%s)\n", realpath(p, abs) ? abs : p, how);
+            how = data_locate(DATA_DEFAULT_MODEL, p, sizeof p);
+            printf("models:  %s (%s)\n", realpath(p, abs) ? abs : p, how);
             return 0;
         }
         for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)

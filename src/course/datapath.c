@@ -1,40 +1,95 @@
 /* datapath.c - where attend finds its data files (data/, lessons/): one lookup shared by the
- * loaders, the subcommands and the player. */
+ * loaders, the subcommands, the player and `attend --version`. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "datapath.h"
 
-void data_path(const char *rel, char *out, size_t outlen)
+/* Both come from the Makefile, for this file only: DATADIR = $(PREFIX)/share/attend, SRCDIR =
+ * the tree it was built in (empty in the Debian package, to keep the build path out of it). */
+#ifndef ATTEND_DATADIR
+#define ATTEND_DATADIR ""
+#endif
+#ifndef ATTEND_SRCDIR
+#define ATTEND_SRCDIR ""
+#endif
+
+/* The running binary's path (resolved), or 0 when /proc is not there. */
+static int exe_path(char *out, size_t n)
 {
-    const char *env = getenv("ATTEND_DATA");
-    if (env && *env) {
-        /* ATTEND_DATA names the directory that holds data/ and lessons/ */
-        snprintf(out, outlen, "%s/%s", env, rel);
-        if (access(out, R_OK) == 0)
-            return;
-    }
-    if (access(rel, R_OK) == 0) {
-        snprintf(out, outlen, "%s", rel);
-        return;
-    }
-    /* Next to the binary: /proc/self/exe's directory. */
-    char exe[1024];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        exe[k] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
+    ssize_t k = readlink("/proc/self/exe", out, n - 1);
+    if (k <= 0 || (size_t)k >= n - 1)
+        return 0;
+    out[k] = 0;
+    return 1;
+}
+
+/* 1 when the running binary lies inside the tree it was built in. */
+static int in_build_tree(void)
+{
+    char exe[PATH_MAX], src[PATH_MAX];
+    if (!ATTEND_SRCDIR[0] || !exe_path(exe, sizeof exe) || !realpath(ATTEND_SRCDIR, src))
+        return 0;
+    size_t n = strlen(src);
+    return strncmp(exe, src, n) == 0 && exe[n] == '/';
+}
+
+/* 1 when dir is the current directory. */
+static int is_cwd(const char *dir)
+{
+    struct stat a, b;
+    return stat(dir, &a) == 0 && stat(".", &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/* Writes root/rel to out (rel alone when root is the current directory, so messages name
+ * "data/decoder.json" when run from the tree); 1 when that fits and is readable. */
+static int try_root(const char *root, const char *rel, char *out, size_t outlen)
+{
+    if (!root[0])
+        return 0;
+    int k = is_cwd(root) ? snprintf(out, outlen, "%s", rel)
+                         : snprintf(out, outlen, "%s/%s", root, rel);
+    return k > 0 && (size_t)k < outlen && access(out, R_OK) == 0;
+}
+
+const char *data_locate(const char *rel, char *out, size_t outlen)
+{
+    if (rel[0] != '/') {
+        const char *env = getenv("ATTEND_DATA");
+        if (env && try_root(env, rel, out, outlen))
+            return "$ATTEND_DATA";
+        int tree_first = in_build_tree();
+        if (tree_first && try_root(ATTEND_SRCDIR, rel, out, outlen))
+            return "build tree";
+        if (try_root(ATTEND_DATADIR, rel, out, outlen))
+            return "installed";
+        if (!tree_first && try_root(ATTEND_SRCDIR, rel, out, outlen))
+            return "build tree";
+        /* Next to the binary: a clone moved elsewhere, or a relocated prefix. */
+        char exe[PATH_MAX];
+        char *slash;
+        if (exe_path(exe, sizeof exe) && (slash = strrchr(exe, '/'))) {
             *slash = 0;
-            snprintf(out, outlen, "%s/%s", exe, rel);
-            if (access(out, R_OK) == 0)
-                return;
-            snprintf(out, outlen, "%s/../share/attend/%s", exe, rel);
-            if (access(out, R_OK) == 0)
-                return;
+            if (try_root(exe, rel, out, outlen))
+                return "next to the binary";
+            size_t n = strlen(exe);
+            if (n + sizeof "/../share/attend" <= sizeof exe) {
+                memcpy(exe + n, "/../share/attend", sizeof "/../share/attend");
+                if (try_root(exe, rel, out, outlen))
+                    return "next to the binary";
+            }
         }
     }
     snprintf(out, outlen, "%s", rel);
+    return access(out, R_OK) == 0 ? "as given" : "not found";
+}
+
+void data_path(const char *rel, char *out, size_t outlen)
+{
+    (void)data_locate(rel, out, outlen);
 }

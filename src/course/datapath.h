@@ -8,8 +8,17 @@
 /* The model a widget or a subcommand uses when none is named. */
 #define DATA_DEFAULT_MODEL "data/decoder.json"
 
-/* Locates a data file: $ATTEND_DATA/rel, ./rel, then next to the binary (and its
- * ../share/attend/). Writes the first that exists to out (or rel itself). */
+/* Locates a data file or directory rel ("lessons", "data/vocab.txt"): the first root holding
+ * it, in this order: $ATTEND_DATA; the installed data directory compiled in (ATTEND_DATADIR,
+ * $(PREFIX)/share/attend); the source tree the binary was built in (ATTEND_SRCDIR); the
+ * binary's own directory and its ../share/attend. A binary still inside its build tree looks
+ * in that tree before the installed directory, so a clone never runs an older installed
+ * course. An absolute rel, or one found nowhere, is written as given (relative to the
+ * current directory). Writes the path to out and returns a static label of where it was
+ * found ("$ATTEND_DATA", "installed", "build tree", "next to the binary", or "not found"). */
+const char *data_locate(const char *rel, char *out, size_t outlen);
+
+/* data_locate without the label. */
 void data_path(const char *rel, char *out, size_t outlen);
 
 #endif
