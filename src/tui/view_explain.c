@@ -1,23 +1,11 @@
-/* view_explain.c - what the explanation views share: recomputing the LiveWidget from its state
- * (app_live_run, called by app_run), grouped numbers, byte sizes and horizontal bars. */
+/* view_explain.c - what the explanation views share: grouped numbers, byte sizes, horizontal
+ * bars and the "not run" line. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ui.h"
 #include "view_explain.h"
-
-void app_live_run(App *a)
-{
-    char err[256] = "";
-    a->ran = 0;
-    /* kvcache: t holds the prefix run (what the views and placeholders read), eq_a the full
-     * one; both hold up to the model's max_len tokens */
-    if (live_run(&a->live, a->w, a->model, a->src, a->n_src, a->eq_a, a->t, err, sizeof err))
-        snprintf(a->run_err, sizeof a->run_err, "%s", err);
-    else
-        a->ran = 1;
-}
 
 const char *ex_group(long long v, char *out, size_t n)
 {
@@ -93,13 +81,4 @@ int ex_not_ran(App *a, Rect r)
     ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
     attroff(COLOR_PAIR(UI_WARN));
     return 1;
-}
-
-int ex_plus_minus(int k)
-{
-    if (k == '+' || k == '=' || k == KEY_UP)
-        return 1;
-    if (k == '-' || k == '_' || k == KEY_DOWN)
-        return -1;
-    return 0;
 }
