@@ -184,8 +184,8 @@ void app_reset_widget(App *a);
 void layout_draw(App *a);
 
 /* ---- the shared widget controls (controls.c) ---- */
-/* Applies a shared control request (m d p s [ ] h H l L a v e E r) when the page allows it;
- * returns 1 if used. */
+/* Applies a shared control request (m d p s [ ] h H l L a v e E r) as keys_lookup found it
+ * in KM_COMMON, whose rows carry the C_* bit the page must allow; returns 1 if used. */
 int controls_request(App *a, Request req);
 
 /* Mouse click in the chips widget rect r (view_chips.c); 1 if it hit a chip. */
