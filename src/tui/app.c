@@ -1,5 +1,7 @@
 /* app.c - the player: argument parsing, course and progress, the one loop (draw -> key ->
- * recompute), the layout (header, prose, widget, footer), paging and signals. */
+ * recompute), the view registry and overlays, key dispatch (key -> request from the key
+ * table -> overlay, view, shared controls or the global keys), paging and signals. The
+ * panes are laid out by layout.c, the shared controls applied by controls.c. */
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -14,7 +16,6 @@
 #include "datapath.h"
 #include "names.h"
 #include "ui.h"
-#include "view_quiz.h"
 
 /* ---- signals: the handler only sets a flag; the loop ends cleanly ---- */
 static volatile sig_atomic_t app_signal;
@@ -65,6 +66,12 @@ static void install_signals(void)
 static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT,
                                        &VIEW_MATRIX, &VIEW_WORKED, &VIEW_SCALING,
                                        &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS};
+/* Every view with private state, widget or overlay: app_new allocates each one's. */
+static const ViewOps *const ALL_VIEWS[] = {
+    &VIEW_NONE,  &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT, &VIEW_MATRIX, &VIEW_WORKED,
+    &VIEW_SCALING, &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_HELP, &VIEW_NOTES,
+    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ};
+#define N_ALL_VIEWS (int)(sizeof ALL_VIEWS / sizeof ALL_VIEWS[0])
 
 const ViewOps *app_view(WidgetKind k)
 {
@@ -74,9 +81,35 @@ const ViewOps *app_view(WidgetKind k)
     return &VIEW_NONE;
 }
 
-static const ViewOps *cur_view(const App *a)
+const ViewOps *app_cur_view(const App *a)
 {
     return app_view(a->w && a->model ? a->w->kind : W_NONE);
+}
+
+void *app_view_state(App *a, const ViewOps *v)
+{
+    for (int i = 0; i < N_ALL_VIEWS && i < APP_MAX_VIEWS; i++)
+        if (ALL_VIEWS[i] == v)
+            return a->vstate[i];
+    return NULL;
+}
+
+int app_overlay_open(App *a, const ViewOps *v, int arg)
+{
+    if (a->overlay)
+        app_overlay_close(a);
+    if (v->open && v->open(a, arg))
+        return -1;
+    a->overlay = v;
+    return 0;
+}
+
+void app_overlay_close(App *a)
+{
+    const ViewOps *v = a->overlay;
+    a->overlay = NULL;
+    if (v && v->close)
+        v->close(a);
 }
 
 void app_msg(App *a, int warn, const char *fmt, ...)
@@ -212,6 +245,11 @@ static void app_io(App *a, WidgetIO *io)
                 (p && p->prose && strstr(p->prose, "{{equivariance"));
 }
 
+const Page *app_page(const App *a)
+{
+    return cur_page(a);
+}
+
 static void expand_prose(App *a)
 {
     const Page *p = cur_page(a);
@@ -329,8 +367,8 @@ void app_open(App *a, int lesson, int page)
         page = l->n_pages - 1;
     a->lesson = lesson;
     a->page = page;
-    a->prose_scroll = 0;
-    a->focus = 0;
+    a->scr.prose_scroll = 0;
+    a->scr.focus = 0;
     const Page *p = &l->pages[page];
     a->w = &p->widget;
     /* a page without a widget still runs its sentence, if it gives one, so that its prose
@@ -392,483 +430,6 @@ static void app_turn(App *a, int dir)
         app_msg(a, 0, "this is the first page");
 }
 
-/* ---- shared widget keys ---- */
-static void cycle(int *v, int n, int dir)
-{
-    *v = ((*v + dir) % n + n) % n;
-}
-
-int app_common_key(App *a, int k)
-{
-    unsigned al = a->allowed;
-    const ModelConfig *c = &a->model->cfg;
-    switch (k) {
-    case 'm':
-        if (!(al & C_MASK))
-            return 0;
-        a->ctl.causal = !a->ctl.causal;
-        app_msg(a, 0, "causal mask %s", a->ctl.causal ? "on" : "off");
-        break;
-    case 'd':
-        if (!(al & C_PADDING))
-            return 0;
-        a->ctl.padding = !a->ctl.padding;
-        app_msg(a, 0, "padding mask %s", a->ctl.padding ? "on" : "off");
-        break;
-    case 'p': {
-        if (!(al & C_PE))
-            return 0;
-        int pe = (int)a->ctl.pe;
-        cycle(&pe, PE__COUNT, 1);
-        a->ctl.pe = (PeKind)pe;
-        app_msg(a, 0, "positional encoding: %s", model_pe_name(a->ctl.pe));
-        break;
-    }
-    case 's':
-        if (!(al & C_SCALE))
-            return 0;
-        a->ctl.scale = !a->ctl.scale;
-        app_msg(a, 0, "scaling by 1/√d_k %s", a->ctl.scale ? "on" : "off");
-        break;
-    case ']':
-    case 'h':
-    case '[':
-    case 'H':
-        if (!(al & C_HEAD))
-            return 0;
-        cycle(&a->head, c->n_heads, k == ']' || k == 'h' ? 1 : -1);
-        break;
-    case 'l':
-    case 'L':
-        if (!(al & C_LAYER))
-            return 0;
-        cycle(&a->layer, c->n_layers, k == 'l' ? 1 : -1);
-        break;
-    case 'a':
-        if (!(al & C_ALL_HEADS))
-            return 0;
-        a->all_heads = !a->all_heads;
-        break;
-    case 'v':
-        if (!(al & C_SCORES))
-            return 0;
-        a->scores = !a->scores;
-        break;
-    case 'e':
-    case 'E':
-        if (!(al & C_EDIT))
-            return 0;
-        app_edit_start(a, k == 'E' && c->arch == ARCH_ENCDEC);
-        return 1;
-    case 'r':
-        if (!(al & C_RESET))
-            return 0;
-        {
-            int layer = a->layer, head = a->head;
-            app_reset_widget(a);
-            if (a->w->kind != W_CHIPS) { /* keep the view, reset the controls */
-                a->layer = layer;
-                a->head = head;
-            }
-            app_msg(a, 0, "reset to the page's starting state");
-        }
-        return 1;
-    default:
-        return 0;
-    }
-    app_run(a);
-    return 1;
-}
-
-void app_common_hints(App *a, char *b, size_t n)
-{
-    unsigned al = a->allowed;
-    if (al & C_MASK)
-        app_hint(b, n, "m", a->ctl.causal ? "mask:on" : "mask:off");
-    if (al & C_PADDING)
-        app_hint(b, n, "d", a->ctl.padding ? "pad:on" : "pad:off");
-    if (al & C_PE) {
-        char l[32];
-        snprintf(l, sizeof l, "PE:%s", model_pe_name(a->ctl.pe));
-        app_hint(b, n, "p", l);
-    }
-    if (al & C_SCALE)
-        app_hint(b, n, "s", a->ctl.scale ? "scale:on" : "scale:off");
-    if (al & C_HEAD)
-        app_hint(b, n, "[ ]", "head");
-    if (al & C_LAYER)
-        app_hint(b, n, "l", "layer");
-    if (al & C_ALL_HEADS)
-        app_hint(b, n, "a", "all heads");
-    if (al & C_SCORES)
-        app_hint(b, n, "v", a->scores ? "weights" : "scores");
-    if (al & C_EDIT) {
-        app_hint(b, n, "e", "edit");
-        if (a->model && a->model->cfg.arch == ARCH_ENCDEC)
-            app_hint(b, n, "E", "edit decoder");
-    }
-    if (al & C_RESET)
-        app_hint(b, n, "r", "reset");
-}
-
-/* ---- drawing ---- */
-typedef struct {
-    App *a;
-    int y, x, w, top, row, rows;
-} ProseCtx;
-
-static void prose_line(const char *s, int len, void *vctx)
-{
-    ProseCtx *c = vctx;
-    int r = c->row++;
-    if (r < c->top || r >= c->top + c->rows)
-        return;
-    char line[1024];
-    if (len >= (int)sizeof line)
-        len = (int)sizeof line - 1;
-    memcpy(line, s, (size_t)len);
-    line[len] = '\0';
-    int y = c->y + r - c->top, x = c->x;
-    /* bad placeholders "[?...]" are highlighted in place */
-    char *p = line;
-    while (*p) {
-        char *bad = strstr(p, PLACEHOLDER_BAD_OPEN);
-        if (!bad) {
-            x += ui_put(y, x, c->x + c->w - x, p);
-            break;
-        }
-        *bad = '\0';
-        x += ui_put(y, x, c->x + c->w - x, p);
-        *bad = '[';
-        char *end = strchr(bad, ']');
-        char save = 0;
-        if (end) {
-            save = end[1];
-            end[1] = '\0';
-        }
-        attron(COLOR_PAIR(UI_WARN) | A_BOLD);
-        x += ui_put(y, x, c->x + c->w - x, bad);
-        attroff(COLOR_PAIR(UI_WARN) | A_BOLD);
-        if (!end)
-            break;
-        end[1] = save;
-        p = end + 1;
-    }
-}
-
-static void count_line(const char *s, int len, void *ctx)
-{
-    (void)s;
-    (void)len;
-    (void)ctx;
-}
-
-static int prose_height(App *a, int w)
-{
-    return ui_wrap(a->prose, w, count_line, NULL);
-}
-
-static void draw_prose(App *a, Rect r)
-{
-    const Page *p = cur_page(a);
-    if (!p || r.h < 1)
-        return;
-    attron(A_BOLD);
-    ui_put(r.y, r.x, r.w, p->title);
-    attroff(A_BOLD);
-    Rect t = {r.y + 1, r.x, r.h - 1, r.w};
-    if (t.h < 1)
-        return;
-    int total = prose_height(a, t.w);
-    a->prose_lines = total;
-    a->prose_rows = t.h;
-    if (a->prose_scroll > total - t.h)
-        a->prose_scroll = total - t.h;
-    if (a->prose_scroll < 0)
-        a->prose_scroll = 0;
-    int more = total > t.h;
-    a->prose_cut = more;
-    ProseCtx c = {a, t.y, t.x, t.w, a->prose_scroll, 0, more ? t.h - 1 : t.h};
-    if (more && a->prose_scroll + c.rows >= total)
-        c.rows = t.h; /* at the end: the last row shows text */
-    ui_wrap(a->prose, t.w, prose_line, &c);
-    if (more && c.rows < t.h) {
-        attron(A_DIM);
-        ui_putf(t.y + t.h - 1, t.x, t.w, "%s more below: J scrolls down, K up (%d/%d)",
-                ui.utf8 ? "▼" : "v", a->prose_scroll + c.rows, total);
-        attroff(A_DIM);
-    } else if (more) {
-        attron(A_DIM);
-        ui_putf(t.y + t.h - 1, t.x + t.w - 12 > t.x ? t.x + t.w - 12 : t.x, 12, " K: scroll up");
-        attroff(A_DIM);
-    }
-}
-
-static void draw_header(App *a)
-{
-    char left[400] = " attend", right[64] = "";
-    if (a->lesson >= 0 && a->lesson < a->course.n_lessons) {
-        const Lesson *l = &a->course.lessons[a->lesson];
-        snprintf(left, sizeof left, " attend %s lesson %d/%d: %s", ui.utf8 ? "│" : "|",
-                 a->lesson + 1, a->course.n_lessons, l->title);
-        snprintf(right, sizeof right, "page %d/%d ", a->page + 1, l->n_pages);
-    }
-    attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
-    if (ui.color == UI_COLOR_NONE)
-        attron(A_REVERSE);
-    ui_fill(0, 0, COLS);
-    int rw = ui_width(right);
-    ui_put(0, 0, COLS - rw - 1, left); /* a long title ends in "…" */
-    ui_put(0, COLS - rw, rw, right);
-    attrset(A_NORMAL);
-}
-
-/* Width of one "key label  " hint. */
-static int hint_width(const char *h, const char **next)
-{
-    const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
-    if (!sep || !end) {
-        *next = NULL;
-        return 0;
-    }
-    char tmp[200];
-    snprintf(tmp, sizeof tmp, "%.*s %.*s  ", (int)(sep - h), h, (int)(end - sep - 1), sep + 1);
-    *next = end + 1;
-    return ui_width(tmp);
-}
-
-static int hints_width(const char *h)
-{
-    int w = 0;
-    while (h && *h)
-        w += hint_width(h, &h);
-    return w;
-}
-
-/* Renders one hint at (y, x); returns the x reached. */
-static int draw_hint(int y, int x, const char *h)
-{
-    const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
-    char key[64], label[128];
-    snprintf(key, sizeof key, "%.*s", (int)(sep - h), h);
-    snprintf(label, sizeof label, "%.*s", (int)(end - sep - 1), sep + 1);
-    attron(A_BOLD | COLOR_PAIR(UI_KEY));
-    x += ui_put(y, x, COLS - x, key);
-    attroff(A_BOLD | COLOR_PAIR(UI_KEY));
-    attron(COLOR_PAIR(UI_FOOTER));
-    x += ui_put(y, x, COLS - x, " ");
-    x += ui_put(y, x, COLS - x, label);
-    x += ui_put(y, x, COLS - x, "  ");
-    return x;
-}
-
-static void global_hints(App *a, char *g, size_t n, int with_z)
-{
-    const Page *p = cur_page(a);
-    g[0] = '\0';
-    if (with_z)
-        app_hint(g, n, "z", a->focus ? "prose" : "widget");
-    if (p && p->n_questions > 0)
-        app_hint(g, n, "Q", "questions");
-    if (p && p->notes)
-        app_hint(g, n, "o", "notes");
-    app_hint(g, n, "spc", "next");
-    app_hint(g, n, "bksp", "back");
-    app_hint(g, n, a->allowed & C_GQA ? "Tab" : "g", "lessons"); /* g is GQA there */
-    app_hint(g, n, "?", "help");
-    app_hint(g, n, "q", "quit");
-}
-
-/* Lays out the footer: the widget's hints wrap over as many rows as they need (never
- * dropped), the global hints go right-aligned on the last row. Returns the rows; draws them
- * when draw is 1. */
-static int footer_layout(App *a, int with_z, int draw)
-{
-    char v[1024] = "", g[256];
-    const ViewOps *vo = cur_view(a);
-    if (vo->keys)
-        vo->keys(a, v, sizeof v);
-    global_hints(a, g, sizeof g, with_z);
-    int gw = hints_width(g);
-    /* measure */
-    int rows = 1, x = 1;
-    for (const char *h = v, *nx; *h; h = nx) {
-        int w = hint_width(h, &nx);
-        if (!nx)
-            break;
-        if (x > 1 && x + w > COLS) {
-            rows++;
-            x = 1;
-        }
-        x += w;
-    }
-    if (x > 1 && x + gw > COLS)
-        rows++;
-    if (!draw)
-        return rows;
-    for (int i = 0; i < rows; i++) {
-        attron(COLOR_PAIR(UI_FOOTER));
-        if (ui.color == UI_COLOR_NONE)
-            attron(A_REVERSE);
-        ui_fill(LINES - 1 - i, 0, COLS);
-    }
-    int y = LINES - rows;
-    x = 1;
-    for (const char *h = v, *nx; *h; h = nx) {
-        int w = hint_width(h, &nx);
-        if (!nx)
-            break;
-        if (x > 1 && x + w > COLS) {
-            y++;
-            x = 1;
-        }
-        draw_hint(y, x, h);
-        x += w;
-    }
-    x = COLS - gw > 0 ? COLS - gw : 0;
-    for (const char *h = g, *nx; *h; h = nx) {
-        int w = hint_width(h, &nx);
-        if (!nx)
-            break;
-        draw_hint(LINES - 1, x, h);
-        x += w;
-    }
-    attrset(A_NORMAL);
-    return rows;
-}
-
-static void draw_too_small(void)
-{
-    char l1[80], l2[80];
-    snprintf(l1, sizeof l1, "need %d%s%d", APP_MIN_COLS, ui.utf8 ? "×" : "x", APP_MIN_LINES);
-    snprintf(l2, sizeof l2, "now %dx%d - enlarge the terminal (q quits)", COLS, LINES);
-    int y = LINES / 2 - 1;
-    attron(A_BOLD);
-    ui_put(y < 0 ? 0 : y, 0, COLS, l1);
-    attroff(A_BOLD);
-    ui_put(y + 1 < LINES ? y + 1 : 0, 0, COLS, l2);
-}
-
-static void draw_message(App *a, int y)
-{
-    const char *m = a->msg[0] ? a->msg : a->warn;
-    int warn = a->msg[0] ? a->msg_warn : 1;
-    if (warn) {
-        attron(COLOR_PAIR(UI_WARN) | A_BOLD);
-        if (ui.color == UI_COLOR_NONE)
-            attron(A_REVERSE);
-        ui_fill(y, 0, COLS);
-        ui_putf(y, 1, COLS - 2, "%s %s", ui_glyph(G_WARN), m);
-    } else {
-        attron(COLOR_PAIR(UI_ACCENT));
-        ui_put(y, 1, COLS - 2, m);
-    }
-    attrset(A_NORMAL);
-}
-
-/* Draws the widget in r; a widget that needs more rows than r has and does not scroll by
- * itself gets its last row replaced by a sign saying so. */
-static void draw_widget(App *a, const ViewOps *vo, Rect r)
-{
-    int need = vo->need ? vo->need(a, r.w) : 0;
-    if (need > r.h) {
-        a->widget_cut = 1;
-        if (!vo->self_scroll && r.h > 2) {
-            Rect in = {r.y, r.x, r.h - 1, r.w};
-            vo->draw(a, in);
-            move(r.y + r.h - 1, 0);
-            clrtoeol();
-            attron(A_DIM);
-            ui_putf(r.y + r.h - 1, r.x, r.w, "%s %d more row%s of the widget: z shows it whole",
-                    ui.utf8 ? "▼" : "v", need - r.h + 1, need - r.h + 1 == 1 ? "" : "s");
-            attroff(A_DIM);
-            return;
-        }
-    }
-    vo->draw(a, r);
-}
-
-void app_draw(App *a)
-{
-    erase();
-    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
-        draw_too_small();
-        refresh();
-        return;
-    }
-    draw_header(a);
-    int top = 1;
-    if (a->msg[0] || a->warn[0]) {
-        draw_message(a, 1);
-        top = 2;
-    }
-    const ViewOps *vo = cur_view(a);
-    int has_widget = vo->kind != W_NONE;
-    int fr = footer_layout(a, has_widget, 0);
-    Rect body = {top, 1, LINES - fr - top, COLS - 2};
-    a->prose_cut = a->widget_cut = 0;
-    if (!has_widget) {
-        /* a prose-only page: one column at the reading measure, centred on wide screens */
-        Rect pr = body;
-        if (pr.w > APP_MEASURE) {
-            pr.x = body.x + (body.w - APP_MEASURE) / 2;
-            pr.w = APP_MEASURE;
-        }
-        draw_prose(a, pr);
-    } else if (a->focus) {
-        a->wrect = body;
-        draw_widget(a, vo, body);
-    } else if (COLS >= 120) {
-        int pw = COLS * 2 / 5; /* at most 64 < APP_MEASURE: the pane is the measure */
-        if (pw > 64)
-            pw = 64;
-        Rect pr = {body.y, body.x, body.h, pw};
-        Rect wr = {body.y, body.x + pw + 3, body.h, body.w - pw - 3};
-        draw_prose(a, pr);
-        attron(A_DIM);
-        mvvline(body.y, body.x + pw + 1, ui.utf8 ? ACS_VLINE : '|', body.h);
-        attroff(A_DIM);
-        a->wrect = wr;
-        draw_widget(a, vo, wr);
-    } else {
-        /* Stacked: the prose gets the lines it needs up to ~45% of the body (more when the
-         * widget needs less), the widget the rest; a widget given fewer rows than it needs
-         * scrolls or compacts, and z shows it alone. */
-        int need = vo->need ? vo->need(a, body.w) : body.h / 2;
-        int mw = body.w < APP_MEASURE ? body.w : APP_MEASURE; /* left-aligned over the widget */
-        int want = prose_height(a, mw) + 1;
-        int cap = body.h * 45 / 100;
-        int ph = body.h - 1 - need;
-        if (ph < cap)
-            ph = cap;
-        if (ph > want)
-            ph = want;
-        if (ph > body.h - 1 - 6)
-            ph = body.h - 1 - 6;
-        if (ph < 2)
-            ph = 2;
-        Rect pr = {body.y, body.x, ph, mw};
-        Rect wr = {body.y + ph + 1, body.x, body.h - ph - 1, body.w};
-        draw_prose(a, pr);
-        attron(A_DIM);
-        for (int x = 0; x < body.w; x++)
-            ui_put(body.y + ph, body.x + x, 1, ui_glyph(G_HLINE));
-        attroff(A_DIM);
-        a->wrect = wr;
-        draw_widget(a, vo, wr);
-    }
-    footer_layout(a, has_widget && (a->focus || a->prose_cut || a->widget_cut), 1);
-    switch (a->overlay) {
-    case OV_HELP: help_draw(a); break;
-    case OV_MENU: menu_draw(a); break;
-    case OV_EDIT: edit_draw(a); break;
-    case OV_TENSOR: tensor_pick_draw(a); break;
-    case OV_NOTES: notes_draw(a); break;
-    case OV_NONE: break;
-    }
-    refresh();
-}
-
 /* ---- keys ---- */
 
 static void mouse_key(App *a)
@@ -878,109 +439,100 @@ static void mouse_key(App *a)
         return;
     if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
         return;
-    if (a->overlay == OV_NONE && a->w && a->w->kind == W_CHIPS && a->model &&
-        !chips_click(a, a->wrect, ev.y, ev.x))
+    if (!a->overlay && a->w && a->w->kind == W_CHIPS && a->model &&
+        !chips_click(a, a->scr.wrect, ev.y, ev.x))
         app_msg(a, 0, "click a chip to pick it");
 }
 
-void app_key(App *a, int k)
+/* The global requests: paging, prose scrolling, focus, the overlays, quitting. */
+static void global_request(App *a, Request req)
 {
-    if (k == KEY_RESIZE)
-        return;
-    a->msg[0] = '\0';
-    if (k == APP_CTRL('c')) {
-        a->quit = 1;
-        return;
-    }
-    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
-        if (k == 'q')
-            a->quit = 1;
-        return;
-    }
-    switch (a->overlay) {
-    case OV_HELP:
-        help_key(a, k);
-        return;
-    case OV_MENU:
-        menu_key(a, k);
-        return;
-    case OV_EDIT:
-        edit_key(a, k);
-        return;
-    case OV_TENSOR:
-        tensor_pick_key(a, k);
-        return;
-    case OV_NOTES:
-        if (k == 27 || k == 'q' || k == 'N' || k == '\r' || k == '\n' || k == 'o')
-            a->overlay = OV_NONE;
-        return;
-    case OV_NONE:
-        break;
-    }
-    const ViewOps *vo = cur_view(a);
-    if (k == KEY_MOUSE) {
-        mouse_key(a);
-        return;
-    }
-    if (vo->key && vo->key(a, k))
-        return;
-    switch (k) {
-    case 'q':
+    switch (req) {
+    case REQ_QUIT:
+    case REQ_QUIT_NOW:
         a->quit = 1;
         break;
-    case '?':
-    case KEY_F(1):
-        a->overlay = OV_HELP;
-        a->help_scroll = 0;
+    case REQ_HELP:
+        app_overlay_open(a, &VIEW_HELP, 0);
         break;
-    case 'g':
-    case '\t':
-        a->overlay = OV_MENU;
-        a->menu_sel = a->lesson;
+    case REQ_LESSON_MENU:
+        app_overlay_open(a, &VIEW_MENU, 0);
         break;
-    case ' ':
-    case KEY_NPAGE:
+    case REQ_NEXT_PAGE:
         app_turn(a, 1);
         break;
-    case KEY_PPAGE:
-    case KEY_BACKSPACE:
-    case 127:
-    case 8:
+    case REQ_PREV_PAGE:
         app_turn(a, -1);
         break;
-    case 'J':
-        a->prose_scroll++;
+    case REQ_PROSE_DOWN:
+        a->scr.prose_scroll++;
         break;
-    case 'z':
-        if (cur_view(a)->kind == W_NONE) {
+    case REQ_PROSE_UP:
+        if (a->scr.prose_scroll > 0)
+            a->scr.prose_scroll--;
+        break;
+    case REQ_FOCUS:
+        if (app_cur_view(a)->kind == W_NONE) {
             app_msg(a, 0, "this page has no widget to focus on");
             break;
         }
-        a->focus = !a->focus;
-        app_msg(a, 0, a->focus ? "widget focus: z brings the prose back"
-                               : "prose and widget");
+        a->scr.focus = !a->scr.focus;
+        app_msg(a, 0, a->scr.focus ? "widget focus: z brings the prose back"
+                                   : "prose and widget");
         break;
-    case 'K':
-        if (a->prose_scroll > 0)
-            a->prose_scroll--;
+    case REQ_QUIZ: /* the current lesson's questions (view_quiz.c) */
+        app_overlay_open(a, &VIEW_QUIZ, 0);
         break;
-    case 'Q': /* the current lesson's questions (view_quiz.c) */
-        quiz_open(a, &app_signal);
+    case REQ_NOTES:
+        app_overlay_open(a, &VIEW_NOTES, 0);
         break;
-    case 'o': {
-        const Page *p = cur_page(a);
-        if (p && p->notes)
-            a->overlay = OV_NOTES;
-        else
-            app_msg(a, 0, "this page has no speaker notes");
-        break;
-    }
-    case 27:
+    case REQ_CANCEL:
         break;
     default:
         app_msg(a, 0, "key not used on this page - ? lists every key");
         break;
     }
+}
+
+/* A key goes to the open overlay (every key is its own); else to the page's view, then the
+ * shared controls (widget pages), then the global keys: the first that uses it. */
+void app_key(App *a, int k)
+{
+    if (k == KEY_RESIZE)
+        return;
+    a->msg[0] = '\0';
+    if (a->overlay && a->overlay->screen) {
+        a->overlay->key(a, keys_lookup(a, a->overlay->keymap, k), k);
+        return;
+    }
+    Request g = keys_lookup(a, KM_GLOBAL, k);
+    if (g == REQ_QUIT_NOW) {
+        a->quit = 1;
+        return;
+    }
+    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
+        if (g == REQ_QUIT)
+            a->quit = 1;
+        return;
+    }
+    if (a->overlay) {
+        a->overlay->key(a, keys_lookup(a, a->overlay->keymap, k), k);
+        return;
+    }
+    if (k == KEY_MOUSE) {
+        mouse_key(a);
+        return;
+    }
+    const ViewOps *vo = app_cur_view(a);
+    Request r = keys_lookup(a, vo->keymap, k);
+    if (r != REQ_NONE && vo->key && vo->key(a, r, k))
+        return;
+    if (vo->kind != W_NONE) {
+        r = keys_lookup(a, KM_COMMON, k);
+        if (r != REQ_NONE && controls_request(a, r))
+            return;
+    }
+    global_request(a, g);
 }
 
 /* ---- start and stop ---- */
@@ -997,6 +549,7 @@ static void usage(FILE *f)
 
 static void app_free(App *a)
 {
+    app_overlay_close(a); /* a quiz left open by a signal records its scores */
     for (int i = 0; i < a->n_mt; i++) {
         trace_free(a->mt[i].t);
         trace_free(a->mt[i].eq_a);
@@ -1090,6 +643,13 @@ int app_use(App *a, const Model *m, const Widget *w)
 App *app_new(void)
 {
     App *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    for (int i = 0; i < N_ALL_VIEWS && i < APP_MAX_VIEWS; i++)
+        if (ALL_VIEWS[i]->state_size && !(a->vstate[i] = calloc(1, ALL_VIEWS[i]->state_size))) {
+            app_delete(a);
+            return NULL;
+        }
     return a;
 }
 
@@ -1098,6 +658,8 @@ void app_delete(App *a)
     if (!a)
         return;
     app_free(a);
+    for (int i = 0; i < APP_MAX_VIEWS; i++)
+        free(a->vstate[i]);
     free(a);
 }
 
@@ -1118,6 +680,11 @@ int tui_main(int argc, char **argv)
             uo.mouse = 1;
         else if (!strcmp(argv[i], "--no-mouse"))
             uo.mouse = 0;
+        else if (!strcmp(argv[i], "--keys")) { /* the key table, for tests/e2e/test_keys.sh */
+            setlocale(LC_ALL, "");
+            keys_dump(stdout);
+            return 0;
+        }
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -1164,7 +731,7 @@ int tui_main(int argc, char **argv)
     const char *crash = getenv("ATTEND_CRASH_TEST");
     while (!a->quit && !app_signal) {
         if (dirty)
-            app_draw(a);
+            layout_draw(a);
         if (crash && crash[0])
             raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
         dirty = 0;

@@ -1,10 +1,14 @@
-/* app.h - the player's state (App), shared by the loop and the views, and the view table.
- * A key changes state; the engine recomputes the Trace; every view redraws from the Trace. */
+/* app.h - the player's shared state (App), the view table (ViewOps) every widget and overlay
+ * fills in, and the small interface the views call. A key is looked up in the key table
+ * (keys.h) and its request dispatched: the open overlay, else the page's view, the shared
+ * controls (controls.c), the global keys (app.c). The engine recomputes the Trace; every
+ * view redraws from it (layout.c lays out the panes). */
 #ifndef ATTEND_APP_H
 #define ATTEND_APP_H
 
 #include <stddef.h>
 
+#include "keys.h"
 #include "lesson.h"
 #include "live.h"
 #include "model.h"
@@ -15,6 +19,7 @@
 
 #define APP_MAX_TOK 128     /* longest sequence the player runs (models cap it lower) */
 #define APP_MAX_MODELS 16   /* models per course with their traces */
+#define APP_MAX_VIEWS 24    /* views and overlays with private state */
 #define APP_MIN_COLS 80
 #define APP_MIN_LINES 24
 #define APP_PROSE_MAX 16384
@@ -27,7 +32,6 @@
 
 /* Keys: curses function keys keep their KEY_* codes; characters above 0xFF carry this flag. */
 #define APP_WCHAR UI_WCHAR
-#define APP_CTRL(c) ((c) & 0x1f)
 
 typedef struct {
     int y, x, h, w;
@@ -35,25 +39,44 @@ typedef struct {
 
 typedef struct App App;
 
-/* One widget kind's view: draw paints r from state (never recomputes); key changes state
- * (never draws) and returns 1 if it used the key; keys appends the footer hints for the
- * controls allowed on this page; need says how many rows the widget wants at width w. */
-typedef struct {
-    WidgetKind kind;
+/* One view: a widget kind's view, or an overlay (help, notes, lesson menu, sentence editor,
+ * tensor picker, quiz). draw paints r from state (never recomputes; an overlay gets the
+ * whole screen); key receives the request its keymap binds the key to (REQ_NONE when
+ * unbound; the key itself for text input), changes state (never draws) and returns 1 if it
+ * used it; need says how many rows a widget wants at width w. A view's private state is
+ * state_size bytes per App, zeroed, reached with app_view_state. */
+typedef struct ViewOps {
+    const char *name;
+    WidgetKind kind;         /* the widget it draws; W_NONE for overlays and prose pages */
+    Keymap keymap;           /* its rows in the key table */
+    unsigned common;         /* C_* whose shared control hints its footer lists */
+    int overlay;             /* 1: an overlay, every key is its own (modal) */
+    int screen;              /* 1: owns the whole screen and every key, Ctrl-C and a too
+                                small terminal included (the quiz) */
+    size_t state_size;
+    /* overlays: open (arg: what to open on) returns 0, or -1 when it cannot open (it says
+     * why with app_msg); close tears down (may be NULL) */
+    int (*open)(App *a, int arg);
+    void (*close)(App *a);
     void (*draw)(App *a, Rect r);
-    int (*key)(App *a, int key);
-    void (*keys)(App *a, char *buf, size_t n);
+    int (*key)(App *a, Request req, int key);
     int (*need)(App *a, int w);
     int self_scroll;         /* 1: draw fits any height itself (scrolls or compacts and says
                                 so); 0: the layout marks a widget cut short */
 } ViewOps;
 
-typedef enum { OV_NONE, OV_HELP, OV_MENU, OV_EDIT, OV_TENSOR, OV_NOTES } Overlay;
-
 typedef struct {
     const Model *model;
     Trace *t, *eq_a, *eq_b;  /* the current run, and the two runs of the equivariance check */
 } ModelTraces;
+
+/* The screen's layout state, shared by the loop (keys J K z, mouse) and layout.c. */
+typedef struct {
+    Rect wrect;              /* where the widget was last drawn (mouse clicks) */
+    int prose_scroll;        /* first prose line shown */
+    int focus;               /* z: the widget takes the whole body */
+    int prose_cut, widget_cut; /* last layout: prose or widget shown only in part */
+} AppScreen;
 
 struct App {
     /* course and progress */
@@ -69,7 +92,8 @@ struct App {
     const Model *model;      /* of the current page, NULL for prose only */
     Trace *t, *eq_a, *eq_b;  /* of that model */
 
-    /* widget state: what the learner changed (Controls + view state) */
+    /* the page's widget: its Controls and the state app_reset_widget starts from the page
+     * (the widget-run path: traces_for, app_reset_widget, app_run, expand_prose) */
     const Widget *w;
     unsigned allowed;        /* C_* the page allows */
     char sentence[256], target[256];
@@ -77,7 +101,7 @@ struct App {
     Controls ctl;
     int order[APP_MAX_TOK];
     int layer, head, cross, scores, all_heads;
-    int cur_r, cur_c;        /* heatmap cursor (query row, key column) */
+    int cur_r, cur_c;        /* heatmap / worked cursor (query row, key column) */
     int step, scroll_r, scroll_c; /* passport / matrix */
     char tensor[40];         /* matrix widget */
     int chip_cur, chip_pick; /* chips: cursor, picked chip or -1 */
@@ -86,15 +110,10 @@ struct App {
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
     LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */
 
-    /* screen state */
-    Rect wrect;              /* where the widget was last drawn (mouse clicks) */
-    Overlay overlay;
-    int menu_sel, tensor_sel, help_scroll, prose_scroll, prose_lines, prose_rows;
-    int focus;               /* z: the widget takes the whole body */
-    int prose_cut, widget_cut; /* last layout: prose or widget shown only in part */
-    char edit[256];
-    int edit_len, edit_cur, edit_target;
-    char edit_msg[256];
+    /* screen */
+    AppScreen scr;
+    const ViewOps *overlay;  /* the open overlay, NULL when none */
+    void *vstate[APP_MAX_VIEWS]; /* each view's private state (app_view_state) */
     char msg[600];           /* one status message, shown until the next key */
     int msg_warn;
     char warn[600];          /* persistent warning (broken lessons, corrupt progress) */
@@ -102,8 +121,20 @@ struct App {
     int quit;
 };
 
-/* ---- shared by the views (app.c) ---- */
+/* ---- the views' interface (app.c) ---- */
+/* The view of widget kind k (VIEW_NONE for an unknown kind). */
 const ViewOps *app_view(WidgetKind k);
+/* The view of the current page's widget (VIEW_NONE without a widget or model). */
+const ViewOps *app_cur_view(const App *a);
+/* The private state of view v in a (state_size bytes, zeroed by app_new); NULL if v has
+ * none. Owned by a. */
+void *app_view_state(App *a, const ViewOps *v);
+/* Opens overlay v (v->open decides; arg is passed on); 0, or -1 when it did not open. */
+int app_overlay_open(App *a, const ViewOps *v, int arg);
+/* Closes the open overlay (its close runs first). */
+void app_overlay_close(App *a);
+/* The current page, NULL when none (a course-less App, a broken lesson). */
+const Page *app_page(const App *a);
 /* Recomputes the trace (and the equivariance when the page needs it), or an explanation
  * widget's numbers, from the state: one widget_run (widget.c), the run check-lessons and the
  * quiz use too. */
@@ -114,6 +145,8 @@ void app_msg(App *a, int warn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Appends a "key label" hint pair to a footer buffer (key \x1f label \x1e). */
+void app_hint(char *buf, size_t n, const char *key, const char *label);
 /* The stack and sublayer the heatmap reads. */
 Stack app_stack(const App *a);
 Sublayer app_sub(const App *a);
@@ -131,57 +164,38 @@ const char *app_col_token(const App *a, int j);
 /* Number of (query) rows and (key) columns of the current attention. */
 int app_rows(const App *a);
 int app_cols(const App *a);
-/* Appends "key label" hint pairs to a footer buffer. */
-void app_hint(char *buf, size_t n, const char *key, const char *label);
-/* Word-wraps text into at most maxl lines of width w at (y, x); the last line ends in "…"
- * when text is left over. Returns the lines used; app_wrap_lines only counts them. */
-int app_wrap_put(int y, int x, int w, const char *text, int maxl);
-int app_wrap_lines(const char *text, int w, int maxl);
-/* Rows a traced matrix needs drawn whole by app_draw_matrix (column header, rows, and the
- * "cols ... of" line when not every column fits in w). */
-int app_matrix_need(const TraceEntry *e, int w);
-/* Draws a traced matrix in r with row labels, scrolled by (sr, sc); returns rows used. */
-int app_draw_matrix(App *a, Rect r, const TraceEntry *e, int sr, int sc);
-/* Scroll keys of a matrix (up/down/j/k rows, < > columns); 1 if used. Clamp after. */
-int app_scroll_key(App *a, int key);
-void app_clamp_scroll(App *a, const TraceEntry *e);
-/* Mouse click in the chips widget rect r; 1 if it hit a chip. */
-int chips_click(App *a, Rect r, int y, int x);
-/* The loop's pieces (app.c), also used by the benchmark. */
+
+/* ---- the loop's pieces (app.c), also used by the benchmark ---- */
 App *app_new(void);
 void app_delete(App *a);
 int app_load(App *a, const char *dir, const char *only, char *err, size_t errlen);
 /* Shows widget w on model m outside any course (m and w must outlive a). 0, or -1. */
 int app_use(App *a, const Model *m, const Widget *w);
-void app_draw(App *a);
+/* Handles one key: looks its request up and dispatches it. */
 void app_key(App *a, int key);
-/* Handles the toggles shared by heatmap/chips/passport (m p s d [ ] h H l L a v e r).
- * Returns 1 if used. */
-int app_common_key(App *a, int key);
-void app_common_hints(App *a, char *buf, size_t n);
-/* Starts the line editor on the sentence (target = 1: the decoder's sentence). */
-void app_edit_start(App *a, int target);
-
-extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
-extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
-
-/* Overlays (view_help.c, view_menu.c, view_edit.c). */
-void help_draw(App *a);
-int help_key(App *a, int key);
-void menu_draw(App *a);
-int menu_key(App *a, int key);   /* may open another lesson */
-void edit_draw(App *a);
-int edit_key(App *a, int key);
-void tensor_pick_draw(App *a);
-int tensor_pick_key(App *a, int key);
-void notes_draw(App *a);
-
-/* Page navigation (app.c). */
+/* Page navigation. */
 void app_open(App *a, int lesson, int page);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
  * progress file was left in, else its first page not yet seen, else 0. */
 int app_resume_page(const App *a, int lesson);
 /* Starts the widget of the current page from its start state. */
 void app_reset_widget(App *a);
+
+/* ---- the screen (layout.c) ---- */
+/* Draws the whole screen: header, message line, prose and widget panes, footer, overlay. */
+void layout_draw(App *a);
+
+/* ---- the shared widget controls (controls.c) ---- */
+/* Applies a shared control request (m d p s [ ] h H l L a v e E r) as keys_lookup found it
+ * in KM_COMMON, whose rows carry the C_* bit the page must allow; returns 1 if used. */
+int controls_request(App *a, Request req);
+
+/* Mouse click in the chips widget rect r (view_chips.c); 1 if it hit a chip. */
+int chips_click(App *a, Rect r, int y, int x);
+
+extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
+extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
+/* Overlays. */
+extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;
 
 #endif

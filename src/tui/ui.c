@@ -403,3 +403,43 @@ int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *
     }
     return lines;
 }
+
+typedef struct {
+    int y, x, w, maxl, n;
+    int draw;
+} WrapPutCtx;
+
+static void wrap_put_line(const char *s, int len, void *vctx)
+{
+    WrapPutCtx *c = vctx;
+    int i = c->n++;
+    if (!c->draw || i >= c->maxl)
+        return;
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", len, s);
+    if (i == c->maxl - 1) {
+        /* the last line allowed: the rest of the text follows on it, cut with "…" */
+        char rest[1024];
+        snprintf(rest, sizeof rest, "%s", s);
+        for (char *q = rest; *q; q++)
+            if (*q == '\n')
+                *q = ' ';
+        ui_put(c->y + i, c->x, c->w, rest);
+        return;
+    }
+    ui_put(c->y + i, c->x, c->w, line);
+}
+
+int ui_wrap_lines(const char *text, int w, int maxl)
+{
+    WrapPutCtx c = {0, 0, w, maxl, 0, 0};
+    ui_wrap(text, w, wrap_put_line, &c);
+    return c.n < maxl ? c.n : maxl;
+}
+
+int ui_wrap_put(int y, int x, int w, const char *text, int maxl)
+{
+    WrapPutCtx c = {y, x, w, maxl, 0, 1};
+    ui_wrap(text, w, wrap_put_line, &c);
+    return c.n < maxl ? c.n : maxl;
+}

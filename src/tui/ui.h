@@ -78,6 +78,12 @@ const char *ui_text(const char *s, char *out, size_t outlen);
 /* Display width (columns) of UTF-8 text. */
 /* Characters above 0xFF carry this flag in key codes (curses function keys keep KEY_*). */
 #define UI_WCHAR 0x1000000
+/* Key codes curses leaves as plain bytes (it names none of them): Escape, the DEL byte most
+ * terminals send for Backspace, ^H (Backspace on others), and Ctrl+letter. */
+#define KEY_ESCAPE 27
+#define KEY_ASCII_DEL 127
+#define KEY_CTRL_H 8
+#define KEY_CTRL(c) ((c) & 0x1f)
 /* The next key: a curses key code, an ASCII byte, or a wide character | UI_WCHAR; -1 when
  * none arrived (timeout). */
 int ui_read_key(void);
@@ -98,6 +104,11 @@ int ui_putf(int y, int x, int w, const char *fmt, ...)
 void ui_fill(int y, int x, int w);
 /* A box (line drawing, '+-|' in ASCII) with an optional title. */
 void ui_box(int y, int x, int h, int w, const char *title);
+
+/* Word-wraps text into at most maxl lines of width w at (y, x); the last line ends in "…"
+ * when text is left over. Returns the lines used; ui_wrap_lines only counts them. */
+int ui_wrap_put(int y, int x, int w, const char *text, int maxl);
+int ui_wrap_lines(const char *text, int w, int maxl);
 
 /* Word-wraps text (paragraphs separated by '\n') to width w; calls line(text, len, ctx) for
  * each output line (len in bytes). Returns the number of lines. Never allocates. */

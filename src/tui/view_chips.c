@@ -139,60 +139,48 @@ static void swap_with(App *a, int i)
     a->chip_pick = -1;
 }
 
-static int chips_key(App *a, int k)
+static int chips_key(App *a, Request req, int k)
 {
+    (void)k;
     if (!a->ran)
-        return app_common_key(a, k);
+        return 0;
     int n = a->t->n;
-    int vim = !(a->allowed & (C_HEAD | C_LAYER)); /* h/l are head/layer where allowed */
-    switch (k) {
-    case KEY_LEFT:
+    switch (req) {
+    case REQ_CHIP_LEFT:
         a->chip_cur = a->chip_cur > 0 ? a->chip_cur - 1 : 0;
         return 1;
-    case KEY_RIGHT:
+    case REQ_CHIP_RIGHT:
         a->chip_cur = a->chip_cur < n - 1 ? a->chip_cur + 1 : n - 1;
         return 1;
-    case 'h':
-    case 'l':
-        if (!vim)
-            break;
-        return chips_key(a, k == 'h' ? KEY_LEFT : KEY_RIGHT);
-    case KEY_HOME:
+    case REQ_CHIP_FIRST:
         a->chip_cur = 0;
         return 1;
-    case KEY_END:
+    case REQ_CHIP_LAST:
         a->chip_cur = n - 1;
         return 1;
-    case '\r':
-    case '\n':
-    case KEY_ENTER:
-    case 'x':
+    case REQ_PICK:
         if (!(a->allowed & C_SWAP)) {
             app_msg(a, 0, "swapping is not part of this page");
             return 1;
         }
         swap_with(a, a->chip_cur);
         return 1;
-    case 27:
+    case REQ_DROP_PICK:
         if (a->chip_pick >= 0) {
             a->chip_pick = -1;
             return 1;
         }
         return 0;
-    case 'r':
-        if (a->allowed & C_RESET) {
-            for (int i = 0; i < APP_MAX_TOK; i++)
-                a->order[i] = i;
-            a->chip_pick = -1;
-            app_run(a);
-            app_msg(a, 0, "original order");
-            return 1;
-        }
-        return 0;
+    case REQ_RESET_ORDER:
+        for (int i = 0; i < APP_MAX_TOK; i++)
+            a->order[i] = i;
+        a->chip_pick = -1;
+        app_run(a);
+        app_msg(a, 0, "original order");
+        return 1;
     default:
-        break;
+        return 0;
     }
-    return app_common_key(a, k);
 }
 
 /* A mouse click at (y, x) in the widget rect: picks the chip under it. */
@@ -212,19 +200,6 @@ int chips_click(App *a, Rect r, int y, int x)
     return 0;
 }
 
-static void chips_keys(App *a, char *b, size_t n)
-{
-    app_hint(b, n, ui.utf8 ? "←→" : "left/right", "chip");
-    if (a->allowed & C_SWAP)
-        app_hint(b, n, "enter", ui.mouse ? "pick/click" : "pick");
-    if (a->allowed & C_RESET)
-        app_hint(b, n, "r", "reset order");
-    unsigned keep = a->allowed;
-    a->allowed &= ~(unsigned)C_RESET;
-    app_common_hints(a, b, n);
-    a->allowed = keep;
-}
-
 static int chips_need(App *a, int w)
 {
     Rect r = {0, 0, 100, w};
@@ -233,4 +208,8 @@ static int chips_need(App *a, int w)
     return chips_rows(a, r) + 7;
 }
 
-const ViewOps VIEW_CHIPS = {W_CHIPS, chips_draw, chips_key, chips_keys, chips_need, 0};
+/* The footer lists the shared controls but r: here it is the chips' own reset of the order. */
+const ViewOps VIEW_CHIPS = {
+    .name = "chips", .kind = W_CHIPS, .keymap = KM_CHIPS, .common = ~(unsigned)C_RESET,
+    .draw = chips_draw, .key = chips_key, .need = chips_need,
+};

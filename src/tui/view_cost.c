@@ -61,27 +61,19 @@ static void cost_draw(App *a, Rect r)
     }
 }
 
-static int cost_key(App *a, int k)
+static int cost_key(App *a, Request req, int k)
 {
-    int pm = ex_plus_minus(k);
-    if (pm && a->ran && (a->allowed & C_N)) {
-        long long n = a->live.s.n;
-        long long nn = pm > 0 ? (n * 2 > LIVE_N_MAX ? LIVE_N_MAX : n * 2) : (n / 2 < 1 ? 1 : n / 2);
-        if (nn == n)
-            app_msg(a, 0, "N stays in 1..%d", LIVE_N_MAX);
-        a->live.s.n = nn;
-        app_run(a);
-        return 1;
-    }
-    return app_common_key(a, k);
-}
-
-static void cost_keys(App *a, char *b, size_t n)
-{
-    if (a->allowed & C_N)
-        app_hint(b, n, "+/-", "N");
-    if (a->allowed & C_RESET)
-        app_hint(b, n, "r", "reset");
+    (void)k;
+    if (!a->ran || (req != REQ_INCREASE && req != REQ_DECREASE))
+        return 0;
+    long long n = a->live.s.n;
+    long long nn = req == REQ_INCREASE ? (n * 2 > LIVE_N_MAX ? LIVE_N_MAX : n * 2)
+                                       : (n / 2 < 1 ? 1 : n / 2);
+    if (nn == n)
+        app_msg(a, 0, "N stays in 1..%d", LIVE_N_MAX);
+    a->live.s.n = nn;
+    app_run(a);
+    return 1;
 }
 
 static int cost_need(App *a, int w)
@@ -91,4 +83,7 @@ static int cost_need(App *a, int w)
     return 14;
 }
 
-const ViewOps VIEW_COST = {W_COST, cost_draw, cost_key, cost_keys, cost_need, 0};
+const ViewOps VIEW_COST = {
+    .name = "cost", .kind = W_COST, .keymap = KM_COST, .common = C_RESET,
+    .draw = cost_draw, .key = cost_key, .need = cost_need,
+};

@@ -1,4 +1,4 @@
-/* view_edit.c - the sentence editor (e): a one-line editor drawn over the bottom of the
+/* view_edit.c - the sentence editor overlay (e): a one-line editor drawn over the bottom of the
  * screen. Unknown words are shown as <unk> with a message; a sentence longer than the model
  * reads is explained and refused, never cut. ESC cancels; resizing keeps the text. */
 #include <curses.h>
@@ -8,30 +8,45 @@
 #include "app.h"
 #include "ui.h"
 
-static int edit_cap(const App *a)
+typedef struct {
+    char buf[256];   /* the text being edited (UTF-8) */
+    int len, cur;    /* its length and the cursor, in bytes */
+    int target;      /* 1: the decoder's sentence */
+    char msg[256];   /* why the text was not used */
+} Edit;
+
+static Edit *edit_state(App *a)
 {
-    return a->edit_target ? a->t->max_m : a->t->max_n;
+    return app_view_state(a, &VIEW_EDIT);
 }
 
-void app_edit_start(App *a, int target)
+static int edit_cap(App *a)
 {
+    return edit_state(a)->target ? a->t->max_m : a->t->max_n;
+}
+
+/* Starts editing the sentence (arg 1: the decoder's); nothing to edit without a model. */
+static int edit_open(App *a, int target)
+{
+    Edit *e = edit_state(a);
     if (!a->model || !a->t)
-        return;
-    a->edit_target = target;
-    snprintf(a->edit, sizeof a->edit, "%s", target ? a->target : a->sentence);
-    a->edit_len = (int)strlen(a->edit);
-    a->edit_cur = a->edit_len;
-    a->edit_msg[0] = '\0';
-    a->overlay = OV_EDIT;
+        return -1;
+    e->target = target;
+    snprintf(e->buf, sizeof e->buf, "%s", target ? a->target : a->sentence);
+    e->len = (int)strlen(e->buf);
+    e->cur = e->len;
+    e->msg[0] = '\0';
+    return 0;
 }
 
 /* What the tokenizer makes of the text so far. */
 static void describe(App *a, char *out, size_t n, int *bad)
 {
+    Edit *e = edit_state(a);
     static int ids[4 * APP_MAX_TOK];
     TokenizeInfo info;
     int cap = edit_cap(a);
-    vocab_tokenize(&a->model->vocab, a->edit, ids, 4 * APP_MAX_TOK, &info);
+    vocab_tokenize(&a->model->vocab, e->buf, ids, 4 * APP_MAX_TOK, &info);
     *bad = 0;
     if (info.n_tokens == 0) {
         snprintf(out, n, "type at least one word");
@@ -49,8 +64,10 @@ static void describe(App *a, char *out, size_t n, int *bad)
     }
 }
 
-void edit_draw(App *a)
+static void edit_draw(App *a, Rect full)
 {
+    Edit *e = edit_state(a);
+    (void)full;
     int h = 5, w = COLS - 4;
     int y0 = LINES - h - 2, x0 = 2;
     char info[400];
@@ -58,22 +75,22 @@ void edit_draw(App *a)
     attrset(A_NORMAL);
     for (int y = y0; y < y0 + h; y++)
         ui_fill(y, x0, w);
-    ui_box(y0, x0, h, w, a->edit_target ? "edit the decoder's sentence (enter: use, ESC: cancel)"
+    ui_box(y0, x0, h, w, e->target ? "edit the decoder's sentence (enter: use, ESC: cancel)"
                                         : "edit the sentence (enter: use, ESC: cancel)");
     /* the text, scrolled so the cursor stays visible */
     int tw = w - 6;
-    int start = a->edit_cur > tw - 1 ? a->edit_cur - (tw - 1) : 0;
+    int start = e->cur > tw - 1 ? e->cur - (tw - 1) : 0;
     char vis[300];
-    snprintf(vis, sizeof vis, "%.*s", tw, a->edit + start);
+    snprintf(vis, sizeof vis, "%.*s", tw, e->buf + start);
     ui_put(y0 + 1, x0 + 2, 2, "> ");
     ui_put(y0 + 1, x0 + 4, tw, vis);
-    int cx = x0 + 4 + ui_width(vis) - ui_width(a->edit + a->edit_cur);
-    if (a->edit_cur - start < (int)strlen(vis)) {
+    int cx = x0 + 4 + ui_width(vis) - ui_width(e->buf + e->cur);
+    if (e->cur - start < (int)strlen(vis)) {
         char c1[8] = {0};
         int l = 1;
-        while ((a->edit[a->edit_cur + l] & 0xC0) == 0x80)
+        while ((e->buf[e->cur + l] & 0xC0) == 0x80)
             l++;
-        memcpy(c1, a->edit + a->edit_cur, (size_t)(l < 7 ? l : 7));
+        memcpy(c1, e->buf + e->cur, (size_t)(l < 7 ? l : 7));
         attron(A_REVERSE);
         ui_put(y0 + 1, cx, 1, c1);
         attroff(A_REVERSE);
@@ -87,44 +104,45 @@ void edit_draw(App *a)
         attron(COLOR_PAIR(UI_WARN));
     ui_put(y0 + 2, x0 + 2, w - 4, info);
     attrset(A_NORMAL);
-    if (a->edit_msg[0]) {
+    if (e->msg[0]) {
         attron(A_BOLD);
-        ui_put(y0 + 3, x0 + 2, w - 4, a->edit_msg);
+        ui_put(y0 + 3, x0 + 2, w - 4, e->msg);
         attroff(A_BOLD);
     }
 }
 
 static void commit(App *a)
 {
+    Edit *e = edit_state(a);
     TokenizeInfo info;
     int cap = edit_cap(a);
     static int ids[APP_MAX_TOK];
-    int n = vocab_tokenize(&a->model->vocab, a->edit, ids, cap, &info);
+    int n = vocab_tokenize(&a->model->vocab, e->buf, ids, cap, &info);
     if (info.n_tokens == 0) {
-        snprintf(a->edit_msg, sizeof a->edit_msg, "the sentence is empty");
+        snprintf(e->msg, sizeof e->msg, "the sentence is empty");
         return;
     }
     if (info.truncated || info.n_tokens > cap) {
-        snprintf(a->edit_msg, sizeof a->edit_msg,
+        snprintf(e->msg, sizeof e->msg,
                  "not used: %d tokens > max_len %d; nothing was cut",
                  info.n_tokens, cap);
         return;
     }
-    if (a->edit_target) {
+    if (e->target) {
         memcpy(a->tgt, ids, sizeof(int) * (size_t)n);
         a->n_tgt = n;
-        snprintf(a->target, sizeof a->target, "%s", a->edit);
+        snprintf(a->target, sizeof a->target, "%s", e->buf);
     } else {
         memcpy(a->src, ids, sizeof(int) * (size_t)n);
         a->n_src = n;
-        snprintf(a->sentence, sizeof a->sentence, "%s", a->edit);
+        snprintf(a->sentence, sizeof a->sentence, "%s", e->buf);
         for (int i = 0; i < APP_MAX_TOK; i++)
             a->order[i] = i;
         a->chip_pick = -1;
         if (a->chip_cur >= n)
             a->chip_cur = n - 1;
     }
-    a->overlay = OV_NONE;
+    app_overlay_close(a);
     a->scroll_r = a->scroll_c = 0;
     app_run(a);
     if (info.n_unknown) {
@@ -139,91 +157,86 @@ static void commit(App *a)
     }
 }
 
-static void insert_bytes(App *a, const char *s, int n)
+static void insert_bytes(Edit *e, const char *s, int n)
 {
-    if (a->edit_len + n >= (int)sizeof a->edit - 1) {
-        snprintf(a->edit_msg, sizeof a->edit_msg, "the editor holds %d characters at most",
-                 (int)sizeof a->edit - 1);
+    if (e->len + n >= (int)sizeof e->buf - 1) {
+        snprintf(e->msg, sizeof e->msg, "the editor holds %d characters at most",
+                 (int)sizeof e->buf - 1);
         return;
     }
-    memmove(a->edit + a->edit_cur + n, a->edit + a->edit_cur, (size_t)(a->edit_len - a->edit_cur + 1));
-    memcpy(a->edit + a->edit_cur, s, (size_t)n);
-    a->edit_len += n;
-    a->edit_cur += n;
+    memmove(e->buf + e->cur + n, e->buf + e->cur, (size_t)(e->len - e->cur + 1));
+    memcpy(e->buf + e->cur, s, (size_t)n);
+    e->len += n;
+    e->cur += n;
 }
 
-static int char_before(const App *a, int i)
+static int char_before(const Edit *e, int i)
 {
     do
         i--;
-    while (i > 0 && (a->edit[i] & 0xC0) == 0x80);
+    while (i > 0 && (e->buf[i] & 0xC0) == 0x80);
     return i < 0 ? 0 : i;
 }
 
-static int char_after(const App *a, int i)
+static int char_after(const Edit *e, int i)
 {
-    if (i >= a->edit_len)
-        return a->edit_len;
+    if (i >= e->len)
+        return e->len;
     do
         i++;
-    while (i < a->edit_len && (a->edit[i] & 0xC0) == 0x80);
+    while (i < e->len && (e->buf[i] & 0xC0) == 0x80);
     return i;
 }
 
-static void erase_range(App *a, int from, int to)
+static void erase_range(Edit *e, int from, int to)
 {
-    memmove(a->edit + from, a->edit + to, (size_t)(a->edit_len - to + 1));
-    a->edit_len -= to - from;
-    a->edit_cur = from;
+    memmove(e->buf + from, e->buf + to, (size_t)(e->len - to + 1));
+    e->len -= to - from;
+    e->cur = from;
 }
 
-int edit_key(App *a, int k)
+static int edit_key(App *a, Request req, int k)
 {
-    a->edit_msg[0] = '\0';
-    switch (k) {
-    case 27:
-        a->overlay = OV_NONE;
+    Edit *e = edit_state(a);
+    e->msg[0] = '\0';
+    switch (req) {
+    case REQ_CLOSE:
+        app_overlay_close(a);
         app_msg(a, 0, "edit cancelled");
         return 1;
-    case '\r':
-    case '\n':
-    case KEY_ENTER:
+    case REQ_ACCEPT:
         commit(a);
         return 1;
-    case KEY_LEFT:
-        a->edit_cur = a->edit_cur > 0 ? char_before(a, a->edit_cur) : 0;
+    case REQ_EDIT_LEFT:
+        e->cur = e->cur > 0 ? char_before(e, e->cur) : 0;
         return 1;
-    case KEY_RIGHT:
-        a->edit_cur = char_after(a, a->edit_cur);
+    case REQ_EDIT_RIGHT:
+        e->cur = char_after(e, e->cur);
         return 1;
-    case KEY_HOME:
-    case APP_CTRL('a'):
-        a->edit_cur = 0;
+    case REQ_EDIT_HOME:
+        e->cur = 0;
         return 1;
-    case KEY_END:
-    case APP_CTRL('e'):
-        a->edit_cur = a->edit_len;
+    case REQ_EDIT_END:
+        e->cur = e->len;
         return 1;
-    case KEY_BACKSPACE:
-    case 127:
-    case 8:
-        if (a->edit_cur > 0)
-            erase_range(a, char_before(a, a->edit_cur), a->edit_cur);
+    case REQ_EDIT_ERASE:
+        if (e->cur > 0)
+            erase_range(e, char_before(e, e->cur), e->cur);
         return 1;
-    case KEY_DC:
-        if (a->edit_cur < a->edit_len)
-            erase_range(a, a->edit_cur, char_after(a, a->edit_cur));
+    case REQ_EDIT_DELETE:
+        if (e->cur < e->len)
+            erase_range(e, e->cur, char_after(e, e->cur));
         return 1;
-    case APP_CTRL('u'):
-        a->edit_len = a->edit_cur = 0;
-        a->edit[0] = '\0';
+    case REQ_EDIT_CLEAR:
+        e->len = e->cur = 0;
+        e->buf[0] = '\0';
         return 1;
     default:
         break;
     }
     if (k >= 0x20 && k < 0x7f) {
         char c = (char)k;
-        insert_bytes(a, &c, 1);
+        insert_bytes(e, &c, 1);
     } else if ((k & APP_WCHAR) || (k >= 0xa0 && k <= 0xff)) {
         wchar_t wc = (wchar_t)(k & ~APP_WCHAR);
         char mb[8];
@@ -231,7 +244,12 @@ int edit_key(App *a, int k)
         memset(&st, 0, sizeof st);
         size_t l = wcrtomb(mb, wc, &st);
         if (l != (size_t)-1 && l < sizeof mb)
-            insert_bytes(a, mb, (int)l);
+            insert_bytes(e, mb, (int)l);
     }
     return 1;
 }
+
+const ViewOps VIEW_EDIT = {
+    .name = "sentence editor", .keymap = KM_EDIT, .overlay = 1, .state_size = sizeof(Edit),
+    .open = edit_open, .draw = edit_draw, .key = edit_key,
+};

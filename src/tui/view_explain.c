@@ -1,5 +1,5 @@
-/* view_explain.c - what the explanation views share: grouped numbers, byte sizes and
- * horizontal bars (their numbers are recomputed by app_run through widget_run). */
+/* view_explain.c - what the explanation views share: grouped numbers, byte sizes, horizontal
+ * bars and the "not run" line (their numbers are recomputed by app_run through widget_run). */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,13 +81,4 @@ int ex_not_ran(App *a, Rect r)
     ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
     attroff(COLOR_PAIR(UI_WARN));
     return 1;
-}
-
-int ex_plus_minus(int k)
-{
-    if (k == '+' || k == '=' || k == KEY_UP)
-        return 1;
-    if (k == '-' || k == '_' || k == KEY_DOWN)
-        return -1;
-    return 0;
 }

@@ -17,7 +17,5 @@ const char *ex_bytes(long long v, char *out, size_t n);
 void ex_bar(int y, int x, int w, double frac);
 /* The run error (or "nothing to show") when a->ran is 0; returns 1 if it drew it. */
 int ex_not_ran(App *a, Rect r);
-/* + = / - _ : 1 double, -1 halve, 0 another key. */
-int ex_plus_minus(int key);
 
 #endif

@@ -238,6 +238,50 @@ static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
     return g;
 }
 
+/* The inspector at row y of r, under the legend (legw columns): "query i 'tok' → key j
+ * 'tok'" (after the legend when both fit), then q_i·k_j, the scaled score, the mask and the
+ * weight of the cursor's cell. grid_w: the grid's width with big cells, 0 when compact. */
+static void draw_inspector(App *a, Rect r, int y, int legw, int grid_w, const TraceEntry *W,
+                           const TraceEntry *R, const TraceEntry *SC, const TraceEntry *M)
+{
+    int i = a->cur_r, j = a->cur_c;
+    size_t k = (size_t)i * W->cols + j;
+    float mv = M ? M->data[(size_t)i * M->cols + j] : 0.0f;
+    char mask[16], qk[200];
+    snprintf(mask, sizeof mask, "%s", isinf(mv) ? ui_glyph(G_NEG_INF) : "0");
+    inspector_title(a, qk, sizeof qk);
+    /* compact: at the pane's right edge; big cells: at the grid's, so the line stays with
+     * the heatmap instead of stretching across a wide pane */
+    int edge = r.w;
+    if (grid_w) {
+        edge = grid_w;
+        if (edge < legw + 3 + ui_width(qk))
+            edge = legw + 3 + ui_width(qk);
+        if (edge > r.w)
+            edge = r.w;
+    }
+    if (legw + 3 + ui_width(qk) <= edge) {
+        ui_put(y++, r.x + edge - ui_width(qk), ui_width(qk), qk);
+    } else {
+        y++;
+        if (y >= r.y + r.h)
+            return;
+        ui_put(y++, r.x, r.w, qk);
+    }
+    if (y < r.y + r.h) {
+        char scaled[32];
+        if (SC)
+            snprintf(scaled, sizeof scaled, "%.3f", (double)SC->data[k]);
+        else
+            snprintf(scaled, sizeof scaled, "?");
+        attron(A_BOLD);
+        ui_putf(y, r.x, r.w, "q%d·k%d = %.3f  %s %s  mask %s  weight %.3f", i, j,
+                R ? (double)R->data[k] : 0.0, a->ctl.scale ? "÷√d_k =" : "unscaled:", scaled,
+                mask, (double)W->data[k]);
+        attroff(A_BOLD);
+    }
+}
+
 static void draw_single(App *a, Rect r)
 {
     Stack st = app_stack(a);
@@ -334,43 +378,7 @@ static void draw_single(App *a, Rect r)
         legw = draw_legend(y, r.x, r.w, lo, hi, a->scores);
     if (!(a->allowed & C_CURSOR) || y >= r.y + r.h)
         return;
-    /* the inspector: its first line goes after the legend when both fit */
-    int i = a->cur_r, j = a->cur_c;
-    size_t k = (size_t)i * nc + j;
-    float mv = M ? M->data[(size_t)i * M->cols + j] : 0.0f;
-    char mask[16], qk[200];
-    snprintf(mask, sizeof mask, "%s", isinf(mv) ? ui_glyph(G_NEG_INF) : "0");
-    inspector_title(a, qk, sizeof qk);
-    /* compact: at the pane's right edge; big cells: at the grid's, so the line stays with
-     * the heatmap instead of stretching across a wide pane */
-    int edge = r.w;
-    if (big) {
-        edge = gridw + sumw;
-        if (edge < legw + 3 + ui_width(qk))
-            edge = legw + 3 + ui_width(qk);
-        if (edge > r.w)
-            edge = r.w;
-    }
-    if (legw + 3 + ui_width(qk) <= edge) {
-        ui_put(y++, r.x + edge - ui_width(qk), ui_width(qk), qk);
-    } else {
-        y++;
-        if (y >= r.y + r.h)
-            return;
-        ui_put(y++, r.x, r.w, qk);
-    }
-    if (y < r.y + r.h) {
-        char scaled[32];
-        if (SC)
-            snprintf(scaled, sizeof scaled, "%.3f", (double)SC->data[k]);
-        else
-            snprintf(scaled, sizeof scaled, "?");
-        attron(A_BOLD);
-        ui_putf(y, r.x, r.w, "q%d·k%d = %.3f  %s %s  mask %s  weight %.3f", i, j,
-                R ? (double)R->data[k] : 0.0, a->ctl.scale ? "÷√d_k =" : "unscaled:", scaled,
-                mask, (double)W->data[k]);
-        attroff(A_BOLD);
-    }
+    draw_inspector(a, r, y, legw, big ? gridw + sumw : 0, W, R, SC, M);
 }
 
 /* Small multiples' grid in w columns and h rows (h 0: unknown): cell width and rows, panel
@@ -485,48 +493,35 @@ static void heatmap_draw(App *a, Rect r)
         draw_single(a, b);
 }
 
-static int heatmap_key(App *a, int k)
+static int heatmap_key(App *a, Request req, int k)
 {
-    if (a->allowed & C_CURSOR && a->ran && !a->all_heads) {
-        switch (k) {
-        case KEY_UP:
-        case 'k':
-            a->cur_r--;
-            clamp_cursor(a);
-            return 1;
-        case KEY_DOWN:
-        case 'j':
-            a->cur_r++;
-            clamp_cursor(a);
-            return 1;
-        case KEY_LEFT:
-        case 'b':
-            a->cur_c--;
-            clamp_cursor(a);
-            return 1;
-        case KEY_RIGHT:
-        case 'w':
-            a->cur_c++;
-            clamp_cursor(a);
-            return 1;
-        case KEY_HOME:
-            a->cur_c = 0;
-            return 1;
-        case KEY_END:
-            a->cur_c = app_cols(a) - 1;
-            return 1;
-        default:
-            break;
-        }
+    (void)k;
+    if (!(a->allowed & C_CURSOR) || !a->ran || a->all_heads)
+        return 0;
+    switch (req) {
+    case REQ_CURSOR_UP:
+        a->cur_r--;
+        break;
+    case REQ_CURSOR_DOWN:
+        a->cur_r++;
+        break;
+    case REQ_CURSOR_LEFT:
+        a->cur_c--;
+        break;
+    case REQ_CURSOR_RIGHT:
+        a->cur_c++;
+        break;
+    case REQ_CURSOR_HOME:
+        a->cur_c = 0;
+        return 1;
+    case REQ_CURSOR_END:
+        a->cur_c = app_cols(a) - 1;
+        return 1;
+    default:
+        return 0;
     }
-    return app_common_key(a, k);
-}
-
-static void heatmap_keys(App *a, char *b, size_t n)
-{
-    if ((a->allowed & C_CURSOR) && !a->all_heads)
-        app_hint(b, n, ui.utf8 ? "←↑↓→" : "arrows", "cell");
-    app_common_hints(a, b, n);
+    clamp_cursor(a);
+    return 1;
 }
 
 static int heatmap_need(App *a, int w)
@@ -543,7 +538,10 @@ static int heatmap_need(App *a, int w)
     return 1 + nr + single_overhead(a) + inspector_own_line(a, w);
 }
 
-const ViewOps VIEW_HEATMAP = {W_HEATMAP, heatmap_draw, heatmap_key, heatmap_keys, heatmap_need, 1};
+const ViewOps VIEW_HEATMAP = {
+    .name = "heatmap", .kind = W_HEATMAP, .keymap = KM_HEATMAP, .common = ~0u,
+    .draw = heatmap_draw, .key = heatmap_key, .need = heatmap_need, .self_scroll = 1,
+};
 
 /* Prose-only pages: no widget. */
-const ViewOps VIEW_NONE = {W_NONE, NULL, NULL, NULL, NULL, 0};
+const ViewOps VIEW_NONE = {.name = "prose", .kind = W_NONE, .keymap = KM_NONE};

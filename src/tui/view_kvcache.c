@@ -106,30 +106,20 @@ static void kvcache_draw(App *a, Rect r)
     }
 }
 
-static int kvcache_key(App *a, int k)
+static int kvcache_key(App *a, Request req, int k)
 {
-    if (a->ran && (a->allowed & C_STEP)) {
-        int d = k == 'n' || k == KEY_RIGHT ? 1 : k == 'N' || k == KEY_LEFT ? -1 : 0;
-        if (d) {
-            int s = a->live.s.step + d;
-            if (s < 1 || s > a->live.n_tokens) {
-                app_msg(a, 0, s < 1 ? "first token" : "the whole sentence is generated");
-                return 1;
-            }
-            a->live.s.step = s;
-            app_run(a);
-            return 1;
-        }
+    (void)k;
+    int d = req == REQ_STEP_NEXT ? 1 : req == REQ_STEP_PREV ? -1 : 0;
+    if (!a->ran || !d)
+        return 0;
+    int s = a->live.s.step + d;
+    if (s < 1 || s > a->live.n_tokens) {
+        app_msg(a, 0, s < 1 ? "first token" : "the whole sentence is generated");
+        return 1;
     }
-    return app_common_key(a, k);
-}
-
-static void kvcache_keys(App *a, char *b, size_t n)
-{
-    if (a->allowed & C_STEP)
-        app_hint(b, n, ui.utf8 ? "n/N ←→" : "n/N", "step");
-    if (a->allowed & C_RESET)
-        app_hint(b, n, "r", "reset");
+    a->live.s.step = s;
+    app_run(a);
+    return 1;
 }
 
 static int kvcache_need(App *a, int w)
@@ -138,4 +128,7 @@ static int kvcache_need(App *a, int w)
     return (a->ran ? a->live.kv.step : 4) + 10;
 }
 
-const ViewOps VIEW_KVCACHE = {W_KVCACHE, kvcache_draw, kvcache_key, kvcache_keys, kvcache_need, 0};
+const ViewOps VIEW_KVCACHE = {
+    .name = "kvcache", .kind = W_KVCACHE, .keymap = KM_KVCACHE, .common = C_RESET,
+    .draw = kvcache_draw, .key = kvcache_key, .need = kvcache_need,
+};

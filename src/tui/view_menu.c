@@ -1,4 +1,4 @@
-/* view_menu.c - the lesson menu (g or Tab): every lesson with completion marks and pages
+/* view_menu.c - the lesson menu overlay (g or Tab): every lesson with completion marks and pages
  * seen; broken lessons listed with their error and not openable. */
 #include <curses.h>
 #include <string.h>
@@ -7,9 +7,23 @@
 #include "quiz.h"
 #include "ui.h"
 
-void menu_draw(App *a)
+typedef struct {
+    int sel; /* the highlighted lesson */
+} Menu;
+
+static int menu_open(App *a, int arg)
 {
+    Menu *m = app_view_state(a, &VIEW_MENU);
+    (void)arg;
+    m->sel = a->lesson;
+    return 0;
+}
+
+static void menu_draw(App *a, Rect full)
+{
+    Menu *m = app_view_state(a, &VIEW_MENU);
     const Course *c = &a->course;
+    (void)full;
     int w = COLS - 8 < 76 ? COLS - 8 : 76;
     int h = c->n_lessons + 4;
     if (h > LINES - 2)
@@ -20,7 +34,7 @@ void menu_draw(App *a)
         ui_fill(y, x0, w);
     ui_box(y0, x0, h, w, "lessons (enter opens, ESC closes)");
     int rows = h - 3;
-    int top = a->menu_sel - rows / 2;
+    int top = m->sel - rows / 2;
     if (top > c->n_lessons - rows)
         top = c->n_lessons - rows;
     if (top < 0)
@@ -44,7 +58,7 @@ void menu_draw(App *a)
                      i + 1, l->title, seen, l->n_pages, qs, i == a->lesson ? "  (here)" : "");
         }
         int attr = l->broken ? (int)(COLOR_PAIR(UI_WARN)) : A_NORMAL;
-        if (i == a->menu_sel)
+        if (i == m->sel)
             attr |= A_REVERSE;
         if (a->only_lesson && !l->broken && strcmp(l->id, a->only_lesson))
             attr |= A_DIM;
@@ -59,34 +73,32 @@ void menu_draw(App *a)
     attroff(A_DIM);
 }
 
-int menu_key(App *a, int k)
+static int menu_key(App *a, Request req, int k)
 {
+    Menu *m = app_view_state(a, &VIEW_MENU);
     int n = a->course.n_lessons;
+    (void)k;
     if (n == 0) {
-        a->overlay = OV_NONE;
+        app_overlay_close(a);
         return 1;
     }
-    switch (k) {
-    case KEY_UP:
-    case 'k':
-        if (a->menu_sel > 0)
-            a->menu_sel--;
+    switch (req) {
+    case REQ_SEL_UP:
+        if (m->sel > 0)
+            m->sel--;
         break;
-    case KEY_DOWN:
-    case 'j':
-        if (a->menu_sel < n - 1)
-            a->menu_sel++;
+    case REQ_SEL_DOWN:
+        if (m->sel < n - 1)
+            m->sel++;
         break;
-    case KEY_HOME:
-        a->menu_sel = 0;
+    case REQ_SEL_FIRST:
+        m->sel = 0;
         break;
-    case KEY_END:
-        a->menu_sel = n - 1;
+    case REQ_SEL_LAST:
+        m->sel = n - 1;
         break;
-    case '\r':
-    case '\n':
-    case KEY_ENTER: {
-        const Lesson *l = &a->course.lessons[a->menu_sel];
+    case REQ_ACCEPT: {
+        const Lesson *l = &a->course.lessons[m->sel];
         if (l->broken) {
             app_msg(a, 1, "%s is broken: %s", l->file, l->error);
             break;
@@ -95,19 +107,22 @@ int menu_key(App *a, int k)
             app_msg(a, 0, "started with --lesson %s: only that lesson is open", a->only_lesson);
             break;
         }
-        a->overlay = OV_NONE;
-        if (a->menu_sel != a->lesson)
-            app_open(a, a->menu_sel, app_resume_page(a, a->menu_sel));
+        int sel = m->sel;
+        app_overlay_close(a);
+        if (sel != a->lesson)
+            app_open(a, sel, app_resume_page(a, sel));
         break;
     }
-    case 27:
-    case 'q':
-    case 'g':
-    case '\t':
-        a->overlay = OV_NONE;
+    case REQ_CLOSE:
+        app_overlay_close(a);
         break;
     default:
         break;
     }
     return 1;
 }
+
+const ViewOps VIEW_MENU = {
+    .name = "lesson menu", .keymap = KM_MENU, .overlay = 1, .state_size = sizeof(Menu),
+    .open = menu_open, .draw = menu_draw, .key = menu_key,
+};

@@ -72,32 +72,23 @@ static void params_draw(App *a, Rect r)
     }
 }
 
-static int params_key(App *a, int k)
+static int params_key(App *a, Request req, int k)
 {
-    if (a->ran && k == 't' && (a->allowed & C_TIE)) {
+    (void)k;
+    if (a->ran && req == REQ_TOGGLE_TIE) {
         a->live.s.tied = !a->live.s.tied;
         app_msg(a, 0, "embeddings %s", a->live.s.tied ? "tied" : "untied");
         app_run(a);
         return 1;
     }
-    if (a->ran && k == 'g' && (a->allowed & C_GQA)) {
+    if (a->ran && req == REQ_TOGGLE_GQA) {
         a->live.s.gqa = !a->live.s.gqa;
         app_run(a);
         app_msg(a, 0, "%lld KV heads for %lld query heads", a->live.pc.n_kv_heads,
                 a->live.pc.n_heads);
         return 1;
     }
-    return app_common_key(a, k);
-}
-
-static void params_keys(App *a, char *b, size_t n)
-{
-    if (a->allowed & C_TIE)
-        app_hint(b, n, "t", a->live.s.tied ? "tied:yes" : "tied:no");
-    if (a->allowed & C_GQA)
-        app_hint(b, n, "g", a->live.s.gqa ? "GQA:on" : "GQA:off");
-    if (a->allowed & C_RESET)
-        app_hint(b, n, "r", "reset");
+    return 0;
 }
 
 static int params_need(App *a, int w)
@@ -106,4 +97,7 @@ static int params_need(App *a, int w)
     return a->live.n_rows + 6;
 }
 
-const ViewOps VIEW_PARAMS = {W_PARAMS, params_draw, params_key, params_keys, params_need, 0};
+const ViewOps VIEW_PARAMS = {
+    .name = "params", .kind = W_PARAMS, .keymap = KM_PARAMS, .common = C_RESET,
+    .draw = params_draw, .key = params_key, .need = params_need,
+};

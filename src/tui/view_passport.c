@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "mtable.h"
 #include "ui.h"
 
 #define MAX_STEPS 64
@@ -158,11 +159,11 @@ static void passport_draw(App *a, Rect r)
             trace_kind_symbol(e->kind), sh, e->name);
     attroff(A_BOLD);
     int y = r.y + 2;
-    y += app_wrap_put(y, r.x, r.w, trace_kind_formula(e->kind), 2);
+    y += ui_wrap_put(y, r.x, r.w, trace_kind_formula(e->kind), 2);
     int chain = chain_lines(a, idx, a->step, r.w);
     if (chain > 3)
         chain = 3;
-    int mneed = app_matrix_need(e, r.w);
+    int mneed = mtable_need(e, r.w);
     int roomy = r.h >= (y - r.y) + 2 + chain + mneed; /* blank lines around the chain */
     if (!roomy && chain > 1 && r.h < (y - r.y) + chain + mneed)
         chain = r.h - (y - r.y) - 1 - 4 >= 2 ? 2 : 1; /* keep four rows of the matrix */
@@ -173,31 +174,26 @@ static void passport_draw(App *a, Rect r)
     if (roomy)
         y++;
     Rect m = {y, r.x, r.y + r.h - y, r.w};
-    app_clamp_scroll(a, e);
-    app_draw_matrix(a, m, e, a->scroll_r, a->scroll_c);
+    mtable_clamp(e, &a->scroll_r, &a->scroll_c);
+    mtable_draw(a, m, e, a->scroll_r, a->scroll_c);
 }
 
-static int passport_key(App *a, int k)
+static int passport_key(App *a, Request req, int k)
 {
     int idx[MAX_STEPS];
+    (void)k;
     if (!a->ran)
-        return app_common_key(a, k);
+        return 0;
     int n = passport_steps(a, idx);
-    switch (k) {
-    case 'n':
-    case KEY_RIGHT:
-        if (!(a->allowed & C_STEP))
-            return 0;
+    switch (req) {
+    case REQ_STEP_NEXT:
         if (a->step < n - 1) {
             a->step++;
             a->scroll_r = a->scroll_c = 0;
         } else
             app_msg(a, 0, "last step of the block");
         return 1;
-    case 'N':
-    case KEY_LEFT:
-        if (!(a->allowed & C_STEP))
-            return 0;
+    case REQ_STEP_PREV:
         if (a->step > 0) {
             a->step--;
             a->scroll_r = a->scroll_c = 0;
@@ -206,20 +202,12 @@ static int passport_key(App *a, int k)
     default:
         break;
     }
-    if (app_scroll_key(a, k)) {
+    if (mtable_scroll(req, &a->scroll_r, &a->scroll_c)) {
         if (a->step < n)
-            app_clamp_scroll(a, &a->t->entries[idx[a->step]]);
+            mtable_clamp(&a->t->entries[idx[a->step]], &a->scroll_r, &a->scroll_c);
         return 1;
     }
-    return app_common_key(a, k);
-}
-
-static void passport_keys(App *a, char *b, size_t n)
-{
-    if (a->allowed & C_STEP)
-        app_hint(b, n, ui.utf8 ? "n/N ←→" : "n/N", "step");
-    app_hint(b, n, ui.utf8 ? "↑↓ < >" : "up/down < >", "scroll");
-    app_common_hints(a, b, n);
+    return 0;
 }
 
 static int passport_need(App *a, int w)
@@ -233,9 +221,11 @@ static int passport_need(App *a, int w)
     int st = a->step < n ? a->step : n - 1;
     const TraceEntry *e = &a->t->entries[idx[st]];
     int chain = chain_lines(a, idx, st, w);
-    return 2 + app_wrap_lines(trace_kind_formula(e->kind), w, 2) + 1 + (chain > 3 ? 3 : chain) +
-           1 + app_matrix_need(e, w);
+    return 2 + ui_wrap_lines(trace_kind_formula(e->kind), w, 2) + 1 + (chain > 3 ? 3 : chain) +
+           1 + mtable_need(e, w);
 }
 
-const ViewOps VIEW_PASSPORT = {W_PASSPORT, passport_draw, passport_key, passport_keys,
-                               passport_need, 1};
+const ViewOps VIEW_PASSPORT = {
+    .name = "passport", .kind = W_PASSPORT, .keymap = KM_PASSPORT, .common = ~0u,
+    .draw = passport_draw, .key = passport_key, .need = passport_need, .self_scroll = 1,
+};

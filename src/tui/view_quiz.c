@@ -515,17 +515,17 @@ static void input_backspace(QV *q)
 static void key(QV *q, int k)
 {
     const QuizItem *it = cur_item(q);
-    if (k == APP_CTRL('c')) {
+    if (k == KEY_CTRL('c')) {
         q->quit = 1;
         return;
     }
     if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
-        if (k == 27 || k == 'q')
+        if (k == KEY_ESCAPE || k == 'q')
             q->quit = 1;
         return;
     }
     if (q->st == ST_DONE) {
-        if (k == '\r' || k == '\n' || k == KEY_ENTER || k == 'q' || k == 27 || k == ' ')
+        if (k == '\r' || k == '\n' || k == KEY_ENTER || k == 'q' || k == KEY_ESCAPE || k == ' ')
             q->quit = 1;
         return;
     }
@@ -544,15 +544,15 @@ static void key(QV *q, int k)
             record(q, QR_SKIPPED);
             next_question(q);
             return;
-        case 27:
+        case KEY_ESCAPE:
             q->quit = 1;
             return;
         case KEY_BACKSPACE:
-        case 127:
-        case 8:
+        case KEY_ASCII_DEL:
+        case KEY_CTRL_H:
             input_backspace(q);
             return;
-        case APP_CTRL('u'):
+        case KEY_CTRL('u'):
             q->input[0] = 0;
             return;
         case KEY_LEFT:
@@ -564,7 +564,7 @@ static void key(QV *q, int k)
                 q->cell_col++;
             return;
         default:
-            if ((k >= 32 && k < 127) || (k & APP_WCHAR))
+            if ((k >= 32 && k < KEY_ASCII_DEL) || (k & APP_WCHAR))
                 input_add(q, k);
             return;
         }
@@ -597,7 +597,7 @@ static void key(QV *q, int k)
             next_question(q);
         return;
     case 'q':
-    case 27:
+    case KEY_ESCAPE:
         q->quit = 1;
         return;
     default:
@@ -605,22 +605,17 @@ static void key(QV *q, int k)
     }
 }
 
-void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
-                   QuizTally *t, char *save_err, size_t errlen)
+/* A quiz screen's state for the set s (see view_quiz_run); NULL when out of memory. */
+static QV *qv_new(QuizSet *s, Progress *p, int scores)
 {
     QV *q = calloc(1, sizeof *q);
     QuizResult *res = calloc((size_t)(s->n ? s->n : 1), sizeof *res);
     int *done = calloc((size_t)(s->n ? s->n : 1), sizeof *done);
-    memset(t, 0, sizeof *t);
-    if (save_err && errlen)
-        save_err[0] = 0;
     if (!q || !res || !done) {
         free(q);
         free(res);
         free(done);
-        if (save_err && errlen)
-            snprintf(save_err, errlen, "out of memory");
-        return;
+        return NULL;
     }
     q->set = s;
     q->res = res;
@@ -628,6 +623,34 @@ void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomi
     q->prog = p;
     q->scores = scores;
     q->st = s->n ? ST_ASK : ST_DONE;
+    return q;
+}
+
+/* Ends a quiz: records the per-lesson scores, fills t and save_err, frees q. */
+static void qv_end(QV *q, QuizTally *t, char *save_err, size_t errlen)
+{
+    q->tally.quit = q->cur < q->set->n;
+    record_scores(q);
+    *t = q->tally;
+    if (save_err && errlen)
+        snprintf(save_err, errlen, "%s", q->save_err);
+    free(q->res);
+    free(q->done);
+    free(q);
+}
+
+void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
+                   QuizTally *t, char *save_err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    if (save_err && errlen)
+        save_err[0] = 0;
+    QV *q = qv_new(s, p, scores);
+    if (!q) {
+        if (save_err && errlen)
+            snprintf(save_err, errlen, "out of memory");
+        return;
+    }
     timeout(250);
     curs_set(0);
     int dirty = 1;
@@ -643,37 +666,80 @@ void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomi
             continue;
         key(q, k);
     }
-    q->tally.quit = q->cur < s->n;
-    record_scores(q);
-    *t = q->tally;
-    if (save_err && errlen)
-        snprintf(save_err, errlen, "%s", q->save_err);
-    free(q);
-    free(res);
-    free(done);
+    qv_end(q, t, save_err, errlen);
 }
 
-/* ---- the player's hook ---- */
+/* ---- the player's overlay (Q): every question of the current lesson ---- */
 
-void quiz_open(App *a, const volatile sig_atomic_t *stop)
+typedef struct {
+    QuizSet set;
+    QV *q;   /* NULL when closed */
+} QuizOverlay;
+
+static int quiz_open(App *a, int arg)
 {
+    QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
+    (void)arg;
     if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
-        return;
+        return -1;
     const Lesson *L = &a->course.lessons[a->lesson];
-    QuizSet s;
     char err[600];
     uint64_t seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
-    if (quiz_build(&s, &a->course, L->id, 0, seed, err, sizeof err)) {
+    if (quiz_build(&o->set, &a->course, L->id, 0, seed, err, sizeof err)) {
         app_msg(a, 0, "%s", err);
-        return;
+        return -1;
     }
+    o->q = qv_new(&o->set, a->prog_ok ? &a->prog : NULL, 1);
+    if (!o->q) {
+        quiz_set_free(&o->set);
+        app_msg(a, 1, "quiz results not saved: out of memory");
+        return -1;
+    }
+    curs_set(0);
+    return 0;
+}
+
+static void quiz_close(App *a)
+{
+    QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
     QuizTally t;
     char serr[300];
-    view_quiz_run(&s, a->prog_ok ? &a->prog : NULL, 1, stop, &t, serr, sizeof serr);
+    if (!o->q)
+        return;
+    qv_end(o->q, &t, serr, sizeof serr);
+    o->q = NULL;
     if (serr[0])
         app_msg(a, 1, "quiz results not saved: %s", serr);
     else
         app_msg(a, 0, "quiz: %d of %d right at the first try%s", t.right, t.asked,
-                s.n_skipped ? " (some questions could not be built: attend check-lessons)" : "");
-    quiz_set_free(&s);
+                o->set.n_skipped ? " (some questions could not be built: attend check-lessons)"
+                                 : "");
+    quiz_set_free(&o->set);
 }
+
+static void quiz_draw(App *a, Rect full)
+{
+    QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
+    (void)full;
+    if (o->q)
+        draw(o->q);
+}
+
+/* Every key is the quiz's own (answers are typed): req is REQ_NONE. */
+static int quiz_key(App *a, Request req, int k)
+{
+    QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
+    (void)req;
+    if (!o->q)
+        return 0;
+    key(o->q, k);
+    if (o->q->quit)
+        app_overlay_close(a);
+    return 1;
+}
+
+const ViewOps VIEW_QUIZ = {
+    .name = "quiz", .keymap = KM_NONE, .overlay = 1, .screen = 1,
+    .state_size = sizeof(QuizOverlay), .open = quiz_open, .close = quiz_close,
+    .draw = quiz_draw, .key = quiz_key,
+};

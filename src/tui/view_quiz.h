@@ -1,6 +1,6 @@
 /* view_quiz.h - the quiz screen (curses): asks a QuizSet one question at a time with hints,
  * verdicts (✓/✗ glyphs, never colour alone), retry and skip; records results in the
- * progress. Used by `attend quiz` (cmd_quiz) and by the player's Q key (quiz_open). */
+ * progress. Used by `attend quiz` (cmd_quiz) and by the player's Q key (VIEW_QUIZ). */
 #ifndef ATTEND_VIEW_QUIZ_H
 #define ATTEND_VIEW_QUIZ_H
 
@@ -25,7 +25,7 @@ typedef struct {
 void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
                    QuizTally *t, char *save_err, size_t errlen);
 
-/* The player's hook: asks every question of the current lesson, then returns to the page. */
-void quiz_open(App *a, const volatile sig_atomic_t *stop);
+/* The player's Q key opens VIEW_QUIZ (app.h): an overlay asking every question of the
+ * current lesson on the whole screen, back to the page when the learner leaves it. */
 
 #endif

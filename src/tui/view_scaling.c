@@ -60,37 +60,28 @@ static void scaling_draw(App *a, Rect r)
     }
 }
 
-static int scaling_key(App *a, int k)
+static int scaling_key(App *a, Request req, int k)
 {
+    (void)k;
     if (!a->ran)
-        return app_common_key(a, k);
-    int pm = ex_plus_minus(k);
-    if (pm && (a->allowed & C_DK)) {
+        return 0;
+    if (req == REQ_INCREASE || req == REQ_DECREASE) {
         int d = a->live.s.d_k;
-        int nd = pm > 0 ? (d * 2 > LIVE_DK_MAX ? LIVE_DK_MAX : d * 2) : (d / 2 < 1 ? 1 : d / 2);
+        int nd = req == REQ_INCREASE ? (d * 2 > LIVE_DK_MAX ? LIVE_DK_MAX : d * 2)
+                                     : (d / 2 < 1 ? 1 : d / 2);
         if (nd == d)
             app_msg(a, 0, "d_k stays in 1..%d", LIVE_DK_MAX);
         a->live.s.d_k = nd;
         app_run(a);
         return 1;
     }
-    if (k == 's' && (a->allowed & C_SCALE)) {
+    if (req == REQ_TOGGLE_SCALE) {
         a->live.s.scale = !a->live.s.scale;
         app_msg(a, 0, "the model %s its scores by 1/√d_k", a->live.s.scale ? "scales" : "does not scale");
         app_run(a);
         return 1;
     }
-    return app_common_key(a, k);
-}
-
-static void scaling_keys(App *a, char *b, size_t n)
-{
-    if (a->allowed & C_DK)
-        app_hint(b, n, "+/-", "d_k");
-    if (a->allowed & C_SCALE)
-        app_hint(b, n, "s", a->live.s.scale ? "scale:on" : "scale:off");
-    if (a->allowed & C_RESET)
-        app_hint(b, n, "r", "reset");
+    return 0;
 }
 
 static int scaling_need(App *a, int w)
@@ -100,4 +91,7 @@ static int scaling_need(App *a, int w)
     return SCALING_KEYS + 7;
 }
 
-const ViewOps VIEW_SCALING = {W_SCALING, scaling_draw, scaling_key, scaling_keys, scaling_need, 0};
+const ViewOps VIEW_SCALING = {
+    .name = "scaling", .kind = W_SCALING, .keymap = KM_SCALING, .common = C_RESET,
+    .draw = scaling_draw, .key = scaling_key, .need = scaling_need,
+};

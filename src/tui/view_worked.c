@@ -301,63 +301,40 @@ static void worked_draw(App *a, Rect r)
                        r.y + r.h - (y + band + 1));
 }
 
-static int worked_key(App *a, int k)
+static int worked_key(App *a, Request req, int k)
 {
+    (void)k;
     if (!a->ran)
-        return app_common_key(a, k);
-    unsigned al = a->allowed;
-    int cursor = (al & C_CURSOR) != 0;
-    if (al & C_STEP) {
-        int d = k == 'n' || (!cursor && k == KEY_RIGHT) ? 1
-              : k == 'N' || (!cursor && k == KEY_LEFT) ? -1 : 0;
-        if (d) {
-            int s = a->live.s.step + d;
-            if (s < 0 || s >= LIVE_WORKED_STEPS) {
-                app_msg(a, 0, s < 0 ? "first step" : "last step: the output");
-                return 1;
-            }
-            a->live.s.step = s;
-            app_run(a);
+        return 0;
+    int d = req == REQ_STEP_NEXT ? 1 : req == REQ_STEP_PREV ? -1 : 0;
+    if (d) {
+        int s = a->live.s.step + d;
+        if (s < 0 || s >= LIVE_WORKED_STEPS) {
+            app_msg(a, 0, s < 0 ? "first step" : "last step: the output");
             return 1;
         }
+        a->live.s.step = s;
+        app_run(a);
+        return 1;
     }
-    if (cursor) {
-        switch (k) {
-        case KEY_UP: case 'k': a->cur_r--; clamp_cursor(a); return 1;
-        case KEY_DOWN: case 'j': a->cur_r++; clamp_cursor(a); return 1;
-        case KEY_LEFT: case 'b': a->cur_c--; clamp_cursor(a); return 1;
-        case KEY_RIGHT: case 'w': a->cur_c++; clamp_cursor(a); return 1;
-        default: break;
-        }
-    }
-    if (k == 'm' && (al & C_MASK)) {
+    switch (req) {
+    case REQ_CURSOR_UP: a->cur_r--; clamp_cursor(a); return 1;
+    case REQ_CURSOR_DOWN: a->cur_r++; clamp_cursor(a); return 1;
+    case REQ_CURSOR_LEFT: a->cur_c--; clamp_cursor(a); return 1;
+    case REQ_CURSOR_RIGHT: a->cur_c++; clamp_cursor(a); return 1;
+    case REQ_TOGGLE_MASK:
         a->live.s.causal = !a->live.s.causal;
         app_msg(a, 0, "causal mask %s", a->live.s.causal ? "on" : "off");
         app_run(a);
         return 1;
-    }
-    if (k == 's' && (al & C_SCALE)) {
+    case REQ_TOGGLE_SCALE:
         a->live.s.scale = !a->live.s.scale;
         app_msg(a, 0, "scaling by 1/√d_k %s", a->live.s.scale ? "on" : "off");
         app_run(a);
         return 1;
+    default:
+        return 0;
     }
-    return app_common_key(a, k);
-}
-
-static void worked_keys(App *a, char *b, size_t n)
-{
-    unsigned al = a->allowed;
-    if (al & C_STEP)
-        app_hint(b, n, (al & C_CURSOR) || !ui.utf8 ? "n/N" : "n/N ←→", "step");
-    if ((al & C_CURSOR) && a->live.s.step >= 1)
-        app_hint(b, n, ui.utf8 ? "←↑↓→" : "arrows", "cell");
-    if (al & C_MASK)
-        app_hint(b, n, "m", a->live.s.causal ? "mask:on" : "mask:off");
-    if (al & C_SCALE)
-        app_hint(b, n, "s", a->live.s.scale ? "scale:on" : "scale:off");
-    if (al & C_RESET)
-        app_hint(b, n, "r", "reset");
 }
 
 static int worked_need(App *a, int w)
@@ -370,4 +347,7 @@ static int worked_need(App *a, int w)
     return big + 10;
 }
 
-const ViewOps VIEW_WORKED = {W_WORKED, worked_draw, worked_key, worked_keys, worked_need, 0};
+const ViewOps VIEW_WORKED = {
+    .name = "worked", .kind = W_WORKED, .keymap = KM_WORKED, .common = C_RESET,
+    .draw = worked_draw, .key = worked_key, .need = worked_need,
+};

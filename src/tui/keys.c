@@ -1,0 +1,586 @@
+/* keys.c - the player's key table: each row binds keys to requests in one keymap and
+ * carries the `?` overlay's line for them and the footer hint (with the C_* control bits
+ * that make them available). The footer, the help and `attend --keys` read it; nothing
+ * else binds a key. */
+#include "keys.h"
+
+#include <curses.h>
+#include <string.h>
+
+#include "app.h"
+#include "ui.h"
+
+typedef struct {
+    int key;
+    Request req;
+    int alias; /* 1: bound but not spelled out in its help line; the pinned help screen
+                  predates the table (Home/End, ',' '.', '=' '_', ^A ^E and the like) */
+} KeyBind;
+
+typedef struct {
+    Keymap map;
+    const char *help_key;   /* the help line's key column; NULL: the row above documents it */
+    const char *help;       /* the description; '\n' continues it on a line of its own */
+    const char *hint_key;   /* footer key; NULL: no hint */
+    const char *hint_ascii; /* footer key in ASCII mode; NULL: hint_key */
+    const char *hint;       /* footer label; with label(): every label it can show, '|'
+                               between them, %s for a word (what --keys prints) */
+    const char *(*label)(const App *a, char *buf, size_t n);
+    const char *(*key_fn)(const App *a); /* footer key chosen by state; NULL: hint_key */
+    unsigned need, unless;  /* C_* the page must allow / must not allow, for keys and hint */
+    int (*when)(const App *a, int with_z); /* the hint's extra condition; NULL: none */
+    int rank;               /* the global hints' footer position (the help keeps table order) */
+    KeyBind keys[12];       /* ended by key 0 */
+} KeyRow;
+
+#define K(k, r) {(k), (r), 0}
+#define KA(k, r) {(k), (r), 1}
+
+/* ---- footer labels and conditions (they read the App, never change it) ---- */
+static const char *on_off(int v, const char *on, const char *off) { return v ? on : off; }
+static const char *l_mask(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->ctl.causal, "mask:on", "mask:off");
+}
+static const char *l_pad(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->ctl.padding, "pad:on", "pad:off");
+}
+static const char *l_pe(const App *a, char *b, size_t n)
+{
+    snprintf(b, n, "PE:%s", model_pe_name(a->ctl.pe));
+    return b;
+}
+static const char *l_scale(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->ctl.scale, "scale:on", "scale:off");
+}
+static const char *l_scores(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->scores, "weights", "scores");
+}
+static const char *l_live_mask(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->live.s.causal, "mask:on", "mask:off");
+}
+static const char *l_live_scale(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->live.s.scale, "scale:on", "scale:off");
+}
+static const char *l_tied(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->live.s.tied, "tied:yes", "tied:no");
+}
+static const char *l_gqa(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->live.s.gqa, "GQA:on", "GQA:off");
+}
+static const char *l_pick(const App *a, char *b, size_t n)
+{
+    (void)a, (void)b, (void)n;
+    return ui.mouse ? "pick/click" : "pick";
+}
+static const char *l_focus(const App *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return a->scr.focus ? "prose" : "widget";
+}
+static const char *k_worked_step(const App *a)
+{
+    return (a->allowed & C_CURSOR) || !ui.utf8 ? "n/N" : "n/N ←→";
+}
+static int w_encdec(const App *a, int z)
+{
+    (void)z;
+    return a->model && a->model->cfg.arch == ARCH_ENCDEC;
+}
+static int w_not_all_heads(const App *a, int z)
+{
+    (void)z;
+    return !a->all_heads;
+}
+static int w_swap(const App *a, int z)
+{
+    (void)z;
+    return (a->allowed & C_SWAP) != 0;
+}
+static int w_live_step(const App *a, int z)
+{
+    (void)z;
+    return a->live.s.step >= 1;
+}
+static int w_z(const App *a, int z)
+{
+    (void)a;
+    return z;
+}
+static int w_questions(const App *a, int z)
+{
+    const Page *p = app_page(a);
+    (void)z;
+    return p && p->n_questions > 0;
+}
+static int w_notes(const App *a, int z)
+{
+    const Page *p = app_page(a);
+    (void)z;
+    return p && p->notes;
+}
+static int w_no_gqa(const App *a, int z)
+{
+    (void)z;
+    return !(a->allowed & C_GQA);
+}
+static int w_gqa(const App *a, int z)
+{
+    return !w_no_gqa(a, z);
+}
+
+#define ARROWS4 "←↑↓→"
+#define SCROLL_KEYS                                                                           \
+    {K(KEY_UP, REQ_SCROLL_UP), K('k', REQ_SCROLL_UP), K(KEY_DOWN, REQ_SCROLL_DOWN),           \
+     K('j', REQ_SCROLL_DOWN), K('<', REQ_SCROLL_LEFT), KA(',', REQ_SCROLL_LEFT),              \
+     K('>', REQ_SCROLL_RIGHT), KA('.', REQ_SCROLL_RIGHT)}
+#define CURSOR_KEYS                                                                           \
+    K(KEY_UP, REQ_CURSOR_UP), K('k', REQ_CURSOR_UP), K(KEY_DOWN, REQ_CURSOR_DOWN),            \
+        K('j', REQ_CURSOR_DOWN), K(KEY_LEFT, REQ_CURSOR_LEFT), K('b', REQ_CURSOR_LEFT),       \
+        K(KEY_RIGHT, REQ_CURSOR_RIGHT), K('w', REQ_CURSOR_RIGHT)
+#define PLUS_MINUS_KEYS                                                                       \
+    {K('+', REQ_INCREASE), KA('=', REQ_INCREASE), KA(KEY_UP, REQ_INCREASE),                   \
+     K('-', REQ_DECREASE), KA('_', REQ_DECREASE), KA(KEY_DOWN, REQ_DECREASE)}
+#define ENTER_KEYS(r) K('\r', r), K('\n', r), K(KEY_ENTER, r)
+
+/* The table, in the help's order (sections below). */
+static const KeyRow ROWS[] = {
+    /* ---- everywhere ---- */
+    {.map = KM_GLOBAL, .help_key = "space, PgDn",
+     .help = "next page (continues into the next lesson)", .hint_key = "spc", .hint = "next",
+     .rank = 4, .keys = {K(' ', REQ_NEXT_PAGE), K(KEY_NPAGE, REQ_NEXT_PAGE)}},
+    {.map = KM_GLOBAL, .help_key = "backspace, PgUp", .help = "previous page",
+     .hint_key = "bksp", .hint = "back", .rank = 5,
+     .keys = {K(KEY_PPAGE, REQ_PREV_PAGE), K(KEY_BACKSPACE, REQ_PREV_PAGE),
+              K(KEY_ASCII_DEL, REQ_PREV_PAGE), K(KEY_CTRL_H, REQ_PREV_PAGE)}},
+    {.map = KM_GLOBAL, .help_key = "g, Tab", .help = "lesson menu with completion marks",
+     .hint_key = "g", .hint = "lessons", .when = w_no_gqa, .rank = 6,
+     .keys = {K('g', REQ_LESSON_MENU), K('\t', REQ_LESSON_MENU)}},
+    /* on a GQA page g is the params widget's: the footer names Tab (the help says so there) */
+    {.map = KM_GLOBAL, .hint_key = "Tab", .hint = "lessons", .when = w_gqa, .rank = 6},
+    {.map = KM_GLOBAL, .help_key = "J / K",
+     .help = "scroll the prose down / up when it does not fit",
+     .keys = {K('J', REQ_PROSE_DOWN), K('K', REQ_PROSE_UP)}},
+    {.map = KM_GLOBAL, .help_key = "o", .help = "speaker notes of the page (when it has some)",
+     .hint_key = "o", .hint = "notes", .when = w_notes, .rank = 3,
+     .keys = {K('o', REQ_NOTES)}},
+    {.map = KM_GLOBAL, .help_key = "Q",
+     .help = "this lesson's questions (a quiz; the footer shows Q on pages\nthat have questions)",
+     .hint_key = "Q", .hint = "questions", .when = w_questions, .rank = 2,
+     .keys = {K('Q', REQ_QUIZ)}},
+    {.map = KM_GLOBAL, .help_key = "z",
+     .help = "widget focus: the widget takes the whole screen (z again:\nprose and widget); the "
+             "footer offers it when prose is cut",
+     .hint_key = "z", .hint = "prose|widget", .label = l_focus, .when = w_z, .rank = 1,
+     .keys = {K('z', REQ_FOCUS)}},
+    {.map = KM_GLOBAL, .help_key = "?, F1", .help = "this help;  ESC or q closes it",
+     .hint_key = "?", .hint = "help", .rank = 7,
+     .keys = {K('?', REQ_HELP), K(KEY_F(1), REQ_HELP)}},
+    /* ESC on a page: nothing to close, and no "key not used" either */
+    {.map = KM_GLOBAL, .keys = {K(KEY_ESCAPE, REQ_CANCEL)}},
+    {.map = KM_GLOBAL, .help_key = "q, Ctrl-C",
+     .help = "quit (progress is saved on every page change)", .hint_key = "q", .hint = "quit",
+     .rank = 8, .keys = {K('q', REQ_QUIT), K(KEY_CTRL('c'), REQ_QUIT_NOW)}},
+
+    /* ---- heatmap; then the shared controls, documented under it ---- */
+    {.map = KM_HEATMAP, .help_key = "arrows, j/k, b/w",
+     .help = "move the cell cursor: q_i·k_j, ÷√d_k, mask, weight", .hint_key = ARROWS4,
+     .hint_ascii = "arrows", .hint = "cell", .need = C_CURSOR, .when = w_not_all_heads,
+     .keys = {CURSOR_KEYS, KA(KEY_HOME, REQ_CURSOR_HOME), KA(KEY_END, REQ_CURSOR_END)}},
+    {.map = KM_COMMON, .help_key = "m", .help = "causal mask on/off", .hint_key = "m",
+     .hint = "mask:on|mask:off", .label = l_mask, .need = C_MASK,
+     .keys = {K('m', REQ_TOGGLE_MASK)}},
+    {.map = KM_COMMON, .help_key = "d", .help = "padding mask on/off", .hint_key = "d",
+     .hint = "pad:on|pad:off", .label = l_pad, .need = C_PADDING,
+     .keys = {K('d', REQ_TOGGLE_PADDING)}},
+    {.map = KM_COMMON, .help_key = "p",
+     .help = "positional encoding: none → sinusoidal → learned → rope", .hint_key = "p",
+     .hint = "PE:%s", .label = l_pe, .need = C_PE, .keys = {K('p', REQ_CYCLE_PE)}},
+    {.map = KM_COMMON, .help_key = "s", .help = "scaling by 1/√d_k on/off", .hint_key = "s",
+     .hint = "scale:on|scale:off", .label = l_scale, .need = C_SCALE,
+     .keys = {K('s', REQ_TOGGLE_SCALE)}},
+    {.map = KM_COMMON, .help_key = "] or h / [ or H", .help = "next / previous head",
+     .hint_key = "[ ]", .hint = "head", .need = C_HEAD,
+     .keys = {K(']', REQ_NEXT_HEAD), K('h', REQ_NEXT_HEAD), K('[', REQ_PREV_HEAD),
+              K('H', REQ_PREV_HEAD)}},
+    {.map = KM_COMMON, .help_key = "l / L", .help = "next / previous layer", .hint_key = "l",
+     .hint = "layer", .need = C_LAYER,
+     .keys = {K('l', REQ_NEXT_LAYER), K('L', REQ_PREV_LAYER)}},
+    {.map = KM_COMMON, .help_key = "a", .help = "all heads of the layer as small multiples",
+     .hint_key = "a", .hint = "all heads", .need = C_ALL_HEADS,
+     .keys = {K('a', REQ_TOGGLE_ALL_HEADS)}},
+    {.map = KM_COMMON, .help_key = "v", .help = "weights ↔ pre-softmax scores (−∞ where masked)",
+     .hint_key = "v", .hint = "weights|scores", .label = l_scores, .need = C_SCORES,
+     .keys = {K('v', REQ_TOGGLE_SCORES)}},
+    {.map = KM_COMMON, .help_key = "e", .help = "edit the sentence; ESC cancels",
+     .hint_key = "e", .hint = "edit", .need = C_EDIT, .keys = {K('e', REQ_EDIT)}},
+    /* E on a decoder-only model edits the one sentence, as e does */
+    {.map = KM_COMMON, .help_key = "E",
+     .help = "edit the decoder's sentence (encoder-decoder models)", .hint_key = "E",
+     .hint = "edit decoder", .need = C_EDIT, .when = w_encdec,
+     .keys = {K('E', REQ_EDIT_DECODER)}},
+    {.map = KM_COMMON, .help_key = "r", .help = "reset the controls to the page's start",
+     .hint_key = "r", .hint = "reset", .need = C_RESET, .keys = {K('r', REQ_RESET)}},
+
+    /* ---- chips ---- */
+    {.map = KM_CHIPS, .help_key = "←/→ (h/l)", .help = "move between chips", .hint_key = "←→",
+     .hint_ascii = "left/right", .hint = "chip",
+     .keys = {K(KEY_LEFT, REQ_CHIP_LEFT), K(KEY_RIGHT, REQ_CHIP_RIGHT),
+              KA(KEY_HOME, REQ_CHIP_FIRST), KA(KEY_END, REQ_CHIP_LAST)}},
+    /* h and l are head and layer where the page allows those */
+    {.map = KM_CHIPS, .unless = C_HEAD | C_LAYER,
+     .keys = {K('h', REQ_CHIP_LEFT), K('l', REQ_CHIP_RIGHT)}},
+    /* without C_SWAP enter still answers, saying swapping is not part of the page */
+    {.map = KM_CHIPS, .help_key = "enter or x", .help = "pick a chip; pick a second one to swap them",
+     .hint_key = "enter", .hint = "pick/click|pick", .label = l_pick, .when = w_swap,
+     .keys = {ENTER_KEYS(REQ_PICK), K('x', REQ_PICK), KA(KEY_ESCAPE, REQ_DROP_PICK)}},
+    {.map = KM_CHIPS, .help_key = "mouse click", .help = "pick a chip (only with attend --mouse)"},
+    {.map = KM_CHIPS, .help_key = "r", .help = "original order", .hint_key = "r",
+     .hint = "reset order", .need = C_RESET, .keys = {K('r', REQ_RESET_ORDER)}},
+
+    /* ---- shape passport ---- */
+    {.map = KM_PASSPORT, .help_key = "n or →, N or ←", .help = "next / previous step of the block",
+     .hint_key = "n/N ←→", .hint_ascii = "n/N", .hint = "step", .need = C_STEP,
+     .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
+              K(KEY_LEFT, REQ_STEP_PREV)}},
+    {.map = KM_PASSPORT, .help_key = "↑/↓ j/k, < >", .help = "scroll the matrix",
+     .hint_key = "↑↓ < >", .hint_ascii = "up/down < >", .hint = "scroll", .keys = SCROLL_KEYS},
+
+    /* ---- matrix ---- */
+    {.map = KM_MATRIX, .help_key = "t", .help = "pick any traced tensor by name", .hint_key = "t",
+     .hint = "pick tensor", .need = C_TENSOR, .keys = {K('t', REQ_PICK_TENSOR)}},
+    {.map = KM_MATRIX, .help_key = "↑/↓ j/k, < >", .help = "scroll the matrix",
+     .hint_key = "↑↓ < >", .hint_ascii = "up/down < >", .hint = "scroll", .keys = SCROLL_KEYS},
+
+    /* ---- worked example ---- */
+    {.map = KM_WORKED, .help_key = "n / N",
+     .help = "next / previous step: Q K V, QKᵀ, ÷√d_k, +M, softmax, ·V\n(→ / ← too when the "
+             "page has no cell cursor)",
+     .hint_key = "n/N ←→", .hint_ascii = "n/N", .hint = "step", .key_fn = k_worked_step,
+     .need = C_STEP, .keys = {K('n', REQ_STEP_NEXT), K('N', REQ_STEP_PREV)}},
+    {.map = KM_WORKED, .need = C_STEP, .unless = C_CURSOR,
+     .keys = {K(KEY_RIGHT, REQ_STEP_NEXT), K(KEY_LEFT, REQ_STEP_PREV)}},
+    {.map = KM_WORKED, .help_key = "arrows, j/k, b/w",
+     .help = "a cell, written out: q·k term by term, ÷√d_k, mask, softmax", .hint_key = ARROWS4,
+     .hint_ascii = "arrows", .hint = "cell", .need = C_CURSOR, .when = w_live_step,
+     .keys = {CURSOR_KEYS}},
+    {.map = KM_WORKED, .help_key = "m, s", .help = "causal mask, scaling by 1/√d_k",
+     .hint_key = "m", .hint = "mask:on|mask:off", .label = l_live_mask, .need = C_MASK,
+     .keys = {K('m', REQ_TOGGLE_MASK)}},
+    {.map = KM_WORKED, .hint_key = "s", .hint = "scale:on|scale:off", .label = l_live_scale,
+     .need = C_SCALE, .keys = {K('s', REQ_TOGGLE_SCALE)}},
+
+    /* ---- √d_k experiment ---- */
+    {.map = KM_SCALING, .help_key = "+ / -", .help = "double / halve d_k (1..1024)",
+     .hint_key = "+/-", .hint = "d_k", .need = C_DK, .keys = PLUS_MINUS_KEYS},
+    {.map = KM_SCALING, .help_key = "s", .help = "which scores the model uses: unscaled or ÷√d_k",
+     .hint_key = "s", .hint = "scale:on|scale:off", .label = l_live_scale, .need = C_SCALE,
+     .keys = {K('s', REQ_TOGGLE_SCALE)}},
+
+    /* ---- KV cache ---- */
+    {.map = KM_KVCACHE, .help_key = "n or →, N or ←", .help = "generate one more token / one fewer",
+     .hint_key = "n/N ←→", .hint_ascii = "n/N", .hint = "step", .need = C_STEP,
+     .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
+              K(KEY_LEFT, REQ_STEP_PREV)}},
+
+    /* ---- cost ---- */
+    {.map = KM_COST, .help_key = "+ / -", .help = "double / halve N (1..8192)", .hint_key = "+/-",
+     .hint = "N", .need = C_N, .keys = PLUS_MINUS_KEYS},
+
+    /* ---- parameters ---- */
+    {.map = KM_PARAMS, .help_key = "t",
+     .help = "tied embeddings on/off (the LM head reuses the embedding)", .hint_key = "t",
+     .hint = "tied:yes|tied:no", .label = l_tied, .need = C_TIE,
+     .keys = {K('t', REQ_TOGGLE_TIE)}},
+    {.map = KM_PARAMS, .help_key = "g",
+     .help = "grouped-query attention on/off; Tab opens the lesson menu there", .hint_key = "g",
+     .hint = "GQA:on|GQA:off", .label = l_gqa, .need = C_GQA, .keys = {K('g', REQ_TOGGLE_GQA)}},
+
+    /* ---- overlays ---- */
+    {.map = KM_MENU, .help_key = "↑/↓ j/k, enter", .help = "choose and open a lesson;  ESC closes",
+     .keys = {K(KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(KEY_DOWN, REQ_SEL_DOWN),
+              K('j', REQ_SEL_DOWN), KA(KEY_HOME, REQ_SEL_FIRST), KA(KEY_END, REQ_SEL_LAST),
+              ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE)}},
+    {.map = KM_MENU, .keys = {KA('q', REQ_CLOSE), KA('g', REQ_CLOSE), KA('\t', REQ_CLOSE)}},
+    {.map = KM_EDIT, .help_key = "←/→ Home/End",
+     .help = "move;  backspace/Del erase;  Ctrl-U clears",
+     .keys = {K(KEY_LEFT, REQ_EDIT_LEFT), K(KEY_RIGHT, REQ_EDIT_RIGHT),
+              K(KEY_HOME, REQ_EDIT_HOME), KA(KEY_CTRL('a'), REQ_EDIT_HOME),
+              K(KEY_END, REQ_EDIT_END), KA(KEY_CTRL('e'), REQ_EDIT_END),
+              K(KEY_BACKSPACE, REQ_EDIT_ERASE), K(KEY_ASCII_DEL, REQ_EDIT_ERASE),
+              K(KEY_CTRL_H, REQ_EDIT_ERASE), K(KEY_DC, REQ_EDIT_DELETE),
+              K(KEY_CTRL('u'), REQ_EDIT_CLEAR)}},
+    {.map = KM_EDIT, .help_key = "enter", .help = "use the sentence;  ESC cancels",
+     .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE)}},
+    /* not in `?`: these overlays name their keys on their own box (title, scroll sign) */
+    {.map = KM_HELP, .help_key = "↑/↓ j/k, PgUp/PgDn",
+     .help = "scroll this help; any other key closes it",
+     .keys = {K(KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(KEY_DOWN, REQ_SEL_DOWN),
+              K('j', REQ_SEL_DOWN), K(KEY_NPAGE, REQ_SEL_PAGE_DOWN),
+              KA(' ', REQ_SEL_PAGE_DOWN), K(KEY_PPAGE, REQ_SEL_PAGE_UP)}},
+    {.map = KM_NOTES, .help_key = "ESC, q, o, enter", .help = "close the speaker notes",
+     .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), KA('N', REQ_CLOSE),
+              K('\r', REQ_CLOSE), K('\n', REQ_CLOSE), K('o', REQ_CLOSE)}},
+    {.map = KM_TENSOR, .help_key = "↑/↓ j/k, PgUp/PgDn, Home/End, enter",
+     .help = "choose a tensor and show it;  ESC, q or t closes",
+     .keys = {K(KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(KEY_DOWN, REQ_SEL_DOWN),
+              K('j', REQ_SEL_DOWN), K(KEY_NPAGE, REQ_SEL_PAGE_DOWN),
+              K(KEY_PPAGE, REQ_SEL_PAGE_UP), K(KEY_HOME, REQ_SEL_FIRST),
+              K(KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
+    {.map = KM_TENSOR, .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), K('t', REQ_CLOSE)}},
+};
+
+#define N_ROWS (int)(sizeof ROWS / sizeof ROWS[0])
+
+/* The `?` overlay's sections in order; title NULL continues the section above (the shared
+ * controls are documented under the heatmap). Keymaps not listed (help, notes, tensor
+ * picker) are documented on their own overlay's box. */
+static const struct {
+    Keymap map;
+    const char *title;
+} SECTIONS[] = {
+    {KM_GLOBAL, "Everywhere"},  {KM_HEATMAP, "Heatmap"},       {KM_COMMON, NULL},
+    {KM_CHIPS, "Chips"},        {KM_PASSPORT, "Shape passport"}, {KM_MATRIX, "Matrix"},
+    {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
+    {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
+    {KM_EDIT, "Sentence editor"},
+};
+
+static const char *const HELP_TRAILER[] = {
+    "",
+    "Only the keys the page's widget allows are active; the footer lists them.",
+    "Colour: NO_COLOR=1 turns it off (shades and numbers remain); --ascii for",
+    "ASCII glyphs; --mouse enables clicks (it blocks the terminal's copy/paste).",
+};
+
+#define HELP_KEY_COLS 19 /* the key column of a help line */
+
+static const char *const REQ_NAMES[] = {
+#define KEYS_NAME(name) #name,
+    KEYS_REQUESTS(KEYS_NAME)
+#undef KEYS_NAME
+};
+
+static const char *const MAP_NAMES[] = {
+#define KEYS_MAP_NAME(name, str) str,
+    KEYS_MAPS(KEYS_MAP_NAME)
+#undef KEYS_MAP_NAME
+};
+
+const char *keys_request_name(Request r)
+{
+    return r >= 0 && r < REQ__COUNT ? REQ_NAMES[r] : "REQ_?";
+}
+
+static int row_allowed(const App *a, const KeyRow *r)
+{
+    unsigned al = a->allowed;
+    return (al & r->need) == r->need && !(al & r->unless);
+}
+
+Request keys_lookup(const App *a, Keymap km, int key)
+{
+    for (int i = 0; i < N_ROWS; i++) {
+        const KeyRow *r = &ROWS[i];
+        if (r->map != km || !row_allowed(a, r))
+            continue;
+        for (const KeyBind *b = r->keys; b->key; b++)
+            if (b->key == key)
+                return b->req;
+    }
+    return REQ_NONE;
+}
+
+static void row_hint(const App *a, const KeyRow *r, int with_z, char *buf, size_t n)
+{
+    char lb[64];
+    if (!r->hint_key || !row_allowed(a, r) || (r->when && !r->when(a, with_z)))
+        return;
+    const char *key = r->key_fn ? r->key_fn(a)
+                    : !ui.utf8 && r->hint_ascii ? r->hint_ascii : r->hint_key;
+    app_hint(buf, n, key, r->label ? r->label(a, lb, sizeof lb) : r->hint);
+}
+
+void keys_hints(const App *a, Keymap km, unsigned common, char *buf, size_t n)
+{
+    for (int i = 0; i < N_ROWS; i++)
+        if (ROWS[i].map == km)
+            row_hint(a, &ROWS[i], 0, buf, n);
+    for (int i = 0; i < N_ROWS; i++)
+        if (ROWS[i].map == KM_COMMON && (ROWS[i].need & common))
+            row_hint(a, &ROWS[i], 0, buf, n);
+}
+
+void keys_global_hints(const App *a, int with_z, char *buf, size_t n)
+{
+    int max = 0;
+    for (int i = 0; i < N_ROWS; i++)
+        if (ROWS[i].map == KM_GLOBAL && ROWS[i].rank > max)
+            max = ROWS[i].rank;
+    for (int rank = 1; rank <= max; rank++)
+        for (int i = 0; i < N_ROWS; i++)
+            if (ROWS[i].map == KM_GLOBAL && ROWS[i].rank == rank)
+                row_hint(a, &ROWS[i], with_z, buf, n);
+}
+
+/* ---- the help ---- */
+static char help_text[8192];
+static const char *help_lines[160];
+static int n_help_lines;
+
+static void help_add(const char *s, void *ctx)
+{
+    size_t *used = ctx, len = strlen(s);
+    if (n_help_lines >= (int)(sizeof help_lines / sizeof help_lines[0]) ||
+        *used + len + 1 > sizeof help_text)
+        return;
+    memcpy(help_text + *used, s, len + 1);
+    help_lines[n_help_lines++] = help_text + *used;
+    *used += len + 1;
+}
+
+/* Emits the help lines of row r: the key column padded to HELP_KEY_COLS, then the
+ * description; each '\n' of it starts a line under the description. */
+static void help_row(const KeyRow *r, void (*emit)(const char *line, void *ctx), void *ctx)
+{
+    char line[400];
+    const char *d = r->help;
+    int first = 1;
+    while (d) {
+        const char *nl = strchr(d, '\n');
+        int len = nl ? (int)(nl - d) : (int)strlen(d);
+        const char *key = first ? r->help_key : "";
+        int pad = HELP_KEY_COLS - ui_width(key);
+        snprintf(line, sizeof line, "%s%*s%.*s", key, pad > 1 ? pad : 1, "", len, d);
+        emit(line, ctx);
+        d = nl ? nl + 1 : NULL;
+        first = 0;
+    }
+}
+
+int keys_help(const char *const **lines)
+{
+    if (!n_help_lines) {
+        size_t used = 0;
+        char title[80];
+        for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++) {
+            if (SECTIONS[s].title) {
+                snprintf(title, sizeof title, "#%s", SECTIONS[s].title);
+                help_add(title, &used);
+            }
+            for (int i = 0; i < N_ROWS; i++)
+                if (ROWS[i].map == SECTIONS[s].map && ROWS[i].help_key)
+                    help_row(&ROWS[i], help_add, &used);
+        }
+        for (size_t i = 0; i < sizeof HELP_TRAILER / sizeof HELP_TRAILER[0]; i++)
+            help_add(HELP_TRAILER[i], &used);
+    }
+    *lines = help_lines;
+    return n_help_lines;
+}
+
+/* ---- attend --keys ---- */
+
+/* How the help spells key k ('|' between spellings). */
+static const char *key_spelling(int k, char *buf, size_t n)
+{
+    switch (k) {
+    case KEY_UP: return "↑|arrows";
+    case KEY_DOWN: return "↓|arrows";
+    case KEY_LEFT: return "←|arrows";
+    case KEY_RIGHT: return "→|arrows";
+    case KEY_HOME: return "Home";
+    case KEY_END: return "End";
+    case KEY_NPAGE: return "PgDn";
+    case KEY_PPAGE: return "PgUp";
+    case KEY_DC: return "Del";
+    case KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
+    case KEY_ENTER: case '\r': case '\n': return "enter";
+    case '\t': return "Tab";
+    case ' ': return "space";
+    case KEY_ESCAPE: return "ESC";
+    default: break;
+    }
+    if (k == KEY_F(1))
+        return "F1";
+    if (k > 0 && k < 0x20)
+        snprintf(buf, n, "Ctrl-%c", 'A' + k - 1);
+    else if (k >= 0x20 && k < 0x7f)
+        snprintf(buf, n, "%c", k);
+    else
+        snprintf(buf, n, "key-%d", k);
+    return buf;
+}
+
+static const char *section_of(Keymap km)
+{
+    for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++)
+        if (SECTIONS[s].map == km)
+            return SECTIONS[s].title ? SECTIONS[s].title : "+";
+    return "-";
+}
+
+typedef struct {
+    FILE *f;
+    const char *map;
+    int row;
+} DumpCtx;
+
+static void dump_line(const char *line, void *ctx)
+{
+    DumpCtx *c = ctx;
+    fprintf(c->f, "help\t%s\t%d\t%s\n", c->map, c->row, line);
+}
+
+void keys_dump(FILE *f)
+{
+    fprintf(f, "# attend --keys: the player's key table (src/tui/keys.c), tab-separated\n"
+               "# map NAME SECTION         (SECTION: its title in ?; + under the one above; - "
+               "not in ?: named on its own overlay)\n"
+               "# help NAME ROW LINE       (the ? line(s) of row ROW)\n"
+               "# bind NAME ROW CODE SPELLINGS REQUEST named|alias  (alias: not spelled out "
+               "in its help line)\n"
+               "# hint NAME KEY ASCII-KEY LABELS  (LABELS: '|' between them, %%s a word)\n"
+               "# line TEXT                (the ? overlay, line by line; #: a section title)\n");
+    for (int m = 0; m < KM__COUNT; m++)
+        fprintf(f, "map\t%s\t%s\n", MAP_NAMES[m], section_of((Keymap)m));
+    int doc = -1; /* the row whose help documents the rows below it */
+    for (int i = 0; i < N_ROWS; i++) {
+        const KeyRow *r = &ROWS[i];
+        if (r->help_key)
+            doc = i;
+        if (r->help_key) {
+            DumpCtx c = {f, MAP_NAMES[r->map], i};
+            help_row(r, dump_line, &c);
+        }
+        for (const KeyBind *b = r->keys; b->key; b++) {
+            char nb[32];
+            fprintf(f, "bind\t%s\t%d\t%d\t%s\t%s\t%s\n", MAP_NAMES[r->map],
+                    r->help_key || doc < 0 || ROWS[doc].map != r->map ? i : doc, b->key,
+                    key_spelling(b->key, nb, sizeof nb), keys_request_name(b->req),
+                    b->alias ? "alias" : "named");
+        }
+        if (r->hint_key)
+            fprintf(f, "hint\t%s\t%s\t%s\t%s\n", MAP_NAMES[r->map], r->hint_key,
+                    r->hint_ascii ? r->hint_ascii : r->hint_key, r->hint);
+    }
+    const char *const *lines;
+    int n = keys_help(&lines);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "line\t%s\n", lines[i]);
+}

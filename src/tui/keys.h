@@ -1,0 +1,82 @@
+/* keys.h - the player's one key table: every key bound to a named request (REQ_*), grouped
+ * in keymaps (one per view and overlay, the shared widget controls, the global keys), each
+ * row with the text the `?` overlay shows and the footer hint. The footer and the help are
+ * generated from it (keys.c), so a key cannot be bound without its row of documentation;
+ * `attend --keys` prints the table for tests/e2e/test_keys.sh. */
+#ifndef ATTEND_KEYS_H
+#define ATTEND_KEYS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The requests: what a key asks for. A view receives the request, not the key. */
+#define KEYS_REQUESTS(X)                                                                     \
+    X(REQ_NONE)                                                                              \
+    /* global */                                                                             \
+    X(REQ_NEXT_PAGE) X(REQ_PREV_PAGE) X(REQ_LESSON_MENU) X(REQ_PROSE_DOWN) X(REQ_PROSE_UP)   \
+    X(REQ_NOTES) X(REQ_QUIZ) X(REQ_FOCUS) X(REQ_HELP) X(REQ_CANCEL) X(REQ_QUIT)              \
+    X(REQ_QUIT_NOW)                                                                          \
+    /* the shared widget controls (controls.c) and the views that handle them their way */  \
+    X(REQ_TOGGLE_MASK) X(REQ_TOGGLE_PADDING) X(REQ_CYCLE_PE) X(REQ_TOGGLE_SCALE)             \
+    X(REQ_NEXT_HEAD) X(REQ_PREV_HEAD) X(REQ_NEXT_LAYER) X(REQ_PREV_LAYER)                    \
+    X(REQ_TOGGLE_ALL_HEADS) X(REQ_TOGGLE_SCORES) X(REQ_EDIT) X(REQ_EDIT_DECODER) X(REQ_RESET) \
+    /* widgets */                                                                            \
+    X(REQ_CURSOR_UP) X(REQ_CURSOR_DOWN) X(REQ_CURSOR_LEFT) X(REQ_CURSOR_RIGHT)               \
+    X(REQ_CURSOR_HOME) X(REQ_CURSOR_END)                                                     \
+    X(REQ_CHIP_LEFT) X(REQ_CHIP_RIGHT) X(REQ_CHIP_FIRST) X(REQ_CHIP_LAST) X(REQ_PICK)        \
+    X(REQ_DROP_PICK) X(REQ_RESET_ORDER)                                                      \
+    X(REQ_STEP_NEXT) X(REQ_STEP_PREV)                                                        \
+    X(REQ_SCROLL_UP) X(REQ_SCROLL_DOWN) X(REQ_SCROLL_LEFT) X(REQ_SCROLL_RIGHT)               \
+    X(REQ_PICK_TENSOR) X(REQ_INCREASE) X(REQ_DECREASE) X(REQ_TOGGLE_TIE) X(REQ_TOGGLE_GQA)   \
+    /* overlays: lists, the line editor, closing */                                          \
+    X(REQ_SEL_UP) X(REQ_SEL_DOWN) X(REQ_SEL_PAGE_UP) X(REQ_SEL_PAGE_DOWN) X(REQ_SEL_FIRST)   \
+    X(REQ_SEL_LAST) X(REQ_ACCEPT) X(REQ_CLOSE)                                               \
+    X(REQ_EDIT_LEFT) X(REQ_EDIT_RIGHT) X(REQ_EDIT_HOME) X(REQ_EDIT_END) X(REQ_EDIT_ERASE)    \
+    X(REQ_EDIT_DELETE) X(REQ_EDIT_CLEAR)
+
+typedef enum {
+#define KEYS_ENUM(name) name,
+    KEYS_REQUESTS(KEYS_ENUM)
+#undef KEYS_ENUM
+    REQ__COUNT
+} Request;
+
+/* Keymaps: whose keys a row binds. */
+#define KEYS_MAPS(X)                                                                          \
+    X(KM_NONE, "none") X(KM_GLOBAL, "global") X(KM_COMMON, "controls")                        \
+    X(KM_HEATMAP, "heatmap") X(KM_CHIPS, "chips") X(KM_PASSPORT, "passport")                  \
+    X(KM_MATRIX, "matrix") X(KM_WORKED, "worked") X(KM_SCALING, "scaling")                    \
+    X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
+    X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker")
+
+typedef enum {
+#define KEYS_MAP_ENUM(name, str) name,
+    KEYS_MAPS(KEYS_MAP_ENUM)
+#undef KEYS_MAP_ENUM
+    KM__COUNT
+} Keymap;
+
+struct App;
+
+/* The request key is bound to in keymap km on the App's current page (a row whose C_*
+ * conditions the page does not meet binds nothing); REQ_NONE when unbound. */
+Request keys_lookup(const struct App *a, Keymap km, int key);
+
+/* Appends the footer hints ("key\x1flabel\x1e", see app_hint) of keymap km for the current
+ * page, then those of the shared controls whose C_* bit is in common. */
+void keys_hints(const struct App *a, Keymap km, unsigned common, char *buf, size_t n);
+/* Appends the global hints, in the footer's order; with_z: offer z (widget focus). */
+void keys_global_hints(const struct App *a, int with_z, char *buf, size_t n);
+
+/* The `?` overlay's lines, generated from the table (a line starting with '#' is a section
+ * title). Returns the number of lines; line i is in *lines[i], static storage. */
+int keys_help(const char *const **lines);
+
+/* Prints the table (keymaps, help lines, bindings with the names the help uses, footer
+ * hints with every label they can show) for `attend --keys`. */
+void keys_dump(FILE *f);
+
+/* The name of a request ("REQ_NEXT_PAGE"). */
+const char *keys_request_name(Request r);
+
+#endif

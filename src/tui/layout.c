@@ -1,0 +1,347 @@
+/* layout.c - the player's screen: header, message line, the prose and widget panes (side by
+ * side from 120 columns, stacked below), the footer generated from the key table, the
+ * "need 80x24" screen, and the open overlay on top. Draws from state; never recomputes. */
+#include <curses.h>
+#include <string.h>
+
+#include "app.h"
+#include "ui.h"
+
+typedef struct {
+    App *a;
+    int y, x, w, top, row, rows;
+} ProseCtx;
+
+static void prose_line(const char *s, int len, void *vctx)
+{
+    ProseCtx *c = vctx;
+    int r = c->row++;
+    if (r < c->top || r >= c->top + c->rows)
+        return;
+    char line[1024];
+    if (len >= (int)sizeof line)
+        len = (int)sizeof line - 1;
+    memcpy(line, s, (size_t)len);
+    line[len] = '\0';
+    int y = c->y + r - c->top, x = c->x;
+    /* bad placeholders "[?...]" are highlighted in place */
+    char *p = line;
+    while (*p) {
+        char *bad = strstr(p, PLACEHOLDER_BAD_OPEN);
+        if (!bad) {
+            x += ui_put(y, x, c->x + c->w - x, p);
+            break;
+        }
+        *bad = '\0';
+        x += ui_put(y, x, c->x + c->w - x, p);
+        *bad = '[';
+        char *end = strchr(bad, ']');
+        char save = 0;
+        if (end) {
+            save = end[1];
+            end[1] = '\0';
+        }
+        attron(COLOR_PAIR(UI_WARN) | A_BOLD);
+        x += ui_put(y, x, c->x + c->w - x, bad);
+        attroff(COLOR_PAIR(UI_WARN) | A_BOLD);
+        if (!end)
+            break;
+        end[1] = save;
+        p = end + 1;
+    }
+}
+
+static void count_line(const char *s, int len, void *ctx)
+{
+    (void)s;
+    (void)len;
+    (void)ctx;
+}
+
+static int prose_height(App *a, int w)
+{
+    return ui_wrap(a->prose, w, count_line, NULL);
+}
+
+static void draw_prose(App *a, Rect r)
+{
+    const Page *p = app_page(a);
+    if (!p || r.h < 1)
+        return;
+    attron(A_BOLD);
+    ui_put(r.y, r.x, r.w, p->title);
+    attroff(A_BOLD);
+    Rect t = {r.y + 1, r.x, r.h - 1, r.w};
+    if (t.h < 1)
+        return;
+    int total = prose_height(a, t.w);
+    if (a->scr.prose_scroll > total - t.h)
+        a->scr.prose_scroll = total - t.h;
+    if (a->scr.prose_scroll < 0)
+        a->scr.prose_scroll = 0;
+    int more = total > t.h;
+    a->scr.prose_cut = more;
+    ProseCtx c = {a, t.y, t.x, t.w, a->scr.prose_scroll, 0, more ? t.h - 1 : t.h};
+    if (more && a->scr.prose_scroll + c.rows >= total)
+        c.rows = t.h; /* at the end: the last row shows text */
+    ui_wrap(a->prose, t.w, prose_line, &c);
+    if (more && c.rows < t.h) {
+        attron(A_DIM);
+        ui_putf(t.y + t.h - 1, t.x, t.w, "%s more below: J scrolls down, K up (%d/%d)",
+                ui.utf8 ? "▼" : "v", a->scr.prose_scroll + c.rows, total);
+        attroff(A_DIM);
+    } else if (more) {
+        attron(A_DIM);
+        ui_putf(t.y + t.h - 1, t.x + t.w - 12 > t.x ? t.x + t.w - 12 : t.x, 12, " K: scroll up");
+        attroff(A_DIM);
+    }
+}
+
+static void draw_header(App *a)
+{
+    char left[400] = " attend", right[64] = "";
+    if (a->lesson >= 0 && a->lesson < a->course.n_lessons) {
+        const Lesson *l = &a->course.lessons[a->lesson];
+        snprintf(left, sizeof left, " attend %s lesson %d/%d: %s", ui.utf8 ? "│" : "|",
+                 a->lesson + 1, a->course.n_lessons, l->title);
+        snprintf(right, sizeof right, "page %d/%d ", a->page + 1, l->n_pages);
+    }
+    attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
+    if (ui.color == UI_COLOR_NONE)
+        attron(A_REVERSE);
+    ui_fill(0, 0, COLS);
+    int rw = ui_width(right);
+    ui_put(0, 0, COLS - rw - 1, left); /* a long title ends in "…" */
+    ui_put(0, COLS - rw, rw, right);
+    attrset(A_NORMAL);
+}
+
+/* Width of one "key label  " hint. */
+static int hint_width(const char *h, const char **next)
+{
+    const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
+    if (!sep || !end) {
+        *next = NULL;
+        return 0;
+    }
+    char tmp[200];
+    snprintf(tmp, sizeof tmp, "%.*s %.*s  ", (int)(sep - h), h, (int)(end - sep - 1), sep + 1);
+    *next = end + 1;
+    return ui_width(tmp);
+}
+
+static int hints_width(const char *h)
+{
+    int w = 0;
+    while (h && *h)
+        w += hint_width(h, &h);
+    return w;
+}
+
+/* Renders one hint at (y, x); returns the x reached. */
+static int draw_hint(int y, int x, const char *h)
+{
+    const char *sep = strchr(h, '\x1f'), *end = strchr(h, '\x1e');
+    char key[64], label[128];
+    snprintf(key, sizeof key, "%.*s", (int)(sep - h), h);
+    snprintf(label, sizeof label, "%.*s", (int)(end - sep - 1), sep + 1);
+    attron(A_BOLD | COLOR_PAIR(UI_KEY));
+    x += ui_put(y, x, COLS - x, key);
+    attroff(A_BOLD | COLOR_PAIR(UI_KEY));
+    attron(COLOR_PAIR(UI_FOOTER));
+    x += ui_put(y, x, COLS - x, " ");
+    x += ui_put(y, x, COLS - x, label);
+    x += ui_put(y, x, COLS - x, "  ");
+    return x;
+}
+
+/* Lays out the footer: the widget's hints wrap over as many rows as they need (never
+ * dropped), the global hints go right-aligned on the last row. Returns the rows; draws them
+ * when draw is 1. */
+static int footer_layout(App *a, int with_z, int draw)
+{
+    char v[1024] = "", g[256] = "";
+    const ViewOps *vo = app_cur_view(a);
+    keys_hints(a, vo->keymap, vo->common, v, sizeof v);
+    keys_global_hints(a, with_z, g, sizeof g);
+    int gw = hints_width(g);
+    /* measure */
+    int rows = 1, x = 1;
+    for (const char *h = v, *nx; *h; h = nx) {
+        int w = hint_width(h, &nx);
+        if (!nx)
+            break;
+        if (x > 1 && x + w > COLS) {
+            rows++;
+            x = 1;
+        }
+        x += w;
+    }
+    if (x > 1 && x + gw > COLS)
+        rows++;
+    if (!draw)
+        return rows;
+    for (int i = 0; i < rows; i++) {
+        attron(COLOR_PAIR(UI_FOOTER));
+        if (ui.color == UI_COLOR_NONE)
+            attron(A_REVERSE);
+        ui_fill(LINES - 1 - i, 0, COLS);
+    }
+    int y = LINES - rows;
+    x = 1;
+    for (const char *h = v, *nx; *h; h = nx) {
+        int w = hint_width(h, &nx);
+        if (!nx)
+            break;
+        if (x > 1 && x + w > COLS) {
+            y++;
+            x = 1;
+        }
+        draw_hint(y, x, h);
+        x += w;
+    }
+    x = COLS - gw > 0 ? COLS - gw : 0;
+    for (const char *h = g, *nx; *h; h = nx) {
+        int w = hint_width(h, &nx);
+        if (!nx)
+            break;
+        draw_hint(LINES - 1, x, h);
+        x += w;
+    }
+    attrset(A_NORMAL);
+    return rows;
+}
+
+static void draw_too_small(void)
+{
+    char l1[80], l2[80];
+    snprintf(l1, sizeof l1, "need %d%s%d", APP_MIN_COLS, ui.utf8 ? "×" : "x", APP_MIN_LINES);
+    snprintf(l2, sizeof l2, "now %dx%d - enlarge the terminal (q quits)", COLS, LINES);
+    int y = LINES / 2 - 1;
+    attron(A_BOLD);
+    ui_put(y < 0 ? 0 : y, 0, COLS, l1);
+    attroff(A_BOLD);
+    ui_put(y + 1 < LINES ? y + 1 : 0, 0, COLS, l2);
+}
+
+static void draw_message(App *a, int y)
+{
+    const char *m = a->msg[0] ? a->msg : a->warn;
+    int warn = a->msg[0] ? a->msg_warn : 1;
+    if (warn) {
+        attron(COLOR_PAIR(UI_WARN) | A_BOLD);
+        if (ui.color == UI_COLOR_NONE)
+            attron(A_REVERSE);
+        ui_fill(y, 0, COLS);
+        ui_putf(y, 1, COLS - 2, "%s %s", ui_glyph(G_WARN), m);
+    } else {
+        attron(COLOR_PAIR(UI_ACCENT));
+        ui_put(y, 1, COLS - 2, m);
+    }
+    attrset(A_NORMAL);
+}
+
+/* Draws the widget in r; a widget that needs more rows than r has and does not scroll by
+ * itself gets its last row replaced by a sign saying so. */
+static void draw_widget(App *a, const ViewOps *vo, Rect r)
+{
+    int need = vo->need ? vo->need(a, r.w) : 0;
+    if (need > r.h) {
+        a->scr.widget_cut = 1;
+        if (!vo->self_scroll && r.h > 2) {
+            Rect in = {r.y, r.x, r.h - 1, r.w};
+            vo->draw(a, in);
+            move(r.y + r.h - 1, 0);
+            clrtoeol();
+            attron(A_DIM);
+            ui_putf(r.y + r.h - 1, r.x, r.w, "%s %d more row%s of the widget: z shows it whole",
+                    ui.utf8 ? "▼" : "v", need - r.h + 1, need - r.h + 1 == 1 ? "" : "s");
+            attroff(A_DIM);
+            return;
+        }
+    }
+    vo->draw(a, r);
+}
+
+void layout_draw(App *a)
+{
+    if (a->overlay && a->overlay->screen) { /* the quiz: its own screen */
+        Rect full = {0, 0, LINES, COLS};
+        a->overlay->draw(a, full);
+        return;
+    }
+    erase();
+    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
+        draw_too_small();
+        refresh();
+        return;
+    }
+    draw_header(a);
+    int top = 1;
+    if (a->msg[0] || a->warn[0]) {
+        draw_message(a, 1);
+        top = 2;
+    }
+    const ViewOps *vo = app_cur_view(a);
+    int has_widget = vo->kind != W_NONE;
+    int fr = footer_layout(a, has_widget, 0);
+    Rect body = {top, 1, LINES - fr - top, COLS - 2};
+    a->scr.prose_cut = a->scr.widget_cut = 0;
+    if (!has_widget) {
+        /* a prose-only page: one column at the reading measure, centred on wide screens */
+        Rect pr = body;
+        if (pr.w > APP_MEASURE) {
+            pr.x = body.x + (body.w - APP_MEASURE) / 2;
+            pr.w = APP_MEASURE;
+        }
+        draw_prose(a, pr);
+    } else if (a->scr.focus) {
+        a->scr.wrect = body;
+        draw_widget(a, vo, body);
+    } else if (COLS >= 120) {
+        int pw = COLS * 2 / 5; /* at most 64 < APP_MEASURE: the pane is the measure */
+        if (pw > 64)
+            pw = 64;
+        Rect pr = {body.y, body.x, body.h, pw};
+        Rect wr = {body.y, body.x + pw + 3, body.h, body.w - pw - 3};
+        draw_prose(a, pr);
+        attron(A_DIM);
+        mvvline(body.y, body.x + pw + 1, ui.utf8 ? ACS_VLINE : '|', body.h);
+        attroff(A_DIM);
+        a->scr.wrect = wr;
+        draw_widget(a, vo, wr);
+    } else {
+        /* Stacked: the prose gets the lines it needs up to ~45% of the body (more when the
+         * widget needs less), the widget the rest; a widget given fewer rows than it needs
+         * scrolls or compacts, and z shows it alone. */
+        int need = vo->need ? vo->need(a, body.w) : body.h / 2;
+        int mw = body.w < APP_MEASURE ? body.w : APP_MEASURE; /* left-aligned over the widget */
+        int want = prose_height(a, mw) + 1;
+        int cap = body.h * 45 / 100;
+        int ph = body.h - 1 - need;
+        if (ph < cap)
+            ph = cap;
+        if (ph > want)
+            ph = want;
+        if (ph > body.h - 1 - 6)
+            ph = body.h - 1 - 6;
+        if (ph < 2)
+            ph = 2;
+        Rect pr = {body.y, body.x, ph, mw};
+        Rect wr = {body.y + ph + 1, body.x, body.h - ph - 1, body.w};
+        draw_prose(a, pr);
+        attron(A_DIM);
+        for (int x = 0; x < body.w; x++)
+            ui_put(body.y + ph, body.x + x, 1, ui_glyph(G_HLINE));
+        attroff(A_DIM);
+        a->scr.wrect = wr;
+        draw_widget(a, vo, wr);
+    }
+    footer_layout(a, has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut), 1);
+    if (a->overlay) {
+        Rect full = {0, 0, LINES, COLS};
+        a->overlay->draw(a, full);
+    }
+    refresh();
+}
+

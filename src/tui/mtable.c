@@ -1,0 +1,173 @@
+/* mtable.c - a traced matrix as a table: row labels (the tokens, when the tensor has one row
+ * per token), column labels, values, scrolled, with a line saying what is out of view.
+ * The matrix and shape-passport views draw their tensors with it. */
+#include "mtable.h"
+
+#include <curses.h>
+#include <math.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define MCELL 8 /* columns per value: "%7.3f " */
+
+int mtable_encdec_dec(const App *a, const TraceEntry *e)
+{
+    return e->stack == STACK_DEC && a->model && a->model->cfg.arch == ARCH_ENCDEC;
+}
+
+static int is_key_kind(TensorKind k)
+{
+    return k == T_K || k == T_V || k == T_K_ROT;
+}
+
+static int is_attention_kind(TensorKind k)
+{
+    return k == T_SCORES || k == T_SCALED || k == T_MASK || k == T_MASKED || k == T_WEIGHTS;
+}
+
+/* Row label: the token when the tensor has one row per token, else the row index. A decoder
+ * row of an encoder-decoder model is the word it produces (tgt); the keys and values of its
+ * self-attention are what each position reads (tgt_in); cross-attention keys and values are
+ * the source words. */
+static void row_label(App *a, const TraceEntry *e, int i, char *out, size_t n)
+{
+    const Trace *t = a->t;
+    const Vocab *v = &a->model->vocab;
+    if (mtable_encdec_dec(a, e)) {
+        if (e->sub == SUB_CROSS && is_key_kind(e->kind) && e->rows == t->n)
+            snprintf(out, n, "%s", vocab_word(v, t->src[i]));
+        else if (e->rows == t->m && e->sub == SUB_SELF && is_key_kind(e->kind))
+            snprintf(out, n, "%s", vocab_word(v, t->tgt_in[i]));
+        else if (e->rows == t->m)
+            snprintf(out, n, "%s", vocab_word(v, t->tgt[i]));
+        else
+            snprintf(out, n, "%d", i);
+    } else if (e->rows == t->n && i < t->n) {
+        snprintf(out, n, "%s", vocab_word(v, t->src[i]));
+    } else {
+        snprintf(out, n, "%d", i);
+    }
+}
+
+/* Column label of an attention tensor (keys): "j:word"; NULL for other tensors. */
+static const char *col_token(App *a, const TraceEntry *e, int j)
+{
+    const Trace *t = a->t;
+    const Vocab *v = &a->model->vocab;
+    if (!is_attention_kind(e->kind))
+        return NULL;
+    if (mtable_encdec_dec(a, e) && e->sub == SUB_SELF)
+        return e->cols == t->m ? vocab_word(v, t->tgt_in[j]) : NULL;
+    return e->cols == t->n ? vocab_word(v, t->src[j]) : NULL;
+}
+
+/* Row label column: 8 (7 characters of a token), 12 in a wide pane (80x24 never is). */
+static int matrix_lw(int w)
+{
+    return w >= APP_BIG_W ? 12 : 8;
+}
+
+int mtable_need(const TraceEntry *e, int w)
+{
+    int vis_c = (w - matrix_lw(w)) / MCELL;
+    return e ? 1 + e->rows + (e->cols > vis_c ? 1 : 0) : 1;
+}
+
+int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc)
+{
+    if (r.h < 2 || !e)
+        return 0;
+    int lw = matrix_lw(r.w);
+    int vis_c = (r.w - lw) / MCELL;
+    int vis_r = r.h - 1;
+    if (e->rows > vis_r || e->cols > vis_c)
+        vis_r = r.h - 2; /* a line says what is out of view */
+    if (vis_c < 1 || vis_r < 1)
+        return 0;
+    if (sc > e->cols - vis_c)
+        sc = e->cols - vis_c;
+    if (sc < 0)
+        sc = 0;
+    if (sr > e->rows - vis_r)
+        sr = e->rows - vis_r;
+    if (sr < 0)
+        sr = 0;
+    attron(A_DIM);
+    for (int j = sc; j < e->cols && j < sc + vis_c; j++) {
+        const char *tok = col_token(a, e, j);
+        char lab[96];
+        if (tok)
+            snprintf(lab, sizeof lab, "%d:%s", j, tok);
+        else
+            snprintf(lab, sizeof lab, "%d", j);
+        int lw2 = ui_width(lab) < MCELL - 1 ? ui_width(lab) : MCELL - 1;
+        ui_put(r.y, r.x + lw + (j - sc) * MCELL + (MCELL - 1 - lw2), MCELL - 1, lab);
+    }
+    attroff(A_DIM);
+    int y = r.y + 1;
+    for (int i = sr; i < e->rows && i < sr + vis_r; i++, y++) {
+        char lab[64];
+        row_label(a, e, i, lab, sizeof lab);
+        ui_put(y, r.x, lw - 1, lab);
+        for (int j = sc; j < e->cols && j < sc + vis_c; j++) {
+            float v = e->data[(size_t)i * e->cols + j];
+            int x = r.x + lw + (j - sc) * MCELL;
+            if (isinf(v)) {
+                attron(A_DIM);
+                ui_putf(y, x, MCELL, "%*s%s", 7 - ui_width(ui_glyph(G_NEG_INF)), "",
+                        v < 0 ? ui_glyph(G_NEG_INF) : "inf");
+                attroff(A_DIM);
+            } else {
+                ui_putf(y, x, MCELL, "%7.3f", (double)v);
+            }
+        }
+    }
+    int more_r = e->rows > vis_r, more_c = e->cols > vis_c;
+    if (more_r || more_c) {
+        attron(A_DIM);
+        ui_putf(y, r.x, r.w, "rows %d-%d of %d, cols %d-%d of %d  (%s scroll)", sr + 1,
+                sr + (vis_r < e->rows ? vis_r : e->rows), e->rows, sc + 1,
+                sc + (vis_c < e->cols ? vis_c : e->cols), e->cols,
+                ui.utf8 ? "↑↓ < >" : "up/down < >");
+        attroff(A_DIM);
+        y++;
+    }
+    return y - r.y;
+}
+
+int mtable_scroll(Request req, int *sr, int *sc)
+{
+    switch (req) {
+    case REQ_SCROLL_UP:
+        if (*sr > 0)
+            (*sr)--;
+        return 1;
+    case REQ_SCROLL_DOWN:
+        (*sr)++;
+        return 1;
+    case REQ_SCROLL_LEFT:
+        if (*sc > 0)
+            (*sc)--;
+        return 1;
+    case REQ_SCROLL_RIGHT:
+        (*sc)++;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void mtable_clamp(const TraceEntry *e, int *sr, int *sc)
+{
+    if (!e)
+        return;
+    if (*sr > e->rows - 1)
+        *sr = e->rows - 1;
+    if (*sc > e->cols - 1)
+        *sc = e->cols - 1;
+    if (*sr < 0)
+        *sr = 0;
+    if (*sc < 0)
+        *sc = 0;
+}
