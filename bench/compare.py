@@ -63,15 +63,18 @@ class Peer:
         self.p.wait()
 
 
-def cpu_peak():
-    """Peak single-precision GFLOP/s of one core: 2 FMA units x vector floats x 2 flops x GHz
-    (every x86 core with AVX2 since Haswell / Zen 2 issues two vector FMAs a cycle)."""
+def cpu_peak(ghz):
+    """Peak single-precision GFLOP/s of one core: 2 FMA units x vector floats x 2 flops x the
+    clock (every x86 core with AVX2 since Haswell / Zen 2 issues two vector FMAs a cycle); the
+    clock as bench_engine measured it, else /proc/cpuinfo's."""
     flags, mhz = set(), 0.0
     for ln in open("/proc/cpuinfo"):
         if ln.startswith("flags") and not flags:
             flags = set(ln.split(":")[1].split())
         if ln.startswith("cpu MHz") and not mhz:
             mhz = float(ln.split(":")[1])
+    if ghz > 0:
+        mhz = ghz * 1000.0
     floats = 16 if "avx512f" in flags else 8 if "avx2" in flags else 4
     return 2 * floats * 2 * mhz / 1000.0, floats, mhz
 
@@ -94,8 +97,8 @@ def forward_bench():
                         "%s/%s/%d" % (kind, blas, th),
                         [PY, "bench/peer_forward.py", kind, models[model], str(th)],
                         peer_env(blas, th))
-    peak, floats, mhz = cpu_peak()
-    print("# one core's peak: 2 FMA units x %d floats x 2 flops x %.0f MHz = %.0f GFLOP/s "
+    peak, floats, mhz = cpu_peak(float(peers[("shipped", "attend", None, 1)].ask("ghz 1")))
+    print("# one core's peak: 2 FMA units x %d floats x 2 flops x %.0f MHz (measured) = %.0f GFLOP/s "
           "(attend's kernels use 8-float AVX2 vectors: %.0f GFLOP/s)" % (floats, mhz, peak,
                                                                          peak * 8 / floats))
     for key, p in peers.items():

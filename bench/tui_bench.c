@@ -99,6 +99,30 @@ static void all_heads(App *b, const Model *m, Widget *w)
     }
 }
 
+/* The wide model: d_model 128, 8 heads, 2 layers, up to 64 tokens, the course's vocabulary,
+ * seeded random weights. 0 or -1 with a message. */
+static int make_wide(Model *m, char *err, size_t errlen)
+{
+    ModelConfig cfg;
+    model_config_defaults(&cfg);
+    cfg.d_model = 128;
+    cfg.n_heads = 8;
+    cfg.d_head = 16;
+    cfg.n_layers = 2;
+    cfg.d_ff = 512;
+    cfg.max_len = 64;
+    Vocab v;
+    char vpath[1024];
+    data_path("data/vocab.txt", vpath, sizeof vpath);
+    if (vocab_load_file(&v, vpath, err, errlen))
+        return -1;
+    cfg.vocab_size = v.n;
+    if (model_new(m, &cfg, &v, err, errlen))
+        return -1;
+    model_init_random(m, 7);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
@@ -152,30 +176,13 @@ int main(int argc, char **argv)
     }
 
     /* 64 tokens, 8 heads: a model made in memory */
-    ModelConfig cfg;
-    model_config_defaults(&cfg);
-    cfg.d_model = 128;
-    cfg.n_heads = 8;
-    cfg.d_head = 16;
-    cfg.n_layers = 2;
-    cfg.d_ff = 512;
-    cfg.max_len = 64;
-    Vocab v;
-    char vpath[1024];
-    data_path("data/vocab.txt", vpath, sizeof vpath);
     Model m;
-    if (vocab_load_file(&v, vpath, err, sizeof err)) {
+    if (make_wide(&m, err, sizeof err)) {
         ui_end();
         fprintf(stderr, "tui_bench: %s\n", err);
         return 1;
     }
-    cfg.vocab_size = v.n;
-    if (model_new(&m, &cfg, &v, err, sizeof err)) {
-        ui_end();
-        fprintf(stderr, "tui_bench: %s\n", err);
-        return 1;
-    }
-    model_init_random(&m, 7);
+    const ModelConfig cfg = m.cfg;
     Widget w;
     memset(&w, 0, sizeof w);
     w.kind = W_HEATMAP;

@@ -3,6 +3,7 @@
  * command (bench/run.sh). A benchmark, not a test.
  *   bench_engine serve MODEL          a server on stdin/stdout, the protocol of
  *                                     bench/peer_forward.py: check N | run N ITERS | flops N
+ *                                     | ghz 1 (the core's clock, measured)
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
  *                                     weights, written to OUT (the long-sequence sizes)
  *   bench_engine exec N -- CMD ARGS   median wall time and max peak RSS of N runs of CMD */
@@ -45,6 +46,30 @@ static double forward_flops(const ModelConfig *c, int n)
     return c->n_layers * per_layer + 2.0 * n * d * V;
 }
 
+/* The core's clock in GHz while it runs: a chain of dependent integer adds (one cycle each on
+ * every x86-64 core) timed against process CPU time, so time spent descheduled on a loaded
+ * machine does not count. 0 where it cannot be measured (not x86-64). */
+static double measure_ghz(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    const long n = 20000000;
+    unsigned long x = 0;
+    double best = 0.0;
+    for (int round = 0; round < 5; round++) {
+        double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
+        for (long i = 0; i < n; i++)
+            __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                             : "+r"(x));
+        double ghz = 4.0 * n / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
+        if (ghz > best)
+            best = ghz;
+    }
+    return best;
+#else
+    return 0.0;
+#endif
+}
+
 static int serve(const char *path)
 {
     Model m;
@@ -67,6 +92,8 @@ static int serve(const char *path)
         char cmd[16];
         if (sscanf(line, "%15s %d %d", cmd, &n, &iters) < 2 || n < 1 || n > L) {
             printf("error: bad command or n outside 1..%d\n", L);
+        } else if (!strcmp(cmd, "ghz")) {
+            printf("%.3f\n", measure_ghz());
         } else if (!strcmp(cmd, "flops")) {
             printf("%.0f\n", forward_flops(&m.cfg, n));
         } else if (!strcmp(cmd, "check")) {
