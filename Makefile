@@ -108,12 +108,14 @@ bench: check-pkgs attend $(TOOL_BIN)
 	@bench/run.sh
 
 # Regenerates the corpus (deterministic) and retrains the shipped models (docs/training.md).
+# Prints its wall and CPU time at the end (bash's time).
 models: check-pkgs $(BIN) $(BUILD)/tools/gencorpus
-	$(BUILD)/tools/gencorpus --seed 1 --out data/corpus --vocab data/vocab.txt
-	./$(BIN) train --config data/configs/decoder.json --out data/decoder.json
-	./$(BIN) train --config data/configs/decoder-cheat.json --out data/decoder-cheat.json
-	./$(BIN) train --config data/configs/translate.json --out data/translate.json
-	./$(BIN) train --config data/configs/encoder.json --out data/encoder.json
+	@bash -c 'TIMEFORMAT="make models: %Rs wall, %Us user + %Ss system CPU"; time { set -ex; \
+	  $(BUILD)/tools/gencorpus --seed 1 --out data/corpus --vocab data/vocab.txt; \
+	  ./$(BIN) train --config data/configs/decoder.json --out data/decoder.json; \
+	  ./$(BIN) train --config data/configs/decoder-cheat.json --out data/decoder-cheat.json; \
+	  ./$(BIN) train --config data/configs/translate.json --out data/translate.json; \
+	  ./$(BIN) train --config data/configs/encoder.json --out data/encoder.json; }'
 
 # ---- install (README "Install"); the version lives in VERSION only ----
 VERSION := $(shell cat VERSION)

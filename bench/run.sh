@@ -1,26 +1,51 @@
 #!/usr/bin/env bash
 # make bench: speed and memory of attend (measurements, not pass/fail tests).
+#   1. attend's forward and trainer against PyTorch and numpy, like with like (bench/compare.py:
+#      the same model, sizes, threads, warm-up; wall and CPU time from interleaved rounds,
+#      median and min), against OpenBLAS and against the reference BLAS; one line per figure:
+#        forward n=6 threads=1 attend_us=… torch_us=… numpy_us=… blas=openblas ratio=…
+#        train threads=1 attend_tok_s=… torch_tok_s=… ratio=…
+#   2. the whole `attend dump` process; 3. the TUI's redraws (bench/tui_bench.sh).
+# Setup: installs Debian's libopenblas0-pthread when it is missing (as root, with apt-get),
+# leaving the system's libblas.so.3 choice as it was (the peers pick theirs by LD_LIBRARY_PATH).
+# BENCH_ONLY=forward|train|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 B=$BUILD/tools/bench_engine
-echo "== engine"
-out=$("$B" forward); echo "$out"
-if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-    tout=$(/usr/bin/python3 bench/torch_forward.py); echo "$tout"
-    for n in 16 128 256; do
-        c=$(echo "$out" | awk -v n="$n" '$1==n && $2=="tokens:" {print $3}')
-        t=$(echo "$tout" | awk -v n="$n" '$2==n && $3=="tokens:" {print $4}')
-        [ -n "$c" ] && [ -n "$t" ] && awk -v c="$c" -v t="$t" -v n="$n" \
-            'BEGIN { printf "  ratio at %3d tokens: attend is %.1fx %s than torch\n", n, (c<t? t/c : c/t), (c<t? "faster":"slower") }'
-    done
-else
-    echo "  torch: not installed (apt-get install python3-torch) - no comparison"
+ONLY=${BENCH_ONLY:-}
+OB=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3
+if [ ! -e "$OB" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    alt=libblas.so.3-x86_64-linux-gnu
+    before=$(update-alternatives --query "$alt" 2>/dev/null | sed -n 's/^Value: //p')
+    lbefore=$(update-alternatives --query liblapack.so.3-x86_64-linux-gnu 2>/dev/null | sed -n 's/^Value: //p')
+    echo "== setup: installing libopenblas0-pthread (Debian's OpenBLAS)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas0-pthread >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas0-pthread >/dev/null 2>&1; }
+    [ -n "$before" ] && update-alternatives --set "$alt" "$before" >/dev/null 2>&1
+    [ -n "$lbefore" ] && update-alternatives --set liblapack.so.3-x86_64-linux-gnu "$lbefore" >/dev/null 2>&1
 fi
-echo "== attend dump, whole process (target < 10 ms, < 10 MB)"
-printf '  '; "$B" exec 31 -- ./attend dump --sentence "the cat sat on the mat"
-printf '  json: '; "$B" exec 15 -- ./attend dump --sentence "the cat sat on the mat" --format json
-for extra in bench/*_bench.sh; do
-    [ -f "$extra" ] && bash "$extra"
-done
+if [ "$ONLY" = "" ] || [ "$ONLY" = forward ] || [ "$ONLY" = train ]; then
+    echo "== attend against PyTorch and numpy (forward: µs per forward; train: tokens/s)"
+    echo "# load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (figures from a loaded machine are noisy; cpu_* fields are less so)"
+    if [ ! -e "$OB" ]; then
+        echo "# OpenBLAS is not installed (apt-get install libopenblas0-pthread): the blas=openblas lines use what libblas.so.3 is"
+    fi
+    if /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
+        BUILD=$BUILD /usr/bin/python3 bench/compare.py
+    else
+        echo "  torch or numpy not installed (apt-get install python3-torch python3-numpy): no comparison"
+    fi
+fi
+if [ "$ONLY" = "" ]; then
+    echo "== attend dump, whole process (target < 10 ms, < 10 MB)"
+    printf '  '; "$B" exec 31 -- ./attend dump --sentence "the cat sat on the mat"
+    printf '  json: '; "$B" exec 15 -- ./attend dump --sentence "the cat sat on the mat" --format json
+fi
+if [ "$ONLY" = "" ] || [ "$ONLY" = tui ]; then
+    for extra in bench/*_bench.sh; do
+        [ -f "$extra" ] && bash "$extra"
+    done
+fi
 exit 0

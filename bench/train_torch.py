@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """train_torch.py - the decoder of data/configs/decoder.json trained in PyTorch on the CPU with
 the same shapes, batch and optimiser as `attend train` (pre-LN, GELU-tanh, learned PE,
-AdamW, gradient clipping), on random token batches. Prints training tokens/s.
-usage: train_torch.py [STEPS] [THREADS]"""
+AdamW, gradient clipping), on random token batches. Prints "WALL_TOK_S CPU_TOK_S TOKENS" over
+STEPS timed steps after 10 untimed ones (bench/compare.py).
+usage: train_torch.py [STEPS] [THREADS] [CONFIG]"""
 import json
 import sys
 import time
@@ -15,9 +16,9 @@ steps = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 threads = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 torch.set_num_threads(threads)
 torch.manual_seed(0)
-cfgfile = json.load(open("data/configs/decoder.json"))
+cfgfile = json.load(open(sys.argv[3] if len(sys.argv) > 3 else "data/configs/decoder.json"))
 c, t = cfgfile["config"], cfgfile["train"]
-V = sum(1 for w in open("data/vocab.txt") if w.strip() and not w.startswith("#"))
+V = sum(1 for w in open(cfgfile["vocab"]) if w.strip() and not w.startswith("#"))
 D, H, dh, L, FF, T = c["d_model"], c["n_heads"], c["d_head"], c["n_layers"], c["d_ff"], t["seq_len"]
 B = t["batch"]
 
@@ -71,8 +72,8 @@ def step(i):
 
 for i in range(10):
     step(i)
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 for i in range(steps):
     step(10 + i)
-el = time.perf_counter() - t0
-print("torch %d threads: %d steps of %dx%d tokens in %.2fs: %.0f tok/s" % (threads, steps, B, T, el, steps * B * T / el))
+el, cpu = time.perf_counter() - t0, time.process_time() - c0
+print("%.1f %.1f %d" % (steps * B * T / el, steps * B * T / cpu, steps * B * T))

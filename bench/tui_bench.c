@@ -1,7 +1,9 @@
 /* tui_bench.c - time from a key press to a finished redraw: the player's key handler
  * (changes controls, recomputes the trace) plus a full redraw into an off-screen terminal
  * (newterm on /dev/null). At lesson size (the shipped course's heatmap and chips pages) and
- * at 64 tokens with 8 heads (a model made in memory). Prints µs per key press and peak RSS.
+ * at 64 tokens with 8 heads (a model made in memory), and every head of that model drawn at
+ * once at 200x60 (the longest sentence whose drawing shows them all). Prints µs per key press
+ * and peak RSS.
  * Built and run by bench/tui_bench.sh (make bench). Not a test: it never fails on speed. */
 #include <curses.h>
 #include <locale.h>
@@ -53,6 +55,72 @@ static void report(const char *what, double us, double target_us)
 {
     printf("  %-52s %8.1f us per key press (target < %.0f us)%s\n", what, us, target_us,
            us < target_us ? "" : "  OVER TARGET");
+}
+
+/* 1 if any line of the screen contains s (what the last app_draw wrote). */
+static int screen_has(const char *s)
+{
+    char line[512];
+    for (int y = 0; y < LINES; y++) {
+        mvinnstr(y, 0, line, COLS < 511 ? COLS : 511);
+        if (strstr(line, s))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every head of the wide model at once (the small multiples) at 200x60: the longest sentence
+ * (32 tokens down) whose drawing shows all heads, not the "more heads than fit" note. */
+static void all_heads(App *b, const Model *m, Widget *w)
+{
+    char saved[sizeof w->start.sentence];
+    memcpy(saved, w->start.sentence, sizeof saved);
+    for (int n = 32; n >= 4; n -= 4) {
+        char *end = w->start.sentence;
+        for (int i = 0; i < n; i++)
+            end = strchr(end + 1, ' ');
+        if (end)
+            *end = 0;
+        app_use(b, m, w);
+        b->all_heads = 1;
+        app_draw(b);
+        int cut = screen_has("more heads than fit") || screen_has("too narrow");
+        memcpy(w->start.sentence, saved, sizeof saved);
+        if (cut && n > 4)
+            continue;
+        char what[80];
+        snprintf(what, sizeof what, "%d tokens all %d heads, m (mask) at 200x60%s", b->n_src,
+                 m->cfg.n_heads, cut ? " (CUT)" : "");
+        report(what, per_key(b, "m", 300), 16000);
+        split(b, 100);
+        b->all_heads = 0;
+        app_use(b, m, w);
+        return;
+    }
+}
+
+/* The wide model: d_model 128, 8 heads, 2 layers, up to 64 tokens, the course's vocabulary,
+ * seeded random weights. 0 or -1 with a message. */
+static int make_wide(Model *m, char *err, size_t errlen)
+{
+    ModelConfig cfg;
+    model_config_defaults(&cfg);
+    cfg.d_model = 128;
+    cfg.n_heads = 8;
+    cfg.d_head = 16;
+    cfg.n_layers = 2;
+    cfg.d_ff = 512;
+    cfg.max_len = 64;
+    Vocab v;
+    char vpath[1024];
+    data_path("data/vocab.txt", vpath, sizeof vpath);
+    if (vocab_load_file(&v, vpath, err, errlen))
+        return -1;
+    cfg.vocab_size = v.n;
+    if (model_new(m, &cfg, &v, err, errlen))
+        return -1;
+    model_init_random(m, 7);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -108,30 +176,13 @@ int main(int argc, char **argv)
     }
 
     /* 64 tokens, 8 heads: a model made in memory */
-    ModelConfig cfg;
-    model_config_defaults(&cfg);
-    cfg.d_model = 128;
-    cfg.n_heads = 8;
-    cfg.d_head = 16;
-    cfg.n_layers = 2;
-    cfg.d_ff = 512;
-    cfg.max_len = 64;
-    Vocab v;
-    char vpath[1024];
-    data_path("data/vocab.txt", vpath, sizeof vpath);
     Model m;
-    if (vocab_load_file(&v, vpath, err, sizeof err)) {
+    if (make_wide(&m, err, sizeof err)) {
         ui_end();
         fprintf(stderr, "tui_bench: %s\n", err);
         return 1;
     }
-    cfg.vocab_size = v.n;
-    if (model_new(&m, &cfg, &v, err, sizeof err)) {
-        ui_end();
-        fprintf(stderr, "tui_bench: %s\n", err);
-        return 1;
-    }
-    model_init_random(&m, 7);
+    const ModelConfig cfg = m.cfg;
     Widget w;
     memset(&w, 0, sizeof w);
     w.kind = W_HEATMAP;
@@ -157,9 +208,7 @@ int main(int argc, char **argv)
            cfg.n_heads, cfg.n_layers);
     report("64 tokens heatmap, m (mask) at 200x60", per_key(b, "m", 300), 16000);
     split(b, 100);
-    b->all_heads = 1;
-    report("64 tokens all 8 heads, m (mask) at 200x60", per_key(b, "m", 300), 16000);
-    b->all_heads = 0;
+    all_heads(b, &m, &w);
     w.kind = W_PASSPORT;
     w.controls = C_STEP | C_MASK;
     app_use(b, &m, &w);

@@ -1,7 +1,13 @@
-/* bench_engine.c - forward-pass timing at lesson size and long sequences, and whole-process
- * time and peak memory of a command (used by bench/run.sh; a benchmark, not a test).
- *   bench_engine forward             µs per forward at 16, 128, 256 tokens (d_model 64, 4 heads, 2 layers)
- *   bench_engine exec N -- CMD ARGS  median wall time and max peak RSS of N runs of CMD */
+/* bench_engine.c - attend's side of the forward benchmark (bench/compare.py drives it against
+ * PyTorch and numpy peers in interleaved rounds), and whole-process time and memory of a
+ * command (bench/run.sh). A benchmark, not a test.
+ *   bench_engine serve MODEL          a server on stdin/stdout, the protocol of
+ *                                     bench/peer_forward.py: check N | run N ITERS | flops N
+ *                                     | ghz 1 (the core's clock, measured)
+ *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
+ *                                     weights, written to OUT (the long-sequence sizes)
+ *   bench_engine exec N -- CMD ARGS   median wall time and max peak RSS of N runs of CMD */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,15 +15,14 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <fcntl.h>
 
 #include "model.h"
 
-static double now_us(void)
+static double clock_us(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -26,77 +31,138 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int bench_forward(void)
+/* The ids every peer runs (bench/peer_forward.py's bench_ids): no special tokens. */
+static void bench_ids(int *ids, int n, int V)
 {
-    ModelConfig c;
-    model_config_defaults(&c);
-    c.arch = ARCH_DECODER;
-    c.vocab_size = 300;
-    c.d_model = 64;
-    c.n_heads = 4;
-    c.d_head = 16;
-    c.n_layers = 2;
-    c.d_ff = 256;
-    c.max_len = 256;
-    const char **w = malloc(sizeof *w * 300);
-    char (*buf)[8] = malloc(8 * 300);
-    for (int i = 0; i < 300; i++) {
-        snprintf(buf[i], 8, "w%d", i);
-        w[i] = buf[i];
+    for (int i = 0; i < n; i++)
+        ids[i] = 6 + (i * 37) % (V - 6);
+}
+
+/* Multiply-adds ×2 of one forward of n tokens (the matrix products and the attention). */
+static double forward_flops(const ModelConfig *c, int n)
+{
+    double d = c->d_model, hd = (double)c->n_heads * c->d_head, F = c->d_ff, V = c->vocab_size;
+    double per_layer = 2.0 * n * d * hd * 4 + 2.0 * 2.0 * (double)n * n * hd + 2.0 * 2.0 * n * d * F;
+    return c->n_layers * per_layer + 2.0 * n * d * V;
+}
+
+/* The core's clock in GHz while it runs: a chain of dependent integer adds (one cycle each on
+ * every x86-64 core) timed against process CPU time, so time spent descheduled on a loaded
+ * machine does not count. 0 where it cannot be measured (not x86-64). */
+static double measure_ghz(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    const long n = 20000000;
+    unsigned long x = 0;
+    double best = 0.0;
+    for (int round = 0; round < 5; round++) {
+        double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
+        for (long i = 0; i < n; i++)
+            __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                             : "+r"(x));
+        double ghz = 4.0 * n / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
+        if (ghz > best)
+            best = ghz;
     }
-    w[0] = "<pad>";
-    w[1] = "<unk>";
-    Vocab v;
+    return best;
+#else
+    return 0.0;
+#endif
+}
+
+static int serve(const char *path)
+{
     Model m;
-    char err[256];
-    if (vocab_init(&v, w, 300, err, sizeof err) || model_new(&m, &c, &v, err, sizeof err)) {
-        fprintf(stderr, "bench: %s\n", err);
+    char err[512], line[256];
+    if (model_load(&m, path, err, sizeof err)) {
+        fprintf(stderr, "bench_engine: %s\n", err);
         return 1;
     }
-    model_init_random(&m, 7);
-    const int sizes[] = {16, 128, 256};
-    printf("forward pass, decoder d_model 64, 4 heads, 2 layers, d_ff 256 (median of batches):\n");
-    for (int s = 0; s < 3; s++) {
-        int n = sizes[s];
-        Trace *t = trace_new(&m, n, 1);
-        int ids[256];
-        for (int i = 0; i < n; i++)
-            ids[i] = 2 + (i * 37) % 298;
-        Controls ctl;
-        model_default_controls(&m, &ctl);
-        int iters = n == 16 ? 2000 : n == 128 ? 50 : 12;
-        int batches = 9;
-        if (getenv("BENCH_ONCE")) /* one forward per size: for callgrind instruction counts */
-            iters = 1, batches = 1;
-        double med[9];
-        for (int b = 0; b < batches; b++) {
-            double t0 = now_us();
+    int L = m.cfg.max_len, V = m.cfg.vocab_size;
+    Trace *t = trace_new(&m, L, 1);
+    int *ids = malloc(sizeof(int) * (size_t)L);
+    if (!t || !ids) {
+        fprintf(stderr, "bench_engine: out of memory\n");
+        return 1;
+    }
+    Controls ctl;
+    model_default_controls(&m, &ctl);
+    while (fgets(line, sizeof line, stdin)) {
+        int n = 0, iters = 0;
+        char cmd[16];
+        if (sscanf(line, "%15s %d %d", cmd, &n, &iters) < 2 || n < 1 || n > L) {
+            printf("error: bad command or n outside 1..%d\n", L);
+        } else if (!strcmp(cmd, "ghz")) {
+            printf("%.3f\n", measure_ghz());
+        } else if (!strcmp(cmd, "flops")) {
+            printf("%.0f\n", forward_flops(&m.cfg, n));
+        } else if (!strcmp(cmd, "check")) {
+            bench_ids(ids, n, V);
+            if (model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err)) {
+                printf("error: %s\n", err);
+            } else {
+                const TraceEntry *lg = trace_find(t, STACK_DEC, -1, SUB_NONE, -1, T_LOGITS);
+                const float *r = lg->data + (size_t)(n - 1) * V;
+                double s = 0.0;
+                int best = 0;
+                for (int j = 0; j < V; j++) {
+                    s += r[j];
+                    if (r[j] > r[best])
+                        best = j;
+                }
+                printf("%.6f %d\n", s, best);
+            }
+        } else if (!strcmp(cmd, "run") && iters > 0) {
+            bench_ids(ids, n, V);
+            double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
             for (int i = 0; i < iters; i++)
                 model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err);
-            med[b] = (now_us() - t0) / iters;
+            printf("%.3f %.3f\n", (clock_us(CLOCK_MONOTONIC) - w0) / iters,
+                   (clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) / iters);
+        } else {
+            printf("error: unknown command\n");
         }
-        qsort(med, (size_t)batches, sizeof med[0], cmp_d);
-        const char *target = n == 16 ? "  (target < 100 µs)" : "";
-        printf("  %3d tokens: %10.1f µs per forward, trace %.1f MB%s\n", n, med[batches / 2],
-               t->cap * 4.0 / 1e6, target);
-        trace_free(t);
+        fflush(stdout);
     }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("  peak RSS of this benchmark process: %.1f MB\n", ru.ru_maxrss / 1024.0);
+    trace_free(t);
+    free(ids);
     model_free(&m);
-    free(w);
-    free(buf);
     return 0;
+}
+
+static int widen(const char *src, const char *out, int len)
+{
+    Model a, b;
+    Vocab v;
+    char err[512];
+    if (model_load(&a, src, err, sizeof err)) {
+        fprintf(stderr, "bench_engine: %s\n", err);
+        return 1;
+    }
+    ModelConfig c = a.cfg;
+    c.max_len = len;
+    if (vocab_init(&v, (const char *const *)a.vocab.words, a.vocab.n, err, sizeof err) ||
+        model_new(&b, &c, &v, err, sizeof err)) {
+        fprintf(stderr, "bench_engine: %s\n", err);
+        return 1;
+    }
+    model_init_random(&b, 7);
+    int rc = model_save(&b, out, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "bench_engine: %s\n", err);
+    model_free(&a);
+    model_free(&b);
+    return rc ? 1 : 0;
 }
 
 static int bench_exec(int n, char **argv)
 {
     double t[64];
     long maxrss = 0;
-    if (n > 64) n = 64;
+    if (n > 64)
+        n = 64;
     for (int i = 0; i < n; i++) {
-        double t0 = now_us();
+        double t0 = clock_us(CLOCK_MONOTONIC);
         pid_t pid = fork();
         if (pid == 0) {
             int fd = open("/dev/null", O_WRONLY);
@@ -107,7 +173,7 @@ static int bench_exec(int n, char **argv)
         int st;
         struct rusage ru;
         wait4(pid, &st, 0, &ru);
-        t[i] = now_us() - t0;
+        t[i] = clock_us(CLOCK_MONOTONIC) - t0;
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             fprintf(stderr, "bench: command failed\n");
             return 1;
@@ -123,10 +189,12 @@ static int bench_exec(int n, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "forward") == 0)
-        return bench_forward();
+    if (argc == 3 && strcmp(argv[1], "serve") == 0)
+        return serve(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "widen") == 0)
+        return widen(argv[2], argv[3], atoi(argv[4]));
     if (argc >= 5 && strcmp(argv[1], "exec") == 0 && strcmp(argv[3], "--") == 0)
         return bench_exec(atoi(argv[2]), argv + 4);
-    fprintf(stderr, "usage: bench_engine forward | exec N -- CMD ARGS...\n");
+    fprintf(stderr, "usage: bench_engine serve MODEL | widen MODEL OUT LEN | exec N -- CMD ARGS...\n");
     return 2;
 }

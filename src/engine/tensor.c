@@ -8,32 +8,66 @@
  * for AVX2/FMA machines (x86-64-v3) and chosen at load time, the plain SSE2 copy otherwise.
  * tensor_matmul lives in tensor_matmul.c (built with FMA contraction). */
 typedef float v8f __attribute__((vector_size(32)));
+typedef int v8i __attribute__((vector_size(32))); /* eight ints: masks of v8f comparisons */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define TENSOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define TENSOR_CLONES
 #endif
 
+/* Columns of b (rows of the product) handled together: b's block is transposed once into a
+ * local buffer and reused for every row of a. */
+#define BT_BLOCK 8
+#define BT_MAX_K 1024
+
+/* One output element the plain way: eight partial sums over p ≡ u (mod 8), combined
+ * ((0+4)+(1+5))+((2+6)+(3+7)), then the last k % 8 products in order. The blocked path below
+ * computes exactly this, eight elements at a time. */
+static float dot_bt(const float *ar, const float *br, int k)
+{
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int p = 0;
+    for (; p + 8 <= k; p += 8)
+        for (int u = 0; u < 8; u++)
+            acc[u] += ar[p + u] * br[p + u];
+    float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (; p < k; p++)
+        s += ar[p] * br[p];
+    return s;
+}
+
 TENSOR_CLONES
 void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
                       int n, int k, int m)
 {
-    for (int i = 0; i < n; i++) {
-        const float *ar = a + (size_t)i * k;
-        for (int j = 0; j < m; j++) {
-            const float *br = b + (size_t)j * k;
-            /* Eight partial sums: lets the compiler use SIMD lanes for the dot product. */
-            float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    float tb[BT_MAX_K * BT_BLOCK]; /* tb[p][u] = b[j + u][p] */
+    int j = 0;
+    for (; k <= BT_MAX_K && j + BT_BLOCK <= m; j += BT_BLOCK) {
+        for (int u = 0; u < BT_BLOCK; u++)
+            for (int p = 0; p < k; p++)
+                tb[p * BT_BLOCK + u] = b[(size_t)(j + u) * k + p];
+        for (int i = 0; i < n; i++) {
+            const float *ar = a + (size_t)i * k;
+            v8f a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0}, t;
             int p = 0;
-            for (; p + 8 <= k; p += 8)
-                for (int u = 0; u < 8; u++)
-                    acc[u] += ar[p + u] * br[p + u];
-            float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-            for (; p < k; p++)
-                s += ar[p] * br[p];
-            out[(size_t)i * m + j] = s;
+            for (; p + 8 <= k; p += 8) {
+                const float *tp = tb + p * BT_BLOCK;
+#define BT_LANE(u, acc) memcpy(&t, tp + (u) * BT_BLOCK, sizeof t), acc += ar[p + (u)] * t
+                BT_LANE(0, a0); BT_LANE(1, a1); BT_LANE(2, a2); BT_LANE(3, a3);
+                BT_LANE(4, a4); BT_LANE(5, a5); BT_LANE(6, a6); BT_LANE(7, a7);
+#undef BT_LANE
+            }
+            v8f s = ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7));
+            for (; p < k; p++) {
+                memcpy(&t, tb + p * BT_BLOCK, sizeof t);
+                s += ar[p] * t;
+            }
+            memcpy(out + (size_t)i * m + j, &s, sizeof s);
         }
     }
+    for (; j < m; j++)
+        for (int i = 0; i < n; i++)
+            out[(size_t)i * m + j] = dot_bt(a + (size_t)i * k, b + (size_t)j * k, k);
 }
 
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w)
@@ -42,17 +76,34 @@ void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w)
         memcpy(out + (size_t)i * w, a + (size_t)i * lda + c0, sizeof(float) * (size_t)w);
 }
 
+/* The elementwise kernels below work 8 floats at a time (GNU C vectors), then the rest one by
+ * one: the same operation on every element, so the same bits as a plain loop. */
 TENSOR_CLONES
 void tensor_add(float *out, const float *a, const float *b, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        v8f x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        x += y;
+        memcpy(out + i, &x, sizeof x);
+    }
+    for (; i < len; i++)
         out[i] = a[i] + b[i];
 }
 
 TENSOR_CLONES
 void tensor_scale(float *x, float s, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        v8f v;
+        memcpy(&v, x + i, sizeof v);
+        v *= s;
+        memcpy(x + i, &v, sizeof v);
+    }
+    for (; i < len; i++)
         x[i] *= s;
 }
 
@@ -60,30 +111,84 @@ TENSOR_CLONES
 void tensor_add_row(float *restrict x, const float *restrict bias, int n, int m)
 {
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < m; j++)
-            x[(size_t)i * m + j] += bias[j];
+        tensor_add(x + (size_t)i * m, x + (size_t)i * m, bias, (size_t)m);
 }
 
+/* Largest entry of r[0..m-1] that compares greater than -INFINITY (NaNs are skipped, as
+ * `if (r[j] > mx)` does), 8 lanes at a time: the maximum does not depend on the order. */
+TENSOR_CLONES
+static float row_max(const float *r, int m)
+{
+    float mx = -INFINITY;
+    int j = 0;
+    if (m >= 8) {
+        v8f v = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                 -INFINITY}, t;
+        for (; j + 8 <= m; j += 8) {
+            memcpy(&t, r + j, sizeof t);
+            v8i gt = (v8i)(t > v); /* -1 where t is larger (never where t is NaN) */
+            v = (v8f)(((v8i)t & gt) | ((v8i)v & ~gt));
+        }
+        for (int u = 0; u < 8; u++)
+            if (v[u] > mx)
+                mx = v[u];
+    }
+    for (; j < m; j++)
+        if (r[j] > mx)
+            mx = r[j];
+    return mx;
+}
+
+/* Rows are done four at a time: each row's sum of exponentials still runs in order (the same
+ * bits as one row at a time), but four independent chains overlap their latencies. */
 void tensor_softmax_rows(float *x, int n, int m)
 {
-    for (int i = 0; i < n; i++) {
-        float *r = x + (size_t)i * m;
-        float mx = -INFINITY;
-        for (int j = 0; j < m; j++)
-            if (r[j] > mx)
-                mx = r[j];
-        if (mx == -INFINITY) { /* every key masked: no distribution, all zeros */
-            memset(r, 0, sizeof(float) * (size_t)m);
-            continue;
+    for (int i = 0; i < n; i += 4) {
+        float *live[4], mx[4], sum[4] = {0, 0, 0, 0};
+        int R = 0;
+        for (int r = i; r < n && r < i + 4; r++) {
+            float *row = x + (size_t)r * m;
+            float v = row_max(row, m);
+            if (v == -INFINITY) { /* every key masked: no distribution, all zeros */
+                memset(row, 0, sizeof(float) * (size_t)m);
+                continue;
+            }
+            live[R] = row;
+            mx[R++] = v;
         }
-        float sum = 0.0f;
-        for (int j = 0; j < m; j++) {
-            r[j] = (r[j] == -INFINITY) ? 0.0f : expf(r[j] - mx);
-            sum += r[j];
-        }
-        float inv = 1.0f / sum;
         for (int j = 0; j < m; j++)
-            r[j] *= inv;
+            for (int r = 0; r < R; r++) {
+                float v = live[r][j];
+                v = (v == -INFINITY) ? 0.0f : expf(v - mx[r]);
+                live[r][j] = v;
+                sum[r] += v;
+            }
+        for (int r = 0; r < R; r++)
+            tensor_scale(live[r], 1.0f / sum[r], (size_t)m);
+    }
+}
+
+/* Mean and 1/sqrt(var + eps) of R rows at once: each row's sums run in order in double (the
+ * same bits as one row at a time), R chains side by side so their latencies overlap. */
+__attribute__((always_inline)) static inline void ln_stats(const float *x, int m, int R, float eps, float *mu, float *inv)
+{
+    double mean[4] = {0, 0, 0, 0}, var[4] = {0, 0, 0, 0};
+    for (int j = 0; j < m; j++)
+#pragma GCC unroll 4
+        for (int r = 0; r < R; r++)
+            mean[r] += x[(size_t)r * m + j];
+    for (int r = 0; r < R; r++)
+        mean[r] /= m;
+    for (int j = 0; j < m; j++)
+#pragma GCC unroll 4
+        for (int r = 0; r < R; r++) {
+            double d = x[(size_t)r * m + j] - mean[r];
+            var[r] += d * d;
+        }
+    for (int r = 0; r < R; r++) {
+        var[r] /= m;
+        inv[r] = (float)(1.0 / sqrt(var[r] + eps));
+        mu[r] = (float)mean[r];
     }
 }
 
@@ -91,22 +196,34 @@ TENSOR_CLONES
 void tensor_layernorm(float *out, const float *x, const float *gain, const float *bias,
                       int n, int m, float eps)
 {
-    for (int i = 0; i < n; i++) {
-        const float *r = x + (size_t)i * m;
-        float *o = out + (size_t)i * m;
-        double mean = 0.0, var = 0.0;
-        for (int j = 0; j < m; j++)
-            mean += r[j];
-        mean /= m;
-        for (int j = 0; j < m; j++)
-            var += (r[j] - mean) * (r[j] - mean);
-        var /= m;
-        float inv = (float)(1.0 / sqrt(var + eps)), mu = (float)mean;
-        for (int j = 0; j < m; j++)
-            o[j] = gain[j] * ((r[j] - mu) * inv);
-        if (bias)
-            for (int j = 0; j < m; j++)
-                o[j] += bias[j];
+    for (int i = 0; i < n; i += 4) {
+        int R = n - i < 4 ? n - i : 4;
+        float mu[4], inv[4];
+        if (R == 4)
+            ln_stats(x + (size_t)i * m, m, 4, eps, mu, inv);
+        else
+            ln_stats(x + (size_t)i * m, m, R, eps, mu, inv);
+        for (int r = 0; r < R; r++) {
+            const float *row = x + (size_t)(i + r) * m;
+            float *o = out + (size_t)(i + r) * m;
+            int j = 0;
+            for (; j + 8 <= m; j += 8) { /* o = gain·((x − μ)·inv) (+ bias), 8 at a time */
+                v8f v, g;
+                memcpy(&v, row + j, sizeof v);
+                memcpy(&g, gain + j, sizeof g);
+                v = g * ((v - mu[r]) * inv[r]);
+                if (bias) {
+                    memcpy(&g, bias + j, sizeof g);
+                    v += g;
+                }
+                memcpy(o + j, &v, sizeof v);
+            }
+            for (; j < m; j++) {
+                o[j] = gain[j] * ((row[j] - mu[r]) * inv[r]);
+                if (bias)
+                    o[j] += bias[j];
+            }
+        }
     }
 }
 
@@ -140,7 +257,6 @@ float tensor_gelu1(float x)
     return x / (1.0f + expf(-2.0f * u));
 }
 
-typedef int v8i __attribute__((vector_size(32)));
 
 /* e^x for 8 floats at once, in place: x = n·ln2 + r, e^r by Cephes' degree-6 polynomial
  * (relative error about 2e-7 on |r| ≤ ln2/2), 2^n from the exponent bits. Arguments are

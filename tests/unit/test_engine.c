@@ -458,6 +458,214 @@ static void test_roundtrip(void)
     model_free(&c);
 }
 
+/* ---- the vectorised kernels against their plain reference paths, bit for bit ---- */
+
+static uint64_t k_state = 0x9e3779b97f4a7c15ull;
+static float k_rand(void) /* uniform in [-2, 2) */
+{
+    k_state ^= k_state << 13;
+    k_state ^= k_state >> 7;
+    k_state ^= k_state << 17;
+    return (float)((k_state >> 40) * (4.0 / 16777216.0) - 2.0);
+}
+
+static void k_fill(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = k_rand();
+}
+
+/* tensor_matmul's contract: acc = acc + a[p]·b[p] in order from 0, fused into one rounding
+ * (fmaf) on machines with FMA, a product then a sum elsewhere. */
+static float k_chain(const float *a, int sa, const float *b, int sb, int k, int fused)
+{
+    float acc = 0.0f;
+    for (int p = 0; p < k; p++) {
+        if (fused) {
+            acc = fmaf(a[(size_t)p * sa], b[(size_t)p * sb], acc);
+        } else {
+            volatile float prod = a[(size_t)p * sa] * b[(size_t)p * sb];
+            acc = acc + prod;
+        }
+    }
+    return acc;
+}
+
+/* 0 if out (n×m) is a·b computed as one of the two chains for every element, else the
+ * number of elements that match neither the fused nor the plain chain consistently. */
+static long k_matmul_mismatch(const float *out, const float *a, const float *b, int n, int k,
+                              int m)
+{
+    long bad[2] = {0, 0};
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            for (int f = 0; f < 2; f++) {
+                float want = k_chain(a + (size_t)i * k, 1, b + j, m, k, f);
+                bad[f] += memcmp(&want, out + (size_t)i * m + j, sizeof want) != 0;
+            }
+    return bad[0] < bad[1] ? bad[0] : bad[1];
+}
+
+/* tensor_matmul_bt's order: eight partial sums over p ≡ u (mod 8), ((0+4)+(1+5))+((2+6)+(3+7)),
+ * then the last k % 8 products; products and sums rounded separately. */
+static float k_dot8(const float *a, const float *b, int k)
+{
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int p = 0;
+    for (; p + 8 <= k; p += 8)
+        for (int u = 0; u < 8; u++) {
+            volatile float prod = a[p + u] * b[p + u];
+            acc[u] = acc[u] + prod;
+        }
+    float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (; p < k; p++) {
+        volatile float prod = a[p] * b[p];
+        s = s + prod;
+    }
+    return s;
+}
+
+/* The softmax of one row as the engine always computed it: max, expf in order, sum in order,
+ * times 1/sum. */
+static void k_softmax_row(float *r, int m)
+{
+    float mx = -INFINITY, sum = 0.0f;
+    for (int j = 0; j < m; j++)
+        if (r[j] > mx)
+            mx = r[j];
+    if (mx == -INFINITY) {
+        memset(r, 0, sizeof(float) * (size_t)m);
+        return;
+    }
+    for (int j = 0; j < m; j++) {
+        r[j] = r[j] == -INFINITY ? 0.0f : expf(r[j] - mx);
+        sum += r[j];
+    }
+    float inv = 1.0f / sum;
+    for (int j = 0; j < m; j++)
+        r[j] *= inv;
+}
+
+/* LayerNorm of one row as the engine always computed it (sums in double, in order). */
+static void k_layernorm_row(float *o, const float *r, const float *g, const float *b, int m,
+                            float eps)
+{
+    double mean = 0.0, var = 0.0;
+    for (int j = 0; j < m; j++)
+        mean += r[j];
+    mean /= m;
+    for (int j = 0; j < m; j++)
+        var += (r[j] - mean) * (r[j] - mean);
+    var /= m;
+    float inv = (float)(1.0 / sqrt(var + eps)), mu = (float)mean;
+    for (int j = 0; j < m; j++) {
+        volatile float y = g[j] * ((r[j] - mu) * inv);
+        o[j] = b ? y + b[j] : y;
+    }
+}
+
+static void test_kernels(void)
+{
+    static const int rows[] = {1, 3, 5, 7, 13};
+    static const int inner[] = {1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 48};
+    enum { MAXN = 13, MAXK = 48, MAXM = 274 };
+    static float a[MAXN * MAXK], b[MAXK * MAXM], out[MAXN * MAXM], ref[MAXN * MAXM];
+    long bad_mm = 0, bad_bt = 0, bad_sm = 0, bad_ln = 0, cases = 0;
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
+        for (size_t ki = 0; ki < sizeof inner / sizeof inner[0]; ki++)
+            for (int m = 1; m <= 40; m += (m < 17 ? 1 : 23)) {
+                int n = rows[ri], k = inner[ki];
+                k_fill(a, (size_t)n * k);
+                k_fill(b, (size_t)k * m);
+                tensor_matmul(out, a, b, n, k, m);
+                bad_mm += k_matmul_mismatch(out, a, b, n, k, m);
+                tensor_matmul_bt(out, a, b, n, k, m); /* b read as m rows of k */
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < m; j++) {
+                        float want = k_dot8(a + (size_t)i * k, b + (size_t)j * k, k);
+                        bad_bt += memcmp(&want, out + (size_t)i * m + j, sizeof want) != 0;
+                    }
+                cases++;
+            }
+    /* the LM head's width (274 = 17 tiles of 16 and 2 columns) */
+    k_fill(a, (size_t)MAXN * MAXK);
+    k_fill(b, (size_t)MAXK * MAXM);
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++) {
+        tensor_matmul(out, a, b, rows[ri], MAXK, MAXM);
+        bad_mm += k_matmul_mismatch(out, a, b, rows[ri], MAXK, MAXM);
+    }
+    CHECK(bad_mm == 0, "tensor_matmul: %ld elements differ from the in-order chain", bad_mm);
+    CHECK(bad_bt == 0, "tensor_matmul_bt: %ld elements differ from the 8-lane order", bad_bt);
+    CHECK(cases == 5 * 12 * 18, "%ld shapes", cases);
+    /* softmax and LayerNorm: rows 1..13 at widths 1..17, 48, 274, with masked entries and a
+     * fully masked row */
+    float g[MAXM], bias[MAXM];
+    k_fill(g, MAXM);
+    k_fill(bias, MAXM);
+    static const int widths[] = {1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 48, 274};
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            int n = rows[ri], m = widths[wi];
+            k_fill(out, (size_t)n * m);
+            for (int i = 0; i < n * m; i++)
+                if (i % 3 == 1 || (n > 1 && i / m == 1))
+                    out[i] = -INFINITY; /* row 1 fully masked when there is one */
+            memcpy(ref, out, sizeof(float) * (size_t)n * m);
+            tensor_softmax_rows(out, n, m);
+            for (int i = 0; i < n; i++)
+                k_softmax_row(ref + (size_t)i * m, m);
+            bad_sm += memcmp(out, ref, sizeof(float) * (size_t)n * m) != 0;
+            float x[MAXN * MAXM];
+            k_fill(x, (size_t)n * m);
+            for (int withb = 0; withb < 2; withb++) {
+                tensor_layernorm(out, x, g, withb ? bias : NULL, n, m, 1e-5f);
+                for (int i = 0; i < n; i++)
+                    k_layernorm_row(ref + (size_t)i * m, x + (size_t)i * m, g,
+                                    withb ? bias : NULL, m, 1e-5f);
+                bad_ln += memcmp(out, ref, sizeof(float) * (size_t)n * m) != 0;
+            }
+        }
+    CHECK(bad_sm == 0, "tensor_softmax_rows: %ld shapes differ from one row at a time", bad_sm);
+    CHECK(bad_ln == 0, "tensor_layernorm: %ld shapes differ from one row at a time", bad_ln);
+}
+
+/* Weights × V at every d_head 1..17 and 1, 3, 5, 7, 13 queries: model_sdpa against the
+ * double-precision reference, and its A·V bit for bit against the in-order chain. */
+static void test_sdpa_widths(void)
+{
+    enum { N = 13 };
+    static const int rows[] = {1, 3, 5, 7, 13};
+    float q[N * 17], k[N * 17], v[N * 17], mask[N * N];
+    float S[N * N], Ss[N * N], Sm[N * N], A[N * N], o[N * 17];
+    double qd[N * 17], kd[N * 17], vd[N * 17], md[N * N], wd[N * N], od[N * 17];
+    long far = 0, bad = 0;
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
+        for (int dh = 1; dh <= 17; dh++) {
+            int n = rows[ri];
+            k_fill(q, (size_t)n * dh);
+            k_fill(k, (size_t)n * dh);
+            k_fill(v, (size_t)n * dh);
+            for (int i = 0; i < n * dh; i++) {
+                qd[i] = q[i];
+                kd[i] = k[i];
+                vd[i] = v[i];
+            }
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) {
+                    mask[i * n + j] = j > i ? -INFINITY : 0.0f;
+                    md[i * n + j] = mask[i * n + j];
+                }
+            float scale = 1.0f / sqrtf((float)dh);
+            model_sdpa(S, Ss, Sm, A, o, q, k, v, mask, n, n, dh, dh, scale);
+            ref_attention(wd, od, qd, kd, vd, md, n, n, dh, dh, scale);
+            for (int i = 0; i < n * dh; i++)
+                far += fabs(o[i] - od[i]) > 1e-5 * (1.0 + fabs(od[i]));
+            bad += k_matmul_mismatch(o, A, v, n, n, dh);
+        }
+    CHECK(far == 0, "model_sdpa: %ld outputs away from the double reference", far);
+    CHECK(bad == 0, "model_sdpa: %ld outputs of A·V differ from the in-order chain", bad);
+}
+
 int main(void)
 {
     test_two_token();
@@ -470,5 +678,7 @@ int main(void)
     test_trace_names();
     test_tokenizer();
     test_roundtrip();
+    test_kernels();
+    test_sdpa_widths();
     return t_done("engine");
 }

@@ -9,6 +9,7 @@
 #include "t.h"
 #include "tensor.h"
 #include "train.h"
+#include "train_internal.h"
 
 #define V 13
 #define MAXL 7
@@ -549,8 +550,104 @@ static void test_bad_inputs(void)
     model_free(&m);
 }
 
+/* ---- the trainer's kernels against their plain reference chains, bit for bit ---- */
+
+static uint64_t tk_state = 0x2545f4914f6cdd1dull;
+static float tk_rand(void) /* uniform in [-2, 2), a quarter of them exactly 0 */
+{
+    tk_state ^= tk_state << 13;
+    tk_state ^= tk_state >> 7;
+    tk_state ^= tk_state << 17;
+    if ((tk_state >> 20) % 4 == 0)
+        return 0.0f; /* mm_at_b skips zero terms: exercise the skip */
+    return (float)((tk_state >> 40) * (4.0 / 16777216.0) - 2.0);
+}
+
+static void tk_fill(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = tk_rand();
+}
+
+/* a·b with a product rounded, then a sum rounded (what every trainer kernel does). */
+static float tk_madd(float acc, float a, float b)
+{
+    volatile float prod = a * b;
+    return acc + prod;
+}
+
+static void test_train_kernels(void)
+{
+    static const int rows[] = {1, 3, 5, 7, 13};
+    static const int widths[] = {1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 40, 274};
+    enum { N = 13, K = 274 };
+    static float a[N * K], b[K * K], out[N * K], ref[N * K], dw[K * K], dref[K * K];
+    long bad_mm = 0, bad_acc = 0, bad_atb = 0, bad_abt = 0, shapes = 0;
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
+        for (size_t ki = 0; ki < sizeof widths / sizeof widths[0]; ki++)
+            for (size_t mi = 0; mi < sizeof widths / sizeof widths[0]; mi++) {
+                int n = rows[ri], k = widths[ki], m = widths[mi];
+                if (k == 274 && m == 274)
+                    continue;
+                tk_fill(a, (size_t)n * k);
+                tk_fill(b, (size_t)k * m);
+                /* out = a·b, and out += a·b */
+                train_mm(out, a, b, n, k, m, 0);
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < m; j++) {
+                        float acc = 0.0f;
+                        for (int p = 0; p < k; p++)
+                            acc = tk_madd(acc, a[i * k + p], b[p * m + j]);
+                        ref[i * m + j] = acc;
+                    }
+                bad_mm += memcmp(out, ref, sizeof(float) * (size_t)n * m) != 0;
+                tk_fill(out, (size_t)n * m);
+                memcpy(ref, out, sizeof(float) * (size_t)n * m);
+                train_mm(out, a, b, n, k, m, 1);
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < m; j++)
+                        for (int p = 0; p < k; p++)
+                            ref[i * m + j] = tk_madd(ref[i * m + j], a[i * k + p], b[p * m + j]);
+                bad_acc += memcmp(out, ref, sizeof(float) * (size_t)n * m) != 0;
+                /* dw[k×m] += aᵀ·g with g = b read as n×m: zero terms of a skipped */
+                tk_fill(dw, (size_t)k * m);
+                memcpy(dref, dw, sizeof(float) * (size_t)k * m);
+                train_mm_at_b(dw, a, b, n, k, m);
+                for (int i = 0; i < n; i++)
+                    for (int p = 0; p < k; p++)
+                        if (a[i * k + p] != 0.0f)
+                            for (int j = 0; j < m; j++)
+                                dref[p * m + j] = tk_madd(dref[p * m + j], a[i * k + p], b[i * m + j]);
+                bad_atb += memcmp(dw, dref, sizeof(float) * (size_t)k * m) != 0;
+                /* dx[n×m] += g[n×k]·w[m×k]ᵀ with g = a, w = b read as m×k: 8 lanes */
+                tk_fill(out, (size_t)n * m);
+                memcpy(ref, out, sizeof(float) * (size_t)n * m);
+                train_mm_a_bt(out, a, b, n, k, m);
+                for (int i = 0; i < n; i++)
+                    for (int p = 0; p < m; p++) {
+                        float l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                        int j = 0;
+                        for (; j + 8 <= k; j += 8)
+                            for (int u = 0; u < 8; u++)
+                                l[u] = tk_madd(l[u], a[i * k + j + u], b[p * k + j + u]);
+                        float sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+                        for (; j < k; j++)
+                            sum = tk_madd(sum, a[i * k + j], b[p * k + j]);
+                        ref[i * m + p] += sum;
+                    }
+                bad_abt += memcmp(out, ref, sizeof(float) * (size_t)n * m) != 0;
+                shapes++;
+            }
+    CHECK(shapes == 5 * (13 * 13 - 1), "%ld shapes", shapes);
+    CHECK(bad_mm == 0, "train_mm: %ld shapes differ from the in-order chain", bad_mm);
+    CHECK(bad_acc == 0, "train_mm (accumulate): %ld shapes differ", bad_acc);
+    CHECK(bad_atb == 0, "train_mm_at_b: %ld shapes differ from the in-order chain", bad_atb);
+    CHECK(bad_abt == 0, "train_mm_a_bt: %ld shapes differ from the 8-lane order", bad_abt);
+}
+
 int main(void)
 {
+    test_train_kernels();
     test_variants();
     test_encoder_unmasked();
     test_mlm_mask();

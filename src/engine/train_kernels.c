@@ -1,0 +1,283 @@
+/* train_kernels.c - the trainer's matrix products (see train_internal.h for their rounding
+ * contract: the shipped models depend on it bit for bit). */
+/* The kernels are written so the compiler can vectorise them (no reductions in inner loops
+ * except through 8 independent lanes); GCC needs -O3 for that, whatever the build's -O. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
+#include <string.h>
+
+#include "train_internal.h"
+
+/* ======================= the portable kernels ======================= */
+
+/* These define the rounding: the AVX2 kernels below compute the same chains, element by
+ * element, only with several elements in registers at once. */
+
+/* out[n×m] (+)= a[n×k]·b[k×m] */
+static void mm_portable(float *out, const float *a, const float *b, int n, int k, int m, int acc)
+{
+    for (int i = 0; i < n; i++) {
+        float *o = out + (size_t)i * m;
+        if (!acc)
+            memset(o, 0, sizeof(float) * (size_t)m);
+        const float *ar = a + (size_t)i * k;
+        for (int p = 0; p < k; p++) {
+            float av = ar[p];
+            const float *br = b + (size_t)p * m;
+            for (int j = 0; j < m; j++)
+                o[j] += av * br[j];
+        }
+    }
+}
+
+/* dw[k×m] += a[n×k]ᵀ·g[n×m] */
+static void mm_at_b_portable(float *dw, const float *a, const float *g, int n, int k, int m)
+{
+    for (int i = 0; i < n; i++) {
+        const float *ar = a + (size_t)i * k, *gr = g + (size_t)i * m;
+        for (int p = 0; p < k; p++) {
+            float av = ar[p];
+            if (av == 0.0f)
+                continue;
+            float *d = dw + (size_t)p * m;
+            for (int j = 0; j < m; j++)
+                d[j] += av * gr[j];
+        }
+    }
+}
+
+/* dx[n×k] += g[n×m]·w[k×m]ᵀ (dot products summed in 8 lanes, then the lanes in order), for
+ * the columns p0..k-1 of dx (the AVX2 kernel does the columns before p0). */
+static void mm_a_bt_portable(float *dx, const float *g, const float *w, int n, int m, int k,
+                             int p0)
+{
+    int m8 = m & ~7;
+    for (int i = 0; i < n; i++) {
+        const float *gr = g + (size_t)i * m;
+        float *d = dx + (size_t)i * k;
+        for (int p = p0; p < k; p++) {
+            const float *wr = w + (size_t)p * m;
+            float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            for (int j = 0; j < m8; j += 8)
+                for (int l = 0; l < 8; l++)
+                    acc[l] += gr[j + l] * wr[j + l];
+            float s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+            for (int j = m8; j < m; j++)
+                s += gr[j] * wr[j];
+            d[p] += s;
+        }
+    }
+}
+
+void train_col_sum(float *db, const float *g, int n, int m)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            db[j] += g[(size_t)i * m + j];
+}
+
+/* ======================= AVX2 (products and sums rounded apart, as above) ======================= */
+
+/* target("avx2") without "fma": the compiler cannot fuse a product into a sum here, so every
+ * element keeps the portable kernels' two roundings. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define TK_AVX2 __attribute__((target("avx2")))
+#define TK_INLINE __attribute__((target("avx2"), always_inline)) static inline
+#define TK_MAX_M 4096 /* mm_a_bt's transposed block: 8 rows of w of up to this many floats */
+
+TK_INLINE __m256i tk_mask(int w)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(w), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* R rows × w (<= 16) columns of out = (out or 0) + Σp a[r][p]·b[p][:], in registers. */
+TK_INLINE void mm_tile(float *out, const float *a, const float *b, int k, int m, int R, int w,
+                       int acc)
+{
+    __m256 c0[6], c1[6];
+    __m256i m0 = tk_mask(w), m1 = tk_mask(w - 8);
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        c0[r] = acc ? _mm256_maskload_ps(out + (size_t)r * m, m0) : _mm256_setzero_ps();
+        c1[r] = acc ? _mm256_maskload_ps(out + (size_t)r * m + 8, m1) : _mm256_setzero_ps();
+    }
+    for (int p = 0; p < k; p++) {
+        const float *bp = b + (size_t)p * m;
+        __m256 b0 = _mm256_maskload_ps(bp, m0), b1 = _mm256_maskload_ps(bp + 8, m1);
+#pragma GCC unroll 6
+        for (int r = 0; r < R; r++) {
+            __m256 av = _mm256_broadcast_ss(a + (size_t)r * k + p);
+            c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(av, b0));
+            c1[r] = _mm256_add_ps(c1[r], _mm256_mul_ps(av, b1));
+        }
+    }
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        _mm256_maskstore_ps(out + (size_t)r * m, m0, c0[r]);
+        _mm256_maskstore_ps(out + (size_t)r * m + 8, m1, c1[r]);
+    }
+}
+
+TK_INLINE void mm_band(float *out, const float *a, const float *b, int k, int m, int R, int acc)
+{
+    for (int j = 0; j < m; j += 16)
+        mm_tile(out + j, a, b + j, k, m, R, m - j < 16 ? m - j : 16, acc);
+}
+
+TK_AVX2 static void mm_avx2(float *out, const float *a, const float *b, int n, int k, int m,
+                            int acc)
+{
+    int i = 0;
+    for (; i + 6 <= n; i += 6)
+        mm_band(out + (size_t)i * m, a + (size_t)i * k, b, k, m, 6, acc);
+    float *o = out + (size_t)i * m;
+    const float *ai = a + (size_t)i * k;
+    switch (n - i) {
+    case 5: mm_band(o, ai, b, k, m, 5, acc); break;
+    case 4: mm_band(o, ai, b, k, m, 4, acc); break;
+    case 3: mm_band(o, ai, b, k, m, 3, acc); break;
+    case 2: mm_band(o, ai, b, k, m, 2, acc); break;
+    case 1: mm_band(o, ai, b, k, m, 1, acc); break;
+    default: break;
+    }
+}
+
+/* R rows (p) × w columns of dw += Σi a[i][p]·g[i][:], terms with a[i][p] == 0 left out (a
+ * blend keeps the old value, as the portable kernel's `continue` does). */
+TK_INLINE void at_b_tile(float *dw, const float *a, const float *g, int n, int k, int m, int R,
+                         int w)
+{
+    __m256 c0[6], c1[6];
+    __m256i m0 = tk_mask(w), m1 = tk_mask(w - 8);
+    const __m256 zero = _mm256_setzero_ps();
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        c0[r] = _mm256_maskload_ps(dw + (size_t)r * m, m0);
+        c1[r] = _mm256_maskload_ps(dw + (size_t)r * m + 8, m1);
+    }
+    for (int i = 0; i < n; i++) {
+        const float *gi = g + (size_t)i * m;
+        __m256 g0 = _mm256_maskload_ps(gi, m0), g1 = _mm256_maskload_ps(gi + 8, m1);
+#pragma GCC unroll 6
+        for (int r = 0; r < R; r++) {
+            __m256 av = _mm256_broadcast_ss(a + (size_t)i * k + r);
+            __m256 keep = _mm256_cmp_ps(av, zero, _CMP_EQ_OQ); /* a == 0: the term is skipped */
+            c0[r] = _mm256_blendv_ps(_mm256_add_ps(c0[r], _mm256_mul_ps(av, g0)), c0[r], keep);
+            c1[r] = _mm256_blendv_ps(_mm256_add_ps(c1[r], _mm256_mul_ps(av, g1)), c1[r], keep);
+        }
+    }
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        _mm256_maskstore_ps(dw + (size_t)r * m, m0, c0[r]);
+        _mm256_maskstore_ps(dw + (size_t)r * m + 8, m1, c1[r]);
+    }
+}
+
+TK_INLINE void at_b_band(float *dw, const float *a, const float *g, int n, int k, int m, int R)
+{
+    for (int j = 0; j < m; j += 16)
+        at_b_tile(dw + j, a, g + j, n, k, m, R, m - j < 16 ? m - j : 16);
+}
+
+TK_AVX2 static void mm_at_b_avx2(float *dw, const float *a, const float *g, int n, int k, int m)
+{
+    int p = 0;
+    for (; p + 6 <= k; p += 6)
+        at_b_band(dw + (size_t)p * m, a + p, g, n, k, m, 6);
+    float *d = dw + (size_t)p * m;
+    switch (k - p) {
+    case 5: at_b_band(d, a + p, g, n, k, m, 5); break;
+    case 4: at_b_band(d, a + p, g, n, k, m, 4); break;
+    case 3: at_b_band(d, a + p, g, n, k, m, 3); break;
+    case 2: at_b_band(d, a + p, g, n, k, m, 2); break;
+    case 1: at_b_band(d, a + p, g, n, k, m, 1); break;
+    default: break;
+    }
+}
+
+/* Eight columns p..p+7 of dx at once: w's rows p..p+7 transposed into wt[j][u], then for each
+ * row of g the eight lane sums (lane l: j ≡ l mod 8, in order) as eight vectors, combined
+ * ((0+1)+(2+3))+((4+5)+(6+7)), the last m % 8 terms in order, and added to dx. */
+TK_AVX2 static int mm_a_bt_avx2(float *dx, const float *g, const float *w, int n, int m, int k)
+{
+    static __thread float wt[TK_MAX_M * 8];
+    int m8 = m & ~7, p = 0;
+    if (m > TK_MAX_M)
+        return 0;
+    for (; p + 8 <= k; p += 8) {
+        for (int u = 0; u < 8; u++)
+            for (int j = 0; j < m; j++)
+                wt[j * 8 + u] = w[(size_t)(p + u) * m + j];
+        for (int i = 0; i < n; i++) {
+            const float *gr = g + (size_t)i * m;
+            __m256 l0 = _mm256_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, l4 = l0, l5 = l0,
+                   l6 = l0, l7 = l0;
+            for (int j = 0; j < m8; j += 8) {
+                const float *t = wt + j * 8;
+#define TK_LANE(l, acc) acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_broadcast_ss(gr + j + (l)), \
+                                                               _mm256_loadu_ps(t + (l) * 8)))
+                TK_LANE(0, l0); TK_LANE(1, l1); TK_LANE(2, l2); TK_LANE(3, l3);
+                TK_LANE(4, l4); TK_LANE(5, l5); TK_LANE(6, l6); TK_LANE(7, l7);
+#undef TK_LANE
+            }
+            __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(l0, l1), _mm256_add_ps(l2, l3)),
+                                     _mm256_add_ps(_mm256_add_ps(l4, l5), _mm256_add_ps(l6, l7)));
+            for (int j = m8; j < m; j++)
+                s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_broadcast_ss(gr + j),
+                                                   _mm256_loadu_ps(wt + j * 8)));
+            float *d = dx + (size_t)i * k + p;
+            _mm256_storeu_ps(d, _mm256_add_ps(_mm256_loadu_ps(d), s));
+        }
+    }
+    return p;
+}
+
+static int tk_have_avx2(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        __builtin_cpu_init();
+        have = __builtin_cpu_supports("avx2");
+    }
+    return have;
+}
+#else
+#define tk_have_avx2() 0
+#endif
+
+/* ======================= the kernels ======================= */
+
+void train_mm(float *out, const float *a, const float *b, int n, int k, int m, int acc)
+{
+#ifdef TK_AVX2
+    if (tk_have_avx2()) {
+        mm_avx2(out, a, b, n, k, m, acc);
+        return;
+    }
+#endif
+    mm_portable(out, a, b, n, k, m, acc);
+}
+
+void train_mm_at_b(float *dw, const float *a, const float *g, int n, int k, int m)
+{
+#ifdef TK_AVX2
+    if (tk_have_avx2()) {
+        mm_at_b_avx2(dw, a, g, n, k, m);
+        return;
+    }
+#endif
+    mm_at_b_portable(dw, a, g, n, k, m);
+}
+
+void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int k)
+{
+    int p0 = 0;
+#ifdef TK_AVX2
+    if (tk_have_avx2())
+        p0 = mm_a_bt_avx2(dx, g, w, n, m, k);
+#endif
+    mm_a_bt_portable(dx, g, w, n, m, k, p0);
+}
