@@ -121,11 +121,34 @@ void app_msg(App *a, int warn, const char *fmt, ...)
     a->msg_warn = warn;
 }
 
-void app_hint(char *buf, size_t n, const char *key, const char *label)
+void app_key_state(const App *a, KeyState *s)
 {
-    size_t l = strlen(buf);
-    if (l < n)
-        snprintf(buf + l, n - l, "%s\x1f%s\x1e", key, label);
+    const Page *p = app_page(a);
+    memset(s, 0, sizeof *s);
+    s->allowed = a->allowed;
+    s->causal = a->ctl.causal;
+    s->padding = a->ctl.padding;
+    s->pe = a->ctl.pe;
+    s->scale = a->ctl.scale;
+    s->scores = a->scores;
+    s->live_causal = a->live.s.causal;
+    s->live_scale = a->live.s.scale;
+    s->live_tied = a->live.s.tied;
+    s->live_gqa = a->live.s.gqa;
+    s->live_step = a->live.s.step;
+    s->focus = a->scr.focus;
+    s->encdec = a->model && a->model->cfg.arch == ARCH_ENCDEC;
+    s->all_heads = a->all_heads;
+    s->has_questions = p && p->n_questions > 0;
+    s->has_notes = p && p->notes;
+}
+
+/* The request k is bound to in keymap km, given the player's state now. */
+static Request lookup(const App *a, Keymap km, int k)
+{
+    KeyState ks;
+    app_key_state(a, &ks);
+    return keys_lookup(&ks, km, k);
 }
 
 /* ---- the engine side ---- */
@@ -502,10 +525,10 @@ void app_key(App *a, int k)
         return;
     a->msg[0] = '\0';
     if (a->overlay && a->overlay->screen) {
-        a->overlay->key(a, keys_lookup(a, a->overlay->keymap, k), k);
+        a->overlay->key(a, lookup(a, a->overlay->keymap, k), k);
         return;
     }
-    Request g = keys_lookup(a, KM_GLOBAL, k);
+    Request g = lookup(a, KM_GLOBAL, k);
     if (g == REQ_QUIT_NOW) {
         a->quit = 1;
         return;
@@ -516,7 +539,7 @@ void app_key(App *a, int k)
         return;
     }
     if (a->overlay) {
-        a->overlay->key(a, keys_lookup(a, a->overlay->keymap, k), k);
+        a->overlay->key(a, lookup(a, a->overlay->keymap, k), k);
         return;
     }
     if (k == KEY_MOUSE) {
@@ -524,11 +547,11 @@ void app_key(App *a, int k)
         return;
     }
     const ViewOps *vo = app_cur_view(a);
-    Request r = keys_lookup(a, vo->keymap, k);
+    Request r = lookup(a, vo->keymap, k);
     if (r != REQ_NONE && vo->key && vo->key(a, r, k))
         return;
     if (vo->kind != W_NONE) {
-        r = keys_lookup(a, KM_COMMON, k);
+        r = lookup(a, KM_COMMON, k);
         if (r != REQ_NONE && controls_request(a, r))
             return;
     }

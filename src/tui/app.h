@@ -145,8 +145,8 @@ void app_msg(App *a, int warn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* Appends a "key label" hint pair to a footer buffer (key \x1f label \x1e). */
-void app_hint(char *buf, size_t n, const char *key, const char *label);
+/* Fills s with what the key table's conditions and footer labels read (keys.h). */
+void app_key_state(const App *a, KeyState *s);
 /* The stack and sublayer the heatmap reads. */
 Stack app_stack(const App *a);
 Sublayer app_sub(const App *a);

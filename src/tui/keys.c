@@ -7,7 +7,8 @@
 #include <curses.h>
 #include <string.h>
 
-#include "app.h"
+#include "lesson.h"
+#include "model.h"
 #include "ui.h"
 
 typedef struct {
@@ -25,10 +26,10 @@ typedef struct {
     const char *hint_ascii; /* footer key in ASCII mode; NULL: hint_key */
     const char *hint;       /* footer label; with label(): every label it can show, '|'
                                between them, %s for a word (what --keys prints) */
-    const char *(*label)(const App *a, char *buf, size_t n);
-    const char *(*key_fn)(const App *a); /* footer key chosen by state; NULL: hint_key */
+    const char *(*label)(const KeyState *a, char *buf, size_t n);
+    const char *(*key_fn)(const KeyState *a); /* footer key chosen by state; NULL: hint_key */
     unsigned need, unless;  /* C_* the page must allow / must not allow, for keys and hint */
-    int (*when)(const App *a, int with_z); /* the hint's extra condition; NULL: none */
+    int (*when)(const KeyState *a, int with_z); /* the hint's extra condition; NULL: none */
     int rank;               /* the global hints' footer position (the help keeps table order) */
     KeyBind keys[12];       /* ended by key 0 */
 } KeyRow;
@@ -36,110 +37,108 @@ typedef struct {
 #define K(k, r) {(k), (r), 0}
 #define KA(k, r) {(k), (r), 1}
 
-/* ---- footer labels and conditions (they read the App, never change it) ---- */
+/* ---- footer labels and conditions (they read the KeyState snapshot of the player) ---- */
 static const char *on_off(int v, const char *on, const char *off) { return v ? on : off; }
-static const char *l_mask(const App *a, char *b, size_t n)
+static const char *l_mask(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->ctl.causal, "mask:on", "mask:off");
+    return on_off(a->causal, "mask:on", "mask:off");
 }
-static const char *l_pad(const App *a, char *b, size_t n)
+static const char *l_pad(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->ctl.padding, "pad:on", "pad:off");
+    return on_off(a->padding, "pad:on", "pad:off");
 }
-static const char *l_pe(const App *a, char *b, size_t n)
+static const char *l_pe(const KeyState *a, char *b, size_t n)
 {
-    snprintf(b, n, "PE:%s", model_pe_name(a->ctl.pe));
+    snprintf(b, n, "PE:%s", model_pe_name(a->pe));
     return b;
 }
-static const char *l_scale(const App *a, char *b, size_t n)
+static const char *l_scale(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->ctl.scale, "scale:on", "scale:off");
+    return on_off(a->scale, "scale:on", "scale:off");
 }
-static const char *l_scores(const App *a, char *b, size_t n)
+static const char *l_scores(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
     return on_off(a->scores, "weights", "scores");
 }
-static const char *l_live_mask(const App *a, char *b, size_t n)
+static const char *l_live_mask(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->live.s.causal, "mask:on", "mask:off");
+    return on_off(a->live_causal, "mask:on", "mask:off");
 }
-static const char *l_live_scale(const App *a, char *b, size_t n)
+static const char *l_live_scale(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->live.s.scale, "scale:on", "scale:off");
+    return on_off(a->live_scale, "scale:on", "scale:off");
 }
-static const char *l_tied(const App *a, char *b, size_t n)
+static const char *l_tied(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->live.s.tied, "tied:yes", "tied:no");
+    return on_off(a->live_tied, "tied:yes", "tied:no");
 }
-static const char *l_gqa(const App *a, char *b, size_t n)
+static const char *l_gqa(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->live.s.gqa, "GQA:on", "GQA:off");
+    return on_off(a->live_gqa, "GQA:on", "GQA:off");
 }
-static const char *l_pick(const App *a, char *b, size_t n)
+static const char *l_pick(const KeyState *a, char *b, size_t n)
 {
     (void)a, (void)b, (void)n;
     return ui.mouse ? "pick/click" : "pick";
 }
-static const char *l_focus(const App *a, char *b, size_t n)
+static const char *l_focus(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return a->scr.focus ? "prose" : "widget";
+    return a->focus ? "prose" : "widget";
 }
-static const char *k_worked_step(const App *a)
+static const char *k_worked_step(const KeyState *a)
 {
     return (a->allowed & C_CURSOR) || !ui.utf8 ? "n/N" : "n/N ←→";
 }
-static int w_encdec(const App *a, int z)
+static int w_encdec(const KeyState *a, int z)
 {
     (void)z;
-    return a->model && a->model->cfg.arch == ARCH_ENCDEC;
+    return a->encdec;
 }
-static int w_not_all_heads(const App *a, int z)
+static int w_not_all_heads(const KeyState *a, int z)
 {
     (void)z;
     return !a->all_heads;
 }
-static int w_swap(const App *a, int z)
+static int w_swap(const KeyState *a, int z)
 {
     (void)z;
     return (a->allowed & C_SWAP) != 0;
 }
-static int w_live_step(const App *a, int z)
+static int w_live_step(const KeyState *a, int z)
 {
     (void)z;
-    return a->live.s.step >= 1;
+    return a->live_step >= 1;
 }
-static int w_z(const App *a, int z)
+static int w_z(const KeyState *a, int z)
 {
     (void)a;
     return z;
 }
-static int w_questions(const App *a, int z)
+static int w_questions(const KeyState *a, int z)
 {
-    const Page *p = app_page(a);
     (void)z;
-    return p && p->n_questions > 0;
+    return a->has_questions;
 }
-static int w_notes(const App *a, int z)
+static int w_notes(const KeyState *a, int z)
 {
-    const Page *p = app_page(a);
     (void)z;
-    return p && p->notes;
+    return a->has_notes;
 }
-static int w_no_gqa(const App *a, int z)
+static int w_no_gqa(const KeyState *a, int z)
 {
     (void)z;
     return !(a->allowed & C_GQA);
 }
-static int w_gqa(const App *a, int z)
+static int w_gqa(const KeyState *a, int z)
 {
     return !w_no_gqa(a, z);
 }
@@ -382,18 +381,25 @@ static const char *const MAP_NAMES[] = {
 #undef KEYS_MAP_NAME
 };
 
+void keys_hint_append(char *buf, size_t n, const char *key, const char *label)
+{
+    size_t l = strlen(buf);
+    if (l < n)
+        snprintf(buf + l, n - l, "%s\x1f%s\x1e", key, label);
+}
+
 const char *keys_request_name(Request r)
 {
     return r >= 0 && r < REQ__COUNT ? REQ_NAMES[r] : "REQ_?";
 }
 
-static int row_allowed(const App *a, const KeyRow *r)
+static int row_allowed(const KeyState *a, const KeyRow *r)
 {
     unsigned al = a->allowed;
     return (al & r->need) == r->need && !(al & r->unless);
 }
 
-Request keys_lookup(const App *a, Keymap km, int key)
+Request keys_lookup(const KeyState *a, Keymap km, int key)
 {
     for (int i = 0; i < N_ROWS; i++) {
         const KeyRow *r = &ROWS[i];
@@ -406,17 +412,17 @@ Request keys_lookup(const App *a, Keymap km, int key)
     return REQ_NONE;
 }
 
-static void row_hint(const App *a, const KeyRow *r, int with_z, char *buf, size_t n)
+static void row_hint(const KeyState *a, const KeyRow *r, int with_z, char *buf, size_t n)
 {
     char lb[64];
     if (!r->hint_key || !row_allowed(a, r) || (r->when && !r->when(a, with_z)))
         return;
     const char *key = r->key_fn ? r->key_fn(a)
                     : !ui.utf8 && r->hint_ascii ? r->hint_ascii : r->hint_key;
-    app_hint(buf, n, key, r->label ? r->label(a, lb, sizeof lb) : r->hint);
+    keys_hint_append(buf, n, key, r->label ? r->label(a, lb, sizeof lb) : r->hint);
 }
 
-void keys_hints(const App *a, Keymap km, unsigned common, char *buf, size_t n)
+void keys_hints(const KeyState *a, Keymap km, unsigned common, char *buf, size_t n)
 {
     for (int i = 0; i < N_ROWS; i++)
         if (ROWS[i].map == km)
@@ -426,7 +432,7 @@ void keys_hints(const App *a, Keymap km, unsigned common, char *buf, size_t n)
             row_hint(a, &ROWS[i], 0, buf, n);
 }
 
-void keys_global_hints(const App *a, int with_z, char *buf, size_t n)
+void keys_global_hints(const KeyState *a, int with_z, char *buf, size_t n)
 {
     int max = 0;
     for (int i = 0; i < N_ROWS; i++)

@@ -56,17 +56,29 @@ typedef enum {
     KM__COUNT
 } Keymap;
 
-struct App;
+/* What the table's conditions and footer labels read of the player: a snapshot the player
+ * fills (app_key_state) before a lookup or a footer, so the table knows nothing of the App. */
+typedef struct {
+    unsigned allowed;          /* C_* the current page allows */
+    int causal, padding, pe, scale, scores; /* the model controls (pe: a PeKind) */
+    int live_causal, live_scale, live_tied, live_gqa, live_step; /* explanation widgets */
+    int focus;                 /* 1: z gave the widget the screen */
+    int encdec;                /* 1: the page's model is an encoder-decoder */
+    int all_heads;             /* 1: small multiples are shown */
+    int has_questions, has_notes; /* the current page has questions / speaker notes */
+} KeyState;
 
-/* The request key is bound to in keymap km on the App's current page (a row whose C_*
+/* The request key is bound to in keymap km on the current page (a row whose C_*
  * conditions the page does not meet binds nothing); REQ_NONE when unbound. */
-Request keys_lookup(const struct App *a, Keymap km, int key);
+Request keys_lookup(const KeyState *s, Keymap km, int key);
 
-/* Appends the footer hints ("key\x1flabel\x1e", see app_hint) of keymap km for the current
- * page, then those of the shared controls whose C_* bit is in common. */
-void keys_hints(const struct App *a, Keymap km, unsigned common, char *buf, size_t n);
+/* Appends the footer hints ("key\x1flabel\x1e", see keys_hint_append) of keymap km for the
+ * current page, then those of the shared controls whose C_* bit is in common. */
+void keys_hints(const KeyState *s, Keymap km, unsigned common, char *buf, size_t n);
 /* Appends the global hints, in the footer's order; with_z: offer z (widget focus). */
-void keys_global_hints(const struct App *a, int with_z, char *buf, size_t n);
+void keys_global_hints(const KeyState *s, int with_z, char *buf, size_t n);
+/* Appends one footer hint, "key\x1flabel\x1e", to buf (n bytes; cut when full). */
+void keys_hint_append(char *buf, size_t n, const char *key, const char *label);
 
 /* The `?` overlay's lines, generated from the table (a line starting with '#' is a section
  * title). Returns the number of lines; line i is in *lines[i], static storage. */

@@ -162,8 +162,10 @@ static int footer_layout(App *a, int with_z, int draw)
 {
     char v[1024] = "", g[256] = "";
     const ViewOps *vo = app_cur_view(a);
-    keys_hints(a, vo->keymap, vo->common, v, sizeof v);
-    keys_global_hints(a, with_z, g, sizeof g);
+    KeyState ks;
+    app_key_state(a, &ks);
+    keys_hints(&ks, vo->keymap, vo->common, v, sizeof v);
+    keys_global_hints(&ks, with_z, g, sizeof g);
     int gw = hints_width(g);
     /* measure */
     int rows = 1, x = 1;
