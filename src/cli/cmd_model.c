@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "model_json.h"
 #include "model.h"
 
 static const char INIT_USAGE[] =

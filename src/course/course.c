@@ -2,6 +2,7 @@
  * keys, which keys and controls each kind reads, and a question's state laid over a start. */
 #include "course.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,6 +137,7 @@ void course_start_defaults(WidgetStart *s)
 void course_apply_delta(WidgetStart *s, const StartDelta *d)
 {
     const WidgetStart *v = &d->v;
+    assert(v->n_order >= 0 && v->n_order <= ATTEND_MAX_ORDER);
 #define HAS(k) (d->keys & (1u << (k)))
     if (HAS(SK_MASK)) {
         s->causal = v->causal;

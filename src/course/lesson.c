@@ -74,6 +74,7 @@ static void read_state(LjCtx *x, const cJSON *q, const char *qp, const Page *P, 
     int mi = P->widget.model_index;
     if (!cJSON_IsObject(st) || mi < 0 || !x->c->models[mi]->ok)
         return;
+    assert(!Q->has_state && !Q->state_problems);
     Course scratch;
     memset(&scratch, 0, sizeof scratch);
     LjCtx sx = {&scratch, x->li, x->file, x->text, 0, 0};

@@ -271,20 +271,33 @@ int lj_check_keys(LjCtx *x, const cJSON *obj, const char *path, const char *cons
     return 0;
 }
 
-/* Copies a string member into dst (size cap). Returns 1 if present and valid, 0 if absent,
- * -1 on a problem (reported). */
-int lj_get_str(LjCtx *x, const cJSON *obj, const char *path, const char *key, char *dst,
-                   size_t cap)
+/* The member key of obj when it is present and is() accepts it (kp gets its path). NULL with
+ * *rc 0 when absent, NULL with *rc -1 when it is not WANT (reported). */
+static const cJSON *member(LjCtx *x, const cJSON *obj, const char *path, const char *key,
+                           cJSON_bool (*is)(const cJSON *), const char *want, char *kp,
+                           size_t kplen, int *rc)
 {
     const cJSON *it = json_get(obj, key);
+    *rc = 0;
     if (!it)
-        return 0;
-    char kp[300];
-    lj_pjoin(kp, sizeof kp, path, key);
-    if (!cJSON_IsString(it)) {
-        lj_prob(x, kp, "must be a string, not %s", lj_type_name(it));
-        return -1;
+        return NULL;
+    lj_pjoin(kp, kplen, path, key);
+    if (!is(it)) {
+        lj_prob(x, kp, "must be %s, not %s", want, lj_type_name(it));
+        *rc = -1;
+        return NULL;
     }
+    return it;
+}
+
+int lj_get_str(LjCtx *x, const cJSON *obj, const char *path, const char *key, char *dst,
+               size_t cap)
+{
+    char kp[300];
+    int rc;
+    const cJSON *it = member(x, obj, path, key, cJSON_IsString, "a string", kp, sizeof kp, &rc);
+    if (!it)
+        return rc;
     if (strlen(it->valuestring) >= cap) {
         lj_prob(x, kp, "too long (%zu bytes; at most %zu)", strlen(it->valuestring), cap - 1);
         return -1;
@@ -293,18 +306,13 @@ int lj_get_str(LjCtx *x, const cJSON *obj, const char *path, const char *key, ch
     return 1;
 }
 
-/* A string member copied with strdup. */
 int lj_get_dup(LjCtx *x, const cJSON *obj, const char *path, const char *key, char **dst)
 {
-    const cJSON *it = json_get(obj, key);
-    if (!it)
-        return 0;
     char kp[300];
-    lj_pjoin(kp, sizeof kp, path, key);
-    if (!cJSON_IsString(it)) {
-        lj_prob(x, kp, "must be a string, not %s", lj_type_name(it));
-        return -1;
-    }
+    int rc;
+    const cJSON *it = member(x, obj, path, key, cJSON_IsString, "a string", kp, sizeof kp, &rc);
+    if (!it)
+        return rc;
     *dst = strdup(it->valuestring);
     if (!*dst) {
         x->oom = 1;
@@ -315,21 +323,18 @@ int lj_get_dup(LjCtx *x, const cJSON *obj, const char *path, const char *key, ch
 
 int lj_get_bool(LjCtx *x, const cJSON *obj, const char *path, const char *key, int *dst)
 {
-    const cJSON *it = json_get(obj, key);
-    if (!it)
-        return 0;
     char kp[300];
-    lj_pjoin(kp, sizeof kp, path, key);
-    if (!cJSON_IsBool(it)) {
-        lj_prob(x, kp, "must be true or false, not %s", lj_type_name(it));
-        return -1;
-    }
+    int rc;
+    const cJSON *it = member(x, obj, path, key, cJSON_IsBool, "true or false", kp, sizeof kp,
+                             &rc);
+    if (!it)
+        return rc;
     *dst = cJSON_IsTrue(it) ? 1 : 0;
     return 1;
 }
 
 int lj_get_int(LjCtx *x, const cJSON *obj, const char *path, const char *key, int lo, int hi,
-                   int *dst, const char *range_what)
+               int *dst, const char *range_what)
 {
     const cJSON *it = json_get(obj, key);
     if (!it)

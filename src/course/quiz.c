@@ -274,6 +274,7 @@ static void drop_repeat(QuizItem *it)
 /* The expected answer of a choice or multi question, from the author's choices. */
 static void answer_choices(QuizItem *it, const Question *Q)
 {
+    assert(Q->n_choices >= 2 && Q->n_choices <= QUIZ_MAX_CHOICES && Q->correct);
     it->n_choices = Q->n_choices;
     memcpy(it->choices, Q->choices, sizeof it->choices);
     it->correct = Q->correct;
@@ -403,6 +404,7 @@ static int item_answer(QuizItem *it, const Question *Q, const WidgetRun *r, char
     case QK_CELL:
         return answer_cell(it, Q, r, err, errlen);
     case QK_TEXT:
+        assert(Q->n_text >= 1 && Q->n_text <= QUIZ_MAX_TEXT);
         for (int i = 0; i < Q->n_text; i++)
             quiz_normalise(Q->text[i], it->text[i], sizeof it->text[0]);
         it->n_text = Q->n_text;
@@ -434,6 +436,7 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
                     it->key);
     it->kind = Q->kind;
     snprintf(it->explain, sizeof it->explain, "%s", Q->explain);
+    assert(Q->n_hints >= 0 && Q->n_hints < QUIZ_MAX_HINTS);
     it->n_hints = Q->n_hints;
     for (int i = 0; i < Q->n_hints; i++)
         snprintf(it->hints[i], sizeof it->hints[0], "%s", Q->hints[i]);

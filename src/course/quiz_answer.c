@@ -62,6 +62,25 @@ static void ascii_math(const char *s, char *out, size_t outlen)
     out[o] = 0;
 }
 
+/* What a learner typed, in ASCII and trimmed, into t (200 bytes); -1 with a message when it
+ * is too long to be WHAT or empty (then "type EXAMPLE"). */
+static int read_typed(const char *s, char *t, const char *what, const char *example, char *msg,
+                      size_t msglen)
+{
+    char a[200];
+    if (strlen(s) > 120) {
+        say(msg, msglen, "That is too long to be %s.", what);
+        return -1;
+    }
+    ascii_math(s, a, sizeof a);
+    trim(a, t, 200);
+    if (!t[0]) {
+        say(msg, msglen, "Empty answer: type %s.", example);
+        return -1;
+    }
+    return 0;
+}
+
 const char *quiz_normalise(const char *in, char *out, size_t outlen)
 {
     char a[400], t[400];
@@ -95,17 +114,9 @@ const char *quiz_normalise(const char *in, char *out, size_t outlen)
 
 int quiz_parse_number(const char *s, int allow_inf, double *out, char *msg, size_t msglen)
 {
-    char a[200], t[200];
-    if (strlen(s) > 120) {
-        say(msg, msglen, "That is too long to be a number.");
+    char t[200];
+    if (read_typed(s, t, "a number", "a number, such as 0.25", msg, msglen))
         return -1;
-    }
-    ascii_math(s, a, sizeof a);
-    trim(a, t, sizeof t);
-    if (!t[0]) {
-        say(msg, msglen, "Empty answer: type a number, such as 0.25.");
-        return -1;
-    }
     /* infinities, spelled out */
     const char *body = t[0] == '-' || t[0] == '+' ? t + 1 : t;
     if (!strcasecmp(body, "inf") || !strcasecmp(body, "infinity")) {
@@ -178,17 +189,9 @@ int quiz_parse_number(const char *s, int allow_inf, double *out, char *msg, size
 
 int quiz_parse_shape(const char *s, int *dims, char *msg, size_t msglen)
 {
-    char a[200], t[200];
-    if (strlen(s) > 120) {
-        say(msg, msglen, "That is too long to be a shape.");
+    char t[200];
+    if (read_typed(s, t, "a shape", "a shape such as 6x64", msg, msglen))
         return -1;
-    }
-    ascii_math(s, a, sizeof a);
-    trim(a, t, sizeof t);
-    if (!t[0]) {
-        say(msg, msglen, "Empty answer: type a shape such as 6x64.");
-        return -1;
-    }
     char *p = t;
     size_t n = strlen(p);
     /* one pair of surrounding brackets */

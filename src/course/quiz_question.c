@@ -3,6 +3,7 @@
  * loader (quiz_question_json.h). No curses, no printing, no exit(). */
 #include "quiz_question.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -215,6 +216,7 @@ static int read_common(const cJSON *obj, Question *q, const char *kind, char *er
             strlen(it->valuestring) >= sizeof q->hints[0])
             return fail(err, errlen, "hints: each hint is a non-empty string of at most %zu "
                                      "bytes", sizeof q->hints[0] - 1);
+        assert(q->n_hints < QUIZ_MAX_HINTS - 1);
         copy_str(q->hints[q->n_hints++], sizeof q->hints[0], it);
     }
     return 0;
@@ -254,6 +256,7 @@ static int read_text(const cJSON *obj, Question *q, char *err, size_t errlen)
             !quiz_normalise(it->valuestring, norm, sizeof norm)[0])
             return fail(err, errlen, "answers: each must be a non-empty string under 100 "
                                      "bytes");
+        assert(q->n_text < QUIZ_MAX_TEXT);
         copy_str(q->text[q->n_text++], sizeof q->text[0], it);
     }
     return 0;

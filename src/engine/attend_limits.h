@@ -1,11 +1,17 @@
-/* attend_limits.h - the sizes every room agrees on: each fixed buffer that holds one of these is
- * sized from the constant here, never from a literal that happens to match. (Not "limits.h": that name would hide the
- * C library's <limits.h> from every file compiled with -Isrc/engine.) */
+/* attend_limits.h - the sizes every room agrees on: each fixed buffer that holds one of these
+ * is sized from the constant here, never from a literal that happens to match. (Not
+ * "limits.h": that name would hide the C library's <limits.h> from every file compiled with
+ * -Isrc/engine.) */
 #ifndef ATTEND_ATTEND_LIMITS_H
 #define ATTEND_ATTEND_LIMITS_H
 
-/* The longest sequence a model may declare (config max_len; model_io.c checks 1..this). */
+/* The model limits model_io.c checks a config against (config.max_len 1..this, n_heads
+ * 1..this, n_layers 1..this, d_model 1..this): buffers per token, head or layer are sized
+ * from these. (model_io.c and model.c still spell them as literals: 4096, 64, 48.) */
 #define ATTEND_MAX_LEN 4096
+#define ATTEND_MAX_HEADS 64
+#define ATTEND_MAX_LAYERS 48
+#define ATTEND_MAX_D_MODEL 4096
 /* Entries of a widget's starting token order ("start.order"): lessons reorder short sentences
  * only, so a start holds at most this many positions. */
 #define ATTEND_MAX_ORDER 64

@@ -117,10 +117,7 @@ float *model_param_data(Model *m, const Param *p);
 /* Loads a model JSON file (docs/model-format.md). Validates everything; on failure returns -1,
  * leaves *m zeroed and writes "FILE: message" (with line:col for syntax errors) to err. */
 int model_load(Model *m, const char *path, char *err, size_t errlen);
-/* Reads a "config" JSON object (the keys of docs/model-format.md) into c; vocab_size may be
- * absent (left 0 for the caller to fill). 0, or -1 with a message naming the key. */
-struct cJSON;
-int model_config_read(const struct cJSON *obj, ModelConfig *c, char *err, size_t errlen);
+/* (model_config_read, which reads a "config" JSON object, is in model_json.h.) */
 /* Writes the model as JSON, atomically (temp file + rename). 0 or -1. */
 int model_save(const Model *m, const char *path, char *err, size_t errlen);
 

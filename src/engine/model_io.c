@@ -9,6 +9,7 @@
 
 #include "json.h"
 #include "model.h"
+#include "model_json.h"
 
 static const char *const CONFIG_KEYS[] = {
     "arch", "vocab_size", "d_model", "n_heads", "d_head", "n_layers", "d_ff", "max_len", "pe",

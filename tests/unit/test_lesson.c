@@ -361,6 +361,18 @@ static void test_names(void)
           "control name");
     CHECK(!strcmp(names_mask(1, 1), "both") && !strcmp(names_mask(0, 1), "padding"),
           "mask names");
+    /* one parser for dump, the lessons and the quiz: every name reads back to its switches */
+    for (int causal = 0; causal < 2; causal++)
+        for (int padding = 0; padding < 2; padding++) {
+            int c2 = -1, p2 = -1;
+            CHECK(names_mask_parse(names_mask(causal, padding), &c2, &p2) == 0 &&
+                      c2 == causal && p2 == padding,
+                  "mask %s reads back as causal %d padding %d", names_mask(causal, padding), c2,
+                  p2);
+        }
+    int c3 = 7, p3 = 7;
+    CHECK(names_mask_parse("causal+padding", &c3, &p3) == -1 && c3 == 7 && p3 == 7,
+          "causal+padding is not a mask name (both is)");
 }
 
 int main(void)
