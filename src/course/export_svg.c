@@ -12,6 +12,7 @@
 #define MARGIN 16
 #define MASKED_FILL "#d4d4d4"
 #define MAX_STEPS 64
+#define PASSPORT_TEXT_W 470 /* the passport's text column, beside the matrices */
 
 /* matplotlib's viridis at 0, 1/8, ..., 1: lightness rises strictly from dark purple to
  * yellow (the 256-colour ramp 53 61 31 36 113 220 of the player samples the same map). */
@@ -68,6 +69,12 @@ static int ulen(const char *s)
     return n;
 }
 
+/* The width the title line needs (bold 14px, about 8.6px a character). */
+static int title_width(const char *title)
+{
+    return (int)(8.6 * ulen(title)) + 2 * MARGIN;
+}
+
 static void svg_open(FILE *f, const ExportView *v, int w, int h, const char *title)
 {
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -91,15 +98,16 @@ static void svg_open(FILE *f, const ExportView *v, int w, int h, const char *tit
 static void svg_text(FILE *f, double x, double y, int size, const char *anchor,
                      const char *extra, const char *s)
 {
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" "
-               "fill=\"#1a1a1a\"%s%s>", x, y, size, anchor, extra[0] ? " " : "", extra);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\"%s%s%s>", x,
+            y, size, anchor, strstr(extra, "fill=\"") ? "" : " fill=\"#1a1a1a\"",
+            extra[0] ? " " : "", extra);
     export_xml_escape(f, s);
     fputs("</text>\n", f);
 }
 
 static void svg_title(FILE *f, const char *title, const char *sub)
 {
-    svg_text(f, MARGIN, 24, 15, "start", "font-weight=\"bold\"", title);
+    svg_text(f, MARGIN, 24, 14, "start", "font-weight=\"bold\"", title);
     if (sub)
         svg_text(f, MARGIN, 44, 12, "start", "fill-opacity=\"0.85\"", sub);
 }
@@ -174,9 +182,9 @@ static void svg_grid(FILE *f, const ExportView *v, const TraceEntry *e, const Tr
             int dark = ramp(t, col);
             fprintf(f, "<rect class=\"cell\" data-i=\"%d\" data-j=\"%d\" data-v=\"%.9g\"%s "
                        "x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
-                       "stroke=\"#ffffff\" stroke-width=\"1\"><title>",
+                       "stroke=\"#ffffff\" stroke-width=\"%s\"><title>",
                     i, j, (double)x, masked ? " data-masked=\"1\"" : "", cx, cy, g->cw, g->ch,
-                    masked ? hatch : col);
+                    masked ? hatch : col, g->cw >= 6 ? "1" : "0");
             export_xml_escape(f, export_row_label(v, e, i, a, sizeof a));
             fprintf(f, " (%d) \u2192 ", i);
             export_xml_escape(f, export_col_label(v, e, j, b, sizeof b));
@@ -188,8 +196,8 @@ static void svg_grid(FILE *f, const ExportView *v, const TraceEntry *e, const Tr
             fputs("</title></rect>\n", f);
             if (!g->values && !masked)
                 continue;
-            if (!g->values && g->cw < 10)
-                continue;
+            if (!g->values && g->cw < (g->weights ? 20 : 30))
+                continue; /* the hatching alone marks a small masked cell */
             if (masked)
                 snprintf(num, sizeof num, "%s", g->weights ? "\u00b7" : "\u2212\u221e");
             else
@@ -249,7 +257,7 @@ int export_svg_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen)
                                                                  : trace_kind_symbol(e->kind),
              weights ? "softmax of the masked, scaled scores" : e->name);
     int w = g.x0 + e->cols * g.cw + sumw + MARGIN, h = g.y0 + e->rows * g.ch + 70;
-    int tw = 9 * ulen(title) + 2 * MARGIN;
+    int tw = title_width(title);
     if (w < tw)
         w = tw > 1400 ? 1400 : tw;
     if (w < 520)
@@ -306,7 +314,7 @@ int export_svg_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
              v->cross ? " (cross-attention)" : "");
     export_title(v, what, title, sizeof title);
     int w = 2 * MARGIN + per_row * pw, h = 56 + rows * ph + 40;
-    int tw = 9 * ulen(title) + 2 * MARGIN;
+    int tw = title_width(title);
     if (w < tw)
         w = tw > 1400 ? 1400 : tw;
     if (w < 520)
@@ -369,7 +377,7 @@ static int passport_steps(const ExportView *v, int *idx)
 /* Cell size of a passport thumbnail of c columns. */
 static int thumb_cell(int c)
 {
-    int cs = 320 / (c > 0 ? c : 1);
+    int cs = 400 / (c > 0 ? c : 1);
     return cs > 14 ? 14 : cs < 2 ? 2 : cs;
 }
 
@@ -391,7 +399,7 @@ int export_svg_passport(FILE *f, const ExportView *v, char *err, size_t errlen)
     char title[1200], what[80];
     snprintf(what, sizeof what, "shape passport, layer %d, head %d", v->layer, v->head);
     export_title(v, what, title, sizeof title);
-    int w = 2 * MARGIN + 360 + 330, tw = 9 * ulen(title) + 2 * MARGIN;
+    int w = 2 * MARGIN + 400 + PASSPORT_TEXT_W, tw = title_width(title);
     if (w < tw)
         w = tw > 1400 ? 1400 : tw;
     svg_open(f, v, w, h, title);
@@ -412,7 +420,7 @@ int export_svg_passport(FILE *f, const ExportView *v, char *err, size_t errlen)
                  trace_kind_formula(e->kind));
         Grid g = {0};
         g.cw = g.ch = thumb_cell(e->cols);
-        g.x0 = MARGIN + 330;
+        g.x0 = MARGIN + PASSPORT_TEXT_W;
         g.y0 = y + 4;
         g.weights = e->kind == T_WEIGHTS;
         finite_range(e, NULL, &g.lo, &g.hi);
@@ -449,7 +457,7 @@ int export_svg_chips(FILE *f, const ExportView *v, char *err, size_t errlen)
         if (x > rowx)
             rowx = x;
     }
-    int w = rowx + MARGIN, tw = 9 * ulen(title) + 2 * MARGIN, h = y + 150;
+    int w = rowx + MARGIN, tw = title_width(title), h = y + 150;
     if (w < tw)
         w = tw > 1400 ? 1400 : tw;
     if (w < 560)
