@@ -260,6 +260,24 @@ int cmd_dump(int argc, char **argv)
     return rc;
 }
 
+/* The model file to load: the default model, or a bare name such as "translate.json" that
+ * is not a file here meaning the shipped model, as in lessons; else model_path itself. */
+static const char *model_file(const char *model_path, char *path, size_t n)
+{
+    if (!model_path) {
+        data_path(DATA_DEFAULT_MODEL, path, n);
+        return path;
+    }
+    if (!strchr(model_path, '/') && access(model_path, R_OK) != 0) {
+        char rel[600];
+        snprintf(rel, sizeof rel, "data/%s", model_path);
+        data_path(rel, path, n);
+        if (access(path, R_OK) == 0)
+            return path;
+    }
+    return model_path;
+}
+
 int dump_run(DumpRun *r, const DumpOpts *o)
 {
     const char *sentence = o->sentence, *target = o->target, *model_path = o->model_path;
@@ -267,17 +285,7 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     int layer = o->layer, head = o->head, no_scale = o->no_scale, cross = o->cross;
     memset(r, 0, sizeof *r);
     char path[1024], err[1024];
-    if (!model_path) {
-        data_path(DATA_DEFAULT_MODEL, path, sizeof path);
-        model_path = path;
-    } else if (!strchr(model_path, '/') && access(model_path, R_OK) != 0) {
-        /* A bare name such as "translate.json" means the shipped model, as in lessons. */
-        char rel[600];
-        snprintf(rel, sizeof rel, "data/%s", model_path);
-        data_path(rel, path, sizeof path);
-        if (access(path, R_OK) == 0)
-            model_path = path;
-    }
+    model_path = model_file(model_path, path, sizeof path);
     Model *m = &r->m;
     if (model_load(m, model_path, err, sizeof err)) {
         fprintf(stderr, "attend dump: %s\n", err);
