@@ -180,8 +180,9 @@ void export_title(const ExportView *v, const char *what, char *out, size_t n)
         ADD(" \u00b7 %s", what);
     Stack st = view_stack(v);
     Sublayer sub = view_sub(v);
-    ADD(" \u00b7 mask %s", lesson_sublayer_mask_name(v->model, st, sub, t->ctl.causal,
-                                                      t->ctl.padding));
+    const char *mask = lesson_sublayer_mask_name(v->model, st, sub, t->ctl.causal,
+                                                 t->ctl.padding);
+    ADD(" \u00b7 mask %s", strcmp(mask, "both") ? mask : "causal + padding");
     if (v->model)
         ADD(" \u00b7 PE %s", model_pe_name(t->ctl.pe));
     ADD(" \u00b7 scaling %s", t->ctl.scale ? "1/\u221ad_k" : "off");

@@ -252,10 +252,12 @@ int export_svg_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen)
         snprintf(what, sizeof what, "layer %d, head %d%s", v->layer, v->head,
                  v->cross ? ", cross-attention" : "");
     export_title(v, what, title, sizeof title);
-    snprintf(sub, sizeof sub, "%s (%s); rows: queries, columns: keys",
+    int attn = e->kind >= T_SCORES && e->kind <= T_WEIGHTS;
+    snprintf(sub, sizeof sub, "%s (%s); %s",
              weights ? "attention weights" : e->kind == T_MASKED ? "scores before softmax"
                                                                  : trace_kind_symbol(e->kind),
-             weights ? "softmax of the masked, scaled scores" : e->name);
+             weights ? "softmax of the masked, scaled scores" : e->name,
+             attn ? "rows: queries, columns: keys" : "rows: tokens, columns: vector components");
     int w = g.x0 + e->cols * g.cw + sumw + MARGIN, h = g.y0 + e->rows * g.ch + 70;
     int tw = title_width(title);
     if (w < tw)

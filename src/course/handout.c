@@ -129,6 +129,24 @@ static int html_page(FILE *f, const Course *c, int li, int pi, int *fig)
     return 0;
 }
 
+/* The key's answer; a choice question names each right choice by number with its whole
+ * text (the item's one-line answer may be cut short). */
+static void html_answer(FILE *f, const QuizItem *it, char *ans, size_t n)
+{
+    if ((it->kind != QK_CHOICE && it->kind != QK_MULTI) || !it->n_choices || !it->correct) {
+        esc(f, quiz_key_answer(it, ans, n));
+        return;
+    }
+    int first = 1;
+    for (int k = 0; k < it->n_choices; k++)
+        if (it->correct & (1u << k)) {
+            fprintf(f, "%s%d (", first ? "" : "; ", k + 1);
+            esc(f, it->choices[k]);
+            fputs(")", f);
+            first = 0;
+        }
+}
+
 /* The lesson's questions from the quiz engine, with the teacher's key when answers. */
 static void html_questions(FILE *f, const Course *c, int li, const HandoutOpts *o)
 {
@@ -151,7 +169,7 @@ static void html_questions(FILE *f, const Course *c, int li, const HandoutOpts *
             fputs("</div>\n", f);
         }
         if (it->n_choices) {
-            fputs("<ol type=\"a\">\n", f);
+            fputs("<ol type=\"1\">\n", f);
             for (int k = 0; k < it->n_choices; k++) {
                 fputs("<li>", f);
                 esc(f, it->choices[k]);
@@ -161,7 +179,7 @@ static void html_questions(FILE *f, const Course *c, int li, const HandoutOpts *
         }
         if (o->answers) {
             fputs("<div class=\"answer\"><strong>Answer:</strong> ", f);
-            esc(f, quiz_key_answer(it, ans, sizeof ans));
+            html_answer(f, it, ans, sizeof ans);
             if (it->explain[0]) {
                 fputs("<br>\n<strong>Why:</strong> ", f);
                 esc(f, it->explain);
