@@ -132,6 +132,11 @@ static const char *token(const ExportView *v, const int *ids, int i, int n, char
     return buf;
 }
 
+const char *export_token(const ExportView *v, int i, char *buf, size_t n)
+{
+    return token(v, v->trace->src, i, v->trace->n, buf, n);
+}
+
 const char *export_row_label(const ExportView *v, const TraceEntry *e, int i, char *buf,
                              size_t n)
 {
@@ -356,7 +361,7 @@ void export_file_name(const ExportView *v, ExportWhat what, ExportFormat fmt, ch
     for (int i = 0; t && i < t->n && k + 2 < sizeof slug; i++) {
         token(v, t->src, i, t->n, b, sizeof b);
         int wrote = 0;
-        for (const char *p = b; *p && k + 1 < sizeof slug; p++) {
+        for (const char *p = b; *p && k + 2 < sizeof slug; p++) { /* room for '-', c, NUL */
             char c = *p;
             if (c >= 'A' && c <= 'Z')
                 c = (char)(c - 'A' + 'a');

@@ -103,6 +103,8 @@ const char *export_row_label(const ExportView *v, const TraceEntry *e, int i, ch
                              size_t n);
 const char *export_col_label(const ExportView *v, const TraceEntry *e, int j, char *buf,
                              size_t n);
+/* The run's i-th token as run (a worked example's position name). Written to buf. */
+const char *export_token(const ExportView *v, int i, char *buf, size_t n);
 /* The title line: sentence, model, layer/head, mask, PE and scaling (UTF-8, unescaped). */
 void export_title(const ExportView *v, const char *what, char *out, size_t n);
 /* 1: the cell (i, j) of e is masked (its mask is −∞, or e itself is −∞ there). */

@@ -450,8 +450,7 @@ int export_svg_chips(FILE *f, const ExportView *v, char *err, size_t errlen)
     int x = MARGIN, y = 80, rowx = 0, maxw = 760;
     int xs[256], ys[256], ws[256];
     for (int i = 0; i < t->n && i < 256; i++) { /* lay out, wrapping at maxw */
-        const char *wd = vocab_word(&v->model->vocab, t->src[i]);
-        ws[i] = 9 * ulen(wd) + 24;
+        ws[i] = 9 * ulen(export_token(v, i, b, sizeof b)) + 24;
         if (x + ws[i] > MARGIN + maxw && x > MARGIN)
             x = MARGIN, y += 56;
         xs[i] = x, ys[i] = y;
@@ -473,7 +472,7 @@ int export_svg_chips(FILE *f, const ExportView *v, char *err, size_t errlen)
                    "fill=\"#eef3fb\" stroke=\"#3e4989\" stroke-width=\"1.5\"/>\n",
                 xs[i], ys[i], ws[i]);
         svg_text(f, xs[i] + ws[i] / 2.0, ys[i] + 20, 14, "middle", "",
-                 vocab_word(&v->model->vocab, t->src[i]));
+                 export_token(v, i, b, sizeof b));
     }
     y += 58;
     int k = snprintf(line, sizeof line, "order (input position run at each position):");

@@ -80,6 +80,23 @@ static void test_run(const Model *m)
     export_file_name(&v, EXPORT_HEADS, EXPORT_CSV, name, sizeof name);
     CHECK(!strcmp(name, "heads-L0-the-cat-sat.csv"), "name %s", name);
 
+    { /* a long sentence: the name is cut at whole characters, never past its buffer */
+        int ids2[64], n2 = vocab_tokenize(&m->vocab, "the cat sat on the mat . the dog chased "
+                                          "the cat on the mat", ids2, 64, NULL);
+        Trace *t2 = trace_new(m, n2, 1);
+        if (t2 && model_forward(m, ids2, n2, NULL, 0, &ctl, t2, err, sizeof err) == 0) {
+            ExportView v2 = v;
+            v2.trace = t2;
+            export_file_name(&v2, EXPORT_PASSPORT, EXPORT_CSV, name, sizeof name);
+            size_t len = strlen(name);
+            CHECK(!strncmp(name, "passport-L0-h1-the-cat-sat-on-the-mat-the-dog", 45) &&
+                  len < 80 && !strcmp(name + len - 4, ".csv") && !strstr(name, "--"),
+                  "long name %s", name);
+        } else
+            CHECK(0, "long sentence: %s", err);
+        trace_free(t2);
+    }
+
     char dir[] = "/tmp/attend-export-XXXXXX", p1[512], p2[512], p3[512];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     CHECK(export_write_current(&v, EXPORT_HEATMAP, EXPORT_SVG, dir, p1, sizeof p1, err,
