@@ -16,8 +16,39 @@ int cmd_check_lessons(int argc, char **argv);
 int cmd_train(int argc, char **argv);    /* cmd_train.c */
 int cmd_generate(int argc, char **argv); /* cmd_train.c */
 int cmd_quiz(int argc, char **argv);     /* src/tui/view_quiz.c (curses; cmd_quiz.c helps) */
+int cmd_export(int argc, char **argv);   /* cmd_export.c */
+int cmd_handout(int argc, char **argv);  /* cmd_export.c */
 /* One line per self-attention head: previous-token / self / first-token mean weights and a
  * verdict. 0, or -1 if the trace lacks the weights. */
 int dump_heads_summary(FILE *f, const Model *m, const Trace *t);
+
+/* The options `dump` and `export` share (docs/dump-format.md); strings point into argv. */
+typedef struct {
+    const char *sentence, *target, *model_path, *mask, *pe, *order_s;
+    const char *format;       /* "text" unless --format */
+    int layer, head, no_scale, cross, heads_summary;
+} DumpOpts;
+/* An option the caller adds to dump's: argv[*i] is the option. Returns 1 when it took it
+ * (advancing *i past its value), 0 when it is not the caller's, -1 on a usage error (the
+ * hook printed the message and the usage). */
+typedef int (*DumpExtraOpt)(void *ctx, int argc, char **argv, int *i);
+/* Parses dump's options into o; options dump does not know go to extra (may be NULL).
+ * Returns -1 to go on, or the exit status to return at once: 0 after --help (usage_text on
+ * stdout), 2 on a usage error, 1 on a bad number (messages on stderr, prefixed by prog). */
+int dump_opts_parse(DumpOpts *o, int argc, char **argv, const char *prog,
+                    const char *usage_text, DumpExtraOpt extra, void *ctx);
+/* One headless run of the options: the model loaded, the sentence (and target) tokenized,
+ * the controls set, the forward pass done into t. */
+typedef struct {
+    Model m;
+    Trace *t;
+    int *ids, *tids, *order;  /* (max_len) each: sentence ids as given, target ids, order */
+    int n, mt;                /* tokens of the sentence and of the target */
+    Controls ctl;
+} DumpRun;
+/* Runs o (o->sentence must be set) into r. 0, or 1 with the message on stderr (r is then
+ * empty). The caller frees r with dump_run_free after a 0. */
+int dump_run(DumpRun *r, const DumpOpts *o);
+void dump_run_free(DumpRun *r);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "export.h"
 #include "json.h"
 #include "model.h"
 #include "names.h"
@@ -16,12 +17,17 @@ static const char DUMP_USAGE[] =
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
     "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--format text|json]";
 
-static int usage(const char *msg)
+static int usage_of(const char *prog, const char *text, const char *msg)
 {
     if (msg)
-        fprintf(stderr, "attend dump: %s\n", msg);
-    fprintf(stderr, "%s\n", DUMP_USAGE);
+        fprintf(stderr, "%s: %s\n", prog, msg);
+    fprintf(stderr, "%s\n", text);
     return 2;
+}
+
+static int usage(const char *msg)
+{
+    return usage_of("attend dump", DUMP_USAGE, msg);
 }
 
 /* Parses "1,0,2" into order; returns count or -1. */
@@ -44,155 +50,6 @@ static int parse_order(const char *s, int *order, int max)
             return -1;
     }
     return n;
-}
-
-static void json_num(FILE *f, float v)
-{
-    if (isnan(v))
-        fputs("\"NaN\"", f); /* never expected; kept distinct from a mask's −∞ */
-    else if (isinf(v))
-        fputs(v < 0 ? "null" : "\"Infinity\"", f); /* null is −∞ (docs/dump-format.md) */
-    else
-        fprintf(f, "%.9g", (double)v);
-}
-
-static void json_matrix(FILE *f, const TraceEntry *e)
-{
-    fputc('[', f);
-    for (int r = 0; r < e->rows; r++) {
-        fputs(r ? ",[" : "[", f);
-        for (int c = 0; c < e->cols; c++) {
-            if (c)
-                fputc(',', f);
-            json_num(f, e->data[(size_t)r * e->cols + c]);
-        }
-        fputc(']', f);
-    }
-    fputc(']', f);
-}
-
-static void json_tokens(FILE *f, const Vocab *v, const int *ids, int n)
-{
-    fputc('[', f);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputc(',', f);
-        json_write_string(f, vocab_word(v, ids[i]));
-    }
-    fputc(']', f);
-}
-
-/* The heads of one attention sublayer: q, k, v, scores (before scaling and masking), weights,
- * out; with RoPE, q and k are the rotated ones that met in QKᵀ, and q_proj/k_proj the raw. */
-static void json_heads(FILE *f, const Trace *t, Stack st, int l, Sublayer sub)
-{
-    const ModelConfig *c = &t->model->cfg;
-    fputc('[', f);
-    for (int h = 0; h < c->n_heads; h++) {
-        const TraceEntry *q = trace_find(t, st, l, sub, h, T_Q);
-        const TraceEntry *k = trace_find(t, st, l, sub, h, T_K);
-        const TraceEntry *qr = trace_find(t, st, l, sub, h, T_Q_ROT);
-        const TraceEntry *kr = trace_find(t, st, l, sub, h, T_K_ROT);
-        struct { const char *key; const TraceEntry *e; } items[] = {
-            {"q", qr ? qr : q}, {"k", kr ? kr : k},
-            {"v", trace_find(t, st, l, sub, h, T_V)},
-            {"scores", trace_find(t, st, l, sub, h, T_SCORES)},
-            {"scaled", trace_find(t, st, l, sub, h, T_SCALED)},
-            {"masked", trace_find(t, st, l, sub, h, T_MASKED)},
-            {"weights", trace_find(t, st, l, sub, h, T_WEIGHTS)},
-            {"out", trace_find(t, st, l, sub, h, T_HEAD_OUT)},
-            {"q_proj", qr ? q : NULL}, {"k_proj", kr ? k : NULL},
-        };
-        fputs(h ? ",\n   {" : "\n   {", f);
-        int first = 1;
-        for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
-            if (!items[i].e)
-                continue;
-            fprintf(f, "%s\"%s\":", first ? "" : ",", items[i].key);
-            json_matrix(f, items[i].e);
-            first = 0;
-        }
-        fputc('}', f);
-    }
-    fputc(']', f);
-}
-
-/* One stack's layers: heads, cross_heads, and every other tensor of the layer by name. */
-static void json_layers(FILE *f, const Trace *t, Stack st)
-{
-    const ModelConfig *c = &t->model->cfg;
-    fputc('[', f);
-    for (int l = 0; l < c->n_layers; l++) {
-        fprintf(f, "%s\"heads\":", l ? ",\n {" : "\n {");
-        json_heads(f, t, st, l, SUB_SELF);
-        if (st == STACK_DEC && c->arch == ARCH_ENCDEC) {
-            fputs(",\n  \"cross_heads\":", f);
-            json_heads(f, t, st, l, SUB_CROSS);
-        }
-        for (int i = 0; i < t->n_entries; i++) {
-            const TraceEntry *e = &t->entries[i];
-            if (e->stack != st || e->layer != l || e->head >= 0)
-                continue;
-            fprintf(f, ",\n  \"%s\":", e->name);
-            json_matrix(f, e);
-        }
-        fputc('}', f);
-    }
-    fputc(']', f);
-}
-
-static void dump_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n)
-{
-    const ModelConfig *c = &m->cfg;
-    fputs("{\"tokens\":", f);
-    json_tokens(f, &m->vocab, t->src, t->n);
-    fputs(",\n\"input_tokens\":", f);
-    json_tokens(f, &m->vocab, orig, n);
-    fputs(",\n\"order\":[", f);
-    for (int i = 0; i < t->n; i++)
-        fprintf(f, "%s%d", i ? "," : "", t->order[i]);
-    fputc(']', f);
-    if (c->arch == ARCH_ENCDEC) {
-        fputs(",\n\"target_tokens\":", f);
-        json_tokens(f, &m->vocab, t->tgt, t->m);
-        fputs(",\n\"decoder_input_tokens\":", f);
-        json_tokens(f, &m->vocab, t->tgt_in, t->m);
-    }
-    fputs(",\n\"config\":{\"model\":", f);
-    json_write_string(f, m->path);
-    fprintf(f, ",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
-               "\"n_heads\":%d,\"d_head\":%d,\"n_layers\":%d,\"d_ff\":%d,\"max_len\":%d,"
-               "\"model_pe\":\"%s\",\"norm\":\"%s\",\"norm_placement\":\"%s\",\"ffn\":\"%s\","
-               "\"scale_embed\":%s,\"final_norm\":%s,\"tie_embed\":%s,\"norm_eps\":%.9g,"
-               "\"rope_base\":%.9g,\"pe\":\"%s\",\"causal\":%s,\"padding\":%s,\"scale\":%s}",
-            model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
-            c->n_layers, c->d_ff, c->max_len, model_pe_name(c->pe), model_norm_name(c->norm),
-            c->pre_norm ? "pre" : "post", model_ffn_name(c->ffn), c->scale_embed ? "true" : "false",
-            c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,
-            (double)c->rope_base, model_pe_name(t->ctl.pe), t->ctl.causal ? "true" : "false",
-            t->ctl.padding ? "true" : "false", t->ctl.scale ? "true" : "false");
-    Stack main_st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    fputs(",\n\"layers\":", f);
-    json_layers(f, t, main_st);
-    if (c->arch == ARCH_ENCDEC) {
-        fputs(",\n\"decoder_layers\":", f);
-        json_layers(f, t, STACK_DEC);
-    }
-    fputs(",\n\"tensors\":{", f);
-    int first = 1;
-    for (int i = 0; i < t->n_entries; i++) {
-        const TraceEntry *e = &t->entries[i];
-        if (e->layer >= 0)
-            continue;
-        fprintf(f, "%s\n \"%s\":", first ? "" : ",", e->name);
-        json_matrix(f, e);
-        first = 0;
-    }
-    fputs("},\n\"passport\":[", f);
-    for (int i = 0; i < t->n_entries; i++)
-        fprintf(f, "%s{\"name\":\"%s\",\"shape\":[%d,%d]}", i ? ",\n " : "\n ",
-                t->entries[i].name, t->entries[i].rows, t->entries[i].cols);
-    fputs("]}\n", f);
 }
 
 static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int head, int cross)
@@ -311,79 +168,135 @@ int dump_heads_summary(FILE *f, const Model *m, const Trace *t)
     return 0;
 }
 
-int cmd_dump(int argc, char **argv)
+int dump_opts_parse(DumpOpts *o, int argc, char **argv, const char *prog,
+                    const char *usage_text, DumpExtraOpt extra, void *ctx)
 {
-    const char *sentence = NULL, *target = NULL, *model_path = NULL, *mask = NULL, *pe = NULL;
-    const char *order_s = NULL, *format = "text";
-    int layer = 0, head = 0, no_scale = 0, cross = 0, heads_summary = 0;
+    memset(o, 0, sizeof *o);
+    o->format = "text";
+    const char **format = &o->format;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char **slot = NULL;
-        if (strcmp(a, "--sentence") == 0) slot = &sentence;
-        else if (strcmp(a, "--target") == 0) slot = &target;
-        else if (strcmp(a, "--model") == 0) slot = &model_path;
-        else if (strcmp(a, "--mask") == 0) slot = &mask;
-        else if (strcmp(a, "--pe") == 0) slot = &pe;
-        else if (strcmp(a, "--order") == 0) slot = &order_s;
-        else if (strcmp(a, "--format") == 0) slot = &format;
-        else if (strcmp(a, "--no-scale") == 0) { no_scale = 1; continue; }
-        else if (strcmp(a, "--cross") == 0) { cross = 1; continue; }
-        else if (strcmp(a, "--heads") == 0) { heads_summary = 1; continue; }
+        if (strcmp(a, "--sentence") == 0) slot = &o->sentence;
+        else if (strcmp(a, "--target") == 0) slot = &o->target;
+        else if (strcmp(a, "--model") == 0) slot = &o->model_path;
+        else if (strcmp(a, "--mask") == 0) slot = &o->mask;
+        else if (strcmp(a, "--pe") == 0) slot = &o->pe;
+        else if (strcmp(a, "--order") == 0) slot = &o->order_s;
+        else if (strcmp(a, "--format") == 0) slot = format;
+        else if (strcmp(a, "--no-scale") == 0) { o->no_scale = 1; continue; }
+        else if (strcmp(a, "--cross") == 0) { o->cross = 1; continue; }
+        else if (strcmp(a, "--heads") == 0) { o->heads_summary = 1; continue; }
         else if (strcmp(a, "--layer") == 0 || strcmp(a, "--head") == 0) {
-            if (i + 1 >= argc) return usage("missing value after an option");
+            if (i + 1 >= argc) return usage_of(prog, usage_text, "missing value after an option");
             char *end;
             long v = strtol(argv[i + 1], &end, 10);
             if (*end || end == argv[i + 1] || v < 0 || v > 1000) {
-                fprintf(stderr, "attend dump: %s must be a number, got \"%s\"\n", a, argv[i + 1]);
+                fprintf(stderr, "%s: %s must be a number, got \"%s\"\n", prog, a, argv[i + 1]);
                 return 1;
             }
-            *(strcmp(a, "--layer") == 0 ? &layer : &head) = (int)v;
+            *(strcmp(a, "--layer") == 0 ? &o->layer : &o->head) = (int)v;
             i++;
             continue;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf("%s\n", DUMP_USAGE);
+            printf("%s\n", usage_text);
             return 0;
         } else {
+            int took = extra ? extra(ctx, argc, argv, &i) : 0;
+            if (took > 0)
+                continue;
+            if (took < 0)
+                return 2;
             char msg[200];
             snprintf(msg, sizeof msg, "unknown option \"%s\"", a);
-            return usage(msg);
+            return usage_of(prog, usage_text, msg);
         }
         if (i + 1 >= argc) {
             char msg[200];
             snprintf(msg, sizeof msg, "%s needs a value", a);
-            return usage(msg);
+            return usage_of(prog, usage_text, msg);
         }
         *slot = argv[++i];
     }
-    if (!sentence)
+    return -1;
+}
+
+void dump_run_free(DumpRun *r)
+{
+    trace_free(r->t);
+    free(r->ids);
+    free(r->tids);
+    free(r->order);
+    model_free(&r->m);
+    memset(r, 0, sizeof *r);
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    DumpOpts o;
+    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, NULL, NULL);
+    if (rc >= 0)
+        return rc;
+    const char *format = o.format;
+    if (!o.sentence)
         return usage("--sentence is required");
     if (strcmp(format, "text") && strcmp(format, "json")) {
         fprintf(stderr, "attend dump: --format must be text or json, got \"%s\"\n", format);
         return 1;
     }
-    char path[1024], err[1024];
+    DumpRun r;
+    if (dump_run(&r, &o))
+        return 1;
+    if (o.heads_summary)
+        rc = dump_heads_summary(stdout, &r.m, r.t) ? 1 : 0;
+    else {
+        if (strcmp(format, "json") == 0)
+            export_json(stdout, &r.m, r.t, r.ids, r.n);
+        else
+            dump_text(stdout, &r.m, r.t, o.layer, o.head, o.cross);
+        rc = fflush(stdout) ? 1 : 0;
+    }
+    dump_run_free(&r);
+    return rc;
+}
+
+/* The model file to load: the default model, or a bare name such as "translate.json" that
+ * is not a file here meaning the shipped model, as in lessons; else model_path itself. */
+static const char *model_file(const char *model_path, char *path, size_t n)
+{
     if (!model_path) {
-        data_path(DATA_DEFAULT_MODEL, path, sizeof path);
-        model_path = path;
-    } else if (!strchr(model_path, '/') && access(model_path, R_OK) != 0) {
-        /* A bare name such as "translate.json" means the shipped model, as in lessons. */
+        data_path(DATA_DEFAULT_MODEL, path, n);
+        return path;
+    }
+    if (!strchr(model_path, '/') && access(model_path, R_OK) != 0) {
         char rel[600];
         snprintf(rel, sizeof rel, "data/%s", model_path);
-        data_path(rel, path, sizeof path);
+        data_path(rel, path, n);
         if (access(path, R_OK) == 0)
-            model_path = path;
+            return path;
     }
-    Model m;
-    if (model_load(&m, model_path, err, sizeof err)) {
+    return model_path;
+}
+
+int dump_run(DumpRun *r, const DumpOpts *o)
+{
+    const char *sentence = o->sentence, *target = o->target, *model_path = o->model_path;
+    const char *mask = o->mask, *pe = o->pe, *order_s = o->order_s;
+    int layer = o->layer, head = o->head, no_scale = o->no_scale, cross = o->cross;
+    memset(r, 0, sizeof *r);
+    char path[1024], err[1024];
+    model_path = model_file(model_path, path, sizeof path);
+    Model *m = &r->m;
+    if (model_load(m, model_path, err, sizeof err)) {
         fprintf(stderr, "attend dump: %s\n", err);
         return 1;
     }
-    const ModelConfig *c = &m.cfg;
+    const ModelConfig *c = &m->cfg;
     int rc = 1;
     Trace *t = NULL;
     int *ids = NULL, *tids = NULL, *order = NULL;
     Controls ctl;
-    model_default_controls(&m, &ctl);
+    model_default_controls(m, &ctl);
     if (mask) {
         if (names_mask_parse(mask, &ctl.causal, &ctl.padding)) {
             fprintf(stderr, "attend dump: --mask must be none, causal, padding or both, got \"%s\"\n", mask);
@@ -408,7 +321,7 @@ int cmd_dump(int argc, char **argv)
         goto out;
     }
     TokenizeInfo info;
-    int n = vocab_tokenize(&m.vocab, sentence, ids, cap, &info);
+    int n = vocab_tokenize(&m->vocab, sentence, ids, cap, &info);
     if (info.truncated) {
         fprintf(stderr, "attend dump: the sentence has %d tokens; this model reads at most %d\n",
                 info.n_tokens, cap);
@@ -428,7 +341,7 @@ int cmd_dump(int argc, char **argv)
             goto out;
         }
         TokenizeInfo ti;
-        mt = vocab_tokenize(&m.vocab, target, tids, cap, &ti);
+        mt = vocab_tokenize(&m->vocab, target, tids, cap, &ti);
         if (ti.truncated || mt == 0) {
             fprintf(stderr, "attend dump: the target has %d tokens; it needs 1 to %d\n",
                     ti.n_tokens, cap);
@@ -458,29 +371,23 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "attend dump: --head %d: this model has heads 0..%d\n", head, c->n_heads - 1);
         goto out;
     }
-    t = trace_new(&m, n, mt > 0 ? mt : 1);
+    t = trace_new(m, n, mt > 0 ? mt : 1);
     if (!t) {
         fprintf(stderr, "attend dump: out of memory\n");
         goto out;
     }
-    if (model_forward(&m, ids, n, tids, mt, &ctl, t, err, sizeof err)) {
+    if (model_forward(m, ids, n, tids, mt, &ctl, t, err, sizeof err)) {
         fprintf(stderr, "attend dump: %s\n", err);
         goto out;
     }
-    if (heads_summary) {
-        rc = dump_heads_summary(stdout, &m, t) ? 1 : 0;
-        goto out;
-    }
-    if (strcmp(format, "json") == 0)
-        dump_json(stdout, &m, t, ids, n);
-    else
-        dump_text(stdout, &m, t, layer, head, cross);
-    rc = fflush(stdout) ? 1 : 0;
+    r->t = t, r->ids = ids, r->tids = tids, r->order = order;
+    r->n = n, r->mt = mt, r->ctl = ctl;
+    return 0;
 out:
     trace_free(t);
     free(ids);
     free(tids);
     free(order);
-    model_free(&m);
+    model_free(m);
     return rc;
 }

@@ -200,23 +200,7 @@ void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
         for (int c = 0; c < it->n_choices; c++)
             fprintf(f, "     %d) %s\n", c + 1, it->choices[c]);
         char ans[300];
-        size_t al = strlen(it->answer);
-        if (it->kind == QK_NUMBER && it->tol > 0 && !isinf(it->number) && al &&
-            it->answer[al - 1] == ')') /* "0.000004 (essentially 0; within 0.005)" */
-            snprintf(ans, sizeof ans, "%.*s; within %g)", (int)al - 1, it->answer, it->tol);
-        else if (it->kind == QK_NUMBER && it->tol > 0 && !isinf(it->number))
-            snprintf(ans, sizeof ans, "%s (within %g)", it->answer, it->tol);
-        else if (it->kind == QK_CELL)
-            snprintf(ans, sizeof ans, "%s of row %d", it->answer, it->row);
-        else if (it->kind == QK_TEXT && it->n_text > 1) {
-            size_t k = (size_t)snprintf(ans, sizeof ans, "%s (also accepted:", it->answer);
-            for (int t = 1; t < it->n_text && k < sizeof ans; t++)
-                k += (size_t)snprintf(ans + k, sizeof ans - k, "%s \"%s\"", t > 1 ? "," : "",
-                                      it->text[t]);
-            if (k < sizeof ans)
-                snprintf(ans + k, sizeof ans - k, ")");
-        } else
-            snprintf(ans, sizeof ans, "%s", it->answer);
+        quiz_key_answer(it, ans, sizeof ans);
         fprintf(f, "   Answer: %s\n", ans);
         if (it->explain[0]) {
             fprintf(f, "   Why:\n");

@@ -25,6 +25,8 @@ static const Subcommand SUBCOMMANDS[] = {
     {"check-lessons", cmd_check_lessons, "validate a course: every problem as file:line:col"},
     {"train", cmd_train, "train a model from a config file (docs/training.md)"},
     {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
+    {"export", cmd_export, "a figure (SVG), table (CSV) or JSON of a run or a lesson page"},
+    {"handout", cmd_handout, "write the course as static HTML with figures, to read or print"},
     {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
 };
 

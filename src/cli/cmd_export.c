@@ -1,0 +1,291 @@
+/* cmd_export.c - `attend export`: one figure of a run (dump's options) or of a lesson page's
+ * widget at its start state, as SVG, CSV or JSON; `attend handout`: the static HTML
+ * handout of the course (docs/export.md). The writers live in src/course/export*.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "export.h"
+#include "lesson.h"
+
+static const char EXPORT_USAGE[] =
+    "usage: attend export --sentence TEXT [--target TEXT] [--model FILE] "
+    "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
+    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--scores]\n"
+    "                     [--what heatmap|heads|passport|chips] [--format svg|csv|json] "
+    "[-o FILE]\n"
+    "       attend export --lesson ID --page N [--lessons DIR] [--what ...] [--format ...] "
+    "[-o FILE]";
+
+static const char HANDOUT_USAGE[] =
+    "usage: attend handout [--lessons DIR] [--lesson ID] [--answers] [--seed S] -o DIR";
+
+/* export's own options, beside dump's. */
+typedef struct {
+    const char *lesson, *lessons, *what, *out;
+    int page;        /* 1-based; 0: not given */
+    int scores;
+} ExportOpts;
+
+static int export_usage(const char *msg)
+{
+    if (msg)
+        fprintf(stderr, "attend export: %s\n", msg);
+    fprintf(stderr, "%s\n", EXPORT_USAGE);
+    return -1;
+}
+
+/* The usage error: message and usage on stderr, exit status 2. */
+static int usage_error(const char *msg)
+{
+    export_usage(msg);
+    return 2;
+}
+
+/* DumpExtraOpt: --lesson --lessons --page --what -o --scores. */
+static int export_extra(void *ctx, int argc, char **argv, int *i)
+{
+    ExportOpts *x = ctx;
+    const char *a = argv[*i];
+    const char **slot = NULL;
+    if (!strcmp(a, "--scores")) {
+        x->scores = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--lesson")) slot = &x->lesson;
+    else if (!strcmp(a, "--lessons")) slot = &x->lessons;
+    else if (!strcmp(a, "--what")) slot = &x->what;
+    else if (!strcmp(a, "-o") || !strcmp(a, "--output")) slot = &x->out;
+    else if (strcmp(a, "--page"))
+        return 0;
+    if (*i + 1 >= argc) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s needs a value", a);
+        return export_usage(msg);
+    }
+    const char *v = argv[++*i];
+    if (slot) {
+        *slot = v;
+        return 1;
+    }
+    char *end;
+    long p = strtol(v, &end, 10);
+    if (*end || end == v || p < 1 || p > 100000) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "--page must be a page number from 1, got \"%s\"", v);
+        return export_usage(msg);
+    }
+    x->page = (int)p;
+    return 1;
+}
+
+/* Writes the figure to o->out (or stdout). 0 or 1 (message printed). */
+static int write_figure(const ExportView *v, ExportWhat what, ExportFormat fmt,
+                        const char *out)
+{
+    char err[600];
+    FILE *f = out ? fopen(out, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "attend export: %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    int rc = export_write(f, v, what, fmt, err, sizeof err);
+    if (out && fclose(f) && rc == 0) {
+        snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
+        rc = -1;
+    }
+    if (rc) {
+        fprintf(stderr, "attend export: %s\n", err);
+        if (out)
+            remove(out); /* no half-written figure */
+        return 1;
+    }
+    return 0;
+}
+
+/* --lesson ID --page N: the page's widget at its start state. */
+static int export_lesson(const ExportOpts *x, int what, ExportFormat fmt)
+{
+    char path[1024], err[1024];
+    const char *dir = x->lessons;
+    if (!dir) {
+        data_path("lessons", path, sizeof path);
+        dir = path;
+    }
+    Course c;
+    if (lesson_load_dir(&c, dir, err, sizeof err)) {
+        fprintf(stderr, "attend export: %s\n", err);
+        lesson_free_course(&c);
+        return 1;
+    }
+    int rc = 1, li = lesson_find(&c, x->lesson);
+    if (li < 0)
+        fprintf(stderr, "attend export: no lesson \"%s\" in %s\n", x->lesson, dir);
+    else if (c.lessons[li].broken)
+        fprintf(stderr, "attend export: %s\n", c.lessons[li].error);
+    else if (x->page > c.lessons[li].n_pages)
+        fprintf(stderr, "attend export: lesson %s has pages 1..%d, not %d\n", x->lesson,
+                c.lessons[li].n_pages, x->page);
+    else {
+        const Page *p = &c.lessons[li].pages[x->page - 1];
+        ExportPage e;
+        if (export_page_start(&e, &c, p, err, sizeof err))
+            fprintf(stderr, "attend export: %s page %d: %s\n", x->lesson, x->page, err);
+        else if (what < 0 && e.what < 0)
+            fprintf(stderr, "attend export: %s page %d: its %s widget has no figure to export\n",
+                    x->lesson, x->page, course_widget_name(p->widget.kind));
+        else {
+            if (x->scores)
+                e.view.scores = 1;
+            rc = write_figure(&e.view, (ExportWhat)(what >= 0 ? what : e.what), fmt, x->out);
+        }
+        export_page_free(&e);
+    }
+    lesson_free_course(&c);
+    return rc;
+}
+
+/* --sentence ...: dump's run, then the figure (chips get their equivariance gap). */
+static int export_sentence(const DumpOpts *o, const ExportOpts *x, int what, ExportFormat fmt)
+{
+    DumpRun r;
+    if (dump_run(&r, o))
+        return 1;
+    ExportView v;
+    memset(&v, 0, sizeof v);
+    v.model = &r.m;
+    v.trace = r.t;
+    v.layer = o->layer;
+    v.head = o->head;
+    v.cross = o->cross;
+    v.scores = x->scores;
+    v.equiv = -1.0f;
+    v.input_ids = r.ids;
+    v.n_input = r.n;
+    Trace *a = NULL, *b = NULL;
+    int rc = 1;
+    if (what == EXPORT_CHIPS) {
+        char err[600];
+        a = trace_new(&r.m, r.n, r.mt > 0 ? r.mt : 1);
+        b = trace_new(&r.m, r.n, r.mt > 0 ? r.mt : 1);
+        if (!a || !b) {
+            fprintf(stderr, "attend export: out of memory\n");
+            goto out;
+        }
+        v.equiv = model_equivariance(&r.m, r.ids, r.n, r.tids, r.mt, &r.ctl, a, b, err,
+                                     sizeof err);
+        if (v.equiv < 0.0f) {
+            fprintf(stderr, "attend export: %s\n", err);
+            goto out;
+        }
+    }
+    rc = write_figure(&v, (ExportWhat)(what >= 0 ? what : EXPORT_HEATMAP), fmt, x->out);
+out:
+    trace_free(a);
+    trace_free(b);
+    dump_run_free(&r);
+    return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    DumpOpts o;
+    ExportOpts x;
+    memset(&x, 0, sizeof x);
+    int rc = dump_opts_parse(&o, argc, argv, "attend export", EXPORT_USAGE, export_extra, &x);
+    if (rc >= 0)
+        return rc;
+    int fmt = export_format_parse(strcmp(o.format, "text") ? o.format : "svg");
+    if (fmt < 0) {
+        fprintf(stderr, "attend export: --format must be svg, csv or json, got \"%s\"\n",
+                o.format);
+        return 1;
+    }
+    int what = -1;
+    if (x.what && (what = export_what_parse(x.what)) < 0) {
+        fprintf(stderr, "attend export: --what must be heatmap, heads, passport or chips, "
+                        "got \"%s\"\n", x.what);
+        return 1;
+    }
+    if (o.heads_summary)
+        return usage_error("--heads is dump's summary; use --what heads for every head");
+    if (x.lesson || x.page) {
+        if (!x.lesson || !x.page)
+            return usage_error("--lesson and --page go together");
+        if (o.sentence || o.target || o.model_path || o.mask || o.pe || o.order_s ||
+            o.no_scale || o.cross || o.layer || o.head)
+            return usage_error("--lesson takes the page's own sentence and controls; "
+                               "give either --lesson ID --page N or --sentence");
+        return export_lesson(&x, what, (ExportFormat)fmt);
+    }
+    if (!o.sentence)
+        return usage_error("--sentence (or --lesson ID --page N) is required");
+    return export_sentence(&o, &x, what, (ExportFormat)fmt);
+}
+
+int cmd_handout(int argc, char **argv)
+{
+    const char *dir = NULL, *lessons = NULL;
+    HandoutOpts h;
+    memset(&h, 0, sizeof h);
+    h.seed = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("%s\n", HANDOUT_USAGE);
+            return 0;
+        }
+        if (!strcmp(a, "--answers")) {
+            h.answers = 1;
+            continue;
+        }
+        int known = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--lesson") ||
+                    !strcmp(a, "--lessons") || !strcmp(a, "--seed");
+        if (!known || i + 1 >= argc) {
+            fprintf(stderr, "attend handout: %s \"%s\"\n%s\n",
+                    known ? "missing value after" : "unknown option", a, HANDOUT_USAGE);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--lesson"))
+            h.lesson = v;
+        else if (!strcmp(a, "--lessons"))
+            lessons = v;
+        else if (!strcmp(a, "--seed")) {
+            char *end;
+            errno = 0;
+            h.seed = strtoull(v, &end, 10);
+            if (*end || end == v || errno || v[0] == '-') {
+                fprintf(stderr, "attend handout: --seed must be a whole number, got \"%s\"\n", v);
+                return 1;
+            }
+        } else
+            dir = v;
+    }
+    if (!dir) {
+        fprintf(stderr, "attend handout: -o DIR is required\n%s\n", HANDOUT_USAGE);
+        return 2;
+    }
+    char path[1024], err[1024];
+    if (!lessons) {
+        data_path("lessons", path, sizeof path);
+        lessons = path;
+    }
+    Course c;
+    if (lesson_load_dir(&c, lessons, err, sizeof err)) {
+        fprintf(stderr, "attend handout: %s\n", err);
+        lesson_free_course(&c);
+        return 1;
+    }
+    int n = handout_write(&c, &h, dir, err, sizeof err);
+    lesson_free_course(&c);
+    if (n < 0) {
+        fprintf(stderr, "attend handout: %s\n", err);
+        return 1;
+    }
+    printf("wrote %d files to %s (open %s/index.html; %s/all.html prints every lesson)\n", n,
+           dir, dir, dir);
+    return fflush(stdout) ? 1 : 0;
+}

@@ -1,0 +1,499 @@
+/* export.c - what a figure shows (matrix, labels, title), CSV tables, file names that never
+ * overwrite, and a page's widget run at its start state (docs/export.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "names.h"
+
+static const char *const FORMAT_NAMES[EXPORT__FORMATS] = {"svg", "csv", "json"};
+static const char *const WHAT_NAMES[EXPORT__WHATS] = {"heatmap", "heads", "passport", "chips"};
+
+const char *export_format_name(ExportFormat f)
+{
+    return f >= 0 && f < EXPORT__FORMATS ? FORMAT_NAMES[f] : "?";
+}
+
+int export_format_parse(const char *s)
+{
+    for (int i = 0; s && i < EXPORT__FORMATS; i++)
+        if (!strcmp(s, FORMAT_NAMES[i]))
+            return i;
+    return -1;
+}
+
+const char *export_what_name(ExportWhat w)
+{
+    return w >= 0 && w < EXPORT__WHATS ? WHAT_NAMES[w] : "?";
+}
+
+int export_what_parse(const char *s)
+{
+    for (int i = 0; s && i < EXPORT__WHATS; i++)
+        if (!strcmp(s, WHAT_NAMES[i]))
+            return i;
+    return -1;
+}
+
+int export_what_for_widget(const Widget *w)
+{
+    switch (w->kind) {
+    case W_HEATMAP:
+        return w->start.all_heads ? EXPORT_HEADS : EXPORT_HEATMAP;
+    case W_CHIPS:
+        return EXPORT_CHIPS;
+    case W_PASSPORT:
+        return EXPORT_PASSPORT;
+    case W_MATRIX:
+    case W_WORKED:
+    case W_KVCACHE:
+        return EXPORT_HEATMAP;
+    default:
+        return -1;
+    }
+}
+
+/* ---- what a heatmap reads ---- */
+
+static int is_encdec(const ExportView *v)
+{
+    return v->model && v->model->cfg.arch == ARCH_ENCDEC;
+}
+
+static Stack view_stack(const ExportView *v)
+{
+    if (!v->model || v->model->cfg.arch == ARCH_DECODER)
+        return STACK_DEC;
+    return is_encdec(v) && v->cross ? STACK_DEC : STACK_ENC;
+}
+
+static Sublayer view_sub(const ExportView *v)
+{
+    return is_encdec(v) && v->cross ? SUB_CROSS : SUB_SELF;
+}
+
+const TraceEntry *export_weights(const ExportView *v, int layer, int head,
+                                 const TraceEntry **mask)
+{
+    Stack st = view_stack(v);
+    Sublayer sub = view_sub(v);
+    if (mask)
+        *mask = trace_find(v->trace, st, layer, sub, -1, T_MASK);
+    return trace_find(v->trace, st, layer, sub, head, T_WEIGHTS);
+}
+
+const TraceEntry *export_matrix(const ExportView *v, const TraceEntry **mask, char *err,
+                                size_t errlen)
+{
+    *mask = NULL;
+    if (v->tensor && v->tensor[0]) {
+        const TraceEntry *e = trace_find_name(v->trace, v->tensor);
+        if (!e) {
+            snprintf(err, errlen, "the run has no tensor \"%s\"", v->tensor);
+            return NULL;
+        }
+        if (e->kind >= T_SCORES && e->kind <= T_WEIGHTS && e->layer >= 0)
+            *mask = trace_find(v->trace, e->stack, e->layer, e->sub, -1, T_MASK);
+        return e;
+    }
+    const TraceEntry *e = export_weights(v, v->layer, v->head, mask);
+    if (e && v->scores)
+        e = trace_find(v->trace, view_stack(v), v->layer, view_sub(v), v->head, T_MASKED);
+    if (!e) {
+        int nl = v->model ? v->model->cfg.n_layers : 1, nh = v->model ? v->model->cfg.n_heads : 1;
+        snprintf(err, errlen, "no %sattention at layer %d, head %d (layers 0..%d, heads 0..%d)",
+                 v->cross ? "cross-" : "", v->layer, v->head, nl - 1, nh - 1);
+    }
+    return e;
+}
+
+int export_masked(const TraceEntry *e, const TraceEntry *mask, int i, int j)
+{
+    if (mask && i < mask->rows && j < mask->cols && isinf(mask->data[(size_t)i * mask->cols + j]))
+        return 1;
+    float x = e->data[(size_t)i * e->cols + j];
+    return isinf(x) && x < 0;
+}
+
+static const char *token(const ExportView *v, const int *ids, int i, int n, char *buf,
+                         size_t len)
+{
+    if (v->model && ids && i < n)
+        snprintf(buf, len, "%s", vocab_word(&v->model->vocab, ids[i]));
+    else if (v->labels && i < v->n_labels)
+        snprintf(buf, len, "%s", v->labels[i]);
+    else
+        snprintf(buf, len, "t%d", i);
+    return buf;
+}
+
+const char *export_token(const ExportView *v, int i, char *buf, size_t n)
+{
+    return token(v, v->trace->src, i, v->trace->n, buf, n);
+}
+
+const char *export_row_label(const ExportView *v, const TraceEntry *e, int i, char *buf,
+                             size_t n)
+{
+    const Trace *t = v->trace;
+    if (is_encdec(v) && e->stack == STACK_DEC)
+        return token(v, t->tgt, i, t->m, buf, n);
+    return token(v, t->src, i, t->n, buf, n);
+}
+
+const char *export_col_label(const ExportView *v, const TraceEntry *e, int j, char *buf,
+                             size_t n)
+{
+    const Trace *t = v->trace;
+    if (e->kind < T_SCORES || e->kind > T_WEIGHTS) {
+        snprintf(buf, n, "%d", j);
+        return buf;
+    }
+    if (is_encdec(v) && e->stack == STACK_DEC && e->sub == SUB_SELF)
+        return token(v, t->tgt_in, j, t->m, buf, n);
+    return token(v, t->src, j, t->n, buf, n);
+}
+
+void export_title(const ExportView *v, const char *what, char *out, size_t n)
+{
+    const Trace *t = v->trace;
+    size_t k = 0;
+    char w[64];
+    #define ADD(...) do { if (k < n) k += (size_t)snprintf(out + k, n - k, __VA_ARGS__); } while (0)
+    if (!v->model) {
+        ADD("worked example");
+    } else {
+        ADD("\u201c");
+        for (int i = 0; i < t->n; i++)
+            ADD("%s%s", i ? " " : "", token(v, t->src, i, t->n, w, sizeof w));
+        ADD("\u201d");
+        if (is_encdec(v)) {
+            ADD(" \u2192 \u201c");
+            for (int i = 0; i < t->m; i++)
+                ADD("%s%s", i ? " " : "", token(v, t->tgt, i, t->m, w, sizeof w));
+            ADD("\u201d");
+        }
+        const char *path = v->model->path, *slash = strrchr(path, '/');
+        ADD(" \u00b7 %s", path[0] ? (slash ? slash + 1 : path) : "(in memory)");
+    }
+    if (what)
+        ADD(" \u00b7 %s", what);
+    Stack st = view_stack(v);
+    Sublayer sub = view_sub(v);
+    /* the mask's name as the player, dump and the lessons print it */
+    ADD(" \u00b7 mask %s", names_sublayer_mask(v->model, st, sub, t->ctl.causal, t->ctl.padding));
+    if (v->model)
+        ADD(" \u00b7 PE %s", model_pe_name(t->ctl.pe));
+    ADD(" \u00b7 scaling %s", t->ctl.scale ? "1/\u221ad_k" : "off");
+    #undef ADD
+}
+
+void export_chips_verdict(const Trace *t, float equiv, const char **headline,
+                          const char **why)
+{
+    int ident = 1, match = equiv >= 0.0f && equiv < EXPORT_EQUIV_TOL;
+    for (int i = 0; i < t->n; i++)
+        if (t->order[i] != i)
+            ident = 0;
+    *headline = equiv < 0.0f ? "equivariance not computed"
+              : match ? "outputs match permutation" : "outputs do not match";
+    *why = ident ? "(original order: swap two chips to permute the input)"
+         : match ? "same outputs, moved with their tokens: attention alone ignores order"
+         : t->ctl.causal ? "changed, not just moved: the causal mask depends on position"
+         : t->ctl.pe != PE_NONE ? "changed, not just moved: positional encoding is seen"
+                                : "the outputs changed, not just moved";
+}
+
+/* ---- CSV (RFC 4180: fields with , " or a line break are quoted, " doubled) ---- */
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, float x)
+{
+    if (isinf(x))
+        fputs(x < 0 ? "-inf" : "inf", f);
+    else if (isnan(x))
+        fputs("nan", f);
+    else
+        fprintf(f, "%.9g", (double)x);
+}
+
+static int csv_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen)
+{
+    const TraceEntry *mask, *e = export_matrix(v, &mask, err, errlen);
+    char b[64];
+    if (!e)
+        return -1;
+    csv_field(f, "query\\key");
+    for (int j = 0; j < e->cols; j++) {
+        fputc(',', f);
+        csv_field(f, export_col_label(v, e, j, b, sizeof b));
+    }
+    fputc('\n', f);
+    for (int i = 0; i < e->rows; i++) {
+        csv_field(f, export_row_label(v, e, i, b, sizeof b));
+        for (int j = 0; j < e->cols; j++) {
+            fputc(',', f);
+            csv_num(f, e->data[(size_t)i * e->cols + j]);
+        }
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+static int csv_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
+{
+    int nh = v->model ? v->model->cfg.n_heads : 1;
+    const TraceEntry *mask, *e0 = export_weights(v, v->layer, 0, &mask);
+    char a[64], b[64];
+    if (!e0) {
+        snprintf(err, errlen, "no attention weights at layer %d", v->layer);
+        return -1;
+    }
+    fputs("layer,head,query,query_token,key,key_token,weight,masked\n", f);
+    for (int h = 0; h < nh; h++) {
+        const TraceEntry *e = export_weights(v, v->layer, h, NULL);
+        for (int i = 0; e && i < e->rows; i++)
+            for (int j = 0; j < e->cols; j++) {
+                fprintf(f, "%d,%d,%d,", v->layer, h, i);
+                csv_field(f, export_row_label(v, e, i, a, sizeof a));
+                fprintf(f, ",%d,", j);
+                csv_field(f, export_col_label(v, e, j, b, sizeof b));
+                fputc(',', f);
+                csv_num(f, e->data[(size_t)i * e->cols + j]);
+                fprintf(f, ",%d\n", export_masked(e, mask, i, j));
+            }
+    }
+    return 0;
+}
+
+static int csv_passport(FILE *f, const ExportView *v)
+{
+    fputs("step,name,symbol,rows,cols\n", f);
+    for (int i = 0; i < v->trace->n_entries; i++) {
+        const TraceEntry *e = &v->trace->entries[i];
+        fprintf(f, "%d,", i);
+        csv_field(f, e->name);
+        fputc(',', f);
+        csv_field(f, trace_kind_symbol(e->kind));
+        fprintf(f, ",%d,%d\n", e->rows, e->cols);
+    }
+    return 0;
+}
+
+static int csv_chips(FILE *f, const ExportView *v)
+{
+    const Trace *t = v->trace;
+    char b[64];
+    fputs("position,token,input_position,max_abs_diff\n", f);
+    for (int i = 0; i < t->n; i++) {
+        fprintf(f, "%d,", i);
+        csv_field(f, token(v, t->src, i, t->n, b, sizeof b));
+        fprintf(f, ",%d,", t->order[i]);
+        if (v->equiv >= 0.0f)
+            csv_num(f, v->equiv);
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+int export_write(FILE *f, const ExportView *v, ExportWhat what, ExportFormat fmt, char *err,
+                 size_t errlen)
+{
+    int rc = -1;
+    err[0] = 0;
+    if (!v->trace) {
+        snprintf(err, errlen, "nothing ran: no figure to export");
+        return -1;
+    }
+    if (fmt == EXPORT_JSON) {
+        if (!v->model) {
+            snprintf(err, errlen, "JSON needs a model's run (this is a worked example)");
+            return -1;
+        }
+        const int *ids = v->input_ids ? v->input_ids : v->trace->src;
+        export_json(f, v->model, v->trace, ids, v->input_ids ? v->n_input : v->trace->n);
+        rc = 0;
+    } else if (fmt == EXPORT_CSV) {
+        rc = what == EXPORT_HEATMAP ? csv_heatmap(f, v, err, errlen)
+           : what == EXPORT_HEADS ? csv_heads(f, v, err, errlen)
+           : what == EXPORT_PASSPORT ? csv_passport(f, v) : csv_chips(f, v);
+    } else {
+        rc = what == EXPORT_HEATMAP ? export_svg_heatmap(f, v, err, errlen)
+           : what == EXPORT_HEADS ? export_svg_heads(f, v, err, errlen)
+           : what == EXPORT_PASSPORT ? export_svg_passport(f, v, err, errlen)
+                                     : export_svg_chips(f, v, err, errlen);
+    }
+    if (rc == 0 && (fflush(f) || ferror(f))) {
+        snprintf(err, errlen, "write error: %s", strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---- file names ---- */
+
+void export_file_name(const ExportView *v, ExportWhat what, ExportFormat fmt, char *out,
+                      size_t outlen)
+{
+    char slug[48] = "", b[64];
+    size_t k = 0;
+    const Trace *t = v->trace;
+    for (int i = 0; t && i < t->n && k + 2 < sizeof slug; i++) {
+        token(v, t->src, i, t->n, b, sizeof b);
+        int wrote = 0;
+        for (const char *p = b; *p && k + 2 < sizeof slug; p++) { /* room for '-', c, NUL */
+            char c = *p;
+            if (c >= 'A' && c <= 'Z')
+                c = (char)(c - 'A' + 'a');
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+                if (!wrote && k)
+                    slug[k++] = '-';
+                slug[k++] = c;
+                wrote = 1;
+            }
+        }
+        slug[k] = 0;
+    }
+    char where[48] = "";
+    if (what == EXPORT_HEATMAP && v->tensor && v->tensor[0]) {
+        size_t w = 0;
+        for (const char *p = v->tensor; *p && w + 1 < sizeof where; p++)
+            where[w++] = (*p == '.' || *p == '/') ? '-' : *p;
+        where[w] = 0;
+    } else if (what == EXPORT_HEATMAP)
+        snprintf(where, sizeof where, "L%d-h%d%s", v->layer, v->head, v->cross ? "-cross" : "");
+    else if (what == EXPORT_HEADS)
+        snprintf(where, sizeof where, "L%d", v->layer);
+    else if (what == EXPORT_PASSPORT)
+        snprintf(where, sizeof where, "L%d-h%d", v->layer, v->head);
+    const char *name = fmt == EXPORT_JSON ? "dump" : export_what_name(what);
+    if (fmt == EXPORT_JSON)
+        where[0] = 0;
+    snprintf(out, outlen, "%s%s%s%s%s.%s", name, where[0] ? "-" : "", where, slug[0] ? "-" : "",
+             slug, export_format_name(fmt));
+}
+
+int export_write_current(const ExportView *v, ExportWhat what, ExportFormat fmt,
+                         const char *dir, char *path, size_t pathlen, char *err,
+                         size_t errlen)
+{
+    char name[160], stem[160];
+    export_file_name(v, what, fmt, name, sizeof name);
+    const char *ext = strrchr(name, '.');
+    snprintf(stem, sizeof stem, "%.*s", (int)(ext - name), name);
+    if (!dir || !dir[0])
+        dir = ".";
+    int fd = -1;
+    for (int k = 1; k < 1000; k++) {
+        int len = k == 1 ? snprintf(path, pathlen, "%s/%s", dir, name)
+                         : snprintf(path, pathlen, "%s/%s-%d%s", dir, stem, k, ext);
+        if (len < 0 || (size_t)len >= pathlen) {
+            snprintf(err, errlen, "%s: path too long", dir);
+            return -1;
+        }
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0 || errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, errno == EEXIST ? "999 exports of this name exist"
+                                                               : strerror(errno));
+        return -1;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        close(fd);
+        unlink(path);
+        return -1;
+    }
+    int rc = export_write(f, v, what, fmt, err, errlen);
+    if (fclose(f) && rc == 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc)
+        unlink(path);
+    return rc;
+}
+
+/* ---- a page at its start state ---- */
+
+/* The one call into the course's widget run (widget.c), as check-lessons and the quiz run a
+ * page's start; ctx reads the run. */
+static int page_run(WidgetRun *r, const Widget *w, const Model *m, PlaceholderCtx *ctx,
+                    char *err, size_t errlen)
+{
+    int rc = widget_run_start(r, w, m, err, errlen);
+    *ctx = r->ctx;
+    return rc;
+}
+
+int export_page_start(ExportPage *e, const Course *c, const Page *p, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    e->what = -1;
+    const Model *m = lesson_model(c, p);
+    const Widget *w = &p->widget;
+    if (!m) {
+        snprintf(e->err, sizeof e->err, "the page has no model");
+    } else if (page_run(&e->run, w, m, &e->ctx, e->err, sizeof e->err) == 0) {
+        e->ran = 1;
+        ExportView *v = &e->view;
+        v->model = m;
+        v->trace = e->ctx.trace;
+        v->layer = w->start.layer;
+        v->head = w->start.head;
+        v->cross = w->start.cross;
+        v->scores = w->start.scores;
+        v->tensor = w->kind == W_MATRIX ? w->start.tensor : NULL;
+        v->equiv = -1.0f;
+        v->input_ids = e->run.src;
+        v->n_input = e->run.io.tr.t ? e->run.io.tr.t->n : 0;
+        if (w->kind == W_WORKED) {
+            v->model = NULL; /* a hand-worked trace: tokens are positions */
+            v->trace = e->run.live.worked;
+            v->labels = w->worked.labels;
+            v->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
+            v->input_ids = NULL;
+        }
+        if (v->trace)
+            e->what = export_what_for_widget(w);
+        if (e->what == EXPORT_CHIPS && e->run.io.tr.eq_a && e->run.io.tr.eq_b) {
+            char eq_err[200];
+            Controls ctl = v->trace->ctl;
+            ctl.order = v->trace->order;
+            v->equiv = model_equivariance(m, e->run.src, v->trace->n, e->run.tgt,
+                                          v->trace->m, &ctl, e->run.io.tr.eq_a, e->run.io.tr.eq_b, eq_err,
+                                          sizeof eq_err);
+        }
+    }
+    snprintf(err, errlen, "%s", e->err);
+    return e->ran ? 0 : -1;
+}
+
+void export_page_free(ExportPage *e)
+{
+    widget_run_free(&e->run);
+    memset(e, 0, sizeof *e);
+}

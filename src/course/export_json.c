@@ -1,0 +1,158 @@
+/* export_json.c - every traced tensor of one run as one JSON object: the writer of
+ * `attend dump --format json` and `attend export --format json` (docs/dump-format.md). */
+#include <math.h>
+#include <stdio.h>
+
+#include "export.h"
+#include "json.h"
+
+static void json_num(FILE *f, float v)
+{
+    if (isnan(v))
+        fputs("\"NaN\"", f); /* never expected; kept distinct from a mask's −∞ */
+    else if (isinf(v))
+        fputs(v < 0 ? "null" : "\"Infinity\"", f); /* null is −∞ (docs/dump-format.md) */
+    else
+        fprintf(f, "%.9g", (double)v);
+}
+
+static void json_matrix(FILE *f, const TraceEntry *e)
+{
+    fputc('[', f);
+    for (int r = 0; r < e->rows; r++) {
+        fputs(r ? ",[" : "[", f);
+        for (int c = 0; c < e->cols; c++) {
+            if (c)
+                fputc(',', f);
+            json_num(f, e->data[(size_t)r * e->cols + c]);
+        }
+        fputc(']', f);
+    }
+    fputc(']', f);
+}
+
+static void json_tokens(FILE *f, const Vocab *v, const int *ids, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        json_write_string(f, vocab_word(v, ids[i]));
+    }
+    fputc(']', f);
+}
+
+/* The heads of one attention sublayer: q, k, v, scores (before scaling and masking), weights,
+ * out; with RoPE, q and k are the rotated ones that met in QKᵀ, and q_proj/k_proj the raw. */
+static void json_heads(FILE *f, const Trace *t, Stack st, int l, Sublayer sub)
+{
+    const ModelConfig *c = &t->model->cfg;
+    fputc('[', f);
+    for (int h = 0; h < c->n_heads; h++) {
+        const TraceEntry *q = trace_find(t, st, l, sub, h, T_Q);
+        const TraceEntry *k = trace_find(t, st, l, sub, h, T_K);
+        const TraceEntry *qr = trace_find(t, st, l, sub, h, T_Q_ROT);
+        const TraceEntry *kr = trace_find(t, st, l, sub, h, T_K_ROT);
+        struct { const char *key; const TraceEntry *e; } items[] = {
+            {"q", qr ? qr : q}, {"k", kr ? kr : k},
+            {"v", trace_find(t, st, l, sub, h, T_V)},
+            {"scores", trace_find(t, st, l, sub, h, T_SCORES)},
+            {"scaled", trace_find(t, st, l, sub, h, T_SCALED)},
+            {"masked", trace_find(t, st, l, sub, h, T_MASKED)},
+            {"weights", trace_find(t, st, l, sub, h, T_WEIGHTS)},
+            {"out", trace_find(t, st, l, sub, h, T_HEAD_OUT)},
+            {"q_proj", qr ? q : NULL}, {"k_proj", kr ? k : NULL},
+        };
+        fputs(h ? ",\n   {" : "\n   {", f);
+        int first = 1;
+        for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+            if (!items[i].e)
+                continue;
+            fprintf(f, "%s\"%s\":", first ? "" : ",", items[i].key);
+            json_matrix(f, items[i].e);
+            first = 0;
+        }
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+/* One stack's layers: heads, cross_heads, and every other tensor of the layer by name. */
+static void json_layers(FILE *f, const Trace *t, Stack st)
+{
+    const ModelConfig *c = &t->model->cfg;
+    fputc('[', f);
+    for (int l = 0; l < c->n_layers; l++) {
+        fprintf(f, "%s\"heads\":", l ? ",\n {" : "\n {");
+        json_heads(f, t, st, l, SUB_SELF);
+        if (st == STACK_DEC && c->arch == ARCH_ENCDEC) {
+            fputs(",\n  \"cross_heads\":", f);
+            json_heads(f, t, st, l, SUB_CROSS);
+        }
+        for (int i = 0; i < t->n_entries; i++) {
+            const TraceEntry *e = &t->entries[i];
+            if (e->stack != st || e->layer != l || e->head >= 0)
+                continue;
+            fprintf(f, ",\n  \"%s\":", e->name);
+            json_matrix(f, e);
+        }
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+/* (contract in export.h) */
+void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n)
+{
+    const ModelConfig *c = &m->cfg;
+    fputs("{\"tokens\":", f);
+    json_tokens(f, &m->vocab, t->src, t->n);
+    fputs(",\n\"input_tokens\":", f);
+    json_tokens(f, &m->vocab, orig, n);
+    fputs(",\n\"order\":[", f);
+    for (int i = 0; i < t->n; i++)
+        fprintf(f, "%s%d", i ? "," : "", t->order[i]);
+    fputc(']', f);
+    if (c->arch == ARCH_ENCDEC) {
+        fputs(",\n\"target_tokens\":", f);
+        json_tokens(f, &m->vocab, t->tgt, t->m);
+        fputs(",\n\"decoder_input_tokens\":", f);
+        json_tokens(f, &m->vocab, t->tgt_in, t->m);
+    }
+    fputs(",\n\"config\":{\"model\":", f);
+    json_write_string(f, m->path);
+    fprintf(f, ",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
+               "\"n_heads\":%d,\"d_head\":%d,\"n_layers\":%d,\"d_ff\":%d,\"max_len\":%d,"
+               "\"model_pe\":\"%s\",\"norm\":\"%s\",\"norm_placement\":\"%s\",\"ffn\":\"%s\","
+               "\"scale_embed\":%s,\"final_norm\":%s,\"tie_embed\":%s,\"norm_eps\":%.9g,"
+               "\"rope_base\":%.9g,\"pe\":\"%s\",\"causal\":%s,\"padding\":%s,\"scale\":%s}",
+            model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
+            c->n_layers, c->d_ff, c->max_len, model_pe_name(c->pe), model_norm_name(c->norm),
+            c->pre_norm ? "pre" : "post", model_ffn_name(c->ffn), c->scale_embed ? "true" : "false",
+            c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,
+            (double)c->rope_base, model_pe_name(t->ctl.pe), t->ctl.causal ? "true" : "false",
+            t->ctl.padding ? "true" : "false", t->ctl.scale ? "true" : "false");
+    Stack main_st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    fputs(",\n\"layers\":", f);
+    json_layers(f, t, main_st);
+    if (c->arch == ARCH_ENCDEC) {
+        fputs(",\n\"decoder_layers\":", f);
+        json_layers(f, t, STACK_DEC);
+    }
+    fputs(",\n\"tensors\":{", f);
+    int first = 1;
+    for (int i = 0; i < t->n_entries; i++) {
+        const TraceEntry *e = &t->entries[i];
+        if (e->layer >= 0)
+            continue;
+        fprintf(f, "%s\n \"%s\":", first ? "" : ",", e->name);
+        json_matrix(f, e);
+        first = 0;
+    }
+    fputs("},\n\"passport\":[", f);
+    for (int i = 0; i < t->n_entries; i++)
+        fprintf(f, "%s{\"name\":\"%s\",\"shape\":[%d,%d]}", i ? ",\n " : "\n ",
+                t->entries[i].name, t->entries[i].rows, t->entries[i].cols);
+    fputs("]}\n", f);
+}
+
