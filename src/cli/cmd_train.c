@@ -263,6 +263,10 @@ int cmd_train(int argc, char **argv)
         return 2;
     }
     char err[1024];
+    if (cmd_check_out(out, err, sizeof err)) { /* before training, not after */
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
     TrainConfig tc;
     if (train_config_load(&tc, cfg_path, err, sizeof err)) {
         fprintf(stderr, "attend train: %s\n", err);
@@ -285,7 +289,8 @@ int cmd_train(int argc, char **argv)
         return 1;
     }
     tc.mc.vocab_size = v.n;
-    if (model_config_check(&tc.mc, err, sizeof err)) {
+    if (model_config_check(&tc.mc, err, sizeof err) ||
+        model_config_check_size(&tc.mc, err, sizeof err)) {
         fprintf(stderr, "attend train: %s: %s\n", cfg_path, err);
         vocab_free(&v);
         return 1;
