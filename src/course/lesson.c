@@ -1642,6 +1642,7 @@ static void check_question(Ctx *x, const char *qpath, const Question *Q, const W
         if (x->n != before)
             goto out;
         if (lesson_run(&r, &w, m, &ctx, err, sizeof err)) {
+            lesson_run_free(&r); /* a failed run may hold traces already */
             prob(x, kp, "the engine cannot run this state: %s", err);
             goto out;
         }

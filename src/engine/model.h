@@ -229,6 +229,9 @@ int trace_check_finite(const Trace *t, char *err, size_t errlen);
 /* Bytes trace_new(m, max_n, max_m) would allocate, computed without allocating: callers
  * refuse runs too long for memory before asking for it. */
 size_t trace_bytes(const Model *m, int max_n, int max_m);
+/* The most memory one trace may take (dump, generate): 512 MiB. The shipped models' traces
+ * take well under 1 MiB; the trace grows with the square of the sentence length. */
+#define TRACE_MAX_BYTES ((size_t)512 << 20)
 
 /* Runs src in identity order into a and in c->order into b, and returns
  * max |Attn(PX) − P·Attn(X)| over every self-attention output (·W_O) of every layer of the

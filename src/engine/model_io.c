@@ -108,10 +108,18 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
     double dv;
     if (json_get(cj, "norm_eps")) {
         if (json_get_number(cj, "norm_eps", &dv, "config.norm_eps", err, errlen)) return -1;
+        if (!(dv > 0 && dv <= 1)) { /* also keeps the float conversion in range */
+            snprintf(err, errlen, "\"config.norm_eps\" is %g, must be above 0 and at most 1", dv);
+            return -1;
+        }
         c->norm_eps = (float)dv;
     }
     if (json_get(cj, "rope_base")) {
         if (json_get_number(cj, "rope_base", &dv, "config.rope_base", err, errlen)) return -1;
+        if (!(dv > 1 && dv <= 1e9)) { /* also keeps the float conversion in range */
+            snprintf(err, errlen, "\"config.rope_base\" is %g, must be above 1 and at most 1e9", dv);
+            return -1;
+        }
         c->rope_base = (float)dv;
     }
     const char *s;
