@@ -41,6 +41,8 @@ static const char *describe_byte(unsigned char c)
     case '"': return "a '\"'";
     case 0: return "a NUL byte";
     }
+    if (c == '\n' || c == '\r')
+        return "the end of a line";
     if (c < 0x20 || c == 0x7f)
         return "a control character";
     if (c >= 0x80)
@@ -62,7 +64,11 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
             off = len;
         int line, col;
         json_line_col(text, off, &line, &col);
-        if (off >= len)
+        size_t rest = off;
+        while (rest < len && (text[rest] == ' ' || text[rest] == '\n' || text[rest] == '\r' ||
+                              text[rest] == '\t'))
+            rest++;
+        if (rest >= len)
             snprintf(err, errlen, "%s:%d:%d: JSON syntax error: unexpected end of file", name,
                      line, col);
         else
@@ -76,7 +82,7 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
         while (off < len && (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' ||
                              text[off] == '\t'))
             off++;
-        if (off < len && text[off] != 0) {
+        if (off < len) { /* a NUL byte after the value is garbage too */
             int line, col;
             json_line_col(text, off, &line, &col);
             snprintf(err, errlen, "%s:%d:%d: JSON syntax error: text after the end of the value",
