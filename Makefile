@@ -149,14 +149,14 @@ fuzz: fuzz-build
 	  grep -E "^Done [0-9]+ runs" build-fuzz/fuzz_$$n.log | tail -n 1; \
 	done
 
-# ---- long-running robustness runs (tests/e2e/soak.sh, tests/e2e/crashtest.sh); CI runs
+# ---- long-running robustness runs (tests/e2e/soak.bash, tests/e2e/crashtest.bash); CI runs
 # short versions through tests/e2e/test_robust.sh.
 SOAK_KEYS     ?= 20000
 CRASH_KILLS   ?= 200
 soak: check-pkgs $(BIN)
-	@SOAK_KEYS=$(SOAK_KEYS) bash tests/e2e/soak.sh
+	@SOAK_KEYS=$(SOAK_KEYS) bash tests/e2e/soak.bash
 crashtest: check-pkgs $(BIN)
-	@CRASH_KILLS=$(CRASH_KILLS) bash tests/e2e/crashtest.sh
+	@CRASH_KILLS=$(CRASH_KILLS) bash tests/e2e/crashtest.bash
 
 clean:
 	rm -rf build build-san build-fuzz attend
