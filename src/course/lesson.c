@@ -436,7 +436,7 @@ static int get_int(Ctx *x, const cJSON *obj, const char *path, const char *key, 
         return 0;
     char kp[300];
     pjoin(kp, sizeof kp, path, key);
-    if (!cJSON_IsNumber(it) || it->valuedouble != (double)(long)it->valuedouble) {
+    if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble)) { /* no cast: UB out of range */
         prob(x, kp, "must be a whole number, not %s", type_name(it));
         return -1;
     }
@@ -623,8 +623,8 @@ static void parse_start(Ctx *x, const cJSON *obj, const char *path, const Model 
         } else {
             int i = 0, bad = 0;
             for (const cJSON *it = ord->child; it; it = it->next, i++) {
-                if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble ||
-                    it->valuedouble < 0) {
+                if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+                    it->valuedouble < 0 || it->valuedouble > 1e6) { /* range before the cast */
                     char ip[320];
                     pindex(ip, sizeof ip, kp, i);
                     prob(x, ip, "must be a token position (0, 1, ...)");
