@@ -703,17 +703,17 @@ int cmd_generate(int argc, char **argv)
         return 1;
     }
     int L = m.cfg.max_len, V = m.cfg.vocab_size, encdec = m.cfg.arch == ARCH_ENCDEC;
-    if (m.cfg.arch == ARCH_ENCODER) {
-        int st = fill_blanks(&m, path, prompt, top_k);
-        model_free(&m);
-        return st;
-    }
     if (trace_bytes(&m, L, L) > TRACE_MAX_BYTES) {
         fprintf(stderr, "attend generate: %s: a run of max_len %d tokens would need %zu MiB for "
                 "its trace, more than the limit of %zu MiB\n", path, L, trace_bytes(&m, L, L) >> 20,
                 TRACE_MAX_BYTES >> 20);
         model_free(&m);
         return 1;
+    }
+    if (m.cfg.arch == ARCH_ENCODER) {
+        int st = fill_blanks(&m, path, prompt, top_k);
+        model_free(&m);
+        return st;
     }
     int *ids = calloc((size_t)L + 1, sizeof(int)), *dec = calloc((size_t)L + 1, sizeof(int));
     Trace *t = trace_new(&m, L, L);

@@ -164,6 +164,7 @@ if grep -qE '(^|[^"a-zA-Z])(nan|NaN|inf)([^"a-zA-Z]|$)' <<<"$out"; then bad "bar
 # A long sentence on a model with room for it: refused before allocating a huge trace.
 LONG=$(pymut long 'd["config"].update(max_len=4096); d["weights"]["pos_embed"]=[[0.0]*4 for i in range(4096)]')
 t 1 "trace|MiB|shorter sentence" -- "$A" dump --model "$LONG" --sentence "$(printf 'the cat %.0s' $(seq 1 2000))"
+t 1 "m-long.json|trace|MiB" -- "$A" generate --model "$LONG" --prompt "the cat"
 
 # ---- vocabularies and training configs ----
 printf '<pad>\n<unk>\nthe cat\n' >"$tmp/v-space.txt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A short fuzzing run in CI: every libFuzzer harness of tests/fuzz (make fuzz) for
-# FUZZ_SECONDS (default 4) each, from its seed corpus. Skips, saying so, when clang is not
+# FUZZ_SECONDS (default 3) each, from its seed corpus. Skips, saying so, when clang is not
 # installed. The long run is `make fuzz FUZZ_SECONDS=3600`. Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -9,7 +9,7 @@ if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
     echo "0 passed, 0 failed"
     exit 0
 fi
-secs=${FUZZ_SECONDS:-4}
+secs=${FUZZ_SECONDS:-3}
 out=$(make --no-print-directory fuzz FUZZ_SECONDS="$secs" 2>&1)
 rc=$?
 pass=0 fail=0
