@@ -129,7 +129,7 @@ FUZZ_NAMES   := model lesson progress tokenizer quiz_answer
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 fuzz-build: check-pkgs
-	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang: apt-get install -y clang"; exit 1; }
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang and its libFuzzer runtime: apt-get install -y clang libclang-rt-dev"; exit 1; }
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) \
 	  OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bins
 fuzz-bins: $(FUZZ_BIN)

@@ -9,6 +9,15 @@ if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
     echo "0 passed, 0 failed"
     exit 0
 fi
+probe=$(mktemp -d)
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe/p.c"
+if ! "${FUZZ_CC:-clang}" -fsanitize=fuzzer,address -o "$probe/p" "$probe/p.c" >/dev/null 2>&1; then
+    rm -rf "$probe"
+    echo "SKIP: clang cannot build a libFuzzer program here (its runtime is missing: apt-get install libclang-rt-dev)"
+    echo "0 passed, 0 failed"
+    exit 0
+fi
+rm -rf "$probe"
 secs=${FUZZ_SECONDS:-3}
 out=$(make --no-print-directory fuzz FUZZ_SECONDS="$secs" 2>&1)
 rc=$?
