@@ -161,6 +161,27 @@ static void test_hardening(const char *ok)
     CHECK(stat(out, &after) == 0 && after.st_size == before.st_size &&
           after.st_ino == before.st_ino, "old file intact");
     CHECK(count_prefix(dir, "out.json.tmp-") == 1, "no temp file left (only the planted link)");
+    /* Finite but huge weights overflow the forward: an error naming the tensor, not a
+     * trace of zeros; the trace's size is known before allocating it. */
+    {
+        for (size_t i = 0; i < m.n_floats; i++)
+            m.data[i] = 3e38f;
+        Trace *tr = trace_new(&m, 3, 1);
+        CHECK(tr && trace_bytes(&m, 3, 1) >= sizeof(float) * tr->cap,
+              "trace_bytes covers the arena (%zu bytes for %zu floats)", trace_bytes(&m, 3, 1),
+              tr ? tr->cap : 0);
+        Controls ctl;
+        model_default_controls(&m, &ctl);
+        int ids[3] = {2, 3, 1};
+        char e[600];
+        CHECK(tr && model_forward(&m, ids, 3, NULL, 0, &ctl, tr, e, sizeof e) == -1 &&
+              strstr(e, "overflowed") && strstr(e, "[0][0] is "), "huge weights: %s", e);
+        for (size_t i = 0; i < m.n_floats; i++)
+            m.data[i] = 0.01f;
+        CHECK(tr && model_forward(&m, ids, 3, NULL, 0, &ctl, tr, e, sizeof e) == 0,
+              "small weights run (the mask's -inf is not an error): %s", e);
+        trace_free(tr);
+    }
     /* into a missing directory: the message names the path asked for */
     CHECK(model_save(&m, "/nonexistent/dir/x.json", err, sizeof err) == -1 &&
           strstr(err, "/nonexistent/dir/x.json") && !strstr(err, ".tmp"), "missing dir: %s", err);
