@@ -3,6 +3,9 @@
 #   make run        install missing Debian packages, build, run the course
 #   make test       install what the tests need, build, run every test
 #   make sanitize   every test (unit, reference, end-to-end) against an ASan + UBSan build
+#   make fuzz       libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
+#   make soak       20,000 random keys and resizes through tmux, memory sampled
+#   make crashtest  200 kill -9 during page changes: the progress file never corrupt or lost
 #   make bench      speed and memory benchmarks
 #   make models     retrain the shipped models from the corpus
 #   make install    install under PREFIX (/usr/local) into DESTDIR; make uninstall undoes it
@@ -47,8 +50,8 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all run deps test-deps test unit sanitize bench models clean check-pkgs
-.PHONY: install uninstall deb FORCE
+.PHONY: all run deps test-deps test unit sanitize bench models clean check-pkgs fuzz fuzz-build \
+        soak crashtest install uninstall deb FORCE
 BIN     ?= attend
 all: check-pkgs $(BIN)
 
@@ -99,9 +102,12 @@ test: test-deps
 	@$(MAKE) --no-print-directory unit
 	@tests/run_all.sh
 
+# float-cast-overflow is not part of GCC's "undefined": named so that a double converted to
+# an int out of range (issue 11) is caught.
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow
 sanitize: check-pkgs
-	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  LDFLAGS="-fsanitize=address,undefined" unit
+	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all" \
+	  LDFLAGS="$(SAN_FLAGS)" unit
 	@BUILD=build-san ATTEND=build-san/attend SANITIZE=1 tests/run_all.sh
 
 bench: check-pkgs attend $(TOOL_BIN)
@@ -159,5 +165,44 @@ deb:
 	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b -J2
 	@ls $(BUILD)/deb/*.deb
 
+# ---- fuzzing (docs/security.md): libFuzzer harnesses in tests/fuzz, built with clang and
+# ASan + UBSan, each run FUZZ_SECONDS from its seed corpus tests/fuzz/corpus/NAME (new inputs
+# go to build-fuzz/corpus/NAME; crashes to build-fuzz/crash-NAME-*). CI runs a short budget
+# through tests/ref/fuzz_short.sh; `make fuzz FUZZ_SECONDS=3600` is the long run.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_NAMES   := model lesson progress tokenizer quiz_answer
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
+fuzz-build: check-pkgs
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang and its libFuzzer runtime: apt-get install -y clang libclang-rt-dev"; exit 1; }
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) \
+	  OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bins
+fuzz-bins: $(FUZZ_BIN)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(INC_course) $(CJSON_CFLAGS) -fsanitize=fuzzer $(FUZZ_WRAP_$*) -o $@ $< \
+	  $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
+# the lesson harness shares models loaded once (see tests/fuzz/fuzz_lesson.c)
+FUZZ_WRAP_lesson := -Wl,--wrap=model_load,--wrap=model_free
+fuzz: fuzz-build
+	@for n in $(FUZZ_NAMES); do \
+	  mkdir -p build-fuzz/corpus/$$n; \
+	  echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
+	  build-fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=8192 -print_final_stats=0 -artifact_prefix=build-fuzz/crash-$$n- \
+	    build-fuzz/corpus/$$n tests/fuzz/corpus/$$n 2>build-fuzz/fuzz_$$n.log \
+	    || { tail -n 40 build-fuzz/fuzz_$$n.log; echo "fuzz_$$n FAILED (inputs: build-fuzz/crash-$$n-*)"; exit 1; }; \
+	  grep -E "^Done [0-9]+ runs" build-fuzz/fuzz_$$n.log | tail -n 1; \
+	done
+
+# ---- long-running robustness runs (tests/e2e/soak.bash, tests/e2e/crashtest.bash); CI runs
+# short versions through tests/e2e/test_robust.sh.
+SOAK_KEYS     ?= 20000
+CRASH_KILLS   ?= 200
+soak: check-pkgs $(BIN)
+	@SOAK_KEYS=$(SOAK_KEYS) bash tests/e2e/soak.bash
+crashtest: check-pkgs $(BIN)
+	@CRASH_KILLS=$(CRASH_KILLS) bash tests/e2e/crashtest.bash
+
 clean:
-	rm -rf build build-san attend
+	rm -rf build build-san build-fuzz attend

@@ -12,6 +12,7 @@
 
 #include "corpus.h"
 #include "json.h"
+#include "model_json.h"
 #include "model.h"
 #include "train.h"
 

@@ -20,6 +20,9 @@ int cmd_export(int argc, char **argv);   /* cmd_export.c */
 int cmd_handout(int argc, char **argv);  /* cmd_export.c */
 /* One line per self-attention head: previous-token / self / first-token mean weights and a
  * verdict. 0, or -1 if the trace lacks the weights. */
+/* Checks that --out PATH can be written (not a directory; a file can be created beside it),
+ * leaving nothing behind. 0, or -1 with "--out PATH: what is wrong" in err (cmd_model.c). */
+int cmd_check_out(const char *out, char *err, size_t errlen);
 int dump_heads_summary(FILE *f, const Model *m, const Trace *t);
 
 /* The options `dump` and `export` share (docs/dump-format.md); strings point into argv. */

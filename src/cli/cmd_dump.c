@@ -371,6 +371,13 @@ int dump_run(DumpRun *r, const DumpOpts *o)
         fprintf(stderr, "attend dump: --head %d: this model has heads 0..%d\n", head, c->n_heads - 1);
         goto out;
     }
+    size_t need = trace_bytes(m, n, mt > 0 ? mt : 1);
+    if (need > TRACE_MAX_BYTES) {
+        fprintf(stderr, "attend dump: a run of %d tokens would need %zu MiB for its trace (every "
+                "tensor of the run), more than the limit of %zu MiB: give a shorter sentence\n",
+                n > mt ? n : mt, need >> 20, TRACE_MAX_BYTES >> 20);
+        goto out;
+    }
     t = trace_new(m, n, mt > 0 ? mt : 1);
     if (!t) {
         fprintf(stderr, "attend dump: out of memory\n");

@@ -1,16 +1,42 @@
 /* cmd_model.c - `attend init-model`: a seeded random model from a config and a vocabulary. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "cmd.h"
+#include "fileio.h"
 #include "json.h"
 #include "model_json.h"
 #include "model.h"
 
 static const char INIT_USAGE[] =
     "usage: attend init-model --config FILE --vocab FILE --out FILE [--seed S] [--arrays]";
+
+int cmd_check_out(const char *out, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!*out) {
+        snprintf(err, errlen, "--out: the file name is empty");
+        return -1;
+    }
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "--out %s: is a directory; give a file name such as %s/model.json",
+                 out, out);
+        return -1;
+    }
+    FileioTmp t;
+    char e2[1200];
+    if (fileio_tmp_open(&t, out, 0600, e2, sizeof e2)) {
+        snprintf(err, errlen, "--out %s", e2);
+        return -1;
+    }
+    fileio_tmp_abort(&t);
+    return 0;
+}
 
 int cmd_init_model(int argc, char **argv)
 {
@@ -22,6 +48,11 @@ int cmd_init_model(int argc, char **argv)
             arrays = 1;
             continue;
         }
+        if (strcmp(argv[i], "--config") && strcmp(argv[i], "--vocab") && strcmp(argv[i], "--out") &&
+            strcmp(argv[i], "--seed")) {
+            fprintf(stderr, "attend init-model: unknown option \"%s\"\n%s\n", argv[i], INIT_USAGE);
+            return 2;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "attend init-model: %s needs a value\n%s\n", argv[i], INIT_USAGE);
             return 2;
@@ -31,10 +62,13 @@ int cmd_init_model(int argc, char **argv)
         else if (!strcmp(argv[i], "--out")) out = argv[++i];
         else if (!strcmp(argv[i], "--seed")) {
             char *end;
-            seed = strtoull(argv[++i], &end, 10);
-            if (*end) {
-                fprintf(stderr, "attend init-model: --seed must be a number\n");
-                return 1;
+            const char *sv = argv[++i];
+            errno = 0;
+            seed = strtoull(sv, &end, 10);
+            if (!*sv || *end || *sv == '-' || errno == ERANGE) {
+                fprintf(stderr, "attend init-model: --seed needs a whole number from 0 to "
+                        "18446744073709551615, not \"%s\"\n", sv);
+                return 2;
             }
         } else {
             fprintf(stderr, "attend init-model: unknown option \"%s\"\n%s\n", argv[i], INIT_USAGE);
@@ -42,10 +76,16 @@ int cmd_init_model(int argc, char **argv)
         }
     }
     if (!cfg_path || !vocab_path || !out) {
-        fprintf(stderr, "%s\n", INIT_USAGE);
+        fprintf(stderr, "attend init-model: missing %s%s%s%s%s\n%s\n", !cfg_path ? "--config FILE" : "",
+                !cfg_path && (!vocab_path || !out) ? ", " : "", !vocab_path ? "--vocab FILE" : "",
+                !vocab_path && !out ? ", " : "", !out ? "--out FILE" : "", INIT_USAGE);
         return 2;
     }
     char err[1024];
+    if (cmd_check_out(out, err, sizeof err)) {
+        fprintf(stderr, "attend init-model: %s\n", err);
+        return 1;
+    }
     cJSON *root = json_parse_file(cfg_path, NULL, err, sizeof err);
     if (!root) {
         fprintf(stderr, "attend init-model: %s\n", err);
@@ -67,6 +107,11 @@ int cmd_init_model(int argc, char **argv)
     }
     if (cfg.vocab_size == 0)
         cfg.vocab_size = v.n;
+    if (model_config_check_size(&cfg, err, sizeof err)) {
+        vocab_free(&v);
+        fprintf(stderr, "attend init-model: %s: %s\n", cfg_path, err);
+        return 1;
+    }
     Model m;
     if (model_new(&m, &cfg, &v, err, sizeof err)) {
         vocab_free(&v);

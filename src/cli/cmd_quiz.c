@@ -5,6 +5,7 @@
 
 #include <locale.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,9 @@ static int parse_u64(const char *s, uint64_t *out)
     char *end;
     if (!*s || *s == '-')
         return -1;
+    errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (*end)
+    if (*end || errno == ERANGE) /* out of range: never the silent ULLONG_MAX */
         return -1;
     *out = (uint64_t)v;
     return 0;
@@ -63,7 +65,8 @@ int quiz_cmd_parse(QuizCmd *o, int argc, char **argv, char *err, size_t errlen)
             o->count = (int)v;
         } else if (!strcmp(a, "--seed") && more) {
             if (parse_u64(argv[++i], &o->seed)) {
-                snprintf(err, errlen, "--seed wants a whole number >= 0, not \"%s\"", argv[i]);
+                snprintf(err, errlen, "--seed wants a whole number from 0 to 18446744073709551615, "
+                         "not \"%s\"", argv[i]);
                 return -1;
             }
             o->have_seed = 1;

@@ -264,6 +264,10 @@ int cmd_train(int argc, char **argv)
         return 2;
     }
     char err[1024];
+    if (cmd_check_out(out, err, sizeof err)) { /* before training, not after */
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
     TrainConfig tc;
     if (train_config_load(&tc, cfg_path, err, sizeof err)) {
         fprintf(stderr, "attend train: %s\n", err);
@@ -286,7 +290,8 @@ int cmd_train(int argc, char **argv)
         return 1;
     }
     tc.mc.vocab_size = v.n;
-    if (model_config_check(&tc.mc, err, sizeof err)) {
+    if (model_config_check(&tc.mc, err, sizeof err) ||
+        model_config_check_size(&tc.mc, err, sizeof err)) {
         fprintf(stderr, "attend train: %s: %s\n", cfg_path, err);
         vocab_free(&v);
         return 1;
@@ -699,6 +704,13 @@ int cmd_generate(int argc, char **argv)
         return 1;
     }
     int L = m.cfg.max_len, V = m.cfg.vocab_size, encdec = m.cfg.arch == ARCH_ENCDEC;
+    if (trace_bytes(&m, L, L) > TRACE_MAX_BYTES) {
+        fprintf(stderr, "attend generate: %s: a run of max_len %d tokens would need %zu MiB for "
+                "its trace, more than the limit of %zu MiB\n", path, L, trace_bytes(&m, L, L) >> 20,
+                TRACE_MAX_BYTES >> 20);
+        model_free(&m);
+        return 1;
+    }
     if (m.cfg.arch == ARCH_ENCODER) {
         int st = fill_blanks(&m, path, prompt, top_k);
         model_free(&m);

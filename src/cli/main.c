@@ -1,5 +1,6 @@
 /* main.c - argument parsing and subcommands; the only place that decides to exit. */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,32 @@ static void print_help(FILE *f)
     fprintf(f, "\nRun 'attend SUBCOMMAND --help' for its options.\n");
 }
 
+/* The player's options that take a value: a missing value is named here, before the
+ * terminal is touched. 0, or 2 after printing the message. */
+static int check_player_args(int argc, char **argv)
+{
+    static const char *const with_value[][2] = {{"--lessons", "a directory of lessons"},
+                                                {"--lesson", "a lesson id"}};
+    for (int i = 1; i < argc; i++)
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            if (!strcmp(argv[i], with_value[k][0])) {
+                if (i + 1 >= argc || !argv[i + 1][0]) {
+                    fprintf(stderr, "attend: %s needs a value: %s (attend %s %s)\n",
+                            with_value[k][0], with_value[k][1], with_value[k][0],
+                            k == 0 ? "DIR" : "ID");
+                    return 2;
+                }
+                i++;
+                break;
+            }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) must make a save fail with a message, not kill attend:
+     * with SIGXFSZ ignored, the write returns EFBIG and the old file stays intact. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc >= 2) {
         if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
             print_help(stdout);
@@ -66,5 +91,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (check_player_args(argc, argv))
+        return 2;
     return tui_main(argc, argv);
 }

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,7 +342,7 @@ int lj_get_int(LjCtx *x, const cJSON *obj, const char *path, const char *key, in
         return 0;
     char kp[300];
     lj_pjoin(kp, sizeof kp, path, key);
-    if (!cJSON_IsNumber(it) || it->valuedouble != (double)(long)it->valuedouble) {
+    if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble)) { /* no cast: UB out of range */
         lj_prob(x, kp, "must be a whole number, not %s", lj_type_name(it));
         return -1;
     }

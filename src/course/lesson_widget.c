@@ -124,8 +124,8 @@ void lw_parse_start(LjCtx *x, const cJSON *obj, const char *path, const Model *m
         } else {
             int i = 0, bad = 0;
             for (const cJSON *it = ord->child; it; it = it->next, i++) {
-                if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble ||
-                    it->valuedouble < 0) {
+                if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+                    it->valuedouble < 0 || it->valuedouble > 1e6) { /* range before the cast */
                     char ip[320];
                     lj_pindex(ip, sizeof ip, kp, i);
                     lj_prob(x, ip, "must be a token position (0, 1, ...)");

@@ -3,14 +3,17 @@
 #include "progress.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "json.h"
 
 #define PROGRESS_VERSION 1
@@ -231,7 +234,9 @@ static int from_json(Progress *p, const cJSON *root, char *err, size_t errlen)
             return -1;
         }
         for (const cJSON *s = seen ? seen->child : NULL; s; s = s->next) {
-            if (!cJSON_IsNumber(s) || s->valuedouble != (double)(int)s->valuedouble ||
+            /* range first: converting an out-of-range double to int is undefined */
+            if (!cJSON_IsNumber(s) || !(s->valuedouble >= 0 && s->valuedouble < PROGRESS_MAX_PAGE) ||
+                s->valuedouble != floor(s->valuedouble) ||
                 progress_mark_seen(p, l->string, (int)s->valuedouble)) {
                 snprintf(err, errlen, "lessons.%s.seen: not a list of page numbers", l->string);
                 return -1;
@@ -275,6 +280,12 @@ int progress_load(Progress *p, const char *path, char *err, size_t errlen)
             return 0; /* first run */
         p->no_save = 1;
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        p->no_save = 1; /* a directory or a FIFO there: keep it, read nothing, save nothing */
+        snprintf(err, errlen, "%s: not a regular file: progress will not be saved", path);
         return -1;
     }
     char perr[600], why[300];
@@ -379,6 +390,135 @@ static char *to_json(const Progress *p)
     return text;
 }
 
+/* ---- merging two windows' progress (docs/security.md) ----
+ * A save reads what is on disk under the lock and writes the union:
+ *   pages seen: union; completed: either; current lesson and page: this save's (the newest);
+ *   slots: key by key; inside a slot's JSON, objects merge key by key (keys of either side
+ *   kept), an object carrying a number "when" or "last" is a record stamped with a time and the
+ *   newer one wins whole (ties: this save's), except that a number "best" keeps the larger;
+ *   any other value in both: this save's (the newest).
+ * Nothing is ever removed by a merge, so nothing either window recorded is lost. */
+
+/* The record's time stamp ("when" or "last"), or NAN when it is not a stamped record. */
+static double stamp_of(const cJSON *o)
+{
+    const cJSON *w = json_get(o, "when");
+    if (!cJSON_IsNumber(w))
+        w = json_get(o, "last");
+    return cJSON_IsNumber(w) && isfinite(w->valuedouble) ? w->valuedouble : NAN;
+}
+
+/* The merge of disk's and mine's values (new tree, caller deletes), NULL if out of memory. */
+static cJSON *merge_value(const cJSON *disk, const cJSON *mine, int depth)
+{
+    if (!cJSON_IsObject(disk) || !cJSON_IsObject(mine) || depth > 32)
+        return cJSON_Duplicate(mine, 1);
+    double sd = stamp_of(disk), sm = stamp_of(mine);
+    if (!isnan(sd) && !isnan(sm)) {
+        cJSON *r = cJSON_Duplicate(sd > sm ? disk : mine, 1);
+        const cJSON *bd = json_get(disk, "best"), *bm = json_get(mine, "best");
+        if (r && cJSON_IsNumber(bd) && cJSON_IsNumber(bm)) {
+            double best = bd->valuedouble > bm->valuedouble ? bd->valuedouble : bm->valuedouble;
+            cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(r, "best"), best);
+        }
+        return r;
+    }
+    cJSON *r = cJSON_Duplicate(mine, 1);
+    for (const cJSON *d = disk->child; r && d; d = d->next) {
+        cJSON *m = cJSON_GetObjectItemCaseSensitive(r, d->string);
+        cJSON *v = m ? merge_value(d, m, depth + 1) : cJSON_Duplicate(d, 1);
+        if (!v) {
+            cJSON_Delete(r);
+            return NULL;
+        }
+        if (m)
+            cJSON_ReplaceItemInObjectCaseSensitive(r, d->string, v);
+        else
+            cJSON_AddItemToObject(r, d->string, v);
+    }
+    return r;
+}
+
+/* Adds mine's records into disk (which becomes the merge). 0, or -1 with a message. */
+static int merge_into(Progress *disk, const Progress *mine, char *err, size_t errlen)
+{
+    if (mine->current_lesson[0])
+        progress_set_current(disk, mine->current_lesson, mine->current_page);
+    for (int i = 0; i < mine->n_lessons; i++) {
+        const ProgressLesson *l = &mine->lessons[i];
+        for (int k = 0; k < l->n_seen; k++)
+            if (l->seen[k] && progress_mark_seen(disk, l->id, k))
+                goto oom;
+        if (l->completed && progress_set_completed(disk, l->id, 1))
+            goto oom;
+        if (!find_lesson(disk, l->id) && !get_lesson(disk, l->id))
+            goto oom;
+    }
+    for (int i = 0; i < mine->n_slots; i++) {
+        const ProgressSlot *sl = &mine->slots[i];
+        const char *dt = progress_slot_get(disk, sl->key);
+        if (!dt) {
+            if (progress_slot_set(disk, sl->key, sl->json, err, errlen))
+                return -1;
+            continue;
+        }
+        cJSON *a = cJSON_Parse(dt), *b = cJSON_Parse(sl->json);
+        cJSON *m = a && b ? merge_value(a, b, 0) : NULL;
+        char *text = m ? cJSON_PrintUnformatted(m) : NULL;
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+        cJSON_Delete(m);
+        int rc = text ? progress_slot_set(disk, sl->key, text, err, errlen) : -1;
+        free(text);
+        if (rc)
+            goto oom;
+    }
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+/* Takes the lock beside the progress file (PATH.lock, flock), waiting up to ~5 s for another
+ * window's save. The lock file's descriptor, or -1 with a message. */
+static int take_lock(const char *path, char *err, size_t errlen)
+{
+    char lock[sizeof ((Progress *)0)->path + 8];
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot save progress: cannot open the lock %s: %s", path, lock,
+                 strerror(errno));
+        return -1;
+    }
+    for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; tries++) {
+        if ((errno != EWOULDBLOCK && errno != EINTR) || tries >= 500) {
+            snprintf(err, errlen, "%s: cannot save progress: %s", path,
+                     errno == EWOULDBLOCK ? "another attend holds the lock" : strerror(errno));
+            close(fd);
+            return -1;
+        }
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return fd;
+}
+
+/* Writes text to path atomically (exclusive temp file, fsync, rename, fsync dir). */
+static int write_atomic(const char *path, const char *text, char *err, size_t errlen)
+{
+    FileioTmp t;
+    if (fileio_tmp_open(&t, path, 0600, err, errlen))
+        return -1;
+    if (fileio_write_all(t.fd, text, strlen(text)) || fileio_write_all(t.fd, "\n", 1)) {
+        snprintf(err, errlen, "%s: cannot save progress: %s (the previous file is unchanged)",
+                 path, strerror(errno));
+        fileio_tmp_abort(&t);
+        return -1;
+    }
+    return fileio_tmp_commit(&t, err, errlen);
+}
+
 int progress_save(const Progress *p, char *err, size_t errlen)
 {
     if (p->no_save) {
@@ -392,61 +532,29 @@ int progress_save(const Progress *p, char *err, size_t errlen)
     }
     if (make_dirs(p->path, err, errlen))
         return -1;
-    char *text = to_json(p);
-    if (!text) {
-        snprintf(err, errlen, "out of memory");
+    int lock = take_lock(p->path, err, errlen);
+    if (lock < 0)
+        return -1;
+    fileio_clean_stale(p->path);
+    /* What another window saved since: merged with ours, never overwritten. */
+    Progress disk;
+    char derr[1200];
+    int rc = progress_load(&disk, p->path, derr, sizeof derr);
+    if (rc < 0) {
+        snprintf(err, errlen, "%.1100s (progress not saved)", derr);
+        progress_free(&disk);
+        close(lock);
         return -1;
     }
-    char tmp[sizeof p->path + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", p->path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        free(text);
-        return -1;
+    char *text = NULL;
+    if (merge_into(&disk, p, err, errlen) == 0) {
+        text = to_json(&disk);
+        if (!text)
+            snprintf(err, errlen, "out of memory");
     }
-    size_t len = strlen(text), off = 0;
-    int rc = 0;
-    while (off < len) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = -1;
-            break;
-        }
-        off += (size_t)w;
-    }
-    if (!rc && write(fd, "\n", 1) != 1)
-        rc = -1;
-    if (!rc && fsync(fd) != 0)
-        rc = -1;
-    int saved = errno;
-    if (close(fd) != 0 && !rc) {
-        rc = -1;
-        saved = errno;
-    }
+    progress_free(&disk);
+    rc = text ? write_atomic(p->path, text, err, errlen) : -1;
     free(text);
-    if (rc || rename(tmp, p->path) != 0) {
-        if (!rc)
-            saved = errno;
-        snprintf(err, errlen, "%s: cannot save progress: %s", p->path, strerror(saved));
-        unlink(tmp);
-        return -1;
-    }
-    /* make the rename itself durable */
-    char dir[sizeof p->path];
-    snprintf(dir, sizeof dir, "%s", p->path);
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = slash == dir ? '/' : 0;
-        if (slash == dir)
-            dir[1] = 0;
-        int dfd = open(dir, O_RDONLY);
-        if (dfd >= 0) {
-            fsync(dfd);
-            close(dfd);
-        }
-    }
-    return 0;
+    close(lock); /* releases the flock */
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* progress.h - the learner's progress: current lesson and page, pages seen, lessons
  * completed, and opaque JSON slots for other modules (quiz scores, review schedule).
- * Stored in $XDG_STATE_HOME/attend/progress.json, written atomically. Format in
+ * Stored in $XDG_STATE_HOME/attend/progress.json, written atomically; two windows saving at
+ * once merge (a lock and a merge in progress_save) rather than overwrite. Format in
  * docs/lessons.md. No curses, no printing, no exit(). */
 #ifndef ATTEND_PROGRESS_H
 #define ATTEND_PROGRESS_H
@@ -41,8 +42,14 @@ int progress_default_path(char *out, size_t outlen, char *err, size_t errlen);
  * move the corrupt file aside) with a message in err — p is empty and saving is refused
  * until a load succeeds, so nothing is overwritten. p must be freed with progress_free. */
 int progress_load(Progress *p, const char *path, char *err, size_t errlen);
-/* Writes p to p->path: creates the directory (mode 0700) if missing, writes PATH.tmp-PID,
- * fsyncs it, renames it over PATH and fsyncs the directory. 0, or -1 with a message. */
+/* Writes p to p->path, merged with what is there: creates the directory (mode 0700) if
+ * missing, takes the lock PATH.lock (flock; waits up to ~5 s for another window's save),
+ * removes temp files of dead processes, reads the file on disk and merges p into it (pages
+ * seen: union; completed: either; current lesson/page: p's; slots: see the merge rules in
+ * progress.c and docs/security.md; nothing is ever removed), writes the merge to an exclusive
+ * temp file PATH.tmp-PID-RANDOM (O_EXCL|O_NOFOLLOW), fsyncs it, renames it over PATH and
+ * fsyncs the directory. p itself is not changed. 0, or -1 with a message naming PATH; on
+ * failure the previous file is intact and no temp file is left. */
 int progress_save(const Progress *p, char *err, size_t errlen);
 void progress_free(Progress *p);
 

@@ -1,6 +1,8 @@
 /* json.c - JSON file reading with file:line:col errors and typed getters (see json.h). */
 #include "json.h"
 
+#include "fileio.h"
+
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -24,6 +26,34 @@ void json_line_col(const char *text, size_t off, int *line, int *col)
     *col = c;
 }
 
+/* What the byte at a syntax error is, without quoting the file's contents (a lesson may point
+ * at any file: its bytes must not reach the screen): JSON's own punctuation is named, anything
+ * else only by its class. */
+static const char *describe_byte(unsigned char c)
+{
+    switch (c) {
+    case '{': return "'{'";
+    case '}': return "'}'";
+    case '[': return "'['";
+    case ']': return "']'";
+    case ',': return "','";
+    case ':': return "':'";
+    case '"': return "a '\"'";
+    case 0: return "a NUL byte";
+    }
+    if (c == '\n' || c == '\r')
+        return "the end of a line";
+    if (c < 0x20 || c == 0x7f)
+        return "a control character";
+    if (c >= 0x80)
+        return "a non-ASCII character";
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+        return "a letter (a word that is not a JSON value, or a missing quote)";
+    if (c >= '0' && c <= '9')
+        return "a digit";
+    return "an unexpected character";
+}
+
 cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
     const char *end = NULL;
@@ -34,16 +64,16 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
             off = len;
         int line, col;
         json_line_col(text, off, &line, &col);
-        char near[24];
-        size_t k = 0;
-        for (size_t i = off; i < len && k < 16 && text[i] != '\n'; i++)
-            near[k++] = text[i];
-        near[k] = 0;
-        if (off >= len || k == 0)
+        size_t rest = off;
+        while (rest < len && (text[rest] == ' ' || text[rest] == '\n' || text[rest] == '\r' ||
+                              text[rest] == '\t'))
+            rest++;
+        if (rest >= len)
             snprintf(err, errlen, "%s:%d:%d: JSON syntax error: unexpected end of file", name,
                      line, col);
         else
-            snprintf(err, errlen, "%s:%d:%d: JSON syntax error near '%s'", name, line, col, near);
+            snprintf(err, errlen, "%s:%d:%d: JSON syntax error at %s", name, line, col,
+                     describe_byte((unsigned char)text[off]));
         return NULL;
     }
     /* Anything but whitespace after the value is an error too. */
@@ -52,7 +82,7 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
         while (off < len && (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' ||
                              text[off] == '\t'))
             off++;
-        if (off < len && text[off] != 0) {
+        if (off < len) { /* a NUL byte after the value is garbage too */
             int line, col;
             json_line_col(text, off, &line, &col);
             snprintf(err, errlen, "%s:%d:%d: JSON syntax error: text after the end of the value",
@@ -68,35 +98,10 @@ cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errl
 {
     if (text_out)
         *text_out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char *buf;
+    size_t len;
+    if (fileio_read(path, FILEIO_MAX_BYTES, &buf, &len, err, errlen))
         return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len < cap)
-            break;
-        cap *= 2;
-        char *nb = realloc(buf, cap + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        snprintf(err, errlen, "%s: %s", path, buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[len] = 0;
     cJSON *root = json_parse_text(path, buf, len, err, errlen);
     if (root && text_out)
         *text_out = buf;
@@ -228,7 +233,10 @@ static int read_packed(const cJSON *item, float *out, int rows, int cols, const 
     }
     int dims[2] = {0, 0}, nd = cJSON_GetArraySize(shape), i = 0;
     for (const cJSON *d = shape->child; d && i < 2; d = d->next, i++)
-        dims[i] = cJSON_IsNumber(d) ? (int)d->valuedouble : -1;
+        dims[i] = cJSON_IsNumber(d) && d->valuedouble >= 0 && d->valuedouble <= 1e8 &&
+                          d->valuedouble == floor(d->valuedouble)
+                      ? (int)d->valuedouble
+                      : -1; /* never converts an out-of-range double (UB) */
     int r = nd == 1 ? 1 : dims[0], c = nd == 1 ? dims[0] : dims[1];
     if ((nd != 1 && nd != 2) || r != rows || c != cols) {
         char got[48];
@@ -256,8 +264,8 @@ static int read_packed(const cJSON *item, float *out, int rows, int cols, const 
         len--;
     for (size_t k = 0; k < len; k++)
         if (dec[p[k]] < 0) {
-            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (character '%c' at %zu)",
-                     what, p[k], k);
+            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
+                     "is not base64 at %zu)", what, k);
             return -1;
         }
     size_t want = (size_t)rows * (size_t)cols, nbytes = len / 4 * 3;

@@ -6,12 +6,14 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-/* Reads and parses a JSON file. On failure returns NULL and writes
- * "FILE:LINE:COL: JSON syntax error near '...'" or "FILE: <errno text>" into err.
+/* Reads and parses a JSON file (a regular file of at most FILEIO_MAX_BYTES, see fileio.h).
+ * On failure returns NULL and writes "FILE:LINE:COL: JSON syntax error at <what>" or
+ * "FILE: <what is wrong>" into err; messages never quote the file's bytes.
  * The caller owns the result (cJSON_Delete). If text_out is not NULL it receives the file
  * text (caller frees), useful to locate keys. */
 cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errlen);
-/* Parses a string; on failure NULL and "NAME:LINE:COL: ..." in err. */
+/* Parses a string; on failure NULL and "NAME:LINE:COL: ..." in err (the offending byte is
+ * described, never quoted). */
 cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen);
 /* 1-based line and column of byte offset off in text. */
 void json_line_col(const char *text, size_t off, int *line, int *col);

@@ -433,6 +433,21 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
     return t;
 }
 
+size_t trace_bytes(const Model *m, int max_n, int max_m)
+{
+    const ModelConfig *c = &m->cfg;
+    if (max_n < 1) max_n = 1;
+    if (max_m < 1) max_m = 1;
+    size_t n = (size_t)max_n, mm = (size_t)max_m, V = (size_t)c->vocab_size, cap;
+    if (c->arch == ARCH_DECODER || c->arch == ARCH_ENCODER)
+        cap = stack_floats(c, n, 0) + n * V;
+    else
+        cap = stack_floats(c, n, 0) + stack_floats(c, mm, n) + mm * V;
+    cap += scratch_floats(c, max_n, max_m) + spill_floats(c, max_n, max_m);
+    size_t lanes = n > mm ? n : mm;
+    return sizeof(float) * (cap + lanes * (size_t)c->d_model) + sizeof(int) * (2 * n + 2 * mm);
+}
+
 void trace_free(Trace *t)
 {
     if (!t) return;
@@ -920,7 +935,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         t->n_entries = 0;
         return -1;
     }
-    return 0;
+    return trace_check_finite(t, err, errlen);
 }
 
 Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,

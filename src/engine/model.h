@@ -102,6 +102,12 @@ void model_config_defaults(ModelConfig *cfg);
 int model_config_check(const ModelConfig *cfg, char *err, size_t errlen);
 /* Number of weights (floats) of a configuration, without allocating. */
 size_t model_config_param_count(const ModelConfig *cfg);
+/* The most weights attend allocates for one model (128 MB of floats): bigger configs are
+ * refused before anything is allocated. */
+#define MODEL_MAX_PARAMS ((size_t)32000000)
+/* 0 if cfg's weights fit MODEL_MAX_PARAMS, else -1 with a message giving the size
+ * (model_io.c). */
+int model_config_check_size(const ModelConfig *cfg, char *err, size_t errlen);
 
 /* Allocates a model for cfg with every weight zero and the given vocabulary (taken over:
  * v is emptied). Returns 0 or -1 with a message. */
@@ -208,9 +214,21 @@ const char *trace_kind_key(TensorKind k); /* "q", "weights", ... as used in name
 
 /* Runs the model. src: n token ids (the encoder input, or the only input); tgt: m decoder ids
  * for encoder-decoder models (ignored otherwise). Applies c->order to src. Fills t (never
- * allocates). Returns 0, or -1 with a message (too long, bad order, learned PE too short...). */
+ * allocates). Returns 0, or -1 with a message (too long, bad order, learned PE too short...,
+ * or a NaN/infinity in a tensor: see trace_check_finite; the trace is then left filled). */
 int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
                   const Controls *c, Trace *t, char *err, size_t errlen);
+
+/* 0 if every value of every tensor in t is finite (the mask and the masked scores may hold
+ * -inf), else -1 with "the forward pass overflowed: NAME[row][col] is NaN ..." in err.
+ * model_forward calls it last (trace_check.c). */
+int trace_check_finite(const Trace *t, char *err, size_t errlen);
+/* Bytes trace_new(m, max_n, max_m) would allocate, computed without allocating: callers
+ * refuse runs too long for memory before asking for it. */
+size_t trace_bytes(const Model *m, int max_n, int max_m);
+/* The most memory one trace may take (dump, generate): 512 MiB. The shipped models' traces
+ * take well under 1 MiB; the trace grows with the square of the sentence length. */
+#define TRACE_MAX_BYTES ((size_t)512 << 20)
 
 /* Runs src in identity order into a and in c->order into b, and returns
  * max |Attn(PX) − P·Attn(X)| over every self-attention output (·W_O) of every layer of the

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "json.h"
 #include "model.h"
 #include "model_json.h"
@@ -108,10 +109,18 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
     double dv;
     if (json_get(cj, "norm_eps")) {
         if (json_get_number(cj, "norm_eps", &dv, "config.norm_eps", err, errlen)) return -1;
+        if (!(dv > 0 && dv <= 1)) { /* also keeps the float conversion in range */
+            snprintf(err, errlen, "\"config.norm_eps\" is %g, must be above 0 and at most 1", dv);
+            return -1;
+        }
         c->norm_eps = (float)dv;
     }
     if (json_get(cj, "rope_base")) {
         if (json_get_number(cj, "rope_base", &dv, "config.rope_base", err, errlen)) return -1;
+        if (!(dv > 1 && dv <= 1e9)) { /* also keeps the float conversion in range */
+            snprintf(err, errlen, "\"config.rope_base\" is %g, must be above 1 and at most 1e9", dv);
+            return -1;
+        }
         c->rope_base = (float)dv;
     }
     const char *s;
@@ -125,7 +134,22 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
     }
     if (allow_no_vocab && c->vocab_size == 0)
         return 0;
-    return model_config_check(c, err, errlen);
+    if (model_config_check(c, err, errlen))
+        return -1;
+    return model_config_check_size(c, err, errlen);
+}
+
+int model_config_check_size(const ModelConfig *c, char *err, size_t errlen)
+{
+    size_t n = model_config_param_count(c);
+    if (n > MODEL_MAX_PARAMS) {
+        snprintf(err, errlen, "the config asks for %zu weights (%.1f GB), more than attend's limit "
+                 "of %zu million weights (%.1f GB): make d_model, d_ff, n_layers, max_len or "
+                 "vocab_size smaller", n, (double)n * 4 / 1e9, (size_t)MODEL_MAX_PARAMS / 1000000,
+                 (double)MODEL_MAX_PARAMS * 4 / 1e9);
+        return -1;
+    }
+    return 0;
 }
 
 int model_config_read(const cJSON *obj, ModelConfig *c, char *err, size_t errlen)
@@ -181,7 +205,7 @@ static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
     const char *fmt = json_get_string(root, "format", "format", err, errlen);
     if (!fmt) return -1;
     if (strcmp(fmt, "attend-model")) {
-        snprintf(err, errlen, "\"format\" is \"%s\", expected \"attend-model\"", fmt);
+        snprintf(err, errlen, "\"format\" is not \"attend-model\": not an attend model file");
         return -1;
     }
     int version;
@@ -245,11 +269,14 @@ int model_load(Model *m, const char *path, char *err, size_t errlen)
 int model_save(const Model *m, const char *path, char *err, size_t errlen)
 {
     const ModelConfig *c = &m->cfg;
-    char tmp[600];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    fileio_clean_stale(path);
+    FileioTmp t;
+    if (fileio_tmp_open(&t, path, 0644, err, errlen))
+        return -1;
+    FILE *f = fdopen(t.fd, "w");
     if (!f) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        snprintf(err, errlen, "%s: cannot save: %s", path, strerror(errno));
+        fileio_tmp_abort(&t);
         return -1;
     }
     fprintf(f, "{\n\"format\": \"attend-model\",\n\"version\": 1,\n\"config\": {\n");
@@ -303,20 +330,23 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
         }
     }
     fprintf(f, "\n}\n}\n");
-    int bad = ferror(f);
-    if (fflush(f) || fsync(fileno(f)))
+    /* A write error (a full disk, EFBIG under a file-size limit) sticks in the stream. */
+    int bad = fflush(f) != 0 || ferror(f);
+    int e = errno;
+    if (!bad && fsync(fileno(f)) != 0) {
         bad = 1;
-    if (fclose(f))
+        e = errno;
+    }
+    if (fclose(f) != 0 && !bad) {
         bad = 1;
+        e = errno;
+    }
+    t.fd = -1; /* closed by fclose */
     if (bad) {
-        snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
-        remove(tmp);
+        snprintf(err, errlen, "%s: cannot save: %s (the previous file, if any, is unchanged)",
+                 path, strerror(e ? e : EIO));
+        fileio_tmp_abort(&t);
         return -1;
     }
-    if (rename(tmp, path)) {
-        snprintf(err, errlen, "%s: rename failed: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return fileio_tmp_commit(&t, err, errlen);
 }

@@ -1,11 +1,14 @@
 /* vocab.c - word-level vocabulary and tokenizer (see vocab.h). */
 #include "vocab.h"
 
+#include "fileio.h"
+
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define VOCAB_LINE_MAX 254 /* longest line of a vocabulary file */
 
 static unsigned hash_str(const char *s)
 {
@@ -73,6 +76,15 @@ int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errl
             vocab_free(v);
             return -1;
         }
+        for (size_t k = 0; k < len; k++)
+            if (isspace((unsigned char)w[k])) {
+                /* the tokenizer splits at whitespace: such a word could never be produced */
+                snprintf(err, errlen, "vocabulary word %d contains %s (the tokenizer splits "
+                         "words at whitespace, so it could never be produced)", i,
+                         w[k] == ' ' ? "a space" : "whitespace");
+                vocab_free(v);
+                return -1;
+            }
         if (vocab_id(v, w) >= 0) {
             snprintf(err, errlen, "vocabulary word %d \"%s\" is repeated", i, w);
             vocab_free(v);
@@ -103,24 +115,32 @@ int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errl
 int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char *text;
+    size_t tlen;
+    if (fileio_read(path, FILEIO_MAX_BYTES, &text, &tlen, err, errlen))
         return -1;
-    }
-    char line[256];
     int n = 0, cap = 0, lineno = 0, rc = 0;
     char **words = NULL;
-    while (fgets(line, sizeof line, f)) {
+    for (char *p = text; rc == 0 && p < text + tlen;) {
         lineno++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            snprintf(err, errlen, "%s:%d: line too long", path, lineno);
+        char *nl = memchr(p, '\n', (size_t)(text + tlen - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(text + tlen - p);
+        char *line = p;
+        p += len + (nl ? 1 : 0);
+        if (len > VOCAB_LINE_MAX) {
+            snprintf(err, errlen, "%s:%d: line too long (more than %d bytes)", path, lineno,
+                     VOCAB_LINE_MAX);
             rc = -1;
             break;
         }
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
-            line[--len] = 0;
+        if (memchr(line, 0, len)) {
+            snprintf(err, errlen, "%s:%d: a NUL byte (not a text file)", path, lineno);
+            rc = -1;
+            break;
+        }
+        while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+            len--;
+        line[len] = 0;
         if (len == 0 || line[0] == '#')
             continue;
         if (n == cap) {
@@ -141,7 +161,7 @@ int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen)
         }
         n++;
     }
-    fclose(f);
+    free(text);
     if (rc == 0) {
         char e2[256];
         rc = vocab_init(v, (const char *const *)words, n, e2, sizeof e2);

@@ -28,9 +28,10 @@ typedef struct {
 } TokenizeInfo;
 
 /* Builds a vocabulary from n words (copied). Fails if <pad> or <unk> is missing, a word is
- * empty, too long or repeated. Returns 0, or -1 with a message in err. */
+ * empty, too long, repeated or contains whitespace (which the tokenizer never produces). Returns 0, or -1 with a message in err. */
 int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errlen);
-/* Reads one word per line (blank lines and lines starting with '#' skipped). */
+/* Reads one word per line (blank lines and lines starting with '#' skipped) from a regular
+ * file of at most FILEIO_MAX_BYTES. */
 int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen);
 void vocab_free(Vocab *v);
 /* Id of a word (exact match), or -1. */

@@ -1,8 +1,12 @@
 /* test_model_io.c - bad model files are refused with a message naming the file and the key
  * (or line:col for JSON syntax), and never leave a half-loaded model. */
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model.h"
@@ -80,6 +84,139 @@ static void expect_fail(const char *name, const char *text, const char *n1, cons
     CHECK(m.data == NULL && m.params == NULL && m.n_floats == 0, "%s: nothing half-loaded", name);
 }
 
+/* Number of entries of dir whose name starts with prefix. */
+static int count_prefix(const char *d, const char *prefix)
+{
+    DIR *dd = opendir(d);
+    int k = 0;
+    for (struct dirent *e; dd && (e = readdir(dd));)
+        k += !strncmp(e->d_name, prefix, strlen(prefix));
+    if (dd)
+        closedir(dd);
+    return k;
+}
+
+/* issue 11: non-regular files, no writing through links, file-size limits, size limits,
+ * words with spaces, shapes that do not fit an int. */
+static void test_hardening(const char *ok)
+{
+    char path[256], err[1024];
+    Model m;
+    /* Only regular files are read: a device, a FIFO and a directory each get a message naming
+     * the path and the problem, without blocking or reading forever. */
+    CHECK(model_load(&m, "/dev/zero", err, sizeof err) == -1 && strstr(err, "/dev/zero") &&
+          strstr(err, "character device") && strstr(err, "regular file"), "/dev/zero: %s", err);
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    CHECK(mkfifo(path, 0600) == 0, "fifo made");
+    CHECK(model_load(&m, path, err, sizeof err) == -1 && strstr(err, path) && strstr(err, "FIFO"),
+          "fifo: %s", err);
+    CHECK(model_load(&m, dir, err, sizeof err) == -1 && strstr(err, dir) &&
+          strstr(err, "a directory"), "directory: %s", err);
+    /* A syntax error never quotes the file. */
+    snprintf(path, sizeof path, "%s/secret.json", dir);
+    write_file(path, "hunter2-password\n");
+    CHECK(model_load(&m, path, err, sizeof err) == -1 && strstr(err, ":1:1:") &&
+          !strstr(err, "hunter"), "no file contents in the message: %s", err);
+
+    /* model_save never writes through a link planted at the old predictable temp name. */
+    ModelConfig c;
+    model_config_defaults(&c);
+    c.vocab_size = 4; c.d_model = 4; c.n_heads = 2; c.d_head = 2; c.n_layers = 1; c.d_ff = 4;
+    c.max_len = 4;
+    const char *w[] = {"<pad>", "<unk>", "cat", "sat"};
+    Vocab v;
+    CHECK(vocab_init(&v, w, 4, err, sizeof err) == 0, "%s", err);
+    CHECK(model_new(&m, &c, &v, err, sizeof err) == 0, "%s", err);
+    char out[256], victim[256], link[300];
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_file(victim, "precious");
+    snprintf(link, sizeof link, "%s.tmp.%ld", out, (long)getpid());
+    CHECK(symlink(victim, link) == 0, "planted");
+    snprintf(link, sizeof link, "%s.tmp-%ld", out, (long)getpid());
+    CHECK(symlink(victim, link) == 0, "planted");
+    CHECK(model_save(&m, out, err, sizeof err) == 0, "save: %s", err);
+    FILE *f = fopen(victim, "r");
+    char got[64] = "";
+    if (f) {
+        if (!fgets(got, sizeof got, f))
+            got[0] = 0;
+        fclose(f);
+    }
+    CHECK(!strcmp(got, "precious"), "victim untouched: %s", got);
+    /* Under a file-size limit: a message naming the --out path, the old file intact, no temp
+     * file left, the process alive. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 100;
+    struct stat before, after;
+    stat(out, &before);
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "limit");
+    int rc = model_save(&m, out, err, sizeof err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(rc == -1 && strstr(err, out) && strstr(err, "too large") && !strstr(err, ".tmp"),
+          "save under a limit: %s", err);
+    CHECK(stat(out, &after) == 0 && after.st_size == before.st_size &&
+          after.st_ino == before.st_ino, "old file intact");
+    CHECK(count_prefix(dir, "out.json.tmp-") == 1, "no temp file left (only the planted link)");
+    /* Finite but huge weights overflow the forward: an error naming the tensor, not a
+     * trace of zeros; the trace's size is known before allocating it. */
+    {
+        for (size_t i = 0; i < m.n_floats; i++)
+            m.data[i] = 3e38f;
+        Trace *tr = trace_new(&m, 3, 1);
+        CHECK(tr && trace_bytes(&m, 3, 1) >= sizeof(float) * tr->cap,
+              "trace_bytes covers the arena (%zu bytes for %zu floats)", trace_bytes(&m, 3, 1),
+              tr ? tr->cap : 0);
+        Controls ctl;
+        model_default_controls(&m, &ctl);
+        int ids[3] = {2, 3, 1};
+        char e[600];
+        CHECK(tr && model_forward(&m, ids, 3, NULL, 0, &ctl, tr, e, sizeof e) == -1 &&
+              strstr(e, "overflowed") && strstr(e, "[0][0] is "), "huge weights: %s", e);
+        for (size_t i = 0; i < m.n_floats; i++)
+            m.data[i] = 0.01f;
+        CHECK(tr && model_forward(&m, ids, 3, NULL, 0, &ctl, tr, e, sizeof e) == 0,
+              "small weights run (the mask's -inf is not an error): %s", e);
+        trace_free(tr);
+    }
+    /* into a missing directory: the message names the path asked for */
+    CHECK(model_save(&m, "/nonexistent/dir/x.json", err, sizeof err) == -1 &&
+          strstr(err, "/nonexistent/dir/x.json") && !strstr(err, ".tmp"), "missing dir: %s", err);
+    model_free(&m);
+
+    /* A config asking for hundreds of GB is refused before anything is allocated. */
+    c.vocab_size = 1000000; c.d_model = 4096; c.d_head = 64; c.n_heads = 64; c.n_layers = 48;
+    c.d_ff = 16384; c.max_len = 4096;
+    CHECK(model_config_check_size(&c, err, sizeof err) == -1 && strstr(err, "GB") &&
+          strstr(err, "limit"), "huge config: %s", err);
+    char *s = replace(ok, "\"vocab_size\": 4, \"d_model\": 4", "\"vocab_size\": 1000000, \"d_model\": 4096");
+    expect_fail("huge", s, "GB", "limit");
+    free(s);
+    /* A vocabulary word with a space can never be produced by the tokenizer: refused. */
+    s = replace(ok, "\"cat\"", "\"c at\"");
+    expect_fail("vocab-space", s, "vocab", "space");
+    free(s);
+    const char *w2[] = {"<pad>", "<unk>", "a\tb"};
+    CHECK(vocab_init(&v, w2, 3, err, sizeof err) == -1 && strstr(err, "whitespace"), "tab: %s", err);
+    /* A packed shape that does not fit an int is a message, not undefined behaviour. */
+    {
+        char ppath[128];
+        snprintf(ppath, sizeof ppath, "%s/packed.json", dir);
+        FILE *pf = fopen(ppath, "r");
+        static char pk[1 << 16];
+        size_t pn = pf ? fread(pk, 1, sizeof pk - 1, pf) : 0;
+        pk[pn] = 0;
+        if (pf)
+            fclose(pf);
+        s = replace(pk, "\"tok_embed\": {\"shape\": [4, 4]", "\"tok_embed\": {\"shape\": [1e300, -1e300]");
+        expect_fail("packed-huge-shape", s, "tok_embed", "shape");
+        free(s);
+    }
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/attend-test-io-%d", (int)getpid());
@@ -141,7 +278,13 @@ int main(void)
     expect_fail("unexpected-weight", s, "lm_headx", NULL);
     free(s);
     s = replace(ok, "\"format\": \"attend-model\"", "\"format\": \"gguf\"");
-    expect_fail("wrong-format", s, "format", "gguf");
+    expect_fail("wrong-format", s, "format", "not an attend model");
+    {
+        char e[1024], fp[128];
+        snprintf(fp, sizeof fp, "%s/wrong-format.json", dir);
+        CHECK(model_load(&m, fp, e, sizeof e) == -1 && !strstr(e, "gguf"),
+              "a foreign file's values are not quoted: %s", e);
+    }
     free(s);
     expect_fail("empty", "", "unexpected end", NULL);
     expect_fail("array", "[1,2]", "top level", NULL);
@@ -183,6 +326,7 @@ int main(void)
         expect_fail("packed-inf", s, "pos_embed", "not finite");
         free(s);
     }
+    test_hardening(ok);
     /* A missing file names it. */
     CHECK(model_load(&m, "/nonexistent/model.json", err, sizeof err) == -1 &&
           strstr(err, "/nonexistent/model.json") && strstr(err, "No such file"), "missing: %s", err);

@@ -1,6 +1,11 @@
-/* test_progress.c - progress file: round trip, default path, atomic save, corrupt file moved
- * aside (never overwritten), opaque slots. */
+/* test_progress.c - progress file: round trip, default path, atomic save (also under a
+ * file-size limit), corrupt file moved aside (never overwritten), opaque slots, no writing
+ * through planted symlinks, stale temp files cleaned, two windows merged (in one process and
+ * in two processes saving interleaved). */
 #include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -113,10 +118,13 @@ static void test_round_trip(void)
     progress_free(&q);
 }
 
+/* Under a file-size limit (ulimit -f) a save fails with a message: the old file intact, no
+ * temp file left, the process alive (SIGXFSZ ignored, as main.c does). */
 static void test_atomic(void)
 {
-    char path[512], err[512], tmp[600];
-    snprintf(path, sizeof path, "%s/atomic/progress.json", tmpdir);
+    char path[600], err[1024], dir[300];
+    snprintf(dir, sizeof dir, "%s/atomic", tmpdir);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
     Progress p;
     CHECK(progress_load(&p, path, err, sizeof err) == 0, "%s", err);
     progress_set_current(&p, "one", 1);
@@ -125,17 +133,190 @@ static void test_atomic(void)
     char *b = read_file(path);
     snprintf(before, sizeof before, "%s", b ? b : "");
     CHECK(strstr(before, "\"one\"") != NULL, "first save has the lesson");
-    /* Block the temp file name: the save must fail and leave the old file untouched. */
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    CHECK(mkdir(tmp, 0700) == 0, "blocker made");
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 16; /* bytes: smaller than any progress file */
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "limit set");
     progress_set_current(&p, "two", 2);
-    CHECK(progress_save(&p, err, sizeof err) == -1, "save fails when the temp file cannot be made");
+    int rc = progress_save(&p, err, sizeof err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(rc == -1, "save fails under a file-size limit");
+    CHECK(strstr(err, path) && strstr(err, "too large"), "message names the file and why: %s",
+          err);
     b = read_file(path);
     CHECK(b && !strcmp(b, before), "old file intact after a failed save");
-    rmdir(tmp);
+    CHECK(count_prefix(dir, "progress.json.tmp", NULL, 0) == 0, "no partial temp file left");
     CHECK(progress_save(&p, err, sizeof err) == 0, "save works again: %s", err);
     b = read_file(path);
     CHECK(b && strstr(b, "\"two\"") && !strstr(b, "\"one\""), "new content replaced the old");
+    progress_free(&p);
+}
+
+/* A symlink planted at the old predictable temp name, at the lock, or at the file itself
+ * never makes a save write through it. */
+static void test_symlink(void)
+{
+    char dir[512], path[600], victim[600], link[700], err[1024];
+    snprintf(dir, sizeof dir, "%s/symlink", tmpdir);
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_file(victim, "precious");
+    snprintf(link, sizeof link, "%s.tmp-%ld", path, (long)getpid());
+    CHECK(symlink(victim, link) == 0, "planted %s", link);
+    Progress p;
+    CHECK(progress_load(&p, path, err, sizeof err) == 0, "%s", err);
+    progress_mark_seen(&p, "a", 0);
+    CHECK(progress_save(&p, err, sizeof err) == 0, "save beside a planted link: %s", err);
+    char *v = read_file(victim);
+    CHECK(v && !strcmp(v, "precious"), "victim untouched by the temp file");
+    unlink(link);
+    /* the progress file itself a link: the save replaces the link, not its target */
+    unlink(path);
+    CHECK(symlink(victim, path) == 0, "progress.json -> victim");
+    CHECK(progress_save(&p, err, sizeof err) == 0, "save over a link: %s", err);
+    v = read_file(victim);
+    CHECK(v && !strcmp(v, "precious"), "victim untouched through progress.json");
+    /* the lock a link: refused, victim untouched */
+    char lock[700];
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    unlink(lock);
+    CHECK(symlink(victim, lock) == 0, "lock -> victim");
+    CHECK(progress_save(&p, err, sizeof err) == -1 && strstr(err, "lock"), "linked lock refused: %s",
+          err);
+    v = read_file(victim);
+    CHECK(v && !strcmp(v, "precious"), "victim untouched through the lock");
+    unlink(lock);
+    progress_free(&p);
+}
+
+/* Temp files of dead processes are removed by the next save; a live process's are kept. */
+static void test_stale(void)
+{
+    char dir[512], path[600], dead1[700], dead2[700], live[700], err[512];
+    snprintf(dir, sizeof dir, "%s/stale", tmpdir);
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0); /* a pid that no longer runs */
+    snprintf(dead1, sizeof dead1, "%s.tmp-%ld-0123456789abcdef", path, (long)child);
+    snprintf(dead2, sizeof dead2, "%s.tmp-%ld", path, (long)child);
+    snprintf(live, sizeof live, "%s.tmp-%ld-feedfeedfeedfeed", path, (long)getppid());
+    write_file(dead1, "{\"half");
+    write_file(dead2, "{\"half");
+    write_file(live, "{\"writing");
+    Progress p;
+    CHECK(progress_load(&p, path, err, sizeof err) == 0, "%s", err);
+    progress_mark_seen(&p, "a", 1);
+    CHECK(progress_save(&p, err, sizeof err) == 0, "%s", err);
+    CHECK(access(dead1, F_OK) != 0 && access(dead2, F_OK) != 0, "dead processes' temp files gone");
+    CHECK(access(live, F_OK) == 0, "a live process's temp file kept");
+    unlink(live);
+    progress_free(&p);
+}
+
+/* Two windows, each loaded once: every page and record either saved survives. */
+static void test_merge(void)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/merge/progress.json", tmpdir);
+    Progress a, b;
+    CHECK(progress_load(&a, path, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_load(&b, path, err, sizeof err) == 0, "%s", err);
+    progress_mark_seen(&a, "l1", 0);
+    progress_mark_seen(&a, "l1", 2);
+    progress_set_completed(&a, "l2", 1);
+    progress_set_current(&a, "l1", 2);
+    CHECK(progress_slot_set(&a, "quiz", "{\"version\":1,\"scores\":{\"l1\":{\"right\":1,\"asked\":2,"
+                            "\"when\":100,\"best\":0.9}},\"schedule\":{\"x\":{\"box\":3,\"last\":100},"
+                            "\"z\":{\"box\":2,\"last\":10}}}", err, sizeof err) == 0, "%s", err);
+    CHECK(progress_save(&a, err, sizeof err) == 0, "a saves: %s", err);
+    progress_mark_seen(&b, "l1", 1);
+    progress_mark_seen(&b, "l3", 4);
+    progress_set_current(&b, "l3", 4);
+    CHECK(progress_slot_set(&b, "quiz", "{\"version\":1,\"scores\":{\"l1\":{\"right\":2,\"asked\":2,"
+                            "\"when\":200,\"best\":0.5}},\"schedule\":{\"x\":{\"box\":1,\"last\":50},"
+                            "\"y\":{\"box\":2,\"last\":60}}}", err, sizeof err) == 0, "%s", err);
+    CHECK(progress_slot_set(&b, "other", "[1,2]", err, sizeof err) == 0, "%s", err);
+    CHECK(progress_save(&b, err, sizeof err) == 0, "b saves: %s", err);
+    Progress m;
+    CHECK(progress_load(&m, path, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_seen(&m, "l1", 0) && progress_seen(&m, "l1", 1) && progress_seen(&m, "l1", 2),
+          "pages seen: union of both windows");
+    CHECK(progress_seen(&m, "l3", 4) && progress_completed(&m, "l2"), "each window's records kept");
+    CHECK(!strcmp(m.current_lesson, "l3") && m.current_page == 4, "current: the last save's");
+    const char *q = progress_slot_get(&m, "quiz");
+    CHECK(q && strstr(q, "\"x\":{\"box\":3,\"last\":100}"), "schedule: the newer record of x: %s",
+          q ? q : "");
+    CHECK(q && strstr(q, "\"y\":{") && strstr(q, "\"z\":{"), "schedule: keys of both kept: %s",
+          q ? q : "");
+    CHECK(q && strstr(q, "\"right\":2,\"asked\":2,\"when\":200,\"best\":0.9"),
+          "scores: the newer session, the best of both: %s", q ? q : "");
+    CHECK(progress_slot_get(&m, "other") != NULL, "a slot only one window has is kept");
+    progress_free(&a);
+    progress_free(&b);
+    progress_free(&m);
+}
+
+/* Two processes saving interleaved, each loaded once at its start: nothing is lost. */
+static void test_two_processes(void)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/procs/progress.json", tmpdir);
+    enum { PAGES = 60 };
+    pid_t kids[2];
+    for (int k = 0; k < 2; k++) {
+        kids[k] = fork();
+        if (kids[k] == 0) {
+            Progress p;
+            char e[512];
+            if (progress_load(&p, path, e, sizeof e) < 0)
+                _exit(3);
+            int bad = 0;
+            for (int i = 0; i < PAGES; i++) {
+                progress_mark_seen(&p, k ? "b" : "a", i);
+                progress_mark_seen(&p, "shared", 2 * i + k);
+                progress_set_current(&p, k ? "b" : "a", i);
+                bad |= progress_save(&p, e, sizeof e) != 0;
+            }
+            progress_free(&p);
+            _exit(bad ? 4 : 0);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int st = -1;
+        waitpid(kids[k], &st, 0);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer %d saved every time (status %d)", k,
+              st);
+    }
+    Progress m;
+    CHECK(progress_load(&m, path, err, sizeof err) == 0, "the file is valid: %s", err);
+    CHECK(progress_count_seen(&m, "a") == PAGES && progress_count_seen(&m, "b") == PAGES,
+          "every page of both writers kept: a %d, b %d of %d", progress_count_seen(&m, "a"),
+          progress_count_seen(&m, "b"), PAGES);
+    CHECK(progress_count_seen(&m, "shared") == 2 * PAGES, "shared lesson: %d of %d pages",
+          progress_count_seen(&m, "shared"), 2 * PAGES);
+    progress_free(&m);
+}
+
+/* A progress file that is not a regular file is neither read nor replaced. */
+static void test_not_regular(void)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/notreg", tmpdir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/notreg/progress.json", tmpdir);
+    mkdir(path, 0700);
+    Progress p;
+    CHECK(progress_load(&p, path, err, sizeof err) == -1 && strstr(err, "not a regular file"),
+          "a directory at progress.json: %s", err);
+    CHECK(progress_save(&p, err, sizeof err) == -1, "and not saved over");
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode), "the directory is still there");
     progress_free(&p);
 }
 
@@ -175,10 +356,17 @@ int main(void)
     test_default_path();
     test_round_trip();
     test_atomic();
+    test_symlink();
+    test_stale();
+    test_merge();
+    test_two_processes();
+    test_not_regular();
     test_corrupt("syntax", "{\"version\": 1, \"lessons\": {");
     test_corrupt("shape", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": \"all\"}}}");
     test_corrupt("version", "{\"version\": 99}");
     test_corrupt("empty", "");
+    test_corrupt("huge-page", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [1e300]}}}");
+    test_corrupt("nan-page", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [-1e19]}}}");
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

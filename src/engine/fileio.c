@@ -1,0 +1,277 @@
+/* fileio.c - bounded regular-file reads and exclusive temp file + fsync + rename writes
+ * (see fileio.h). */
+#include "fileio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+/* What a non-regular file is, for the message. */
+static const char *kind_name(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a regular file";
+}
+
+int fileio_read(const char *path, size_t cap, char **out, size_t *len, char *err,
+                size_t errlen)
+{
+    *out = NULL;
+    *len = 0;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; cleared below for a file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: is %s, not a regular file: attend reads only regular files",
+                 path, kind_name(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    if ((uintmax_t)st.st_size > (uintmax_t)cap) {
+        snprintf(err, errlen, "%s: too large (%jd bytes; attend reads files of at most %zu MiB)",
+                 path, (intmax_t)st.st_size, cap >> 20);
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    size_t want = (size_t)st.st_size, got = 0, bufcap = want + 1;
+    char *buf = malloc(bufcap + 1);
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        close(fd);
+        return -1;
+    }
+    for (;;) {
+        if (got == bufcap) { /* the file grew while we read it */
+            if (bufcap > cap) {
+                snprintf(err, errlen, "%s: too large (more than %zu MiB; attend reads files of "
+                         "at most %zu MiB)", path, cap >> 20, cap >> 20);
+                free(buf);
+                close(fd);
+                return -1;
+            }
+            size_t nc = bufcap * 2 > cap + 1 ? cap + 1 : bufcap * 2;
+            char *nb = realloc(buf, nc + 1);
+            if (!nb) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                free(buf);
+                close(fd);
+                return -1;
+            }
+            buf = nb;
+            bufcap = nc;
+        }
+        ssize_t r = read(fd, buf + got, bufcap - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+            free(buf);
+            close(fd);
+            return -1;
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got > cap) {
+        snprintf(err, errlen, "%s: too large (attend reads files of at most %zu MiB)", path,
+                 cap >> 20);
+        free(buf);
+        return -1;
+    }
+    buf[got] = 0;
+    *out = buf;
+    *len = got;
+    return 0;
+}
+
+/* 64 unpredictable bits for a temp name: getrandom, else the clock, pid and a counter. */
+static uint64_t random_bits(void)
+{
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) == (ssize_t)sizeof r)
+        return r;
+    static uint64_t counter;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    r = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15u ^ (uint64_t)ts.tv_sec << 20 ^
+        (uint64_t)getpid() << 40 ^ ++counter * 0xD1B54A32D192ED03u;
+    return r;
+}
+
+int fileio_tmp_open(FileioTmp *t, const char *path, int mode, char *err, size_t errlen)
+{
+    t->fd = -1;
+    t->tmp[0] = 0;
+    if (!path[0] || strlen(path) >= sizeof t->path) {
+        snprintf(err, errlen, "%.200s: path %s", path, path[0] ? "too long" : "is empty");
+        return -1;
+    }
+    snprintf(t->path, sizeof t->path, "%s", path);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        snprintf(t->tmp, sizeof t->tmp, "%s.tmp-%ld-%016llx", path, (long)getpid(),
+                 (unsigned long long)random_bits());
+        t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                     (mode_t)mode);
+        if (t->fd >= 0)
+            return 0;
+        if (errno != EEXIST)
+            break;
+    }
+    int e = errno;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    snprintf(err, errlen, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
+    t->tmp[0] = 0;
+    return -1;
+}
+
+int fileio_write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        if (w == 0) {
+            errno = EIO;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+void fileio_tmp_abort(FileioTmp *t)
+{
+    int e = errno;
+    if (t->fd >= 0)
+        close(t->fd);
+    t->fd = -1;
+    if (t->tmp[0])
+        unlink(t->tmp);
+    t->tmp[0] = 0;
+    errno = e;
+}
+
+int fileio_tmp_commit(FileioTmp *t, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (t->fd >= 0) {
+        if (fsync(t->fd) != 0)
+            rc = -1;
+        int e = errno;
+        if (close(t->fd) != 0 && !rc)
+            rc = -1;
+        else
+            errno = e;
+        t->fd = -1;
+    }
+    if (!rc && rename(t->tmp, t->path) != 0)
+        rc = -1;
+    if (rc) {
+        snprintf(err, errlen, "%s: cannot save: %s (the previous file, if any, is unchanged)",
+                 t->path, strerror(errno));
+        fileio_tmp_abort(t);
+        return -1;
+    }
+    t->tmp[0] = 0;
+    /* make the rename itself durable */
+    char dir[sizeof t->path];
+    snprintf(dir, sizeof dir, "%s", t->path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
+int fileio_clean_stale(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    const char *base = path;
+    if (slash) {
+        base = path + (slash - dir) + 1;
+        *(slash == dir ? slash + 1 : slash) = 0;
+    } else {
+        snprintf(dir, sizeof dir, ".");
+    }
+    size_t blen = strlen(base);
+    if (!blen)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int removed = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *n = e->d_name;
+        if (strncmp(n, base, blen) || (strncmp(n + blen, ".tmp-", 5) &&
+                                       strncmp(n + blen, ".tmp.", 5)))
+            continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(n + blen + 5, &end, 10);
+        if (errno || end == n + blen + 5 || pid <= 0 || (*end && *end != '-'))
+            continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* its writer may still be running */
+        char full[2200];
+        snprintf(full, sizeof full, "%s/%s", dir, n);
+        struct stat st;
+        if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) == 0)
+            removed++;
+    }
+    closedir(d);
+    return removed;
+}

@@ -1,0 +1,214 @@
+/* test_bad_inputs.c - the bad-input table for what needs no process (issue 11; the command
+ * line, model, vocabulary and lesson rows are in tests/ref/bad_inputs.sh): progress files
+ * (each refused or moved aside with a message naming the problem, the learner's bytes kept)
+ * and quiz answers (each unreadable answer is QV_INVALID with a message saying why, never
+ * counted as wrong, never a crash). */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "quiz.h"
+#include "t.h"
+
+static char tmpdir[128];
+
+/* 1 if every '|'-separated key word of keys is in s. */
+static int has_all(const char *s, const char *keys)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", keys);
+    for (char *save = NULL, *k = strtok_r(buf, "|", &save); k; k = strtok_r(NULL, "|", &save))
+        if (!strstr(s, k))
+            return 0;
+    return 1;
+}
+
+typedef struct {
+    const char *name, *content; /* content NULL: the row makes its own file */
+    int rc;                     /* progress_load's return */
+    const char *keys;
+} ProgressRow;
+
+static const ProgressRow PROGRESS_ROWS[] = {
+    {"empty", "", 1, "corrupt|unexpected end of file"},
+    {"syntax", "{\"version\": 1,", 1, "corrupt|JSON syntax error"},
+    {"garbage", "\x7f" "ELF\x02\x01", 1, "corrupt|JSON syntax error"},
+    {"nul", "{\"version\": 1}\0xx", 1, "corrupt"},
+    {"array", "[1, 2]", 1, "corrupt|not a JSON object"},
+    {"no-version", "{}", 1, "corrupt|version"},
+    {"version-99", "{\"version\": 99}", 1, "corrupt|version"},
+    {"version-huge", "{\"version\": 1e300}", 1, "corrupt|version"},
+    {"version-str", "{\"version\": \"1\"}", 1, "corrupt|version"},
+    {"current-not-obj", "{\"version\": 1, \"current\": 3}", 1, "corrupt|current.lesson"},
+    {"current-page", "{\"version\": 1, \"current\": {\"lesson\": \"a\", \"page\": -1}}", 1,
+     "corrupt|current.page"},
+    {"current-page-huge", "{\"version\": 1, \"current\": {\"lesson\": \"a\", \"page\": 1e19}}", 1,
+     "corrupt|current.page"},
+    {"current-long-id", "{\"version\": 1, \"current\": {\"lesson\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", \"page\": 0}}", 1, "corrupt|current.lesson"},
+    {"lessons-array", "{\"version\": 1, \"lessons\": []}", 1, "corrupt|lessons: not an object"},
+    {"lesson-not-obj", "{\"version\": 1, \"lessons\": {\"a\": 1}}", 1, "corrupt|lessons.a"},
+    {"seen-string", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": \"all\"}}}", 1,
+     "corrupt|lessons.a.seen"},
+    {"seen-huge", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [1e300]}}}", 1,
+     "corrupt|lessons.a.seen"},
+    {"seen-negative-huge", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [-1e19]}}}", 1,
+     "corrupt|lessons.a.seen"},
+    {"seen-fraction", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [1.5]}}}", 1,
+     "corrupt|lessons.a.seen"},
+    {"seen-too-far", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [10000]}}}", 1,
+     "corrupt|lessons.a.seen"},
+    {"completed-num", "{\"version\": 1, \"lessons\": {\"a\": {\"completed\": 1}}}", 1,
+     "corrupt|lessons.a.completed"},
+    {"slots-array", "{\"version\": 1, \"slots\": [1]}", 1, "corrupt|slots: not an object"},
+    {"directory", NULL, -1, "not a regular file"},
+    {"ok-minimal", "{\"version\": 1}", 0, ""},
+    {"ok-unknown-slot", "{\"version\": 1, \"slots\": {\"future\": {\"x\": [1, 2]}}}", 0, ""},
+};
+
+static void test_progress_rows(void)
+{
+    for (size_t i = 0; i < sizeof PROGRESS_ROWS / sizeof PROGRESS_ROWS[0]; i++) {
+        const ProgressRow *r = &PROGRESS_ROWS[i];
+        char dir[256], path[300], err[2048];
+        snprintf(dir, sizeof dir, "%s/%s", tmpdir, r->name);
+        mkdir(dir, 0700);
+        snprintf(path, sizeof path, "%s/progress.json", dir);
+        size_t len = 0;
+        if (r->content) {
+            len = strlen(r->content);
+            if (!strcmp(r->name, "nul"))
+                len += 3; /* a NUL byte inside the file */
+            FILE *f = fopen(path, "wb");
+            if (f) {
+                fwrite(r->content, 1, len, f);
+                fclose(f);
+            }
+        } else {
+            mkdir(path, 0700);
+        }
+        Progress p;
+        err[0] = 0;
+        int rc = progress_load(&p, path, err, sizeof err);
+        CHECK(rc == r->rc, "%s: progress_load returned %d, want %d (%s)", r->name, rc, r->rc, err);
+        CHECK(has_all(err, r->keys), "%s: message lacks \"%s\": %s", r->name, r->keys, err);
+        if (rc == 1) {
+            /* the learner's bytes moved aside, never lost; a fresh file saves */
+            DIR *d = opendir(dir);
+            int moved = 0;
+            for (struct dirent *e; d && (e = readdir(d));)
+                moved += !strncmp(e->d_name, "progress.json.corrupt-", 22);
+            if (d)
+                closedir(d);
+            CHECK(moved == 1, "%s: corrupt file moved aside (%d)", r->name, moved);
+            CHECK(progress_save(&p, err, sizeof err) == 0, "%s: a fresh save works: %s", r->name,
+                  err);
+        }
+        if (rc == -1)
+            CHECK(progress_save(&p, err, sizeof err) == -1, "%s: nothing saved over it", r->name);
+        progress_free(&p);
+    }
+}
+
+typedef struct {
+    QuizKind kind;
+    const char *answer;
+    QuizVerdict want;
+    const char *keys;
+} AnswerRow;
+
+static const AnswerRow ANSWER_ROWS[] = {
+    {QK_NUMBER, "", QV_INVALID, "Empty answer"},
+    {QK_NUMBER, "   ", QV_INVALID, "Empty answer"},
+    {QK_NUMBER, "abc", QV_INVALID, "\"abc\" is not a number"},
+    {QK_NUMBER, "nan", QV_INVALID, "NaN"},
+    {QK_NUMBER, "NaN", QV_INVALID, "NaN"},
+    {QK_NUMBER, "inf", QV_INVALID, "infinite"},
+    {QK_NUMBER, "1e999", QV_INVALID, "far too large"},
+    {QK_NUMBER, "99999999999999999999999999", QV_INVALID, "far too large"},
+    {QK_NUMBER, "1/0", QV_INVALID, "divides by zero"},
+    {QK_NUMBER, "--1", QV_INVALID, "not a number"},
+    {QK_NUMBER, "1..2", QV_INVALID, "not a number"},
+    {QK_NUMBER, "1,5", QV_INVALID, "point"},
+    {QK_NUMBER, "0x10", QV_INVALID, "not a number"},
+    {QK_NUMBER, "\xff\xfe", QV_INVALID, "not a number"},
+    {QK_NUMBER, "0.25", QV_RIGHT, "Right"},
+    {QK_NUMBER, "1e-400", QV_WRONG, "not right"},
+    {QK_SHAPE, "", QV_INVALID, "Empty answer"},
+    {QK_SHAPE, "6", QV_INVALID, "has 1 size"},
+    {QK_SHAPE, "6x", QV_INVALID, "is not a shape"},
+    {QK_SHAPE, "x64", QV_INVALID, "is not a shape"},
+    {QK_SHAPE, "6x64x2x3x4", QV_INVALID, "more than 4 sizes"},
+    {QK_SHAPE, "6x-1", QV_INVALID, "at least 1"},
+    {QK_SHAPE, "6x0", QV_INVALID, "at least 1"},
+    {QK_SHAPE, "[6,64", QV_INVALID, "is not a shape"},
+    {QK_SHAPE, "99999999999x2", QV_INVALID, "far too large"},
+    {QK_SHAPE, "6xx64", QV_INVALID, "is not a shape"},
+    {QK_SHAPE, "(,)", QV_INVALID, "is not a shape"},
+    {QK_SHAPE, "[6, 64]", QV_RIGHT, "Right"},
+    {QK_CHOICE, "", QV_INVALID, "Empty answer"},
+    {QK_CHOICE, "d", QV_INVALID, "not a choice|1 to 3"},
+    {QK_CHOICE, "0", QV_INVALID, "not a choice"},
+    {QK_CHOICE, "4", QV_INVALID, "not a choice"},
+    {QK_CHOICE, "-1", QV_INVALID, "not a choice"},
+    {QK_CHOICE, "99999999999", QV_INVALID, "not a choice"},
+    {QK_CHOICE, "1.5", QV_INVALID, "not a choice"},
+    {QK_CHOICE, "a b", QV_INVALID, "Pick one choice"},
+    {QK_CHOICE, "b", QV_RIGHT, "Right"},
+    {QK_MULTI, "", QV_INVALID, "Empty answer"},
+    {QK_MULTI, "a,z", QV_INVALID, "\"z\" is not a choice"},
+    {QK_MULTI, "e", QV_INVALID, "not a choice|1 to 4"},
+    {QK_MULTI, "0", QV_INVALID, "not a choice"},
+    {QK_MULTI, "a,c", QV_RIGHT, "Right"},
+    {QK_TEXT, "", QV_INVALID, "Empty answer"},
+    {QK_TEXT, "\"\"", QV_INVALID, "Type a word"},
+    {QK_TEXT, "...", QV_INVALID, "Type a word"},
+    {QK_TEXT, "Softmax.", QV_RIGHT, "Right"},
+    {QK_CELL, "", QV_INVALID, "Empty answer"},
+    {QK_CELL, "9", QV_INVALID, "Column 9 does not exist"},
+    {QK_CELL, "-1", QV_INVALID, "not a column number"},
+    {QK_CELL, "x", QV_INVALID, "not a column number"},
+    {QK_CELL, "0", QV_RIGHT, "Right"},
+};
+
+static void test_answer_rows(void)
+{
+    static QuizItem it;
+    for (size_t i = 0; i < sizeof ANSWER_ROWS / sizeof ANSWER_ROWS[0]; i++) {
+        const AnswerRow *r = &ANSWER_ROWS[i];
+        memset(&it, 0, sizeof it);
+        it.kind = r->kind;
+        it.number = 0.25, it.tol = 0.01;                     /* number */
+        it.rank = 2, it.dims[0] = 6, it.dims[1] = 64;        /* shape */
+        it.n_choices = r->kind == QK_MULTI ? 4 : 3;          /* choice: b; multi: a and c */
+        it.correct = r->kind == QK_MULTI ? 5 : 2;
+        it.n_text = 1;
+        snprintf(it.text[0], sizeof it.text[0], "softmax");
+        it.row = 1, it.col = 0, it.n_cols = 6;               /* cell */
+        char msg[400] = "";
+        QuizVerdict v = quiz_check(&it, r->answer, msg, sizeof msg);
+        CHECK(v == r->want, "%s \"%s\": verdict %d, want %d (%s)", quiz_kind_name(r->kind),
+              r->answer, (int)v, (int)r->want, msg);
+        CHECK(has_all(msg, r->keys), "%s \"%s\": message lacks \"%s\": %s",
+              quiz_kind_name(r->kind), r->answer, r->keys, msg);
+    }
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/attend-test-bad-XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_progress_rows();
+    test_answer_rows();
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    return t_done("bad_inputs");
+}
