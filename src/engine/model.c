@@ -10,35 +10,6 @@
 
 #include "tensor.h"
 
-/* ------------------------------------------------------------------ names */
-
-static const char *const ARCH_NAMES[] = {"encoder", "decoder", "encoder-decoder"};
-static const char *const PE_NAMES[] = {"none", "sinusoidal", "learned", "rope"};
-static const char *const NORM_NAMES[] = {"layernorm", "rmsnorm"};
-static const char *const FFN_NAMES[] = {"relu", "gelu", "swiglu"};
-
-static int parse_name(const char *s, const char *const *names, int n)
-{
-    for (int i = 0; s && i < n; i++)
-        if (strcmp(s, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-const char *model_arch_name(Arch a) { return (unsigned)a < 3 ? ARCH_NAMES[a] : "?"; }
-const char *model_pe_name(PeKind p) { return (unsigned)p < 4 ? PE_NAMES[p] : "?"; }
-const char *model_norm_name(NormKind k) { return (unsigned)k < 2 ? NORM_NAMES[k] : "?"; }
-const char *model_ffn_name(FfnKind k) { return (unsigned)k < 3 ? FFN_NAMES[k] : "?"; }
-int model_arch_parse(const char *s) { return parse_name(s, ARCH_NAMES, 3); }
-int model_pe_parse(const char *s)
-{
-    if (s && strcmp(s, "rotary") == 0)
-        return PE_ROPE;
-    return parse_name(s, PE_NAMES, 4);
-}
-int model_norm_parse(const char *s) { return parse_name(s, NORM_NAMES, 2); }
-int model_ffn_parse(const char *s) { return parse_name(s, FFN_NAMES, 3); }
-
 /* ----------------------------------------------------------------- config */
 
 void model_config_defaults(ModelConfig *c)
@@ -985,33 +956,4 @@ Trace *model_worked(const float *q, const float *k, const float *v, int nq, int 
         return NULL;
     }
     return t;
-}
-
-float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
-                         const Controls *c, Trace *a, Trace *b, char *err, size_t errlen)
-{
-    Controls id = *c;
-    id.order = NULL;
-    if (model_forward(m, src, n, tgt, m_tgt, &id, a, err, errlen) ||
-        model_forward(m, src, n, tgt, m_tgt, c, b, err, errlen))
-        return -1.0f;
-    Stack st = m->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    float mx = 0.0f;
-    for (int l = 0; l < m->cfg.n_layers; l++) {
-        const TraceEntry *ea = trace_find(a, st, l, SUB_SELF, -1, T_ATTN_OUT);
-        const TraceEntry *eb = trace_find(b, st, l, SUB_SELF, -1, T_ATTN_OUT);
-        if (!ea || !eb) {
-            snprintf(err, errlen, "internal error: attention output of layer %d not traced", l);
-            return -1.0f;
-        }
-        for (int i = 0; i < n; i++) {
-            /* Row i of Attn(PX) is the output for token order[i]: row order[i] of Attn(X). */
-            float dlt = tensor_max_abs_diff(eb->data + (size_t)i * eb->cols,
-                                            ea->data + (size_t)b->order[i] * ea->cols,
-                                            (size_t)ea->cols);
-            if (dlt > mx)
-                mx = dlt;
-        }
-    }
-    return mx;
 }

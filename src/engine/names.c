@@ -1,4 +1,5 @@
-/* names.c - the mask names (names.h): printed and parsed in one place for every room. */
+/* names.c - the names every room prints and parses, each in one place: the model's kinds
+ * (architecture, PE, norm, FFN: declared in model.h) and the mask (names.h). */
 #include "names.h"
 
 #include <string.h>
@@ -30,3 +31,32 @@ const char *names_sublayer_mask(const Model *m, Stack st, Sublayer sub, int caus
         causal = 0;
     return names_mask(causal, padding);
 }
+
+/* ---- the model's kinds (model.h) ---- */
+
+static const char *const ARCH_NAMES[] = {"encoder", "decoder", "encoder-decoder"};
+static const char *const PE_NAMES[] = {"none", "sinusoidal", "learned", "rope"};
+static const char *const NORM_NAMES[] = {"layernorm", "rmsnorm"};
+static const char *const FFN_NAMES[] = {"relu", "gelu", "swiglu"};
+
+static int parse_name(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; s && i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *model_arch_name(Arch a) { return (unsigned)a < 3 ? ARCH_NAMES[a] : "?"; }
+const char *model_pe_name(PeKind p) { return (unsigned)p < 4 ? PE_NAMES[p] : "?"; }
+const char *model_norm_name(NormKind k) { return (unsigned)k < 2 ? NORM_NAMES[k] : "?"; }
+const char *model_ffn_name(FfnKind k) { return (unsigned)k < 3 ? FFN_NAMES[k] : "?"; }
+int model_arch_parse(const char *s) { return parse_name(s, ARCH_NAMES, 3); }
+int model_pe_parse(const char *s)
+{
+    if (s && strcmp(s, "rotary") == 0)
+        return PE_ROPE;
+    return parse_name(s, PE_NAMES, 4);
+}
+int model_norm_parse(const char *s) { return parse_name(s, NORM_NAMES, 2); }
+int model_ffn_parse(const char *s) { return parse_name(s, FFN_NAMES, 3); }

@@ -1,0 +1,36 @@
+/* model_equiv.c - the permutation-equivariance experiment: the same sentence run in two
+ * orders, and how far self-attention's outputs are from moving with their tokens. */
+#include "model.h"
+
+#include <stdio.h>
+
+#include "tensor.h"
+
+float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
+                         const Controls *c, Trace *a, Trace *b, char *err, size_t errlen)
+{
+    Controls id = *c;
+    id.order = NULL;
+    if (model_forward(m, src, n, tgt, m_tgt, &id, a, err, errlen) ||
+        model_forward(m, src, n, tgt, m_tgt, c, b, err, errlen))
+        return -1.0f;
+    Stack st = m->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    float mx = 0.0f;
+    for (int l = 0; l < m->cfg.n_layers; l++) {
+        const TraceEntry *ea = trace_find(a, st, l, SUB_SELF, -1, T_ATTN_OUT);
+        const TraceEntry *eb = trace_find(b, st, l, SUB_SELF, -1, T_ATTN_OUT);
+        if (!ea || !eb) {
+            snprintf(err, errlen, "internal error: attention output of layer %d not traced", l);
+            return -1.0f;
+        }
+        for (int i = 0; i < n; i++) {
+            /* Row i of Attn(PX) is the output for token order[i]: row order[i] of Attn(X). */
+            float dlt = tensor_max_abs_diff(eb->data + (size_t)i * eb->cols,
+                                            ea->data + (size_t)b->order[i] * ea->cols,
+                                            (size_t)ea->cols);
+            if (dlt > mx)
+                mx = dlt;
+        }
+    }
+    return mx;
+}
