@@ -29,6 +29,7 @@ int dump_heads_summary(FILE *f, const Model *m, const Trace *t);
 typedef struct {
     const char *sentence, *target, *model_path, *mask, *pe, *order_s;
     const char *format;       /* "text" unless --format */
+    const char *prog;         /* the command its messages name: "attend dump", "attend export" */
     int layer, head, no_scale, cross, heads_summary;
 } DumpOpts;
 /* An option the caller adds to dump's: argv[*i] is the option. Returns 1 when it took it

@@ -173,6 +173,7 @@ int dump_opts_parse(DumpOpts *o, int argc, char **argv, const char *prog,
 {
     memset(o, 0, sizeof *o);
     o->format = "text";
+    o->prog = prog;
     const char **format = &o->format;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -288,7 +289,7 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     model_path = model_file(model_path, path, sizeof path);
     Model *m = &r->m;
     if (model_load(m, model_path, err, sizeof err)) {
-        fprintf(stderr, "attend dump: %s\n", err);
+        fprintf(stderr, "%s: %s\n", o->prog, err);
         return 1;
     }
     const ModelConfig *c = &m->cfg;
@@ -299,14 +300,14 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     model_default_controls(m, &ctl);
     if (mask) {
         if (names_mask_parse(mask, &ctl.causal, &ctl.padding)) {
-            fprintf(stderr, "attend dump: --mask must be none, causal, padding or both, got \"%s\"\n", mask);
+            fprintf(stderr, "%s: --mask must be none, causal, padding or both, got \"%s\"\n", o->prog, mask);
             goto out;
         }
     }
     if (pe) {
         int p = model_pe_parse(pe);
         if (p < 0) {
-            fprintf(stderr, "attend dump: --pe must be none, sinusoidal, learned or rope, got \"%s\"\n", pe);
+            fprintf(stderr, "%s: --pe must be none, sinusoidal, learned or rope, got \"%s\"\n", o->prog, pe);
             goto out;
         }
         ctl.pe = (PeKind)p;
@@ -317,74 +318,74 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     tids = calloc((size_t)cap, sizeof *tids);
     order = calloc((size_t)cap, sizeof *order);
     if (!ids || !tids || !order) {
-        fprintf(stderr, "attend dump: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", o->prog);
         goto out;
     }
     TokenizeInfo info;
     int n = vocab_tokenize(&m->vocab, sentence, ids, cap, &info);
     if (info.truncated) {
-        fprintf(stderr, "attend dump: the sentence has %d tokens; this model reads at most %d\n",
+        fprintf(stderr, "%s: the sentence has %d tokens; this model reads at most %d\n", o->prog,
                 info.n_tokens, cap);
         goto out;
     }
     if (n == 0) {
-        fprintf(stderr, "attend dump: the sentence has no tokens\n");
+        fprintf(stderr, "%s: the sentence has no tokens\n", o->prog);
         goto out;
     }
     for (int i = 0; i < info.n_unknown && i < VOCAB_MAX_UNKNOWN; i++)
-        fprintf(stderr, "attend dump: note: \"%s\" is not in the vocabulary; it runs as <unk>\n",
+        fprintf(stderr, "%s: note: \"%s\" is not in the vocabulary; it runs as <unk>\n", o->prog,
                 info.unknown[i]);
     int mt = 0;
     if (c->arch == ARCH_ENCDEC) {
         if (!target) {
-            fprintf(stderr, "attend dump: this is an encoder-decoder model; give --target TEXT too\n");
+            fprintf(stderr, "%s: this is an encoder-decoder model; give --target TEXT too\n", o->prog);
             goto out;
         }
         TokenizeInfo ti;
         mt = vocab_tokenize(&m->vocab, target, tids, cap, &ti);
         if (ti.truncated || mt == 0) {
-            fprintf(stderr, "attend dump: the target has %d tokens; it needs 1 to %d\n",
+            fprintf(stderr, "%s: the target has %d tokens; it needs 1 to %d\n", o->prog,
                     ti.n_tokens, cap);
             goto out;
         }
         for (int i = 0; i < ti.n_unknown && i < VOCAB_MAX_UNKNOWN; i++)
-            fprintf(stderr, "attend dump: note: \"%s\" is not in the vocabulary; it runs as <unk>\n",
+            fprintf(stderr, "%s: note: \"%s\" is not in the vocabulary; it runs as <unk>\n", o->prog,
                     ti.unknown[i]);
     } else if (cross) {
-        fprintf(stderr, "attend dump: --cross needs an encoder-decoder model\n");
+        fprintf(stderr, "%s: --cross needs an encoder-decoder model\n", o->prog);
         goto out;
     }
     if (order_s) {
         int k = parse_order(order_s, order, cap);
         if (k != n) {
-            fprintf(stderr, "attend dump: --order must list each of the %d token positions 0..%d once, "
-                            "separated by commas; got \"%s\"\n", n, n - 1, order_s);
+            fprintf(stderr, "%s: --order must list each of the %d token positions 0..%d once, "
+                            "separated by commas; got \"%s\"\n", o->prog, n, n - 1, order_s);
             goto out;
         }
         ctl.order = order;
     }
     if (layer >= c->n_layers) {
-        fprintf(stderr, "attend dump: --layer %d: this model has layers 0..%d\n", layer, c->n_layers - 1);
+        fprintf(stderr, "%s: --layer %d: this model has layers 0..%d\n", o->prog, layer, c->n_layers - 1);
         goto out;
     }
     if (head >= c->n_heads) {
-        fprintf(stderr, "attend dump: --head %d: this model has heads 0..%d\n", head, c->n_heads - 1);
+        fprintf(stderr, "%s: --head %d: this model has heads 0..%d\n", o->prog, head, c->n_heads - 1);
         goto out;
     }
     size_t need = trace_bytes(m, n, mt > 0 ? mt : 1);
     if (need > TRACE_MAX_BYTES) {
-        fprintf(stderr, "attend dump: a run of %d tokens would need %zu MiB for its trace (every "
-                "tensor of the run), more than the limit of %zu MiB: give a shorter sentence\n",
+        fprintf(stderr, "%s: a run of %d tokens would need %zu MiB for its trace (every "
+                "tensor of the run), more than the limit of %zu MiB: give a shorter sentence\n", o->prog,
                 n > mt ? n : mt, need >> 20, TRACE_MAX_BYTES >> 20);
         goto out;
     }
     t = trace_new(m, n, mt > 0 ? mt : 1);
     if (!t) {
-        fprintf(stderr, "attend dump: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", o->prog);
         goto out;
     }
     if (model_forward(m, ids, n, tids, mt, &ctl, t, err, sizeof err)) {
-        fprintf(stderr, "attend dump: %s\n", err);
+        fprintf(stderr, "%s: %s\n", o->prog, err);
         goto out;
     }
     r->t = t, r->ids = ids, r->tids = tids, r->order = order;

@@ -44,6 +44,10 @@ int cmd_init_model(int argc, char **argv)
     unsigned long long seed = 1;
     int arrays = 0;
     for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s\n", INIT_USAGE);
+            return 0;
+        }
         if (!strcmp(argv[i], "--arrays")) {
             arrays = 1;
             continue;
