@@ -433,6 +433,30 @@ static QuizVerdict check_cell(const QuizItem *it, char *t, char *msg, size_t msg
     return QV_WRONG;
 }
 
+/* Each word of a normalised answer in its singular (a crude English rule, enough for the
+ * nouns of the course: "queries" -> "query", "values" -> "value", never "bias" -> "bia"). */
+static void singular_words(const char *in, char *out, size_t outlen)
+{
+    size_t o = 0;
+    while (*in && o + 1 < outlen) {
+        size_t n = strcspn(in, " ");
+        char w[100];
+        snprintf(w, sizeof w, "%.*s", (int)(n < sizeof w - 1 ? n : sizeof w - 1), in);
+        size_t l = strlen(w);
+        if (l > 4 && !strcmp(w + l - 3, "ies"))
+            strcpy(w + l - 3, "y");
+        else if (l > 3 && w[l - 1] == 's' && !strchr("aisu", w[l - 2]))
+            w[l - 1] = 0;
+        o += (size_t)snprintf(out + o, outlen - o, "%s%s", o ? " " : "", w);
+        if (o >= outlen)
+            o = outlen - 1;
+        in += n;
+        while (*in == ' ')
+            in++;
+    }
+    out[o < outlen ? o : outlen - 1] = 0;
+}
+
 static QuizVerdict check_text(const QuizItem *it, char *t, char *msg, size_t msglen)
 {
     char norm[300];
@@ -441,11 +465,15 @@ static QuizVerdict check_text(const QuizItem *it, char *t, char *msg, size_t msg
         say(msg, msglen, "Type a word or a few words.");
         return QV_INVALID;
     }
-    for (int i = 0; i < it->n_text; i++)
-        if (!strcmp(norm, it->text[i])) {
+    char sing[300], want[300];
+    singular_words(norm, sing, sizeof sing);
+    for (int i = 0; i < it->n_text; i++) {
+        singular_words(it->text[i], want, sizeof want);
+        if (!strcmp(norm, it->text[i]) || !strcmp(sing, want)) { /* "values" for "value" */
             say(msg, msglen, "Right.");
             return QV_RIGHT;
         }
+    }
     say(msg, msglen, "\"%s\" is not right.", t);
     return QV_WRONG;
 }

@@ -31,7 +31,8 @@ typedef struct {
     int row, col, n_cols;    /* cell: the query row, the right key column, columns */
     int n_text;
     char text[QUIZ_MAX_TEXT][100]; /* text: accepted answers, already normalised */
-    char answer[200];        /* the expected answer as shown to the learner */
+    char answer[1200];       /* the expected answer as shown to the learner (a multi question
+                                lists several whole choices: never cut) */
     /* cell questions: the weights of the question's state, for the grid */
     int grid_n, grid_m;
     float grid[QUIZ_GRID_MAX * QUIZ_GRID_MAX];

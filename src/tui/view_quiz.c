@@ -418,7 +418,7 @@ static void draw(const QV *q)
     }
     if ((q->st == ST_SHOWN || q->st == ST_RIGHT) && y + 1 < maxy) {
         y++;
-        char line[700];
+        char line[1500];
         snprintf(line, sizeof line, "Expected: %s    Yours: %s", it->answer,
                  q->given[0] ? q->given : "(none)");
         y = put_wrapped(y, x, w, maxy, A_BOLD, line);

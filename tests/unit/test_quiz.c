@@ -188,6 +188,24 @@ static void test_cell_text(void)
     CHECK(chk(&it, "softmaxx") == QV_WRONG, "a typo is wrong, not right");
     CHECK(chk(&it, "...") == QV_INVALID, "only punctuation");
     CHECK(chk(&it, "") == QV_INVALID, "empty");
+
+    /* plural and singular are the same answer; other words stay wrong */
+    memset(&it, 0, sizeof it);
+    it.kind = QK_TEXT;
+    it.n_text = 2;
+    quiz_normalise("value", it.text[0], sizeof it.text[0]);
+    quiz_normalise("the queries", it.text[1], sizeof it.text[1]);
+    CHECK(chk(&it, "values") == QV_RIGHT, "plural of an accepted word");
+    CHECK(chk(&it, "Value.") == QV_RIGHT, "the word itself");
+    CHECK(chk(&it, "the query") == QV_RIGHT, "singular of an accepted plural (ies -> y)");
+    CHECK(chk(&it, "valu") == QV_WRONG, "a cut word is wrong");
+    CHECK(chk(&it, "keys") == QV_WRONG, "another plural is wrong");
+    memset(&it, 0, sizeof it);
+    it.kind = QK_TEXT;
+    it.n_text = 1;
+    quiz_normalise("bias", it.text[0], sizeof it.text[0]);
+    CHECK(chk(&it, "bias") == QV_RIGHT, "a word ending in s is not cut");
+    CHECK(chk(&it, "bia") == QV_WRONG, "bia is not bias");
 }
 
 static void test_hints(void)
