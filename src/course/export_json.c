@@ -43,7 +43,8 @@ static void json_tokens(FILE *f, const Vocab *v, const int *ids, int n)
 }
 
 /* The heads of one attention sublayer: q, k, v, scores (before scaling and masking), weights,
- * out; with RoPE, q and k are the rotated ones that met in QKᵀ, and q_proj/k_proj the raw. */
+ * out; with RoPE also q_rot and k_rot, the rotated ones that met in QKᵀ. Named as the trace
+ * and the passport name them (L0.h0.q is the projection, L0.h0.q_rot its rotation). */
 static void json_heads(FILE *f, const Trace *t, Stack st, int l, Sublayer sub)
 {
     const ModelConfig *c = &t->model->cfg;
@@ -54,14 +55,14 @@ static void json_heads(FILE *f, const Trace *t, Stack st, int l, Sublayer sub)
         const TraceEntry *qr = trace_find(t, st, l, sub, h, T_Q_ROT);
         const TraceEntry *kr = trace_find(t, st, l, sub, h, T_K_ROT);
         struct { const char *key; const TraceEntry *e; } items[] = {
-            {"q", qr ? qr : q}, {"k", kr ? kr : k},
+            {"q", q}, {"k", k},
             {"v", trace_find(t, st, l, sub, h, T_V)},
             {"scores", trace_find(t, st, l, sub, h, T_SCORES)},
             {"scaled", trace_find(t, st, l, sub, h, T_SCALED)},
             {"masked", trace_find(t, st, l, sub, h, T_MASKED)},
             {"weights", trace_find(t, st, l, sub, h, T_WEIGHTS)},
             {"out", trace_find(t, st, l, sub, h, T_HEAD_OUT)},
-            {"q_proj", qr ? q : NULL}, {"k_proj", kr ? k : NULL},
+            {"q_rot", qr}, {"k_rot", kr},
         };
         fputs(h ? ",\n   {" : "\n   {", f);
         int first = 1;

@@ -292,9 +292,10 @@ class Ref:
             hd = {}
             for key, a in (("q", q), ("k", k), ("v", v)):
                 self.rec(self.name(st, l, sub, key, h), a)
+            q_proj, k_proj = q, k  # dump's "q" and "k", as the trace and the passport name them
             if use_rope:
-                hd["q_proj"], hd["k_proj"] = q, k
                 q, k = rope(q, c["rope_base"]), rope(k, c["rope_base"])
+                hd["q_rot"], hd["k_rot"] = q, k
                 self.rec(self.name(st, l, sub, "q_rot", h), q)
                 self.rec(self.name(st, l, sub, "k_rot", h), k)
             S = q @ k.T
@@ -302,7 +303,7 @@ class Ref:
             Sm = Ss + M
             A = softmax_rows(Sm)
             o = A @ v
-            hd.update(q=q, k=k, v=v, scores=S, scaled=Ss, masked=Sm, weights=A, out=o,
+            hd.update(q=q_proj, k=k_proj, v=v, scores=S, scaled=Ss, masked=Sm, weights=A, out=o,
                       _mask=M)
             for key, a in (("scores", S), ("scaled", Ss), ("masked", Sm), ("weights", A),
                            ("out", o)):
