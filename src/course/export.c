@@ -142,6 +142,10 @@ const char *export_row_label(const ExportView *v, const TraceEntry *e, int i, ch
                              size_t n)
 {
     const Trace *t = v->trace;
+    if (e->kind == T_PE) { /* PE depends on the position only, as the player labels it */
+        snprintf(buf, n, "pos %d", i);
+        return buf;
+    }
     if (is_encdec(v) && e->stack == STACK_DEC)
         return token(v, t->tgt, i, t->m, buf, n);
     return token(v, t->src, i, t->n, buf, n);

@@ -26,7 +26,8 @@ static int is_attention_kind(TensorKind k)
     return k == T_SCORES || k == T_SCALED || k == T_MASK || k == T_MASKED || k == T_WEIGHTS;
 }
 
-/* Row label: the token when the tensor has one row per token, else the row index. A decoder
+/* Row label: the token when the tensor has one row per token, else the row index; the PE
+ * table's rows are positions ("pos 3"), since PE depends on the position only. A decoder
  * row of an encoder-decoder model is the word it produces (tgt); the keys and values of its
  * self-attention are what each position reads (tgt_in); cross-attention keys and values are
  * the source words. */
@@ -34,6 +35,10 @@ static void row_label(App *a, const TraceEntry *e, int i, char *out, size_t n)
 {
     const Trace *t = a->t;
     const Vocab *v = &a->model->vocab;
+    if (e->kind == T_PE) {
+        snprintf(out, n, "pos %d", i);
+        return;
+    }
     if (mtable_encdec_dec(a, e)) {
         if (e->sub == SUB_CROSS && is_key_kind(e->kind) && e->rows == t->n)
             snprintf(out, n, "%s", vocab_word(v, t->src[i]));

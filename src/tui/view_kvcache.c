@@ -96,8 +96,9 @@ static void kvcache_draw(App *a, Rect r)
         attroff(A_BOLD);
     }
     if (y < r.y + r.h)
-        ui_putf(y++, r.x, r.w, "cache: 2 (K,V) × %d layers × %d rows × %d heads × %d = %s floats",
-                c->n_layers, t, c->n_heads, c->d_head, ex_group(k->cache_floats, g1, sizeof g1));
+        ui_putf(y++, r.x, r.w, "cache: 2 (K,V) × %d layers × %d row%s × %d heads × %d = %s floats",
+                c->n_layers, t, t == 1 ? "" : "s", c->n_heads, c->d_head,
+                ex_group(k->cache_floats, g1, sizeof g1));
     if (y < r.y + r.h) {
         attron(A_DIM);
         ui_putf(y++, r.x, r.w, "cached keys drift %.2g, newest row drift %.2g (prefix run vs "

@@ -7,6 +7,27 @@
 #include "mtable.h"
 #include "ui.h"
 
+/* Why a tensor the page names is not in the trace, when the controls explain it (the PE
+ * control decides whether pe, x_pe, q_rot and k_rot exist); NULL otherwise. */
+static const char *absent_reason(const App *a, const char *name, char *buf, size_t n)
+{
+    const char *dot = strrchr(name, '.');
+    const char *base = dot ? dot + 1 : name;
+    int pe = a->t->ctl.pe;
+    if ((!strcmp(base, "pe") || !strcmp(base, "x_pe")) && pe == PE_NONE)
+        snprintf(buf, n, "PE is none: nothing is added to the embeddings, so there is no %s "
+                 "(p switches the encoding)", base);
+    else if ((!strcmp(base, "pe") || !strcmp(base, "x_pe")) && pe == PE_ROPE)
+        snprintf(buf, n, "PE is rope: nothing is added to the embeddings, so there is no %s; "
+                 "RoPE rotates q and k inside attention (q_rot, k_rot)", base);
+    else if ((!strcmp(base, "q_rot") || !strcmp(base, "k_rot")) && pe != PE_ROPE)
+        snprintf(buf, n, "%s exists only with RoPE (PE is %s; p switches it)", base,
+                 model_pe_name(pe));
+    else
+        return NULL;
+    return buf;
+}
+
 static void matrix_draw(App *a, Rect r)
 {
     if (!a->ran) {
@@ -16,6 +37,11 @@ static void matrix_draw(App *a, Rect r)
         return;
     }
     const TraceEntry *e = trace_find_name(a->t, a->tensor);
+    char why[200];
+    if (!e && absent_reason(a, a->tensor, why, sizeof why)) {
+        ui_wrap_put(r.y, r.x, r.w, why, r.h);
+        return;
+    }
     if (!e) {
         attron(COLOR_PAIR(UI_WARN));
         ui_putf(r.y, r.x, r.w, "no tensor \"%s\" in this trace%s", a->tensor,
