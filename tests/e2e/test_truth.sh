@@ -13,7 +13,7 @@ check "no token labels the PE table" sh -c "! tmux -L '$E2E_SOCK' capture-pane -
 keys Space Space
 expect "Learned positions" "page 5: learned positions"
 keys p
-expect "RoPE rotates q and k" "p to rope: the missing pe tensor is explained as a rotation"
+expect "PE is rope: nothing is added" "p to rope: the missing pe tensor is explained as a rotation"
 check "no bare 'no tensor' message" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'no tensor'"
 keys p
 expect "PE is none: nothing is added" "p to none: explained"
