@@ -279,13 +279,18 @@ void layout_draw(App *a)
         return;
     }
     draw_header(a);
+    const ViewOps *vo = app_cur_view(a);
+    int has_widget = vo->kind != W_NONE;
+    /* The one-line message after a key: in the stacked layout it takes the rule between prose
+     * and widget, so it never displaces a widget row or a line of prose; elsewhere (prose-only
+     * pages, side by side, z) it takes the line under the header. */
+    int has_msg = a->msg[0] || a->warn[0];
+    int stacked = has_widget && !a->scr.focus && COLS < 120;
     int top = 1;
-    if (a->msg[0] || a->warn[0]) {
+    if (has_msg && !stacked) {
         draw_message(a, 1);
         top = 2;
     }
-    const ViewOps *vo = app_cur_view(a);
-    int has_widget = vo->kind != W_NONE;
     int fr = footer_layout(a, has_widget, 0);
     Rect body = {top, 1, LINES - fr - top, COLS - 2};
     a->scr.prose_cut = a->scr.widget_cut = 0;
@@ -332,10 +337,14 @@ void layout_draw(App *a)
         Rect pr = {body.y, body.x, ph, mw};
         Rect wr = {body.y + ph + 1, body.x, body.h - ph - 1, body.w};
         draw_prose(a, pr);
-        attron(A_DIM);
-        for (int x = 0; x < body.w; x++)
-            ui_put(body.y + ph, body.x + x, 1, ui_glyph(G_HLINE));
-        attroff(A_DIM);
+        if (has_msg) {
+            draw_message(a, body.y + ph);
+        } else {
+            attron(A_DIM);
+            for (int x = 0; x < body.w; x++)
+                ui_put(body.y + ph, body.x + x, 1, ui_glyph(G_HLINE));
+            attroff(A_DIM);
+        }
         a->scr.wrect = wr;
         draw_widget(a, vo, wr);
     }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test_fit.sh - every page of the shipped course fits: at 80×24 no page shows "more below",
+# "more rows of the widget", "enlarge the terminal" or an unresolved "[?" placeholder, on first
+# display and after each control key a page may offer (m d s v a h l p n N t + -, each pressed
+# and checked in turn; a key the page does not take only says so on the message line, which
+# must not push anything off the screen either). At 100×30 and 200×60 every page's first
+# screen is checked the same way.
+. "$(dirname "$0")/harness.bash"
+set -f
+BAD='more below|more rows of the widget|enlarge the terminal|\[\?'
+KEYS_80=${FIT_KEYS-m d s v a h l p p p n N t + -}
+
+settle() { # waits until the screen stops changing (3 identical polls)
+    local prev="" same=0 i=0 cur
+    while [ $i -lt 100 ]; do
+        cur=$(screen)
+        if [ "$cur" = "$prev" ]; then same=$((same + 1)); [ $same -ge 3 ] && return; else same=0; fi
+        prev=$cur; sleep 0.03; i=$((i + 1))
+    done
+}
+
+walk() { # W H KEYS...: pages through the course, checking each screen
+    local W=$1 H=$2; shift 2
+    rm -rf "$XDG_STATE_HOME"
+    start "$W" "$H" -- --lessons "$ROOT/lessons"
+    wait_for "page 1/" 5 || { fail "${W}x$H: the course did not open"; return; }
+    local pages=0 bad=0 scr where
+    for i in $(seq 1 300); do
+        settle
+        where=$(screen | head -1 | sed 's/^ *attend │ //; s/ \{2,\}/ /g')
+        scr=$(screen)
+        if grep -qE "$BAD" <<<"$scr"; then
+            bad=$((bad + 1))
+            fail "${W}x$H: $where: $(grep -oE "$BAD" <<<"$scr" | head -1) on first display"
+        fi
+        for k in "$@"; do
+            keys "$k"
+            settle
+            scr=$(screen)
+            if grep -qE "$BAD" <<<"$scr"; then
+                bad=$((bad + 1))
+                fail "${W}x$H: $where: after $k: $(grep -oE "$BAD" <<<"$scr" | head -1)"
+            fi
+            if grep -qiE 'esc: close|ESC closes|ESC: cancel' <<<"$scr"; then
+                keys Escape   # t opened the tensor picker: close it
+                settle
+            fi
+        done
+        pages=$((pages + 1))
+        grep -q "end of the course" <<<"$scr" && break
+        keys Space
+        settle
+        grep -q "end of the course" <<<"$(screen)" && break
+    done
+    check "${W}x$H: walked every page ($pages) and none overflowed ($bad problems)" [ "$bad" -eq 0 ] 
+    keys q
+}
+
+walk 80 24 $KEYS_80
+walk 100 30
+walk 200 60
+finish
