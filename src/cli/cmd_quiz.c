@@ -266,6 +266,21 @@ int cmd_quiz(int argc, char **argv)
         lesson_free_course(&c);
         return 1;
     }
+    /* a broken lesson is named with every problem check-lessons reports for it; the quiz
+     * goes on with the lessons that load */
+    int broken = 0;
+    for (int li = 0; li < c.n_lessons; li++) {
+        if (!c.lessons[li].broken || (o.lesson && strcmp(o.lesson, c.lessons[li].id)))
+            continue;
+        broken++;
+        for (int i = 0; i < c.n_problems; i++)
+            if (c.problems[i].lesson == li)
+                fprintf(stderr, "attend quiz: %s\n", c.problems[i].msg);
+    }
+    if (broken)
+        fprintf(stderr, "attend quiz: %d lesson%s skipped (attend check-lessons%s%s lists the "
+                "problems); quizzing on the rest\n", broken, broken == 1 ? "" : "s",
+                o.dir ? " " : "", o.dir ? o.dir : "");
     QuizSet s;
     int rc = 0;
     if (o.answers) {

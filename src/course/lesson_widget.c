@@ -6,6 +6,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,33 @@ static int start_key_ok(WidgetKind k, const char *key)
 }
 
 /* ---- models ---- */
+
+/* 1 when the file path is inside directory dir (both resolved: links, "..", symlinks). */
+static int inside(const char *file_real, const char *dir)
+{
+    char d[PATH_MAX];
+    if (!realpath(dir, d))
+        return 0;
+    size_t n = strlen(d);
+    return !strncmp(file_real, d, n) && (file_real[n] == '/' || (n == 1 && d[0] == '/'));
+}
+
+/* A lesson may only open models inside its course or attend's data directory (a lesson file
+ * from elsewhere must not make attend read arbitrary files). 0, or -1 with a message. */
+static int model_path_allowed(const Course *c, const char *name, const char *path, char *err,
+                              size_t errlen)
+{
+    char real[PATH_MAX], data[1024];
+    if (!realpath(path, real))
+        return 0; /* missing: model_load says so */
+    data_path("data", data, sizeof data);
+    if (inside(real, c->dir) || inside(real, data))
+        return 0;
+    snprintf(err, errlen, "model \"%.60s\" is %.140s, outside the course (%.120s) and attend's "
+             "data directory (%.120s): a lesson's model must be in one of them", name, real,
+             c->dir, data);
+    return -1;
+}
 
 /* Index into c->models of the model a widget names (loaded on first use), or -1 when out of
  * memory. The entry may have ok == 0 with its error. */
@@ -63,7 +91,8 @@ int lw_course_model(Course *c, const char *name, const char *lesson_file)
         return -1;
     snprintf(cm->name, sizeof cm->name, "%s", name);
     snprintf(cm->path, sizeof cm->path, "%s", path);
-    cm->ok = model_load(&cm->model, path, cm->error, sizeof cm->error) == 0;
+    cm->ok = model_path_allowed(c, name, path, cm->error, sizeof cm->error) == 0 &&
+             model_load(&cm->model, path, cm->error, sizeof cm->error) == 0;
     c->models[c->n_models] = cm;
     return c->n_models++;
 }

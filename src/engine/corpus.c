@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
+
 #define LINE_MAX_TOKENS 256
 
 void corpus_free(Corpus *c)
@@ -97,15 +99,32 @@ static int add_text(Corpus *c, int *cap, const char *text, const Vocab *v, const
     return n;
 }
 
+/* Opens a corpus file for reading line by line: read whole through fileio_read (regular files
+ * only, capped: a FIFO or a device is refused, never blocked on), then read from memory.
+ * NULL with a message; *buf is the caller's to free after fclose. */
+static FILE *corpus_open(const char *path, char **buf, char *err, size_t errlen)
+{
+    size_t len = 0;
+    *buf = NULL;
+    if (fileio_read(path, FILEIO_MAX_BYTES, buf, &len, err, errlen))
+        return NULL;
+    FILE *f = len ? fmemopen(*buf, len, "r") : fopen("/dev/null", "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        free(*buf);
+        *buf = NULL;
+    }
+    return f;
+}
+
 int corpus_load_lm(Corpus *c, const char *path, const Vocab *v, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->kind = CORPUS_LM;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char *text;
+    FILE *f = corpus_open(path, &text, err, errlen);
+    if (!f)
         return -1;
-    }
     int cap = 0, scap = 0, lineno = 0;
     char *line;
     while ((line = read_line(f))) {
@@ -121,11 +140,13 @@ int corpus_load_lm(Corpus *c, const char *path, const Vocab *v, char *err, size_
             if (n >= 0)
                 snprintf(err, errlen, "%s: out of memory", path);
             fclose(f);
+            free(text);
             corpus_free(c);
             return -1;
         }
     }
     fclose(f);
+    free(text);
     if (c->n_lines == 0) {
         snprintf(err, errlen, "%s: no sentences", path);
         corpus_free(c);
@@ -138,11 +159,10 @@ int corpus_load_pairs(Corpus *c, const char *path, const Vocab *v, char *err, si
 {
     memset(c, 0, sizeof *c);
     c->kind = CORPUS_PAIRS;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char *text;
+    FILE *f = corpus_open(path, &text, err, errlen);
+    if (!f)
         return -1;
-    }
     int cap = 0, lcap = 0, n_link_ints = 0, pcap = 0, lineno = 0;
     char *line;
     while ((line = read_line(f))) {
@@ -217,10 +237,12 @@ int corpus_load_pairs(Corpus *c, const char *path, const Vocab *v, char *err, si
     fail_line:
         free(line);
         fclose(f);
+        free(text);
         corpus_free(c);
         return -1;
     }
     fclose(f);
+    free(text);
     if (c->n_pairs == 0) {
         snprintf(err, errlen, "%s: no sentence pairs", path);
         corpus_free(c);

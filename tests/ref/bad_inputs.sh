@@ -108,6 +108,9 @@ t 1 "$tmp/fifo|FIFO|regular file" -- dump "$tmp/fifo"
 t 1 "$tmp/adir|a directory|regular file" -- dump "$tmp/adir"
 t 1 "$tmp/adir|a directory" -- "$A" generate --prompt "the cat" --model "$tmp/adir"
 t 1 "$tmp/fifo|FIFO" -- "$A" generate --prompt "the cat" --model "$tmp/fifo"
+/usr/bin/python3 -c 'import json, sys; c = json.load(open("data/configs/decoder.json")); c["corpus"] = sys.argv[1]; c["vocab"] = sys.argv[2]; c["eval"] = ""; json.dump(c, open(sys.argv[3], "w"))' \
+    "$tmp/fifo" "$PWD/data/vocab.txt" "$tmp/fifo-cfg.json"
+t 1 "$tmp/fifo|FIFO|regular file" -- timeout 20 "$A" train --config "$tmp/fifo-cfg.json" --out "$tmp/o.json" --steps 1
 t 1 "No such file" -- dump "$tmp/none.json"
 t 1 "secret.txt:1:1|JSON syntax error" -- dump "$tmp/secret.txt"
 out=$("$A" dump --sentence "the cat" --model "$tmp/secret.txt" 2>&1)
