@@ -227,8 +227,8 @@ t 1 "start.order|permutation" -- "$A" check-lessons "$(les order "{\"id\": \"x\"
 t 1 "unknown placeholder|wieght" -- "$A" check-lessons "$(les ph "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{\"title\": \"P\", \"prose\": \"{{wieght 1 1}}\", \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\"}}]}")"
 t 1 "unknown question kind \"essay\"" -- "$A" check-lessons "$(les q "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"questions\": [{\"id\": \"q\", \"kind\": \"essay\", \"prompt\": \"?\"}]}]}")"
 t 1 "no lesson in this course has id" -- "$A" check-lessons "$(les req '{"id": "x", "title": "T", "requires": ["nope"], "pages": []}')"
-t 1 "widget.model|/dev/zero|character device" -- "$A" check-lessons "$(les mzero "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\", \"model\": \"/dev/zero\"}}]}")"
-t 1 "FIFO" -- "$A" check-lessons "$(les mfifo "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\", \"model\": \"$tmp/fifo\"}}]}")"
+t 1 "widget.model|/dev/zero|outside the course" -- "$A" check-lessons "$(les mzero "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\", \"model\": \"/dev/zero\"}}]}")"
+t 1 "widget.model|fifo|outside the course" -- "$A" check-lessons "$(les mfifo "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\", \"model\": \"$tmp/fifo\"}}]}")"
 out=$("$A" check-lessons "$(les msecret "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\", \"model\": \"$tmp/secret.txt\"}}]}")" 2>&1)
 if grep -q hunter2 <<<"$out"; then bad "check-lessons echoed a file's contents: $out"; else ok; fi
 printf '\xff\xfe{\x00' >"$tmp/l-bin.json"; mkdir -p "$tmp/l-bin"; mv "$tmp/l-bin.json" "$tmp/l-bin/01-x.json"
