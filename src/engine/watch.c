@@ -48,6 +48,23 @@ static void train_opts_of(const WatchOpts *o, TrainOpts *to)
     to->threads = 1;
 }
 
+void watch_model_config(const WatchOpts *o, int vocab_size, ModelConfig *mc)
+{
+    model_config_defaults(mc);
+    mc->arch = ARCH_DECODER;
+    mc->vocab_size = vocab_size;
+    mc->d_model = o->d_model;
+    mc->n_heads = o->n_heads;
+    mc->d_head = o->d_model / o->n_heads;
+    mc->n_layers = o->n_layers;
+    mc->d_ff = o->d_ff;
+    mc->max_len = o->max_len;
+    mc->pe = PE_LEARNED;
+    snprintf(mc->name, sizeof mc->name, "watch");
+    snprintf(mc->description, sizeof mc->description,
+             "a small decoder trained live by attend's train widget (watch attention learn)");
+}
+
 WatchRun *watch_new(const char *vocab_path, const char *corpus_path, const char *eval_path,
                     const WatchOpts *o, char *err, size_t errlen)
 {
@@ -58,24 +75,12 @@ WatchRun *watch_new(const char *vocab_path, const char *corpus_path, const char 
     }
     w->o = *o;
     ModelConfig mc;
-    model_config_defaults(&mc);
-    mc.arch = ARCH_DECODER;
-    mc.d_model = o->d_model;
-    mc.n_heads = o->n_heads;
-    mc.d_head = o->d_model / o->n_heads;
-    mc.n_layers = o->n_layers;
-    mc.d_ff = o->d_ff;
-    mc.max_len = o->max_len;
-    mc.pe = PE_LEARNED;
-    snprintf(mc.name, sizeof mc.name, "watch");
-    snprintf(mc.description, sizeof mc.description,
-             "a small decoder trained live by attend's train widget (watch attention learn)");
     Vocab v;
     if (vocab_load_file(&v, vocab_path, err, errlen)) {
         free(w);
         return NULL;
     }
-    mc.vocab_size = v.n;
+    watch_model_config(o, v.n, &mc);
     char msg[400];
     if (model_config_check(&mc, msg, sizeof msg) || model_new(&w->m, &mc, &v, msg, sizeof msg)) {
         snprintf(err, errlen, "watch model: %s", msg);
@@ -137,24 +142,36 @@ int watch_head_prev(WatchRun *w, double *prev)
     return 0;
 }
 
-int watch_measure(WatchRun *w, WatchPoint *p)
+int watch_losses(WatchRun *w, double *train_loss, double *heldout_loss)
 {
-    memset(p, 0, sizeof *p);
-    p->step = train_step_count(w->t);
-    p->train_loss = train_eval_loss(&w->m, &w->train, &w->to, w->o.causal, w->o.eval_examples);
-    p->heldout_loss = train_eval_loss(&w->m, &w->eval, &w->to, 1, w->o.eval_examples);
+    *train_loss = train_eval_loss(&w->m, &w->train, &w->to, w->o.causal, w->o.eval_examples);
+    *heldout_loss = train_eval_loss(&w->m, &w->eval, &w->to, 1, w->o.eval_examples);
+    return *train_loss < 0 || *heldout_loss < 0 ? -1 : 0;
+}
+
+int watch_best_head(WatchRun *w, double *score, int *layer, int *head)
+{
     double prev[64];
     int nh = w->m.cfg.n_layers * w->m.cfg.n_heads;
     if (nh > 64 || watch_head_prev(w, prev))
         return -1;
-    p->best_prev = -1;
+    *score = -1;
     for (int k = 0; k < nh; k++)
-        if (prev[k] > p->best_prev) {
-            p->best_prev = prev[k];
-            p->best_layer = k / w->m.cfg.n_heads;
-            p->best_head = k % w->m.cfg.n_heads;
+        if (prev[k] > *score) {
+            *score = prev[k];
+            *layer = k / w->m.cfg.n_heads;
+            *head = k % w->m.cfg.n_heads;
         }
-    return p->train_loss < 0 || p->heldout_loss < 0 ? -1 : 0;
+    return 0;
+}
+
+int watch_measure(WatchRun *w, WatchPoint *p)
+{
+    memset(p, 0, sizeof *p);
+    p->step = train_step_count(w->t);
+    if (watch_losses(w, &p->train_loss, &p->heldout_loss))
+        return -1;
+    return watch_best_head(w, &p->best_prev, &p->best_layer, &p->best_head);
 }
 
 int watch_steps_done(const WatchRun *w) { return train_step_count(w->t); }

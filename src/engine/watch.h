@@ -37,6 +37,9 @@ typedef struct {
     int best_layer, best_head;
 } WatchPoint;
 
+/* The model configuration of o's size for a vocabulary of vocab_size words. */
+void watch_model_config(const WatchOpts *o, int vocab_size, ModelConfig *mc);
+
 typedef struct WatchRun WatchRun;
 
 /* Loads the vocabulary and the corpora (train, held-out) and builds a freshly initialised
@@ -49,6 +52,10 @@ int watch_reset(WatchRun *w, int causal, char *err, size_t errlen);
 int watch_step(WatchRun *w);
 /* Measures the model as it is now into p. 0 or -1. */
 int watch_measure(WatchRun *w, WatchPoint *p);
+/* The two losses of watch_measure alone (the cheaper half). 0 or -1. */
+int watch_losses(WatchRun *w, double *train_loss, double *heldout_loss);
+/* The best head of watch_head_prev's scores: its score, layer and head. 0 or -1. */
+int watch_best_head(WatchRun *w, double *score, int *layer, int *head);
 /* The previous-token score of every self-attention head (layer * n_heads + head) as
  * train_head_stats computes it, over the held-out sentences. 0 or -1. */
 int watch_head_prev(WatchRun *w, double *prev);
