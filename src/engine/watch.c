@@ -142,11 +142,17 @@ int watch_head_prev(WatchRun *w, double *prev)
     return 0;
 }
 
+int watch_loss(WatchRun *w, int heldout, double *loss)
+{
+    *loss = heldout ? train_eval_loss(&w->m, &w->eval, &w->to, 1, w->o.eval_examples)
+                    : train_eval_loss(&w->m, &w->train, &w->to, w->o.causal, w->o.eval_examples);
+    return *loss < 0 ? -1 : 0;
+}
+
 int watch_losses(WatchRun *w, double *train_loss, double *heldout_loss)
 {
-    *train_loss = train_eval_loss(&w->m, &w->train, &w->to, w->o.causal, w->o.eval_examples);
-    *heldout_loss = train_eval_loss(&w->m, &w->eval, &w->to, 1, w->o.eval_examples);
-    return *train_loss < 0 || *heldout_loss < 0 ? -1 : 0;
+    int a = watch_loss(w, 0, train_loss), b = watch_loss(w, 1, heldout_loss);
+    return a || b ? -1 : 0;
 }
 
 int watch_best_head(WatchRun *w, double *score, int *layer, int *head)

@@ -52,8 +52,11 @@ int watch_reset(WatchRun *w, int causal, char *err, size_t errlen);
 int watch_step(WatchRun *w);
 /* Measures the model as it is now into p. 0 or -1. */
 int watch_measure(WatchRun *w, WatchPoint *p);
-/* The two losses of watch_measure alone (the cheaper half). 0 or -1. */
+/* The two losses of watch_measure alone. 0 or -1. */
 int watch_losses(WatchRun *w, double *train_loss, double *heldout_loss);
+/* One of them (heldout 0: the training text with the run's mask; 1: held-out, masked), so a
+ * view can spread a measurement over two slices. 0 or -1. */
+int watch_loss(WatchRun *w, int heldout, double *loss);
 /* The best head of watch_head_prev's scores: its score, layer and head. 0 or -1. */
 int watch_best_head(WatchRun *w, double *score, int *layer, int *head);
 /* The previous-token score of every self-attention head (layer * n_heads + head) as

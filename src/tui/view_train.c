@@ -25,7 +25,9 @@ typedef struct {
     WatchRun *run;
     char err[300];
     int running, causal, layer, head, done;
-    int measure;              /* 1: the losses are due, 2: the head scores and heatmap */
+    int measure;              /* due: 1 the training loss, 2 the held-out loss, 3 the head
+                                 scores and heatmap (one slice each, ~30 ms at most) */
+    double tl;                /* the training loss of the measurement under way */
     int n_pts;
     int pt_step[TR_MAX_POINTS];
     float pt_train[TR_MAX_POINTS], pt_held[TR_MAX_POINTS];
@@ -114,13 +116,19 @@ static int tr_open(App *a, TrainState *s)
 static void tr_measure(App *a, TrainState *s)
 {
     if (s->measure == 1) {
-        double tl, hl;
-        if (!watch_losses(s->run, &tl, &hl) && s->n_pts < TR_MAX_POINTS) {
+        if (watch_loss(s->run, 0, &s->tl))
+            s->tl = -1;
+        s->measure = 2;
+        return;
+    }
+    if (s->measure == 2) {
+        double hl;
+        if (s->tl >= 0 && !watch_loss(s->run, 1, &hl) && s->n_pts < TR_MAX_POINTS) {
             s->pt_step[s->n_pts] = watch_steps_done(s->run);
-            s->pt_train[s->n_pts] = (float)tl;
+            s->pt_train[s->n_pts] = (float)s->tl;
             s->pt_held[s->n_pts++] = (float)hl;
         }
-        s->measure = 2;
+        s->measure = 3;
         return;
     }
     watch_best_head(s->run, &s->best_prev, &s->best_layer, &s->best_head);
