@@ -43,5 +43,15 @@ expect 0 "previous token" -- "$A" dump --model "$tmp/masked.json" --sentence "th
 cmp -s "$tmp/d1.json" "$tmp/d2.json" && ok || bad "same seed, different weights"
 ! cmp -s "$tmp/d1.txt" "$tmp/d3.txt" && ok || bad "seed 2 gave seed 1's numbers"
 
+# --- check-lessons validates the train widget (lesson 19 as shipped, then broken copies)
+expect 0 "0 problems" -- "$A" check-lessons
+mkdir -p "$tmp/bad"
+sed -e 's/"kind": "train",/"kind": "train", "sentence": "the cat",/' \
+    -e 's/"controls": \["mask", "head", "layer", "reset"\]/"controls": ["mask", "tie"], "start": {"step": 3}/' \
+    lessons/19-watch-it-learn.json >"$tmp/bad/01-bad.json"
+expect 1 "widget.sentence: a train widget runs no sentence" -- "$A" check-lessons "$tmp/bad"
+expect 1 'control "tie" does nothing on a train widget' -- "$A" check-lessons "$tmp/bad"
+expect 1 'start key "step" does nothing on a train widget' -- "$A" check-lessons "$tmp/bad"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
