@@ -252,6 +252,12 @@ static void tr_plot(TrainState *s, int y, int x, int h, int w, int steps)
 {
     if (h < 3 || w < 12)
         return;
+    if (!s->n_pts) { /* no scale without a measurement: no invented numbers */
+        attron(A_DIM);
+        ui_put(y, x, w, "(the curves start at step 0)");
+        attroff(A_DIM);
+        return;
+    }
     float lo = 1e9f, hi = -1e9f;
     for (int i = 0; i < s->n_pts; i++) {
         float v[2] = {s->pt_train[i], s->pt_held[i]};
@@ -259,10 +265,6 @@ static void tr_plot(TrainState *s, int y, int x, int h, int w, int steps)
             lo = v[j] < lo ? v[j] : lo;
             hi = v[j] > hi ? v[j] : hi;
         }
-    }
-    if (!s->n_pts) {
-        lo = 0;
-        hi = 1;
     }
     if (hi - lo < 0.1f)
         hi = lo + 0.1f;
