@@ -15,6 +15,8 @@ int cmd_init_model(int argc, char **argv);
 int cmd_check_lessons(int argc, char **argv);
 int cmd_train(int argc, char **argv);    /* cmd_train.c */
 int cmd_generate(int argc, char **argv); /* cmd_train.c */
+/* `attend train --watch ...`: the train widget's run, headless (cmd_watch.c). */
+int cmd_train_watch(int argc, char **argv);
 int cmd_quiz(int argc, char **argv);     /* src/tui/view_quiz.c (curses; cmd_quiz.c helps) */
 int cmd_export(int argc, char **argv);   /* cmd_export.c */
 int cmd_handout(int argc, char **argv);  /* cmd_export.c */

@@ -171,6 +171,7 @@ static double now_s(void)
 static const char TRAIN_USAGE[] =
     "usage: attend train --config FILE --out FILE [--steps N] [--seed S] [--no-causal-mask]\n"
     "                    [--threads 1|2] [--quiet]\n"
+    "       attend train --watch [--steps N] [--every N] [--seed S] [--no-causal-mask]\n"
     "Trains a model as the config file says (docs/training.md) and writes it atomically.\n"
     "Ctrl-C stops after the current step and writes the model trained so far.";
 
@@ -220,6 +221,9 @@ int cmd_train(int argc, char **argv)
     const char *cfg_path = NULL, *out = NULL;
     long steps = -1, seed = -1, threads = -1;
     int no_causal = 0, quiet = 0;
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--watch"))
+            return cmd_train_watch(argc, argv);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

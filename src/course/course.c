@@ -8,7 +8,7 @@
 
 static const char *const WIDGET_NAMES[W__COUNT] = {"none", "heatmap", "chips", "passport",
                                                    "matrix", "worked", "scaling", "kvcache",
-                                                   "cost", "params"};
+                                                   "cost", "params", "train"};
 static const char *const CONTROL_NAMES[] = {"mask", "pe", "scale", "head", "layer",
                                             "all_heads", "cursor", "scores", "edit", "swap",
                                             "reset", "step", "padding", "tensor", "dk", "n",
@@ -78,6 +78,7 @@ unsigned course_kind_controls(WidgetKind k)
     case W_KVCACHE: return C_STEP | C_RESET;
     case W_COST: return C_N | C_RESET;
     case W_PARAMS: return C_TIE | C_GQA | C_RESET;
+    case W_TRAIN: return C_MASK | C_HEAD | C_LAYER | C_RESET;
     default: return (C_TENSOR << 1) - 1; /* the model widgets: every original control */
     }
 }
@@ -115,6 +116,7 @@ int course_start_key_ok(WidgetKind kind, StartKey k)
         [W_KVCACHE] = 1u << SK_STEP | 1u << SK_LAYER | 1u << SK_HEAD,
         [W_COST] = 1u << SK_N,
         [W_PARAMS] = 1u << SK_TIED | 1u << SK_GQA,
+        [W_TRAIN] = 1u << SK_MASK | 1u << SK_LAYER | 1u << SK_HEAD,
     };
     if ((int)k < 0 || k >= SK__COUNT || (int)kind < 0 || kind >= W__COUNT)
         return 0;

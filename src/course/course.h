@@ -22,6 +22,7 @@ typedef enum {
     W_KVCACHE,    /* generation one token at a time with a KV cache (explain_kvcache) */
     W_COST,       /* the cost of attention as N grows (explain_cost) */
     W_PARAMS,     /* the parameter count of a configuration (explain_params) */
+    W_TRAIN,      /* a small decoder trained live: loss curves, a head forming (watch.c) */
     W__COUNT
 } WidgetKind;
 

@@ -4,6 +4,8 @@
  * and the player, so prose and screen read the same numbers. No curses, no printing. */
 #include "live.h"
 
+#include "watch.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +45,8 @@ void live_start(LiveWidget *l, const Widget *w, const Model *m)
     l->s.causal = s->causal > 0;
     l->s.scale = s->scale;
     l->s.step = s->step;
+    if (w->kind == W_TRAIN)
+        l->s.causal = s->causal != 0; /* the masked run unless the page starts the cheat */
     if (w->kind == W_KVCACHE && l->s.step < 1)
         l->s.step = 1;
     l->s.d_k = s->d_k > 0 ? s->d_k : 64;
@@ -110,6 +114,30 @@ static int run_params(LiveWidget *l, const Widget *w, const Model *m, char *err,
     return 0;
 }
 
+/* The train widget's sizes (watch_opts_defaults): what one step sees, the model it trains. */
+static int run_train(LiveWidget *l, const Model *m, char *err, size_t errlen)
+{
+    if (!m) {
+        snprintf(err, errlen, "the train widget needs a model for its vocabulary");
+        return -1;
+    }
+    WatchOpts o;
+    watch_opts_defaults(&o);
+    ModelConfig mc;
+    watch_model_config(&o, m->cfg.vocab_size, &mc);
+    explain_put(&l->nv, "steps", o.steps, 1);
+    explain_put(&l->nv, "batch", o.batch, 1);
+    explain_put(&l->nv, "seq_len", o.seq_len, 1);
+    explain_put(&l->nv, "tokens_per_step", (double)o.batch * o.seq_len, 1);
+    explain_put(&l->nv, "d_model", o.d_model, 1);
+    explain_put(&l->nv, "heads", o.n_heads, 1);
+    explain_put(&l->nv, "layers", o.n_layers, 1);
+    explain_put(&l->nv, "heads_total", o.n_heads * o.n_layers, 1);
+    explain_put(&l->nv, "weights", (double)model_config_param_count(&mc), 1);
+    explain_put(&l->nv, "causal", l->s.causal, 1);
+    return 0;
+}
+
 int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int n,
              Trace *full, Trace *prefix, char *err, size_t errlen)
 {
@@ -163,6 +191,9 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
         break;
     case W_PARAMS:
         rc = run_params(l, w, m, err, errlen);
+        break;
+    case W_TRAIN:
+        rc = run_train(l, m, err, errlen);
         break;
     default:
         snprintf(err, errlen, "%s is not an explanation widget", course_widget_name(w->kind));

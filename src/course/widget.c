@@ -79,6 +79,19 @@ void widget_view_start(const Widget *w, const Model *m, int *layer, int *head, i
     *cross = s->cross && c->arch == ARCH_ENCDEC;
 }
 
+/* The train widget: its numbers (live.c), and, given a sentence and a trace, the run of io->m
+ * (the model being trained, or the page's) on it with the causal mask, for its heatmap. */
+static int widget_run_train(const WidgetIO *io, char *err, size_t errlen)
+{
+    if (live_run(io->live, io->w, io->m, NULL, 0, NULL, NULL, err, errlen))
+        return -1;
+    if (!io->tr.t || !io->src || io->n_src < 1)
+        return 0;
+    Controls c;
+    model_default_controls(io->m, &c);
+    return model_forward(io->m, io->src, io->n_src, NULL, 0, &c, io->tr.t, err, errlen) ? -1 : 0;
+}
+
 int widget_run(const WidgetIO *io, float *equiv, char *err, size_t errlen)
 {
     const Widget *w = io->w;
@@ -91,6 +104,8 @@ int widget_run(const WidgetIO *io, float *equiv, char *err, size_t errlen)
         /* kvcache: t holds the prefix run (what the views and placeholders read), eq_a the
          * full one; the other explanation widgets read no sentence */
         assert(io->live);
+        if (w->kind == W_TRAIN)
+            return widget_run_train(io, err, errlen);
         return live_run(io->live, w, io->m, io->src, io->n_src, io->tr.eq_a, io->tr.t, err,
                         errlen);
     }

@@ -65,12 +65,12 @@ static void install_signals(void)
 /* ---- views ---- */
 static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT,
                                        &VIEW_MATRIX, &VIEW_WORKED, &VIEW_SCALING,
-                                       &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS};
+                                       &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_TRAIN};
 /* Every view with private state, widget or overlay: app_new allocates each one's. */
 static const ViewOps *const ALL_VIEWS[] = {
     &VIEW_NONE,  &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT, &VIEW_MATRIX, &VIEW_WORKED,
     &VIEW_SCALING, &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_HELP, &VIEW_NOTES,
-    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ};
+    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN};
 #define N_ALL_VIEWS (int)(sizeof ALL_VIEWS / sizeof ALL_VIEWS[0])
 
 const ViewOps *app_view(WidgetKind k)
@@ -141,6 +141,8 @@ void app_key_state(const App *a, KeyState *s)
     s->all_heads = a->all_heads;
     s->has_questions = p && p->n_questions > 0;
     s->has_notes = p && p->notes;
+    s->train_running = a->w && a->w->kind == W_TRAIN && train_view_running(a);
+    s->train_causal = a->w && a->w->kind == W_TRAIN && train_view_causal(a);
 }
 
 /* The request k is bound to in keymap km, given the player's state now. */
@@ -573,6 +575,9 @@ static void usage(FILE *f)
 static void app_free(App *a)
 {
     app_overlay_close(a); /* a quiz left open by a signal records its scores */
+    for (int i = 0; i < N_ALL_VIEWS; i++)
+        if (ALL_VIEWS[i]->release)
+            ALL_VIEWS[i]->release(a);
     for (int i = 0; i < a->n_mt; i++) {
         trace_free(a->mt[i].t);
         trace_free(a->mt[i].eq_a);
@@ -758,6 +763,11 @@ int tui_main(int argc, char **argv)
         if (crash && crash[0])
             raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
         dirty = 0;
+        /* a view working between keys (training) runs one slice, then polls the keyboard */
+        const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
+        int busy = cv && cv->tick && cv->tick(a);
+        timeout(busy ? 0 : 250);
+        dirty = busy;
         int k = ui_read_key();
         if (k < 0)
             continue;

@@ -63,6 +63,11 @@ typedef struct ViewOps {
     int (*need)(App *a, int w);
     int self_scroll;         /* 1: draw fits any height itself (scrolls or compacts and says
                                 so); 0: the layout marks a widget cut short */
+    /* work between keys (may be NULL): runs one bounded slice (a few tens of ms at most) and
+     * returns 1 while it has more to do (the loop then polls keys instead of waiting) */
+    int (*tick)(App *a);
+    /* frees what the view's private state holds when the App goes (may be NULL) */
+    void (*release)(App *a);
 } ViewOps;
 
 typedef struct {
@@ -190,11 +195,16 @@ void layout_draw(App *a);
  * in KM_COMMON, whose rows carry the C_* bit the page must allow; returns 1 if used. */
 int controls_request(App *a, Request req);
 
+/* The train widget (view_train.c): 1 while it trains; the causal mask of its run. */
+int train_view_running(const App *a);
+int train_view_causal(const App *a);
+
 /* Mouse click in the chips widget rect r (view_chips.c); 1 if it hit a chip. */
 int chips_click(App *a, Rect r, int y, int x);
 
 extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
 extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
+extern const ViewOps VIEW_TRAIN;
 /* Overlays. */
 extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;
 

@@ -44,6 +44,16 @@ static const char *l_mask(const KeyState *a, char *b, size_t n)
     (void)b, (void)n;
     return on_off(a->causal, "mask:on", "mask:off");
 }
+static const char *l_train_run(const KeyState *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->train_running, "pause", "train");
+}
+static const char *l_train_mask(const KeyState *a, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return on_off(a->train_causal, "mask:on", "mask:off");
+}
 static const char *l_pad(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
@@ -310,6 +320,25 @@ static const KeyRow ROWS[] = {
      .help = "grouped-query attention on/off; Tab opens the lesson menu there", .hint_key = "g",
      .hint = "GQA:on|GQA:off", .label = l_gqa, .need = C_GQA, .keys = {K('g', REQ_TOGGLE_GQA)}},
 
+    /* ---- train (view_train.c) ---- */
+    {.map = KM_TRAIN, .help_key = "t", .help = "start / pause training (in slices: keys answer)",
+     .hint_key = "t", .hint = "train|pause", .label = l_train_run,
+     .keys = {K('t', REQ_TRAIN_RUN)}},
+    {.map = KM_TRAIN, .help_key = "m",
+     .help = "causal mask while training, set before starting (off: the cheating run)",
+     .hint_key = "m", .hint = "mask:on|mask:off", .label = l_train_mask, .need = C_MASK,
+     .keys = {K('m', REQ_TOGGLE_MASK)}},
+    {.map = KM_TRAIN, .help_key = "] or h / [ or H", .help = "the heatmap's next / previous head",
+     .hint_key = "h/l", .hint = "head", .need = C_HEAD,
+     .keys = {K(']', REQ_NEXT_HEAD), K('h', REQ_NEXT_HEAD), K('[', REQ_PREV_HEAD),
+              K('H', REQ_PREV_HEAD)}},
+    {.map = KM_TRAIN, .help_key = "l / L", .help = "the heatmap's next / previous layer",
+     .need = C_LAYER, .keys = {K('l', REQ_NEXT_LAYER), K('L', REQ_PREV_LAYER)}},
+    {.map = KM_TRAIN, .help_key = "r", .help = "reset: fresh weights from the seed, step 0",
+     .hint_key = "r", .hint = "reset", .need = C_RESET, .keys = {K('r', REQ_RESET)}},
+    {.map = KM_TRAIN, .help_key = "w", .help = "write the trained model to a model file",
+     .hint_key = "w", .hint = "save", .keys = {K('w', REQ_SAVE)}},
+
     /* ---- overlays ---- */
     {.map = KM_MENU, .help_key = "↑/↓ j/k, enter", .help = "choose and open a lesson;  ESC closes",
      .keys = {K(KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(KEY_DOWN, REQ_SEL_DOWN),
@@ -357,7 +386,7 @@ static const struct {
     {KM_CHIPS, "Chips"},        {KM_PASSPORT, "Shape passport"}, {KM_MATRIX, "Matrix"},
     {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
-    {KM_EDIT, "Sentence editor"},
+    {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"},
 };
 
 static const char *const HELP_TRAILER[] = {

@@ -28,6 +28,7 @@
     X(REQ_STEP_NEXT) X(REQ_STEP_PREV)                                                        \
     X(REQ_SCROLL_UP) X(REQ_SCROLL_DOWN) X(REQ_SCROLL_LEFT) X(REQ_SCROLL_RIGHT)               \
     X(REQ_PICK_TENSOR) X(REQ_INCREASE) X(REQ_DECREASE) X(REQ_TOGGLE_TIE) X(REQ_TOGGLE_GQA)   \
+    X(REQ_TRAIN_RUN) X(REQ_SAVE)                                                             \
     /* overlays: lists, the line editor, closing */                                          \
     X(REQ_SEL_UP) X(REQ_SEL_DOWN) X(REQ_SEL_PAGE_UP) X(REQ_SEL_PAGE_DOWN) X(REQ_SEL_FIRST)   \
     X(REQ_SEL_LAST) X(REQ_ACCEPT) X(REQ_CLOSE)                                               \
@@ -47,7 +48,8 @@ typedef enum {
     X(KM_HEATMAP, "heatmap") X(KM_CHIPS, "chips") X(KM_PASSPORT, "passport")                  \
     X(KM_MATRIX, "matrix") X(KM_WORKED, "worked") X(KM_SCALING, "scaling")                    \
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
-    X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker")
+    X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker")  \
+    X(KM_TRAIN, "train")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,
@@ -66,6 +68,7 @@ typedef struct {
     int encdec;                /* 1: the page's model is an encoder-decoder */
     int all_heads;             /* 1: small multiples are shown */
     int has_questions, has_notes; /* the current page has questions / speaker notes */
+    int train_running, train_causal; /* the train widget: training now; its mask */
 } KeyState;
 
 /* The request key is bound to in keymap km on the current page (a row whose C_*

@@ -16,8 +16,8 @@ echo "$out" | grep -v " 0 problems" | sed 's/^/  /'
 n_alias=$(grep -c "	alias$" "$DUMP")
 echo "  ($n_alias bindings are aliases not spelled out in the help; --keys lists them)"
 
-# the overlay, whole: 120x70 holds every line
-start 120 70 -- --lessons "$FIXTURE"
+# the overlay, whole: 120x80 holds every line
+start 120 80 -- --lessons "$FIXTURE"
 expect "lesson 1/2" "the player opens"
 keys '?'
 expect "keys (ESC closes)" "? opens the help"
