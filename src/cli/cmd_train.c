@@ -216,23 +216,28 @@ static void progress(FILE *f, int tty, int step, int steps, float loss, double t
     fflush(f);
 }
 
-int cmd_train(int argc, char **argv)
+/* The options of `attend train` (strings point into argv). */
+typedef struct {
+    const char *cfg_path, *out;
+    long steps, seed, threads;   /* -1: the config's */
+    int no_causal, quiet;
+} TrainArgs;
+
+/* Parses the options into o. -1 to go on, or the exit status to return (0 after --help, 2 on
+ * a usage error, with the message printed). */
+static int train_args(int argc, char **argv, TrainArgs *o)
 {
-    const char *cfg_path = NULL, *out = NULL;
-    long steps = -1, seed = -1, threads = -1;
-    int no_causal = 0, quiet = 0;
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "--watch"))
-            return cmd_train_watch(argc, argv);
+    memset(o, 0, sizeof *o);
+    o->steps = o->seed = o->threads = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("%s\n", TRAIN_USAGE);
             return 0;
         } else if (!strcmp(a, "--no-causal-mask")) {
-            no_causal = 1;
+            o->no_causal = 1;
         } else if (!strcmp(a, "--quiet")) {
-            quiet = 1;
+            o->quiet = 1;
         } else if (!is_one_of(a, "--config --out --steps --seed --threads")) {
             fprintf(stderr, "attend train: unknown option %s\n%s\n", a, TRAIN_USAGE);
             return 2;
@@ -240,197 +245,237 @@ int cmd_train(int argc, char **argv)
             fprintf(stderr, "attend train: %s needs a value\n%s\n", a, TRAIN_USAGE);
             return 2;
         } else if (!strcmp(a, "--config")) {
-            cfg_path = argv[++i];
+            o->cfg_path = argv[++i];
         } else if (!strcmp(a, "--out")) {
-            out = argv[++i];
+            o->out = argv[++i];
         } else if (!strcmp(a, "--steps")) {
-            if (parse_int_arg(argv[++i], 1, 10000000, &steps)) {
+            if (parse_int_arg(argv[++i], 1, 10000000, &o->steps)) {
                 fprintf(stderr, "attend train: --steps needs a number from 1 to 10000000\n");
                 return 2;
             }
         } else if (!strcmp(a, "--seed")) {
-            if (parse_int_arg(argv[++i], 0, 2147483647, &seed)) {
+            if (parse_int_arg(argv[++i], 0, 2147483647, &o->seed)) {
                 fprintf(stderr, "attend train: --seed needs a number from 0 to 2147483647\n");
                 return 2;
             }
-        } else if (!strcmp(a, "--threads")) {
-            if (parse_int_arg(argv[++i], 1, 2, &threads)) {
-                fprintf(stderr, "attend train: --threads is 1 or 2\n");
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "attend train: unknown option %s\n%s\n", a, TRAIN_USAGE);
+        } else if (parse_int_arg(argv[++i], 1, 2, &o->threads)) { /* --threads */
+            fprintf(stderr, "attend train: --threads is 1 or 2\n");
             return 2;
         }
     }
-    if (!cfg_path || !out) {
+    if (!o->cfg_path || !o->out) {
         fprintf(stderr, "attend train: --config and --out are required\n%s\n", TRAIN_USAGE);
         return 2;
     }
-    char err[1024];
-    if (cmd_check_out(out, err, sizeof err)) { /* before training, not after */
-        fprintf(stderr, "attend train: %s\n", err);
-        return 1;
-    }
-    TrainConfig tc;
-    if (train_config_load(&tc, cfg_path, err, sizeof err)) {
-        fprintf(stderr, "attend train: %s\n", err);
-        return 1;
-    }
-    if (steps > 0)
-        tc.o.steps = (int)steps;
-    if (seed >= 0)
-        tc.o.seed = (uint64_t)seed;
-    if (threads > 0)
-        tc.o.threads = (int)threads;
-    if (no_causal)
-        tc.o.causal = 0;
-    if (tc.o.warmup >= tc.o.steps)
-        tc.o.warmup = tc.o.steps / 10;
+    return -1;
+}
 
-    Vocab v;
-    if (vocab_load_file(&v, tc.vocab, err, sizeof err)) {
-        fprintf(stderr, "attend train: %s\n", err);
-        return 1;
-    }
-    tc.mc.vocab_size = v.n;
-    if (model_config_check(&tc.mc, err, sizeof err) ||
-        model_config_check_size(&tc.mc, err, sizeof err)) {
-        fprintf(stderr, "attend train: %s: %s\n", cfg_path, err);
-        vocab_free(&v);
-        return 1;
-    }
+/* What one training run holds: the config, the model, the corpora, the trainer. */
+typedef struct {
+    TrainConfig tc;
     Model m;
-    if (model_new(&m, &tc.mc, &v, err, sizeof err)) {
+    Corpus c, ev;
+    Trainer *t;
+    int have_model, have_corpus;
+} TrainJob;
+
+static void train_job_free(TrainJob *j)
+{
+    train_free(j->t);
+    if (j->have_corpus) {
+        corpus_free(&j->c);
+        corpus_free(&j->ev);
+    }
+    if (j->have_model)
+        model_free(&j->m);
+}
+
+/* Loads the config (with the options applied), the vocabulary, a fresh model, the corpora
+ * and the trainer into j. 0, or 1 with the message printed (j is the caller's to free). */
+static int train_job_load(TrainJob *j, const TrainArgs *o)
+{
+    char err[1024];
+    TrainConfig *tc = &j->tc;
+    if (cmd_check_out(o->out, err, sizeof err) || /* before training, not after */
+        train_config_load(tc, o->cfg_path, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    if (o->steps > 0)
+        tc->o.steps = (int)o->steps;
+    if (o->seed >= 0)
+        tc->o.seed = (uint64_t)o->seed;
+    if (o->threads > 0)
+        tc->o.threads = (int)o->threads;
+    if (o->no_causal)
+        tc->o.causal = 0;
+    if (tc->o.warmup >= tc->o.steps)
+        tc->o.warmup = tc->o.steps / 10;
+    Vocab v;
+    if (vocab_load_file(&v, tc->vocab, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    tc->mc.vocab_size = v.n;
+    if (model_config_check(&tc->mc, err, sizeof err) ||
+        model_config_check_size(&tc->mc, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s: %s\n", o->cfg_path, err);
+        vocab_free(&v);
+        return 1;
+    }
+    if (model_new(&j->m, &tc->mc, &v, err, sizeof err)) {
         fprintf(stderr, "attend train: %s\n", err);
         vocab_free(&v);
         return 1;
     }
-    Corpus c, ev;
-    memset(&ev, 0, sizeof ev);
-    int pairs = tc.mc.arch == ARCH_ENCDEC;
-    int rc = pairs ? corpus_load_pairs(&c, tc.corpus, &m.vocab, err, sizeof err)
-                   : corpus_load_lm(&c, tc.corpus, &m.vocab, err, sizeof err);
-    if (rc) {
+    j->have_model = 1;
+    int pairs = tc->mc.arch == ARCH_ENCDEC;
+    memset(&j->ev, 0, sizeof j->ev);
+    if (pairs ? corpus_load_pairs(&j->c, tc->corpus, &j->m.vocab, err, sizeof err)
+              : corpus_load_lm(&j->c, tc->corpus, &j->m.vocab, err, sizeof err)) {
         fprintf(stderr, "attend train: %s\n", err);
-        model_free(&m);
         return 1;
     }
-    if (tc.eval[0]) {
-        rc = pairs ? corpus_load_pairs(&ev, tc.eval, &m.vocab, err, sizeof err)
-                   : corpus_load_lm(&ev, tc.eval, &m.vocab, err, sizeof err);
-        if (rc) {
-            fprintf(stderr, "attend train: %s\n", err);
-            corpus_free(&c);
-            model_free(&m);
-            return 1;
-        }
-    }
-    Trainer *t = train_new(&m, &c, &tc.o, 1, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, "attend train: %s: %s\n", cfg_path, err);
-        corpus_free(&c);
-        corpus_free(&ev);
-        model_free(&m);
+    j->have_corpus = 1;
+    if (tc->eval[0] && (pairs ? corpus_load_pairs(&j->ev, tc->eval, &j->m.vocab, err, sizeof err)
+                              : corpus_load_lm(&j->ev, tc->eval, &j->m.vocab, err, sizeof err))) {
+        fprintf(stderr, "attend train: %s\n", err);
         return 1;
     }
-    int mlm = tc.mc.arch == ARCH_ENCODER;
-    if (!quiet && mlm)
-        fprintf(stderr, "attend train: encoder (masked LM: %.0f%% of the words hidden behind %s), "
-                "%zu weights, %d steps of %d sentences, seed %llu\n",
-                100.0 * tc.o.mask_rate, vocab_word(&m.vocab, train_mask_id(&m)), m.n_floats,
-                tc.o.steps, tc.o.batch, (unsigned long long)tc.o.seed);
-    else if (!quiet)
-        fprintf(stderr, "attend train: %s, %zu weights, %d steps of %d sequences, %s mask, "
-                "seed %llu\n", model_arch_name(tc.mc.arch), m.n_floats, tc.o.steps, tc.o.batch,
-                tc.o.causal ? "causal" : "NO causal", (unsigned long long)tc.o.seed);
+    j->t = train_new(&j->m, &j->c, &tc->o, 1, err, sizeof err);
+    if (!j->t) {
+        fprintf(stderr, "attend train: %s: %s\n", o->cfg_path, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Steps the trainer until done or Ctrl-C, drawing progress. *avg gets the smoothed loss.
+ * 0, or 1 when a step failed (the message printed). */
+static int train_job_loop(TrainJob *j, int quiet, double *avg, double *elapsed)
+{
+    const TrainOpts *to = &j->tc.o;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     stop_requested = 0;
     sigaction(SIGINT, &sa, &old);
-
-    int tty = isatty(fileno(stderr));
+    int tty = isatty(fileno(stderr)), status = 0;
     double t0 = now_s(), last_print = 0.0;
-    int every = tc.o.steps / 20 > 0 ? tc.o.steps / 20 : 1;
-    double avg = 0.0; /* smoothed loss for the display */
-    int status = 0;
+    int every = to->steps / 20 > 0 ? to->steps / 20 : 1;
+    *avg = 0.0;
     while (!stop_requested) {
-        int r = train_step(t);
+        int r = train_step(j->t);
         if (r == 1)
             break;
         if (r < 0) {
-            fprintf(stderr, "%sattend train: %s\n", tty ? "\n" : "", train_error(t));
+            fprintf(stderr, "%sattend train: %s\n", tty ? "\n" : "", train_error(j->t));
             status = 1;
             break;
         }
-        int s = train_step_count(t);
-        avg = s == 1 ? train_last_loss(t) : 0.95 * avg + 0.05 * train_last_loss(t);
+        int s = train_step_count(j->t);
+        *avg = s == 1 ? train_last_loss(j->t) : 0.95 * *avg + 0.05 * train_last_loss(j->t);
         double el = now_s() - t0;
         if (!quiet && ((tty && el - last_print > 0.1) || (!tty && s % every == 0) ||
-                       s == tc.o.steps)) {
-            double tok_s = train_tokens_done(t) / (el > 0 ? el : 1e-9);
-            progress(stderr, tty, s, tc.o.steps, (float)avg, tok_s, el / s * (tc.o.steps - s));
+                       s == to->steps)) {
+            double tok_s = train_tokens_done(j->t) / (el > 0 ? el : 1e-9);
+            progress(stderr, tty, s, to->steps, (float)*avg, tok_s, el / s * (to->steps - s));
             last_print = el;
         }
     }
     sigaction(SIGINT, &old, NULL);
     if (tty && !quiet)
         fputc('\n', stderr);
-    double elapsed = now_s() - t0;
-    int done = train_step_count(t);
-    if (stop_requested && !quiet)
+    *elapsed = now_s() - t0;
+    return status;
+}
+
+/* Evaluates the trained model, records how it was made in its `training` object (no
+ * timings: the same config and seed give the same file, byte for byte) and saves it.
+ * 0, or 1 with the message printed. */
+static int train_job_save(TrainJob *j, const TrainArgs *o, double avg, double elapsed)
+{
+    const TrainConfig *tc = &j->tc;
+    Model *m = &j->m;
+    int done = train_step_count(j->t);
+    int mlm = tc->mc.arch == ARCH_ENCODER;
+    /* an encoder predicts ~1.5 hidden words a sentence: evaluate on more sentences */
+    double tl = train_eval_loss(m, &j->c, &tc->o, 1, mlm ? 1000 : 200);
+    double el_loss = j->ev.n_ids ? train_eval_loss(m, &j->ev, &tc->o, 1, mlm ? 600 : 300) : NAN;
+    double unmasked = !mlm ? train_eval_loss(m, &j->c, &tc->o, 0, 200) : NAN;
+    if (!isfinite(tl)) {
+        fprintf(stderr, "attend train: the loss is not finite; not writing %s\n", o->out);
+        return 1;
+    }
+    char buf[1024], err[1024];
+    if (mlm) /* the loss is over the hidden words only; no causal mask to speak of */
+        snprintf(buf, sizeof buf,
+                 "{\"config\": \"%s\", \"corpus\": \"%s\", \"objective\": \"masked-lm\", "
+                 "\"mask_rate\": %.4g, \"mask_token\": \"%s\", \"steps\": %d, "
+                 "\"batch\": %d, \"seed\": %llu, \"causal_mask\": false, "
+                 "\"final_train_loss\": %.4f, \"train_loss_masked_lm\": %.4f, "
+                 "\"eval_loss\": %.4f, \"tokens\": %ld}",
+                 o->cfg_path, tc->corpus, (double)tc->o.mask_rate,
+                 vocab_word(&m->vocab, train_mask_id(m)), done, tc->o.batch,
+                 (unsigned long long)tc->o.seed, avg, tl, isfinite(el_loss) ? el_loss : -1.0,
+                 train_tokens_done(j->t));
+    else
+        snprintf(buf, sizeof buf,
+                 "{\"config\": \"%s\", \"corpus\": \"%s\", \"steps\": %d, \"batch\": %d, "
+                 "\"seed\": %llu, \"causal_mask\": %s, \"final_train_loss\": %.4f, "
+                 "\"train_loss_masked\": %.4f, \"train_loss_unmasked\": %.4f, "
+                 "\"eval_loss\": %.4f, \"tokens\": %ld}",
+                 o->cfg_path, tc->corpus, done, tc->o.batch, (unsigned long long)tc->o.seed,
+                 tc->o.causal ? "true" : "false", avg, tl, isfinite(unmasked) ? unmasked : -1.0,
+                 isfinite(el_loss) ? el_loss : -1.0, train_tokens_done(j->t));
+    free(m->training);
+    m->training = strdup(buf);
+    if (model_save(m, o->out, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "attend train: %d steps in %.1fs (%.0f tok/s); loss %.4f (eval %.4f) -> "
+                "%s\n", done, elapsed, train_tokens_done(j->t) / elapsed, tl, el_loss, o->out);
+    return 0;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--watch"))
+            return cmd_train_watch(argc, argv);
+    TrainArgs o;
+    int rc = train_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    TrainJob j;
+    memset(&j, 0, sizeof j);
+    if (train_job_load(&j, &o)) {
+        train_job_free(&j);
+        return 1;
+    }
+    const TrainConfig *tc = &j.tc;
+    if (!o.quiet && tc->mc.arch == ARCH_ENCODER)
+        fprintf(stderr, "attend train: encoder (masked LM: %.0f%% of the words hidden behind %s), "
+                "%zu weights, %d steps of %d sentences, seed %llu\n",
+                100.0 * tc->o.mask_rate, vocab_word(&j.m.vocab, train_mask_id(&j.m)),
+                j.m.n_floats, tc->o.steps, tc->o.batch, (unsigned long long)tc->o.seed);
+    else if (!o.quiet)
+        fprintf(stderr, "attend train: %s, %zu weights, %d steps of %d sequences, %s mask, "
+                "seed %llu\n", model_arch_name(tc->mc.arch), j.m.n_floats, tc->o.steps,
+                tc->o.batch, tc->o.causal ? "causal" : "NO causal",
+                (unsigned long long)tc->o.seed);
+    double avg = 0.0, elapsed = 0.0;
+    int status = train_job_loop(&j, o.quiet, &avg, &elapsed);
+    int done = train_step_count(j.t);
+    if (stop_requested && !o.quiet)
         fprintf(stderr, "attend train: interrupted after %d steps; writing what was trained\n",
                 done);
-    /* Evaluate and record how the model was made (no timings: the same config and seed must
-     * give the same file, byte for byte). */
-    /* an encoder predicts ~1.5 hidden words a sentence: evaluate on more sentences */
-    double tl = train_eval_loss(&m, &c, &tc.o, 1, mlm ? 1000 : 200);
-    double el_loss = ev.n_ids ? train_eval_loss(&m, &ev, &tc.o, 1, mlm ? 600 : 300) : NAN;
-    double unmasked = tc.mc.arch != ARCH_ENCODER ? train_eval_loss(&m, &c, &tc.o, 0, 200) : NAN;
-    if (status == 0 && done > 0 && !isfinite(tl)) {
-        fprintf(stderr, "attend train: the loss is not finite; not writing %s\n", out);
-        status = 1;
-    }
-    if (status == 0 && done > 0) {
-        char buf[1024];
-        if (mlm) /* the loss is over the hidden words only; no causal mask to speak of */
-            snprintf(buf, sizeof buf,
-                     "{\"config\": \"%s\", \"corpus\": \"%s\", \"objective\": \"masked-lm\", "
-                     "\"mask_rate\": %.4g, \"mask_token\": \"%s\", \"steps\": %d, "
-                     "\"batch\": %d, \"seed\": %llu, \"causal_mask\": false, "
-                     "\"final_train_loss\": %.4f, \"train_loss_masked_lm\": %.4f, "
-                     "\"eval_loss\": %.4f, \"tokens\": %ld}",
-                     cfg_path, tc.corpus, (double)tc.o.mask_rate,
-                     vocab_word(&m.vocab, train_mask_id(&m)), done, tc.o.batch,
-                     (unsigned long long)tc.o.seed, (double)avg, tl,
-                     isfinite(el_loss) ? el_loss : -1.0, train_tokens_done(t));
-        else
-            snprintf(buf, sizeof buf,
-                     "{\"config\": \"%s\", \"corpus\": \"%s\", \"steps\": %d, \"batch\": %d, "
-                     "\"seed\": %llu, \"causal_mask\": %s, \"final_train_loss\": %.4f, "
-                     "\"train_loss_masked\": %.4f, \"train_loss_unmasked\": %.4f, "
-                     "\"eval_loss\": %.4f, \"tokens\": %ld}",
-                     cfg_path, tc.corpus, done, tc.o.batch, (unsigned long long)tc.o.seed,
-                     tc.o.causal ? "true" : "false", (double)avg, tl,
-                     isfinite(unmasked) ? unmasked : -1.0, isfinite(el_loss) ? el_loss : -1.0,
-                     train_tokens_done(t));
-        free(m.training);
-        m.training = strdup(buf);
-        if (model_save(&m, out, err, sizeof err)) {
-            fprintf(stderr, "attend train: %s\n", err);
-            status = 1;
-        } else if (!quiet) {
-            fprintf(stderr, "attend train: %d steps in %.1fs (%.0f tok/s); loss %.4f "
-                    "(eval %.4f) -> %s\n", done, elapsed, train_tokens_done(t) / elapsed, tl,
-                    el_loss, out);
-        }
-    }
-    train_free(t);
-    corpus_free(&c);
-    corpus_free(&ev);
-    model_free(&m);
+    if (status == 0 && done > 0)
+        status = train_job_save(&j, &o, avg, elapsed);
+    train_job_free(&j);
     if (stop_requested)
         return status ? status : 130;
     return status;
@@ -639,19 +684,30 @@ out:
     return status;
 }
 
-int cmd_generate(int argc, char **argv)
+/* The options of `attend generate` (strings point into argv). */
+typedef struct {
+    const char *model_arg, *prompt;
+    int greedy, top_k;
+    float temp;
+    long seed, max_tokens;
+} GenArgs;
+
+/* Parses the options into o. -1 to go on, or the exit status to return (0 after --help, 2 on
+ * a usage error, with the message printed). */
+static int gen_args(int argc, char **argv, GenArgs *o)
 {
-    const char *model_arg = NULL, *prompt = NULL;
-    int greedy = 1, top_k = 0;
-    float temp = 1.0f;
-    long seed = 1, max_tokens = -1;
+    memset(o, 0, sizeof *o);
+    o->greedy = 1;
+    o->temp = 1.0f;
+    o->seed = 1;
+    o->max_tokens = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("%s\n", GEN_USAGE);
             return 0;
         } else if (!strcmp(a, "--greedy")) {
-            greedy = 1;
+            o->greedy = 1;
         } else if (!is_one_of(a, "--model --prompt --temperature --top-k --seed --max-tokens")) {
             fprintf(stderr, "attend generate: unknown option %s\n%s\n", a, GEN_USAGE);
             return 2;
@@ -659,40 +715,48 @@ int cmd_generate(int argc, char **argv)
             fprintf(stderr, "attend generate: %s needs a value\n%s\n", a, GEN_USAGE);
             return 2;
         } else if (!strcmp(a, "--model")) {
-            model_arg = argv[++i];
+            o->model_arg = argv[++i];
         } else if (!strcmp(a, "--prompt")) {
-            prompt = argv[++i];
+            o->prompt = argv[++i];
         } else if (!strcmp(a, "--temperature")) {
             char *end;
-            temp = strtof(argv[++i], &end);
-            if (*end || !(temp > 0.0f && temp <= 100.0f)) {
+            o->temp = strtof(argv[++i], &end);
+            if (*end || !(o->temp > 0.0f && o->temp <= 100.0f)) {
                 fprintf(stderr, "attend generate: --temperature needs a number in (0, 100]\n");
                 return 2;
             }
-            greedy = 0;
+            o->greedy = 0;
         } else if (!strcmp(a, "--top-k")) {
             long k;
             if (parse_int_arg(argv[++i], 1, 1000000, &k)) {
                 fprintf(stderr, "attend generate: --top-k needs a positive number\n");
                 return 2;
             }
-            top_k = (int)k;
-            greedy = 0;
+            o->top_k = (int)k;
+            o->greedy = 0;
         } else if (!strcmp(a, "--seed")) {
-            if (parse_int_arg(argv[++i], 0, 2147483647, &seed)) {
+            if (parse_int_arg(argv[++i], 0, 2147483647, &o->seed)) {
                 fprintf(stderr, "attend generate: --seed needs a number from 0 to 2147483647\n");
                 return 2;
             }
-        } else if (!strcmp(a, "--max-tokens")) {
-            if (parse_int_arg(argv[++i], 1, 4096, &max_tokens)) {
-                fprintf(stderr, "attend generate: --max-tokens needs a number from 1 to 4096\n");
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "attend generate: unknown option %s\n%s\n", a, GEN_USAGE);
+        } else if (parse_int_arg(argv[++i], 1, 4096, &o->max_tokens)) { /* --max-tokens */
+            fprintf(stderr, "attend generate: --max-tokens needs a number from 1 to 4096\n");
             return 2;
         }
     }
+    return -1;
+}
+
+int cmd_generate(int argc, char **argv)
+{
+    GenArgs o;
+    int rc = gen_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    const char *model_arg = o.model_arg, *prompt = o.prompt;
+    int greedy = o.greedy, top_k = o.top_k;
+    float temp = o.temp;
+    long seed = o.seed, max_tokens = o.max_tokens;
     if (!prompt) {
         fprintf(stderr, "attend generate: --prompt is required\n%s\n", GEN_USAGE);
         return 2;
