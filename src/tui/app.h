@@ -144,6 +144,8 @@ const Page *app_page(const App *a);
  * widget's numbers, from the state: one widget_run (widget.c), the run check-lessons and the
  * quiz use too. */
 void app_run(App *a);
+/* The x key: writes the current widget's figure (app_export.c) and says where. */
+void app_export(App *a);
 /* Sets a one-line status message. */
 void app_msg(App *a, int warn, const char *fmt, ...)
 #ifdef __GNUC__

@@ -1,0 +1,83 @@
+/* app_export.c - the player's x key: the current widget as a figure (SVG, and its matrix as
+ * CSV), written by the course's exporter (src/course/export.c) into the current directory or
+ * $ATTEND_EXPORT_DIR under a name that says what it is, never over an existing file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "export.h"
+
+/* The figure of the current page as ExportView (what the screen shows now: layer, head,
+ * scores, tensor, order, mask). -1 with a message when the widget has no figure. */
+static int current_view(const App *a, ExportView *v, ExportWhat *what)
+{
+    memset(v, 0, sizeof *v);
+    v->equiv = -1.0f;
+    if (!a->w || !a->model || !a->ran || !a->t)
+        return -1;
+    v->model = a->model;
+    v->trace = a->t;
+    v->layer = a->layer;
+    v->head = a->head;
+    v->cross = a->cross;
+    v->scores = a->scores;
+    v->input_ids = a->src;
+    v->n_input = a->n_src;
+    switch (a->w->kind) {
+    case W_HEATMAP:
+        *what = a->all_heads ? EXPORT_HEADS : EXPORT_HEATMAP;
+        return 0;
+    case W_CHIPS:
+        *what = EXPORT_CHIPS;
+        v->equiv = a->equiv;
+        return 0;
+    case W_PASSPORT:
+        *what = EXPORT_PASSPORT;
+        return 0;
+    case W_MATRIX:
+        *what = EXPORT_HEATMAP;
+        v->tensor = a->tensor;
+        return 0;
+    case W_KVCACHE:
+        *what = EXPORT_HEATMAP; /* the prefix run: the cache as it stands */
+        return 0;
+    case W_WORKED:
+        if (!a->live.worked)
+            return -1;
+        *what = EXPORT_HEATMAP;
+        v->model = NULL; /* a hand-worked trace: positions, not tokens */
+        v->trace = a->live.worked;
+        v->layer = v->head = v->cross = 0;
+        v->labels = a->w->worked.labels;
+        v->n_labels = a->w->worked.nq > a->w->worked.nk ? a->w->worked.nq : a->w->worked.nk;
+        v->input_ids = NULL;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+void app_export(App *a)
+{
+    ExportView v;
+    ExportWhat what = EXPORT_HEATMAP;
+    if (current_view(a, &v, &what)) {
+        app_msg(a, 1, "this page's widget has no figure to export");
+        return;
+    }
+    const char *dir = getenv("ATTEND_EXPORT_DIR");
+    if (!dir || !*dir)
+        dir = ".";
+    char svg[1024], csv[1024], err[600];
+    if (export_write_current(&v, what, EXPORT_SVG, dir, svg, sizeof svg, err, sizeof err)) {
+        app_msg(a, 1, "export failed: %s", err);
+        return;
+    }
+    /* a heatmap's numbers too, at full precision, for a spreadsheet or a notebook */
+    if (what == EXPORT_HEATMAP &&
+        export_write_current(&v, what, EXPORT_CSV, dir, csv, sizeof csv, err, sizeof err) == 0) {
+        app_msg(a, 0, "exported %s and %s", svg, strrchr(csv, '/') ? strrchr(csv, '/') + 1 : csv);
+        return;
+    }
+    app_msg(a, 0, "exported %s", svg);
+}
