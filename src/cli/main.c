@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "datapath.h"
 #include "tui.h"
+#include "ui.h"
 
 /* The version comes from the VERSION file, through the Makefile (debian/changelog agrees). */
 #ifndef ATTEND_VERSION
@@ -25,6 +26,8 @@ static const Subcommand SUBCOMMANDS[] = {
     {"check-lessons", cmd_check_lessons, "validate a course: every problem as file:line:col"},
     {"train", cmd_train, "train a model from a config file (docs/training.md)"},
     {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
+    {"present", cmd_present, "the course for a projector: themes, key echo, quiet footer"},
+    {"notes", cmd_notes, "speaker notes in a second terminal, following attend present"},
     {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
 };
 
@@ -53,6 +56,10 @@ int main(int argc, char **argv)
             printf("lessons: %s (%s)\n", realpath(p, abs) ? abs : p, how);
             how = data_locate(DATA_DEFAULT_MODEL, p, sizeof p);
             printf("models:  %s (%s)\n", realpath(p, abs) ? abs : p, how);
+            return 0;
+        }
+        if (!strcmp(argv[1], "--themes")) { /* for tests/ref/test_contrast.py */
+            ui_theme_dump(stdout);
             return 0;
         }
         for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "present.h"
 #include "ui.h"
 
 typedef struct {
@@ -212,6 +213,28 @@ static int footer_layout(App *a, int with_z, int draw)
     return rows;
 }
 
+/* The presenter's quiet footer, one row that holds no data: the key echo badge on the
+ * left (present.c sets it for about two seconds after each key), "? keys" on the right. */
+static void draw_quiet_footer(App *a)
+{
+    int y = LINES - 1;
+    const char *hint = "? keys  q quit ";
+    int hw = ui_width(hint);
+    attrset(A_DIM);
+    ui_put(y, COLS - hw, hw, hint);
+    attrset(A_NORMAL);
+    const char *e = present_echo(a);
+    if (e) {
+        char badge[240];
+        snprintf(badge, sizeof badge, " %s ", e);
+        attron(COLOR_PAIR(UI_CHIP_PICK) | A_BOLD);
+        if (ui.color == UI_COLOR_NONE)
+            attron(A_REVERSE);
+        ui_put(y, 1, COLS - hw - 2, badge);
+        attrset(A_NORMAL);
+    }
+}
+
 static void draw_too_small(void)
 {
     char l1[80], l2[80];
@@ -284,7 +307,7 @@ void layout_draw(App *a)
     }
     const ViewOps *vo = app_cur_view(a);
     int has_widget = vo->kind != W_NONE;
-    int fr = footer_layout(a, has_widget, 0);
+    int fr = a->present ? 1 : footer_layout(a, has_widget, 0);
     Rect body = {top, 1, LINES - fr - top, COLS - 2};
     a->scr.prose_cut = a->scr.widget_cut = 0;
     if (!has_widget) {
@@ -337,7 +360,11 @@ void layout_draw(App *a)
         a->scr.wrect = wr;
         draw_widget(a, vo, wr);
     }
-    footer_layout(a, has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut), 1);
+    if (a->present)
+        draw_quiet_footer(a);
+    else
+        footer_layout(a, has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut),
+                      1);
     if (a->overlay) {
         Rect full = {0, 0, LINES, COLS};
         a->overlay->draw(a, full);

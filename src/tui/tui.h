@@ -3,9 +3,15 @@
 #ifndef ATTEND_TUI_H
 #define ATTEND_TUI_H
 
-/* Opens the course in the terminal. Options: --lessons DIR, --lesson ID, --ascii, --mouse,
- * --no-mouse. Returns the process exit status; every error is printed after the terminal is
+/* Opens the course in the terminal. Options: --lessons DIR, --lesson ID, --page N, --theme T,
+ * --ascii, --mouse, --no-mouse. Returns the process exit status; every error is printed after the terminal is
  * restored. */
 int tui_main(int argc, char **argv);
+/* attend present: the player in presenter mode (theme, key echo, quiet footer, state
+ * published for attend notes); the player's options. Returns the exit status. */
+int tui_present_main(int argc, char **argv);
+/* attend notes: follows the presenter of session (NULL: the most recent running one) until
+ * q or a signal. Returns the exit status. */
+int tui_notes_main(const char *session);
 
 #endif
