@@ -28,6 +28,7 @@ static const Subcommand SUBCOMMANDS[] = {
     {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
     {"present", cmd_present, "the course for a projector: themes, key echo, quiet footer"},
     {"notes", cmd_notes, "speaker notes in a second terminal, following attend present"},
+    {"demo", cmd_demo, "play a scripted demo (docs/demos.md); --check validates one"},
     {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
 };
 

@@ -539,13 +539,15 @@ void app_key(App *a, int k)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
-               "              [--ascii] [--mouse|--no-mouse]\n"
+               "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
                "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
                "  --lessons DIR  play the course in DIR (default: lessons/)\n"
                "  --lesson ID    open only that lesson\n"
                "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
                "  --theme T      dark, light (white background), projector or auto\n"
                "                 (COLORFGBG); default dark, presenter auto\n"
+               "  --record FILE  write the pages and keys of the session as a demo script\n"
+               "                 (docs/demos.md) that attend demo FILE plays back\n"
                "  --ascii        ASCII glyphs instead of UTF-8 blocks\n"
                "  --mouse        click chips with the mouse (off by default: mouse capture\n"
                "                 stops the terminal's own copy and paste)\n"
@@ -675,7 +677,8 @@ static int app_main(int argc, char **argv, int presenter)
     const char *dir = NULL, *only = NULL;
     char dirbuf[1024], err[1024] = "";
     UiOpts uo;
-    PresentOpts po = {presenter, presenter ? UI_THEME_AUTO : UI_THEME_DARK, 0};
+    PresentOpts po = {.presenter = presenter,
+                      .theme = presenter ? UI_THEME_AUTO : UI_THEME_DARK};
     memset(&uo, 0, sizeof uo);
     for (int i = 1; i < argc; i++) {
         int pr = present_arg(&po, argc, argv, &i, err, sizeof err);

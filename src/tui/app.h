@@ -187,9 +187,13 @@ typedef struct {
     int presenter;       /* 1: attend present */
     int theme;           /* UI_THEME_* or UI_THEME_AUTO */
     int page;            /* --page N (1-based); 0: where the player would start */
+    const char *record;  /* --record FILE: write the session as a demo script */
+    const char *demo;    /* attend demo FILE: play that script (presenter mode) */
+    double auto_s;       /* attend demo --auto S: a step every S seconds; 0: Space steps */
 } PresentOpts;
 
-/* Consumes option argv[*i] (and its value) if it is one of --theme, --page; 1 if it was,
+/* Consumes option argv[*i] (and its value) if it is one of --theme, --page, --record (and
+ * for attend demo --demo FILE, --auto S); 1 if it was,
  * 0 if not, -1 with a message for a bad value. */
 int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n);
 /* The theme to start curses with: auto resolved from COLORFGBG (projector for a presenter
@@ -202,6 +206,8 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n);
 void present_key(App *a, int k);
 /* Called when no key came: 1 if the screen must be redrawn (the badge expired). */
 int present_tick(App *a);
+/* 1 in presenter mode (attend present, attend demo). */
+int app_presenting(const App *a);
 /* Removes the published state and frees a->present. */
 void present_end(App *a);
 /* ---- the screen (layout.c) ---- */

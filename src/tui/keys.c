@@ -570,6 +570,52 @@ const char *keys_key_name(int k, char *buf, size_t n)
     return buf;
 }
 
+int keys_parse_name(const char *name)
+{
+    static const struct { const char *n; int k; } NAMES[] = {
+        {"space", ' '}, {"enter", '\r'}, {"esc", KEY_ESCAPE}, {"tab", '\t'},
+        {"backspace", KEY_BACKSPACE}, {"up", KEY_UP}, {"down", KEY_DOWN}, {"left", KEY_LEFT},
+        {"right", KEY_RIGHT}, {"home", KEY_HOME}, {"end", KEY_END}, {"pgup", KEY_PPAGE},
+        {"pgdn", KEY_NPAGE}, {"del", KEY_DC},
+    };
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (!strcmp(name, NAMES[i].n))
+            return NAMES[i].k;
+    if (!strncmp(name, "ctrl-", 5) && name[5] >= 'a' && name[5] <= 'z' && !name[6])
+        return KEY_CTRL(name[5]);
+    if (name[0] > ' ' && name[0] < 127 && !name[1])
+        return (unsigned char)name[0];
+    return -1;
+}
+
+const char *keys_demo_name(int k, char *buf, size_t n)
+{
+    switch (k) {
+    case ' ': return "space";
+    case '\r': case '\n': case KEY_ENTER: return "enter";
+    case KEY_ESCAPE: return "esc";
+    case '\t': return "tab";
+    case KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
+    case KEY_UP: return "up";
+    case KEY_DOWN: return "down";
+    case KEY_LEFT: return "left";
+    case KEY_RIGHT: return "right";
+    case KEY_HOME: return "home";
+    case KEY_END: return "end";
+    case KEY_PPAGE: return "pgup";
+    case KEY_NPAGE: return "pgdn";
+    case KEY_DC: return "del";
+    default: break;
+    }
+    if (k >= 1 && k <= 26)
+        snprintf(buf, n, "ctrl-%c", 'a' + k - 1);
+    else if (k > ' ' && k < 127)
+        snprintf(buf, n, "%c", k);
+    else
+        return NULL;
+    return buf;
+}
+
 const char *keys_key_help(const App *a, Keymap km, int key, char *buf, size_t n)
 {
     int doc = -1;

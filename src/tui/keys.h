@@ -84,6 +84,12 @@ const char *keys_key_name(int k, char *buf, size_t n);
  * mask on/off"; an undocumented alias: the row above it), in buf; NULL when unbound. */
 const char *keys_key_help(const struct App *a, Keymap km, int key, char *buf, size_t n);
 
+/* The key a demo script names ("m", "space", "enter", "esc", "tab", "backspace", "up",
+ * "down", "left", "right", "home", "end", "pgup", "pgdn", "del", "ctrl-u"); -1 if unknown.
+ * keys_demo_name is its inverse (NULL for a key a script cannot name). */
+int keys_parse_name(const char *name);
+const char *keys_demo_name(int k, char *buf, size_t n);
+
 /* Prints the table (keymaps, help lines, bindings with the names the help uses, footer
  * hints with every label they can show) for `attend --keys`. */
 void keys_dump(FILE *f);

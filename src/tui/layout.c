@@ -218,7 +218,16 @@ static int footer_layout(App *a, int with_z, int draw)
 static void draw_quiet_footer(App *a)
 {
     int y = LINES - 1;
-    const char *hint = "? keys  q quit ";
+    char st[64], hint[96];
+    if (a->present->caption[0]) { /* attend demo: the caption row above it */
+        attrset(A_BOLD);
+        ui_put(y - 1, 1, COLS - 2, a->present->caption);
+        attrset(A_NORMAL);
+    }
+    if (demo_status(a, st, sizeof st))
+        snprintf(hint, sizeof hint, "%s  ? keys ", st);
+    else
+        snprintf(hint, sizeof hint, "? keys  q quit ");
     int hw = ui_width(hint);
     attrset(A_DIM);
     ui_put(y, COLS - hw, hw, hint);
@@ -307,7 +316,9 @@ void layout_draw(App *a)
     }
     const ViewOps *vo = app_cur_view(a);
     int has_widget = vo->kind != W_NONE;
-    int fr = a->present ? 1 : footer_layout(a, has_widget, 0);
+    /* the presenter: one quiet row, and a demo's caption row above it */
+    int fr = app_presenting(a) ? 1 + (a->present->caption[0] != '\0')
+                               : footer_layout(a, has_widget, 0);
     Rect body = {top, 1, LINES - fr - top, COLS - 2};
     a->scr.prose_cut = a->scr.widget_cut = 0;
     if (!has_widget) {
@@ -360,7 +371,7 @@ void layout_draw(App *a)
         a->scr.wrect = wr;
         draw_widget(a, vo, wr);
     }
-    if (a->present)
+    if (app_presenting(a))
         draw_quiet_footer(a);
     else
         footer_layout(a, has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut),

@@ -14,7 +14,7 @@
 
 #define ECHO_MS 2000
 
-static long long now_ms(void)
+long long present_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -24,13 +24,28 @@ static long long now_ms(void)
 int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n)
 {
     const char *opt = argv[*i];
-    if (strcmp(opt, "--theme") && strcmp(opt, "--page"))
+    if (strcmp(opt, "--theme") && strcmp(opt, "--page") && strcmp(opt, "--record") &&
+        strcmp(opt, "--demo") && strcmp(opt, "--auto"))
         return 0;
     if (*i + 1 >= argc) {
         snprintf(err, n, "%s needs a value", opt);
         return -1;
     }
     const char *v = argv[++*i];
+    if (!strcmp(opt, "--record") || !strcmp(opt, "--demo")) {
+        *(!strcmp(opt, "--record") ? &o->record : &o->demo) = v;
+        return 1;
+    }
+    if (!strcmp(opt, "--auto")) {
+        char *e;
+        double sec = strtod(v, &e);
+        if (e == v || *e || !(sec > 0 && sec <= 600)) {
+            snprintf(err, n, "--auto wants seconds between steps (0..600], not \"%s\"", v);
+            return -1;
+        }
+        o->auto_s = sec;
+        return 1;
+    }
     if (!strcmp(opt, "--theme")) {
         int t = ui_theme_parse(v);
         if (t == -2) {
@@ -166,6 +181,66 @@ int present_goto(App *a, const char *spec, char *err, size_t n)
     return 0;
 }
 
+/* ---- --record: the session as a demo script (docs/demos.md) ---- */
+static void json_str(FILE *f, const char *v)
+{
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            fprintf(f, "\\%c", *v);
+        else if ((unsigned char)*v < 0x20)
+            fprintf(f, "\\u%04x", *v);
+        else
+            fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+static void rec_flush(Present *p)
+{
+    if (!p->rec || !p->rec_keys[0])
+        return;
+    fprintf(p->rec, ",\n    {\"keys\": ");
+    json_str(p->rec, p->rec_keys);
+    fputc('}', p->rec);
+    p->rec_keys[0] = '\0';
+}
+
+static void rec_open(App *a)
+{
+    Present *p = a->present;
+    if (!p || !p->rec || !app_page(a))
+        return;
+    rec_flush(p);
+    fprintf(p->rec, "%s\n    {\"open\": ", p->rec_steps++ ? "," : "");
+    json_str(p->rec, a->course.lessons[a->lesson].id);
+    fprintf(p->rec, ", \"page\": %d}", a->page + 1);
+    p->rec_lesson = a->lesson;
+    p->rec_page = a->page;
+}
+
+/* Records key k, pressed with the page unchanged; a key that changed the page is recorded
+ * as the open step of the page it reached. */
+static void rec_key(App *a, int k)
+{
+    Present *p = a->present;
+    char nb[16];
+    const char *name;
+    if (!p || !p->rec || a->quit) /* the key that quits is not part of the demo */
+        return;
+    if (a->lesson != p->rec_lesson || a->page != p->rec_page) {
+        rec_open(a);
+        return;
+    }
+    if (!(name = keys_demo_name(k, nb, sizeof nb)))
+        return;
+    size_t l = strlen(p->rec_keys);
+    if (l + strlen(name) + 2 >= sizeof p->rec_keys)
+        rec_flush(p);
+    l = strlen(p->rec_keys);
+    snprintf(p->rec_keys + l, sizeof p->rec_keys - l, "%s%s", l ? " " : "", name);
+}
+
 int present_start(App *a, const PresentOpts *o, char *err, size_t n)
 {
     if (o->page) {
@@ -174,7 +249,7 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
         if (present_goto(a, spec, err, n))
             return -1;
     }
-    if (!o->presenter)
+    if (!o->presenter && !o->record)
         return 0;
     Present *p = calloc(1, sizeof *p);
     if (!p) {
@@ -182,6 +257,20 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
         return -1;
     }
     a->present = p;
+    if (o->record) {
+        p->rec = fopen(o->record, "w");
+        if (!p->rec) {
+            snprintf(err, n, "cannot write %s", o->record);
+            return -1;
+        }
+        fprintf(p->rec, "{\n  \"title\": \"recorded with attend --record\",\n  \"steps\": [");
+        rec_open(a);
+    }
+    if (o->demo && demo_start(a, o->demo, o->auto_s, err, n))
+        return -1;
+    if (!o->presenter)
+        return 0;
+    p->presenter = 1;
     char derr[600];
     if (present_state_dir(p->dir, sizeof p->dir, 1, derr, sizeof derr)) {
         p->dir[0] = '\0';
@@ -247,8 +336,23 @@ static void describe(App *a, Keymap km, Request r, int k, char *out, size_t n)
 void present_key(App *a, int k)
 {
     Present *p = a->present;
+    if (p && p->demo && demo_key(a, k)) {
+        publish(a);
+        return;
+    }
+    present_dispatch(a, k);
+}
+
+void present_dispatch(App *a, int k)
+{
+    Present *p = a->present;
     if (!p || k == KEY_RESIZE || k == KEY_MOUSE) {
         app_key(a, k);
+        return;
+    }
+    if (!app_presenting(a)) { /* the player with --record */
+        app_key(a, k);
+        rec_key(a, k);
         return;
     }
     /* where the key table sends k, as app_key will */
@@ -263,7 +367,7 @@ void present_key(App *a, int k)
         p->goto_buf[0] = '\0';
         app_overlay_open(a, &VIEW_GOTO, 0);
         snprintf(p->echo, sizeof p->echo, "G  go to page...");
-        p->echo_until = now_ms() + ECHO_MS;
+        p->echo_until = present_now_ms() + ECHO_MS;
         return;
     } else {
         const ViewOps *vo = app_cur_view(a);
@@ -282,13 +386,16 @@ void present_key(App *a, int k)
     app_key(a, k);
     if (was_overlay && a->overlay == &VIEW_GOTO) /* typing a page number: no badge */
         return;
+    if (!(was_overlay && r == REQ_ACCEPT && km == KM_GOTO) || lesson != a->lesson ||
+        page != a->page)
+        rec_key(a, k);
     if (was_overlay && r == REQ_ACCEPT && (lesson != a->lesson || page != a->page))
         r = REQ_GOTO_PAGE;
     char what[160], name[32];
     describe(a, km, r, k, what, sizeof what);
     if (what[0]) {
         snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
-        p->echo_until = now_ms() + ECHO_MS;
+        p->echo_until = present_now_ms() + ECHO_MS;
     }
     publish(a);
 }
@@ -296,11 +403,20 @@ void present_key(App *a, int k)
 int present_tick(App *a)
 {
     Present *p = a->present;
-    if (p && p->echo[0] && now_ms() >= p->echo_until) {
+    if (p && p->demo && demo_tick(a)) {
+        publish(a);
+        return 1;
+    }
+    if (p && p->echo[0] && present_now_ms() >= p->echo_until) {
         p->echo[0] = '\0';
         return 1;
     }
     return 0;
+}
+
+int app_presenting(const App *a)
+{
+    return a->present && a->present->presenter;
 }
 
 const char *present_echo(const App *a)
@@ -313,8 +429,14 @@ void present_end(App *a)
     Present *p = a->present;
     if (!p)
         return;
-    if (p->dir[0])
+    if (p->dir[0] && p->st.session[0])
         present_state_remove(p->dir, p->st.session);
+    if (p->rec) {
+        rec_flush(p);
+        fprintf(p->rec, "\n  ]\n}\n");
+        fclose(p->rec);
+    }
+    demo_free(a);
     free(p);
     a->present = NULL;
 }

@@ -13,5 +13,8 @@ int tui_present_main(int argc, char **argv);
 /* attend notes: follows the presenter of session (NULL: the most recent running one) until
  * q or a signal. Returns the exit status. */
 int tui_notes_main(const char *session);
+/* attend demo --check: loads the demo script at path and runs it headless against the course
+ * in lessons_dir, printing every problem as FILE:LINE:COL; 0 when there is none, else 1. */
+int tui_demo_check(const char *path, const char *lessons_dir);
 
 #endif
