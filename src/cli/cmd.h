@@ -20,6 +20,9 @@ int cmd_train_watch(int argc, char **argv);
 int cmd_quiz(int argc, char **argv);     /* src/tui/view_quiz.c (curses; cmd_quiz.c helps) */
 int cmd_export(int argc, char **argv);   /* cmd_export.c */
 int cmd_handout(int argc, char **argv);  /* cmd_export.c */
+int cmd_present(int argc, char **argv);  /* cmd_present.c: the presenter (src/tui/present.c) */
+int cmd_notes(int argc, char **argv);    /* cmd_notes.c: speaker notes following a presenter */
+int cmd_demo(int argc, char **argv);     /* cmd_demo.c: play or check a demo script */
 /* One line per self-attention head: previous-token / self / first-token mean weights and a
  * verdict. 0, or -1 if the trace lacks the weights. */
 /* Checks that --out PATH can be written (not a directory; a file can be created beside it),

@@ -20,6 +20,7 @@ const char QUIZ_USAGE[] =
     "usage: attend quiz [--lesson ID] [--count N] [--seed S] [--lessons DIR] [--ascii]\n"
     "       attend quiz --review [--count N]\n"
     "       attend quiz --answers --seed S [--lesson ID] [--count N] [--lessons DIR]\n"
+    "       attend quiz --class [--lesson ID] [--time S] [--seed S]\n"
     "  --lesson ID    only that lesson's questions (default: every lesson)\n"
     "  --count N      ask N questions picked with the seed (default: all, in course order);\n"
     "                 drills come back with fresh numbers when N exceeds the questions\n"
@@ -28,6 +29,9 @@ const char QUIZ_USAGE[] =
     "  --answers      print the questions of --seed S with their answers, no terminal\n"
     "                 needed (the teacher's key: the same questions as attend quiz --seed S)\n"
     "  --ascii        ASCII glyphs instead of UTF-8\n"
+    "  --class        for a room: one question at a time, large; r reveals the answer,\n"
+    "                 n moves on; attend notes shows the answer before it is revealed\n"
+    "  --time S       with --class: a countdown of S seconds per question\n"
     "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -74,6 +78,15 @@ int quiz_cmd_parse(QuizCmd *o, int argc, char **argv, char *err, size_t errlen)
             o->review = 1;
         } else if (!strcmp(a, "--answers")) {
             o->answers = 1;
+        } else if (!strcmp(a, "--class")) {
+            o->klass = 1;
+        } else if (!strcmp(a, "--time") && more) {
+            uint64_t v;
+            if (parse_u64(argv[++i], &v) || v < 1 || v > 3600) {
+                snprintf(err, errlen, "--time wants seconds from 1 to 3600, not \"%s\"", argv[i]);
+                return -1;
+            }
+            o->time_s = (int)v;
         } else if (!strcmp(a, "--ascii")) {
             o->ascii = 1;
         } else if (!strcmp(a, "--lesson") || !strcmp(a, "--lessons") || !strcmp(a, "--count") ||
@@ -330,6 +343,14 @@ int cmd_quiz(int argc, char **argv)
     if (ui_start(&uo, err, sizeof err)) {
         fprintf(stderr, "attend quiz: %s\n", err);
         rc = 1;
+    } else if (o.klass) {
+        int shown = view_class_quiz_run(&s, o.time_s, &quiz_signal);
+        ui_end();
+        printf("class quiz (seed %llu): %d question%s, %d answer%s revealed\n",
+               (unsigned long long)s.seed, s.n, s.n == 1 ? "" : "s", shown,
+               shown == 1 ? "" : "s");
+        if (quiz_signal)
+            rc = 128 + (int)quiz_signal;
     } else {
         QuizTally t;
         char serr[300];

@@ -20,6 +20,8 @@ typedef struct {
     uint64_t seed;           /* --seed S, or drawn from the clock */
     int have_seed;
     int review, answers, ascii, help;
+    int klass;               /* --class: one question at a time for a room */
+    int time_s;              /* --time S: the countdown per question (class quiz) */
 } QuizCmd;
 
 /* Parses the options after "quiz". 0, or -1 with a message (a usage error). */

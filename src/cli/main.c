@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "datapath.h"
 #include "tui.h"
+#include "ui.h"
 
 /* The version comes from the VERSION file, through the Makefile (debian/changelog agrees). */
 #ifndef ATTEND_VERSION
@@ -28,6 +29,9 @@ static const Subcommand SUBCOMMANDS[] = {
     {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
     {"export", cmd_export, "a figure (SVG), table (CSV) or JSON of a run or a lesson page"},
     {"handout", cmd_handout, "write the course as static HTML with figures, to read or print"},
+    {"present", cmd_present, "the course for a projector: themes, key echo, quiet footer"},
+    {"notes", cmd_notes, "speaker notes in a second terminal, following attend present"},
+    {"demo", cmd_demo, "play a scripted demo (docs/demos.md); --check validates one"},
     {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
 };
 
@@ -80,6 +84,10 @@ int main(int argc, char **argv)
             printf("lessons: %s (%s)\n", realpath(p, abs) ? abs : p, how);
             how = data_locate(DATA_DEFAULT_MODEL, p, sizeof p);
             printf("models:  %s (%s)\n", realpath(p, abs) ? abs : p, how);
+            return 0;
+        }
+        if (!strcmp(argv[1], "--themes")) { /* for tests/ref/test_contrast.py */
+            ui_theme_dump(stdout);
             return 0;
         }
         for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)

@@ -511,6 +511,9 @@ static void global_request(App *a, Request req)
     case REQ_NOTES:
         app_overlay_open(a, &VIEW_NOTES, 0);
         break;
+    case REQ_EXPORT: /* the widget as a figure (app_export.c) */
+        app_export(a);
+        break;
     case REQ_CANCEL:
         break;
     default:
@@ -563,9 +566,16 @@ void app_key(App *a, int k)
 /* ---- start and stop ---- */
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: attend [--lessons DIR] [--lesson ID] [--ascii] [--mouse|--no-mouse]\n"
+    fprintf(f, "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
+               "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
+               "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
                "  --lessons DIR  play the course in DIR (default: lessons/)\n"
                "  --lesson ID    open only that lesson\n"
+               "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
+               "  --theme T      dark, light (white background), projector or auto\n"
+               "                 (COLORFGBG); default dark, presenter auto\n"
+               "  --record FILE  write the pages and keys of the session as a demo script\n"
+               "                 (docs/demos.md) that attend demo FILE plays back\n"
                "  --ascii        ASCII glyphs instead of UTF-8 blocks\n"
                "  --mouse        click chips with the mouse (off by default: mouse capture\n"
                "                 stops the terminal's own copy and paste)\n"
@@ -578,6 +588,7 @@ static void app_free(App *a)
     for (int i = 0; i < N_ALL_VIEWS; i++)
         if (ALL_VIEWS[i]->release)
             ALL_VIEWS[i]->release(a);
+    present_end(a);
     for (int i = 0; i < a->n_mt; i++) {
         trace_free(a->mt[i].t);
         trace_free(a->mt[i].eq_a);
@@ -691,13 +702,23 @@ void app_delete(App *a)
     free(a);
 }
 
-int tui_main(int argc, char **argv)
+/* The player (presenter 0) or the presenter (1): options, course, the loop. */
+static int app_main(int argc, char **argv, int presenter)
 {
     const char *dir = NULL, *only = NULL;
     char dirbuf[1024], err[1024] = "";
     UiOpts uo;
+    PresentOpts po = {.presenter = presenter,
+                      .theme = presenter ? UI_THEME_AUTO : UI_THEME_DARK};
     memset(&uo, 0, sizeof uo);
     for (int i = 1; i < argc; i++) {
+        int pr = present_arg(&po, argc, argv, &i, err, sizeof err);
+        if (pr < 0) {
+            fprintf(stderr, "attend: %s\n", err);
+            return 2;
+        }
+        if (pr)
+            continue;
         if (!strcmp(argv[i], "--lessons") && i + 1 < argc)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--lesson") && i + 1 < argc)
@@ -738,11 +759,12 @@ int tui_main(int argc, char **argv)
         const char *cs = nl_langinfo(CODESET);
         ui.utf8 = !uo.ascii && cs && !strcmp(cs, "UTF-8");
     }
-    if (app_load(a, dir, only, err, sizeof err)) {
+    if (app_load(a, dir, only, err, sizeof err) || present_start(a, &po, err, sizeof err)) {
         fprintf(stderr, "attend: %s\n", err);
         app_delete(a);
         return 1;
     }
+    uo.theme = present_theme(&po);
     install_signals();
     atexit(ui_end);
     if (ui_start(&uo, err, sizeof err)) {
@@ -769,9 +791,11 @@ int tui_main(int argc, char **argv)
         timeout(busy ? 0 : 250);
         dirty = busy;
         int k = ui_read_key();
-        if (k < 0)
+        if (k < 0) {
+            dirty = present_tick(a) || busy; /* the presenter's key echo expires; training */
             continue;
-        app_key(a, k);
+        }
+        present_key(a, k); /* app_key, and in presenter mode the echo and the notes */
         dirty = 1;
     }
     ui_end();
@@ -782,4 +806,14 @@ int tui_main(int argc, char **argv)
     }
     app_delete(a);
     return rc;
+}
+
+int tui_main(int argc, char **argv)
+{
+    return app_main(argc, argv, 0);
+}
+
+int tui_present_main(int argc, char **argv)
+{
+    return app_main(argc, argv, 1);
 }

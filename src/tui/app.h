@@ -124,6 +124,7 @@ struct App {
     char warn[600];          /* persistent warning (broken lessons, corrupt progress) */
     char prose[APP_PROSE_MAX];
     int quit;
+    struct Present *present; /* presenter mode (present.c); NULL in the player */
 };
 
 /* ---- the views' interface (app.c) ---- */
@@ -188,6 +189,34 @@ int app_resume_page(const App *a, int lesson);
 /* Starts the widget of the current page from its start state. */
 void app_reset_widget(App *a);
 
+/* ---- presenter mode and the options the player shares with it (present.c) ---- */
+typedef struct {
+    int presenter;       /* 1: attend present */
+    int theme;           /* UI_THEME_* or UI_THEME_AUTO */
+    int page;            /* --page N (1-based); 0: where the player would start */
+    const char *record;  /* --record FILE: write the session as a demo script */
+    const char *demo;    /* attend demo FILE: play that script (presenter mode) */
+    double auto_s;       /* attend demo --auto S: a step every S seconds; 0: Space steps */
+} PresentOpts;
+
+/* Consumes option argv[*i] (and its value) if it is one of --theme, --page, --record (and
+ * for attend demo --demo FILE, --auto S); 1 if it was,
+ * 0 if not, -1 with a message for a bad value. */
+int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n);
+/* The theme to start curses with: auto resolved from COLORFGBG (projector for a presenter
+ * on a dark or unknown background, dark for the player). */
+int present_theme(const PresentOpts *o);
+/* After app_load: jumps to --page, and in presenter mode allocates a->present and publishes
+ * the first state. 0, or -1 with a message (a page that does not exist). */
+int present_start(App *a, const PresentOpts *o, char *err, size_t n);
+/* Handles one key as app_key does, then (presenter) sets the echo badge and publishes. */
+void present_key(App *a, int k);
+/* Called when no key came: 1 if the screen must be redrawn (the badge expired). */
+int present_tick(App *a);
+/* 1 in presenter mode (attend present, attend demo). */
+int app_presenting(const App *a);
+/* Removes the published state and frees a->present. */
+void present_end(App *a);
 /* ---- the screen (layout.c) ---- */
 /* Draws the whole screen: header, message line, prose and widget panes, footer, overlay. */
 void layout_draw(App *a);

@@ -200,6 +200,10 @@ static const KeyRow ROWS[] = {
     {.map = KM_GLOBAL, .help_key = "?, F1", .help = "this help;  ESC or q closes it",
      .hint_key = "?", .hint = "help", .rank = 7,
      .keys = {K('?', REQ_HELP), K(KEY_F(1), REQ_HELP)}},
+    {.map = KM_GLOBAL, .help_key = "x",
+     .help = "export the widget as a figure: SVG (and a heatmap's CSV) in the\ncurrent "
+             "directory or $ATTEND_EXPORT_DIR, never over a file",
+     .keys = {K('x', REQ_EXPORT)}},
     /* ESC on a page: nothing to close, and no "key not used" either */
     {.map = KM_GLOBAL, .keys = {K(KEY_ESCAPE, REQ_CANCEL)}},
     {.map = KM_GLOBAL, .help_key = "q, Ctrl-C",
@@ -371,6 +375,14 @@ static const KeyRow ROWS[] = {
               K(KEY_PPAGE, REQ_SEL_PAGE_UP), K(KEY_HOME, REQ_SEL_FIRST),
               K(KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
     {.map = KM_TENSOR, .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), K('t', REQ_CLOSE)}},
+
+    /* ---- the presenter (attend present); its `?` starts with this section ---- */
+    {.map = KM_PRESENT, .help_key = "G",
+     .help = "go to a page: type its number, or lesson-id:number; enter",
+     .keys = {K('G', REQ_GOTO_PAGE)}},
+    {.map = KM_GOTO, .help_key = "enter, ESC", .help = "go to the page typed;  ESC cancels",
+     .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE), K(KEY_BACKSPACE, REQ_EDIT_ERASE),
+              K(KEY_ASCII_DEL, REQ_EDIT_ERASE), K(KEY_CTRL_H, REQ_EDIT_ERASE)}},
 };
 
 #define N_ROWS (int)(sizeof ROWS / sizeof ROWS[0])
@@ -388,6 +400,12 @@ static const struct {
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
     {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"},
 };
+
+/* The presenter's `?` shows these first, then SECTIONS. */
+static const struct {
+    Keymap map;
+    const char *title;
+} PRESENT_SECTIONS[] = {{KM_PRESENT, "Presenter"}};
 
 static const char *const HELP_TRAILER[] = {
     "",
@@ -508,25 +526,45 @@ static void help_row(const KeyRow *r, void (*emit)(const char *line, void *ctx),
     }
 }
 
-int keys_help(const char *const **lines)
+static void help_section(Keymap map, const char *title, size_t *used)
 {
-    if (!n_help_lines) {
+    char t[80];
+    if (title) {
+        snprintf(t, sizeof t, "#%s", title);
+        help_add(t, used);
+    }
+    for (int i = 0; i < N_ROWS; i++)
+        if (ROWS[i].map == map && ROWS[i].help_key)
+            help_row(&ROWS[i], help_add, used);
+}
+
+/* Builds the help (the presenter's section first when present is 1) unless it is built. */
+static int help_build(int present, const char *const **lines)
+{
+    static int built = -1;
+    if (built != present) {
         size_t used = 0;
-        char title[80];
-        for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++) {
-            if (SECTIONS[s].title) {
-                snprintf(title, sizeof title, "#%s", SECTIONS[s].title);
-                help_add(title, &used);
-            }
-            for (int i = 0; i < N_ROWS; i++)
-                if (ROWS[i].map == SECTIONS[s].map && ROWS[i].help_key)
-                    help_row(&ROWS[i], help_add, &used);
-        }
+        n_help_lines = 0;
+        for (size_t s = 0; present && s < sizeof PRESENT_SECTIONS / sizeof PRESENT_SECTIONS[0]; s++)
+            help_section(PRESENT_SECTIONS[s].map, PRESENT_SECTIONS[s].title, &used);
+        for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++)
+            help_section(SECTIONS[s].map, SECTIONS[s].title, &used);
         for (size_t i = 0; i < sizeof HELP_TRAILER / sizeof HELP_TRAILER[0]; i++)
             help_add(HELP_TRAILER[i], &used);
+        built = present;
     }
     *lines = help_lines;
     return n_help_lines;
+}
+
+int keys_help(const char *const **lines)
+{
+    return help_build(0, lines);
+}
+
+int keys_help_present(const char *const **lines)
+{
+    return help_build(1, lines);
 }
 
 /* ---- attend --keys ---- */
@@ -560,6 +598,82 @@ static const char *key_spelling(int k, char *buf, size_t n)
     else
         snprintf(buf, n, "key-%d", k);
     return buf;
+}
+
+const char *keys_key_name(int k, char *buf, size_t n)
+{
+    char tmp[32];
+    const char *s = key_spelling(k, tmp, sizeof tmp);
+    const char *bar = strchr(s, '|');
+    snprintf(buf, n, "%.*s", bar ? (int)(bar - s) : (int)strlen(s), s);
+    return buf;
+}
+
+int keys_parse_name(const char *name)
+{
+    static const struct { const char *n; int k; } NAMES[] = {
+        {"space", ' '}, {"enter", '\r'}, {"esc", KEY_ESCAPE}, {"tab", '\t'},
+        {"backspace", KEY_BACKSPACE}, {"up", KEY_UP}, {"down", KEY_DOWN}, {"left", KEY_LEFT},
+        {"right", KEY_RIGHT}, {"home", KEY_HOME}, {"end", KEY_END}, {"pgup", KEY_PPAGE},
+        {"pgdn", KEY_NPAGE}, {"del", KEY_DC},
+    };
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (!strcmp(name, NAMES[i].n))
+            return NAMES[i].k;
+    if (!strncmp(name, "ctrl-", 5) && name[5] >= 'a' && name[5] <= 'z' && !name[6])
+        return KEY_CTRL(name[5]);
+    if (name[0] > ' ' && name[0] < 127 && !name[1])
+        return (unsigned char)name[0];
+    return -1;
+}
+
+const char *keys_demo_name(int k, char *buf, size_t n)
+{
+    switch (k) {
+    case ' ': return "space";
+    case '\r': case '\n': case KEY_ENTER: return "enter";
+    case KEY_ESCAPE: return "esc";
+    case '\t': return "tab";
+    case KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
+    case KEY_UP: return "up";
+    case KEY_DOWN: return "down";
+    case KEY_LEFT: return "left";
+    case KEY_RIGHT: return "right";
+    case KEY_HOME: return "home";
+    case KEY_END: return "end";
+    case KEY_PPAGE: return "pgup";
+    case KEY_NPAGE: return "pgdn";
+    case KEY_DC: return "del";
+    default: break;
+    }
+    if (k >= 1 && k <= 26)
+        snprintf(buf, n, "ctrl-%c", 'a' + k - 1);
+    else if (k > ' ' && k < 127)
+        snprintf(buf, n, "%c", k);
+    else
+        return NULL;
+    return buf;
+}
+
+const char *keys_key_help(const KeyState *a, Keymap km, int key, char *buf, size_t n)
+{
+    int doc = -1;
+    for (int i = 0; i < N_ROWS; i++) {
+        const KeyRow *r = &ROWS[i];
+        if (r->map != km)
+            continue;
+        if (r->help_key)
+            doc = i;
+        if (!row_allowed(a, r))
+            continue;
+        for (const KeyBind *b = r->keys; b->key; b++)
+            if (b->key == key && doc >= 0) {
+                const char *h = ROWS[doc].help, *nl = strchr(h, '\n');
+                snprintf(buf, n, "%.*s", nl ? (int)(nl - h) : (int)strlen(h), h);
+                return buf;
+            }
+    }
+    return NULL;
 }
 
 static const char *section_of(Keymap km)

@@ -15,7 +15,9 @@
     /* global */                                                                             \
     X(REQ_NEXT_PAGE) X(REQ_PREV_PAGE) X(REQ_LESSON_MENU) X(REQ_PROSE_DOWN) X(REQ_PROSE_UP)   \
     X(REQ_NOTES) X(REQ_QUIZ) X(REQ_FOCUS) X(REQ_HELP) X(REQ_CANCEL) X(REQ_QUIT)              \
-    X(REQ_QUIT_NOW)                                                                          \
+    X(REQ_QUIT_NOW) X(REQ_EXPORT)                                                            \
+    /* the presenter (attend present) */                                                     \
+    X(REQ_GOTO_PAGE)                                                                         \
     /* the shared widget controls (controls.c) and the views that handle them their way */  \
     X(REQ_TOGGLE_MASK) X(REQ_TOGGLE_PADDING) X(REQ_CYCLE_PE) X(REQ_TOGGLE_SCALE)             \
     X(REQ_NEXT_HEAD) X(REQ_PREV_HEAD) X(REQ_NEXT_LAYER) X(REQ_PREV_LAYER)                    \
@@ -48,8 +50,8 @@ typedef enum {
     X(KM_HEATMAP, "heatmap") X(KM_CHIPS, "chips") X(KM_PASSPORT, "passport")                  \
     X(KM_MATRIX, "matrix") X(KM_WORKED, "worked") X(KM_SCALING, "scaling")                    \
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
-    X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker")  \
-    X(KM_TRAIN, "train")
+    X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
+    X(KM_TRAIN, "train") X(KM_PRESENT, "presenter") X(KM_GOTO, "go-to-page")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,
@@ -86,6 +88,21 @@ void keys_hint_append(char *buf, size_t n, const char *key, const char *label);
 /* The `?` overlay's lines, generated from the table (a line starting with '#' is a section
  * title). Returns the number of lines; line i is in *lines[i], static storage. */
 int keys_help(const char *const **lines);
+
+/* keys_help with the presenter's section (attend present) first. */
+int keys_help_present(const char *const **lines);
+
+/* The name of key k as the help spells it ("m", "space", "←"), in buf (n bytes). */
+const char *keys_key_name(int k, char *buf, size_t n);
+/* The first help line of the row binding key in keymap km on the current page ("causal
+ * mask on/off"; an undocumented alias: the row above it), in buf; NULL when unbound. */
+const char *keys_key_help(const KeyState *s, Keymap km, int key, char *buf, size_t n);
+
+/* The key a demo script names ("m", "space", "enter", "esc", "tab", "backspace", "up",
+ * "down", "left", "right", "home", "end", "pgup", "pgdn", "del", "ctrl-u"); -1 if unknown.
+ * keys_demo_name is its inverse (NULL for a key a script cannot name). */
+int keys_parse_name(const char *name);
+const char *keys_demo_name(int k, char *buf, size_t n);
 
 /* Prints the table (keymaps, help lines, bindings with the names the help uses, footer
  * hints with every label they can show) for `attend --keys`. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "present.h"
 #include "ui.h"
 
 typedef struct {
@@ -214,6 +215,37 @@ static int footer_layout(App *a, int with_z, int draw)
     return rows;
 }
 
+/* The presenter's quiet footer, one row that holds no data: the key echo badge on the
+ * left (present.c sets it for about two seconds after each key), "? keys" on the right. */
+static void draw_quiet_footer(App *a)
+{
+    int y = LINES - 1;
+    char st[64], hint[96];
+    if (a->present->caption[0]) { /* attend demo: the caption row above it */
+        attrset(A_BOLD);
+        ui_put(y - 1, 1, COLS - 2, a->present->caption);
+        attrset(A_NORMAL);
+    }
+    if (demo_status(a, st, sizeof st))
+        snprintf(hint, sizeof hint, "%s  ? keys ", st);
+    else
+        snprintf(hint, sizeof hint, "? keys  q quit ");
+    int hw = ui_width(hint);
+    attrset(A_DIM);
+    ui_put(y, COLS - hw, hw, hint);
+    attrset(A_NORMAL);
+    const char *e = present_echo(a);
+    if (e) {
+        char badge[240];
+        snprintf(badge, sizeof badge, " %s ", e);
+        attron(COLOR_PAIR(UI_CHIP_PICK) | A_BOLD);
+        if (ui.color == UI_COLOR_NONE)
+            attron(A_REVERSE);
+        ui_put(y, 1, COLS - hw - 2, badge);
+        attrset(A_NORMAL);
+    }
+}
+
 static void draw_too_small(void)
 {
     char l1[80], l2[80];
@@ -291,7 +323,9 @@ void layout_draw(App *a)
         draw_message(a, 1);
         top = 2;
     }
-    int fr = footer_layout(a, has_widget, 0);
+    /* the presenter: one quiet row, and a demo's caption row above it */
+    int fr = app_presenting(a) ? 1 + (a->present->caption[0] != '\0')
+                               : footer_layout(a, has_widget, 0);
     Rect body = {top, 1, LINES - fr - top, COLS - 2};
     a->scr.prose_cut = a->scr.widget_cut = 0;
     if (!has_widget) {
@@ -348,7 +382,11 @@ void layout_draw(App *a)
         a->scr.wrect = wr;
         draw_widget(a, vo, wr);
     }
-    footer_layout(a, has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut), 1);
+    if (app_presenting(a))
+        draw_quiet_footer(a);
+    else
+        footer_layout(a, has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut),
+                      1);
     if (a->overlay) {
         Rect full = {0, 0, LINES, COLS};
         a->overlay->draw(a, full);

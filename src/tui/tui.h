@@ -3,9 +3,18 @@
 #ifndef ATTEND_TUI_H
 #define ATTEND_TUI_H
 
-/* Opens the course in the terminal. Options: --lessons DIR, --lesson ID, --ascii, --mouse,
- * --no-mouse. Returns the process exit status; every error is printed after the terminal is
+/* Opens the course in the terminal. Options: --lessons DIR, --lesson ID, --page N, --theme T,
+ * --ascii, --mouse, --no-mouse. Returns the process exit status; every error is printed after the terminal is
  * restored. */
 int tui_main(int argc, char **argv);
+/* attend present: the player in presenter mode (theme, key echo, quiet footer, state
+ * published for attend notes); the player's options. Returns the exit status. */
+int tui_present_main(int argc, char **argv);
+/* attend notes: follows the presenter of session (NULL: the most recent running one) until
+ * q or a signal. Returns the exit status. */
+int tui_notes_main(const char *session);
+/* attend demo --check: loads the demo script at path and runs it headless against the course
+ * in lessons_dir, printing every problem as FILE:LINE:COL; 0 when there is none, else 1. */
+int tui_demo_check(const char *path, const char *lessons_dir);
 
 #endif

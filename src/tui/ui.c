@@ -21,7 +21,7 @@ static const short RAMP8_FG[] = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK, COLOR_BL
 static const char *const SHADE_UTF8[] = {" ", "░", "▒", "▓", "█"};
 static const char *const SHADE_ASCII[] = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"};
 
-static void init_colors(void)
+static void init_colors(int theme)
 {
     ui.color = UI_COLOR_NONE;
     ui.ramp_n = 0;
@@ -31,6 +31,10 @@ static void init_colors(void)
     use_default_colors();
     int c256 = COLORS >= 256 && COLOR_PAIRS >= 32;
     ui.color = c256 ? UI_COLOR_256 : UI_COLOR_8;
+    if (theme != UI_THEME_DARK) { /* light, projector (ui_theme.c) */
+        ui_theme_colors(theme, c256);
+        return;
+    }
 #define UI_INIT(name, f256, b256, f8, b8) \
     init_pair(name, (short)(c256 ? (f256) : (f8)), (short)(c256 ? (b256) : (b8)));
     UI_PAIRS(UI_INIT)
@@ -64,7 +68,7 @@ int ui_start(const UiOpts *o, char *err, size_t errlen)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
-    init_colors();
+    init_colors(o->theme);
     ui.mouse = 0;
     if (o->mouse) {
         mmask_t got = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);

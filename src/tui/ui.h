@@ -42,8 +42,27 @@ typedef struct {
 
 extern Ui ui;
 
+/* Themes (ui_theme.c): dark is the player's default look; light for white-background
+ * terminals; projector: high contrast on black. AUTO is resolved by ui_theme_auto. */
+enum { UI_THEME_AUTO = -1, UI_THEME_DARK = 0, UI_THEME_LIGHT = 1, UI_THEME_PROJECTOR = 2 };
+
+/* The theme named s ("dark", "light", "projector"; "auto" -> UI_THEME_AUTO); -2 for an
+ * unknown name. */
+int ui_theme_parse(const char *s);
+/* The theme's name ("dark"...; "auto" for UI_THEME_AUTO). */
+const char *ui_theme_name(int theme);
+/* Resolves auto: UI_THEME_LIGHT when COLORFGBG (colorfgbg, may be NULL) names a light
+ * background, else dark_theme. */
+int ui_theme_auto(const char *colorfgbg, int dark_theme);
+/* Initialises the colour pairs and ramp of theme (colours already started); c256: 256
+ * colours, else 8. A theme with its own base colours paints the screen's background. */
+void ui_theme_colors(int theme, int c256);
+/* Prints every theme's base colours and 256-colour ramp for `attend --themes`. */
+void ui_theme_dump(FILE *f);
+
 typedef struct {
     int ascii;          /* force the ASCII fallback */
+    int theme;          /* UI_THEME_DARK (0, the default), LIGHT or PROJECTOR */
     int mouse;          /* enable mouse clicks */
     FILE *out, *in;     /* terminal streams; NULL = stdout/stdin */
     const char *term;   /* terminal type; NULL = $TERM */

@@ -33,7 +33,7 @@ static void help_draw(App *a, Rect full)
 {
     Help *hs = app_view_state(a, &VIEW_HELP);
     const char *const *lines;
-    int n_help = keys_help(&lines);
+    int n_help = app_presenting(a) ? keys_help_present(&lines) : keys_help(&lines);
     int y0, x0, h, w;
     (void)full;
     overlay_box(&y0, &x0, &h, &w, 80, n_help + 2);

@@ -25,6 +25,12 @@ typedef struct {
 void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
                    QuizTally *t, char *save_err, size_t errlen);
 
+/* attend quiz --class (view_class_quiz.c): asks s one question at a time for a room, large,
+ * with a countdown of time_s seconds per question (0: none); r reveals the engine's answer
+ * and why, n moves on, q quits. Publishes each question's answer for `attend notes`
+ * before it is revealed. Returns the number of answers revealed. */
+int view_class_quiz_run(QuizSet *s, int time_s, const volatile sig_atomic_t *stop);
+
 /* The player's Q key opens VIEW_QUIZ (app.h): an overlay asking every question of the
  * current lesson on the whole screen, back to the page when the learner leaves it. */
 

@@ -35,7 +35,7 @@ for f in bin/attend share/man/man1/attend.1 share/bash-completion/completions/at
     [ -f "$P/$f" ] && ok || bad "make install did not write $P/$f"
 done
 [ -x "$P/bin/attend" ] && ok || bad "$P/bin/attend is not executable"
-n_tree=$(find lessons data -type f | wc -l)
+n_tree=$(find lessons data demos -type f 2>/dev/null | wc -l)
 n_inst=$(find "$P/share/attend" -type f | wc -l)
 [ "$n_tree" = "$n_inst" ] && ok || bad "installed $n_inst data files, the tree has $n_tree"
 cmp -s lessons/07-causal-mask.json "$P/share/attend/lessons/07-causal-mask.json" && ok || bad "installed lesson differs"

@@ -1,0 +1,450 @@
+/* present.c - presenter mode: --theme and --page (shared with the player), the key echo
+ * badge ("m  causal mask on", about two seconds, drawn by layout.c on the footer row), the
+ * go-to-page jump, and publishing the state `attend notes` follows (present_state.c). */
+#include "present.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "names.h"
+#include "ui.h"
+
+#define ECHO_MS 2000
+
+long long present_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n)
+{
+    const char *opt = argv[*i];
+    if (strcmp(opt, "--theme") && strcmp(opt, "--page") && strcmp(opt, "--record") &&
+        strcmp(opt, "--demo") && strcmp(opt, "--auto"))
+        return 0;
+    if (*i + 1 >= argc) {
+        snprintf(err, n, "%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (!strcmp(opt, "--record") || !strcmp(opt, "--demo")) {
+        *(!strcmp(opt, "--record") ? &o->record : &o->demo) = v;
+        return 1;
+    }
+    if (!strcmp(opt, "--auto")) {
+        char *e;
+        double sec = strtod(v, &e);
+        if (e == v || *e || !(sec > 0 && sec <= 600)) {
+            snprintf(err, n, "--auto wants seconds between steps (0..600], not \"%s\"", v);
+            return -1;
+        }
+        o->auto_s = sec;
+        return 1;
+    }
+    if (!strcmp(opt, "--theme")) {
+        int t = ui_theme_parse(v);
+        if (t == -2) {
+            snprintf(err, n, "unknown theme \"%s\" (dark, light, projector or auto)", v);
+            return -1;
+        }
+        o->theme = t;
+        return 1;
+    }
+    char *end;
+    long p = strtol(v, &end, 10);
+    if (end == v || *end || p < 1 || p > 100000) {
+        snprintf(err, n, "--page wants a page number from 1, not \"%s\"", v);
+        return -1;
+    }
+    o->page = (int)p;
+    return 1;
+}
+
+int present_theme(const PresentOpts *o)
+{
+    if (o->theme != UI_THEME_AUTO)
+        return o->theme;
+    return ui_theme_auto(getenv("COLORFGBG"),
+                         o->presenter ? UI_THEME_PROJECTOR : UI_THEME_DARK);
+}
+
+/* Title of the page after the current one ("" at the end), as paging would reach it. */
+static void next_title(const App *a, char *out, size_t n)
+{
+    const Lesson *l = &a->course.lessons[a->lesson];
+    out[0] = '\0';
+    if (a->page + 1 < l->n_pages) {
+        snprintf(out, n, "%s", l->pages[a->page + 1].title);
+        return;
+    }
+    if (a->only_lesson)
+        return;
+    for (int i = a->lesson + 1; i < a->course.n_lessons; i++) {
+        const Lesson *nl = &a->course.lessons[i];
+        if (!nl->broken && nl->n_pages > 0) {
+            snprintf(out, n, "lesson %d: %s - %s", i + 1, nl->title, nl->pages[0].title);
+            return;
+        }
+    }
+}
+
+/* The footer's hints as plain text: "key label  key label". */
+static void page_keys(const App *a, char *out, size_t n)
+{
+    char h[1024] = "", g[256] = "";
+    const ViewOps *vo = app_cur_view(a);
+    KeyState ks;
+    app_key_state(a, &ks);
+    keys_hints(&ks, vo->keymap, vo->common, h, sizeof h);
+    keys_global_hints(&ks, 1, g, sizeof g);
+    size_t o = 0;
+    for (const char *s = h; *s && o + 3 < n; s++) {
+        if (*s == '\x1f')
+            out[o++] = ' ';
+        else if (*s == '\x1e') {
+            out[o++] = ' ';
+            out[o++] = ' ';
+        } else
+            out[o++] = *s;
+    }
+    if (o >= 2)
+        o -= 2;
+    out[o] = '\0';
+    (void)g;
+}
+
+static void publish(App *a)
+{
+    Present *p = a->present;
+    const Page *pg = app_page(a);
+    char err[600];
+    if (!p || !p->dir[0] || !pg)
+        return;
+    PresentState *s = &p->st;
+    const Lesson *l = &a->course.lessons[a->lesson];
+    s->seq++;
+    snprintf(s->lesson_id, sizeof s->lesson_id, "%s", l->id);
+    snprintf(s->lesson_title, sizeof s->lesson_title, "%s", l->title);
+    s->lesson_no = a->lesson + 1;
+    s->n_lessons = a->course.n_lessons;
+    s->page = a->page + 1;
+    s->n_pages = l->n_pages;
+    snprintf(s->page_title, sizeof s->page_title, "%s", pg->title);
+    next_title(a, s->next_title, sizeof s->next_title);
+    page_keys(a, s->keys, sizeof s->keys);
+    snprintf(s->notes, sizeof s->notes, "%s", pg->notes ? pg->notes : "");
+    if (present_state_write(p->dir, s, err, sizeof err)) {
+        app_msg(a, 1, "speaker notes not published: %s", err);
+        p->dir[0] = '\0';
+    }
+}
+
+int present_goto(App *a, const char *spec, char *err, size_t n)
+{
+    int lesson = a->lesson, page;
+    const char *colon = strrchr(spec, ':');
+    char *end;
+    if (colon) {
+        char id[64];
+        snprintf(id, sizeof id, "%.*s", (int)(colon - spec), spec);
+        lesson = lesson_find(&a->course, id);
+        if (lesson < 0) {
+            long ln = strtol(id, &end, 10);
+            if (end != id && !*end && ln >= 1 && ln <= a->course.n_lessons)
+                lesson = (int)ln - 1;
+        }
+        if (lesson < 0) {
+            snprintf(err, n, "no lesson \"%s\" (an id or a number)", id);
+            return -1;
+        }
+        if (a->only_lesson && lesson != a->lesson) {
+            snprintf(err, n, "only lesson %s is open (--lesson)", a->only_lesson);
+            return -1;
+        }
+        spec = colon + 1;
+    }
+    const Lesson *l = &a->course.lessons[lesson];
+    long pn = strtol(spec, &end, 10);
+    if (end == spec || *end || pn < 1 || pn > l->n_pages) {
+        snprintf(err, n, "no page \"%s\" in lesson %s (1..%d)", spec, l->id, l->n_pages);
+        return -1;
+    }
+    if (l->broken) {
+        snprintf(err, n, "lesson %s is broken: %s", l->id, l->error);
+        return -1;
+    }
+    page = (int)pn - 1;
+    app_open(a, lesson, page);
+    return 0;
+}
+
+/* ---- --record: the session as a demo script (docs/demos.md) ---- */
+static void json_str(FILE *f, const char *v)
+{
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            fprintf(f, "\\%c", *v);
+        else if ((unsigned char)*v < 0x20)
+            fprintf(f, "\\u%04x", *v);
+        else
+            fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+static void rec_flush(Present *p)
+{
+    if (!p->rec || !p->rec_keys[0])
+        return;
+    fprintf(p->rec, ",\n    {\"keys\": ");
+    json_str(p->rec, p->rec_keys);
+    fputc('}', p->rec);
+    p->rec_keys[0] = '\0';
+}
+
+static void rec_open(App *a)
+{
+    Present *p = a->present;
+    if (!p || !p->rec || !app_page(a))
+        return;
+    rec_flush(p);
+    fprintf(p->rec, "%s\n    {\"open\": ", p->rec_steps++ ? "," : "");
+    json_str(p->rec, a->course.lessons[a->lesson].id);
+    fprintf(p->rec, ", \"page\": %d}", a->page + 1);
+    p->rec_lesson = a->lesson;
+    p->rec_page = a->page;
+}
+
+/* Records key k, pressed with the page unchanged; a key that changed the page is recorded
+ * as the open step of the page it reached. */
+static void rec_key(App *a, int k)
+{
+    Present *p = a->present;
+    char nb[16];
+    const char *name;
+    if (!p || !p->rec || a->quit) /* the key that quits is not part of the demo */
+        return;
+    if (a->lesson != p->rec_lesson || a->page != p->rec_page) {
+        rec_open(a);
+        return;
+    }
+    if (!(name = keys_demo_name(k, nb, sizeof nb)))
+        return;
+    size_t l = strlen(p->rec_keys);
+    if (l + strlen(name) + 2 >= sizeof p->rec_keys)
+        rec_flush(p);
+    l = strlen(p->rec_keys);
+    snprintf(p->rec_keys + l, sizeof p->rec_keys - l, "%s%s", l ? " " : "", name);
+}
+
+int present_start(App *a, const PresentOpts *o, char *err, size_t n)
+{
+    if (o->page) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "%d", o->page);
+        if (present_goto(a, spec, err, n))
+            return -1;
+    }
+    if (!o->presenter && !o->record)
+        return 0;
+    Present *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    a->present = p;
+    if (o->record) {
+        p->rec = fopen(o->record, "w");
+        if (!p->rec) {
+            snprintf(err, n, "cannot write %s", o->record);
+            return -1;
+        }
+        fprintf(p->rec, "{\n  \"title\": \"recorded with attend --record\",\n  \"steps\": [");
+        rec_open(a);
+    }
+    if (o->demo && demo_start(a, o->demo, o->auto_s, err, n))
+        return -1;
+    if (!o->presenter)
+        return 0;
+    p->presenter = 1;
+    char derr[600];
+    if (present_state_dir(p->dir, sizeof p->dir, 1, derr, sizeof derr)) {
+        p->dir[0] = '\0';
+        app_msg(a, 1, "speaker notes not published: %s", derr);
+    }
+    p->st.pid = (long)getpid();
+    p->st.started = (long)time(NULL);
+    snprintf(p->st.session, sizeof p->st.session, "%ld-%ld", p->st.pid, p->st.started);
+    publish(a);
+    return 0;
+}
+
+/* What key k did, after it ran: km and r are where the key table sent it. */
+static void describe(App *a, Keymap km, Request r, int k, char *out, size_t n)
+{
+    int expl = a->w && course_kind_is_explain(a->w->kind);
+    char lh[64];
+    out[0] = '\0';
+    switch (r) {
+    case REQ_TOGGLE_MASK:
+        snprintf(out, n, "causal mask %s", (expl ? a->live.s.causal : a->ctl.causal) ? "on" : "off");
+        return;
+    case REQ_TOGGLE_PADDING:
+        snprintf(out, n, "padding mask %s", a->ctl.padding ? "on" : "off");
+        return;
+    case REQ_CYCLE_PE:
+        snprintf(out, n, "positional encoding: %s", model_pe_name(a->ctl.pe));
+        return;
+    case REQ_TOGGLE_SCALE:
+        snprintf(out, n, "scaling by 1/√d_k %s", (expl ? a->live.s.scale : a->ctl.scale) ? "on" : "off");
+        return;
+    case REQ_NEXT_HEAD: case REQ_PREV_HEAD: case REQ_NEXT_LAYER: case REQ_PREV_LAYER:
+        if (a->model) {
+            app_layer_head(a, a->layer, a->head, lh, sizeof lh);
+            snprintf(out, n, "%s", lh);
+            return;
+        }
+        break;
+    case REQ_TOGGLE_ALL_HEADS:
+        snprintf(out, n, "%s", a->all_heads ? "all heads as small multiples" : "one head");
+        return;
+    case REQ_TOGGLE_SCORES:
+        snprintf(out, n, "%s", a->scores ? "scores before softmax" : "attention weights");
+        return;
+    case REQ_NEXT_PAGE: case REQ_PREV_PAGE: case REQ_GOTO_PAGE:
+        if (app_page(a)) {
+            snprintf(out, n, "page %d/%d: %s", a->page + 1,
+                     a->course.lessons[a->lesson].n_pages, app_page(a)->title);
+            return;
+        }
+        break;
+    case REQ_QUIT: case REQ_QUIT_NOW: case REQ_CANCEL: case REQ_NONE:
+        break;
+    default:
+        {
+            KeyState ks;
+            app_key_state(a, &ks);
+            if (keys_key_help(&ks, km, k, out, n))
+                return;
+        }
+        break;
+    }
+    if (!out[0] && r == REQ_NONE && !a->overlay && strstr(a->msg, "key not used"))
+        snprintf(out, n, "not used on this page");
+}
+
+void present_key(App *a, int k)
+{
+    Present *p = a->present;
+    if (p && p->demo && demo_key(a, k)) {
+        publish(a);
+        return;
+    }
+    present_dispatch(a, k);
+}
+
+void present_dispatch(App *a, int k)
+{
+    Present *p = a->present;
+    if (!p || k == KEY_RESIZE || k == KEY_MOUSE) {
+        app_key(a, k);
+        return;
+    }
+    if (!app_presenting(a)) { /* the player with --record */
+        app_key(a, k);
+        rec_key(a, k);
+        return;
+    }
+    /* where the key table sends k, as app_key will */
+    Keymap km = KM_GLOBAL;
+    Request r = REQ_NONE;
+    int was_overlay = a->overlay != NULL;
+    KeyState ks;
+    app_key_state(a, &ks);
+    if (a->overlay) {
+        km = a->overlay->keymap;
+        r = keys_lookup(&ks, km, k);
+    } else if (keys_lookup(&ks, KM_PRESENT, k) == REQ_GOTO_PAGE) {
+        a->msg[0] = '\0';
+        p->goto_buf[0] = '\0';
+        app_overlay_open(a, &VIEW_GOTO, 0);
+        snprintf(p->echo, sizeof p->echo, "G  go to page...");
+        p->echo_until = present_now_ms() + ECHO_MS;
+        return;
+    } else {
+        const ViewOps *vo = app_cur_view(a);
+        km = vo->keymap;
+        r = keys_lookup(&ks, km, k);
+        if (r == REQ_NONE && vo->kind != W_NONE) {
+            km = KM_COMMON;
+            r = keys_lookup(&ks, km, k);
+        }
+        if (r == REQ_NONE) {
+            km = KM_GLOBAL;
+            r = keys_lookup(&ks, km, k);
+        }
+    }
+    int lesson = a->lesson, page = a->page;
+    app_key(a, k);
+    if (was_overlay && a->overlay == &VIEW_GOTO) /* typing a page number: no badge */
+        return;
+    if (!(was_overlay && r == REQ_ACCEPT && km == KM_GOTO) || lesson != a->lesson ||
+        page != a->page)
+        rec_key(a, k);
+    if (was_overlay && r == REQ_ACCEPT && (lesson != a->lesson || page != a->page))
+        r = REQ_GOTO_PAGE;
+    char what[160], name[32];
+    describe(a, km, r, k, what, sizeof what);
+    if (what[0]) {
+        snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
+        p->echo_until = present_now_ms() + ECHO_MS;
+    }
+    publish(a);
+}
+
+int present_tick(App *a)
+{
+    Present *p = a->present;
+    if (p && p->demo && demo_tick(a)) {
+        publish(a);
+        return 1;
+    }
+    if (p && p->echo[0] && present_now_ms() >= p->echo_until) {
+        p->echo[0] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+int app_presenting(const App *a)
+{
+    return a->present && a->present->presenter;
+}
+
+const char *present_echo(const App *a)
+{
+    return a->present && a->present->echo[0] ? a->present->echo : NULL;
+}
+
+void present_end(App *a)
+{
+    Present *p = a->present;
+    if (!p)
+        return;
+    if (p->dir[0] && p->st.session[0])
+        present_state_remove(p->dir, p->st.session);
+    if (p->rec) {
+        rec_flush(p);
+        fprintf(p->rec, "\n  ]\n}\n");
+        fclose(p->rec);
+    }
+    demo_free(a);
+    free(p);
+    a->present = NULL;
+}
