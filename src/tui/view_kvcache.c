@@ -18,8 +18,11 @@ static const TraceEntry *kv_entry(App *a, TensorKind k)
     return trace_find(a->t, STACK_DEC, layer, SUB_SELF, head, k);
 }
 
-/* Rows 0..t-1 of a (t, d) matrix, the last one marked as new; cols limited to w. */
-static void kv_rows(App *a, int y, int x, int w, const TraceEntry *e, const char *title)
+/* Rows 0..t-1 of a (t, d) matrix, the last one marked as new; cols limited to w; at most
+ * max_rows lines under the title: beyond that the earliest rows fold into one line saying how
+ * many (they are the unchanged ones). */
+static void kv_rows(App *a, int y, int x, int w, const TraceEntry *e, const char *title,
+                    int max_rows)
 {
     int lw = 6;
     int nc = (w - lw) / KV_CELL;
@@ -29,8 +32,18 @@ static void kv_rows(App *a, int y, int x, int w, const TraceEntry *e, const char
     ui_putf(y, x, w, "%s (%d row%s)%s", title, e->rows, e->rows == 1 ? "" : "s",
             nc < e->cols ? (ui.utf8 ? " …" : " ...") : "");
     attroff(A_BOLD);
-    for (int i = 0; i < e->rows; i++) {
-        int yy = y + 1 + i, isnew = i == e->rows - 1;
+    int first = 0, yy = y + 1;
+    if (max_rows < 2)
+        max_rows = 2;
+    if (e->rows > max_rows) {
+        first = e->rows - (max_rows - 1);
+        attron(A_DIM);
+        ui_putf(yy++, x, w, "%s %d earlier row%s, unchanged", ui.utf8 ? "…" : "...", first,
+                first == 1 ? "" : "s");
+        attroff(A_DIM);
+    }
+    for (int i = first; i < e->rows; i++, yy++) {
+        int isnew = i == e->rows - 1;
         if (isnew)
             attron(A_REVERSE);
         ui_put(yy, x, lw - 1, vocab_word(&a->model->vocab, a->t->src[i]));
@@ -73,9 +86,12 @@ static void kvcache_draw(App *a, Rect r)
         return;
     }
     int half = (r.w - 2) / 2;
-    kv_rows(a, y, r.x, half, K, "cached K");
-    kv_rows(a, y, r.x + half + 2, r.w - half - 2, V, "cached V");
-    y += 2 + K->rows;
+    /* the rows get what the five lines below leave of the pane */
+    int max_rows = r.y + r.h - (y + 1) - 6;
+    kv_rows(a, y, r.x, half, K, "cached K", max_rows);
+    kv_rows(a, y, r.x + half + 2, r.w - half - 2, V, "cached V", max_rows);
+    int shown = K->rows > max_rows ? (max_rows < 2 ? 2 : max_rows) : K->rows;
+    y += 2 + shown;
     if (y < r.y + r.h) {
         x = r.x;
         x += ui_putf(y, x, r.w, "new query '%s' weights:",
@@ -132,4 +148,5 @@ static int kvcache_need(App *a, int w)
 const ViewOps VIEW_KVCACHE = {
     .name = "kvcache", .kind = W_KVCACHE, .keymap = KM_KVCACHE, .common = C_RESET,
     .draw = kvcache_draw, .key = kvcache_key, .need = kvcache_need,
+    .self_scroll = 1, /* folds its earliest cache rows to fit */
 };
