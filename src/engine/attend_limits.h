@@ -7,7 +7,7 @@
 
 /* The model limits model_io.c checks a config against (config.max_len 1..this, n_heads
  * 1..this, n_layers 1..this, d_model 1..this): buffers per token, head or layer are sized
- * from these. (model_io.c and model.c still spell them as literals: 4096, 64, 48.) */
+ * from these (model_io.c's config checks and model.c's per-head and per-token buffers). */
 #define ATTEND_MAX_LEN 4096
 #define ATTEND_MAX_HEADS 64
 #define ATTEND_MAX_LAYERS 48

@@ -3,11 +3,13 @@
  * LM head. Every intermediate tensor goes into the Trace. */
 #include "model.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "attend_limits.h"
 #include "tensor.h"
 
 /* ----------------------------------------------------------------- config */
@@ -39,12 +41,12 @@ int model_config_check(const ModelConfig *c, char *err, size_t errlen)
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
     if ((unsigned)c->arch > ARCH_ENCDEC) BAD("config.arch is not one of encoder, decoder, encoder-decoder");
     if (c->vocab_size < 2 || c->vocab_size > 1000000) BAD("config.vocab_size %d out of range (2..1000000)", c->vocab_size);
-    if (c->d_model < 1 || c->d_model > 4096) BAD("config.d_model %d out of range (1..4096)", c->d_model);
-    if (c->n_heads < 1 || c->n_heads > 64) BAD("config.n_heads %d out of range (1..64)", c->n_heads);
+    if (c->d_model < 1 || c->d_model > ATTEND_MAX_D_MODEL) BAD("config.d_model %d out of range (1..%d)", c->d_model, ATTEND_MAX_D_MODEL);
+    if (c->n_heads < 1 || c->n_heads > ATTEND_MAX_HEADS) BAD("config.n_heads %d out of range (1..%d)", c->n_heads, ATTEND_MAX_HEADS);
     if (c->d_head < 1 || c->d_head > 1024) BAD("config.d_head %d out of range (1..1024)", c->d_head);
-    if (c->n_layers < 1 || c->n_layers > 48) BAD("config.n_layers %d out of range (1..48)", c->n_layers);
+    if (c->n_layers < 1 || c->n_layers > ATTEND_MAX_LAYERS) BAD("config.n_layers %d out of range (1..%d)", c->n_layers, ATTEND_MAX_LAYERS);
     if (c->d_ff < 1 || c->d_ff > 16384) BAD("config.d_ff %d out of range (1..16384)", c->d_ff);
-    if (c->max_len < 1 || c->max_len > 4096) BAD("config.max_len %d out of range (1..4096)", c->max_len);
+    if (c->max_len < 1 || c->max_len > ATTEND_MAX_LEN) BAD("config.max_len %d out of range (1..%d)", c->max_len, ATTEND_MAX_LEN);
     if ((unsigned)c->pe >= PE__COUNT) BAD("config.pe is not one of none, sinusoidal, learned, rope");
     if (c->pe == PE_ROPE && c->d_head % 2) BAD("config.d_head must be even for rope (got %d)", c->d_head);
     if (c->pe == PE_SINUSOIDAL && c->d_model % 2) BAD("config.d_model must be even for sinusoidal PE (got %d)", c->d_model);
@@ -675,7 +677,8 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float *M = rec(f, T_MASK, -1, nq, nk);
     build_mask(M, nq, nk, causal, key_ids, f->c->padding, f->m->vocab.pad_id);
     float *concat_tmp = NULL;
-    float *heads_out[64];
+    float *heads_out[ATTEND_MAX_HEADS];
+    assert(H >= 1 && H <= ATTEND_MAX_HEADS); /* model_config_check bounds n_heads */
     float scale = f->c->scale ? 1.0f / sqrtf((float)dh) : 1.0f;
     /* All heads' projections at once (the fused QKV of real code), then one slice per head. */
     float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
@@ -853,7 +856,8 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         return -1;
     /* The order control: position i runs token order[i]. */
     if (c->order) {
-        unsigned char seen[4096] = {0};
+        unsigned char seen[ATTEND_MAX_LEN] = {0};
+        assert(n <= ATTEND_MAX_LEN); /* n <= max_len <= ATTEND_MAX_LEN */
         for (int i = 0; i < n; i++) {
             int o = c->order[i];
             if (o < 0 || o >= n || seen[o]) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attend_limits.h"
 #include "fileio.h"
 #include "json.h"
 #include "model.h"
@@ -75,8 +76,8 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
     if (!(allow_no_vocab && !json_get(cj, "vocab_size")) &&
         json_get_int(cj, "vocab_size", 2, 1000000, &c->vocab_size, "config.vocab_size", err, errlen))
         return -1;
-    if (json_get_int(cj, "d_model", 1, 4096, &c->d_model, "config.d_model", err, errlen)) return -1;
-    if (json_get_int(cj, "n_heads", 1, 64, &c->n_heads, "config.n_heads", err, errlen)) return -1;
+    if (json_get_int(cj, "d_model", 1, ATTEND_MAX_D_MODEL, &c->d_model, "config.d_model", err, errlen)) return -1;
+    if (json_get_int(cj, "n_heads", 1, ATTEND_MAX_HEADS, &c->n_heads, "config.n_heads", err, errlen)) return -1;
     if (json_get(cj, "d_head")) {
         if (json_get_int(cj, "d_head", 1, 1024, &c->d_head, "config.d_head", err, errlen)) return -1;
     } else {
@@ -87,9 +88,9 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
         }
         c->d_head = c->d_model / c->n_heads;
     }
-    if (json_get_int(cj, "n_layers", 1, 48, &c->n_layers, "config.n_layers", err, errlen)) return -1;
+    if (json_get_int(cj, "n_layers", 1, ATTEND_MAX_LAYERS, &c->n_layers, "config.n_layers", err, errlen)) return -1;
     if (json_get_int(cj, "d_ff", 1, 16384, &c->d_ff, "config.d_ff", err, errlen)) return -1;
-    if (json_get_int(cj, "max_len", 1, 4096, &c->max_len, "config.max_len", err, errlen)) return -1;
+    if (json_get_int(cj, "max_len", 1, ATTEND_MAX_LEN, &c->max_len, "config.max_len", err, errlen)) return -1;
     if (get_enum(cj, "pe", model_pe_parse, &v, "none, sinusoidal, learned, rope", err, errlen)) return -1;
     c->pe = (PeKind)v;
     if (get_enum(cj, "norm", model_norm_parse, &v, "layernorm, rmsnorm", err, errlen)) return -1;

@@ -192,6 +192,9 @@ static const KeyRow ROWS[] = {
      .help = "this lesson's questions (a quiz; the footer shows Q on pages\nthat have questions)",
      .hint_key = "Q", .hint = "questions", .when = w_questions, .rank = 2,
      .keys = {K('Q', REQ_QUIZ)}},
+    {.map = KM_GLOBAL, .help_key = "x",
+     .help = "export the widget: an SVG figure (and a heatmap's CSV)\nin . or $ATTEND_EXPORT_DIR, never over a file",
+     .keys = {K('x', REQ_EXPORT)}},
     {.map = KM_GLOBAL, .help_key = "z",
      .help = "widget focus: the widget takes the whole screen (z again:\nprose and widget); the "
              "footer offers it when prose is cut",
@@ -200,10 +203,6 @@ static const KeyRow ROWS[] = {
     {.map = KM_GLOBAL, .help_key = "?, F1", .help = "this help;  ESC or q closes it",
      .hint_key = "?", .hint = "help", .rank = 7,
      .keys = {K('?', REQ_HELP), K(KEY_F(1), REQ_HELP)}},
-    {.map = KM_GLOBAL, .help_key = "x",
-     .help = "export the widget as a figure: SVG (and a heatmap's CSV) in the\ncurrent "
-             "directory or $ATTEND_EXPORT_DIR, never over a file",
-     .keys = {K('x', REQ_EXPORT)}},
     /* ESC on a page: nothing to close, and no "key not used" either */
     {.map = KM_GLOBAL, .keys = {K(KEY_ESCAPE, REQ_CANCEL)}},
     {.map = KM_GLOBAL, .help_key = "q, Ctrl-C",

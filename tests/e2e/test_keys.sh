@@ -17,7 +17,8 @@ n_alias=$(grep -c "	alias$" "$DUMP")
 echo "  ($n_alias bindings are aliases not spelled out in the help; --keys lists them)"
 
 # the overlay, whole: 120x80 holds every line
-start 120 80 -- --lessons "$FIXTURE"
+mkdir -p "$E2E_TMP/export"
+start 120 80 "ATTEND_EXPORT_DIR=$E2E_TMP/export" -- --lessons "$FIXTURE"
 expect "lesson 1/2" "the player opens"
 keys '?'
 expect "keys (ESC closes)" "? opens the help"
@@ -30,7 +31,10 @@ expect_gone "keys (ESC closes)" "ESC closes it"
 keys y
 expect "key not used on this page" "a key the table does not bind says so"
 keys x
-expect "key not used on this page" "a chips key does nothing on a heatmap page"
+expect "exported" "x exports the heatmap"
+check "x wrote an SVG and a CSV into ATTEND_EXPORT_DIR" sh -c "ls '$E2E_TMP/export'/heatmap-*.svg '$E2E_TMP/export'/heatmap-*.csv >/dev/null 2>&1"
+keys x
+expect "-2.svg" "a second x never overwrites: a new name"
 keys q
 expect_exit 0 "quits"
 

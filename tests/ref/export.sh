@@ -114,7 +114,7 @@ nfig=0 nnone=0
 while read -r id page kind; do
     out=$("$A" export --lesson "$id" --page "$page" -o "$tmp/page.svg" 2>&1); rc=$?
     case $kind in
-    none|scaling|cost|params)
+    none|scaling|cost|params|train)
         if [ $rc = 1 ] && grep -q "has no figure" <<<"$out"; then nnone=$((nnone + 1))
         else bad "$id page $page ($kind): want 'has no figure', got rc $rc: $out"; fi ;;
     *)
