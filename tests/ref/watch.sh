@@ -46,9 +46,15 @@ cmp -s "$tmp/d1.json" "$tmp/d2.json" && ok || bad "same seed, different weights"
 # --- check-lessons validates the train widget (lesson 19 as shipped, then broken copies)
 expect 0 "0 problems" -- "$A" check-lessons
 mkdir -p "$tmp/bad"
-sed -e 's/"kind": "train",/"kind": "train", "sentence": "the cat",/' \
-    -e 's/"controls": \["mask", "head", "layer", "reset"\]/"controls": ["mask", "tie"], "start": {"step": 3}/' \
-    lessons/19-watch-it-learn.json >"$tmp/bad/01-bad.json"
+/usr/bin/python3 - "$tmp/bad/01-bad.json" <<'PY'
+import json, sys
+L = json.load(open("lessons/19-watch-it-learn.json"))
+w = L["pages"][0]["widget"]
+w["sentence"] = "the cat"
+w["controls"] = ["mask", "tie"]
+w["start"] = {"step": 3}
+json.dump(L, open(sys.argv[1], "w"), indent=1)
+PY
 expect 1 "widget.sentence: a train widget runs no sentence" -- "$A" check-lessons "$tmp/bad"
 expect 1 'control "tie" does nothing on a train widget' -- "$A" check-lessons "$tmp/bad"
 expect 1 'start key "step" does nothing on a train widget' -- "$A" check-lessons "$tmp/bad"
