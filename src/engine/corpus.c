@@ -99,6 +99,13 @@ static int add_text(Corpus *c, int *cap, const char *text, const Vocab *v, const
     return n;
 }
 
+/* Closes what corpus_open opened. */
+static void corpus_close(FILE *f, char *buf)
+{
+    fclose(f);
+    free(buf);
+}
+
 /* Opens a corpus file for reading line by line: read whole through fileio_read (regular files
  * only, capped: a FIFO or a device is refused, never blocked on), then read from memory.
  * NULL with a message; *buf is the caller's to free after fclose. */
@@ -139,14 +146,12 @@ int corpus_load_lm(Corpus *c, const char *path, const Vocab *v, char *err, size_
         if (n < 0 || push(&c->starts, &c->n_lines, &scap, start) < 0) {
             if (n >= 0)
                 snprintf(err, errlen, "%s: out of memory", path);
-            fclose(f);
-            free(text);
+            corpus_close(f, text);
             corpus_free(c);
             return -1;
         }
     }
-    fclose(f);
-    free(text);
+    corpus_close(f, text);
     if (c->n_lines == 0) {
         snprintf(err, errlen, "%s: no sentences", path);
         corpus_free(c);
@@ -236,13 +241,11 @@ int corpus_load_pairs(Corpus *c, const char *path, const Vocab *v, char *err, si
         continue;
     fail_line:
         free(line);
-        fclose(f);
-        free(text);
+        corpus_close(f, text);
         corpus_free(c);
         return -1;
     }
-    fclose(f);
-    free(text);
+    corpus_close(f, text);
     if (c->n_pairs == 0) {
         snprintf(err, errlen, "%s: no sentence pairs", path);
         corpus_free(c);
