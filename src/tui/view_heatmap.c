@@ -381,41 +381,58 @@ static void draw_single(App *a, Rect r)
     draw_inspector(a, r, y, legw, big ? gridw + sumw : 0, W, R, SC, M);
 }
 
-/* Small multiples' grid in w columns and h rows (h 0: unknown): cell width and rows, panel
- * width, panels per band, bands. Compact panels use 2 (or 1) columns per cell and a row per
- * token; a pane at least APP_BIG_H tall scales the cells up (2k columns by k rows, largest
- * first) as long as every head still fits. */
-static void multiples_grid(App *a, int w, int h, int *cw, int *rh, int *pw, int *per,
-                           int *bands)
+/* Small multiples' geometry in a pane of w columns and h rows (h 0: unknown, the compact
+ * form): row-label width (0: none), cell width and rows, panel width, panels per band, bands,
+ * and whether each band has a line of column labels. Tried in order of preference, the first
+ * that fits wins: a pane at least APP_BIG_H tall scales the cells up (2k columns by k rows,
+ * values inside); then one band of 5-column cells with their values; then 2 and 1 column
+ * cells. Each is tried with the tokens as row labels first, then without. */
+typedef struct {
+    int lw, cw, rh, pw, per, bands, collab;
+} MGeom;
+
+static int mgeom_try(App *a, int w, int h, int lw, int cw, int rh, MGeom *g)
 {
     int nr = app_rows(a), nc = app_cols(a), nh = a->model->cfg.n_heads;
-    *cw = 2;
-    *rh = 1;
-    *pw = nc * 2 + 2;
-    *per = (w + 1) / *pw;
-    if (*per < 1 || (h > 0 && nr + 2 > h)) {
-        *cw = 1;
-        *pw = nc + 2;
-        *per = (w + 1) / *pw;
-    }
-    for (int k = 4; h >= APP_BIG_H && k > 1; k--) {
-        int c = 2 * k, p = nc * c + 2, n = (w + 1) / p;
-        if (n > nh)
-            n = nh;
-        if (n < 1)
-            continue;
-        int b = (nh + n - 1) / n;
-        if (b * (nr * k + 2) > h) /* bands (title, rows, gap), the last gap is the legend */
-            continue;
-        *cw = c;
-        *rh = k;
-        *pw = p;
-        *per = (nh + b - 1) / b; /* bands evenly filled: 4 heads as 2+2, not 3+1 */
-        break;
-    }
-    if (*per > nh)
-        *per = nh;
-    *bands = *per > 0 ? (nh + *per - 1) / *per : 0;
+    int pw = nc * cw + 2, per = (w - lw + 2) / pw;
+    if (per > nh)
+        per = nh;
+    if (per < 1)
+        return 0;
+    int bands = (nh + per - 1) / per;
+    if ((rh > 1 || per < nh) && cw >= 4 && h <= 0)
+        return 0; /* cells with values in bands, or tall: only in a pane known to hold them */
+    /* bands of (title, rows, gap), the last gap holds the legend; a column-label line each
+     * when the cells are wide enough to carry a label and the height allows */
+    int need = bands * (nr * rh + 2);
+    if (h > 0 && need > h)
+        return 0;
+    g->collab = cw >= 4 && h > 0 && need + bands <= h;
+    g->lw = lw;
+    g->cw = cw;
+    g->rh = rh;
+    g->pw = pw;
+    g->per = (nh + bands - 1) / bands; /* bands evenly filled: 4 heads as 2+2, not 3+1 */
+    g->bands = bands;
+    return 1;
+}
+
+static MGeom multiples_geom(App *a, int w, int h)
+{
+    MGeom g = {0};
+    int nr = app_rows(a), lab = label_width(a, nr, 8);
+    for (int k = 4; h >= APP_BIG_H && k > 1; k--)
+        if (mgeom_try(a, w, h, lab, 2 * k, k, &g))
+            return g;
+    static const int cws[] = {5, 2, 1};
+    for (size_t i = 0; i < sizeof cws / sizeof cws[0]; i++)
+        for (int l = 0; l < 2; l++)
+            if (mgeom_try(a, w, h, l ? 0 : lab, cws[i], 1, &g))
+                return g;
+    /* too short for every band: the narrowest cells, as many bands as fit */
+    if (!mgeom_try(a, w, 0, 0, 1, 1, &g))
+        g.per = 0;
+    return g;
 }
 
 static void draw_multiples(App *a, Rect r)
@@ -425,15 +442,15 @@ static void draw_multiples(App *a, Rect r)
     const ModelConfig *c = &a->model->cfg;
     const TraceEntry *M = trace_find(a->t, st, a->layer, sub, -1, T_MASK);
     int nr = app_rows(a), nc = app_cols(a);
-    int cw, rh, pw, per, bands;
-    multiples_grid(a, r.w, r.h, &cw, &rh, &pw, &per, &bands);
-    if (per < 1) {
+    MGeom g = multiples_geom(a, r.w, r.h);
+    if (g.per < 1) {
         ui_put(r.y, r.x, r.w, "too narrow for every head at once: press a");
         return;
     }
-    int ph = nr * rh + 1;
+    int top = 1 + g.collab, ph = nr * g.rh + top;
     for (int h = 0; h < c->n_heads; h++) {
-        int py = r.y + (h / per) * (ph + 1), px = r.x + (h % per) * pw;
+        int band = h / g.per;
+        int py = r.y + band * (ph + 1), px = r.x + g.lw + (h % g.per) * g.pw;
         if (py + ph > r.y + r.h) {
             ui_put(r.y + r.h - 1, r.x, r.w, "(more heads than fit: enlarge the terminal)");
             break;
@@ -442,21 +459,30 @@ static void draw_multiples(App *a, Rect r)
                                                                                : T_WEIGHTS);
         if (!W)
             continue;
+        if (g.lw > 0 && h % g.per == 0) /* the band's row labels: the query tokens */
+            for (int i = 0; i < nr; i++)
+                ui_put(py + top + i * g.rh + (g.rh - 1) / 2, r.x, g.lw - 1, app_row_token(a, i));
         float lo = 0.0f, hi = 1.0f;
         if (a->scores)
             finite_range(W, &lo, &hi);
         if (h == a->head)
             attron(A_REVERSE | A_BOLD);
-        ui_putf(py, px, pw - 1, "head %d", h);
+        ui_putf(py, px, g.pw - 1, "head %d", h);
         if (h == a->head)
             attroff(A_REVERSE | A_BOLD);
+        if (g.collab) { /* the key tokens, cut to the cell */
+            attron(A_DIM);
+            for (int j = 0; j < nc; j++)
+                ui_put(py + 1, px + j * g.cw, g.cw - 1, app_col_token(a, j));
+            attroff(A_DIM);
+        }
         for (int i = 0; i < nr; i++)
             for (int j = 0; j < nc; j++) {
                 float v = W->data[(size_t)i * nc + j];
                 float v01 = a->scores ? (v - lo) / (hi - lo) : v;
-                int x = px + j * cw, y = py + 1 + i * rh;
-                if (rh > 1) { /* big cells: drawn like the single heatmap's, values too */
-                    draw_cell(y, x, cw, rh, v, v01, is_masked(M, i, j), a->scores, 0);
+                int x = px + j * g.cw, y = py + top + i * g.rh;
+                if (g.cw >= 4) { /* cells wide enough for a value: drawn like the single heatmap's */
+                    draw_cell(y, x, g.cw, g.rh, v, v01, is_masked(M, i, j), a->scores, 0);
                 } else if (is_masked(M, i, j)) {
                     attron(A_DIM);
                     ui_put(y, x, 1, ui_glyph(G_MASKED));
@@ -464,15 +490,15 @@ static void draw_multiples(App *a, Rect r)
                 } else if (ui.color != UI_COLOR_NONE) {
                     int at = ui_ramp_attr(ui_ramp_level(v01));
                     attron(at);
-                    ui_fill(y, x, cw);
+                    ui_fill(y, x, g.cw);
                     attroff(at);
                 } else {
-                    for (int q = 0; q < cw; q++)
+                    for (int q = 0; q < g.cw; q++)
                         ui_put(y, x + q, 1, ui_shade(v01));
                 }
             }
     }
-    int rows_used = bands * (ph + 1) - 1;
+    int rows_used = g.bands * (ph + 1) - 1;
     if (rows_used < r.h)
         draw_legend(r.y + rows_used, r.x, r.w, 0.0f, 1.0f, a->scores);
 }
@@ -530,9 +556,8 @@ static int heatmap_need(App *a, int w)
         return 2;
     int nr = app_rows(a);
     if (a->all_heads) {
-        int cw, rh, pw, per, bands;
-        multiples_grid(a, w, 0, &cw, &rh, &pw, &per, &bands);
-        return 1 + bands * (nr + 2) - 1 + 1; /* status, bands with gaps, legend */
+        MGeom g = multiples_geom(a, w, 0);
+        return 1 + g.bands * (nr + 2) - 1 + 1; /* status, bands with gaps, legend */
     }
     clamp_cursor(a);
     return 1 + nr + single_overhead(a) + inspector_own_line(a, w);

@@ -42,6 +42,13 @@ for size in 80x24 200x60; do
     expect "layer 1 of 2" "$size: l selects the next layer (counted from 0)"
     keys a
     expect "head $((NH - 1))" "$size: a shows every head as small multiples"
+    # a grid row starts with its query token (at the pane's left edge): rows are labelled
+    check "$size: small multiples label their rows with the tokens" sh -c \
+        "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE '(^|│) cat( {2,}| +[01]\\.[0-9]{2})'"
+    if [ "$W" -ge 100 ]; then
+        check "$size: small multiples carry their weights where they fit" sh -c \
+            "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE '(^|│) cat +[01]\.[0-9]{2} +[01]\.[0-9]{2}'"
+    fi
     keys a
     keys p
     expect "PE:learned" "$size: p cycles the positional encoding"
