@@ -319,39 +319,58 @@ TZ_AVX512 static void z_mm(float *out, const float *a, size_t ars, size_t ass, c
     }
 }
 
+/* R (1 or 2) rows of g against the sixteen transposed rows of w in wt: per row, eight lane
+ * sums (lane l: j ≡ l mod 8, in order), combined ((0+1)+(2+3))+((4+5)+(6+7)), the last
+ * m % 8 terms in order, then added to dx's 16 columns. */
+TZ_INLINE void z_abt_rows(float *dx, const float *g, const float *wt, int m, int k, int R)
+{
+    __m512 l[2][8];
+    int m8 = m & ~7;
+#pragma GCC unroll 2
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 8
+        for (int u = 0; u < 8; u++)
+            l[r][u] = _mm512_setzero_ps();
+    for (int j = 0; j < m8; j += 8)
+#pragma GCC unroll 8
+        for (int u = 0; u < 8; u++) {
+            __m512 t = _mm512_loadu_ps(wt + (j + u) * 16);
+#pragma GCC unroll 2
+            for (int r = 0; r < R; r++)
+                l[r][u] = _mm512_add_ps(l[r][u], _mm512_mul_ps(
+                              _mm512_set1_ps(g[(size_t)r * m + j + u]), t));
+        }
+#pragma GCC unroll 2
+    for (int r = 0; r < R; r++) {
+        __m512 s = _mm512_add_ps(
+            _mm512_add_ps(_mm512_add_ps(l[r][0], l[r][1]), _mm512_add_ps(l[r][2], l[r][3])),
+            _mm512_add_ps(_mm512_add_ps(l[r][4], l[r][5]), _mm512_add_ps(l[r][6], l[r][7])));
+        for (int j = m8; j < m; j++)
+            s = _mm512_add_ps(s, _mm512_mul_ps(_mm512_set1_ps(g[(size_t)r * m + j]),
+                                               _mm512_loadu_ps(wt + j * 16)));
+        float *d = dx + (size_t)r * k;
+        _mm512_storeu_ps(d, _mm512_add_ps(_mm512_loadu_ps(d), s));
+    }
+}
+
 /* mm_a_bt_avx2 with sixteen columns p..p+15 of dx at once (the same eight lanes per column),
  * from column p; returns where it stopped. */
 TZ_AVX512 static int mm_a_bt_avx512(float *dx, const float *g, const float *w, int n, int m,
                                     int k)
 {
     static __thread float wt[TK_MAX_M * 16];
-    int m8 = m & ~7, p = 0;
+    int p = 0;
     if (m > TK_MAX_M)
         return 0;
     for (; p + 16 <= k; p += 16) {
         for (int u = 0; u < 16; u++)
             for (int j = 0; j < m; j++)
                 wt[j * 16 + u] = w[(size_t)(p + u) * m + j];
-        for (int i = 0; i < n; i++) {
-            const float *gr = g + (size_t)i * m;
-            __m512 l0 = _mm512_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, l4 = l0, l5 = l0,
-                   l6 = l0, l7 = l0;
-            for (int j = 0; j < m8; j += 8) {
-                const float *t = wt + j * 16;
-#define TZ_LANE(l, acc) acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(gr[j + (l)]), \
-                                                               _mm512_loadu_ps(t + (l) * 16)))
-                TZ_LANE(0, l0); TZ_LANE(1, l1); TZ_LANE(2, l2); TZ_LANE(3, l3);
-                TZ_LANE(4, l4); TZ_LANE(5, l5); TZ_LANE(6, l6); TZ_LANE(7, l7);
-#undef TZ_LANE
-            }
-            __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(l0, l1), _mm512_add_ps(l2, l3)),
-                                     _mm512_add_ps(_mm512_add_ps(l4, l5), _mm512_add_ps(l6, l7)));
-            for (int j = m8; j < m; j++)
-                s = _mm512_add_ps(s, _mm512_mul_ps(_mm512_set1_ps(gr[j]),
-                                                   _mm512_loadu_ps(wt + j * 16)));
-            float *d = dx + (size_t)i * k + p;
-            _mm512_storeu_ps(d, _mm512_add_ps(_mm512_loadu_ps(d), s));
-        }
+        int i = 0;
+        for (; i + 2 <= n; i += 2) /* two rows of g share each load of wt */
+            z_abt_rows(dx + (size_t)i * k + p, g + (size_t)i * m, wt, m, k, 2);
+        if (i < n)
+            z_abt_rows(dx + (size_t)i * k + p, g + (size_t)i * m, wt, m, k, 1);
     }
     return p;
 }
