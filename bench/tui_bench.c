@@ -83,7 +83,7 @@ static void all_heads(App *b, const Model *m, Widget *w)
             *end = 0;
         app_use(b, m, w);
         b->all_heads = 1;
-        app_draw(b);
+        layout_draw(b);
         int cut = screen_has("more heads than fit") || screen_has("too narrow");
         memcpy(w->start.sentence, saved, sizeof saved);
         if (cut && n > 4)

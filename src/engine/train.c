@@ -16,6 +16,7 @@
 /* ======================= the Trainer ======================= */
 
 #define N_HALVES 2 /* the batch is always split in two halves: same sums for 1 or 2 threads */
+_Static_assert(N_HALVES == 2, "run_step runs half 1 on the second thread");
 
 typedef struct {
     Trainer *t;
@@ -25,6 +26,7 @@ typedef struct {
     double loss;
     int count;
     int bad;
+    double ss;     /* Σ g² over this half's part of the summed gradient */
 } Half;
 
 struct Trainer {
@@ -44,6 +46,8 @@ struct Trainer {
     int bos, eos;
     int mlm, mask_id;     /* encoder: masked-LM training with this mask token */
     Half halves[N_HALVES];
+    pthread_barrier_t bar; /* the step's two phases meet here when 2 threads run */
+    int bar_ok;
     char err[256];
 };
 
@@ -97,9 +101,9 @@ static void sample_batch(Trainer *t)
     }
 }
 
-static void *half_run(void *arg)
+/* Phase 1: the half's examples, forward and backward, into its own gradient. */
+static void half_examples(Half *h)
 {
-    Half *h = arg;
     Trainer *t = h->t;
     int L = t->m->cfg.max_len;
     int per = (t->cur_batch + N_HALVES - 1) / N_HALVES;
@@ -115,11 +119,93 @@ static void *half_run(void *arg)
         double l = train_forward_backward(t->m, h->w, &ex, t->o.causal, h->grad, &cnt);
         if (l < 0.0) {
             h->bad = 1;
-            return NULL;
+            return;
         }
         h->loss += l;
         h->count += cnt;
     }
+}
+
+/* The target tokens of the step, or 0 when an example was bad or none had a target (then
+ * nothing more is done; run_step says why). Read-only: both threads may ask. */
+static int step_count(const Trainer *t)
+{
+    int count = 0;
+    for (int h = 0; h < N_HALVES; h++) {
+        if (t->halves[h].bad)
+            return 0;
+        count += t->halves[h].count;
+    }
+    return count;
+}
+
+/* Part `part` of the parameters (N_HALVES parts, whatever the number of threads). */
+static void part_range(const Trainer *t, int part, size_t *i0, size_t *i1)
+{
+    size_t nf = t->m->n_floats, per = (nf + N_HALVES - 1) / N_HALVES;
+    per = (per + 15) & ~(size_t)15;
+    *i0 = (size_t)part * per < nf ? (size_t)part * per : nf;
+    *i1 = *i0 + per < nf ? *i0 + per : nf;
+}
+
+/* Phase 2: the summed, averaged gradient of one part, and its Σ g² (in order, in double). */
+static void part_reduce(Trainer *t, int part)
+{
+    int count = step_count(t);
+    size_t i0, i1;
+    part_range(t, part, &i0, &i1);
+    double ss = 0.0;
+    if (count > 0) {
+        float inv = 1.0f / (float)count;
+        for (size_t i = i0; i < i1; i++) {
+            float g = t->halves[0].grad[i];
+            for (int h = 1; h < N_HALVES; h++)
+                g += t->halves[h].grad[i];
+            g *= inv;
+            t->grad[i] = g;
+            ss += (double)g * g;
+        }
+    }
+    t->halves[part].ss = ss;
+}
+
+/* The gradient's norm: the parts' sums of squares added in order. */
+static float step_norm(const Trainer *t)
+{
+    double ss = 0.0;
+    for (int h = 0; h < N_HALVES; h++)
+        ss += t->halves[h].ss;
+    return (float)sqrt(ss);
+}
+
+/* Phase 3: clipping and the AdamW update of one part (elementwise: any split, same bits). */
+static void part_update(Trainer *t, int part)
+{
+    float norm = step_norm(t);
+    if (step_count(t) == 0 || !isfinite(norm))
+        return;
+    size_t i0, i1;
+    part_range(t, part, &i0, &i1);
+    if (t->o.clip > 0.0f && norm > t->o.clip) {
+        float s = t->o.clip / norm;
+        for (size_t i = i0; i < i1; i++)
+            t->grad[i] *= s;
+    }
+    float lr = train_lr_at(&t->o, t->step);
+    train_adamw(t->m->data + i0, t->grad + i0, t->mom + i0, t->vel + i0, t->decay + i0,
+                i1 - i0, t->step + 1, lr, &t->o);
+}
+
+/* The second thread's share of a step: its half of the examples, then its part of the
+ * parameters, meeting the first thread at the barrier between phases. */
+static void *half_thread(void *arg)
+{
+    Half *h = arg;
+    half_examples(h);
+    pthread_barrier_wait(&h->t->bar);
+    part_reduce(h->t, h->half);
+    pthread_barrier_wait(&h->t->bar);
+    part_update(h->t, h->half);
     return NULL;
 }
 
@@ -182,6 +268,8 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
     t->ex_m = calloc(B, sizeof(int));
     int ok = t->grad && t->mom && t->vel && t->decay && t->ex_src && t->ex_dec && t->ex_tgt &&
              t->ex_n && t->ex_m;
+    if (ok && t->o.threads > 1)
+        t->bar_ok = pthread_barrier_init(&t->bar, NULL, N_HALVES) == 0;
     for (int h = 0; ok && h < N_HALVES; h++) {
         t->halves[h].t = t;
         t->halves[h].half = h;
@@ -246,59 +334,43 @@ const float *train_last_grad(const Trainer *t) { return t->grad; }
 
 static int run_step(Trainer *t)
 {
-    if (t->o.threads > 1) {
-        pthread_t th[N_HALVES];
-        int started[N_HALVES] = {0};
-        for (int h = 1; h < N_HALVES; h++)
-            started[h] = pthread_create(&th[h], NULL, half_run, &t->halves[h]) == 0;
-        half_run(&t->halves[0]);
-        for (int h = 1; h < N_HALVES; h++) {
-            if (started[h])
-                pthread_join(th[h], NULL);
-            else
-                half_run(&t->halves[h]);
-        }
+    pthread_t th;
+    int two = t->o.threads > 1 && t->bar_ok &&
+              pthread_create(&th, NULL, half_thread, &t->halves[1]) == 0;
+    if (two) { /* N_HALVES is 2: this thread does half 0 and part 0 */
+        half_examples(&t->halves[0]);
+        pthread_barrier_wait(&t->bar);
+        part_reduce(t, 0);
+        pthread_barrier_wait(&t->bar);
+        part_update(t, 0);
+        pthread_join(th, NULL);
     } else {
         for (int h = 0; h < N_HALVES; h++)
-            half_run(&t->halves[h]);
+            half_examples(&t->halves[h]);
+        for (int h = 0; h < N_HALVES; h++)
+            part_reduce(t, h);
+        for (int h = 0; h < N_HALVES; h++)
+            part_update(t, h);
     }
     double loss = 0.0;
-    int count = 0;
+    int count = step_count(t);
     for (int h = 0; h < N_HALVES; h++) {
         if (t->halves[h].bad) {
             snprintf(t->err, sizeof t->err, "an example is longer than max_len or has a bad id");
             return -1;
         }
         loss += t->halves[h].loss;
-        count += t->halves[h].count;
     }
     if (count == 0) {
         snprintf(t->err, sizeof t->err, "a batch without any target token");
         return -1;
     }
-    size_t nf = t->m->n_floats;
-    float inv = 1.0f / (float)count;
-    double ss = 0.0;
-    for (size_t i = 0; i < nf; i++) {
-        float g = t->halves[0].grad[i];
-        for (int h = 1; h < N_HALVES; h++)
-            g += t->halves[h].grad[i];
-        g *= inv;
-        t->grad[i] = g;
-        ss += (double)g * g;
-    }
-    float norm = (float)sqrt(ss);
+    float norm = step_norm(t);
     if (!isfinite(norm)) {
         snprintf(t->err, sizeof t->err, "the gradient is not finite at step %d", t->step + 1);
         return -1;
     }
-    if (t->o.clip > 0.0f && norm > t->o.clip) {
-        float s = t->o.clip / norm;
-        for (size_t i = 0; i < nf; i++)
-            t->grad[i] *= s;
-    }
     float lr = train_lr_at(&t->o, t->step);
-    train_adamw(t->m->data, t->grad, t->mom, t->vel, t->decay, nf, t->step + 1, lr, &t->o);
     t->step++;
     t->loss = (float)(loss / count);
     t->lr = lr;
@@ -319,6 +391,8 @@ void train_free(Trainer *t)
 {
     if (!t)
         return;
+    if (t->bar_ok)
+        pthread_barrier_destroy(&t->bar);
     for (int h = 0; h < N_HALVES; h++) {
         train_work_free(t->halves[h].w);
         free(t->halves[h].grad);

@@ -5,6 +5,7 @@
  *   train_kernels.c  the matrix products of the forward and backward passes
  *   train_layers.c   norms, attention and feed-forward, forward and backward
  *   train_pass.c     buffers, stacks, train_forward_backward
+ *   train_tanh.c     tanh, scalar and AVX2 (the GELU)
  *   train_optim.c    AdamW, the schedule, masked-LM corruption
  *   train.c          the Trainer: batches, threads, steps, evaluation
  *   train_heads.c    what the heads do (statistics and summaries) */
@@ -69,6 +70,14 @@ void train_mm_at_b(float *dw, const float *a, const float *g, int n, int k, int 
 void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int k);
 /* db[m] += the column sums of g[n×m], row by row. */
 void train_col_sum(float *db, const float *g, int n, int m);
+
+/* ---- tanh (train_tanh.c) ---- */
+
+/* tanh(x) in float, within 2.5 ulp of the exact value; train_tanh1 and train_tanh give the same
+ * bits for the same x on every CPU (the GELU's rounding is part of the shipped models). */
+float train_tanh1(float x);
+/* out[i] = train_tanh1(x[i]) for i < n (out may be x). */
+void train_tanh(float *out, const float *x, size_t n);
 
 /* Gradient slot of a weight pointer into m->data. */
 static inline float *train_grad_of(const Model *m, float *grad, const float *w)

@@ -6,6 +6,7 @@
 #pragma GCC optimize("O3")
 #endif
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "train_internal.h"
@@ -201,10 +202,11 @@ TK_AVX2 static void mm_at_b_avx2(float *dw, const float *a, const float *g, int 
 /* Eight columns p..p+7 of dx at once: w's rows p..p+7 transposed into wt[j][u], then for each
  * row of g the eight lane sums (lane l: j ≡ l mod 8, in order) as eight vectors, combined
  * ((0+1)+(2+3))+((4+5)+(6+7)), the last m % 8 terms in order, and added to dx. */
-TK_AVX2 static int mm_a_bt_avx2(float *dx, const float *g, const float *w, int n, int m, int k)
+TK_AVX2 static int mm_a_bt_avx2(float *dx, const float *g, const float *w, int n, int m, int k,
+                                int p)
 {
     static __thread float wt[TK_MAX_M * 8];
-    int m8 = m & ~7, p = 0;
+    int m8 = m & ~7;
     if (m > TK_MAX_M)
         return 0;
     for (; p + 8 <= k; p += 8) {
@@ -235,6 +237,154 @@ TK_AVX2 static int mm_a_bt_avx2(float *dx, const float *g, const float *w, int n
     return p;
 }
 
+/* ======================= AVX-512 (the same chains, 16 elements a vector) ======================= */
+
+/* Each element's chain is the one above whatever the vector width: lane i of a 16-float
+ * vector does what lane i of an 8-float one does. Without "fma" for the same reason. */
+#define TZ_AVX512 __attribute__((target("avx512f")))
+#define TZ_INLINE __attribute__((target("avx512f"), always_inline)) static inline
+#define TZ_R 8 /* rows of a tile: 8 × 3 vectors = 24 accumulators of the 32 registers */
+
+/* R rows × W vectors (the last one `last` lanes wide) of out (row stride m) = (out or 0) +
+ * Σs A(r, s)·b[s][:], s = 0..K-1 in order, with A(r, s) = a[r·ars + s·ass]; skip: terms whose
+ * A(r, s) is 0 left out (a masked add keeps the old value). */
+TZ_INLINE void z_tile(float *out, const float *a, size_t ars, size_t ass, const float *b, int K,
+                      int m, int R, int W, int last, int acc, int skip)
+{
+    __m512 c[TZ_R][3];
+    __mmask16 lm = (__mmask16)((1u << last) - 1u);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 3
+        for (int v = 0; v < W; v++)
+            c[r][v] = acc ? _mm512_maskz_loadu_ps(v == W - 1 ? lm : 0xffff,
+                                                  out + (size_t)r * m + 16 * v)
+                          : _mm512_setzero_ps();
+    for (int s = 0; s < K; s++) {
+        const float *bs = b + (size_t)s * m;
+        __m512 bv[3];
+#pragma GCC unroll 3
+        for (int v = 0; v < W; v++)
+            bv[v] = _mm512_maskz_loadu_ps(v == W - 1 ? lm : 0xffff, bs + 16 * v);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; r++) {
+            __m512 av = _mm512_set1_ps(a[(size_t)r * ars + (size_t)s * ass]);
+            __mmask16 k = skip ? _mm512_cmpneq_ps_mask(av, _mm512_setzero_ps()) : 0xffff;
+#pragma GCC unroll 3
+            for (int v = 0; v < W; v++)
+                c[r][v] = _mm512_mask_add_ps(c[r][v], k, c[r][v], _mm512_mul_ps(av, bv[v]));
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 3
+        for (int v = 0; v < W; v++)
+            _mm512_mask_storeu_ps(out + (size_t)r * m + 16 * v, v == W - 1 ? lm : 0xffff,
+                                  c[r][v]);
+}
+
+/* R rows (a constant at each call below) × all m columns, 48 at a time. */
+TZ_INLINE void z_band(float *out, const float *a, size_t ars, size_t ass, const float *b, int K,
+                      int m, int R, int acc, int skip)
+{
+    for (int j = 0; j < m; j += 48) {
+        int w = m - j < 48 ? m - j : 48, W = (w + 15) / 16, last = w - 16 * (W - 1);
+        if (W == 3)
+            z_tile(out + j, a, ars, ass, b + j, K, m, R, 3, last, acc, skip);
+        else if (W == 2)
+            z_tile(out + j, a, ars, ass, b + j, K, m, R, 2, last, acc, skip);
+        else
+            z_tile(out + j, a, ars, ass, b + j, K, m, R, 1, last, acc, skip);
+    }
+}
+
+/* rows × m of out, TZ_R rows at a time; row r of out reads A(r, ·) at a + r·ars. */
+TZ_AVX512 static void z_mm(float *out, const float *a, size_t ars, size_t ass, const float *b,
+                           int rows, int K, int m, int acc, int skip)
+{
+    int i = 0;
+    for (; i + TZ_R <= rows; i += TZ_R)
+        z_band(out + (size_t)i * m, a + i * ars, ars, ass, b, K, m, TZ_R, acc, skip);
+    float *o = out + (size_t)i * m;
+    const float *ai = a + i * ars;
+    switch (rows - i) {
+    case 7: z_band(o, ai, ars, ass, b, K, m, 7, acc, skip); break;
+    case 6: z_band(o, ai, ars, ass, b, K, m, 6, acc, skip); break;
+    case 5: z_band(o, ai, ars, ass, b, K, m, 5, acc, skip); break;
+    case 4: z_band(o, ai, ars, ass, b, K, m, 4, acc, skip); break;
+    case 3: z_band(o, ai, ars, ass, b, K, m, 3, acc, skip); break;
+    case 2: z_band(o, ai, ars, ass, b, K, m, 2, acc, skip); break;
+    case 1: z_band(o, ai, ars, ass, b, K, m, 1, acc, skip); break;
+    default: break;
+    }
+}
+
+/* R (1 or 2) rows of g against the sixteen transposed rows of w in wt: per row, eight lane
+ * sums (lane l: j ≡ l mod 8, in order), combined ((0+1)+(2+3))+((4+5)+(6+7)), the last
+ * m % 8 terms in order, then added to dx's 16 columns. */
+TZ_INLINE void z_abt_rows(float *dx, const float *g, const float *wt, int m, int k, int R)
+{
+    __m512 l[2][8];
+    int m8 = m & ~7;
+#pragma GCC unroll 2
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 8
+        for (int u = 0; u < 8; u++)
+            l[r][u] = _mm512_setzero_ps();
+    for (int j = 0; j < m8; j += 8)
+#pragma GCC unroll 8
+        for (int u = 0; u < 8; u++) {
+            __m512 t = _mm512_loadu_ps(wt + (j + u) * 16);
+#pragma GCC unroll 2
+            for (int r = 0; r < R; r++)
+                l[r][u] = _mm512_add_ps(l[r][u], _mm512_mul_ps(
+                              _mm512_set1_ps(g[(size_t)r * m + j + u]), t));
+        }
+#pragma GCC unroll 2
+    for (int r = 0; r < R; r++) {
+        __m512 s = _mm512_add_ps(
+            _mm512_add_ps(_mm512_add_ps(l[r][0], l[r][1]), _mm512_add_ps(l[r][2], l[r][3])),
+            _mm512_add_ps(_mm512_add_ps(l[r][4], l[r][5]), _mm512_add_ps(l[r][6], l[r][7])));
+        for (int j = m8; j < m; j++)
+            s = _mm512_add_ps(s, _mm512_mul_ps(_mm512_set1_ps(g[(size_t)r * m + j]),
+                                               _mm512_loadu_ps(wt + j * 16)));
+        float *d = dx + (size_t)r * k;
+        _mm512_storeu_ps(d, _mm512_add_ps(_mm512_loadu_ps(d), s));
+    }
+}
+
+/* mm_a_bt_avx2 with sixteen columns p..p+15 of dx at once (the same eight lanes per column),
+ * from column p; returns where it stopped. */
+TZ_AVX512 static int mm_a_bt_avx512(float *dx, const float *g, const float *w, int n, int m,
+                                    int k)
+{
+    static __thread float wt[TK_MAX_M * 16];
+    int p = 0;
+    if (m > TK_MAX_M)
+        return 0;
+    for (; p + 16 <= k; p += 16) {
+        for (int u = 0; u < 16; u++)
+            for (int j = 0; j < m; j++)
+                wt[j * 16 + u] = w[(size_t)(p + u) * m + j];
+        int i = 0;
+        for (; i + 2 <= n; i += 2) /* two rows of g share each load of wt */
+            z_abt_rows(dx + (size_t)i * k + p, g + (size_t)i * m, wt, m, k, 2);
+        if (i < n)
+            z_abt_rows(dx + (size_t)i * k + p, g + (size_t)i * m, wt, m, k, 1);
+    }
+    return p;
+}
+
+static int tk_have_avx512(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        __builtin_cpu_init();
+        have = __builtin_cpu_supports("avx512f") && getenv("ATTEND_NO_AVX512") == NULL;
+    }
+    return have;
+}
+
 static int tk_have_avx2(void)
 {
     static int have = -1;
@@ -246,6 +396,7 @@ static int tk_have_avx2(void)
 }
 #else
 #define tk_have_avx2() 0
+#define tk_have_avx512() 0
 #endif
 
 /* ======================= the kernels ======================= */
@@ -253,6 +404,10 @@ static int tk_have_avx2(void)
 void train_mm(float *out, const float *a, const float *b, int n, int k, int m, int acc)
 {
 #ifdef TK_AVX2
+    if (tk_have_avx512()) {
+        z_mm(out, a, (size_t)k, 1, b, n, k, m, acc, 0);
+        return;
+    }
     if (tk_have_avx2()) {
         mm_avx2(out, a, b, n, k, m, acc);
         return;
@@ -264,6 +419,10 @@ void train_mm(float *out, const float *a, const float *b, int n, int k, int m, i
 void train_mm_at_b(float *dw, const float *a, const float *g, int n, int k, int m)
 {
 #ifdef TK_AVX2
+    if (tk_have_avx512()) {
+        z_mm(dw, a, 1, (size_t)k, g, k, n, m, 1, 1);
+        return;
+    }
     if (tk_have_avx2()) {
         mm_at_b_avx2(dw, a, g, n, k, m);
         return;
@@ -276,8 +435,10 @@ void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int 
 {
     int p0 = 0;
 #ifdef TK_AVX2
+    if (tk_have_avx512())
+        p0 = mm_a_bt_avx512(dx, g, w, n, m, k);
     if (tk_have_avx2())
-        p0 = mm_a_bt_avx2(dx, g, w, n, m, k);
+        p0 = mm_a_bt_avx2(dx, g, w, n, m, k, p0);
 #endif
     mm_a_bt_portable(dx, g, w, n, m, k, p0);
 }

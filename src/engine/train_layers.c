@@ -238,13 +238,16 @@ void train_ffn_fwd(const Model *m, SubBuf *b, const LayerWeights *lw, const floa
             for (size_t i = 0; i < nf; i++)
                 b->h[i] = b->u[i] > 0.0f ? b->u[i] : 0.0f;
         } else {
-            /* tensor_gelu1's formula, keeping tanh(.) in g for the backward pass */
+            /* tensor_gelu1's formula, keeping tanh(.) in g for the backward pass (the
+             * trainer's own tanh: vectorised, and the same bits on every CPU) */
             const float c = 0.7978845608028654f;
             for (size_t i = 0; i < nf; i++) {
                 float x = b->u[i];
-                b->g[i] = tanhf(c * (x + 0.044715f * x * x * x));
-                b->h[i] = 0.5f * x * (1.0f + b->g[i]);
+                b->g[i] = c * (x + 0.044715f * x * x * x);
             }
+            train_tanh(b->g, b->g, nf);
+            for (size_t i = 0; i < nf; i++)
+                b->h[i] = 0.5f * b->u[i] * (1.0f + b->g[i]);
         }
     }
     train_mm(b->y, b->h, lw->w2, n, F, D, 0);

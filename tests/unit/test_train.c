@@ -1,8 +1,10 @@
 /* test_train.c - the trainer: its forward pass agrees with model_forward, every weight
  * tensor's gradient agrees with finite differences (decoder, encoder and encoder-decoder),
  * AdamW and the schedule follow their formulas, BERT-style masking does what it says, training
- * is deterministic and does learn (a decoder and a masked-LM encoder). */
+ * is deterministic and does learn (a decoder and a masked-LM encoder); its kernels and its tanh
+ * match their reference chains bit for bit. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -645,8 +647,85 @@ static void test_train_kernels(void)
     CHECK(bad_abt == 0, "train_mm_a_bt: %ld shapes differ from the 8-lane order", bad_abt);
 }
 
+/* ---- the trainer's tanh (its GELU): accuracy, and the vector path's bits ---- */
+
+/* |got − tanh(x)| in units of the last place of the float nearest tanh(x). */
+static double tanh_ulps(float got, float x)
+{
+    double ref = tanh((double)x);
+    float r = fabsf((float)ref);
+    double ulp = r >= 1.0f ? 1.0 - (double)nextafterf(1.0f, 0.0f)
+                           : (double)nextafterf(r, INFINITY) - (double)r;
+    return fabs((double)got - ref) / ulp;
+}
+
+static void test_tanh(void)
+{
+    enum { B = 4096 };
+    static float in[B], out[B];
+    double worst = 0.0;
+    float worst_x = 0.0f;
+    long differ = 0, n = 0;
+    /* every 61st float from 2^-30 up to 12, both signs, B at a time (each block's last few go
+     * through the scalar tail when the vector path runs) */
+    uint32_t lo, hi;
+    float f = 0x1p-30f;
+    memcpy(&lo, &f, sizeof lo);
+    f = 12.0f;
+    memcpy(&hi, &f, sizeof hi);
+    for (uint32_t u = lo; u < hi;) {
+        int k = 0;
+        for (; k < B - 3 && u < hi; k++, u += 61) {
+            memcpy(&in[k], &u, sizeof(float));
+            if (k & 1)
+                in[k] = -in[k];
+        }
+        train_tanh(out, in, (size_t)k);
+        for (int j = 0; j < k; j++) {
+            double e = tanh_ulps(out[j], in[j]);
+            if (e > worst) {
+                worst = e;
+                worst_x = in[j];
+            }
+            float s = train_tanh1(in[j]);
+            differ += memcmp(&s, &out[j], sizeof s) != 0;
+        }
+        n += k;
+    }
+    CHECK(n > 4000000, "%ld arguments swept", n);
+    CHECK(worst <= 2.5, "tanh within 2.5 ulp of double tanh (worst %.3f at %.9g)", worst,
+          (double)worst_x);
+    CHECK(differ == 0, "train_tanh and train_tanh1: %ld of %ld differ", differ, n);
+    /* the edges: signed zeros, the smallest subnormal, the cap, infinities and NaN, for every
+     * length 1..17 (vector blocks and scalar tails) */
+    static const float edge[] = {0.0f, -0.0f, 0x1p-149f, -0x1p-149f, 9.0f, -9.0f, 9.5f,
+                                 INFINITY, -INFINITY, 1e30f, -1e30f, 1e-3f, 0.5f, -0.75f, 3.0f,
+                                 -20.0f, 0x1p-126f};
+    int ne = (int)(sizeof edge / sizeof edge[0]), bad = 0;
+    for (int len = 1; len <= ne; len++) {
+        train_tanh(out, edge, (size_t)len);
+        for (int j = 0; j < len; j++) {
+            float s = train_tanh1(edge[j]);
+            bad += memcmp(&s, &out[j], sizeof s) != 0;
+        }
+    }
+    CHECK(bad == 0, "edges: vector and scalar paths agree (%d differ)", bad);
+    CHECK(train_tanh1(INFINITY) == 1.0f && train_tanh1(-INFINITY) == -1.0f &&
+          train_tanh1(9.5f) == 1.0f, "tanh(±inf) = ±1, tanh(9.5) = 1");
+    CHECK(signbit(train_tanh1(-0.0f)) && train_tanh1(-0.0f) == 0.0f, "tanh(-0) = -0");
+    CHECK(train_tanh1(0x1p-149f) == 0x1p-149f, "tanh of the smallest subnormal is itself");
+    CHECK(isnan(train_tanh1(NAN)), "tanh(NaN) is NaN");
+    in[0] = NAN;
+    train_tanh(out, in, 1);
+    for (int j = 0; j < 8; j++)
+        in[j] = j == 5 ? NAN : 0.25f * (float)j;
+    train_tanh(out, in, 8);
+    CHECK(isnan(out[5]) && !isnan(out[4]) && out[0] == 0.0f, "NaN stays in its lane");
+}
+
 int main(void)
 {
+    test_tanh();
     test_train_kernels();
     test_variants();
     test_encoder_unmasked();
