@@ -731,6 +731,7 @@ static int app_main(int argc, char **argv, int presenter)
             uo.mouse = 0;
         else if (!strcmp(argv[i], "--keys")) { /* the key table, for tests/e2e/test_keys.sh */
             setlocale(LC_ALL, "");
+            ui.utf8 = 1; /* the table as the UTF-8 help spells it, whatever the locale */
             keys_dump(stdout);
             return 0;
         }

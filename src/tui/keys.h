@@ -86,11 +86,15 @@ void keys_global_hints(const KeyState *s, int with_z, char *buf, size_t n);
 void keys_hint_append(char *buf, size_t n, const char *key, const char *label);
 
 /* The `?` overlay's lines, generated from the table (a line starting with '#' is a section
- * title). Returns the number of lines; line i is in *lines[i], static storage. */
-int keys_help(const char *const **lines);
+ * title), each description word-wrapped under itself to fit width columns (transliterated
+ * to ASCII in ASCII mode). Returns the number of lines; line i is in *lines[i], static
+ * storage (valid until the next call with another width). */
+int keys_help(int width, const char *const **lines);
+/* The text width of the `?` overlay on an 80-column screen (what `attend --keys` prints). */
+#define KEYS_HELP_WIDTH 72
 
 /* keys_help with the presenter's section (attend present) first. */
-int keys_help_present(const char *const **lines);
+int keys_help_present(int width, const char *const **lines);
 
 /* The name of key k as the help spells it ("m", "space", "←"), in buf (n bytes). */
 const char *keys_key_name(int k, char *buf, size_t n);
