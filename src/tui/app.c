@@ -570,7 +570,7 @@ static void usage(FILE *f)
                "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
                "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
                "  --lessons DIR  play the course in DIR (default: lessons/)\n"
-               "  --lesson ID    open only that lesson\n"
+               "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
                "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
                "  --theme T      dark, light (white background), projector or auto\n"
                "                 (COLORFGBG); default dark, presenter auto\n"

@@ -89,7 +89,7 @@ struct App {
     Progress prog;
     int prog_ok;             /* 1: progress is saved on page changes */
     int lesson, page;        /* current (lesson index into course.lessons) */
-    const char *only_lesson; /* --lesson ID: the menu and paging stay inside it */
+    const char *only_lesson; /* --lesson ID: paging stays inside it (NULL once the menu opens another) */
 
     /* the engine */
     ModelTraces mt[APP_MAX_MODELS];

@@ -43,4 +43,28 @@ for size in 80x24 200x60; do
     keys Escape q
     expect_exit 0 "$size: quits"
 done
+
+# ---- the lesson menu: columns by display width (the "N²" and "–" titles), UTF-8 and
+# LANG=C; with --lesson ID it still opens the lesson chosen ----
+menu_columns() { # prints a problem when the "seen" column is not one column on every row
+    screen | /usr/bin/python3 -c '
+import re, sys
+cols = {m.start() for m in (re.search(r"[0-9]+/[0-9]+ seen", l) for l in sys.stdin.read().split("\n")) if m}
+if len(cols) != 1: print("status column at", sorted(cols))'
+}
+for loc in C.UTF-8 C; do
+    start 80 24 "LANG=$loc" "LC_ALL=$loc" -- --lessons "$ROOT/lessons" --lesson why-attention
+    expect "lesson 1/$n_lessons" "menu $loc: --lesson opens the lesson"
+    keys g
+    expect "lessons (enter opens" "menu $loc: g opens the menu"
+    out=$(menu_columns)
+    check "menu $loc: every row's status starts in one column ($out)" test -z "$out"
+    n2=$(grep -l '"title": *"[^"]*N²' lessons/*.json | head -1)
+    n2=$(basename "$n2"); n2=${n2%%-*}; n2=$((10#$n2))
+    for _ in $(seq 2 "$n2"); do keys j; done
+    keys Enter
+    expect "lesson $n2/$n_lessons" "menu $loc: with --lesson, enter opens the lesson chosen ($n2)"
+    keys q
+    expect_exit 0 "menu $loc: quits"
+done
 finish
