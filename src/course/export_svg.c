@@ -344,36 +344,12 @@ int export_svg_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
     return 0;
 }
 
-/* The passport's steps for v's layer and head, as the player's passport shows them: the
- * embedding steps, then the layer's tensors of that head (the mask right before +M). */
+/* The passport's steps for v's layer and head, as the player's passport shows them
+ * (widget_passport_steps). */
 static int passport_steps(const ExportView *v, int *idx)
 {
-    const Trace *t = v->trace;
     Stack st = !v->model || v->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    int n = 0, mask = -1;
-    for (int i = 0; i < t->n_entries && n < MAX_STEPS - 1; i++) {
-        const TraceEntry *e = &t->entries[i];
-        if (e->stack != st)
-            continue;
-        if (e->layer < 0) {
-            if (e->kind == T_EMBED || e->kind == T_EMBED_SCALED || e->kind == T_PE ||
-                e->kind == T_X_PE)
-                idx[n++] = i;
-            continue;
-        }
-        if (e->layer != v->layer || e->sub == SUB_CROSS || (e->head >= 0 && e->head != v->head))
-            continue;
-        if (e->kind == T_MASK) {
-            mask = i;
-            continue;
-        }
-        if (e->kind == T_MASKED && mask >= 0) {
-            idx[n++] = mask;
-            mask = -1;
-        }
-        idx[n++] = i;
-    }
-    return n;
+    return widget_passport_steps(v->trace, st, v->layer, v->head, idx, MAX_STEPS);
 }
 
 /* Cell size of a passport thumbnail of c columns. */
@@ -410,16 +386,16 @@ int export_svg_passport(FILE *f, const ExportView *v, char *err, size_t errlen)
     int y = 64;
     for (int s = 0; s < n; s++) {
         const TraceEntry *e = &t->entries[idx[s]];
-        char line[160];
-        snprintf(line, sizeof line, "%d. %s  [%d\u00d7%d]", s + 1, trace_kind_symbol(e->kind),
-                 e->rows, e->cols);
+        char line[160], sym[32], formula[200];
+        snprintf(line, sizeof line, "%d. %s  [%d\u00d7%d]", s + 1,
+                 widget_passport_symbol(e, v->layer, sym, sizeof sym), e->rows, e->cols);
         fprintf(f, "<g class=\"step\" data-name=\"");
         export_xml_escape(f, e->name);
         fprintf(f, "\" data-rows=\"%d\" data-cols=\"%d\">\n", e->rows, e->cols);
         svg_text(f, MARGIN, y + 14, 13, "start", "font-weight=\"bold\"", line);
         svg_text(f, MARGIN, y + 30, 11, "start", "", e->name);
         svg_text(f, MARGIN, y + 44, 10, "start", "fill-opacity=\"0.75\"",
-                 trace_kind_formula(e->kind));
+                 widget_passport_formula(e, v->layer, formula, sizeof formula));
         Grid g = {0};
         g.cw = g.ch = thumb_cell(e->cols);
         g.x0 = MARGIN + PASSPORT_TEXT_W;
