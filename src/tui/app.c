@@ -70,7 +70,7 @@ static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &
 static const ViewOps *const ALL_VIEWS[] = {
     &VIEW_NONE,  &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT, &VIEW_MATRIX, &VIEW_WORKED,
     &VIEW_SCALING, &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_HELP, &VIEW_NOTES,
-    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN};
+    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN, &VIEW_GOTO};
 #define N_ALL_VIEWS (int)(sizeof ALL_VIEWS / sizeof ALL_VIEWS[0])
 
 const ViewOps *app_view(WidgetKind k)
@@ -510,6 +510,9 @@ static void global_request(App *a, Request req)
         break;
     case REQ_NOTES:
         app_overlay_open(a, &VIEW_NOTES, 0);
+        break;
+    case REQ_GOTO_PAGE: /* the go-to-page prompt (view_goto.c) */
+        app_overlay_open(a, &VIEW_GOTO, 0);
         break;
     case REQ_EXPORT: /* the widget as a figure (app_export.c) */
         app_export(a);

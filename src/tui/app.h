@@ -238,5 +238,6 @@ extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PA
 extern const ViewOps VIEW_TRAIN;
 /* Overlays. */
 extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;
+extern const ViewOps VIEW_GOTO; /* G: go to a page (view_goto.c) */
 
 #endif

@@ -182,6 +182,9 @@ static const KeyRow ROWS[] = {
      .keys = {K('g', REQ_LESSON_MENU), K('\t', REQ_LESSON_MENU)}},
     /* on a GQA page g is the params widget's: the footer names Tab (the help says so there) */
     {.map = KM_GLOBAL, .hint_key = "Tab", .hint = "lessons", .when = w_gqa, .rank = 6},
+    {.map = KM_GLOBAL, .help_key = "G",
+     .help = "go to a page: type its number (in this lesson) or lesson-id:number; enter",
+     .keys = {K('G', REQ_GOTO_PAGE)}},
     {.map = KM_GLOBAL, .help_key = "J / K",
      .help = "scroll the prose down / up when it does not fit",
      .keys = {K('J', REQ_PROSE_DOWN), K('K', REQ_PROSE_UP)}},
@@ -375,10 +378,7 @@ static const KeyRow ROWS[] = {
               K(KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
     {.map = KM_TENSOR, .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), K('t', REQ_CLOSE)}},
 
-    /* ---- the presenter (attend present); its `?` starts with this section ---- */
-    {.map = KM_PRESENT, .help_key = "G",
-     .help = "go to a page: type its number, or lesson-id:number; enter",
-     .keys = {K('G', REQ_GOTO_PAGE)}},
+    /* ---- the go-to-page prompt (G) ---- */
     {.map = KM_GOTO, .help_key = "enter, ESC", .help = "go to the page typed;  ESC cancels",
      .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE), K(KEY_BACKSPACE, REQ_EDIT_ERASE),
               K(KEY_ASCII_DEL, REQ_EDIT_ERASE), K(KEY_CTRL_H, REQ_EDIT_ERASE)}},
@@ -399,12 +399,6 @@ static const struct {
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
     {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"},
 };
-
-/* The presenter's `?` shows these first, then SECTIONS. */
-static const struct {
-    Keymap map;
-    const char *title;
-} PRESENT_SECTIONS[] = {{KM_PRESENT, "Presenter"}};
 
 /* The `?` overlay's closing paragraph (after a blank line), wrapped like the rows. */
 static const char HELP_TRAILER[] =
@@ -549,22 +543,20 @@ static void help_section(Keymap map, const char *title, int width, size_t *used)
             help_row(&ROWS[i], width, help_add, used);
 }
 
-/* Builds the help (the presenter's section first when present is 1) for a box width
- * columns wide, unless it is built so (in the same glyph mode). */
-static int help_build(int present, int width, const char *const **lines)
+/* Builds the help for a box width columns wide, unless it is built so (in the same glyph
+ * mode). */
+static int help_build(int width, const char *const **lines)
 {
-    static int built = -1, built_width = -1, built_utf8 = -1;
-    if (built != present || built_width != width || built_utf8 != ui.utf8) {
+    static int built_width = -1, built_utf8 = -1;
+    if (built_width != width || built_utf8 != ui.utf8) {
         size_t used = 0;
         n_help_lines = 0;
-        for (size_t s = 0; present && s < sizeof PRESENT_SECTIONS / sizeof PRESENT_SECTIONS[0]; s++)
-            help_section(PRESENT_SECTIONS[s].map, PRESENT_SECTIONS[s].title, width, &used);
         for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++)
             help_section(SECTIONS[s].map, SECTIONS[s].title, width, &used);
         HelpWrap hw = {help_add, &used, "", 0};
         help_add("", &used);
         ui_wrap(HELP_TRAILER, width > 0 ? width : (int)sizeof HELP_TRAILER, help_wrapped, &hw);
-        built = present, built_width = width, built_utf8 = ui.utf8;
+        built_width = width, built_utf8 = ui.utf8;
     }
     *lines = help_lines;
     return n_help_lines;
@@ -572,12 +564,7 @@ static int help_build(int present, int width, const char *const **lines)
 
 int keys_help(int width, const char *const **lines)
 {
-    return help_build(0, width, lines);
-}
-
-int keys_help_present(int width, const char *const **lines)
-{
-    return help_build(1, width, lines);
+    return help_build(width, lines);
 }
 
 /* ---- attend --keys ---- */

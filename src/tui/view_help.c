@@ -36,7 +36,7 @@ static void help_draw(App *a, Rect full)
     /* the descriptions wrap to the box (never cut with …); the lines scroll when they do
      * not all fit (80x24 shows a screenful, ↑↓ or PgDn for the rest) */
     int tw = COLS - 8 < KEYS_HELP_WIDTH ? COLS - 8 : KEYS_HELP_WIDTH;
-    int n_help = app_presenting(a) ? keys_help_present(tw, &lines) : keys_help(tw, &lines);
+    int n_help = keys_help(tw, &lines);
     int y0, x0, h, w;
     (void)full;
     overlay_box(&y0, &x0, &h, &w, tw + 4, n_help + 2);

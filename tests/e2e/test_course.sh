@@ -67,4 +67,25 @@ for loc in C.UTF-8 C; do
     keys q
     expect_exit 0 "menu $loc: quits"
 done
+# ---- G in the player: go to a page of this lesson, or lesson-id:page of another ----
+start 80 24 -- --lessons "$ROOT/lessons" --lesson why-attention
+expect "lesson 1/$n_lessons" "G: the player opens"
+keys G
+expect "go to page" "G opens the go-to-page prompt"
+literal "3"
+keys Enter
+expect "page 3/" "G 3 enter: page 3 of this lesson"
+keys G
+literal "causal-mask:2"
+keys Enter
+expect "The causal mask" "G causal-mask:2 opens that lesson"
+expect "page 2/" "G causal-mask:2: its page 2"
+keys G
+literal "99"
+keys Enter
+expect 'no page "99"' "G 99: says there is no such page"
+keys G Escape
+expect_gone "go to page" "ESC closes the prompt"
+keys q
+expect_exit 0 "G: quits"
 finish
