@@ -196,7 +196,7 @@ static const KeyRow ROWS[] = {
      .hint_key = "Q", .hint = "questions", .when = w_questions, .rank = 2,
      .keys = {K('Q', REQ_QUIZ)}},
     {.map = KM_GLOBAL, .help_key = "x",
-     .help = "export the widget: an SVG figure (and a heatmap's CSV) in . or $ATTEND_EXPORT_DIR, never over a file",
+     .help = "export the widget: an SVG figure (and a heatmap's or a table's CSV) in . or $ATTEND_EXPORT_DIR, never over a file",
      .keys = {K('x', REQ_EXPORT)}},
     {.map = KM_GLOBAL, .help_key = "z",
      .help = "widget focus: the widget takes the whole screen (z again: prose and widget); the "
