@@ -106,25 +106,51 @@ static void legend(FILE *f, double x, double y, const char *colour, int dash, co
 /* ---- √d_k: the largest weight of softmax against d_k = 1, 2, 4, ... 1024 ---- */
 #define N_DK 11 /* d_k = 2^0 .. 2^10 */
 
+/* The d_k of the plot: the powers of two 1..1024 and the widget's own d_k among them (in
+ * order) when it is not one. Returns the count (N_DK or N_DK + 1). */
+static int scaling_dks(int cur, int *dks)
+{
+    int n = 0;
+    for (int i = 0; i < N_DK; i++) {
+        if (cur < (1 << i) && (i == 0 || cur > (1 << (i - 1))))
+            dks[n++] = cur;
+        dks[n++] = 1 << i;
+    }
+    return n;
+}
+
+/* The experiment at d_k as the player runs it (its seed); the widget's own as shown. */
+static int scaling_at(const ScalingDemo *cur, int dk, ScalingDemo *d, char *err,
+                      size_t errlen)
+{
+    if (dk == cur->d_k) {
+        *d = *cur;
+        return 0;
+    }
+    if (explain_scaling(d, dk, LIVE_SCALING_SEED, NULL) == 0)
+        return 0;
+    snprintf(err, errlen, "the scaling experiment failed at d_k %d", dk);
+    return -1;
+}
+
 static int svg_scaling(FILE *f, const ExportView *v, char *err, size_t errlen)
 {
     const ScalingDemo *cur = &v->live->scaling;
-    double xs[N_DK], raw[N_DK], scaled[N_DK], ys[5] = {0, 0.25, 0.5, 0.75, 1};
+    double xs[N_DK + 1], raw[N_DK + 1], scaled[N_DK + 1], ys[5] = {0, 0.25, 0.5, 0.75, 1};
+    double xt[N_DK];
     char xl[N_DK][24], yl[5][24];
-    for (int i = 0; i < N_DK; i++) {
+    int dks[N_DK + 1], np = scaling_dks(cur->d_k, dks);
+    for (int i = 0; i < np; i++) {
         ScalingDemo d;
-        int dk = 1 << i;
-        /* the player's numbers at every d_k: its seed, its sample; the current one as shown */
-        if (dk == cur->d_k)
-            d = *cur;
-        else if (explain_scaling(&d, dk, LIVE_SCALING_SEED, NULL)) {
-            snprintf(err, errlen, "the scaling experiment failed at d_k %d", dk);
+        if (scaling_at(cur, dks[i], &d, err, errlen))
             return -1;
-        }
-        xs[i] = i;
+        xs[i] = log2(dks[i]);
         raw[i] = d.max_raw;
         scaled[i] = d.max_scaled;
-        snprintf(xl[i], sizeof xl[i], "%d", dk);
+    }
+    for (int i = 0; i < N_DK; i++) {
+        xt[i] = i;
+        snprintf(xl[i], sizeof xl[i], "%d", 1 << i);
     }
     for (int i = 0; i < 5; i++)
         snprintf(yl[i], sizeof yl[i], "%.2f", ys[i]);
@@ -139,18 +165,16 @@ static int svg_scaling(FILE *f, const ExportView *v, char *err, size_t errlen)
     export_svg_open(f, v, w, h, title);
     export_svg_title(f, title, sub);
     Plot p = {MARGIN + 70, 94, PLOT_W, PLOT_H, -0.3, N_DK - 0.7, 0, 1};
-    plot_frame(f, &p, ys, yl, 5, xs, xl, N_DK, "d_k (doubling)", "largest weight");
+    plot_frame(f, &p, ys, yl, 5, xt, xl, N_DK, "d_k (doubling)", "largest weight");
     double u = 1.0 / SCALING_KEYS; /* uniform: every key the same */
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888888\" "
                "stroke-dasharray=\"2 3\"/>\n", p.x0, py(&p, u), p.x0 + p.w, py(&p, u));
     char s[80];
     snprintf(s, sizeof s, "uniform 1/%d = %.3f", SCALING_KEYS, u);
     export_svg_text(f, p.x0 + p.w - 4, py(&p, u) - 4, 10, "end", "fill=\"#555555\"", s);
-    plot_line(f, &p, xs, raw, N_DK, UNSCALED, 1, "unscaled");
-    plot_line(f, &p, xs, scaled, N_DK, SCALED, 0, "scaled");
-    int ci = 0;
-    while (ci < N_DK - 1 && (1 << ci) < cur->d_k)
-        ci++;
+    plot_line(f, &p, xs, raw, np, UNSCALED, 1, "unscaled");
+    plot_line(f, &p, xs, scaled, np, SCALED, 0, "scaled");
+    double ci = log2(cur->d_k);
     fprintf(f, "<line class=\"current\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                "stroke=\"" INK "\" stroke-width=\"1\" stroke-dasharray=\"1 3\"/>\n",
             px(&p, ci), p.y0, px(&p, ci), p.y0 + p.h);
@@ -164,17 +188,23 @@ static int svg_scaling(FILE *f, const ExportView *v, char *err, size_t errlen)
     return 0;
 }
 
-/* ---- cost: N² against N (N/8 .. 2N, doubling, as the widget's bars) ---- */
-#define MAX_NS 8
+/* ---- cost: N² against N (N/8 .. 2N, doubling, as the widget's bars, and N itself) ---- */
+#define MAX_NS 10
 
 static int cost_points(const ExportView *v, long long *ns)
 {
     long long n = v->live->cost.n;
-    int k = 0;
-    for (long long x = n / 8 > 0 ? n / 8 : 1; x <= n * 2 && x <= LIVE_N_MAX && k < MAX_NS;
-         x *= 2)
+    int k = 0, have = 0;
+    for (long long x = n / 8 > 0 ? n / 8 : 1; x <= n * 2 && x <= LIVE_N_MAX && k < MAX_NS - 1;
+         x *= 2) {
+        if (!have && n < x) /* the widget's N between two doublings */
+            ns[k++] = n, have = 1;
         if (k == 0 || x != ns[k - 1])
             ns[k++] = x;
+        have |= x == n;
+    }
+    if (!have)
+        ns[k++] = n;
     return k;
 }
 
@@ -214,11 +244,20 @@ static int svg_cost(FILE *f, const ExportView *v)
     export_svg_title(f, title, sub);
     export_svg_text(f, MARGIN, 62, 12, "start", "fill-opacity=\"0.85\"", sub2);
     Plot p = {MARGIN + 90, 112, PLOT_W, PLOT_H, 0, xs[k - 1] * 1.05, 0, top * 1.05};
+    /* a point crowding the widget's N (N = 100 beside 96) keeps its marker, not its labels */
+    int crowd[MAX_NS];
+    for (int i = 0; i < k; i++) {
+        crowd[i] = ns[i] != c->n && fabs(px(&p, xs[i]) - px(&p, (double)c->n)) < 36;
+        if (crowd[i])
+            xl[i][0] = 0;
+    }
     plot_frame(f, &p, yt, yl, 5, xs, xl, k, "N (tokens; each step doubles it)",
                "N\u00b2 score entries per head");
     plot_line(f, &p, xs, ys, k, SCALED, 0, "n2");
     for (int i = 0; i < k; i++) {
         int cur = ns[i] == c->n;
+        if (crowd[i])
+            continue;
         group((long long)ys[i], g, sizeof g);
         export_svg_text(f, px(&p, xs[i]) - 6, py(&p, ys[i]) - 8, cur ? 12 : 10, "end",
                         cur ? "font-weight=\"bold\"" : "fill=\"#555555\"", g);
@@ -349,14 +388,11 @@ int export_csv_live(FILE *f, const ExportView *v, ExportWhat what, char *err, si
         }
     } else if (what == EXPORT_SCALING) {
         fputs("d_k,var_raw,var_scaled,max_raw,max_scaled,entropy_raw,entropy_scaled\n", f);
-        for (int i = 0; i < N_DK; i++) {
+        int dks[N_DK + 1], np = scaling_dks(l->scaling.d_k, dks);
+        for (int i = 0; i < np; i++) {
             ScalingDemo d;
-            if ((1 << i) == l->scaling.d_k)
-                d = l->scaling;
-            else if (explain_scaling(&d, 1 << i, LIVE_SCALING_SEED, NULL)) {
-                snprintf(err, errlen, "the scaling experiment failed at d_k %d", 1 << i);
+            if (scaling_at(&l->scaling, dks[i], &d, err, errlen))
                 return -1;
-            }
             fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", d.d_k, d.var_raw, d.var_scaled,
                     (double)d.max_raw, (double)d.max_scaled, d.entropy_raw, d.entropy_scaled);
         }

@@ -85,9 +85,10 @@ static void out_row(int y, int x, int wl, const char *word, int pos, const float
                     int cols)
 {
     char b[400];
-    int n = snprintf(b, sizeof b, "%2d %s", pos, word);
     int pad = wl - ui_width(word);
-    n += snprintf(b + n, sizeof b - (size_t)n, "%*s", pad > 0 ? pad : 0, "");
+    int n = snprintf(b, sizeof b, "%2d %.64s%*s", pos, word, pad > 0 ? pad : 0, "");
+    if (n < 0 || n >= (int)sizeof b - 16) /* a word is short; never past the buffer */
+        n = (int)sizeof b - 16;
     for (int j = 0; j < k && n < (int)sizeof b - 16; j++)
         n += snprintf(b + n, sizeof b - (size_t)n, "%*.2f", CHIPS_VAL_W, (double)v[j]);
     if (k < cols)
