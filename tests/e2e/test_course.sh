@@ -88,4 +88,14 @@ keys G Escape
 expect_gone "go to page" "ESC closes the prompt"
 keys q
 expect_exit 0 "G: quits"
+# ---- the shape passport of layer 1 starts from layer 0's output, not X + PE ----
+start 80 24 -- --lessons "$ROOT/lessons" --lesson transformer-block --page 7
+expect "shape passport  layer 0 of" "passport: lesson 13's whole block, layer 0"
+expect "X = E[token]" "passport: layer 0 starts from X"
+keys l
+expect "shape passport  layer 1 of" "passport: l shows layer 1"
+expect "step 1/" "passport: layer 1, step 1"
+check "passport: layer 1's first step is L0 out, layer 0's output, not X" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'step 1/[0-9]*: L0 out' && ! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qF 'X = E[token]'"
+keys q
+expect_exit 0 "passport: quits"
 finish
