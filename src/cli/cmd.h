@@ -23,12 +23,13 @@ int cmd_handout(int argc, char **argv);  /* cmd_export.c */
 int cmd_present(int argc, char **argv);  /* cmd_present.c: the presenter (src/tui/present.c) */
 int cmd_notes(int argc, char **argv);    /* cmd_notes.c: speaker notes following a presenter */
 int cmd_demo(int argc, char **argv);     /* cmd_demo.c: play or check a demo script */
-/* One line per self-attention head: previous-token / self / first-token mean weights and a
- * verdict. 0, or -1 if the trace lacks the weights. */
 /* Checks that --out PATH can be written (not a directory; a file can be created beside it),
  * leaving nothing behind. 0, or -1 with "--out PATH: what is wrong" in err (cmd_model.c). */
 int cmd_check_out(const char *out, char *err, size_t errlen);
-int dump_heads_summary(FILE *f, const Model *m, const Trace *t);
+/* One line per self-attention head: previous-token / self / first-token mean weights and a
+ * verdict; json: the same as one JSON object (docs/dump-format.md). 0, or -1 if the trace
+ * lacks the weights. */
+int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json);
 
 /* The options `dump` and `export` share (docs/dump-format.md); strings point into argv. */
 typedef struct {

@@ -111,16 +111,69 @@ static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int he
     }
 }
 
-/* One line per head of every self-attention layer of the main stack: what it mostly attends
- * to, from the mean weight each query puts on the previous token, itself and the first token
- * (queries that have a previous token only) and, when the run has no causal mask (an encoder),
- * on the next token (queries that have one). Below 0.4 on all of them: "content pattern". */
-int dump_heads_summary(FILE *f, const Model *m, const Trace *t)
+/* What one head mostly attends to (dump --heads): the mean weight each query puts on the
+ * previous token, itself and the first token (queries that have a previous token only) and
+ * on the next token (queries that have one); what is the largest of them at 0.4 or more. */
+typedef struct {
+    double prev, next, self, first;
+    const char *what;
+} HeadStat;
+
+static int head_stat(const Trace *t, Stack st, int l, int h, int bidir, HeadStat *s)
+{
+    const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
+    if (!w)
+        return -1;
+    double prev = 0, self = 0, first = 0, next = 0;
+    int nq = 0, nn = 0;
+    for (int i = 0; i < w->rows; i++) {
+        const float *r = w->data + (size_t)i * w->cols;
+        if (i + 1 < w->cols) {
+            next += r[i + 1];
+            nn++;
+        }
+        if (i == 0)
+            continue;
+        prev += r[i - 1];
+        self += r[i];
+        first += r[0];
+        nq++;
+    }
+    if (nq) {
+        prev /= nq;
+        self /= nq;
+        first /= nq;
+    }
+    if (nn)
+        next /= nn;
+    const char *what = "content pattern (spread by meaning, not position)";
+    double best = 0.4;
+    if (prev >= best) { what = "previous token"; best = prev; }
+    if (bidir && next >= best) { what = "next token"; best = next; }
+    if (self >= best) { what = "itself"; best = self; }
+    if (first >= best) { what = "first token"; best = first; }
+    *s = (HeadStat){prev, next, self, first, what};
+    return 0;
+}
+
+/* One line per head of every self-attention layer of the main stack (head_stat): "next"
+ * only when the run has no causal mask (an encoder). Below 0.4 on all: "content pattern".
+ * json: the same numbers as one JSON object (docs/dump-format.md). */
+int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json)
 {
     const ModelConfig *c = &m->cfg;
     Stack st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
     int bidir = !(t->ctl.causal && st == STACK_DEC);
-    if (bidir)
+    if (json) {
+        fprintf(f, "{\"model\": ");
+        json_write_string(f, m->path[0] ? m->path : "(in memory)");
+        fprintf(f, ",\n \"mask\": ");
+        json_write_string(f, names_mask(t->ctl.causal, t->ctl.padding));
+        fprintf(f, ", \"pe\": ");
+        json_write_string(f, model_pe_name(t->ctl.pe));
+        fprintf(f, ", \"scale\": %s, \"n_layers\": %d, \"n_heads\": %d,\n \"heads\": [",
+                t->ctl.scale ? "true" : "false", c->n_layers, c->n_heads);
+    } else if (bidir)
         fprintf(f, "%-8s %-6s %8s %8s %8s %8s  %s\n", "layer", "head", "prev", "next", "self",
                 "first", "mostly attends to");
     else
@@ -128,43 +181,26 @@ int dump_heads_summary(FILE *f, const Model *m, const Trace *t)
                 "mostly attends to");
     for (int l = 0; l < c->n_layers; l++)
         for (int h = 0; h < c->n_heads; h++) {
-            const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
-            if (!w)
+            HeadStat s;
+            if (head_stat(t, st, l, h, bidir, &s))
                 return -1;
-            double prev = 0, self = 0, first = 0, next = 0;
-            int nq = 0, nn = 0;
-            for (int i = 0; i < w->rows; i++) {
-                const float *r = w->data + (size_t)i * w->cols;
-                if (i + 1 < w->cols) {
-                    next += r[i + 1];
-                    nn++;
-                }
-                if (i == 0)
-                    continue;
-                prev += r[i - 1];
-                self += r[i];
-                first += r[0];
-                nq++;
-            }
-            if (nq) {
-                prev /= nq;
-                self /= nq;
-                first /= nq;
-            }
-            if (nn)
-                next /= nn;
-            const char *what = "content pattern (spread by meaning, not position)";
-            double best = 0.4;
-            if (prev >= best) { what = "previous token"; best = prev; }
-            if (bidir && next >= best) { what = "next token"; best = next; }
-            if (self >= best) { what = "itself"; best = self; }
-            if (first >= best) { what = "first token"; best = first; }
-            if (bidir)
-                fprintf(f, "%-8d %-6d %8.3f %8.3f %8.3f %8.3f  %s\n", l, h, prev, next, self,
-                        first, what);
+            if (json) {
+                fprintf(f, "%s\n  {\"layer\": %d, \"head\": %d, \"prev\": %.9g, ",
+                        l || h ? "," : "", l, h, s.prev);
+                if (bidir)
+                    fprintf(f, "\"next\": %.9g, ", s.next);
+                fprintf(f, "\"self\": %.9g, \"first\": %.9g, \"mostly\": ", s.self, s.first);
+                json_write_string(f, s.what);
+                fputc('}', f);
+            } else if (bidir)
+                fprintf(f, "%-8d %-6d %8.3f %8.3f %8.3f %8.3f  %s\n", l, h, s.prev, s.next,
+                        s.self, s.first, s.what);
             else
-                fprintf(f, "%-8d %-6d %8.3f %8.3f %8.3f  %s\n", l, h, prev, self, first, what);
+                fprintf(f, "%-8d %-6d %8.3f %8.3f %8.3f  %s\n", l, h, s.prev, s.self, s.first,
+                        s.what);
         }
+    if (json)
+        fprintf(f, "\n ]}\n");
     return 0;
 }
 
@@ -249,7 +285,8 @@ int cmd_dump(int argc, char **argv)
     if (dump_run(&r, &o))
         return 1;
     if (o.heads_summary)
-        rc = dump_heads_summary(stdout, &r.m, r.t) ? 1 : 0;
+        rc = dump_heads_summary(stdout, &r.m, r.t, !strcmp(format, "json")) || fflush(stdout)
+                 ? 1 : 0;
     else {
         if (strcmp(format, "json") == 0)
             export_json(stdout, &r.m, r.t, r.ids, r.n);

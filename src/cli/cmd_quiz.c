@@ -3,6 +3,7 @@
  * hands the terminal to the quiz screen (src/tui/view_quiz.c). */
 #include "cmd_quiz.h"
 
+#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <errno.h>
@@ -187,8 +188,53 @@ static void print_wrapped(FILE *f, const char *indent, const char *text)
     }
 }
 
+/* s in w columns (one a character; cut at w, spaces after), right-aligned when right. */
+static void put_col(FILE *f, const char *s, int w, int right)
+{
+    int chars = 0;
+    size_t end = 0;
+    while (s[end] && chars < w) {
+        end++;
+        while ((s[end] & 0xC0) == 0x80) /* a UTF-8 continuation byte */
+            end++;
+        chars++;
+    }
+    if (right)
+        fprintf(f, "%*s", w - chars, "");
+    fprintf(f, "%.*s", (int)end, s);
+    if (!right)
+        fprintf(f, "%*s", w - chars, "");
+}
+
+/* A cell question's weights, as the quiz shows them: rows are queries (the question's row
+ * marked '>'), masked cells "·" ("x" with ascii, the player's G_MASKED), never 0.00. */
+static void print_grid(FILE *f, const QuizItem *it, int ascii)
+{
+    int m = it->grid_m;
+    fprintf(f, "   Weights (rows: queries, columns: keys; %s masked):\n", ascii ? "x" : "·");
+    fprintf(f, "     %9s", "");
+    for (int j = 0; j < m; j++) {
+        fputc(' ', f);
+        put_col(f, it->grid_cols[j], 6, 1);
+    }
+    fprintf(f, "\n");
+    for (int i = 0; i < it->grid_n; i++) {
+        fprintf(f, "   %c ", i == it->row ? '>' : ' ');
+        put_col(f, it->grid_rows[i], 9, 0);
+        for (int j = 0; j < m; j++) {
+            if (it->grid_masked[i * m + j])
+                fprintf(f, " %5s%s", "", ascii ? "x" : "·");
+            else
+                fprintf(f, " %6.2f", (double)it->grid[i * m + j]);
+        }
+        fprintf(f, "\n");
+    }
+}
+
 void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
 {
+    const char *cs = nl_langinfo(CODESET);
+    int ascii = o->ascii || !cs || strcmp(cs, "UTF-8");
     fprintf(f, "attend quiz - answer key, seed %llu, %s: %d question%s\n",
             (unsigned long long)s->seed, o->lesson ? o->lesson : "every lesson", s->n,
             s->n == 1 ? "" : "s");
@@ -218,6 +264,8 @@ void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
         char ans[300];
         quiz_key_answer(it, ans, sizeof ans);
         fprintf(f, "   Answer: %s\n", ans);
+        if (it->kind == QK_CELL && it->grid_n)
+            print_grid(f, it, ascii);
         if (it->explain[0]) {
             fprintf(f, "   Why:\n");
             print_wrapped(f, "     ", it->explain);

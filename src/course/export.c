@@ -13,7 +13,8 @@
 #include "names.h"
 
 static const char *const FORMAT_NAMES[EXPORT__FORMATS] = {"svg", "csv", "json"};
-static const char *const WHAT_NAMES[EXPORT__WHATS] = {"heatmap", "heads", "passport", "chips"};
+static const char *const WHAT_NAMES[EXPORT__WHATS] = {"heatmap", "heads", "passport", "chips",
+                                                       "scaling", "cost", "params"};
 
 const char *export_format_name(ExportFormat f)
 {
@@ -54,6 +55,12 @@ int export_what_for_widget(const Widget *w)
     case W_WORKED:
     case W_KVCACHE:
         return EXPORT_HEATMAP;
+    case W_SCALING:
+        return EXPORT_SCALING;
+    case W_COST:
+        return EXPORT_COST;
+    case W_PARAMS:
+        return EXPORT_PARAMS;
     default:
         return -1;
     }
@@ -325,6 +332,19 @@ int export_write(FILE *f, const ExportView *v, ExportWhat what, ExportFormat fmt
 {
     int rc = -1;
     err[0] = 0;
+    if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS) {
+        if (fmt == EXPORT_JSON) {
+            snprintf(err, errlen, "the %s figure has SVG and CSV, no JSON", export_what_name(what));
+            return -1;
+        }
+        rc = fmt == EXPORT_CSV ? export_csv_live(f, v, what, err, errlen)
+                               : export_svg_live(f, v, what, err, errlen);
+        if (rc == 0 && (fflush(f) || ferror(f))) {
+            snprintf(err, errlen, "write error: %s", strerror(errno));
+            rc = -1;
+        }
+        return rc;
+    }
     if (!v->trace) {
         snprintf(err, errlen, "nothing ran: no figure to export");
         return -1;
@@ -390,6 +410,18 @@ void export_file_name(const ExportView *v, ExportWhat what, ExportFormat fmt, ch
         snprintf(where, sizeof where, "L%d", v->layer);
     else if (what == EXPORT_PASSPORT)
         snprintf(where, sizeof where, "L%d-h%d", v->layer, v->head);
+    else if (what == EXPORT_SCALING && v->live)
+        snprintf(where, sizeof where, "dk%d", v->live->s.d_k);
+    else if (what == EXPORT_COST && v->live)
+        snprintf(where, sizeof where, "N%lld", v->live->s.n);
+    else if (what == EXPORT_PARAMS && v->live_name && v->live_name[0]) {
+        size_t w = 0; /* the configuration's name, as a slug */
+        for (const char *p = v->live_name; *p && w + 1 < sizeof where; p++) {
+            char ch = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+            where[w++] = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch : '-';
+        }
+        where[w] = 0;
+    }
     const char *name = fmt == EXPORT_JSON ? "dump" : export_what_name(what);
     if (fmt == EXPORT_JSON)
         where[0] = 0;
@@ -483,6 +515,11 @@ int export_page_start(ExportPage *e, const Course *c, const Page *p, char *err, 
         }
         if (v->trace)
             e->what = export_what_for_widget(w);
+        if (w->kind == W_SCALING || w->kind == W_COST || w->kind == W_PARAMS) {
+            v->live = &e->run.live; /* the explanation's numbers at the page's start */
+            v->live_name = w->params_name;
+            e->what = e->run.live.ok ? export_what_for_widget(w) : -1;
+        }
         if (e->what == EXPORT_CHIPS && e->run.io.tr.eq_a && e->run.io.tr.eq_b) {
             char eq_err[200];
             Controls ctl = v->trace->ctl;

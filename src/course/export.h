@@ -13,6 +13,7 @@
 
 typedef enum { EXPORT_SVG, EXPORT_CSV, EXPORT_JSON, EXPORT__FORMATS } ExportFormat;
 typedef enum { EXPORT_HEATMAP, EXPORT_HEADS, EXPORT_PASSPORT, EXPORT_CHIPS,
+               EXPORT_SCALING, EXPORT_COST, EXPORT_PARAMS, /* explanation widgets (live) */
                EXPORT__WHATS } ExportWhat;
 
 /* Below this max|Attn(PX) − P·Attn(X)| the outputs match the permutation (float rounding of
@@ -34,6 +35,9 @@ typedef struct {
     int n_input;
     int id;                 /* SVG element ids are made unique with it (several SVGs inline
                                in one HTML page); 0 is fine for a file of its own */
+    const LiveWidget *live; /* scaling, cost, params: the explanation widget's numbers (its
+                               state as shown); the cost curve also reads model's config */
+    const char *live_name;  /* params: the configuration's name ("" or NULL: the model) */
 } ExportView;
 
 /* Names, as the command line spells them ("svg", "heatmap", ...); parse returns -1 when
@@ -45,8 +49,8 @@ int export_what_parse(const char *s);
 
 /* The figure a page's widget shows at its start: heads for a heatmap starting with all
  * heads, chips for chips, passport for passport, heatmap for heatmap, matrix, worked and
- * kvcache. Returns -1 for the widgets with no exportable figure (none, scaling, cost,
- * params). */
+ * kvcache; scaling, cost and params their own figure (export_live.c). Returns -1 for the
+ * widgets with no exportable figure (none, train). */
 int export_what_for_widget(const Widget *w);
 
 /* Writes the figure `what` of v to f as fmt. JSON is every traced tensor, the keys of
@@ -84,6 +88,18 @@ int export_svg_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen);
 int export_svg_heads(FILE *f, const ExportView *v, char *err, size_t errlen);
 int export_svg_passport(FILE *f, const ExportView *v, char *err, size_t errlen);
 int export_svg_chips(FILE *f, const ExportView *v, char *err, size_t errlen);
+/* The explanation widgets' figures and tables (export_live.c), from v->live: scaling (the
+ * largest softmax weight against d_k, unscaled and scaled, a line plot), cost (N² against
+ * N, a line plot), params (a table with a bar per component). 0, or -1 with a message (v has
+ * no such widget's numbers). */
+int export_svg_live(FILE *f, const ExportView *v, ExportWhat what, char *err, size_t errlen);
+int export_csv_live(FILE *f, const ExportView *v, ExportWhat what, char *err, size_t errlen);
+/* The SVG pieces every writer uses: the opening (size, title, hatch and ramp), a text line
+ * (anchor "start", "middle" or "end"; extra attributes may be ""), the title and subtitle. */
+void export_svg_open(FILE *f, const ExportView *v, int w, int h, const char *title);
+void export_svg_text(FILE *f, double x, double y, int size, const char *anchor,
+                     const char *extra, const char *s);
+void export_svg_title(FILE *f, const char *title, const char *sub);
 /* Text escaped for XML and HTML (& < > " '), written to f. */
 void export_xml_escape(FILE *f, const char *s);
 

@@ -75,7 +75,7 @@ static int title_width(const char *title)
     return (int)(8.6 * ulen(title)) + 2 * MARGIN;
 }
 
-static void svg_open(FILE *f, const ExportView *v, int w, int h, const char *title)
+void export_svg_open(FILE *f, const ExportView *v, int w, int h, const char *title)
 {
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                "viewBox=\"0 0 %d %d\" font-family=\"%s\" role=\"img\">\n", w, h, w, h, FONT);
@@ -95,7 +95,7 @@ static void svg_open(FILE *f, const ExportView *v, int w, int h, const char *tit
 }
 
 /* A line of text; anchor "start", "middle" or "end"; extra attributes may be "". */
-static void svg_text(FILE *f, double x, double y, int size, const char *anchor,
+void export_svg_text(FILE *f, double x, double y, int size, const char *anchor,
                      const char *extra, const char *s)
 {
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\"%s%s%s>", x,
@@ -105,28 +105,28 @@ static void svg_text(FILE *f, double x, double y, int size, const char *anchor,
     fputs("</text>\n", f);
 }
 
-static void svg_title(FILE *f, const char *title, const char *sub)
+void export_svg_title(FILE *f, const char *title, const char *sub)
 {
-    svg_text(f, MARGIN, 24, 14, "start", "font-weight=\"bold\"", title);
+    export_svg_text(f, MARGIN, 24, 14, "start", "font-weight=\"bold\"", title);
     if (sub)
-        svg_text(f, MARGIN, 44, 12, "start", "fill-opacity=\"0.85\"", sub);
+        export_svg_text(f, MARGIN, 44, 12, "start", "fill-opacity=\"0.85\"", sub);
 }
 
 /* The legend at (x, y): the ramp from lo to hi, and the masked swatch. */
 static void svg_legend(FILE *f, const ExportView *v, int x, int y, const char *lo,
                        const char *hi, const char *masked)
 {
-    svg_text(f, x, y + 11, 11, "start", "", lo);
+    export_svg_text(f, x, y + 11, 11, "start", "", lo);
     int bx = x + 8 + 7 * ulen(lo);
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"160\" height=\"14\" fill=\"url(#ramp%d)\" "
                "stroke=\"#555555\" stroke-width=\"0.5\"/>\n", bx, y, v->id);
-    svg_text(f, bx + 166, y + 11, 11, "start", "", hi);
+    export_svg_text(f, bx + 166, y + 11, 11, "start", "", hi);
     if (!masked)
         return;
     int mx = bx + 180 + 7 * ulen(hi);
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"url(#hatch%d)\" "
                "stroke=\"#555555\" stroke-width=\"0.5\"/>\n", mx, y, v->id);
-    svg_text(f, mx + 20, y + 11, 11, "start", "", masked);
+    export_svg_text(f, mx + 20, y + 11, 11, "start", "", masked);
 }
 
 /* Range of the finite values of e that are not masked. */
@@ -168,11 +168,11 @@ static void svg_grid(FILE *f, const ExportView *v, const TraceEntry *e, const Tr
         char tr[96];
         double x = g->x0 + j * g->cw + g->cw / 2.0, y = g->y0 - 6;
         snprintf(tr, sizeof tr, "transform=\"rotate(-45 %.1f %.1f)\"", x, y);
-        svg_text(f, x, y, g->label_size, "start", tr, export_col_label(v, e, j, b, sizeof b));
+        export_svg_text(f, x, y, g->label_size, "start", tr, export_col_label(v, e, j, b, sizeof b));
     }
     for (int i = 0; i < e->rows; i++) {
         if (g->label_size)
-            svg_text(f, g->x0 - 6, g->y0 + i * g->ch + g->ch / 2.0 + g->label_size * 0.35,
+            export_svg_text(f, g->x0 - 6, g->y0 + i * g->ch + g->ch / 2.0 + g->label_size * 0.35,
                      g->label_size, "end", "", export_row_label(v, e, i, a, sizeof a));
         for (int j = 0; j < e->cols; j++) {
             float x = e->data[(size_t)i * e->cols + j];
@@ -205,7 +205,7 @@ static void svg_grid(FILE *f, const ExportView *v, const TraceEntry *e, const Tr
             char fill[40];
             snprintf(fill, sizeof fill, "fill=\"%s\"", masked ? "#404040" : dark ? "#111111"
                                                                                  : "#ffffff");
-            svg_text(f, cx + g->cw / 2.0, cy + g->ch / 2.0 + 4, masked && g->weights ? 16 : 11,
+            export_svg_text(f, cx + g->cw / 2.0, cy + g->ch / 2.0 + 4, masked && g->weights ? 16 : 11,
                      "middle", fill, num);
         }
     }
@@ -264,8 +264,8 @@ int export_svg_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen)
         w = tw > 1400 ? 1400 : tw;
     if (w < 520)
         w = 520;
-    svg_open(f, v, w, h, title);
-    svg_title(f, title, sub);
+    export_svg_open(f, v, w, h, title);
+    export_svg_title(f, title, sub);
     fprintf(f, "<g id=\"grid%d\">\n", v->id);
     svg_grid(f, v, e, mask, &g);
     fputs("</g>\n", f);
@@ -275,18 +275,18 @@ int export_svg_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen)
         for (int j = 0; j < e->cols; j++)
             s += e->data[(size_t)i * e->cols + j];
         snprintf(num, sizeof num, "%.3f", s);
-        svg_text(f, g.x0 + e->cols * g.cw + sumw - 8, g.y0 + i * g.ch + g.ch / 2.0 + 4, 11,
+        export_svg_text(f, g.x0 + e->cols * g.cw + sumw - 8, g.y0 + i * g.ch + g.ch / 2.0 + 4, 11,
                  "end", "class=\"rowsum\"", num);
     }
     if (weights)
-        svg_text(f, g.x0 + e->cols * g.cw + sumw - 8, g.y0 - 6, 11, "end", "", "sum");
+        export_svg_text(f, g.x0 + e->cols * g.cw + sumw - 8, g.y0 - 6, 11, "end", "", "sum");
     char lo[32], hi[32];
     snprintf(lo, sizeof lo, weights ? "%.0f" : "%.2f", (double)g.lo);
     snprintf(hi, sizeof hi, weights ? "%.0f" : "%.2f", (double)g.hi);
     int ly = g.y0 + e->rows * g.ch + 18;
     svg_legend(f, v, MARGIN, ly, lo, hi, mask ? (weights ? "masked (score \u2212\u221e, weight 0)"
                                                          : "masked (\u2212\u221e)") : NULL);
-    svg_text(f, MARGIN, ly + 36, 10, "start", "fill-opacity=\"0.7\"",
+    export_svg_text(f, MARGIN, ly + 36, 10, "start", "fill-opacity=\"0.7\"",
              g.values ? "values rounded as shown; each cell's title holds 9 significant digits"
                       : "each cell's title holds its value to 9 significant digits");
     fputs("</svg>\n", f);
@@ -321,8 +321,8 @@ int export_svg_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
         w = tw > 1400 ? 1400 : tw;
     if (w < 520)
         w = 520;
-    svg_open(f, v, w, h, title);
-    svg_title(f, title, "attention weights of every head, one panel each; rows: queries, "
+    export_svg_open(f, v, w, h, title);
+    export_svg_title(f, title, "attention weights of every head, one panel each; rows: queries, "
                         "columns: keys");
     for (int hd = 0; hd < nh; hd++) {
         const TraceEntry *e = export_weights(v, v->layer, hd, NULL);
@@ -331,7 +331,7 @@ int export_svg_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
         int px = MARGIN + (hd % per_row) * pw, py = 56 + (hd / per_row) * ph;
         char lab[32];
         snprintf(lab, sizeof lab, "head %d", hd);
-        svg_text(f, px + rl, py + 14, 12, "start", "font-weight=\"bold\"", lab);
+        export_svg_text(f, px + rl, py + 14, 12, "start", "font-weight=\"bold\"", lab);
         g.x0 = px + rl;
         g.y0 = py + 22 + cl;
         fprintf(f, "<g class=\"head\" data-head=\"%d\">\n", hd);
@@ -344,36 +344,12 @@ int export_svg_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
     return 0;
 }
 
-/* The passport's steps for v's layer and head, as the player's passport shows them: the
- * embedding steps, then the layer's tensors of that head (the mask right before +M). */
+/* The passport's steps for v's layer and head, as the player's passport shows them
+ * (widget_passport_steps). */
 static int passport_steps(const ExportView *v, int *idx)
 {
-    const Trace *t = v->trace;
     Stack st = !v->model || v->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    int n = 0, mask = -1;
-    for (int i = 0; i < t->n_entries && n < MAX_STEPS - 1; i++) {
-        const TraceEntry *e = &t->entries[i];
-        if (e->stack != st)
-            continue;
-        if (e->layer < 0) {
-            if (e->kind == T_EMBED || e->kind == T_EMBED_SCALED || e->kind == T_PE ||
-                e->kind == T_X_PE)
-                idx[n++] = i;
-            continue;
-        }
-        if (e->layer != v->layer || e->sub == SUB_CROSS || (e->head >= 0 && e->head != v->head))
-            continue;
-        if (e->kind == T_MASK) {
-            mask = i;
-            continue;
-        }
-        if (e->kind == T_MASKED && mask >= 0) {
-            idx[n++] = mask;
-            mask = -1;
-        }
-        idx[n++] = i;
-    }
-    return n;
+    return widget_passport_steps(v->trace, st, v->layer, v->head, idx, MAX_STEPS);
 }
 
 /* Cell size of a passport thumbnail of c columns. */
@@ -404,22 +380,22 @@ int export_svg_passport(FILE *f, const ExportView *v, char *err, size_t errlen)
     int w = 2 * MARGIN + 400 + PASSPORT_TEXT_W, tw = title_width(title);
     if (w < tw)
         w = tw > 1400 ? 1400 : tw;
-    svg_open(f, v, w, h, title);
-    svg_title(f, title, "every tensor of the block in the order computed, with its shape; each "
+    export_svg_open(f, v, w, h, title);
+    export_svg_title(f, title, "every tensor of the block in the order computed, with its shape; each "
                         "matrix coloured from its own minimum (dark) to maximum (light)");
     int y = 64;
     for (int s = 0; s < n; s++) {
         const TraceEntry *e = &t->entries[idx[s]];
-        char line[160];
-        snprintf(line, sizeof line, "%d. %s  [%d\u00d7%d]", s + 1, trace_kind_symbol(e->kind),
-                 e->rows, e->cols);
+        char line[160], sym[32], formula[200];
+        snprintf(line, sizeof line, "%d. %s  [%d\u00d7%d]", s + 1,
+                 widget_passport_symbol(e, v->layer, sym, sizeof sym), e->rows, e->cols);
         fprintf(f, "<g class=\"step\" data-name=\"");
         export_xml_escape(f, e->name);
         fprintf(f, "\" data-rows=\"%d\" data-cols=\"%d\">\n", e->rows, e->cols);
-        svg_text(f, MARGIN, y + 14, 13, "start", "font-weight=\"bold\"", line);
-        svg_text(f, MARGIN, y + 30, 11, "start", "", e->name);
-        svg_text(f, MARGIN, y + 44, 10, "start", "fill-opacity=\"0.75\"",
-                 trace_kind_formula(e->kind));
+        export_svg_text(f, MARGIN, y + 14, 13, "start", "font-weight=\"bold\"", line);
+        export_svg_text(f, MARGIN, y + 30, 11, "start", "", e->name);
+        export_svg_text(f, MARGIN, y + 44, 10, "start", "fill-opacity=\"0.75\"",
+                 widget_passport_formula(e, v->layer, formula, sizeof formula));
         Grid g = {0};
         g.cw = g.ch = thumb_cell(e->cols);
         g.x0 = MARGIN + PASSPORT_TEXT_W;
@@ -463,33 +439,33 @@ int export_svg_chips(FILE *f, const ExportView *v, char *err, size_t errlen)
         w = tw > 1400 ? 1400 : tw;
     if (w < 560)
         w = 560;
-    svg_open(f, v, w, h, title);
-    svg_title(f, title, "the tokens in the order run (position above each chip)");
+    export_svg_open(f, v, w, h, title);
+    export_svg_title(f, title, "the tokens in the order run (position above each chip)");
     for (int i = 0; i < t->n && i < 256; i++) {
         snprintf(b, sizeof b, "%d", i);
-        svg_text(f, xs[i] + ws[i] / 2.0, ys[i] - 6, 10, "middle", "fill-opacity=\"0.7\"", b);
+        export_svg_text(f, xs[i] + ws[i] / 2.0, ys[i] - 6, 10, "middle", "fill-opacity=\"0.7\"", b);
         fprintf(f, "<rect class=\"chip\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"30\" rx=\"8\" "
                    "fill=\"#eef3fb\" stroke=\"#3e4989\" stroke-width=\"1.5\"/>\n",
                 xs[i], ys[i], ws[i]);
-        svg_text(f, xs[i] + ws[i] / 2.0, ys[i] + 20, 14, "middle", "",
+        export_svg_text(f, xs[i] + ws[i] / 2.0, ys[i] + 20, 14, "middle", "",
                  export_token(v, i, b, sizeof b));
     }
     y += 58;
     int k = snprintf(line, sizeof line, "order (input position run at each position):");
     for (int i = 0; i < t->n && k < (int)sizeof line - 8; i++)
         k += snprintf(line + k, sizeof line - (size_t)k, " %d", t->order[i]);
-    svg_text(f, MARGIN, y, 12, "start", "", line);
+    export_svg_text(f, MARGIN, y, 12, "start", "", line);
     const char *head, *why;
     export_chips_verdict(t, v->equiv, &head, &why);
     int match = v->equiv >= 0.0f && v->equiv < EXPORT_EQUIV_TOL;
     snprintf(line, sizeof line, "%s %s", v->equiv < 0.0f ? "?" : match ? "\u2713" : "\u2717",
              head);
-    svg_text(f, MARGIN, y + 28, 15, "start", "font-weight=\"bold\" class=\"verdict\"", line);
+    export_svg_text(f, MARGIN, y + 28, 15, "start", "font-weight=\"bold\" class=\"verdict\"", line);
     if (v->equiv >= 0.0f) {
         snprintf(line, sizeof line, "max|Attn(PX) \u2212 P\u00b7Attn(X)| = %.3g", (double)v->equiv);
-        svg_text(f, MARGIN, y + 50, 12, "start", "class=\"equiv\"", line);
+        export_svg_text(f, MARGIN, y + 50, 12, "start", "class=\"equiv\"", line);
     }
-    svg_text(f, MARGIN, y + 70, 12, "start", "", why);
+    export_svg_text(f, MARGIN, y + 70, 12, "start", "", why);
     fputs("</svg>\n", f);
     return 0;
 }

@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SCALING_SEED 1 /* the same d_k always shows the same vectors */
-
 static const char *const WORKED_STEPS[LIVE_WORKED_STEPS] = {
     "Q, K, V", "QKᵀ", "÷√d_k", "+M", "softmax", "·V"};
 
@@ -151,7 +149,7 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
     case W_SCALING:
         if (l->s.d_k < 1 || l->s.d_k > LIVE_DK_MAX)
             return range_err(err, errlen, "d_k", l->s.d_k, 1, LIVE_DK_MAX);
-        rc = explain_scaling(&l->scaling, l->s.d_k, SCALING_SEED, &l->nv);
+        rc = explain_scaling(&l->scaling, l->s.d_k, LIVE_SCALING_SEED, &l->nv);
         if (rc)
             snprintf(err, errlen, "d_k %d: cannot run the experiment", l->s.d_k);
         else {

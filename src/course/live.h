@@ -15,6 +15,7 @@
 #define LIVE_WORKED_STEPS 6
 #define LIVE_DK_MAX 1024
 #define LIVE_N_MAX 8192
+#define LIVE_SCALING_SEED 1 /* the √d_k experiment's vectors: the same d_k, the same vectors */
 
 /* What the learner changes on an explanation widget (starts from the widget's start). */
 typedef struct {

@@ -84,6 +84,16 @@ static void fill_grid(QuizItem *it, const WidgetRun *r)
     it->grid_n = e->rows;
     it->grid_m = e->cols;
     memcpy(it->grid, e->data, sizeof(float) * (size_t)(e->rows * e->cols));
+    Stack st;
+    Sublayer sub;
+    shown_where(r, &st, &sub);
+    const TraceEntry *mask = trace_find(r->ctx.trace, st, r->ctx.layer, sub, -1, T_MASK);
+    for (int i = 0; i < e->rows; i++)
+        for (int j = 0; j < e->cols; j++) {
+            float mv = mask && i < mask->rows && j < mask->cols
+                           ? mask->data[(size_t)i * mask->cols + j] : 0.0f;
+            it->grid_masked[i * e->cols + j] = isinf(mv) && mv < 0;
+        }
     for (int i = 0; i < e->rows; i++)
         snprintf(it->grid_rows[i], sizeof it->grid_rows[i], "%s", pos_name(r, i, 1));
     for (int j = 0; j < e->cols; j++)

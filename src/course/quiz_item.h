@@ -37,6 +37,8 @@ typedef struct {
     int grid_n, grid_m;
     float grid[QUIZ_GRID_MAX * QUIZ_GRID_MAX];
     char grid_rows[QUIZ_GRID_MAX][24], grid_cols[QUIZ_GRID_MAX][24];
+    unsigned char grid_masked[QUIZ_GRID_MAX * QUIZ_GRID_MAX]; /* 1: the mask took the cell
+                                (−∞ score, weight 0): shown "·" as the player shows it */
 } QuizItem;
 
 #endif

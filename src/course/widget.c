@@ -220,3 +220,66 @@ ctx:
     widget_ctx(io, r->ran, &r->ctx);
     return rc;
 }
+
+/* ---- the shape passport's steps (the player's passport and its SVG figure) ---- */
+static int passport_before_layers(TensorKind k)
+{
+    return k == T_EMBED || k == T_EMBED_SCALED || k == T_PE || k == T_X_PE;
+}
+
+int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *idx, int max)
+{
+    int n = 0, mask = -1, prev_out = -1;
+    assert(max >= 2);
+    for (int i = 0; i < t->n_entries; i++) { /* a later layer reads the one before it */
+        const TraceEntry *e = &t->entries[i];
+        if (layer > 0 && e->stack == st && e->layer == layer - 1 && e->head < 0 &&
+            e->sub != SUB_CROSS)
+            prev_out = i;
+    }
+    if (prev_out >= 0)
+        idx[n++] = prev_out;
+    for (int i = 0; i < t->n_entries && n < max; i++) {
+        const TraceEntry *e = &t->entries[i];
+        if (e->stack != st)
+            continue;
+        if (e->layer < 0) {
+            if (layer == 0 && passport_before_layers(e->kind))
+                idx[n++] = i;
+            continue;
+        }
+        if (e->layer != layer || e->sub == SUB_CROSS)
+            continue;
+        if (e->head >= 0 && e->head != head)
+            continue;
+        if (e->kind == T_MASK) { /* shown right before +M, where it is added */
+            mask = i;
+            continue;
+        }
+        if (e->kind == T_MASKED && mask >= 0 && n < max - 1) {
+            idx[n++] = mask;
+            mask = -1;
+        }
+        idx[n++] = i;
+    }
+    return n;
+}
+
+const char *widget_passport_symbol(const TraceEntry *e, int layer, char *buf, size_t n)
+{
+    if (e->layer >= 0 && e->layer != layer) {
+        snprintf(buf, n, "L%d out", e->layer);
+        return buf;
+    }
+    return trace_kind_symbol(e->kind);
+}
+
+const char *widget_passport_formula(const TraceEntry *e, int layer, char *buf, size_t n)
+{
+    if (e->layer >= 0 && e->layer != layer) {
+        snprintf(buf, n, "x = the output of layer %d (%s, its last step): the input of layer "
+                         "%d. Only layer 0 reads X + PE.", e->layer, e->name, layer);
+        return buf;
+    }
+    return trace_kind_formula(e->kind);
+}

@@ -81,4 +81,15 @@ typedef struct {
 int widget_run_start(WidgetRun *r, const Widget *w, const Model *m, char *err, size_t errlen);
 void widget_run_free(WidgetRun *r);
 
+/* The shape passport's steps for layer and head of stack st, as indices into t->entries (at
+ * most max): layer 0 starts with the embedding steps (X, X·√d_model, PE, X + PE); a later
+ * layer starts with its input, the previous layer's output (its last tensor); then the
+ * layer's tensors of that head in the order computed, the mask right before +M,
+ * cross-attention left out. Returns the count. The player's passport and its figure. */
+int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *idx, int max);
+/* A step's symbol and formula in the passport of layer: "L0 out" and "x = the output of
+ * layer 0 ..." for the previous layer's output, else trace_kind_symbol / _formula. */
+const char *widget_passport_symbol(const TraceEntry *e, int layer, char *buf, size_t n);
+const char *widget_passport_formula(const TraceEntry *e, int layer, char *buf, size_t n);
+
 #endif

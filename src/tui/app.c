@@ -70,7 +70,7 @@ static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &
 static const ViewOps *const ALL_VIEWS[] = {
     &VIEW_NONE,  &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT, &VIEW_MATRIX, &VIEW_WORKED,
     &VIEW_SCALING, &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_HELP, &VIEW_NOTES,
-    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN};
+    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN, &VIEW_GOTO};
 #define N_ALL_VIEWS (int)(sizeof ALL_VIEWS / sizeof ALL_VIEWS[0])
 
 const ViewOps *app_view(WidgetKind k)
@@ -511,6 +511,9 @@ static void global_request(App *a, Request req)
     case REQ_NOTES:
         app_overlay_open(a, &VIEW_NOTES, 0);
         break;
+    case REQ_GOTO_PAGE: /* the go-to-page prompt (view_goto.c) */
+        app_overlay_open(a, &VIEW_GOTO, 0);
+        break;
     case REQ_EXPORT: /* the widget as a figure (app_export.c) */
         app_export(a);
         break;
@@ -570,7 +573,7 @@ static void usage(FILE *f)
                "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
                "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
                "  --lessons DIR  play the course in DIR (default: lessons/)\n"
-               "  --lesson ID    open only that lesson\n"
+               "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
                "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
                "  --theme T      dark, light (white background), projector or auto\n"
                "                 (COLORFGBG); default dark, presenter auto\n"
@@ -731,6 +734,7 @@ static int app_main(int argc, char **argv, int presenter)
             uo.mouse = 0;
         else if (!strcmp(argv[i], "--keys")) { /* the key table, for tests/e2e/test_keys.sh */
             setlocale(LC_ALL, "");
+            ui.utf8 = 1; /* the table as the UTF-8 help spells it, whatever the locale */
             keys_dump(stdout);
             return 0;
         }

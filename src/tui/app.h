@@ -89,7 +89,7 @@ struct App {
     Progress prog;
     int prog_ok;             /* 1: progress is saved on page changes */
     int lesson, page;        /* current (lesson index into course.lessons) */
-    const char *only_lesson; /* --lesson ID: the menu and paging stay inside it */
+    const char *only_lesson; /* --lesson ID: paging stays inside it (NULL once the menu opens another) */
 
     /* the engine */
     ModelTraces mt[APP_MAX_MODELS];
@@ -238,5 +238,6 @@ extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PA
 extern const ViewOps VIEW_TRAIN;
 /* Overlays. */
 extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;
+extern const ViewOps VIEW_GOTO; /* G: go to a page (view_goto.c) */
 
 #endif

@@ -1,5 +1,5 @@
-/* app_export.c - the player's x key: the current widget as a figure (SVG, and its matrix as
- * CSV), written by the course's exporter (src/course/export.c) into the current directory or
+/* app_export.c - the player's x key: the current widget as a figure (SVG, and its matrix or
+ * the explanation's table as CSV), written by the course's exporter (src/course/export.c) into the current directory or
  * $ATTEND_EXPORT_DIR under a name that says what it is, never over an existing file. */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,17 @@ static int current_view(const App *a, ExportView *v, ExportWhat *what)
 {
     memset(v, 0, sizeof *v);
     v->equiv = -1.0f;
+    if (a->w && a->ran && a->live.ok &&
+        (a->w->kind == W_SCALING || a->w->kind == W_COST || a->w->kind == W_PARAMS)) {
+        /* an explanation widget: its numbers as shown (export_live.c) */
+        v->model = a->model;
+        v->live = &a->live;
+        v->live_name = a->w->params_name;
+        *what = a->w->kind == W_SCALING ? EXPORT_SCALING
+              : a->w->kind == W_COST    ? EXPORT_COST
+                                        : EXPORT_PARAMS;
+        return 0;
+    }
     if (!a->w || !a->model || !a->ran || !a->t)
         return -1;
     v->model = a->model;
@@ -73,8 +84,9 @@ void app_export(App *a)
         app_msg(a, 1, "export failed: %s", err);
         return;
     }
-    /* a heatmap's numbers too, at full precision, for a spreadsheet or a notebook */
-    if (what == EXPORT_HEATMAP &&
+    /* a heatmap's numbers too, at full precision, for a spreadsheet or a notebook; the
+     * explanation figures' tables too */
+    if ((what == EXPORT_HEATMAP || what >= EXPORT_SCALING) &&
         export_write_current(&v, what, EXPORT_CSV, dir, csv, sizeof csv, err, sizeof err) == 0) {
         app_msg(a, 0, "exported %s and %s", svg, strrchr(csv, '/') ? strrchr(csv, '/') + 1 : csv);
         return;

@@ -21,7 +21,7 @@ typedef struct {
 typedef struct {
     Keymap map;
     const char *help_key;   /* the help line's key column; NULL: the row above documents it */
-    const char *help;       /* the description; '\n' continues it on a line of its own */
+    const char *help;       /* the description (the overlay word-wraps it); '\n' starts a line */
     const char *hint_key;   /* footer key; NULL: no hint */
     const char *hint_ascii; /* footer key in ASCII mode; NULL: hint_key */
     const char *hint;       /* footer label; with label(): every label it can show, '|'
@@ -182,6 +182,9 @@ static const KeyRow ROWS[] = {
      .keys = {K('g', REQ_LESSON_MENU), K('\t', REQ_LESSON_MENU)}},
     /* on a GQA page g is the params widget's: the footer names Tab (the help says so there) */
     {.map = KM_GLOBAL, .hint_key = "Tab", .hint = "lessons", .when = w_gqa, .rank = 6},
+    {.map = KM_GLOBAL, .help_key = "G",
+     .help = "go to a page: type its number (in this lesson) or lesson-id:number; enter",
+     .keys = {K('G', REQ_GOTO_PAGE)}},
     {.map = KM_GLOBAL, .help_key = "J / K",
      .help = "scroll the prose down / up when it does not fit",
      .keys = {K('J', REQ_PROSE_DOWN), K('K', REQ_PROSE_UP)}},
@@ -189,14 +192,14 @@ static const KeyRow ROWS[] = {
      .hint_key = "o", .hint = "notes", .when = w_notes, .rank = 3,
      .keys = {K('o', REQ_NOTES)}},
     {.map = KM_GLOBAL, .help_key = "Q",
-     .help = "this lesson's questions (a quiz; the footer shows Q on pages\nthat have questions)",
+     .help = "this lesson's questions (a quiz; the footer shows Q on pages that have questions)",
      .hint_key = "Q", .hint = "questions", .when = w_questions, .rank = 2,
      .keys = {K('Q', REQ_QUIZ)}},
     {.map = KM_GLOBAL, .help_key = "x",
-     .help = "export the widget: an SVG figure (and a heatmap's CSV)\nin . or $ATTEND_EXPORT_DIR, never over a file",
+     .help = "export the widget: an SVG figure (and a heatmap's or a table's CSV) in . or $ATTEND_EXPORT_DIR, never over a file",
      .keys = {K('x', REQ_EXPORT)}},
     {.map = KM_GLOBAL, .help_key = "z",
-     .help = "widget focus: the widget takes the whole screen (z again:\nprose and widget); the "
+     .help = "widget focus: the widget takes the whole screen (z again: prose and widget); the "
              "footer offers it when prose is cut",
      .hint_key = "z", .hint = "prose|widget", .label = l_focus, .when = w_z, .rank = 1,
      .keys = {K('z', REQ_FOCUS)}},
@@ -281,7 +284,7 @@ static const KeyRow ROWS[] = {
 
     /* ---- worked example ---- */
     {.map = KM_WORKED, .help_key = "n / N",
-     .help = "next / previous step: Q K V, QKᵀ, ÷√d_k, +M, softmax, ·V\n(→ / ← too when the "
+     .help = "next / previous step: Q K V, QKᵀ, ÷√d_k, +M, softmax, ·V (→ / ← too when the "
              "page has no cell cursor)",
      .hint_key = "n/N ←→", .hint_ascii = "n/N", .hint = "step", .key_fn = k_worked_step,
      .need = C_STEP, .keys = {K('n', REQ_STEP_NEXT), K('N', REQ_STEP_PREV)}},
@@ -375,10 +378,7 @@ static const KeyRow ROWS[] = {
               K(KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
     {.map = KM_TENSOR, .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), K('t', REQ_CLOSE)}},
 
-    /* ---- the presenter (attend present); its `?` starts with this section ---- */
-    {.map = KM_PRESENT, .help_key = "G",
-     .help = "go to a page: type its number, or lesson-id:number; enter",
-     .keys = {K('G', REQ_GOTO_PAGE)}},
+    /* ---- the go-to-page prompt (G) ---- */
     {.map = KM_GOTO, .help_key = "enter, ESC", .help = "go to the page typed;  ESC cancels",
      .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE), K(KEY_BACKSPACE, REQ_EDIT_ERASE),
               K(KEY_ASCII_DEL, REQ_EDIT_ERASE), K(KEY_CTRL_H, REQ_EDIT_ERASE)}},
@@ -400,18 +400,11 @@ static const struct {
     {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"},
 };
 
-/* The presenter's `?` shows these first, then SECTIONS. */
-static const struct {
-    Keymap map;
-    const char *title;
-} PRESENT_SECTIONS[] = {{KM_PRESENT, "Presenter"}};
-
-static const char *const HELP_TRAILER[] = {
-    "",
-    "Only the keys the page's widget allows are active; the footer lists them.",
-    "Colour: NO_COLOR=1 turns it off (shades and numbers remain); --ascii for",
-    "ASCII glyphs; --mouse enables clicks (it blocks the terminal's copy/paste).",
-};
+/* The `?` overlay's closing paragraph (after a blank line), wrapped like the rows. */
+static const char HELP_TRAILER[] =
+    "Only the keys the page's widget allows are active; the footer lists them. Colour: "
+    "NO_COLOR=1 turns it off (shades and numbers remain); --ascii for ASCII glyphs; --mouse "
+    "enables clicks (it blocks the terminal's copy/paste).";
 
 #define HELP_KEY_COLS 19 /* the key column of a help line */
 
@@ -491,8 +484,8 @@ void keys_global_hints(const KeyState *a, int with_z, char *buf, size_t n)
 }
 
 /* ---- the help ---- */
-static char help_text[8192];
-static const char *help_lines[160];
+static char help_text[16384];
+static const char *help_lines[320];
 static int n_help_lines;
 
 static void help_add(const char *s, void *ctx)
@@ -506,26 +499,39 @@ static void help_add(const char *s, void *ctx)
     *used += len + 1;
 }
 
-/* Emits the help lines of row r: the key column padded to HELP_KEY_COLS, then the
- * description; each '\n' of it starts a line under the description. */
-static void help_row(const KeyRow *r, void (*emit)(const char *line, void *ctx), void *ctx)
+typedef struct {
+    void (*emit)(const char *line, void *ctx);
+    void *ctx;
+    const char *key; /* the key column of the next line; "" after the first */
+    int key_cols;    /* width of the key column */
+} HelpWrap;
+
+static void help_wrapped(const char *s, int len, void *vctx)
 {
+    HelpWrap *hw = vctx;
     char line[400];
-    const char *d = r->help;
-    int first = 1;
-    while (d) {
-        const char *nl = strchr(d, '\n');
-        int len = nl ? (int)(nl - d) : (int)strlen(d);
-        const char *key = first ? r->help_key : "";
-        int pad = HELP_KEY_COLS - ui_width(key);
-        snprintf(line, sizeof line, "%s%*s%.*s", key, pad > 1 ? pad : 1, "", len, d);
-        emit(line, ctx);
-        d = nl ? nl + 1 : NULL;
-        first = 0;
-    }
+    int pad = hw->key_cols - ui_width(hw->key);
+    snprintf(line, sizeof line, "%s%*s%.*s", hw->key, pad > 0 ? pad : 0, "", len, s);
+    hw->emit(line, hw->ctx);
+    hw->key = "";
 }
 
-static void help_section(Keymap map, const char *title, size_t *used)
+/* Emits the help lines of row r for a box width columns wide (0: no wrapping): the key
+ * column padded to HELP_KEY_COLS, then the description word-wrapped under itself; each '\n'
+ * of it starts a line under the description. In ASCII mode the text is transliterated
+ * first, so that it wraps at the width the overlay shows. */
+static void help_row(const KeyRow *r, int width, void (*emit)(const char *line, void *ctx),
+                     void *ctx)
+{
+    char key[64], desc[400];
+    ui_text(r->help_key, key, sizeof key);
+    ui_text(r->help, desc, sizeof desc);
+    int kw = ui_width(key) + 1;
+    HelpWrap hw = {emit, ctx, key, kw > HELP_KEY_COLS ? kw : HELP_KEY_COLS};
+    ui_wrap(desc, width > 0 ? width - hw.key_cols : (int)sizeof desc, help_wrapped, &hw);
+}
+
+static void help_section(Keymap map, const char *title, int width, size_t *used)
 {
     char t[80];
     if (title) {
@@ -534,36 +540,31 @@ static void help_section(Keymap map, const char *title, size_t *used)
     }
     for (int i = 0; i < N_ROWS; i++)
         if (ROWS[i].map == map && ROWS[i].help_key)
-            help_row(&ROWS[i], help_add, used);
+            help_row(&ROWS[i], width, help_add, used);
 }
 
-/* Builds the help (the presenter's section first when present is 1) unless it is built. */
-static int help_build(int present, const char *const **lines)
+/* Builds the help for a box width columns wide, unless it is built so (in the same glyph
+ * mode). */
+static int help_build(int width, const char *const **lines)
 {
-    static int built = -1;
-    if (built != present) {
+    static int built_width = -1, built_utf8 = -1;
+    if (built_width != width || built_utf8 != ui.utf8) {
         size_t used = 0;
         n_help_lines = 0;
-        for (size_t s = 0; present && s < sizeof PRESENT_SECTIONS / sizeof PRESENT_SECTIONS[0]; s++)
-            help_section(PRESENT_SECTIONS[s].map, PRESENT_SECTIONS[s].title, &used);
         for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++)
-            help_section(SECTIONS[s].map, SECTIONS[s].title, &used);
-        for (size_t i = 0; i < sizeof HELP_TRAILER / sizeof HELP_TRAILER[0]; i++)
-            help_add(HELP_TRAILER[i], &used);
-        built = present;
+            help_section(SECTIONS[s].map, SECTIONS[s].title, width, &used);
+        HelpWrap hw = {help_add, &used, "", 0};
+        help_add("", &used);
+        ui_wrap(HELP_TRAILER, width > 0 ? width : (int)sizeof HELP_TRAILER, help_wrapped, &hw);
+        built_width = width, built_utf8 = ui.utf8;
     }
     *lines = help_lines;
     return n_help_lines;
 }
 
-int keys_help(const char *const **lines)
+int keys_help(int width, const char *const **lines)
 {
-    return help_build(0, lines);
-}
-
-int keys_help_present(const char *const **lines)
-{
-    return help_build(1, lines);
+    return help_build(width, lines);
 }
 
 /* ---- attend --keys ---- */
@@ -714,7 +715,7 @@ void keys_dump(FILE *f)
             doc = i;
         if (r->help_key) {
             DumpCtx c = {f, MAP_NAMES[r->map], i};
-            help_row(r, dump_line, &c);
+            help_row(r, KEYS_HELP_WIDTH, dump_line, &c);
         }
         for (const KeyBind *b = r->keys; b->key; b++) {
             char nb[32];
@@ -728,7 +729,7 @@ void keys_dump(FILE *f)
                     r->hint_ascii ? r->hint_ascii : r->hint_key, r->hint);
     }
     const char *const *lines;
-    int n = keys_help(&lines);
+    int n = keys_help(KEYS_HELP_WIDTH, &lines);
     for (int i = 0; i < n; i++)
         fprintf(f, "line\t%s\n", lines[i]);
 }

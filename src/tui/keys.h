@@ -16,7 +16,7 @@
     X(REQ_NEXT_PAGE) X(REQ_PREV_PAGE) X(REQ_LESSON_MENU) X(REQ_PROSE_DOWN) X(REQ_PROSE_UP)   \
     X(REQ_NOTES) X(REQ_QUIZ) X(REQ_FOCUS) X(REQ_HELP) X(REQ_CANCEL) X(REQ_QUIT)              \
     X(REQ_QUIT_NOW) X(REQ_EXPORT)                                                            \
-    /* the presenter (attend present) */                                                     \
+    /* the go-to-page prompt (G) */                                                          \
     X(REQ_GOTO_PAGE)                                                                         \
     /* the shared widget controls (controls.c) and the views that handle them their way */  \
     X(REQ_TOGGLE_MASK) X(REQ_TOGGLE_PADDING) X(REQ_CYCLE_PE) X(REQ_TOGGLE_SCALE)             \
@@ -51,7 +51,7 @@ typedef enum {
     X(KM_MATRIX, "matrix") X(KM_WORKED, "worked") X(KM_SCALING, "scaling")                    \
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
     X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
-    X(KM_TRAIN, "train") X(KM_PRESENT, "presenter") X(KM_GOTO, "go-to-page")
+    X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,
@@ -86,11 +86,13 @@ void keys_global_hints(const KeyState *s, int with_z, char *buf, size_t n);
 void keys_hint_append(char *buf, size_t n, const char *key, const char *label);
 
 /* The `?` overlay's lines, generated from the table (a line starting with '#' is a section
- * title). Returns the number of lines; line i is in *lines[i], static storage. */
-int keys_help(const char *const **lines);
+ * title), each description word-wrapped under itself to fit width columns (transliterated
+ * to ASCII in ASCII mode). Returns the number of lines; line i is in *lines[i], static
+ * storage (valid until the next call with another width). */
+int keys_help(int width, const char *const **lines);
+/* The text width of the `?` overlay on an 80-column screen (what `attend --keys` prints). */
+#define KEYS_HELP_WIDTH 72
 
-/* keys_help with the presenter's section (attend present) first. */
-int keys_help_present(const char *const **lines);
 
 /* The name of key k as the help spells it ("m", "space", "←"), in buf (n bytes). */
 const char *keys_key_name(int k, char *buf, size_t n);

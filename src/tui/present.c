@@ -162,7 +162,7 @@ int present_goto(App *a, const char *spec, char *err, size_t n)
             snprintf(err, n, "no lesson \"%s\" (an id or a number)", id);
             return -1;
         }
-        if (a->only_lesson && lesson != a->lesson) {
+        if (a->only_lesson && lesson != a->lesson && app_presenting(a)) {
             snprintf(err, n, "only lesson %s is open (--lesson)", a->only_lesson);
             return -1;
         }
@@ -179,6 +179,8 @@ int present_goto(App *a, const char *spec, char *err, size_t n)
         return -1;
     }
     page = (int)pn - 1;
+    if (lesson != a->lesson) /* the player: as the lesson menu, the course is whole again */
+        a->only_lesson = NULL;
     app_open(a, lesson, page);
     return 0;
 }
@@ -370,9 +372,8 @@ void present_dispatch(App *a, int k)
     if (a->overlay) {
         km = a->overlay->keymap;
         r = keys_lookup(&ks, km, k);
-    } else if (keys_lookup(&ks, KM_PRESENT, k) == REQ_GOTO_PAGE) {
+    } else if (keys_lookup(&ks, KM_GLOBAL, k) == REQ_GOTO_PAGE) {
         a->msg[0] = '\0';
-        p->goto_buf[0] = '\0';
         app_overlay_open(a, &VIEW_GOTO, 0);
         snprintf(p->echo, sizeof p->echo, "G  go to page...");
         p->echo_until = present_now_ms() + ECHO_MS;

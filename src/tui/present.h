@@ -20,7 +20,6 @@ typedef struct Present {
     long long echo_until; /* when it goes (monotonic ms) */
     char dir[512];       /* where the state is published; "" when it cannot be */
     PresentState st;
-    char goto_buf[80];   /* the go-to-page prompt's text */
     /* attend demo (demo_play.c) */
     Demo *demo;          /* the script played, NULL when none */
     int demo_pos;        /* steps run so far */
@@ -55,7 +54,5 @@ const char *present_echo(const App *a);
 /* Goes to page spec ("N" in the current lesson, "lesson-id:N" or "lesson-number:N"). 0, or
  * -1 with a message. */
 int present_goto(App *a, const char *spec, char *err, size_t n);
-
-extern const ViewOps VIEW_GOTO;
 
 #endif

@@ -33,10 +33,13 @@ static void help_draw(App *a, Rect full)
 {
     Help *hs = app_view_state(a, &VIEW_HELP);
     const char *const *lines;
-    int n_help = app_presenting(a) ? keys_help_present(&lines) : keys_help(&lines);
+    /* the descriptions wrap to the box (never cut with …); the lines scroll when they do
+     * not all fit (80x24 shows a screenful, ↑↓ or PgDn for the rest) */
+    int tw = COLS - 8 < KEYS_HELP_WIDTH ? COLS - 8 : KEYS_HELP_WIDTH;
+    int n_help = keys_help(tw, &lines);
     int y0, x0, h, w;
     (void)full;
-    overlay_box(&y0, &x0, &h, &w, 80, n_help + 2);
+    overlay_box(&y0, &x0, &h, &w, tw + 4, n_help + 2);
     ui_box(y0, x0, h, w, "keys (ESC closes)");
     int rows = h - 2;
     if (hs->scroll > n_help - rows)

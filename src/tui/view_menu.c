@@ -19,6 +19,20 @@ static int menu_open(App *a, int arg)
     return 0;
 }
 
+#define MENU_MAX 256 /* rows the menu draws at once (a screen's height) */
+
+/* The status column of lesson i: pages seen, the last quiz score, "(here)". */
+static void menu_status(const App *a, int i, char *buf, size_t n)
+{
+    const Lesson *l = &a->course.lessons[i];
+    int seen = a->prog_ok ? progress_count_seen(&a->prog, l->id) : 0;
+    char qs[32] = ""; /* the last quiz score of the lesson (quiz.c) */
+    int qr, qa;
+    if (a->prog_ok && quiz_score(&a->prog, l->id, &qr, &qa) == 0)
+        snprintf(qs, sizeof qs, " quiz %d/%d", qr, qa);
+    snprintf(buf, n, "%d/%d seen%s%s", seen, l->n_pages, qs, i == a->lesson ? "  (here)" : "");
+}
+
 static void menu_draw(App *a, Rect full)
 {
     Menu *m = app_view_state(a, &VIEW_MENU);
@@ -39,32 +53,37 @@ static void menu_draw(App *a, Rect full)
         top = c->n_lessons - rows;
     if (top < 0)
         top = 0;
-    for (int i = top; i < c->n_lessons && i < top + rows; i++) {
+    /* Three columns placed by display width (a title with "N²" or "–" is wider in bytes
+     * than on screen): the number, the title (cut with … when long), the status. */
+    char status[MENU_MAX][96];
+    int stat_w = 0;
+    for (int i = top; i < c->n_lessons && i < top + rows && i - top < MENU_MAX; i++) {
+        menu_status(a, i, status[i - top], sizeof status[0]);
+        int sw = ui_width(status[i - top]);
+        if (sw > stat_w)
+            stat_w = sw;
+    }
+    int num_w = 5, tx = x0 + 2 + num_w + 1;          /* "✓ 12." then a space */
+    int title_w = (x0 + w - 2) - tx - 1 - stat_w;    /* a space before the status */
+    if (title_w < 8)
+        title_w = 8;
+    for (int i = top; i < c->n_lessons && i < top + rows && i - top < MENU_MAX; i++) {
         const Lesson *l = &c->lessons[i];
         int y = y0 + 1 + i - top;
-        char line[1200];
-        if (l->broken) {
-            snprintf(line, sizeof line, "%s %2d. %s - broken: %s", ui_glyph(G_WARN), i + 1,
-                     l->file, l->error);
-        } else {
-            int seen = a->prog_ok ? progress_count_seen(&a->prog, l->id) : 0;
-            int done = a->prog_ok && progress_completed(&a->prog, l->id);
-            char qs[32] = ""; /* the last quiz score of the lesson (quiz.c) */
-            int qr, qa;
-            if (a->prog_ok && quiz_score(&a->prog, l->id, &qr, &qa) == 0)
-                snprintf(qs, sizeof qs, " quiz %d/%d", qr, qa);
-            snprintf(line, sizeof line, "%s %2d. %-40s %d/%d seen%s%s", done ? ui_glyph(G_CHECK)
-                                                                         : " ",
-                     i + 1, l->title, seen, l->n_pages, qs, i == a->lesson ? "  (here)" : "");
-        }
         int attr = l->broken ? (int)(COLOR_PAIR(UI_WARN)) : A_NORMAL;
         if (i == m->sel)
             attr |= A_REVERSE;
-        if (a->only_lesson && !l->broken && strcmp(l->id, a->only_lesson))
-            attr |= A_DIM;
         attron(attr);
         ui_fill(y, x0 + 1, w - 2);
-        ui_put(y, x0 + 2, w - 4, line);
+        if (l->broken) {
+            ui_putf(y, x0 + 2, w - 4, "%s %2d. %s - broken: %s", ui_glyph(G_WARN), i + 1,
+                    l->file, l->error);
+        } else {
+            int done = a->prog_ok && progress_completed(&a->prog, l->id);
+            ui_putf(y, x0 + 2, num_w, "%s %2d.", done ? ui_glyph(G_CHECK) : " ", i + 1);
+            ui_put(y, tx, title_w, l->title);
+            ui_put(y, tx + title_w + 1, x0 + w - 2 - (tx + title_w + 1), status[i - top]);
+        }
         attroff(attr);
     }
     attron(A_DIM);
@@ -103,14 +122,14 @@ static int menu_key(App *a, Request req, int k)
             app_msg(a, 1, "%s is broken: %s", l->file, l->error);
             break;
         }
-        if (a->only_lesson && strcmp(l->id, a->only_lesson)) {
-            app_msg(a, 0, "started with --lesson %s: only that lesson is open", a->only_lesson);
-            break;
-        }
         int sel = m->sel;
         app_overlay_close(a);
-        if (sel != a->lesson)
+        if (sel != a->lesson) {
+            /* --lesson ID kept paging inside that lesson; choosing another lesson here
+             * opens it, and the course is whole again */
+            a->only_lesson = NULL;
             app_open(a, sel, app_resume_page(a, sel));
+        }
         break;
     }
     case REQ_CLOSE:

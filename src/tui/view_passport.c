@@ -11,46 +11,25 @@
 
 #define MAX_STEPS 64
 
-static int wanted_before_layers(TensorKind k)
-{
-    return k == T_EMBED || k == T_EMBED_SCALED || k == T_PE || k == T_X_PE;
-}
-
-/* Indices into t->entries of the steps, in the order shown. Never allocates. */
+/* Indices into t->entries of the steps, in the order shown (widget_passport_steps: a layer
+ * after the first starts from the previous layer's output). Never allocates. */
 static int passport_steps(const App *a, int *idx)
 {
-    const Trace *t = a->t;
     Stack st = a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    int n = 0, mask = -1;
-    for (int i = 0; i < t->n_entries && n < MAX_STEPS - 1; i++) {
-        const TraceEntry *e = &t->entries[i];
-        if (e->stack != st)
-            continue;
-        if (e->layer < 0) {
-            if (wanted_before_layers(e->kind))
-                idx[n++] = i;
-            continue;
-        }
-        if (e->layer != a->layer || e->sub == SUB_CROSS)
-            continue;
-        if (e->head >= 0 && e->head != a->head)
-            continue;
-        if (e->kind == T_MASK) { /* shown right before +M, where it is added */
-            mask = i;
-            continue;
-        }
-        if (e->kind == T_MASKED && mask >= 0) {
-            idx[n++] = mask;
-            mask = -1;
-        }
-        idx[n++] = i;
-    }
-    return n;
+    return widget_passport_steps(a->t, st, a->layer, a->head, idx, MAX_STEPS);
 }
 
 static void shape(const TraceEntry *e, char *out, size_t n)
 {
     snprintf(out, n, "[%d%s%d]", e->rows, ui_glyph(G_TIMES), e->cols);
+}
+
+/* A step of the chain: "QKᵀ [6×6]", or "L0 out [6×32]" for the previous layer's output. */
+static void step_seg(const App *a, int i, const char *sh, char *seg, size_t n)
+{
+    char sym[32];
+    snprintf(seg, n, "%s %s", widget_passport_symbol(&a->t->entries[i], a->layer, sym, sizeof sym),
+             sh);
 }
 
 /* Lines the chain up to step cur takes at width w. */
@@ -61,7 +40,7 @@ static int chain_lines(App *a, const int *idx, int cur, int w)
     for (int s = 0; s <= cur; s++) {
         char seg[96], sh[32], tr[128];
         shape(&a->t->entries[idx[s]], sh, sizeof sh);
-        snprintf(seg, sizeof seg, "%s %s", trace_kind_symbol(a->t->entries[idx[s]].kind), sh);
+        step_seg(a, idx[s], sh, seg, sizeof seg);
         int sw = ui_width(ui_text(seg, tr, sizeof tr));
         int need = (s ? aw : 0) + sw;
         if (x + need > w && x > 0) {
@@ -86,7 +65,7 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
     for (int s = 0; s <= cur; s++) {
         char seg[96], sh[32];
         shape(&a->t->entries[idx[s]], sh, sizeof sh);
-        snprintf(seg, sizeof seg, "%s %s", trace_kind_symbol(a->t->entries[idx[s]].kind), sh);
+        step_seg(a, idx[s], sh, seg, sizeof seg);
         char tr[128];
         int w = ui_width(ui_text(seg, tr, sizeof tr));
         int need = (s ? aw : 0) + w;
@@ -108,7 +87,7 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
         int y = r.y + lines_y[s] - first, xx = r.x + lines_x[s];
         char seg[96], sh[32];
         shape(&a->t->entries[idx[s]], sh, sizeof sh);
-        snprintf(seg, sizeof seg, "%s %s", trace_kind_symbol(a->t->entries[idx[s]].kind), sh);
+        step_seg(a, idx[s], sh, seg, sizeof seg);
         if (lines_x[s] > 0) {
             attron(A_DIM);
             ui_putf(y, xx - aw, aw, " %s ", arrow);
@@ -155,11 +134,12 @@ static void passport_draw(App *a, Rect r)
             model_pe_name(a->ctl.pe));
     attroff(COLOR_PAIR(UI_ACCENT));
     attron(A_BOLD);
+    char sym[32], formula[200];
     ui_putf(r.y + 1, r.x, r.w, "step %d/%d: %s  %s  %s", a->step + 1, n,
-            trace_kind_symbol(e->kind), sh, e->name);
+            widget_passport_symbol(e, a->layer, sym, sizeof sym), sh, e->name);
     attroff(A_BOLD);
     int y = r.y + 2;
-    y += ui_wrap_put(y, r.x, r.w, trace_kind_formula(e->kind), 2);
+    y += ui_wrap_put(y, r.x, r.w, widget_passport_formula(e, a->layer, formula, sizeof formula), 2);
     int chain = chain_lines(a, idx, a->step, r.w);
     if (chain > 3)
         chain = 3;
@@ -221,7 +201,9 @@ static int passport_need(App *a, int w)
     int st = a->step < n ? a->step : n - 1;
     const TraceEntry *e = &a->t->entries[idx[st]];
     int chain = chain_lines(a, idx, st, w);
-    return 2 + ui_wrap_lines(trace_kind_formula(e->kind), w, 2) + 1 + (chain > 3 ? 3 : chain) +
+    char formula[200];
+    return 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2) +
+           1 + (chain > 3 ? 3 : chain) +
            1 + mtable_need(e, w);
 }
 

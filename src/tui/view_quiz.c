@@ -193,10 +193,15 @@ static void draw_footer(const QV *q)
     attrset(A_NORMAL);
 }
 
-/* One weight in a cell of cw columns (5..7): "0.23" when there is room, else ".23". */
-static void cell_text(float v, int cw, char *out, size_t outlen)
+/* One weight in a cell of cw columns (5..7): "0.23" when there is room, else ".23"; a cell
+ * the mask took is "·" ("x" in ASCII: G_MASKED, as the player's heatmap shows it). */
+static void cell_text(float v, int masked, int cw, char *out, size_t outlen)
 {
     char num[16];
+    if (masked) {
+        snprintf(out, outlen, "%s", ui_glyph(G_MASKED));
+        return;
+    }
     snprintf(num, sizeof num, "%.2f", (double)v);
     if (cw < 7 && num[0] == '0' && num[1] == '.')
         memmove(num, num + 1, strlen(num));
@@ -268,12 +273,13 @@ static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int curs
         for (int j = first; j < first + vis; j++) {
             int sel = on_row && j == cursor;
             char num[16];
-            cell_text(it->grid[i * m + j], cw, num, sizeof num);
+            cell_text(it->grid[i * m + j], it->grid_masked[i * m + j], cw, num, sizeof num);
             if (sel)
                 attron(A_REVERSE);
             /* brackets mark the cursor as well as the reverse video (no colour alone) */
-            ui_putf(y, x0 + (j - first) * cw, cw, "%c%*s%c", sel ? '[' : ' ', cw - 2, num,
-                    sel ? ']' : ' ');
+            int pad = cw - 2 - ui_width(num); /* "·" is one column, two bytes */
+            ui_putf(y, x0 + (j - first) * cw, cw, "%c%*s%s%c", sel ? '[' : ' ', pad > 0 ? pad : 0,
+                    "", num, sel ? ']' : ' ');
             if (sel)
                 attroff(A_REVERSE);
         }

@@ -73,10 +73,9 @@ def check_overlay(lines, screen):
         box.append(l[left + 2:right].rstrip())
     want = [l[1:] if l.startswith("#") else l for l in lines]
     bad = []
-    for i, (a, b) in enumerate(zip(box, want)):
-        if a != b and a.endswith("…") and b.startswith(a[:-1]):
-            print(f"note: overlay line {i + 1} does not fit the box and ends in …: {b!r}")
-            box[i] = b
+    for i, a in enumerate(box):
+        if a.endswith("…") or a.endswith("..."):
+            bad.append(f"overlay line {i + 1} is cut (descriptions wrap, never end in …): {a!r}")
     if box != want:
         for i in range(max(len(box), len(want))):
             a = box[i] if i < len(box) else "<none>"

@@ -16,9 +16,9 @@ echo "$out" | grep -v " 0 problems" | sed 's/^/  /'
 n_alias=$(grep -c "	alias$" "$DUMP")
 echo "  ($n_alias bindings are aliases not spelled out in the help; --keys lists them)"
 
-# the overlay, whole: 120x80 holds every line
+# the overlay, whole: 120x100 holds every line
 mkdir -p "$E2E_TMP/export"
-start 120 80 "ATTEND_EXPORT_DIR=$E2E_TMP/export" -- --lessons "$FIXTURE"
+start 120 100 "ATTEND_EXPORT_DIR=$E2E_TMP/export" -- --lessons "$FIXTURE"
 expect "lesson 1/2" "the player opens"
 keys '?'
 expect "keys (ESC closes)" "? opens the help"
@@ -28,6 +28,41 @@ check "the ? overlay is the key table's help ($(echo "$out" | tail -1))" clean "
 echo "$out" | grep -v " 0 problems" | sed 's/^/  /'
 keys Escape
 expect_gone "keys (ESC closes)" "ESC closes it"
+
+# at 80x24 the overlay fits the screen and pages (PgDn); no description is cut with "…":
+# each wraps under itself. UTF-8, then LANG=C (ASCII glyphs, "..." for a cut).
+help_pages() { # a screen per PgDn until the last help line shows; prints the problems
+    local i last=""
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        screen | /usr/bin/python3 -c '
+import sys
+on = 0
+for l in sys.stdin.read().split("\n"):
+    if "keys (ESC closes)" in l: on = 1; continue
+    if on and l.strip()[:1] in ("└", "+"): break
+    if not on: continue
+    if len(l) > 80: print("wider than 80:", l)
+    s = l.rstrip().rstrip("│|").rstrip()
+    if s.endswith("…") or s.endswith("..."): print("cut:", l)'
+        screen | grep -qE "more \(([0-9]+)/\1\)" && return
+        [ "$(screen)" = "$last" ] && { echo "does not page"; return; }
+        last=$(screen)
+        keys NPage
+    done
+}
+for loc in C.UTF-8 C; do
+    start 80 24 "LANG=$loc" "LC_ALL=$loc" -- --lessons "$FIXTURE"
+    expect "lesson 1/2" "80x24 $loc: the player opens"
+    keys '?'
+    expect "keys (ESC closes)" "80x24 $loc: ? opens the help"
+    probs=$(help_pages)
+    check "80x24 $loc: the help pages to its last line, no line cut or wider than the screen" test -z "$probs"
+    [ -n "$probs" ] && echo "$probs" | head -5 | sed 's/^/  /'
+    keys Escape
+    expect_gone "keys (ESC closes)" "80x24 $loc: ESC closes it"
+done
+start 120 80 "ATTEND_EXPORT_DIR=$E2E_TMP/export" -- --lessons "$FIXTURE"
+expect "lesson 1/2" "the player opens again"
 keys y
 expect "key not used on this page" "a key the table does not bind says so"
 keys x

@@ -5,6 +5,32 @@
 # sentence editor, help and menu overlays, shrinking below 80×24 and back, quitting,
 # the progress file and resuming.
 . "$(dirname "$0")/harness.bash"
+# chip_rows moved|changed: reads the chips' output table (before | after) from the screen:
+# "moved": every row tagged "from i" shows row i's values of the left table and row 0 "same";
+# "changed": the rows of swapped tokens show values other than their original row's.
+chip_rows() {
+    /usr/bin/python3 -c '
+import re, sys
+want = sys.argv[1]
+row = re.compile(r"^\s*(\d+) (\S+)\s+((?:-?\d+\.\d+\s+)+)\S\s+(\d+) (\S+)\s+((?:-?\d+\.\d+\s+)+)\S\s+(same|from \d+|changed)\s*$")
+left, right = {}, {}
+for l in sys.stdin.read().split("\n"):
+    m = row.match(l.split("│")[-1])  # side by side: the widget pane only
+    if m:
+        left[int(m[1])] = (m[2], m[3].split())
+        right[int(m[4])] = (m[5], m[6].split(), m[7])
+if len(right) < 3: print("no output table"); sys.exit()
+bad = []
+for i, (word, vals, tag) in right.items():
+    moved = [j for j, (w, v) in left.items() if w == word and j != i]
+    if want == "moved":
+        if tag.startswith("from") and left[int(tag.split()[1])][1] != vals: bad.append(f"row {i}")
+        if not tag.startswith("from") and tag != "same": bad.append(f"row {i} {tag}")
+    elif tag == "changed" and left[[j for j, (w, v) in left.items() if w == word][0]][1] == vals:
+        bad.append(f"row {i} changed but equal")
+if want == "changed" and not any(t == "changed" for _, _, t in right.values()): bad.append("nothing changed")
+print(" ".join(bad) if bad else "ok")' "$1"
+}
 D=$(model_cfg decoder.json d_model)
 DK=$(model_cfg decoder.json d_head)
 NH=$(model_cfg decoder.json n_heads)
@@ -116,9 +142,13 @@ for size in 80x24 200x60; do
     expect "swapped positions 1 and 3" "$size: picking two chips swaps them"
     expect "order: 0 3 2 1 4" "$size: the order shows the swap"
     expect "outputs match permutation" "$size: PE off: outputs match permutation"
+    out=$(screen | chip_rows moved)
+    check "$size: the output rows moved with their tokens, values unchanged ($out)" test "$out" = ok
     keys p
     expect "PE:sinusoidal" "$size: p turns PE on"
     expect "outputs do not match" "$size: PE on: outputs do not match"
+    out=$(screen | chip_rows changed)
+    check "$size: PE on: the moved rows' values changed ($out)" test "$out" = ok
     keys r
     expect "order: 0 1 2 3 4" "$size: r resets the order"
 

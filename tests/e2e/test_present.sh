@@ -74,7 +74,6 @@ keys Enter
 expect "only lesson heat is open" "present: G stays inside --lesson"
 keys '?'
 expect "keys (ESC closes)" "present: ? opens the help"
-expect "Presenter" "present: ? starts with the presenter's keys"
 expect "go to a page" "present: ? documents G"
 keys Escape q
 expect_exit 0 "present: quits"

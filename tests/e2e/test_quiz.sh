@@ -182,4 +182,38 @@ if [ $rc -eq 1 ] && echo "$out" | grep -qE '01-state-keys\.json:[0-9]+:[0-9]+: p
 else
     E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - check-lessons state keys: rc=$rc $out"
 fi
+# masked cells of a cell question's weights are the player's "·" ("x" in ASCII), never 0.00:
+# in the teacher's key (UTF-8 and LANG=C) and on the quiz screen (the causal strongest-key)
+causal_grid() { # reads "Weights ..." then the grid; prints "ok" when j > i is masked, j <= i a number
+    /usr/bin/python3 -c '
+import re, sys
+g, lines, on = sys.argv[1], sys.stdin.read().split("\n"), False
+rows = []
+for l in lines:
+    if "strongest-key" in l: on = True
+    if on and re.search(r"[0-9]\.[0-9][0-9]|" + re.escape(g), l) and not "Answer" in l:
+        cells = re.findall(r"[0-9]+\.[0-9]+|" + re.escape(g), l)
+        if len(cells) >= 5: rows.append(cells[-6:])
+    if len(rows) == 6: break
+bad = [f"row {i} col {j} {c}" for i, r in enumerate(rows) for j, c in enumerate(r)
+       if (j > i) != (c == g)]
+print("ok" if len(rows) == 6 and not bad else f"{len(rows)} rows; " + " ".join(bad[:4]))' "$1"
+}
+key=$(cd "$ROOT" && "$ATTEND" quiz --answers --seed 3 --lesson reading-heatmaps </dev/null 2>&1)
+out=$(echo "$key" | sed -n '/strongest-key/,/Why:/p' | causal_grid "·")
+check "--answers: the causal cell question's weights show masked cells as · ($out)" test "$out" = ok
+key=$(cd "$ROOT" && LANG=C LC_ALL=C "$ATTEND" quiz --answers --seed 3 --lesson reading-heatmaps </dev/null 2>&1)
+out=$(echo "$key" | sed -n '/strongest-key/,/Why:/p' | causal_grid "x")
+check "--answers in LANG=C: masked cells are x, the player's ASCII glyph ($out)" test "$out" = ok
+for loc in C.UTF-8 C; do
+    g="·"; [ "$loc" = C ] && g=x
+    start 80 24 "LANG=$loc" "LC_ALL=$loc" -- quiz --lessons "$ROOT/lessons" --lesson reading-heatmaps --seed 3
+    expect "question 1/" "quiz $loc: the reading-heatmaps quiz opens"
+    for i in 1 2 3 4 5 6; do wait_for "strongest-key" 0.3 && break; keys Tab; done
+    expect "strongest-key" "quiz $loc: the causal cell question"
+    out=$(screen | causal_grid "$g")
+    check "quiz $loc: masked cells show $g, not 0.00 ($out)" test "$out" = ok
+    keys Escape
+    expect_exit 0 "quiz $loc: esc leaves"
+done
 finish

@@ -43,7 +43,9 @@ for size in 80x24 200x60; do
     W=${size%x*}
     H=${size#*x}
     rm -rf "$XDG_STATE_HOME"
-    start "$W" "$H" -- --lessons "$WFIX"
+    XD=$E2E_TMP/export-$size
+    mkdir -p "$XD"
+    start "$W" "$H" "ATTEND_EXPORT_DIR=$XD" -- --lessons "$WFIX"
     # ---- worked ----
     expect "page 1/6" "$size: opens on the worked example"
     expect "step 1/6: Q, K, V" "$size: worked starts at Q, K, V"
@@ -131,6 +133,13 @@ for size in 80x24 200x60; do
     expect "g GQA:off" "$size: g turns GQA off"
     t3=$(poll_value params "$WJSON" 0 0)
     check "$size: without GQA the K and V projections grow ($t3)" test -n "$t3"
+    # x: the table as shown (untied, no GQA) as an SVG and a CSV, the screen's total
+    keys x
+    expect "exported" "$size: x exports the params widget"
+    svg=$(ls "$XD"/params-*.svg 2>/dev/null | head -1)
+    sum=$(/usr/bin/python3 -c 'import re,sys; print(sum(int(x) for x in re.findall(r"data-count=\"(\d+)\"", open(sys.argv[1]).read())))' "$svg" 2>/dev/null)
+    check "$size: the params SVG's rows add up to the screen's total ($sum = $t3)" test "$sum" = "$t3"
+    check "$size: and its CSV says the same total" grep -q "^total,,$t3,1\$" "$XD"/params-*.csv
     keys Tab
     expect "lessons" "$size: Tab still opens the lesson menu"
     keys Escape

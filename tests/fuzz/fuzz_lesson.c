@@ -5,6 +5,7 @@
  * read-only copy from a cache (the loader only reads its models). */
 #include "fuzz_common.h"
 #include "lesson.h"
+#include "lesson_check.h"
 
 int __real_model_load(Model *m, const char *path, char *err, size_t errlen);
 void __real_model_free(Model *m);

@@ -58,5 +58,27 @@ assert "config" in d and d["config"]["causal"] is True
 if "$A" dump --sentence "$S" --order 1,0,2,3,4,5 --format json | /usr/bin/python3 -c '
 import json,sys; d=json.load(sys.stdin); assert d["tokens"][:2]==["cat","the"], d["tokens"]'; then ok; else bad "order"; fi
 
+# --heads --format json is JSON (not the text table), with the text's numbers: a decoder
+# (causal: no "next") and --mask none (an encoder's view: "next" too).
+S2="the dog chased the cat and the cat sat on the mat"
+for mask in both none; do
+    "$A" dump --heads --sentence "$S2" --mask $mask >"$tmp/h.txt" 2>/dev/null
+    if "$A" dump --heads --sentence "$S2" --mask $mask --format json >"$tmp/h.json" 2>/dev/null &&
+       /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().split("\n")
+cols = lines[0].split()[2:-3]            # prev [next] self first
+rows = [l.split() for l in lines[1:] if l.strip()]
+assert d["mask"] == sys.argv[3] and len(d["heads"]) == len(rows) == d["n_layers"] * d["n_heads"]
+for h, r in zip(d["heads"], rows):
+    assert [h["layer"], h["head"]] == [int(r[0]), int(r[1])], (h, r)
+    assert ("next" in h) == ("next" in cols), (h, cols)
+    for i, c in enumerate(cols):
+        assert abs(h[c] - float(r[2 + i])) <= 0.0005 + 1e-9, (c, h[c], r)
+    assert " ".join(r[2 + len(cols):]) == h["mostly"], (r, h["mostly"])
+' "$tmp/h.json" "$tmp/h.txt" $mask; then ok; else bad "dump --heads --format json (--mask $mask)"; head -3 "$tmp/h.json"; fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

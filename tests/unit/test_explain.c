@@ -93,6 +93,14 @@ int main(void)
     long long want = 151936LL * 2560 + 36 * (4LL * 2560 * 2560 + 3LL * 2560 * 6912 + 2 * 2560) + 2560;
     CHECK(total == want, "exercise: %lld vs %lld", total, want);
     model_free(&m);
+    /* With learned positions the widget counts the table too (docs/lessons.md, params: the
+     * page model's FFN biases and positions are in, so {{x params}} = {{params}}). */
+    CHECK(make_decoder(&m, PE_LEARNED) == 0, "learned-PE model");
+    explain_param_config(&m.cfg, &pc);
+    explain_params(&pc, rows, &total, NULL);
+    CHECK(total == (long long)m.n_floats && total == (long long)model_config_param_count(&m.cfg),
+          "learned PE: widget %lld, model file %lld floats", total, (long long)m.n_floats);
+    model_free(&m);
 
     /* Hand-worked attention as a trace. */
     float Q[4] = {1, 0, 0, 1}, K[4] = {1, 0, 1, 1}, V[4] = {1, 2, 3, 4};

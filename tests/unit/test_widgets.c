@@ -474,11 +474,60 @@ static void test_names(void)
     CHECK(!strcmp(live_worked_step_name(4), "softmax"), "step name");
 }
 
+/* The shape passport's steps: layer 0 starts from X (the embedding steps, X + PE); layer 1
+ * starts from layer 0's output, its last tensor, and shows no embedding step (issue 10). */
+static void test_passport_steps(void)
+{
+    Course c;
+    char err[512];
+    lesson_load_dir(&c, "tests/fixtures/lessons-good", err, sizeof err);
+    const Page *P = c.n_lessons ? &c.lessons[0].pages[0] : NULL;
+    const Model *m = P ? lesson_model(&c, P) : NULL;
+    CHECK(m && m->cfg.n_layers >= 2, "a model of two layers: %s", err);
+    if (!m || m->cfg.n_layers < 2) {
+        lesson_free_course(&c);
+        return;
+    }
+    WidgetRun r;
+    CHECK(widget_run_start(&r, &P->widget, m, err, sizeof err) == 0 && r.ran, "run: %s", err);
+    const Trace *t = r.io.tr.t;
+    Stack st = m->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    int idx[64], n0 = widget_passport_steps(t, st, 0, 0, idx, 64);
+    CHECK(n0 > 0 && t->entries[idx[0]].kind == T_EMBED, "layer 0 starts at X");
+    int x_pe = 0;
+    for (int s = 0; s < n0; s++)
+        x_pe += t->entries[idx[s]].kind == T_X_PE;
+    CHECK(x_pe == 1, "layer 0 shows X + PE once");
+    int n1 = widget_passport_steps(t, st, 1, 0, idx, 64);
+    int last0 = -1;
+    for (int i = 0; i < t->n_entries; i++)
+        if (t->entries[i].stack == st && t->entries[i].layer == 0 && t->entries[i].head < 0)
+            last0 = i;
+    CHECK(n1 > 1 && idx[0] == last0, "layer 1 starts from layer 0's output (%s), not %s",
+          last0 >= 0 ? t->entries[last0].name : "?", n1 ? t->entries[idx[0]].name : "-");
+    int before = 0, other = 0;
+    for (int s = 0; s < n1; s++) {
+        const TraceEntry *e = &t->entries[idx[s]];
+        before += e->layer < 0;
+        other += s > 0 && e->layer != 1;
+    }
+    CHECK(before == 0 && other == 0, "layer 1: no X, PE or X + PE (%d), every later step of L1 (%d)",
+          before, other);
+    char sym[32], f[200];
+    CHECK(!strcmp(widget_passport_symbol(&t->entries[idx[0]], 1, sym, sizeof sym), "L0 out"),
+          "named L0 out: %s", sym);
+    CHECK(strstr(widget_passport_formula(&t->entries[idx[0]], 1, f, sizeof f), "output of layer 0"),
+          "formula: %s", f);
+    widget_run_free(&r);
+    lesson_free_course(&c);
+}
+
 int main(void)
 {
     test_good();
     test_widget_heatmap();
     test_widget_explain();
+    test_passport_steps();
     test_broken();
     test_names();
     return t_done("widgets");
