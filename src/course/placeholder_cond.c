@@ -202,7 +202,10 @@ static int clause_eval(const Clause *k, const PlaceholderCtx *ctx, int *truth, c
         snprintf(why, whylen, "%s is past the end of the sentence", ra ? k->rhs : k->lhs);
         return 0;
     }
-    snprintf(why, whylen, "%s is %s, %s is %s", k->lhs, a, k->rhs, b);
+    if (k->lq || k->rq) /* a quoted word is its own value */
+        snprintf(why, whylen, "%s is %s", k->lq ? k->rhs : k->lhs, k->lq ? b : a);
+    else
+        snprintf(why, whylen, "%s is %s, %s is %s", k->lhs, a, k->rhs, b);
     double x, y;
     int c;
     if (!k->lq && !k->rq && is_number(a, &x) && is_number(b, &y)) {
