@@ -56,11 +56,12 @@ static void prob_in_string(LjCtx *x, const char *path, size_t off, const char *m
  * not resolve on ctx; path names the string; when (may be "") says in which state. */
 static void check_string(LjCtx *x, const char *path, const char *s, const PlaceholderCtx *ctx)
 {
-    PlaceholderFail f[CHECK_MAX_FAILS];
-    if (placeholder_syntax(s, &f[0])) {
-        prob_in_string(x, path, f[0].off, f[0].msg);
-        return;
-    }
+    PlaceholderFail f[CHECK_MAX_FAILS], syn;
+    /* the syntax problem first (it may sit in a branch the run does not show), then what
+     * the run finds elsewhere */
+    int bad_syntax = placeholder_syntax(s, &syn) != 0;
+    if (bad_syntax)
+        prob_in_string(x, path, syn.off, syn.msg);
     size_t cap = strlen(s) * 4 + 4096;
     char *out = malloc(cap);
     int n = 0;
@@ -70,7 +71,8 @@ static void check_string(LjCtx *x, const char *path, const char *s, const Placeh
     }
     placeholder_expand_fails(s, ctx, out, cap, f, CHECK_MAX_FAILS, &n);
     for (int i = 0; i < n && i < CHECK_MAX_FAILS; i++)
-        prob_in_string(x, path, f[i].off, f[i].msg);
+        if (!bad_syntax || f[i].off != syn.off)
+            prob_in_string(x, path, f[i].off, f[i].msg);
     free(out);
 }
 
