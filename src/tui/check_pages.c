@@ -158,7 +158,6 @@ static void walk_row(Walk *w, App *a, const char *prefix)
 static void walk_page(Walk *w, App *a, int samples, unsigned *seed)
 {
     app_open(a, w->li, w->pi);
-    a->msg[0] = 0;
     check_now(w, a, "on its first screen");
     walk_keys(w, a);
     app_open(a, w->li, w->pi);
