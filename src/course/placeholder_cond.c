@@ -453,8 +453,11 @@ int placeholder_expand_fails(const char *prose, const PlaceholderCtx *ctx, char 
                 out_put(&o, "]", 1);
             }
             if (pc.kind != TAG_ASSERT && block_step(lv, &depth, &pc, active, truth, &f) &&
-                active)
-                out_put(&o, PLACEHOLDER_BAD_OPEN "elif]", strlen(PLACEHOLDER_BAD_OPEN "elif]"));
+                active && !bad) {
+                out_put(&o, PLACEHOLDER_BAD_OPEN, strlen(PLACEHOLDER_BAD_OPEN));
+                out_put(&o, pc.body, strlen(pc.body));
+                out_put(&o, "]", 1);
+            }
             break;
         }
         case TAG_ELSE:
