@@ -6,11 +6,14 @@
 #include "cmd.h"
 #include "lesson.h"
 #include "lesson_check.h"
+#include "tui.h"
 #include "widget.h"
 
 static const char CHECK_USAGE[] =
-    "usage: attend check-lessons [--show] [DIR]   (default: the course's lessons/)\n"
-    "  --show   also print every page's prose with its placeholders expanded";
+    "usage: attend check-lessons [--show] [--samples N] [DIR]   (default: the course's lessons/)\n"
+    "  --show         also print every page's prose with its placeholders expanded\n"
+    "  --samples N    random sentences typed on each page with a sentence editor (default 20;\n"
+    "                 0 skips them)";
 
 /* Prints each page's prose expanded on its starting state (an author's preview): the same
  * widget run as the placeholder check and the player (widget_run_start). */
@@ -44,10 +47,22 @@ static void show_course(const Course *c)
 int cmd_check_lessons(int argc, char **argv)
 {
     const char *dir = NULL;
-    int show = 0;
+    int show = 0, samples = 20;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--show")) {
             show = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--samples")) {
+            char *end = NULL;
+            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
+            if (!end || *end || v < 0 || v > 10000) {
+                fprintf(stderr, "attend check-lessons: --samples takes a count 0..10000\n%s\n",
+                        CHECK_USAGE);
+                return 2;
+            }
+            samples = (int)v;
+            i++;
             continue;
         }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -74,6 +89,14 @@ int cmd_check_lessons(int argc, char **argv)
     }
     if (lesson_check_placeholders(&c) < 0) {
         fprintf(stderr, "attend check-lessons: out of memory\n");
+        lesson_free_course(&c);
+        return 1;
+    }
+    /* the player's walk: every page at 80x24 after each key and on random sentences (the
+     * lessons without a problem so far) */
+    if (c.n_lessons && tui_check_pages(&c, dir, 80, 24, samples) < 0) {
+        fprintf(stderr, "attend check-lessons: the walk through the player failed (out of "
+                "memory)\n");
         lesson_free_course(&c);
         return 1;
     }

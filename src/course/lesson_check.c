@@ -12,36 +12,68 @@
 #include "lesson_json.h"
 #include "widget.h"
 
-/* Reports every placeholder of s that does not resolve; path names the string. */
+/* The byte offset in the file text of byte off of the JSON string whose value starts at
+ * value_off (its opening quote): escapes are walked, so a placeholder with quotes or a
+ * \u escape before it is still found where it is. */
+static size_t string_offset(const char *text, size_t value_off, size_t off)
+{
+    const char *p = text + value_off;
+    if (*p != '"')
+        return value_off;
+    p++;
+    size_t got = 0;
+    while (*p && *p != '"' && got < off) {
+        if (*p == '\\' && p[1] == 'u') {
+            unsigned v = (unsigned)strtoul((char[5]){p[2], p[3], p[4], p[5], 0}, NULL, 16);
+            got += v < 0x80 ? 1 : v < 0x800 ? 2 : (v >= 0xD800 && v < 0xDC00) ? 4
+                 : (v >= 0xDC00 && v < 0xE000) ? 0 : 3;
+            p += 6;
+        } else if (*p == '\\' && p[1]) {
+            got++;
+            p += 2;
+        } else {
+            got++;
+            p++;
+        }
+    }
+    return (size_t)(p - text);
+}
+
+/* Reports a problem at byte off of the string at path (its position in the file). */
+static void prob_in_string(LjCtx *x, const char *path, size_t off, const char *msg)
+{
+    if (!x->text) {
+        lj_prob(x, path, "%s", msg);
+        return;
+    }
+    size_t base = lj_locate(x->text, path, 0);
+    lj_prob_at(x, string_offset(x->text, base, off), path, "%s", msg);
+}
+
+#define CHECK_MAX_FAILS 16
+
+/* Reports the syntax problem of s, else every placeholder, block or guard of s that does
+ * not resolve on ctx; path names the string; when (may be "") says in which state. */
 static void check_string(LjCtx *x, const char *path, const char *s, const PlaceholderCtx *ctx)
 {
-    size_t base = x->text ? lj_locate(x->text, path, 0) : 0;
-    const char *p = s;
-    while ((p = strstr(p, "{{"))) {
-        const char *close = strstr(p + 2, "}}"), *nl = strchr(p + 2, '\n');
-        char body[256], val[256], err[400];
-        size_t blen = close ? (size_t)(close - p - 2) : 0;
-        if (blen >= sizeof body)
-            blen = sizeof body - 1;
-        memcpy(body, p + 2, blen);
-        body[blen] = 0;
-        int bad = !close || (nl && nl < close);
-        if (bad)
-            snprintf(err, sizeof err, "{{ without a closing }} on the same line");
-        else
-            bad = placeholder_value(body, ctx, val, sizeof val, err, sizeof err) != 0;
-        if (bad) {
-            /* find this placeholder in the file text after the string's start */
-            char needle[270];
-            snprintf(needle, sizeof needle, "{{%s", body);
-            const char *hit = x->text ? strstr(x->text + base, needle) : NULL;
-            if (hit)
-                lj_prob_at(x, (size_t)(hit - x->text), path, "%s", err);
-            else
-                lj_prob(x, path, "%s", err);
-        }
-        p = close && !(nl && nl < close) ? close + 2 : p + 2;
+    PlaceholderFail f[CHECK_MAX_FAILS], syn;
+    /* the syntax problem first (it may sit in a branch the run does not show), then what
+     * the run finds elsewhere */
+    int bad_syntax = placeholder_syntax(s, &syn) != 0;
+    if (bad_syntax)
+        prob_in_string(x, path, syn.off, syn.msg);
+    size_t cap = strlen(s) * 4 + 4096;
+    char *out = malloc(cap);
+    int n = 0;
+    if (!out) {
+        x->oom = 1;
+        return;
     }
+    placeholder_expand_fails(s, ctx, out, cap, f, CHECK_MAX_FAILS, &n);
+    for (int i = 0; i < n && i < CHECK_MAX_FAILS; i++)
+        if (!bad_syntax || f[i].off != syn.off)
+            prob_in_string(x, path, f[i].off, f[i].msg);
+    free(out);
 }
 
 static void check_question(LjCtx *x, const char *qpath, const Question *Q, const Widget *pw,
@@ -119,4 +151,37 @@ int lesson_check_placeholders(Course *c)
             return -1;
     }
     return c->n_problems - before;
+}
+
+/* The LjCtx of lesson li, with its text read (the caller frees x->text). */
+static LjCtx page_ctx(Course *c, int li)
+{
+    Lesson *L = &c->lessons[li];
+    LjCtx x = {c, li, L->file, lj_read_text(L->file), 0, 0};
+    return x;
+}
+
+int lesson_check_page_problem(Course *c, int li, int pi, const char *msg)
+{
+    if (li < 0 || li >= c->n_lessons)
+        return -1;
+    LjCtx x = page_ctx(c, li);
+    char path[64];
+    lj_pindex(path, sizeof path, "pages", pi);
+    lj_prob(&x, path, "%s", msg);
+    free((char *)x.text);
+    return x.oom ? -1 : 0;
+}
+
+int lesson_check_prose_problem(Course *c, int li, int pi, size_t off, const char *msg)
+{
+    if (li < 0 || li >= c->n_lessons)
+        return -1;
+    LjCtx x = page_ctx(c, li);
+    char path[64], kp[96];
+    lj_pindex(path, sizeof path, "pages", pi);
+    lj_pjoin(kp, sizeof kp, path, "prose");
+    prob_in_string(&x, kp, off, msg);
+    free((char *)x.text);
+    return x.oom ? -1 : 0;
 }

@@ -13,4 +13,10 @@
  * added, -1 out of memory. */
 int lesson_check_placeholders(Course *c);
 
+/* Appends "file:line:col: pages[pi]: msg" to c->problems (the page's position in lesson
+ * li's file): what the player's walk (tui_check_pages) finds. 0, or -1 out of memory. */
+int lesson_check_page_problem(Course *c, int li, int pi, const char *msg);
+/* The same at byte off of the page's prose (a placeholder's "{{", placeholder_expand_fails). */
+int lesson_check_prose_problem(Course *c, int li, int pi, size_t off, const char *msg);
+
 #endif

@@ -85,6 +85,18 @@ static void fmt_real(const PlaceholderCtx *ctx, double v, int prec, char *out, s
     }
 }
 
+/* An index past the end of the run (a sentence shorter than the index): PLACEHOLDER_ABSENT,
+ * which a condition reads as false. */
+static int absent(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen)
+        vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return PLACEHOLDER_ABSENT;
+}
+
 static const TraceEntry *ph_tensor(const PlaceholderCtx *ctx, TensorKind k, char *err,
                                    size_t errlen)
 {
@@ -104,12 +116,12 @@ static int ph_rc(const TraceEntry *e, const char *si, const char *sj, int *i, in
     if (parse_index(si, i))
         return fail(err, errlen, "row \"%s\" is not a number", si);
     if (*i >= e->rows)
-        return fail(err, errlen, "row %d out of range 0..%d", *i, e->rows - 1);
+        return absent(err, errlen, "row %d out of range 0..%d", *i, e->rows - 1);
     if (sj) {
         if (parse_index(sj, j))
             return fail(err, errlen, "column \"%s\" is not a number", sj);
         if (*j >= e->cols)
-            return fail(err, errlen, "column %d out of range 0..%d", *j, e->cols - 1);
+            return absent(err, errlen, "column %d out of range 0..%d", *j, e->cols - 1);
     }
     return 0;
 }
@@ -168,7 +180,30 @@ static int ph_x(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *ou
     return 0;
 }
 
-/* Evaluates one placeholder; av[0] is the name. prec -1 when not given. */
+/* The word of key column j of the widget's attention (the encoder's words for
+ * cross-attention; a worked example: its label). */
+static int ph_key_token(int j, const PlaceholderCtx *ctx, char *out, size_t outlen, char *err,
+                        size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    if (!m || !t->model) {
+        if (!ctx->labels || j >= ctx->n_labels)
+            return absent(err, errlen, "column %d has no label", j);
+        snprintf(out, outlen, "%s", ctx->labels[j]);
+        return 0;
+    }
+    Stack st;
+    Sublayer sub;
+    ph_where(ctx, &st, &sub);
+    int use_tgt = m->cfg.arch == ARCH_ENCDEC && st == STACK_DEC && sub == SUB_SELF;
+    int len = use_tgt ? t->m : t->n;
+    if (j >= len)
+        return absent(err, errlen, "column %d out of range 0..%d", j, len - 1);
+    snprintf(out, outlen, "%s", vocab_word(&m->vocab, use_tgt ? t->tgt[j] : t->src[j]));
+    return 0;
+}
+
 /* {{weight i j}}, {{score i j}}, {{rowsum i}}, {{argmax i}} on the widget's attention. */
 static int ph_attention(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                         size_t outlen, char *err, size_t errlen)
@@ -179,20 +214,38 @@ static int ph_attention(int ac, char **av, int prec, const PlaceholderCtx *ctx, 
     const TraceEntry *e = ph_tensor(ctx, is_score ? T_MASKED : T_WEIGHTS, err, errlen);
     if (!e)
         return -1;
-    if (ph_rc(e, av[1], ac > 2 ? av[2] : NULL, &i, &j, err, errlen))
-        return -1;
+    int rc = ph_rc(e, av[1], ac > 2 ? av[2] : NULL, &i, &j, err, errlen);
+    if (rc)
+        return rc;
     const float *row = e->data + (size_t)i * e->cols;
     if (!strcmp(name, "rowsum")) {
         double s = 0;
         for (int q = 0; q < e->cols; q++)
             s += row[q];
         fmt_real(ctx, s, prec, out, outlen);
-    } else if (!strcmp(name, "argmax")) {
+    } else if (!strcmp(name, "argmax") || !strcmp(name, "argtoken") || !strcmp(name, "max") ||
+               !strcmp(name, "ties")) {
         int best = 0;
         for (int q = 1; q < e->cols; q++)
             if (row[q] > row[best])
                 best = q;
-        snprintf(out, outlen, "%d", best);
+        if (!strcmp(name, "argmax"))
+            snprintf(out, outlen, "%d", best);
+        else if (!strcmp(name, "max"))
+            fmt_real(ctx, row[best], prec, out, outlen);
+        else if (!strcmp(name, "ties")) {
+            /* the columns a reader sees at the row's largest value, as printed (2 decimals
+             * unless the author gives a precision) */
+            char top[64], here[64];
+            int n = 0;
+            fmt_real(ctx, row[best], prec, top, sizeof top);
+            for (int q = 0; q < e->cols; q++) {
+                fmt_real(ctx, row[q], prec, here, sizeof here);
+                n += !strcmp(here, top);
+            }
+            snprintf(out, outlen, "%d", n);
+        } else
+            return ph_key_token(best, ctx, out, outlen, err, errlen);
     } else {
         fmt_real(ctx, row[j], prec, out, outlen);
     }
@@ -213,7 +266,7 @@ static int ph_token(const char *arg, const PlaceholderCtx *ctx, char *out, size_
     ph_where(ctx, &st, &sub);
     if (!m || !t->model) { /* a worked example: its labels */
         if (!ctx->labels || i >= ctx->n_labels)
-            return fail(err, errlen, "position %d out of range 0..%d", i, ctx->n_labels - 1);
+            return absent(err, errlen, "position %d out of range 0..%d", i, ctx->n_labels - 1);
         snprintf(out, outlen, "%s", ctx->labels[i]);
         return 0;
     }
@@ -221,7 +274,7 @@ static int ph_token(const char *arg, const PlaceholderCtx *ctx, char *out, size_
     int use_tgt = m->cfg.arch == ARCH_ENCDEC && st == STACK_DEC;
     int len = use_tgt ? t->m : t->n;
     if (i >= len)
-        return fail(err, errlen, "position %d out of range 0..%d", i, len - 1);
+        return absent(err, errlen, "position %d out of range 0..%d", i, len - 1);
     snprintf(out, outlen, "%s", vocab_word(&m->vocab, use_tgt ? t->tgt[i] : t->src[i]));
     return 0;
 }
@@ -263,21 +316,22 @@ static int ph_equivariance(int prec, const PlaceholderCtx *ctx, char *out, size_
     return 0;
 }
 
-static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
-                   size_t outlen, char *err, size_t errlen)
+/* Every placeholder: its name, argument count, whether it takes a precision (a real, or
+ * ties: the rounding it compares at) and whether it reads the trace. */
+static const struct { const char *name; int args; int real; int trace; } TABLE[] = {
+    {"weight", 2, 1, 1}, {"score", 2, 1, 1}, {"rowsum", 1, 1, 1}, {"argmax", 1, 0, 1},
+    {"argtoken", 1, 0, 1}, {"max", 1, 1, 1}, {"ties", 1, 1, 1},
+    {"token", 1, 0, 1}, {"n", 0, 0, 1}, {"shape", 1, 0, 1}, {"entries", 1, 0, 1},
+    {"value", 3, 1, 1}, {"d_model", 0, 0, 0}, {"d_k", 0, 0, 0}, {"heads", 0, 0, 0},
+    {"layers", 0, 0, 0}, {"d_ff", 0, 0, 0}, {"vocab", 0, 0, 0}, {"max_len", 0, 0, 0},
+    {"params", 0, 0, 0}, {"equivariance", 0, 1, 1}, {"layer", 0, 0, 0}, {"head", 0, 0, 0},
+    {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
+};
+
+/* The TABLE row of name and the checks that need no run; -1 with a message. */
+static int ph_lookup(int ac, char **av, int prec, char *err, size_t errlen)
 {
     const char *name = av[0];
-    const Model *m = ctx->model;
-    if (!strcmp(name, "x"))
-        return ph_x(ac, av, prec, ctx, out, outlen, err, errlen);
-    static const struct { const char *name; int args; int real; int trace; } TABLE[] = {
-        {"weight", 2, 1, 1}, {"score", 2, 1, 1}, {"rowsum", 1, 1, 1}, {"argmax", 1, 0, 1},
-        {"token", 1, 0, 1}, {"n", 0, 0, 1}, {"shape", 1, 0, 1}, {"entries", 1, 0, 1},
-        {"value", 3, 1, 1}, {"d_model", 0, 0, 0}, {"d_k", 0, 0, 0}, {"heads", 0, 0, 0},
-        {"layers", 0, 0, 0}, {"d_ff", 0, 0, 0}, {"vocab", 0, 0, 0}, {"max_len", 0, 0, 0},
-        {"params", 0, 0, 0}, {"equivariance", 0, 1, 1}, {"layer", 0, 0, 0}, {"head", 0, 0, 0},
-        {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
-    };
     int k = -1;
     for (size_t i = 0; i < sizeof TABLE / sizeof TABLE[0]; i++)
         if (!strcmp(TABLE[i].name, name))
@@ -289,6 +343,19 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
                     TABLE[k].args == 1 ? "" : "s", ac - 1);
     if (prec >= 0 && !TABLE[k].real)
         return fail(err, errlen, "%s is not a real number; it takes no precision", name);
+    return k;
+}
+
+static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                   size_t outlen, char *err, size_t errlen)
+{
+    const char *name = av[0];
+    const Model *m = ctx->model;
+    if (!strcmp(name, "x"))
+        return ph_x(ac, av, prec, ctx, out, outlen, err, errlen);
+    int k = ph_lookup(ac, av, prec, err, errlen);
+    if (k < 0)
+        return -1;
     if (TABLE[k].trace && need_trace(ctx, err, errlen))
         return -1;
     /* a worked example's trace has no model: what reads the model's sizes, vocabulary or
@@ -306,7 +373,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     int i = 0, j = 0;
 
     if (!strcmp(name, "weight") || !strcmp(name, "score") || !strcmp(name, "rowsum") ||
-        !strcmp(name, "argmax"))
+        !strcmp(name, "argmax") || !strcmp(name, "argtoken") || !strcmp(name, "max") ||
+        !strcmp(name, "ties"))
         return ph_attention(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "token"))
         return ph_token(av[1], ctx, out, outlen, err, errlen);
@@ -323,8 +391,9 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         else if (!strcmp(name, "entries"))
             snprintf(out, outlen, "%d", e->rows * e->cols);
         else {
-            if (ph_rc(e, av[2], av[3], &i, &j, err, errlen))
-                return -1;
+            int rc = ph_rc(e, av[2], av[3], &i, &j, err, errlen);
+            if (rc)
+                return rc;
             fmt_real(ctx, e->data[(size_t)i * e->cols + j], prec, out, outlen);
         }
         return 0;
@@ -366,91 +435,68 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     return 0;
 }
 
-int placeholder_value(const char *body, const PlaceholderCtx *ctx, char *out, size_t outlen,
-                      char *err, size_t errlen)
+/* Splits body (copied into buf) into av and its precision; the count, or -1 with a message. */
+static int ph_split(const char *body, char *buf, size_t buflen, char **av, int *prec, char *err,
+                    size_t errlen)
 {
-    char buf[256];
-    if (outlen)
-        out[0] = 0;
-    if (strlen(body) >= sizeof buf)
+    if (strlen(body) >= buflen)
         return fail(err, errlen, "{{%.40s...}}: too long", body);
-    snprintf(buf, sizeof buf, "%s", body);
-    char *av[PH_MAX_ARGS + 2];
+    snprintf(buf, buflen, "%s", body);
     int ac = 0;
-    for (char *p = strtok(buf, " \t\n"); p; p = strtok(NULL, " \t\n")) {
+    for (char *save = NULL, *p = strtok_r(buf, " \t\n", &save); p;
+         p = strtok_r(NULL, " \t\n", &save)) {
         if (ac >= PH_MAX_ARGS + 1)
             return fail(err, errlen, "{{%s}}: too many arguments", body);
         av[ac++] = p;
     }
     if (ac == 0)
         return fail(err, errlen, "{{}}: empty placeholder");
-    int prec = -1;
+    *prec = -1;
     const char *last = av[ac - 1];
     if (ac > 1 && last[0] == '.' && isdigit((unsigned char)last[1])) {
         if (last[2] || last[1] > '6')
             return fail(err, errlen, "{{%s}}: precision must be .0 to .6", body);
-        prec = last[1] - '0';
+        *prec = last[1] - '0';
         ac--;
     }
+    return ac;
+}
+
+int placeholder_value(const char *body, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                      char *err, size_t errlen)
+{
+    char buf[256];
+    char *av[PH_MAX_ARGS + 2];
+    int prec;
+    if (outlen)
+        out[0] = 0;
+    int ac = ph_split(body, buf, sizeof buf, av, &prec, err, errlen);
+    if (ac < 0)
+        return -1;
     char e2[300];
-    if (ph_eval(ac, av, prec, ctx, out, outlen, e2, sizeof e2)) {
+    int rc = ph_eval(ac, av, prec, ctx, out, outlen, e2, sizeof e2);
+    if (rc) {
         if (outlen)
             out[0] = 0;
-        return fail(err, errlen, "{{%s}}: %s", body, e2);
+        fail(err, errlen, "{{%s}}: %s", body, e2);
+        return rc == PLACEHOLDER_ABSENT ? rc : -1;
     }
     return 0;
 }
 
-int placeholder_expand(const char *prose, const PlaceholderCtx *ctx, char *out, size_t outlen,
-                       char *err, size_t errlen)
+int placeholder_check(const char *body, char *err, size_t errlen)
 {
-    Out o = {out, 0, outlen, 0};
-    if (outlen)
-        out[0] = 0;
-    if (err && errlen)
-        err[0] = 0;
-    int bad = 0;
-    const char *p = prose;
-    while (*p) {
-        const char *open = strstr(p, "{{");
-        if (!open) {
-            out_put(&o, p, strlen(p));
-            break;
-        }
-        out_put(&o, p, (size_t)(open - p));
-        const char *close = strstr(open + 2, "}}");
-        const char *nl = strchr(open + 2, '\n');
-        if (!close || (nl && nl < close)) {
-            /* an unclosed placeholder is an error too, shown in place */
-            if (!bad++)
-                fail(err, errlen, "{{ without a closing }} on the same line");
-            out_put(&o, PLACEHOLDER_BAD_OPEN, strlen(PLACEHOLDER_BAD_OPEN));
-            out_put(&o, "{{]", 3);
-            p = open + 2;
-            continue;
-        }
-        char body[256], val[256], e2[400];
-        size_t blen = (size_t)(close - open - 2);
-        if (blen >= sizeof body)
-            blen = sizeof body - 1;
-        memcpy(body, open + 2, blen);
-        body[blen] = 0;
-        if (placeholder_value(body, ctx, val, sizeof val, e2, sizeof e2)) {
-            if (!bad++)
-                fail(err, errlen, "%s", e2);
-            out_put(&o, PLACEHOLDER_BAD_OPEN, strlen(PLACEHOLDER_BAD_OPEN));
-            out_put(&o, body, strlen(body));
-            out_put(&o, "]", 1);
-        } else {
-            out_put(&o, val, strlen(val));
-        }
-        p = close + 2;
-    }
-    if (o.overflow) {
-        fail(err, errlen, "prose too long (more than %zu bytes after expansion)", outlen);
+    char buf[256], e2[300];
+    char *av[PH_MAX_ARGS + 2];
+    int prec;
+    int ac = ph_split(body, buf, sizeof buf, av, &prec, err, errlen);
+    if (ac < 0)
         return -1;
-    }
-    return bad;
+    if (!strcmp(av[0], "x")) /* its names depend on the widget: checked on the run */
+        return 0;
+    if (ph_lookup(ac, av, prec, e2, sizeof e2) < 0)
+        return fail(err, errlen, "{{%s}}: %s", body, e2);
+    return 0;
 }
 
 int placeholder_number(const char *body, const PlaceholderCtx *ctx, double *v, int *exact,

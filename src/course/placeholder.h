@@ -30,7 +30,35 @@ typedef struct {
  * too small the text is cut and -1 is returned with "prose too long" in err. */
 int placeholder_expand(const char *prose, const PlaceholderCtx *ctx, char *out, size_t outlen,
                        char *err, size_t errlen);
-/* Like placeholder_expand for one placeholder body without braces ("weight 2 3 .3"). */
+/* One placeholder or block marker that did not resolve: off is the byte offset of its "{{" in
+ * the prose, msg the message ("{{token 5}}: position 5 out of range 0..3"). */
+typedef struct {
+    size_t off;
+    char msg[320];
+} PlaceholderFail;
+
+/* placeholder_expand, recording up to max failures (fails may be NULL) in prose order;
+ * *n_fails (may be NULL) gets how many there were (even beyond max). Same return value. */
+int placeholder_expand_fails(const char *prose, const PlaceholderCtx *ctx, char *out,
+                             size_t outlen, PlaceholderFail *fails, int max, int *n_fails);
+/* Checks what needs no run: every {{...}} closed on its line, every name known with its
+ * number of arguments, {{if}}/{{elif}}/{{else}}/{{end}} nested right, every condition well
+ * formed. 0, or -1 with the first problem in *fail (its offset and message). */
+int placeholder_syntax(const char *prose, PlaceholderFail *fail);
+/* The run-free checks of one placeholder body (name, arguments, precision). 0 or -1. */
+int placeholder_check(const char *body, char *err, size_t errlen);
+/* Evaluates a condition ("argmax 5 == 2 and ties 5 == 1") on ctx: *truth 0 or 1. A term
+ * past the end of the run (PLACEHOLDER_ABSENT) makes its comparison false. 0, or -1 with a
+ * message (a term that does not resolve for another reason, a malformed condition). */
+int placeholder_condition(const char *cond, const PlaceholderCtx *ctx, int *truth, char *err,
+                          size_t errlen);
+/* placeholder_value's return value for an index past the end of the run (a row, column or
+ * position beyond a shorter sentence): the one failure a condition reads as false. */
+#define PLACEHOLDER_ABSENT (-2)
+
+/* Like placeholder_expand for one placeholder body without braces ("weight 2 3 .3"); -1 or
+ * PLACEHOLDER_ABSENT when it does not resolve. The block words (if, elif, else, end, assert)
+ * are not values: they are errors here. */
 int placeholder_value(const char *body, const PlaceholderCtx *ctx, char *out, size_t outlen,
                       char *err, size_t errlen);
 /* The value of a placeholder body as a number, exactly as a reader of the prose sees it: with

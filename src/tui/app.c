@@ -298,6 +298,21 @@ static void expand_prose(App *a)
     ui_text(tmp, a->prose, sizeof a->prose);
 }
 
+int app_prose_fails(App *a, PlaceholderFail *f, int max)
+{
+    const Page *p = cur_page(a);
+    static char tmp[APP_PROSE_MAX];
+    int n = 0;
+    if (!p || !p->prose || !a->model || !a->ran)
+        return 0;
+    WidgetIO io;
+    PlaceholderCtx ctx;
+    app_io(a, &io);
+    widget_ctx(&io, 1, &ctx);
+    placeholder_expand_fails(p->prose, &ctx, tmp, sizeof tmp, f, max, &n);
+    return n;
+}
+
 void app_run(App *a)
 {
     a->ran = 0;

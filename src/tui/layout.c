@@ -159,7 +159,7 @@ static int draw_hint(int y, int x, const char *h)
 /* Lays out the footer: the widget's hints wrap over as many rows as they need (never
  * dropped), the global hints go right-aligned on the last row. Returns the rows; draws them
  * when draw is 1. */
-static int footer_layout(App *a, int with_z, int draw)
+static int footer_layout(App *a, int cols, int with_z, int draw)
 {
     char v[1024] = "", g[256] = "";
     const ViewOps *vo = app_cur_view(a);
@@ -174,13 +174,13 @@ static int footer_layout(App *a, int with_z, int draw)
         int w = hint_width(h, &nx);
         if (!nx)
             break;
-        if (x > 1 && x + w > COLS) {
+        if (x > 1 && x + w > cols) {
             rows++;
             x = 1;
         }
         x += w;
     }
-    if (x > 1 && x + gw > COLS)
+    if (x > 1 && x + gw > cols)
         rows++;
     if (!draw)
         return rows;
@@ -297,37 +297,37 @@ static void draw_widget(App *a, const ViewOps *vo, Rect r)
     vo->draw(a, r);
 }
 
-void layout_draw(App *a)
+/* The prose pane's lines (title excluded) at width w. */
+static int prose_lines(App *a, Rect pr)
 {
-    if (a->overlay && a->overlay->screen) { /* the quiz: its own screen */
-        Rect full = {0, 0, LINES, COLS};
-        a->overlay->draw(a, full);
+    return pr.h > 1 ? prose_height(a, pr.w) : 0;
+}
+
+void layout_plan(App *a, int cols, int lines, LayoutPlan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->msg_y = -1;
+    if (cols < APP_MIN_COLS || lines < APP_MIN_LINES) {
+        p->too_small = 1;
         return;
     }
-    erase();
-    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
-        draw_too_small();
-        refresh();
-        return;
-    }
-    draw_header(a);
     const ViewOps *vo = app_cur_view(a);
-    int has_widget = vo->kind != W_NONE;
+    int has_widget = p->has_widget = vo->kind != W_NONE;
     /* The one-line message after a key: in the stacked layout it takes the rule between prose
      * and widget, so it never displaces a widget row or a line of prose; elsewhere (prose-only
      * pages, side by side, z) it takes the line under the header. */
     int has_msg = a->msg[0] || a->warn[0];
-    int stacked = has_widget && !a->scr.focus && COLS < 120;
+    int stacked = p->stacked = has_widget && !a->scr.focus && cols < 120;
     int top = 1;
     if (has_msg && !stacked) {
-        draw_message(a, 1);
+        p->msg_y = 1;
         top = 2;
     }
     /* the presenter: one quiet row, and a demo's caption row above it */
     int fr = app_presenting(a) ? 1 + (a->present->caption[0] != '\0')
-                               : footer_layout(a, has_widget, 0);
-    Rect body = {top, 1, LINES - fr - top, COLS - 2};
-    a->scr.prose_cut = a->scr.widget_cut = 0;
+                               : footer_layout(a, cols, has_widget, 0);
+    p->footer_rows = fr;
+    Rect body = {top, 1, lines - fr - top, cols - 2};
     if (!has_widget) {
         /* a prose-only page: one column at the reading measure, centred on wide screens */
         Rect pr = body;
@@ -335,22 +335,16 @@ void layout_draw(App *a)
             pr.x = body.x + (body.w - APP_MEASURE) / 2;
             pr.w = APP_MEASURE;
         }
-        draw_prose(a, pr);
+        p->prose = pr;
     } else if (a->scr.focus) {
-        a->scr.wrect = body;
-        draw_widget(a, vo, body);
-    } else if (COLS >= 120) {
-        int pw = COLS * 2 / 5; /* at most 64 < APP_MEASURE: the pane is the measure */
+        p->widget = body;
+    } else if (cols >= 120) {
+        int pw = cols * 2 / 5; /* at most 64 < APP_MEASURE: the pane is the measure */
         if (pw > 64)
             pw = 64;
-        Rect pr = {body.y, body.x, body.h, pw};
-        Rect wr = {body.y, body.x + pw + 3, body.h, body.w - pw - 3};
-        draw_prose(a, pr);
-        attron(A_DIM);
-        mvvline(body.y, body.x + pw + 1, ui.utf8 ? ACS_VLINE : '|', body.h);
-        attroff(A_DIM);
-        a->scr.wrect = wr;
-        draw_widget(a, vo, wr);
+        p->prose = (Rect){body.y, body.x, body.h, pw};
+        p->widget = (Rect){body.y, body.x + pw + 3, body.h, body.w - pw - 3};
+        p->rule_x = body.x + pw + 1;
     } else {
         /* Stacked: the prose gets the lines it needs up to ~45% of the body (more when the
          * widget needs less), the widget the rest; a widget given fewer rows than it needs
@@ -368,29 +362,74 @@ void layout_draw(App *a)
             ph = body.h - 1 - 6;
         if (ph < 2)
             ph = 2;
-        Rect pr = {body.y, body.x, ph, mw};
-        Rect wr = {body.y + ph + 1, body.x, body.h - ph - 1, body.w};
-        draw_prose(a, pr);
-        if (has_msg) {
-            draw_message(a, body.y + ph);
+        p->prose = (Rect){body.y, body.x, ph, mw};
+        p->widget = (Rect){body.y + ph + 1, body.x, body.h - ph - 1, body.w};
+        p->rule_y = body.y + ph;
+        if (has_msg)
+            p->msg_y = p->rule_y;
+    }
+    if (p->prose.h > 0 && app_page(a)) {
+        p->prose_total = prose_lines(a, p->prose);
+        int shown = p->prose.h - 1;
+        p->prose_over = p->prose_total > shown ? p->prose_total - (shown > 0 ? shown - 1 : 0) : 0;
+    }
+    if (p->widget.h > 0) {
+        p->widget_need = vo->need ? vo->need(a, p->widget.w) : 0;
+        if (p->widget_need > p->widget.h && !vo->self_scroll)
+            p->widget_over = p->widget_need - p->widget.h + 1;
+    }
+}
+
+void layout_draw(App *a)
+{
+    if (a->overlay && a->overlay->screen) { /* the quiz: its own screen */
+        Rect full = {0, 0, LINES, COLS};
+        a->overlay->draw(a, full);
+        return;
+    }
+    erase();
+    LayoutPlan lp;
+    layout_plan(a, COLS, LINES, &lp);
+    if (lp.too_small) {
+        draw_too_small();
+        refresh();
+        return;
+    }
+    draw_header(a);
+    const ViewOps *vo = app_cur_view(a);
+    int has_widget = lp.has_widget;
+    if (lp.msg_y == 1)
+        draw_message(a, 1);
+    a->scr.prose_cut = a->scr.widget_cut = 0;
+    if (lp.prose.h > 0)
+        draw_prose(a, lp.prose);
+    if (lp.rule_x) {
+        attron(A_DIM);
+        mvvline(lp.prose.y, lp.rule_x, ui.utf8 ? ACS_VLINE : '|', lp.prose.h);
+        attroff(A_DIM);
+    }
+    if (lp.stacked) {
+        if (lp.msg_y == lp.rule_y) {
+            draw_message(a, lp.rule_y);
         } else {
             attron(A_DIM);
-            for (int x = 0; x < body.w; x++)
-                ui_put(body.y + ph, body.x + x, 1, ui_glyph(G_HLINE));
+            for (int x = 0; x < lp.widget.w; x++)
+                ui_put(lp.rule_y, lp.widget.x + x, 1, ui_glyph(G_HLINE));
             attroff(A_DIM);
         }
-        a->scr.wrect = wr;
-        draw_widget(a, vo, wr);
+    }
+    if (lp.widget.h > 0) {
+        a->scr.wrect = lp.widget;
+        draw_widget(a, vo, lp.widget);
     }
     if (app_presenting(a))
         draw_quiet_footer(a);
     else
-        footer_layout(a, has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut),
-                      1);
+        footer_layout(a, COLS,
+                      has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut), 1);
     if (a->overlay) {
         Rect full = {0, 0, LINES, COLS};
         a->overlay->draw(a, full);
     }
     refresh();
 }
-

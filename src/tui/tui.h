@@ -3,6 +3,8 @@
 #ifndef ATTEND_TUI_H
 #define ATTEND_TUI_H
 
+#include "course.h"
+
 /* Opens the course in the terminal. Options: --lessons DIR, --lesson ID, --page N, --theme T,
  * --ascii, --mouse, --no-mouse. Returns the process exit status; every error is printed after the terminal is
  * restored. */
@@ -16,5 +18,13 @@ int tui_notes_main(const char *session);
 /* attend demo --check: loads the demo script at path and runs it headless against the course
  * in lessons_dir, printing every problem as FILE:LINE:COL; 0 when there is none, else 1. */
 int tui_demo_check(const char *path, const char *lessons_dir);
+
+/* check-lessons' walk: opens every page of the course in dir (the one report was loaded
+ * from) in a headless player at cols x lines, presses each control key, types `samples`
+ * random sentences on pages with a sentence editor, and appends to report->problems every
+ * page that does not fit (layout_plan: prose or widget cut) and every placeholder, block or
+ * guard that does not resolve, with the keys that led there. Returns the number of problems
+ * added, -1 on failure (out of memory, the course not loadable twice). */
+int tui_check_pages(Course *report, const char *dir, int cols, int lines, int samples);
 
 #endif

@@ -3,12 +3,39 @@
 # "more rows of the widget", "enlarge the terminal" or an unresolved "[?" placeholder, on first
 # display and after each control key a page may offer (m d s v a h l p n N t + -, each pressed
 # and checked in turn; a key the page does not take only says so on the message line, which
-# must not push anything off the screen either). At 100×30 and 200×60 every page's first
-# screen is checked the same way.
+# must not push anything off the screen either). On a page whose footer offers "e edit", short
+# sentences of 1 to 3 words (and for an encoder-decoder page a short decoder sentence, E) are
+# typed and the screen checked again: the prose must fall back, never show "[?". At 100×30
+# and 200×60 every page's first screen is checked the same way.
 . "$(dirname "$0")/harness.bash"
 set -f
 BAD='more below|more rows of the widget|enlarge the terminal|\[\?'
 KEYS_80=${FIT_KEYS-m d s v a h l p p p n N t + -}
+SHORT=${FIT_SHORT-the|cat sat|she sat by}
+
+edit_check() { # W H WHERE KEY: types each SHORT sentence with KEY (e or E) and checks
+    local W=$1 H=$2 where=$3 key=$4 s scr
+    local IFS='|'
+    for s in $SHORT; do
+        keys "$key"
+        settle
+        keys C-u
+        literal "$s"
+        keys Enter
+        settle
+        scr=$(screen)
+        if grep -qE "$BAD" <<<"$scr"; then
+            bad=$((bad + 1))
+            fail "${W}x$H: $where: with \"$s\" typed ($key): $(grep -oE "$BAD" <<<"$scr" | head -1)"
+        fi
+        if grep -qiE 'esc: cancel|ESC cancels' <<<"$scr"; then
+            keys Escape
+            settle
+        fi
+    done
+    keys r   # back to the page's own sentence
+    settle
+}
 
 settle() { # waits until the screen stops changing (3 identical polls)
     local prev="" same=0 i=0 cur
@@ -46,6 +73,10 @@ walk() { # W H KEYS...: pages through the course, checking each screen
                 settle
             fi
         done
+        if [ $# -gt 0 ] && [ -z "${FIT_NO_EDIT:-}" ] && grep -qE '(^| )e edit ' <<<"$(screen | tail -3)"; then
+            edit_check "$W" "$H" "$where" e
+            grep -qE '(^| )E edit decoder' <<<"$(screen | tail -3)" && edit_check "$W" "$H" "$where" E
+        fi
         pages=$((pages + 1))
         grep -q "end of the course" <<<"$scr" && break
         keys Space

@@ -1,0 +1,222 @@
+/* check_pages.c - check-lessons' walk through the player (tui_check_pages): every page opened
+ * in a headless App, its control keys pressed one at a time and in a row, and on pages with a
+ * sentence editor random sentences typed in; after each, the screen is laid out by
+ * layout_plan (the function the player draws with) and the prose as the player expanded it is
+ * searched for an unresolved placeholder or a failed guard. Problems go to the course's list
+ * as file:line:col. No drawing: curses is only told the screen size. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "lesson_check.h"
+#include "tui.h"
+
+/* The keys a page may offer (the footer's controls), as tests/e2e/test_fit.sh presses them.
+ * Left out: e/E (typed separately), z, x (writes a file), w (writes a model), q, Q, Tab. */
+static const char CHECK_KEYS[] = "mdsvahHlLpnNtg+-][r";
+#define CHECK_PRESSES 3 /* each key alone: pressed up to 3 times (p cycles four encodings) */
+
+typedef struct {
+    Course *report;
+    int cols, lines;
+    int li, pi;
+    int over_prose, over_widget, n_ph; /* problems already reported on this page */
+    size_t ph_off[8];
+    int problems, oom;
+} Walk;
+
+static void report(Walk *w, const char *msg)
+{
+    w->problems++;
+    if (lesson_check_page_problem(w->report, w->li, w->pi, msg))
+        w->oom = 1;
+}
+
+/* Closes what a key opened (the tensor picker) and checks the screen; what names the state
+ * ("after m p", "with \"the cat\" typed (e), after m"). Each kind of problem is reported once
+ * per page (once per placeholder). */
+static void check_now(Walk *w, App *a, const char *what)
+{
+    char msg[900];
+    if (a->overlay)
+        app_overlay_close(a);
+    LayoutPlan lp;
+    layout_plan(a, w->cols, w->lines, &lp);
+    if (lp.prose_over > 0 && !w->over_prose) {
+        w->over_prose = 1;
+        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the prose is %d line%s over (the "
+                 "player says \"more below\")", w->cols, w->lines, what, lp.prose_over,
+                 lp.prose_over == 1 ? "" : "s");
+        report(w, msg);
+    }
+    if (lp.widget_over > 0 && !w->over_widget) {
+        w->over_widget = 1;
+        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the widget is %d row%s short (the "
+                 "player says \"more rows of the widget\")", w->cols, w->lines, what,
+                 lp.widget_over, lp.widget_over == 1 ? "" : "s");
+        report(w, msg);
+    }
+    if (!strstr(a->prose, PLACEHOLDER_BAD_OPEN))
+        return;
+    PlaceholderFail f[4];
+    int n = app_prose_fails(a, f, 4);
+    for (int i = 0; i < n && i < 4; i++) {
+        int seen = 0;
+        for (int k = 0; k < w->n_ph; k++)
+            seen |= w->ph_off[k] == f[i].off;
+        if (seen || w->n_ph >= (int)(sizeof w->ph_off / sizeof w->ph_off[0]))
+            continue;
+        w->ph_off[w->n_ph++] = f[i].off;
+        snprintf(msg, sizeof msg, "%s %s", what, f[i].msg);
+        w->problems++;
+        if (lesson_check_prose_problem(w->report, w->li, w->pi, f[i].off, msg))
+            w->oom = 1;
+    }
+}
+
+static void press(App *a, int k)
+{
+    app_key(a, k);
+    if (a->overlay && a->overlay->keymap != KM_EDIT)
+        app_overlay_close(a);
+}
+
+/* A small deterministic generator (the same problems on every run). */
+static unsigned next_rand(unsigned *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+/* A random sentence of 1..max words of m's vocabulary (no special tokens) into out. */
+static void random_sentence(const Model *m, int max, unsigned *seed, char *out, size_t n)
+{
+    int words = 1 + (int)(next_rand(seed) % (unsigned)(max > 0 ? max : 1));
+    out[0] = 0;
+    for (int i = 0; i < words; i++) {
+        const char *wd;
+        do
+            wd = vocab_word(&m->vocab, (int)(next_rand(seed) % (unsigned)m->vocab.n));
+        while (!wd || wd[0] == '<');
+        size_t l = strlen(out);
+        if (l + strlen(wd) + 2 >= n)
+            break;
+        snprintf(out + l, n - l, "%s%s", l ? " " : "", wd);
+    }
+}
+
+/* Types s into the editor that key (e or E) opens, as a learner would. 1 if it was taken. */
+static int type_sentence(App *a, int key, const char *s)
+{
+    app_key(a, key);
+    if (!a->overlay)
+        return 0;
+    app_key(a, KEY_CTRL('u'));
+    for (const char *c = s; *c; c++)
+        app_key(a, (unsigned char)*c);
+    app_key(a, '\r');
+    if (a->overlay) { /* refused (it says why): not the check's concern */
+        app_overlay_close(a);
+        return 0;
+    }
+    return 1;
+}
+
+/* Every key alone from the page's start, pressed up to CHECK_PRESSES times. */
+static void walk_keys(Walk *w, App *a)
+{
+    char what[700];
+    for (const char *k = CHECK_KEYS; *k; k++) {
+        app_open(a, w->li, w->pi);
+        for (int i = 0; i < CHECK_PRESSES; i++) {
+            press(a, *k);
+            snprintf(what, sizeof what, "after %c%s", *k,
+                     i ? (i == 1 ? " twice" : " three times") : "");
+            check_now(w, a, what);
+        }
+    }
+}
+
+/* Every key in a row from the current state; prefix says how it was reached. */
+static void walk_row(Walk *w, App *a, const char *prefix)
+{
+    char what[700], seq[64] = "";
+    for (const char *k = CHECK_KEYS; *k; k++) {
+        press(a, *k);
+        size_t l = strlen(seq);
+        snprintf(seq + l, sizeof seq - l, "%s%c", l ? " " : "", *k);
+        snprintf(what, sizeof what, "%safter %s", prefix, seq);
+        check_now(w, a, what);
+    }
+}
+
+/* One page: its start, each key, the row of keys, and samples random sentences. */
+static void walk_page(Walk *w, App *a, int samples, unsigned *seed)
+{
+    app_open(a, w->li, w->pi);
+    check_now(w, a, "on its first screen");
+    walk_keys(w, a);
+    app_open(a, w->li, w->pi);
+    walk_row(w, a, "");
+    if (!(a->allowed & C_EDIT) || !a->model)
+        return;
+    const Model *m = a->model;
+    int max = m->cfg.max_len < APP_MAX_TOK ? m->cfg.max_len : APP_MAX_TOK;
+    for (int i = 0; i < samples; i++) {
+        char s[256], prefix[400], first[500];
+        random_sentence(m, max, seed, s, sizeof s);
+        int key = m->cfg.arch == ARCH_ENCDEC && (i & 1) ? 'E' : 'e';
+        app_open(a, w->li, w->pi);
+        if (!type_sentence(a, key, s))
+            continue;
+        snprintf(prefix, sizeof prefix, "with \"%s\" typed (%c), ", s, key);
+        snprintf(first, sizeof first, "%son its first screen", prefix);
+        check_now(w, a, first);
+        walk_row(w, a, prefix);
+    }
+}
+
+int tui_check_pages(Course *report, const char *dir, int cols, int lines, int samples)
+{
+    char err[1024];
+    App *a = app_new();
+    if (!a)
+        return -1;
+    if (lesson_load_dir(&a->course, dir, err, sizeof err) ||
+        a->course.n_lessons != report->n_lessons) {
+        app_delete(a);
+        return -1;
+    }
+    a->prog_ok = 0; /* checking never touches the learner's progress */
+    int sc = COLS, sl = LINES, su = ui.utf8;
+    /* the keys are dispatched as on a screen of this size (app_key reads it); nothing is
+     * drawn. The player draws UTF-8 glyphs, whose widths the layout measures. */
+    COLS = cols;
+    LINES = lines;
+    ui.utf8 = 1;
+    unsigned seed = 0x2545F491u;
+    Walk w = {report, cols, lines, 0, 0, 0, 0, 0, {0}, 0, 0};
+    for (int li = 0; li < a->course.n_lessons && !w.oom; li++) {
+        /* a lesson with problems already reported is walked once it is fixed */
+        int known = a->course.lessons[li].broken;
+        for (int i = 0; i < report->n_problems; i++)
+            known |= report->problems[i].lesson == li;
+        if (known)
+            continue;
+        for (int pi = 0; pi < a->course.lessons[li].n_pages && !w.oom; pi++) {
+            w.li = li;
+            w.pi = pi;
+            w.over_prose = w.over_widget = w.n_ph = 0;
+            walk_page(&w, a, samples, &seed);
+        }
+    }
+    COLS = sc;
+    LINES = sl;
+    ui.utf8 = su;
+    app_delete(a);
+    return w.oom ? -1 : w.problems;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_guard.sh - issue 10: check-lessons and the player agree. A page check-lessons says is N
+# lines over at 80x24 shows "more below" with exactly N lines hidden; a guarded prose shows no
+# "[?" on an edited short sentence, and the same prose unguarded is reported by check-lessons
+# with the sentence that breaks it; an {{assert}} that fails after m is reported "after m" and
+# shown in place by the player; a bad condition is reported at its file:line:col.
+. "$(dirname "$0")/harness.bash"
+set -f
+C=$E2E_TMP/guard-course
+mkdir -p "$C"
+long=$(python3 -c 'print("\\n\\n".join("Line %d of a page too long to fit." % i for i in range(30)))')
+cat >"$C/01-long.json" <<EOF
+{"id": "long", "title": "Long", "pages": [
+ {"title": "Too long", "prose": "$long"}
+]}
+EOF
+cat >"$C/02-guard.json" <<'EOF'
+{"id": "guard", "title": "Guard", "pages": [
+ {"title": "Guarded",
+  "prose": "{{if n > 5}}Word 5 is \"{{token 5}}\"{{if ties 5 == 1}}, reading \"{{argtoken 5}}\" most{{end}}.{{else}}Only {{n}} tokens.{{end}}",
+  "widget": {"kind": "heatmap", "sentence": "the cat sat on the mat", "controls": ["edit", "mask"]}},
+ {"title": "Asserted",
+  "prose": "No mask here{{assert mask == 'none'}}.",
+  "widget": {"kind": "heatmap", "sentence": "the cat sat on the mat", "start": {"mask": "none"}, "controls": ["mask"]}}
+]}
+EOF
+
+# 1. the overflow check-lessons computes is the one the player shows
+out=$("$ATTEND" check-lessons --samples 2 "$C" 2>&1)
+over=$(grep -oE 'the prose is [0-9]+ lines over' <<<"$out" | grep -oE '[0-9]+' | head -1)
+check "check-lessons: the long page does not fit 80x24 ($over lines over)" \
+    grep -q '01-long.json:2:.*pages\[0\]: does not fit 80x24 on its first screen' <<<"$out"
+rm -rf "$XDG_STATE_HOME"
+start 80 24 -- --lessons "$C" --lesson long
+wait_for "more below" 5
+shown=$(screen | grep -oE 'more below.*\(([0-9]+)/([0-9]+)\)' | grep -oE '\([0-9]+/[0-9]+\)' | tr -d '()')
+hidden=$(( ${shown#*/} - ${shown%/*} ))
+check "the player hides as many lines as check-lessons says ($hidden = $over)" [ "$hidden" = "$over" ]
+
+# 2. assert after m: reported with the key, shown in place
+check "check-lessons: the assert fails after m" \
+    grep -qE "02-guard.json:[0-9]+:[0-9]+: pages\[1\].prose: after m \{\{assert mask == 'none'\}\} does not hold: mask is causal" <<<"$out"
+check "check-lessons: the guarded page has no problem" eval '! grep -q "pages\[0\]" <<<"$(grep 02-guard <<<"$out")"'
+start 80 24 -- --lessons "$C" --lesson guard
+wait_for "page 1/" 5
+for s in "the" "cat sat" "she sat by"; do
+    keys e; sleep 0.2; keys C-u; literal "$s"; keys Enter; sleep 0.4
+    check "guarded prose on \"$s\": no [? ($(screen | grep -m1 -oE 'Only [0-9]+ tokens'))" \
+        eval '! screen | grep -qF "[?" && screen | grep -q "Only [0-9]* tokens"'
+done
+keys e; sleep 0.2; keys C-u; literal "she sat by the river bank ."; keys Enter; sleep 0.4
+check "guarded prose on six tokens names word 5" eval 'screen | grep -q "Word 5 is \"bank\""'
+keys Space; sleep 0.4
+check "the assert holds on the start state" eval '! screen | grep -qF "[?"'
+keys m; sleep 0.4
+check "after m the failed assert shows in place" eval 'screen | grep -qF "[?assert mask == '"'"'none'"'"']"'
+
+# 3. the same prose unguarded: check-lessons finds the short sentence that breaks it
+sed -i 's/{{if n > 5}}//; s/{{else}}Only {{n}} tokens.{{end}}//' "$C/02-guard.json"
+out=$("$ATTEND" check-lessons --samples 20 "$C" 2>&1)
+check "check-lessons: an unguarded {{token 5}} fails on a typed sentence" \
+    grep -qE 'pages\[0\].prose: with ".*" typed \(e\), on its first screen \{\{token 5\}\}: position 5 out of range' <<<"$out"
+
+# 4. a bad condition: file:line:col of its {{
+printf '{"id": "bad", "title": "B", "pages": [\n {"title": "P", "prose": "x {{if n >}}y{{end}}"}\n]}\n' >"$C/03-bad.json"
+out=$("$ATTEND" check-lessons --samples 0 "$C" 2>&1)
+check "check-lessons: a bad condition at its line:col" grep -q '03-bad.json:2:29: pages\[0\].prose: {{if n >}}: nothing after >' <<<"$out"
+finish
