@@ -107,6 +107,7 @@ static void gen_top(const Model *m, const float *r, float temp, int next, GenSte
         o->n_top++;
     }
     o->next_p = exp(r[next] - mx) / sum;
+    o->next_pt = temp > 0.0f ? exp((r[next] - mxa) / temp) / sumt : 0.0;
 }
 
 /* Max |row i of K and V of a − b| for rows 0..rows-1, over every layer and head. */

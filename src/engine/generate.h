@@ -41,6 +41,7 @@ typedef struct {
     double top_p[GEN_TOP_K];  /* their probability: softmax of the last row of logits */
     double top_pt[GEN_TOP_K]; /* sampling: their probability at the temperature (0 greedy) */
     double next_p;       /* the chosen token's probability (softmax of the logits) */
+    double next_pt;      /* sampling: its probability at the temperature (0 greedy) */
     float reuse_drift;   /* max |K, V rows 0..n-2 of this run − the run of the step before|
                             over every layer and head (0 at step 0: nothing to reuse) */
     long long rows_cached, rows_full;  /* K/V rows computed so far per head and layer: with

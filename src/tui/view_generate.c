@@ -13,6 +13,8 @@
 #define GEN_CELL 7   /* a K or V entry: "%6.2f " */
 #define GEN_LABEL 7  /* a row's token */
 #define GEN_WCOL 6   /* the new query's weight on the row's key */
+#define GEN_NEXT_LABEL 10 /* "next, p" / "at T=0.25" */
+#define GEN_NEXT_CELL 15  /* a candidate: "%-7.7s %.3f" and a space */
 
 /* The temperatures + and - step through. */
 static const float TEMPS[] = {0.25f, 0.5f, 0.7f, 1.0f, 1.5f, 2.0f, 3.0f};
@@ -106,39 +108,111 @@ static void draw_cache(App *a, int y, int x, int w, const TraceEntry *e, const T
     }
 }
 
-/* The next-token candidates on one line: "next: sat 0.52  ran 0.11 ..." (sampling: the
- * probability at the temperature beside the model's), the chosen one reversed. */
-static int draw_next(App *a, int y, int x, int w)
+/* The next-token candidates: "next, p" and the most likely tokens with their probability,
+ * the chosen one reversed (in the last cell when it is not among them); sampling adds a line
+ * with the same tokens' probability at the temperature. Returns the rows drawn. */
+static int draw_next(App *a, int y, int x, int w, int rows)
 {
     const GenStep *g = &a->live.gen;
-    int sample = a->live.s.sample, xx = x;
+    int sample = a->live.s.sample && rows >= 2;
+    int cells = (w - GEN_NEXT_LABEL) / GEN_NEXT_CELL;
+    cells = cells > g->n_top ? g->n_top : cells < 1 ? 1 : cells;
+    int ids[GEN_TOP_K];
+    double p[GEN_TOP_K], pt[GEN_TOP_K];
+    int listed = 0;
+    for (int k = 0; k < cells; k++) {
+        ids[k] = g->top_id[k];
+        p[k] = g->top_p[k];
+        pt[k] = g->top_pt[k];
+        listed |= ids[k] == g->next;
+    }
+    if (!listed) { /* a draw from further down the list */
+        ids[cells - 1] = g->next;
+        p[cells - 1] = g->next_p;
+        pt[cells - 1] = g->next_pt;
+    }
+    char lab[32];
+    snprintf(lab, sizeof lab, "at T=%g", (double)a->live.s.temp);
+    for (int line = 0; line < 1 + sample; line++) {
+        attron(A_BOLD);
+        ui_put(y + line, x, GEN_NEXT_LABEL, line ? lab : "next, p");
+        attroff(A_BOLD);
+        for (int k = 0; k < cells; k++) {
+            int cx = x + GEN_NEXT_LABEL + k * GEN_NEXT_CELL;
+            int at = ids[k] == g->next ? A_REVERSE : 0;
+            attron(at);
+            ui_putf(y + line, cx, GEN_NEXT_CELL - 1, "%-7.7s %.3f", word(a, ids[k]),
+                    line ? pt[k] : p[k]);
+            attroff(at);
+        }
+    }
+    return 1 + sample;
+}
+
+/* Tall panes: the candidates one a line with bars (and their probability at the
+ * temperature when sampling). Returns the rows drawn. */
+static int draw_next_list(App *a, int y, int x, int w)
+{
+    const GenStep *g = &a->live.gen;
+    int sample = a->live.s.sample, bw = (w - 24) / (sample ? 2 : 1) - 2;
+    bw = bw > 30 ? 30 : bw;
     attron(A_BOLD);
     if (sample)
-        xx += ui_putf(y, xx, w, "next, p (p at T=%g):", (double)a->live.s.temp);
+        ui_putf(y, x, w, "next token: p, and p at T=%g (seed %d)", (double)a->live.s.temp,
+                a->live.s.seed);
     else
-        xx += ui_put(y, xx, w, "next token, p:");
+        ui_put(y, x, w, "next token: p");
     attroff(A_BOLD);
-    for (int k = 0; k < g->n_top && xx < x + w; k++) {
-        int at = g->top_id[k] == g->next ? A_REVERSE : 0;
-        xx += ui_put(y, xx, x + w - xx, " ");
+    int listed = 0, yy = y + 1;
+    for (int k = 0; k <= g->n_top; k++) {
+        int id;
+        double p, pt;
+        if (k < g->n_top) {
+            id = g->top_id[k], p = g->top_p[k], pt = g->top_pt[k];
+            listed |= id == g->next;
+        } else if (!listed) { /* a draw from further down the list */
+            id = g->next, p = g->next_p, pt = g->next_pt;
+        } else {
+            break;
+        }
+        int at = id == g->next ? A_REVERSE : 0;
         attron(at);
-        if (sample)
-            xx += ui_putf(y, xx, x + w - xx, "%s %.3f (%.2f)", word(a, g->top_id[k]), g->top_p[k],
-                          g->top_pt[k]);
-        else
-            xx += ui_putf(y, xx, x + w - xx, "%s %.3f", word(a, g->top_id[k]), g->top_p[k]);
+        ui_putf(yy, x + 2, 16, "%-9.9s %.3f", word(a, id), p);
         attroff(at);
+        ex_bar(yy, x + 19, bw, p);
+        if (sample) {
+            ui_putf(yy, x + 21 + bw, 6, "%.3f", pt);
+            ex_bar(yy, x + 27 + bw, bw, pt);
+        }
+        yy++;
     }
-    int listed = 0;
-    for (int k = 0; k < g->n_top; k++)
-        listed |= g->top_id[k] == g->next;
-    if (!listed && xx < x + w) { /* a sampled token outside the top list */
-        xx += ui_put(y, xx, x + w - xx, " ");
-        attron(A_REVERSE);
-        ui_putf(y, xx, x + w - xx, "%s %.3f", word(a, g->next), g->next_p);
-        attroff(A_REVERSE);
+    return yy - y;
+}
+
+/* The work so far with and without the cache, and the measured reuse: up to 3 rows. */
+static void draw_work(App *a, int y, int x, int w, int bottom)
+{
+    const GenStep *g = &a->live.gen;
+    char g1[48], g2[48];
+    if (y < bottom)
+        ui_putf(y++, x, w, "so far with the cache: %lld K,V rows, %s multiply-adds",
+                g->rows_cached, ex_group(g->macs_cached, g1, sizeof g1));
+    if (y < bottom) {
+        attron(A_BOLD);
+        ui_putf(y++, x, w, "rerunning every step:  %lld K,V rows, %s multiply-adds (%.2fx)",
+                g->rows_full, ex_group(g->macs_full, g2, sizeof g2),
+                (double)g->macs_full / (double)(g->macs_cached ? g->macs_cached : 1));
+        attroff(A_BOLD);
     }
-    return 1;
+    if (y < bottom) {
+        attron(A_DIM);
+        if (g->step > 0)
+            ui_putf(y, x, w, "reused rows against the step before: max |diff| %.2g, every "
+                             "layer and head", (double)g->reuse_drift);
+        else
+            ui_put(y, x, w, "step 0 runs the prompt (prefill); n appends the reversed token");
+        attroff(A_DIM);
+    }
 }
 
 static void generate_draw(App *a, Rect r)
@@ -146,7 +220,7 @@ static void generate_draw(App *a, Rect r)
     if (ex_not_ran(a, r))
         return;
     const GenStep *g = &a->live.gen;
-    char lh[80], g1[48], g2[48], mode[48];
+    char lh[80], mode[48];
     int y = r.y, bottom = r.y + r.h;
     app_layer_head(a, a->w->start.layer, a->w->start.head, lh, sizeof lh);
     if (a->live.s.sample)
@@ -155,7 +229,8 @@ static void generate_draw(App *a, Rect r)
     else
         snprintf(mode, sizeof mode, "greedy");
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_putf(y++, r.x, r.w, "Generate  step %d, %d tokens  %s  %s", g->step, g->n, mode, lh);
+    ui_putf(y++, r.x, r.w, "Generate  step %d, %d tokens%s  %s  %s", g->step, g->n,
+            g->end ? " (the end)" : "", mode, lh);
     attroff(COLOR_PAIR(UI_ACCENT));
     draw_text(a, y++, r.x, r.w);
     const TraceEntry *K = gen_entry(a, T_K), *V = gen_entry(a, T_V), *W = gen_entry(a, T_WEIGHTS);
@@ -163,8 +238,22 @@ static void generate_draw(App *a, Rect r)
         ui_put(y, r.x, r.w, "keys and values are not in the trace");
         return;
     }
-    /* below the tables: next tokens, two lines of work, the measured reuse */
-    int below = 4, gap = r.h >= 16 ? 1 : 0;
+    /* Tall panes (wide terminals): K over V, each whole, the candidates as bars. */
+    int list_rows = g->n_top + 2;
+    if (r.h >= 2 + 2 * (g->n + 2) + list_rows + 1 + 3) {
+        y++;
+        draw_cache(a, y, r.x, r.w, K, W, "K", g->n + 1);
+        y += g->n + 2;
+        draw_cache(a, y, r.x, r.w, V, NULL, "V", g->n + 1);
+        y += g->n + 2;
+        y += draw_next_list(a, y, r.x, r.w) + 1;
+        draw_work(a, y, r.x, r.w, bottom);
+        return;
+    }
+    /* below the tables: next tokens (two lines when sampling), two lines of work, the
+     * measured reuse; a blank line around the tables when the pane has room for it */
+    int below = 4 + a->live.s.sample;
+    int gap = r.h >= g->n + 1 + below + 4 ? 1 : 0;
     int max_rows = bottom - (y + gap + 1) - below - gap;
     int half = (r.w - 2) * 3 / 5;
     y += gap;
@@ -173,26 +262,8 @@ static void generate_draw(App *a, Rect r)
     int shown = K->rows > max_rows ? (max_rows < 2 ? 2 : max_rows) : K->rows;
     y += 1 + shown + gap;
     if (y < bottom)
-        y += draw_next(a, y, r.x, r.w);
-    if (y < bottom)
-        ui_putf(y++, r.x, r.w, "so far with the cache: %lld K,V rows, %s multiply-adds",
-                g->rows_cached, ex_group(g->macs_cached, g1, sizeof g1));
-    if (y < bottom) {
-        attron(A_BOLD);
-        ui_putf(y++, r.x, r.w, "rerunning every step:  %lld K,V rows, %s multiply-adds (%.2fx)",
-                g->rows_full, ex_group(g->macs_full, g2, sizeof g2),
-                (double)g->macs_full / (double)(g->macs_cached ? g->macs_cached : 1));
-        attroff(A_BOLD);
-    }
-    if (y < bottom) {
-        attron(A_DIM);
-        if (g->step > 0)
-            ui_putf(y++, r.x, r.w, "reused rows against the step before: max |diff| %.2g, every "
-                                   "layer and head", (double)g->reuse_drift);
-        else
-            ui_put(y++, r.x, r.w, "step 0 runs the prompt (prefill); n appends the reversed token");
-        attroff(A_DIM);
-    }
+        y += draw_next(a, y, r.x, r.w, bottom - y);
+    draw_work(a, y, r.x, r.w, bottom);
 }
 
 static int temp_index(float t, int up)
