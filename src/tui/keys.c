@@ -334,8 +334,7 @@ static const KeyRow ROWS[] = {
      .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
               K(KEY_LEFT, REQ_STEP_PREV)}},
     {.map = KM_GENERATE, .help_key = "t",
-     .help = "greedy (the most likely token) / sampling at a temperature\nfrom a seed (the "
-             "same seed, the same text)",
+     .help = "greedy / sampling at a temperature, from a seed\n(the same seed, the same text)",
      .hint_key = "t", .hint = "greedy|T=%s", .label = l_gen_mode, .need = C_SAMPLE,
      .keys = {K('t', REQ_TOGGLE_SAMPLE)}},
     {.map = KM_GENERATE, .help_key = "+ / -", .help = "raise / lower the temperature (sampling)",
