@@ -299,8 +299,12 @@ static int generate_key(App *a, Request req, int k)
     switch (req) {
     case REQ_STEP_NEXT:
         if (a->live.gen.end) {
-            app_msg(a, 0, "the text is finished: %s", a->live.gen.n >= a->model->cfg.max_len
-                        ? "the model reads no more tokens" : "it ended with a full stop");
+            const GenStep *g = &a->live.gen;
+            const char *last = word(a, a->live.gen_ids[g->n - 1]);
+            app_msg(a, 0, "the text is finished: %s",
+                    g->n >= a->model->cfg.max_len ? "the model reads no more tokens"
+                    : !strcmp(last, ".") ? "it ended with a full stop"
+                                         : "the model chose to end it (<eos>)");
             return 1;
         }
         if (a->live.gen.n >= a->t->max_n) {
