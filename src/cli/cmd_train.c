@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "corpus.h"
+#include "generate.h"
 #include "json.h"
 #include "model_json.h"
 #include "model.h"
@@ -491,63 +492,6 @@ static const char GEN_USAGE[] =
     "With an encoder-only model, fills every _ (or <mask>) of the prompt with its most likely\n"
     "word, reading both sides (--top-k K also lists K candidates per blank).";
 
-/* Picks the next token from logits. */
-static int pick(const float *logits, int V, int greedy, float temp, int top_k, CorpusRng *rng,
-                const Vocab *voc)
-{
-    int best = -1;
-    for (int j = 0; j < V; j++) {
-        if (j == voc->pad_id || j == voc->unk_id)
-            continue;
-        if (best < 0 || logits[j] > logits[best])
-            best = j;
-    }
-    if (greedy)
-        return best;
-    /* top-k sampling at temperature temp */
-    int k = top_k > 0 && top_k < V ? top_k : V;
-    int *idx = malloc(sizeof(int) * (size_t)k);
-    double *p = malloc(sizeof(double) * (size_t)k);
-    if (!idx || !p) {
-        free(idx);
-        free(p);
-        return best;
-    }
-    int nk = 0;
-    for (int j = 0; j < V; j++) {
-        if (j == voc->pad_id || j == voc->unk_id)
-            continue;
-        int pos = nk < k ? nk++ : k;
-        if (pos == k) {
-            if (logits[j] <= logits[idx[k - 1]])
-                continue;
-            pos = k - 1;
-        }
-        while (pos > 0 && logits[idx[pos - 1]] < logits[j]) {
-            idx[pos] = idx[pos - 1];
-            pos--;
-        }
-        idx[pos] = j;
-    }
-    double sum = 0.0;
-    for (int i = 0; i < nk; i++) {
-        p[i] = exp((logits[idx[i]] - logits[idx[0]]) / temp);
-        sum += p[i];
-    }
-    double r = (corpus_rng_next(rng) / 4294967296.0) * sum;
-    int choice = idx[nk - 1];
-    for (int i = 0; i < nk; i++) {
-        r -= p[i];
-        if (r < 0) {
-            choice = idx[i];
-            break;
-        }
-    }
-    free(idx);
-    free(p);
-    return choice;
-}
-
 /* ---- an encoder fills blanks ---- */
 
 typedef struct {
@@ -842,7 +786,7 @@ int cmd_generate(int argc, char **argv)
             goto out;
         }
         int row = encdec ? mlen - 1 : n - 1;
-        int next = pick(lg->data + (size_t)row * V, V, greedy, temp, top_k, &rng, &m.vocab);
+        int next = gen_pick(lg->data + (size_t)row * V, V, &m.vocab, greedy, temp, top_k, &rng);
         if (next == eos)
             break;
         const char *w = vocab_word(&m.vocab, next);

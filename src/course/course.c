@@ -8,15 +8,16 @@
 
 static const char *const WIDGET_NAMES[W__COUNT] = {"none", "heatmap", "chips", "passport",
                                                    "matrix", "worked", "scaling", "kvcache",
-                                                   "cost", "params", "train"};
+                                                   "cost", "params", "train",
+                                                   "generate"};
 static const char *const CONTROL_NAMES[] = {"mask", "pe", "scale", "head", "layer",
                                             "all_heads", "cursor", "scores", "edit", "swap",
                                             "reset", "step", "padding", "tensor", "dk", "n",
-                                            "tie", "gqa"};
+                                            "tie", "gqa", "sample"};
 #define N_CONTROLS ((int)(sizeof CONTROL_NAMES / sizeof CONTROL_NAMES[0]))
 const char *const COURSE_START_KEYS[SK__COUNT + 1] = {
     "mask", "pe", "scale", "layer", "head", "cross", "scores", "all_heads", "order", "step",
-    "tensor", "d_k", "n", "tied", "gqa", NULL};
+    "tensor", "d_k", "n", "tied", "gqa", "temperature", "seed", NULL};
 
 const char *course_widget_name(WidgetKind k)
 {
@@ -79,13 +80,15 @@ unsigned course_kind_controls(WidgetKind k)
     case W_COST: return C_N | C_RESET;
     case W_PARAMS: return C_TIE | C_GQA | C_RESET;
     case W_TRAIN: return C_MASK | C_HEAD | C_LAYER | C_RESET;
+    case W_GENERATE: return C_STEP | C_SAMPLE | C_RESET;
     default: return (C_TENSOR << 1) - 1; /* the model widgets: every original control */
     }
 }
 
 int course_kind_needs_sentence(WidgetKind k)
 {
-    return k == W_HEATMAP || k == W_CHIPS || k == W_PASSPORT || k == W_MATRIX || k == W_KVCACHE;
+    return k == W_HEATMAP || k == W_CHIPS || k == W_PASSPORT || k == W_MATRIX || k == W_KVCACHE ||
+           k == W_GENERATE;
 }
 
 int course_kind_is_explain(WidgetKind k)
@@ -109,7 +112,8 @@ int course_start_key_parse(const char *s)
 int course_start_key_ok(WidgetKind kind, StartKey k)
 {
     /* the keys the explanation widgets brought; the model widgets read every other one */
-    static const unsigned NEW = 1u << SK_D_K | 1u << SK_N | 1u << SK_TIED | 1u << SK_GQA;
+    static const unsigned NEW = 1u << SK_D_K | 1u << SK_N | 1u << SK_TIED | 1u << SK_GQA |
+                                1u << SK_TEMPERATURE | 1u << SK_SEED;
     static const unsigned PER[W__COUNT] = {
         [W_WORKED] = 1u << SK_MASK | 1u << SK_SCALE | 1u << SK_STEP,
         [W_SCALING] = 1u << SK_D_K | 1u << SK_SCALE,
@@ -117,6 +121,8 @@ int course_start_key_ok(WidgetKind kind, StartKey k)
         [W_COST] = 1u << SK_N,
         [W_PARAMS] = 1u << SK_TIED | 1u << SK_GQA,
         [W_TRAIN] = 1u << SK_MASK | 1u << SK_LAYER | 1u << SK_HEAD,
+        [W_GENERATE] = 1u << SK_STEP | 1u << SK_LAYER | 1u << SK_HEAD | 1u << SK_TEMPERATURE |
+                       1u << SK_SEED,
     };
     if ((int)k < 0 || k >= SK__COUNT || (int)kind < 0 || kind >= W__COUNT)
         return 0;
@@ -134,6 +140,7 @@ void course_start_defaults(WidgetStart *s)
     s->scale = 1;
     s->tied = -1;
     s->gqa = -1;
+    s->seed = 1;
 }
 
 void course_apply_delta(WidgetStart *s, const StartDelta *d)
@@ -162,5 +169,7 @@ void course_apply_delta(WidgetStart *s, const StartDelta *d)
     if (HAS(SK_N)) s->n = v->n;
     if (HAS(SK_TIED)) s->tied = v->tied;
     if (HAS(SK_GQA)) s->gqa = v->gqa;
+    if (HAS(SK_TEMPERATURE)) s->temperature = v->temperature;
+    if (HAS(SK_SEED)) s->seed = v->seed;
 #undef HAS
 }

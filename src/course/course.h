@@ -23,6 +23,7 @@ typedef enum {
     W_COST,       /* the cost of attention as N grows (explain_cost) */
     W_PARAMS,     /* the parameter count of a configuration (explain_params) */
     W_TRAIN,      /* a small decoder trained live: loss curves, a head forming (watch.c) */
+    W_GENERATE,   /* a prompt continued token by token, the KV cache growing (gen_run) */
     W__COUNT
 } WidgetKind;
 
@@ -46,6 +47,7 @@ enum {
     C_N = 1 << 15,        /* + / -: double / halve N (cost widget) */
     C_TIE = 1 << 16,      /* t: tied embeddings on/off (params widget) */
     C_GQA = 1 << 17,      /* g: grouped-query attention on/off (params widget) */
+    C_SAMPLE = 1 << 18,   /* t: greedy <-> sampling, + / -: temperature, s: seed (generate) */
 };
 
 /* The starting state of a widget. */
@@ -65,7 +67,10 @@ typedef struct {
     int all_heads;        /* 1: start with small multiples */
     int order[ATTEND_MAX_ORDER]; /* starting order; n_order 0 = identity */
     int n_order;
-    int step;             /* passport and worked: step from 0; kvcache: tokens 1..n */
+    int step;             /* passport and worked: step from 0; kvcache: tokens 1..n;
+                             generate: tokens generated, from 0 */
+    float temperature;    /* generate: 0 greedy (default), else sampling at (0, 100] */
+    int seed;             /* generate: the sampler's seed (default 1, as attend generate) */
     char tensor[40];      /* matrix widget: trace name, e.g. "L0.h0.q" */
     int d_k;              /* scaling widget: 1..1024 (default 64) */
     int n;                /* cost widget: tokens 1..8192 (default 16) */
@@ -77,7 +82,7 @@ typedef struct {
  * loader lists them (course_start_key_name). */
 typedef enum {
     SK_MASK, SK_PE, SK_SCALE, SK_LAYER, SK_HEAD, SK_CROSS, SK_SCORES, SK_ALL_HEADS, SK_ORDER,
-    SK_STEP, SK_TENSOR, SK_D_K, SK_N, SK_TIED, SK_GQA, SK__COUNT
+    SK_STEP, SK_TENSOR, SK_D_K, SK_N, SK_TIED, SK_GQA, SK_TEMPERATURE, SK_SEED, SK__COUNT
 } StartKey;
 
 /* A question's "state": the start keys it gives (bit 1 << SK_*) with their values in v; the
@@ -214,9 +219,9 @@ const char *course_control_list(unsigned bits, const char *sep, char *out, size_
 /* The controls that do something on a widget kind (C_* bits). */
 unsigned course_kind_controls(WidgetKind k);
 /* 1: the kind runs the page's sentence through the model (heatmap, chips, passport, matrix,
- * kvcache); the other kinds need no sentence. */
+ * kvcache, generate: its prompt); the other kinds need no sentence. */
 int course_kind_needs_sentence(WidgetKind k);
-/* 1: an explanation widget (worked, scaling, kvcache, cost, params): its numbers come from
+/* 1: an explanation widget (worked, scaling, kvcache, cost, params, train, generate): its numbers come from
  * live.c through widget_run, not from one model_forward. */
 int course_kind_is_explain(WidgetKind k);
 /* The JSON keys of a start object by StartKey, NULL-terminated. */

@@ -54,6 +54,7 @@ int export_what_for_widget(const Widget *w)
     case W_MATRIX:
     case W_WORKED:
     case W_KVCACHE:
+    case W_GENERATE:
         return EXPORT_HEATMAP;
     case W_SCALING:
         return EXPORT_SCALING;
@@ -355,7 +356,14 @@ int export_write(FILE *f, const ExportView *v, ExportWhat what, ExportFormat fmt
             return -1;
         }
         const int *ids = v->input_ids ? v->input_ids : v->trace->src;
+        if (v->gen) {
+            fputs("{\"generate\":", f);
+            export_generate_json(f, v);
+            fputs(",\n\"run\":", f);
+        }
         export_json(f, v->model, v->trace, ids, v->input_ids ? v->n_input : v->trace->n);
+        if (v->gen)
+            fputs("}\n", f);
         rc = 0;
     } else if (fmt == EXPORT_CSV) {
         rc = what == EXPORT_HEATMAP ? csv_heatmap(f, v, err, errlen)
@@ -512,6 +520,12 @@ int export_page_start(ExportPage *e, const Course *c, const Page *p, char *err, 
             v->labels = w->worked.labels;
             v->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
             v->input_ids = NULL;
+        }
+        if (w->kind == W_GENERATE) { /* the prompt and what it wrote */
+            v->input_ids = e->run.live.gen_ids;
+            v->gen = &e->run.live.gen;
+            v->gen_temp = e->run.live.s.sample ? e->run.live.s.temp : 0.0f;
+            v->gen_seed = e->run.live.s.seed;
         }
         if (v->trace)
             e->what = export_what_for_widget(w);

@@ -38,6 +38,10 @@ typedef struct {
     const LiveWidget *live; /* scaling, cost, params: the explanation widget's numbers (its
                                state as shown); the cost curve also reads model's config */
     const char *live_name;  /* params: the configuration's name ("" or NULL: the model) */
+    const GenStep *gen;     /* generate widget: its step (JSON writes its numbers beside the
+                               run), NULL otherwise */
+    float gen_temp;         /* generate: 0 greedy, else the sampling temperature */
+    int gen_seed;           /* generate: the sampler's seed */
 } ExportView;
 
 /* Names, as the command line spells them ("svg", "heatmap", ...); parse returns -1 when
@@ -54,7 +58,8 @@ int export_what_parse(const char *s);
 int export_what_for_widget(const Widget *w);
 
 /* Writes the figure `what` of v to f as fmt. JSON is every traced tensor, the keys of
- * `attend dump --format json` (what is ignored). Returns 0, or -1 with a message in err
+ * `attend dump --format json` (what is ignored); for a generate widget (v->gen) it is
+ * {"generate": the widget's numbers, "run": that JSON} (docs/export.md). Returns 0, or -1 with a message in err
  * (no such layer/head/tensor in the trace, JSON of a trace without a model, a write error:
  * f may then hold part of the output). */
 int export_write(FILE *f, const ExportView *v, ExportWhat what, ExportFormat fmt, char *err,
@@ -82,6 +87,10 @@ void export_chips_verdict(const Trace *t, float equiv, const char **headline,
 /* Every traced tensor of t as one JSON object (docs/dump-format.md); orig holds the n
  * tokens as given (before --order). Used by dump and export. */
 void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n);
+/* The generate widget's numbers as one JSON object (docs/export.md): its tokens, the
+ * candidates and their probabilities, the K and V cache rows and the new query's weights of
+ * v's layer and head, the work so far. v->gen and v->trace must be set. */
+void export_generate_json(FILE *f, const ExportView *v);
 
 /* The SVG writers (export_svg.c); export_write dispatches to them. 0, or -1 with a message. */
 int export_svg_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen);

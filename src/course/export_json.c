@@ -157,3 +157,45 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     fputs("]}\n", f);
 }
 
+
+/* (contract in export.h) */
+void export_generate_json(FILE *f, const ExportView *v)
+{
+    const GenStep *g = v->gen;
+    const Trace *t = v->trace;
+    const Vocab *voc = &v->model->vocab;
+    fputs("{\"prompt\":", f);
+    json_tokens(f, voc, t->src, g->n_prompt);
+    fputs(",\"tokens\":", f);
+    json_tokens(f, voc, t->src, t->n);
+    fprintf(f, ",\"step\":%d,\"greedy\":%s,\"temperature\":%.9g,\"seed\":%d,\"next\":",
+            g->step, v->gen_temp > 0.0f ? "false" : "true", (double)v->gen_temp, v->gen_seed);
+    json_write_string(f, vocab_word(voc, g->next));
+    fprintf(f, ",\"next_p\":%.17g,\"end\":%s,\n\"top\":[", g->next_p, g->end ? "true" : "false");
+    for (int k = 0; k < g->n_top; k++) {
+        fputs(k ? ",{\"token\":" : "{\"token\":", f);
+        json_write_string(f, vocab_word(voc, g->top_id[k]));
+        fprintf(f, ",\"p\":%.17g,\"p_temperature\":%.17g}", g->top_p[k], g->top_pt[k]);
+    }
+    fprintf(f, "],\n\"layer\":%d,\"head\":%d,\"reused_rows\":%d,\"new_rows\":%d,"
+               "\"reuse_drift\":%.9g,",
+            v->layer, v->head, g->step > 0 ? g->n - 1 : 0, g->step > 0 ? 1 : g->n,
+            (double)g->reuse_drift);
+    TensorKind kk = t->ctl.pe == PE_ROPE ? T_K_ROT : T_K;
+    const TraceEntry *k = trace_find(t, STACK_DEC, v->layer, SUB_SELF, v->head, kk);
+    const TraceEntry *val = trace_find(t, STACK_DEC, v->layer, SUB_SELF, v->head, T_V);
+    const TraceEntry *w = trace_find(t, STACK_DEC, v->layer, SUB_SELF, v->head, T_WEIGHTS);
+    fputs("\n\"k\":", f);
+    if (k) json_matrix(f, k); else fputs("null", f);
+    fputs(",\n\"v\":", f);
+    if (val) json_matrix(f, val); else fputs("null", f);
+    fputs(",\n\"query_weights\":[", f);
+    for (int j = 0; w && j < w->cols; j++) {
+        if (j)
+            fputc(',', f);
+        json_num(f, w->data[(size_t)(w->rows - 1) * w->cols + j]);
+    }
+    fprintf(f, "],\n\"rows_cached\":%lld,\"rows_full\":%lld,\"macs_cached\":%lld,"
+               "\"macs_full\":%lld}",
+            g->rows_cached, g->rows_full, g->macs_cached, g->macs_full);
+}

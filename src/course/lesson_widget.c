@@ -137,6 +137,16 @@ void lw_parse_start(LjCtx *x, const cJSON *obj, const char *path, const Model *m
     lj_get_bool(x, obj, path, "tied", &s->tied);
     lj_get_bool(x, obj, path, "gqa", &s->gqa);
     lj_get_str(x, obj, path, "tensor", s->tensor, sizeof s->tensor);
+    lj_get_int(x, obj, path, "seed", 0, 2147483647, &s->seed, "seed");
+    const cJSON *temp = json_get(obj, "temperature");
+    if (temp) {
+        lj_pjoin(kp, sizeof kp, path, "temperature");
+        double tv = cJSON_IsNumber(temp) ? temp->valuedouble : NAN;
+        if (!(tv >= 0.0 && tv <= LIVE_TEMP_MAX)) /* NaN included */
+            lj_prob(x, kp, "must be a number from 0 (greedy) to %g", LIVE_TEMP_MAX);
+        else
+            s->temperature = (float)tv;
+    }
     if (s->cross && m && m->cfg.arch != ARCH_ENCDEC) {
         lj_pjoin(kp, sizeof kp, path, "cross");
         lj_prob(x, kp, "cross-attention needs an encoder-decoder model; %s is %s", m->path,
@@ -465,6 +475,12 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
         } else if (step && n_tokens > 0 && (w->start.step < 1 || w->start.step > n_tokens)) {
             lj_prob(x, kp, "%d is out of range: the sentence has tokens 1..%d", w->start.step,
                  n_tokens);
+        }
+    } else if (w->kind == W_GENERATE) {
+        if (m && m->cfg.arch != ARCH_DECODER) {
+            lj_pjoin(kp, sizeof kp, path, json_get(obj, "model") ? "model" : "kind");
+            lj_prob(x, kp, "the generate widget needs a decoder-only model; %s is %s", m->path,
+                 model_arch_name(m->cfg.arch));
         }
     } else if (w->kind == W_PARAMS) {
         if (cfg) {

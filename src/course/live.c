@@ -47,6 +47,9 @@ void live_start(LiveWidget *l, const Widget *w, const Model *m)
         l->s.causal = s->causal != 0; /* the masked run unless the page starts the cheat */
     if (w->kind == W_KVCACHE && l->s.step < 1)
         l->s.step = 1;
+    l->s.sample = s->temperature > 0.0f;
+    l->s.temp = l->s.sample ? s->temperature : (float)LIVE_TEMP_DEFAULT;
+    l->s.seed = s->seed;
     l->s.d_k = s->d_k > 0 ? s->d_k : 64;
     l->s.n = s->n > 0 ? s->n : 16;
     ParamConfig pc;
@@ -136,6 +139,47 @@ static int run_train(LiveWidget *l, const Model *m, char *err, size_t errlen)
     return 0;
 }
 
+/* The generate widget: the prompt ids (n tokens) continued by l->s.step tokens. */
+static int run_generate(LiveWidget *l, const Model *m, const int *ids, int n, Trace *prev,
+                        Trace *cur, char *err, size_t errlen)
+{
+    if (!m || !prev || !cur || !ids) {
+        snprintf(err, errlen, "the generate widget needs a model and a prompt");
+        return -1;
+    }
+    if (l->s.sample && !(l->s.temp > 0.0f && l->s.temp <= LIVE_TEMP_MAX))
+        return range_err(err, errlen, "temperature", (long long)l->s.temp, 0,
+                         (long long)LIVE_TEMP_MAX);
+    int cap = LIVE_GEN_MAX;
+    cap = cur->max_n < cap ? cur->max_n : cap;
+    cap = prev->max_n < cap ? prev->max_n : cap;
+    GenSampling gs = {l->s.sample ? l->s.temp : 0.0f, (uint64_t)l->s.seed};
+    if (gen_run(m, ids, n, l->s.step, &gs, l->gen_ids, cap, cur, prev, &l->gen, err, errlen))
+        return -1;
+    const GenStep *g = &l->gen;
+    const ModelConfig *c = &m->cfg;
+    explain_put(&l->nv, "step", g->step, 1);
+    explain_put(&l->nv, "n", g->n, 1);
+    explain_put(&l->nv, "n_prompt", g->n_prompt, 1);
+    explain_put(&l->nv, "cached_rows", g->n, 1);
+    explain_put(&l->nv, "reused_rows", g->step > 0 ? g->n - 1 : 0, 1);
+    explain_put(&l->nv, "new_rows", g->step > 0 ? 1 : g->n, 1);
+    explain_put(&l->nv, "next_p", g->next_p, 0);
+    explain_put(&l->nv, "top_p", g->n_top ? g->top_p[0] : 0.0, 0);
+    explain_put(&l->nv, "greedy", !l->s.sample, 1);
+    explain_put(&l->nv, "temperature", l->s.sample ? l->s.temp : 0.0, 0);
+    explain_put(&l->nv, "seed", l->s.seed, 1);
+    explain_put(&l->nv, "end", g->end, 1);
+    explain_put(&l->nv, "reuse_drift", g->reuse_drift, 0);
+    explain_put(&l->nv, "rows_cached", (double)g->rows_cached, 1);
+    explain_put(&l->nv, "rows_full", (double)g->rows_full, 1);
+    explain_put(&l->nv, "work_cached", (double)g->macs_cached, 1);
+    explain_put(&l->nv, "work_full", (double)g->macs_full, 1);
+    explain_put(&l->nv, "saving", (double)g->macs_full / (double)g->macs_cached, 0);
+    explain_put(&l->nv, "cache_floats", 2.0 * c->n_layers * g->n * c->n_heads * c->d_head, 1);
+    return 0;
+}
+
 int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int n,
              Trace *full, Trace *prefix, char *err, size_t errlen)
 {
@@ -192,6 +236,9 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
         break;
     case W_TRAIN:
         rc = run_train(l, m, err, errlen);
+        break;
+    case W_GENERATE:
+        rc = run_generate(l, m, ids, n, full, prefix, err, errlen);
         break;
     default:
         snprintf(err, errlen, "%s is not an explanation widget", course_widget_name(w->kind));

@@ -222,6 +222,21 @@ static void make_context(QuizItem *it, const WidgetRun *r, const Model *m)
         layer_head(c, cap, m, s->layer, s->head);
         return;
     }
+    if (w->kind == W_GENERATE) {
+        char prompt[300];
+        const GenStep *g = &r->live.gen;
+        run_words(t, t->src, g->n_prompt, prompt, sizeof prompt);
+        run_words(t, t->src, t->n, words, sizeof words);
+        c[0] = 0; /* cat: the words may fill the line, which is then cut */
+        cat(c, cap, "Prompt \"%s\" continued by %d token%s (\"%s\"), ", prompt, g->step,
+            g->step == 1 ? "" : "s", words);
+        if (ls->sample)
+            cat(c, cap, "sampling at temperature %g with seed %d", (double)ls->temp, ls->seed);
+        else
+            cat(c, cap, "greedy");
+        layer_head(c, cap, m, s->layer, s->head);
+        return;
+    }
     int moved = 0;
     for (int i = 0; i < t->n; i++)
         moved |= t->order[i] != i;

@@ -102,7 +102,8 @@ int widget_run(const WidgetIO *io, float *equiv, char *err, size_t errlen)
         *equiv = -1.0f;
     if (course_kind_is_explain(w->kind)) {
         /* kvcache: t holds the prefix run (what the views and placeholders read), eq_a the
-         * full one; the other explanation widgets read no sentence */
+         * full one; generate: t the last run, eq_a the one before; the other explanation
+         * widgets read no sentence */
         assert(io->live);
         if (w->kind == W_TRAIN)
             return widget_run_train(io, err, errlen);
@@ -158,7 +159,7 @@ void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
         ctx->layer = ctx->head = 0;
         ctx->labels = (const char (*)[16])w->worked.labels;
         ctx->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
-    } else if (w->kind == W_KVCACHE && l->ok) {
+    } else if ((w->kind == W_KVCACHE || w->kind == W_GENERATE) && l->ok) {
         ctx->trace = io->tr.t;
     }
 }
@@ -206,12 +207,15 @@ int widget_run_start(WidgetRun *r, const Widget *w, const Model *m, char *err, s
         io->tgt = r->tgt;
         io->n_src = r->n_src;
         io->n_tgt = r->n_tgt;
-        if (widget_traces_new(&io->tr, m, r->n_src, r->n_tgt > 0 ? r->n_tgt : 1)) {
+        /* generate runs the prompt and what it writes, up to the model's length */
+        int cap_t = w->kind != W_GENERATE ? r->n_src
+                    : m->cfg.max_len < LIVE_GEN_MAX ? m->cfg.max_len : LIVE_GEN_MAX;
+        if (widget_traces_new(&io->tr, m, cap_t, r->n_tgt > 0 ? r->n_tgt : 1)) {
             snprintf(err, errlen, "out of memory");
             rc = -1;
             goto ctx;
         }
-        if (w->kind == W_KVCACHE)
+        if (w->kind == W_KVCACHE || w->kind == W_GENERATE)
             live_start(&r->live, &r->w, m);
     }
     rc = widget_run(io, NULL, err, errlen);

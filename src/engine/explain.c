@@ -126,9 +126,14 @@ static long long layer_macs(const ModelConfig *c, long long nq, long long nk)
     return proj + attn + wo + ffn;
 }
 
+long long explain_step_macs(const ModelConfig *c, long long nq, long long nk)
+{
+    return c->n_layers * layer_macs(c, nq, nk) + nq * (long long)c->d_model * c->vocab_size;
+}
+
 long long explain_forward_macs(const ModelConfig *c, long long n)
 {
-    return c->n_layers * layer_macs(c, n, n) + n * (long long)c->d_model * c->vocab_size;
+    return explain_step_macs(c, n, n);
 }
 
 int explain_kvcache(const Model *m, const int *ids, int n, int step, Trace *full, Trace *prefix,
@@ -171,9 +176,8 @@ int explain_kvcache(const Model *m, const int *ids, int n, int step, Trace *full
             if (dk > out->k_drift) out->k_drift = dk;
             if (dw > out->row_drift) out->row_drift = dw;
         }
-    long long head = (long long)c->d_model * c->vocab_size;
     for (int t = 1; t <= step; t++) {
-        long long cached = c->n_layers * layer_macs(c, 1, t) + head;
+        long long cached = explain_step_macs(c, 1, t);
         long long fullw = explain_forward_macs(c, t);
         out->total_cached += cached;
         out->total_full += fullw;

@@ -65,6 +65,10 @@ int explain_kvcache(const Model *m, const int *ids, int n, int step, Trace *full
 /* Multiply-adds of one forward pass over n tokens of a decoder-only config (projections,
  * scores, weighted sums, W_O, FFN, LM head). */
 long long explain_forward_macs(const ModelConfig *c, long long n);
+/* Multiply-adds of one decoder-only run where nq new rows (projected, through the FFN and the
+ * output layer) read nk keys: explain_forward_macs(c, n) is explain_step_macs(c, n, n), one
+ * step with a KV cache explain_step_macs(c, 1, t). */
+long long explain_step_macs(const ModelConfig *c, long long nq, long long nk);
 
 /* ---- cost of attention as N grows ---- */
 typedef struct {

@@ -65,12 +65,14 @@ static void install_signals(void)
 /* ---- views ---- */
 static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT,
                                        &VIEW_MATRIX, &VIEW_WORKED, &VIEW_SCALING,
-                                       &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_TRAIN};
+                                       &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_TRAIN,
+                                       &VIEW_GENERATE};
 /* Every view with private state, widget or overlay: app_new allocates each one's. */
 static const ViewOps *const ALL_VIEWS[] = {
     &VIEW_NONE,  &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT, &VIEW_MATRIX, &VIEW_WORKED,
     &VIEW_SCALING, &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_HELP, &VIEW_NOTES,
-    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN, &VIEW_GOTO};
+    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN, &VIEW_GOTO,
+    &VIEW_GENERATE};
 #define N_ALL_VIEWS (int)(sizeof ALL_VIEWS / sizeof ALL_VIEWS[0])
 
 const ViewOps *app_view(WidgetKind k)
@@ -136,6 +138,9 @@ void app_key_state(const App *a, KeyState *s)
     s->live_tied = a->live.s.tied;
     s->live_gqa = a->live.s.gqa;
     s->live_step = a->live.s.step;
+    s->live_sample = a->live.s.sample;
+    s->live_temp = a->live.s.temp;
+    s->live_seed = a->live.s.seed;
     s->focus = a->scr.focus;
     s->encdec = a->model && a->model->cfg.arch == ARCH_ENCDEC;
     s->all_heads = a->all_heads;

@@ -52,6 +52,16 @@ static int current_view(const App *a, ExportView *v, ExportWhat *what)
     case W_KVCACHE:
         *what = EXPORT_HEATMAP; /* the prefix run: the cache as it stands */
         return 0;
+    case W_GENERATE:
+        *what = EXPORT_HEATMAP; /* the text so far: its last row is the new query's */
+        v->layer = a->w->start.layer;
+        v->head = a->w->start.head;
+        v->input_ids = a->live.gen_ids;
+        v->n_input = a->live.gen.n;
+        v->gen = &a->live.gen;
+        v->gen_temp = a->live.s.sample ? a->live.s.temp : 0.0f;
+        v->gen_seed = a->live.s.seed;
+        return 0;
     case W_WORKED:
         if (!a->live.worked)
             return -1;

@@ -94,6 +94,23 @@ static const char *l_gqa(const KeyState *a, char *b, size_t n)
     (void)b, (void)n;
     return on_off(a->live_gqa, "GQA:on", "GQA:off");
 }
+static const char *l_gen_mode(const KeyState *a, char *b, size_t n)
+{
+    if (!a->live_sample)
+        return "greedy";
+    snprintf(b, n, "T=%g", (double)a->live_temp);
+    return b;
+}
+static const char *l_gen_seed(const KeyState *a, char *b, size_t n)
+{
+    snprintf(b, n, "seed %d", a->live_seed);
+    return b;
+}
+static int w_sample(const KeyState *a, int z)
+{
+    (void)z;
+    return a->live_sample;
+}
 static const char *l_pick(const KeyState *a, char *b, size_t n)
 {
     (void)a, (void)b, (void)n;
@@ -313,6 +330,23 @@ static const KeyRow ROWS[] = {
      .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
               K(KEY_LEFT, REQ_STEP_PREV)}},
 
+    /* ---- generate (view_generate.c) ---- */
+    {.map = KM_GENERATE, .help_key = "n or →, N or ←",
+     .help = "append the next token / take the last one back", .hint_key = "n/N ←→",
+     .hint_ascii = "n/N", .hint = "next token", .need = C_STEP,
+     .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
+              K(KEY_LEFT, REQ_STEP_PREV)}},
+    {.map = KM_GENERATE, .help_key = "t",
+     .help = "greedy / sampling at a temperature, from a seed\n(the same seed, the same text)",
+     .hint_key = "t", .hint = "greedy|T=%s", .label = l_gen_mode, .need = C_SAMPLE,
+     .keys = {K('t', REQ_TOGGLE_SAMPLE)}},
+    {.map = KM_GENERATE, .help_key = "+ / -", .help = "raise / lower the temperature (sampling)",
+     .hint_key = "+/-", .hint = "temperature", .need = C_SAMPLE, .when = w_sample,
+     .keys = PLUS_MINUS_KEYS},
+    {.map = KM_GENERATE, .help_key = "s", .help = "the next seed: another draw (sampling)",
+     .hint_key = "s", .hint = "seed %s", .label = l_gen_seed, .need = C_SAMPLE,
+     .when = w_sample, .keys = {K('s', REQ_NEXT_SEED)}},
+
     /* ---- cost ---- */
     {.map = KM_COST, .help_key = "+ / -", .help = "double / halve N (1..8192)", .hint_key = "+/-",
      .hint = "N", .need = C_N, .keys = PLUS_MINUS_KEYS},
@@ -397,7 +431,7 @@ static const struct {
     {KM_CHIPS, "Chips"},        {KM_PASSPORT, "Shape passport"}, {KM_MATRIX, "Matrix"},
     {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
-    {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"},
+    {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"}, {KM_GENERATE, "Generate"},
 };
 
 /* The `?` overlay's closing paragraph (after a blank line), wrapped like the rows. */

@@ -30,7 +30,7 @@
     X(REQ_STEP_NEXT) X(REQ_STEP_PREV)                                                        \
     X(REQ_SCROLL_UP) X(REQ_SCROLL_DOWN) X(REQ_SCROLL_LEFT) X(REQ_SCROLL_RIGHT)               \
     X(REQ_PICK_TENSOR) X(REQ_INCREASE) X(REQ_DECREASE) X(REQ_TOGGLE_TIE) X(REQ_TOGGLE_GQA)   \
-    X(REQ_TRAIN_RUN) X(REQ_SAVE)                                                             \
+    X(REQ_TRAIN_RUN) X(REQ_SAVE) X(REQ_TOGGLE_SAMPLE) X(REQ_NEXT_SEED)                       \
     /* overlays: lists, the line editor, closing */                                          \
     X(REQ_SEL_UP) X(REQ_SEL_DOWN) X(REQ_SEL_PAGE_UP) X(REQ_SEL_PAGE_DOWN) X(REQ_SEL_FIRST)   \
     X(REQ_SEL_LAST) X(REQ_ACCEPT) X(REQ_CLOSE)                                               \
@@ -51,7 +51,8 @@ typedef enum {
     X(KM_MATRIX, "matrix") X(KM_WORKED, "worked") X(KM_SCALING, "scaling")                    \
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
     X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
-    X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")
+    X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")              \
+    X(KM_GENERATE, "generate")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,
@@ -66,6 +67,8 @@ typedef struct {
     unsigned allowed;          /* C_* the current page allows */
     int causal, padding, pe, scale, scores; /* the model controls (pe: a PeKind) */
     int live_causal, live_scale, live_tied, live_gqa, live_step; /* explanation widgets */
+    int live_sample, live_seed; /* generate: sampling (1) or greedy; the sampler's seed */
+    float live_temp;           /* generate: the temperature */
     int focus;                 /* 1: z gave the widget the screen */
     int encdec;                /* 1: the page's model is an encoder-decoder */
     int all_heads;             /* 1: small multiples are shown */

@@ -24,8 +24,8 @@ expect_exit 0 "quits"
 
 start 80 24 -- --lessons "$ROOT/lessons" --lesson kv-cache
 expect "page 1/" "kv-cache opens"
-keys Space
-expect "cache: 2 (K,V)" "page 2: the cache line"
+keys Space Space
+expect "cache: 2 (K,V)" "page 3: the cache line"
 for i in 1 2 3 4 5 6; do keys N; done
 expect "× 1 row ×" "one token: '1 row', not '1 rows'"
 keys n
