@@ -71,7 +71,9 @@ start() {
     tm kill-session -t main >/dev/null 2>&1
     : >"$E2E_TMP/stderr"
     local cmd
-    cmd="env XDG_STATE_HOME='$XDG_STATE_HOME' ${envs[*]:-} '$ATTEND' ${args[*]:-} 2>'$E2E_TMP/stderr'; "
+    # x exports into the test's own directory unless the test names one (never the repo)
+    mkdir -p "$E2E_TMP/x-export"
+    cmd="env XDG_STATE_HOME='$XDG_STATE_HOME' ATTEND_EXPORT_DIR='$E2E_TMP/x-export' ${envs[*]:-} '$ATTEND' ${args[*]:-} 2>'$E2E_TMP/stderr'; "
     cmd+="echo EXITED rc=\$?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(echo|icanon)' | tr '\\n' ' '; echo MODES; sleep 600"
     tm new-session -d -s main -x "$w" -y "$h" -c "$ROOT" "$cmd"
 }
