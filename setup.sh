@@ -44,6 +44,12 @@ install() { # installs the missing packages among $*
         exit 1
     fi
     export DEBIAN_FRONTEND=noninteractive
+    # An install cut off earlier (a closed laptop, a killed job) leaves dpkg half-configured and
+    # apt-get refuses to run until it is finished: finish it first.
+    if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+        echo "setup: finishing an interrupted package installation (dpkg --configure -a)"
+        $SUDO dpkg --configure -a || true
+    fi
     $SUDO apt-get update -qq || { echo "setup: apt-get update failed" >&2; exit 1; }
     # shellcheck disable=SC2086
     $SUDO apt-get install -y -qq --no-install-recommends $need || {
