@@ -16,7 +16,7 @@ Training: build/tools/trainbench against bench/train_torch.py on data/configs/de
 threads 1 and 2 (OpenBLAS) and 1 (reference BLAS), interleaved rounds; tokens/s from wall and
 from CPU time, median and best.
 
-Environment: BENCH_ROUNDS (default 9), TRAIN_ROUNDS (3), TRAIN_STEPS (attend, 150),
+Environment: BENCH_ROUNDS (default 9), TRAIN_ROUNDS (5), TRAIN_STEPS (attend, 300),
 TORCH_TRAIN_STEPS (100), BENCH_ONLY=forward|train."""
 import os
 import statistics
@@ -155,7 +155,7 @@ def run_train(argv, env):
 
 def train_bench():
     cfg = "data/configs/decoder.json"
-    steps = os.environ.get("TRAIN_STEPS", "150")
+    steps = os.environ.get("TRAIN_STEPS", "300")
     tsteps = os.environ.get("TORCH_TRAIN_STEPS", "100")
     runs = {}
     for th, blas in ((1, "openblas"), (2, "openblas"), (1, "reference")):
@@ -164,7 +164,7 @@ def train_bench():
         runs[("torch", th, blas)] = ([PY, "bench/train_torch.py", tsteps, str(th), cfg], peer_env(blas, th))
     res = {k: [] for k in runs}
     keys = list(runs)
-    for r in range(int(os.environ.get("TRAIN_ROUNDS", "3"))):
+    for r in range(int(os.environ.get("TRAIN_ROUNDS", "5"))):
         for k in keys[r % len(keys):] + keys[:r % len(keys)]:
             res[k].append(run_train(*runs[k]))
     for th, blas in ((1, "openblas"), (2, "openblas"), (1, "reference")):

@@ -10,6 +10,8 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +48,15 @@ struct Trainer {
     int bos, eos;
     int mlm, mask_id;     /* encoder: masked-LM training with this mask token */
     Half halves[N_HALVES];
-    pthread_barrier_t bar; /* the step's two phases meet here when 2 threads run */
-    int bar_ok;
+    /* With 2 threads: one worker for the whole run (not one per step: creating a thread, and
+     * landing on a core whose caches hold none of its half's buffers, cost a step 5-10%). */
+    pthread_t worker;
+    int worker_ok;
+    pthread_mutex_t go_mu;
+    pthread_cond_t go_cv;
+    atomic_int go;         /* bumped for each step (and once more, with quit set, at the end) */
+    atomic_int quit;
+    atomic_int bar_arrived, bar_phase; /* the phases' meeting point (see pair_wait) */
     char err[256];
 };
 
@@ -196,17 +205,79 @@ static void part_update(Trainer *t, int part)
                 i1 - i0, t->step + 1, lr, &t->o);
 }
 
-/* The second thread's share of a step: its half of the examples, then its part of the
- * parameters, meeting the first thread at the barrier between phases. */
-static void *half_thread(void *arg)
+/* ======================= the two threads ======================= */
+
+static inline void cpu_relax(void)
 {
-    Half *h = arg;
-    half_examples(h);
-    pthread_barrier_wait(&h->t->bar);
-    part_reduce(h->t, h->half);
-    pthread_barrier_wait(&h->t->bar);
-    part_update(h->t, h->half);
-    return NULL;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* About half a millisecond of pause instructions: the other thread is normally a few
+ * microseconds behind, and a futex wake-up costs more than that on a virtual machine. */
+#define SPINS 20000
+
+/* The two threads meet between a step's phases. A phase lasts a millisecond or so, so the
+ * wait spins (then yields, should the other thread have lost its core) instead of sleeping. */
+static void pair_wait(Trainer *t)
+{
+    int ph = atomic_load_explicit(&t->bar_phase, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&t->bar_arrived, 1, memory_order_acq_rel) == N_HALVES - 1) {
+        atomic_store_explicit(&t->bar_arrived, 0, memory_order_relaxed);
+        atomic_store_explicit(&t->bar_phase, ph + 1, memory_order_release);
+        return;
+    }
+    for (long n = 0; atomic_load_explicit(&t->bar_phase, memory_order_acquire) == ph; n++) {
+        if (n < SPINS)
+            cpu_relax();
+        else
+            sched_yield();
+    }
+}
+
+/* The worker's share of a step: half 1 of the examples, then part 1 of the parameters. */
+static void worker_step(Trainer *t)
+{
+    half_examples(&t->halves[1]);
+    pair_wait(t);
+    part_reduce(t, 1);
+    pair_wait(t);
+    part_update(t, 1);
+    pair_wait(t);
+}
+
+/* The worker waits for the next step: spinning first (steps follow each other closely while
+ * training runs), then asleep (between the player's slices, or a paused run, it costs nothing). */
+static void *worker_main(void *arg)
+{
+    Trainer *t = arg;
+    int seen = 0;
+    for (;;) {
+        int go = atomic_load_explicit(&t->go, memory_order_acquire);
+        for (long n = 0; go == seen && n < SPINS; n++) {
+            cpu_relax();
+            go = atomic_load_explicit(&t->go, memory_order_acquire);
+        }
+        if (go == seen) {
+            pthread_mutex_lock(&t->go_mu);
+            while ((go = atomic_load_explicit(&t->go, memory_order_acquire)) == seen)
+                pthread_cond_wait(&t->go_cv, &t->go_mu);
+            pthread_mutex_unlock(&t->go_mu);
+        }
+        seen = go;
+        if (atomic_load_explicit(&t->quit, memory_order_acquire))
+            return NULL;
+        worker_step(t);
+    }
+}
+
+static void worker_post(Trainer *t)
+{
+    pthread_mutex_lock(&t->go_mu);
+    atomic_fetch_add_explicit(&t->go, 1, memory_order_release);
+    pthread_cond_signal(&t->go_cv);
+    pthread_mutex_unlock(&t->go_mu);
 }
 
 Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char *err,
@@ -268,8 +339,6 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
     t->ex_m = calloc(B, sizeof(int));
     int ok = t->grad && t->mom && t->vel && t->decay && t->ex_src && t->ex_dec && t->ex_tgt &&
              t->ex_n && t->ex_m;
-    if (ok && t->o.threads > 1)
-        t->bar_ok = pthread_barrier_init(&t->bar, NULL, N_HALVES) == 0;
     for (int h = 0; ok && h < N_HALVES; h++) {
         t->halves[h].t = t;
         t->halves[h].half = h;
@@ -290,6 +359,16 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
                    (size_t)m->params[i].rows * (size_t)m->params[i].cols);
     if (init)
         model_init_random(m, o->seed);
+    /* the worker (after everything it reads is in place); without it, one thread does all */
+    if (t->o.threads > 1 && pthread_mutex_init(&t->go_mu, NULL) == 0) {
+        if (pthread_cond_init(&t->go_cv, NULL) == 0) {
+            t->worker_ok = pthread_create(&t->worker, NULL, worker_main, t) == 0;
+            if (!t->worker_ok)
+                pthread_cond_destroy(&t->go_cv);
+        }
+        if (!t->worker_ok)
+            pthread_mutex_destroy(&t->go_mu);
+    }
     return t;
 }
 
@@ -334,16 +413,14 @@ const float *train_last_grad(const Trainer *t) { return t->grad; }
 
 static int run_step(Trainer *t)
 {
-    pthread_t th;
-    int two = t->o.threads > 1 && t->bar_ok &&
-              pthread_create(&th, NULL, half_thread, &t->halves[1]) == 0;
-    if (two) { /* N_HALVES is 2: this thread does half 0 and part 0 */
+    if (t->worker_ok) { /* N_HALVES is 2: this thread does half 0 and part 0 */
+        worker_post(t);
         half_examples(&t->halves[0]);
-        pthread_barrier_wait(&t->bar);
+        pair_wait(t);
         part_reduce(t, 0);
-        pthread_barrier_wait(&t->bar);
+        pair_wait(t);
         part_update(t, 0);
-        pthread_join(th, NULL);
+        pair_wait(t); /* the worker has finished its part too */
     } else {
         for (int h = 0; h < N_HALVES; h++)
             half_examples(&t->halves[h]);
@@ -391,8 +468,13 @@ void train_free(Trainer *t)
 {
     if (!t)
         return;
-    if (t->bar_ok)
-        pthread_barrier_destroy(&t->bar);
+    if (t->worker_ok) {
+        atomic_store_explicit(&t->quit, 1, memory_order_release);
+        worker_post(t);
+        pthread_join(t->worker, NULL);
+        pthread_cond_destroy(&t->go_cv);
+        pthread_mutex_destroy(&t->go_mu);
+    }
     for (int h = 0; h < N_HALVES; h++) {
         train_work_free(t->halves[h].w);
         free(t->halves[h].grad);
