@@ -99,8 +99,8 @@ def forward_bench():
                         peer_env(blas, th))
     peak, floats, mhz = cpu_peak(float(peers[("shipped", "attend", None, 1)].ask("ghz 1")))
     print("# one core's peak: 2 FMA units x %d floats x 2 flops x %.0f MHz (measured) = %.0f GFLOP/s "
-          "(attend's kernels use 8-float AVX2 vectors: %.0f GFLOP/s)" % (floats, mhz, peak,
-                                                                         peak * 8 / floats))
+          "(attend's matrix products use %d-float vectors here; its other kernels 8-float AVX2)"
+          % (floats, mhz, peak, 16 if floats == 16 and not os.environ.get("ATTEND_NO_AVX512") else min(floats, 8)))
     for key, p in peers.items():
         if key[1] != "attend" and key[0] == "shipped":
             print("# %s: %s" % (p.name, p.ask("blas")))

@@ -5,10 +5,12 @@
  * Rounding contract (the course's screens and `attend dump` depend on it): every output
  * element is one chain over p = 0..k-1 in order, acc = acc + a[i][p]·b[p][j] starting from 0,
  * fused into one FMA per step on machines with FMA and as a product then a sum elsewhere.
- * The AVX2 kernel, the portable kernel and the row/column tails all keep that chain, so the
- * bits do not depend on the shape, the tile an element falls in, or the path taken. */
+ * The AVX-512 kernel, the AVX2 kernel, the portable kernel and the row/column tails all keep
+ * that chain, so the bits do not depend on the shape, the tile an element falls in, the vector
+ * width or the path taken (ATTEND_NO_AVX512=1 forces the AVX2 path; tests compare the two). */
 #include "tensor.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
@@ -155,6 +157,91 @@ AVX2 static void matmul_avx2(float *restrict out, const float *restrict a,
     }
 }
 
+/* ---- AVX-512: tiles of up to 8 rows × 48 columns (24 of the 32 zmm registers) ---- */
+
+#define AVX512 __attribute__((target("avx512f")))
+#define AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
+#define Z_ROWS 8
+
+/* out[R rows × W vectors] at (i, j), the last vector `last` lanes wide (1..16): the same
+ * chain per element as tile() above, sixteen columns a vector. */
+AVX512_INLINE void ztile(float *restrict out, const float *restrict a, const float *restrict b,
+                         int k, int m, int R, int W, int last)
+{
+    __m512 c[Z_ROWS][3];
+    __mmask16 lm = (__mmask16)((1u << last) - 1u);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 3
+        for (int v = 0; v < W; v++)
+            c[r][v] = _mm512_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        const float *bp = b + (size_t)p * m;
+        __m512 bv[3];
+#pragma GCC unroll 3
+        for (int v = 0; v < W; v++)
+            bv[v] = _mm512_maskz_loadu_ps(v == W - 1 ? lm : (__mmask16)0xffff, bp + 16 * v);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; r++) {
+            __m512 av = _mm512_set1_ps(a[(size_t)r * k + p]);
+#pragma GCC unroll 3
+            for (int v = 0; v < W; v++)
+                c[r][v] = _mm512_fmadd_ps(av, bv[v], c[r][v]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 3
+        for (int v = 0; v < W; v++)
+            _mm512_mask_storeu_ps(out + (size_t)r * m + 16 * v,
+                                  v == W - 1 ? lm : (__mmask16)0xffff, c[r][v]);
+}
+
+/* One band of R rows (a constant at each call), all m columns, 48 at a time. */
+AVX512_INLINE void zband(float *restrict out, const float *restrict a, const float *restrict b,
+                         int k, int m, int R)
+{
+    for (int j = 0; j < m; j += 48) {
+        int w = m - j < 48 ? m - j : 48, W = (w + 15) / 16, last = w - 16 * (W - 1);
+        if (W == 3)
+            ztile(out + j, a, b + j, k, m, R, 3, last);
+        else if (W == 2)
+            ztile(out + j, a, b + j, k, m, R, 2, last);
+        else
+            ztile(out + j, a, b + j, k, m, R, 1, last);
+    }
+}
+
+AVX512 static void matmul_avx512(float *restrict out, const float *restrict a,
+                                 const float *restrict b, int n, int k, int m)
+{
+    int i = 0;
+    for (; i + Z_ROWS <= n; i += Z_ROWS)
+        zband(out + (size_t)i * m, a + (size_t)i * k, b, k, m, Z_ROWS);
+    float *o = out + (size_t)i * m;
+    const float *ai = a + (size_t)i * k;
+    switch (n - i) {
+    case 7: zband(o, ai, b, k, m, 7); break;
+    case 6: zband(o, ai, b, k, m, 6); break;
+    case 5: zband(o, ai, b, k, m, 5); break;
+    case 4: zband(o, ai, b, k, m, 4); break;
+    case 3: zband(o, ai, b, k, m, 3); break;
+    case 2: zband(o, ai, b, k, m, 2); break;
+    case 1: zband(o, ai, b, k, m, 1); break;
+    default: break;
+    }
+}
+
+static int have_avx512(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        __builtin_cpu_init();
+        have = __builtin_cpu_supports("avx512f") && getenv("ATTEND_NO_AVX512") == NULL;
+    }
+    return have;
+}
+
 static int have_avx2_fma(void)
 {
     static int have = -1;
@@ -170,6 +257,10 @@ void tensor_matmul(float *restrict out, const float *restrict a, const float *re
                    int k, int m)
 {
 #if TENSOR_X86
+    if (have_avx512()) {
+        matmul_avx512(out, a, b, n, k, m);
+        return;
+    }
     if (have_avx2_fma()) {
         matmul_avx2(out, a, b, n, k, m);
         return;
