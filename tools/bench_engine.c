@@ -6,8 +6,11 @@
  *                                     | ghz 1 (the core's clock, measured)
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
  *                                     weights, written to OUT (the long-sequence sizes)
- *   bench_engine exec N -- CMD ARGS   median wall time and max peak RSS of N runs of CMD */
+ *   bench_engine exec N -- CMD ARGS   median wall time and max peak RSS of N runs of CMD
+ *   bench_engine attention MODEL      how attention's cost grows with n: one head's model_sdpa
+ *                                     and the whole forward at n = 128 .. max_len, doubling */
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +158,90 @@ static int widen(const char *src, const char *out, int len)
     return rc ? 1 : 0;
 }
 
+/* Median CPU µs of one call of model_sdpa (one head, causal mask, every step kept as the
+ * forward keeps it) at n tokens, over rounds of about 20 ms. */
+static double sdpa_us(int n, int dh, float *buf, const float *qkv, const float *mask)
+{
+    float *S = buf, *Ss = S + (size_t)n * n, *Sm = Ss + (size_t)n * n, *A = Sm + (size_t)n * n;
+    float *o = A + (size_t)n * n;
+    const float *q = qkv, *k = q + (size_t)n * dh, *v = k + (size_t)n * dh;
+    double t[5];
+    int iters = 1;
+    for (;;) { /* calibrate */
+        double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
+        for (int i = 0; i < iters; i++)
+            model_sdpa(S, Ss, Sm, A, o, q, k, v, mask, n, n, dh, dh, 0.25f);
+        if (clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0 > 20000.0 || iters > 1 << 20)
+            break;
+        iters *= 2;
+    }
+    for (int r = 0; r < 5; r++) {
+        double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
+        for (int i = 0; i < iters; i++)
+            model_sdpa(S, Ss, Sm, A, o, q, k, v, mask, n, n, dh, dh, 0.25f);
+        t[r] = (clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) / iters;
+    }
+    qsort(t, 5, sizeof t[0], cmp_d);
+    return t[2];
+}
+
+/* For n = 128 .. max_len, doubling: one head's attention (µs, and its growth over n/2: 4.00
+ * is N²), the whole forward (µs), and the share of the forward that is attention (layers ×
+ * heads × one head's time). CPU time, medians of 5 rounds. */
+static int bench_attention(const char *path)
+{
+    Model m;
+    char err[512];
+    if (model_load(&m, path, err, sizeof err)) {
+        fprintf(stderr, "bench_engine: %s\n", err);
+        return 1;
+    }
+    int L = m.cfg.max_len, dh = m.cfg.d_head, V = m.cfg.vocab_size;
+    float *buf = malloc(sizeof(float) * ((size_t)4 * L * L + (size_t)L * dh));
+    float *qkv = malloc(sizeof(float) * (size_t)3 * L * dh), *mask = malloc(sizeof(float) * (size_t)L * L);
+    int *ids = malloc(sizeof(int) * (size_t)L);
+    Trace *t = trace_new(&m, L, 1);
+    if (!buf || !qkv || !mask || !ids || !t) {
+        fprintf(stderr, "bench_engine: out of memory\n");
+        return 1;
+    }
+    srand(1);
+    for (int i = 0; i < 3 * L * dh; i++)
+        qkv[i] = (float)rand() / RAND_MAX - 0.5f;
+    Controls ctl;
+    model_default_controls(&m, &ctl);
+    double prev = 0.0;
+    for (int n = 128; n <= L; n *= 2) {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                mask[(size_t)i * n + j] = j > i ? -INFINITY : 0.0f;
+        double head = sdpa_us(n, dh, buf, qkv, mask);
+        bench_ids(ids, n, V);
+        double f[5];
+        for (int r = 0; r < 5; r++) {
+            double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
+            model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err);
+            f[r] = clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        }
+        qsort(f, 5, sizeof f[0], cmp_d);
+        double attn = head * m.cfg.n_layers * m.cfg.n_heads;
+        char growth[32] = "-";
+        if (prev > 0.0)
+            snprintf(growth, sizeof growth, "%.2f", head / prev);
+        printf("attention n=%d d_head=%d head_us=%.1f growth=%s forward_us=%.1f "
+               "attention_share=%.0f%%\n", n, dh, head, growth, f[2], 100.0 * attn / f[2]);
+        fflush(stdout);
+        prev = head;
+    }
+    trace_free(t);
+    free(buf);
+    free(qkv);
+    free(mask);
+    free(ids);
+    model_free(&m);
+    return 0;
+}
+
 static int bench_exec(int n, char **argv)
 {
     double t[64];
@@ -195,6 +282,9 @@ int main(int argc, char **argv)
         return widen(argv[2], argv[3], atoi(argv[4]));
     if (argc >= 5 && strcmp(argv[1], "exec") == 0 && strcmp(argv[3], "--") == 0)
         return bench_exec(atoi(argv[2]), argv + 4);
-    fprintf(stderr, "usage: bench_engine serve MODEL | widen MODEL OUT LEN | exec N -- CMD ARGS...\n");
+    if (argc == 3 && strcmp(argv[1], "attention") == 0)
+        return bench_attention(argv[2]);
+    fprintf(stderr, "usage: bench_engine serve MODEL | widen MODEL OUT LEN | exec N -- CMD ARGS... "
+                    "| attention MODEL\n");
     return 2;
 }

@@ -650,21 +650,29 @@ static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids,
         }
 }
 
+#define SDPA_ROWS 16
+
 void model_sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale)
 {
-    size_t nn = (size_t)nq * nk;
-    tensor_matmul_bt(scores, q, k, nq, dk, nk);      /* S = Q Kᵀ */
-    memcpy(scaled, scores, sizeof(float) * nn);
-    tensor_scale(scaled, scale, nn);                  /* S / √d_k */
-    if (mask)
-        tensor_add(masked, scaled, mask, nn);         /* + M: where the mask is applied */
-    else
-        memcpy(masked, scaled, sizeof(float) * nn);
-    memcpy(weights, masked, sizeof(float) * nn);
-    tensor_softmax_rows(weights, nq, nk);             /* A = softmax(...) row by row */
-    tensor_matmul(out, weights, v, nq, nk, dv);       /* A · V */
+    /* SDPA_ROWS query rows at a time, every step on them before the next rows: their four
+     * nq×nk rows stay in the core's cache (whole matrices at once left it from ~1000 tokens).
+     * Every element is computed as it would be on the whole matrix: the same bits. */
+    for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
+        int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS;
+        size_t at = (size_t)i0 * nk, nn = (size_t)r * nk;
+        tensor_matmul_bt(scores + at, q + (size_t)i0 * dk, k, r, dk, nk); /* S = Q Kᵀ */
+        memcpy(scaled + at, scores + at, sizeof(float) * nn);
+        tensor_scale(scaled + at, scale, nn);                             /* S / √d_k */
+        if (mask)
+            tensor_add(masked + at, scaled + at, mask + at, nn); /* + M: where the mask is applied */
+        else
+            memcpy(masked + at, scaled + at, sizeof(float) * nn);
+        memcpy(weights + at, masked + at, sizeof(float) * nn);
+        tensor_softmax_rows(weights + at, r, nk);                 /* A = softmax(...) row by row */
+        tensor_matmul(out + (size_t)i0 * dv, weights + at, v, r, nk, dv); /* A · V */
+    }
 }
 
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
