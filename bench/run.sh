@@ -5,7 +5,9 @@
 #      median and min), against OpenBLAS and against the reference BLAS; one line per figure:
 #        forward n=6 threads=1 attend_us=… torch_us=… numpy_us=… blas=openblas ratio=…
 #        train threads=1 attend_tok_s=… torch_tok_s=… ratio=…
-#   2. the whole `attend dump` process; 3. the TUI's redraws (bench/tui_bench.sh).
+#   2. attention's growth with n: one head and the whole forward at 128..2048 tokens (seeded
+#      random weights of the shipped decoder's shape); 3. the whole `attend dump` process;
+#   4. the TUI's redraws (bench/tui_bench.sh).
 # Setup: installs Debian's libopenblas0-pthread when it is missing (as root, with apt-get),
 # leaving the system's libblas.so.3 choice as it was (the peers pick theirs by LD_LIBRARY_PATH).
 # BENCH_ONLY=forward|train|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
@@ -37,6 +39,12 @@ if [ "$ONLY" = "" ] || [ "$ONLY" = forward ] || [ "$ONLY" = train ]; then
     else
         echo "  torch or numpy not installed (apt-get install python3-torch python3-numpy): no comparison"
     fi
+fi
+if [ "$ONLY" = "" ] || [ "$ONLY" = forward ]; then
+    echo "== attention's growth with n (one head, CPU µs; growth per doubling, N² gives 4.00)"
+    long=$(mktemp --suffix=.json)
+    "$B" widen data/decoder.json "$long" 2048 && "$B" attention "$long"
+    rm -f "$long"
 fi
 if [ "$ONLY" = "" ]; then
     echo "== attend dump, whole process (target < 10 ms, < 10 MB)"
