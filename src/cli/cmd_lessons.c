@@ -10,8 +10,11 @@
 #include "widget.h"
 
 static const char CHECK_USAGE[] =
-    "usage: attend check-lessons [--show] [--samples N] [DIR]   (default: the course's lessons/)\n"
+    "usage: attend check-lessons [--show] [--samples N] [--size WxH] [DIR]\n"
+    "  DIR            a course's lessons directory (default: the course's lessons/)\n"
     "  --show         also print every page's prose with its placeholders expanded\n"
+    "  --size WxH     the terminal every page must fit, keys and sentences included (default\n"
+    "                 80x24, the smallest the player runs in)\n"
     "  --samples N    random sentences typed on each page with a sentence editor (default 20;\n"
     "                 0 skips them)";
 
@@ -47,7 +50,7 @@ static void show_course(const Course *c)
 int cmd_check_lessons(int argc, char **argv)
 {
     const char *dir = NULL;
-    int show = 0, samples = 20;
+    int show = 0, samples = 20, cols = 80, lines = 24;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--show")) {
             show = 1;
@@ -62,6 +65,20 @@ int cmd_check_lessons(int argc, char **argv)
                 return 2;
             }
             samples = (int)v;
+            i++;
+            continue;
+        }
+        if (!strcmp(argv[i], "--size")) {
+            int w = 0, h = 0, used = 0;
+            const char *v = i + 1 < argc ? argv[i + 1] : "";
+            if (sscanf(v, "%dx%d%n", &w, &h, &used) != 2 || v[used] || w < 80 || h < 24 ||
+                w > 1000 || h > 500) {
+                fprintf(stderr, "attend check-lessons: --size takes WIDTHxHEIGHT from 80x24 to "
+                        "1000x500, not \"%s\"\n%s\n", v, CHECK_USAGE);
+                return 2;
+            }
+            cols = w;
+            lines = h;
             i++;
             continue;
         }
@@ -92,9 +109,9 @@ int cmd_check_lessons(int argc, char **argv)
         lesson_free_course(&c);
         return 1;
     }
-    /* the player's walk: every page at 80x24 after each key and on random sentences (the
-     * lessons without a problem so far) */
-    if (c.n_lessons && tui_check_pages(&c, dir, 80, 24, samples) < 0) {
+    /* the player's walk: every page at 80x24 (or --size) after each key and on random
+     * sentences (the lessons without a problem so far) */
+    if (c.n_lessons && tui_check_pages(&c, dir, cols, lines, samples) < 0) {
         fprintf(stderr, "attend check-lessons: the walk through the player failed (out of "
                 "memory)\n");
         lesson_free_course(&c);

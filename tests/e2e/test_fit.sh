@@ -5,8 +5,8 @@
 # and checked in turn; a key the page does not take only says so on the message line, which
 # must not push anything off the screen either). On a page whose footer offers "e edit", short
 # sentences of 1 to 3 words (and for an encoder-decoder page a short decoder sentence, E) are
-# typed and the screen checked again: the prose must fall back, never show "[?". At 100×30
-# and 200×60 every page's first screen is checked the same way.
+# typed and the screen checked again: the prose must fall back, never show "[?". The same walk,
+# keys and sentences included, runs at 100×30 and 200×60.
 . "$(dirname "$0")/harness.bash"
 set -f
 BAD='more below|more rows of the widget|enlarge the terminal|\[\?'
@@ -88,6 +88,6 @@ walk() { # W H KEYS...: pages through the course, checking each screen
 }
 
 walk 80 24 $KEYS_80
-walk 100 30
-walk 200 60
+walk 100 30 $KEYS_80
+walk 200 60 $KEYS_80
 finish

@@ -37,6 +37,27 @@ shown=$(screen | grep -oE 'more below.*\(([0-9]+)/([0-9]+)\)' | grep -oE '\([0-9
 hidden=$(( ${shown#*/} - ${shown%/*} ))
 check "the player hides as many lines as check-lessons says ($hidden = $over)" [ "$hidden" = "$over" ]
 
+# 1b. the same agreement at another size (--size), and the shipped course fits the larger sizes
+o2=$("$ATTEND" check-lessons --samples 0 --size 100x30 "$C" 2>&1)
+over30=$(grep -oE 'the prose is [0-9]+ lines over' <<<"$o2" | grep -oE '[0-9]+' | head -1)
+check "check-lessons --size 100x30: the long page is fewer lines over ($over30 < $over)" \
+    eval '[ -n "$over30" ] && [ "$over30" -lt "$over" ] && grep -q "does not fit 100x30" <<<"$o2"'
+start 100 30 -- --lessons "$C" --lesson long
+wait_for "more below" 5
+shown=$(screen | grep -oE 'more below.*\(([0-9]+)/([0-9]+)\)' | grep -oE '\([0-9]+/[0-9]+\)' | tr -d '()')
+hidden=$(( ${shown#*/} - ${shown%/*} ))
+check "at 100x30 the player hides as many lines as check-lessons says ($hidden = $over30)" \
+    [ "$hidden" = "$over30" ]
+for size in 100x30 200x60; do
+    o2=$("$ATTEND" check-lessons --samples 5 --size "$size" 2>&1)
+    check "the shipped course fits $size after every key and on sentences: $(tail -1 <<<"$o2")" \
+        grep -qE ' 0 problems$' <<<"$o2"
+done
+o2=$("$ATTEND" check-lessons --size 60x20 2>&1); rc=$?
+check "check-lessons --size rejects a size below 80x24 (exit $rc)" \
+    eval '[ "$rc" = 2 ] && grep -q "from 80x24 to 1000x500, not \"60x20\"" <<<"$o2"'
+out=$("$ATTEND" check-lessons --samples 2 "$C" 2>&1) # section 2 reads the 80x24 report
+
 # 2. assert after m: reported with the key, shown in place
 check "check-lessons: the assert fails after m" \
     grep -qE "02-guard.json:[0-9]+:[0-9]+: pages\[1\].prose: after m \{\{assert mask == 'none'\}\} does not hold: mask is causal" <<<"$out"
