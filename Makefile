@@ -108,7 +108,9 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow
 sanitize: check-pkgs
 	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all" \
 	  LDFLAGS="$(SAN_FLAGS)" unit
-	@BUILD=build-san ATTEND=build-san/attend SANITIZE=1 tests/run_all.sh
+	@BUILD=build-san ATTEND=build-san/attend SANITIZE=1 \
+	  SAN_OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all" \
+	  SAN_LDFLAGS="$(SAN_FLAGS)" tests/run_all.sh
 
 bench: check-pkgs attend $(TOOL_BIN)
 	@bench/run.sh

@@ -25,8 +25,12 @@ expect 0 "3 passed" -- bash -c "cd '$tmp/elsewhere' && '$A' dump --sentence 'the
 # ---- make install into a temporary prefix (its own build dir: ./attend is left alone) ----
 B=$tmp/build P=$tmp/prefix
 mkdir -p "$B"
-for d in engine course tui cli; do [ -d build/$d ] && cp -a build/$d "$B/"; done
-mk() { make -s -j2 --no-print-directory BUILD="$B" BIN="$B/attend" "$@"; }
+# (built as the binary under test is: under `make sanitize` its objects and flags, so that the
+# installed and the tree's binary compute the same bits and their dumps can be compared)
+for d in engine course tui cli; do [ -d "${BUILD:-build}/$d" ] && cp -a "${BUILD:-build}/$d" "$B/"; done
+flags=()
+[ -n "${SAN_OPT:-}" ] && flags=("OPT=$SAN_OPT" "LDFLAGS=${SAN_LDFLAGS:-}")
+mk() { make -s -j2 --no-print-directory BUILD="$B" BIN="$B/attend" "${flags[@]}" "$@"; }
 # SRCDIR= as the Debian package builds it: the binary cannot fall back on this tree
 if mk PREFIX="$P" SRCDIR= install >"$tmp/install.log" 2>&1; then ok; else bad "make install"; tail -20 "$tmp/install.log"; fi
 for f in bin/attend share/man/man1/attend.1 share/bash-completion/completions/attend \
