@@ -9,8 +9,8 @@
  * that chain, so the bits do not depend on the shape, the tile an element falls in, the vector
  * width or the path taken (ATTEND_NO_AVX512=1 forces the AVX2 path; tests compare the two). */
 #include "tensor.h"
+#include "cpu.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
@@ -232,36 +232,17 @@ AVX512 static void matmul_avx512(float *restrict out, const float *restrict a,
     }
 }
 
-static int have_avx512(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx512f") && getenv("ATTEND_NO_AVX512") == NULL;
-    }
-    return have;
-}
-
-static int have_avx2_fma(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }
-    return have;
-}
 #endif
 
 void tensor_matmul(float *restrict out, const float *restrict a, const float *restrict b, int n,
                    int k, int m)
 {
 #if TENSOR_X86
-    if (have_avx512()) {
+    if (cpu_has_avx512()) {
         matmul_avx512(out, a, b, n, k, m);
         return;
     }
-    if (have_avx2_fma()) {
+    if (cpu_has_avx2_fma()) {
         matmul_avx2(out, a, b, n, k, m);
         return;
     }

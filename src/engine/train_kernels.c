@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "train_internal.h"
 
 /* ======================= the portable kernels ======================= */
@@ -375,28 +376,6 @@ TZ_AVX512 static int mm_a_bt_avx512(float *dx, const float *g, const float *w, i
     return p;
 }
 
-static int tk_have_avx512(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx512f") && getenv("ATTEND_NO_AVX512") == NULL;
-    }
-    return have;
-}
-
-static int tk_have_avx2(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx2");
-    }
-    return have;
-}
-#else
-#define tk_have_avx2() 0
-#define tk_have_avx512() 0
 #endif
 
 /* ======================= the kernels ======================= */
@@ -404,11 +383,11 @@ static int tk_have_avx2(void)
 void train_mm(float *out, const float *a, const float *b, int n, int k, int m, int acc)
 {
 #ifdef TK_AVX2
-    if (tk_have_avx512()) {
+    if (cpu_has_avx512()) {
         z_mm(out, a, (size_t)k, 1, b, n, k, m, acc, 0);
         return;
     }
-    if (tk_have_avx2()) {
+    if (cpu_has_avx2()) {
         mm_avx2(out, a, b, n, k, m, acc);
         return;
     }
@@ -419,11 +398,11 @@ void train_mm(float *out, const float *a, const float *b, int n, int k, int m, i
 void train_mm_at_b(float *dw, const float *a, const float *g, int n, int k, int m)
 {
 #ifdef TK_AVX2
-    if (tk_have_avx512()) {
+    if (cpu_has_avx512()) {
         z_mm(dw, a, 1, (size_t)k, g, k, n, m, 1, 1);
         return;
     }
-    if (tk_have_avx2()) {
+    if (cpu_has_avx2()) {
         mm_at_b_avx2(dw, a, g, n, k, m);
         return;
     }
@@ -435,9 +414,9 @@ void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int 
 {
     int p0 = 0;
 #ifdef TK_AVX2
-    if (tk_have_avx512())
+    if (cpu_has_avx512())
         p0 = mm_a_bt_avx512(dx, g, w, n, m, k);
-    if (tk_have_avx2())
+    if (cpu_has_avx2())
         p0 = mm_a_bt_avx2(dx, g, w, n, m, k, p0);
 #endif
     mm_a_bt_portable(dx, g, w, n, m, k, p0);
