@@ -9,7 +9,10 @@
 
 #include "ui.h"
 
-#define MCELL 8 /* columns per value: "%7.3f " */
+/* Columns per value: the widest "%.3f" of the tensor and a space, at least MCELL_MIN (so a
+ * table keeps its shape as values change sign) and at most MCELL_MAX. */
+#define MCELL_MIN 7
+#define MCELL_MAX 10
 
 int mtable_encdec_dec(const App *a, const TraceEntry *e)
 {
@@ -67,24 +70,51 @@ static const char *col_token(App *a, const TraceEntry *e, int j)
     return e->cols == t->n ? vocab_word(v, t->src[j]) : NULL;
 }
 
-/* Row label column: 8 (7 characters of a token), 12 in a wide pane (80x24 never is). */
-static int matrix_lw(int w)
+/* Row label column: the longest label and a space, at least 4 ("pos"/indices line up with
+ * the column header) and at most 8 (7 characters of a token), 12 in a wide pane (80x24
+ * never is). */
+static int matrix_lw(App *a, const TraceEntry *e, int w)
 {
-    return w >= APP_BIG_W ? 12 : 8;
+    int max = w >= APP_BIG_W ? 12 : 8, lw = 4;
+    for (int i = 0; i < e->rows && lw < max; i++) {
+        char lab[64];
+        row_label(a, e, i, lab, sizeof lab);
+        if (ui_width(lab) + 1 > lw)
+            lw = ui_width(lab) + 1;
+    }
+    return lw > max ? max : lw;
 }
 
-int mtable_need(const TraceEntry *e, int w)
+static int matrix_cw(const TraceEntry *e)
 {
-    int vis_c = (w - matrix_lw(w)) / MCELL;
-    return e ? 1 + e->rows + (e->cols > vis_c ? 1 : 0) : 1;
+    int cw = MCELL_MIN;
+    size_t n = (size_t)e->rows * e->cols;
+    for (size_t k = 0; k < n && cw < MCELL_MAX; k++) {
+        float v = e->data[k];
+        if (isinf(v) || isnan(v))
+            continue;
+        char num[48];
+        int len = snprintf(num, sizeof num, "%.3f", (double)v) + 1;
+        if (len > cw)
+            cw = len;
+    }
+    return cw > MCELL_MAX ? MCELL_MAX : cw;
+}
+
+int mtable_need(App *a, const TraceEntry *e, int w)
+{
+    if (!e)
+        return 1;
+    int vis_c = (w - matrix_lw(a, e, w)) / matrix_cw(e);
+    return 1 + e->rows + (e->cols > vis_c ? 1 : 0);
 }
 
 int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc)
 {
     if (r.h < 2 || !e)
         return 0;
-    int lw = matrix_lw(r.w);
-    int vis_c = (r.w - lw) / MCELL;
+    int lw = matrix_lw(a, e, r.w), cw = matrix_cw(e);
+    int vis_c = (r.w - lw) / cw;
     int vis_r = r.h - 1;
     if (e->rows > vis_r || e->cols > vis_c)
         vis_r = r.h - 2; /* a line says what is out of view */
@@ -106,8 +136,8 @@ int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc)
             snprintf(lab, sizeof lab, "%d:%s", j, tok);
         else
             snprintf(lab, sizeof lab, "%d", j);
-        int lw2 = ui_width(lab) < MCELL - 1 ? ui_width(lab) : MCELL - 1;
-        ui_put(r.y, r.x + lw + (j - sc) * MCELL + (MCELL - 1 - lw2), MCELL - 1, lab);
+        int lw2 = ui_width(lab) < cw - 1 ? ui_width(lab) : cw - 1;
+        ui_put(r.y, r.x + lw + (j - sc) * cw + (cw - 1 - lw2), cw - 1, lab);
     }
     attroff(A_DIM);
     int y = r.y + 1;
@@ -117,14 +147,14 @@ int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc)
         ui_put(y, r.x, lw - 1, lab);
         for (int j = sc; j < e->cols && j < sc + vis_c; j++) {
             float v = e->data[(size_t)i * e->cols + j];
-            int x = r.x + lw + (j - sc) * MCELL;
+            int x = r.x + lw + (j - sc) * cw;
             if (isinf(v)) {
                 attron(A_DIM);
-                ui_putf(y, x, MCELL, "%*s%s", 7 - ui_width(ui_glyph(G_NEG_INF)), "",
+                ui_putf(y, x, cw, "%*s%s", cw - 1 - ui_width(ui_glyph(G_NEG_INF)), "",
                         v < 0 ? ui_glyph(G_NEG_INF) : "inf");
                 attroff(A_DIM);
             } else {
-                ui_putf(y, x, MCELL, "%7.3f", (double)v);
+                ui_putf(y, x, cw, "%*.3f", cw - 1, (double)v);
             }
         }
     }

@@ -6,8 +6,9 @@
 #include "app.h"
 
 /* Rows mtable_draw needs to draw e whole at width w (column header, rows, and the
- * "cols ... of" line when not every column fits). */
-int mtable_need(const TraceEntry *e, int w);
+ * "cols ... of" line when not every column fits). Columns are as wide as e's widest value
+ * needs (7 to 10), the label column as its longest row label. */
+int mtable_need(App *a, const TraceEntry *e, int w);
 /* Draws e in r with row labels, scrolled by (sr, sc); returns the rows used. */
 int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc);
 /* Applies a scroll request (REQ_SCROLL_UP/DOWN/LEFT/RIGHT) to the row and column offsets;

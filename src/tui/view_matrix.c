@@ -62,7 +62,7 @@ static void matrix_draw(App *a, Rect r)
         attron(A_DIM);
         ui_put(y++, r.x, r.w, APP_DEC_ROW_NOTE);
         attroff(A_DIM);
-    } else if (r.y + r.h - y > mtable_need(e, r.w)) {
+    } else if (r.y + r.h - y > mtable_need(a, e, r.w)) {
         y++; /* a blank line when there is room */
     }
     Rect m = {y, r.x, r.y + r.h - y, r.w};
@@ -88,7 +88,7 @@ static int matrix_need(App *a, int w)
     if (!e)
         return 3;
     return 1 + ui_wrap_lines(trace_kind_formula(e->kind), w, 2) + (mtable_encdec_dec(a, e) ? 1 : 0) +
-           mtable_need(e, w);
+           mtable_need(a, e, w);
 }
 
 const ViewOps VIEW_MATRIX = {

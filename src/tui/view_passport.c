@@ -143,7 +143,7 @@ static void passport_draw(App *a, Rect r)
     int chain = chain_lines(a, idx, a->step, r.w);
     if (chain > 3)
         chain = 3;
-    int mneed = mtable_need(e, r.w);
+    int mneed = mtable_need(a, e, r.w);
     int roomy = r.h >= (y - r.y) + 2 + chain + mneed; /* blank lines around the chain */
     if (!roomy && chain > 1 && r.h < (y - r.y) + chain + mneed)
         chain = r.h - (y - r.y) - 1 - 4 >= 2 ? 2 : 1; /* keep four rows of the matrix */
@@ -204,7 +204,7 @@ static int passport_need(App *a, int w)
     char formula[200];
     return 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2) +
            1 + (chain > 3 ? 3 : chain) +
-           1 + mtable_need(e, w);
+           1 + mtable_need(a, e, w);
 }
 
 const ViewOps VIEW_PASSPORT = {
