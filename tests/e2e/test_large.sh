@@ -129,4 +129,15 @@ expect "mask:causal" "LANG=C 200x60: mask on"
 check "LANG=C 200x60: upper triangle masked with x, rows sum to 1.00" heatmap_triangle "x" 6
 keys q
 expect_exit 0 "LANG=C 200x60: quits"
+
+# ---- the passport uses a wide terminal's room (issue 10: 10 of 12 columns at 160 wide) ----
+rm -rf "$XDG_STATE_HOME"
+start 160 40 -- --lessons "$ROOT/lessons" --lesson transformer-block --page 3
+expect "shape passport" "160x40: the passport page opens"
+keys n n
+expect "step 6/20: K" "160x40: the passport steps to a head's K"
+check "160x40: all 12 columns of K [6x12] shown, no column scroller" \
+    eval 'screen | grep -qE "│ +0 +1 +2 +3 +4 +5 +6 +7 +8 +9 +10 +11 *$" && ! screen | grep -q "cols 1-"'
+keys q
+expect_exit 0 "160x40: quits"
 finish
