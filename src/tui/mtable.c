@@ -85,9 +85,20 @@ static int matrix_lw(App *a, const TraceEntry *e, int w)
     return lw > max ? max : lw;
 }
 
-static int matrix_cw(const TraceEntry *e)
+static int matrix_cw(App *a, const TraceEntry *e)
 {
     int cw = MCELL_MIN;
+    /* an attention tensor's column labels ("0:<bos>") count too: a label is not cut while
+     * a value would leave it room */
+    for (int j = 0; j < e->cols && cw < MCELL_MAX; j++) {
+        const char *tok = col_token(a, e, j);
+        char lab[96];
+        if (!tok)
+            break;
+        snprintf(lab, sizeof lab, "%d:%s", j, tok);
+        if (ui_width(lab) + 1 > cw)
+            cw = ui_width(lab) + 1;
+    }
     size_t n = (size_t)e->rows * e->cols;
     for (size_t k = 0; k < n && cw < MCELL_MAX; k++) {
         float v = e->data[k];
@@ -105,7 +116,7 @@ int mtable_need(App *a, const TraceEntry *e, int w)
 {
     if (!e)
         return 1;
-    int vis_c = (w - matrix_lw(a, e, w)) / matrix_cw(e);
+    int vis_c = (w - matrix_lw(a, e, w)) / matrix_cw(a, e);
     return 1 + e->rows + (e->cols > vis_c ? 1 : 0);
 }
 
@@ -113,7 +124,7 @@ int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc)
 {
     if (r.h < 2 || !e)
         return 0;
-    int lw = matrix_lw(a, e, r.w), cw = matrix_cw(e);
+    int lw = matrix_lw(a, e, r.w), cw = matrix_cw(a, e);
     int vis_c = (r.w - lw) / cw;
     int vis_r = r.h - 1;
     if (e->rows > vis_r || e->cols > vis_c)
