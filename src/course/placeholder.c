@@ -1,6 +1,7 @@
 /* placeholder.c - live values in lesson prose: {{weight 2 3}}, {{shape L0.h0.q}}, ...
  * (syntax in docs/lessons.md). Reads the current Trace; never prints. */
 #include "placeholder.h"
+#include "placeholder_out.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -13,24 +14,6 @@
 
 #define PH_MAX_ARGS 6
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int overflow;
-} Out;
-
-static void out_put(Out *o, const char *s, size_t n)
-{
-    if (o->cap == 0)
-        return;
-    if (o->len + n >= o->cap) {
-        n = o->cap - 1 - o->len;
-        o->overflow = 1;
-    }
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-    o->buf[o->len] = 0;
-}
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {

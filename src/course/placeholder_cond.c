@@ -3,6 +3,7 @@
  * expanded on one run (placeholder_expand) or checked without one (placeholder_syntax). The
  * values themselves are placeholder.c's. Syntax in docs/lessons.md. Never prints. */
 #include "placeholder.h"
+#include "placeholder_out.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -266,24 +267,6 @@ int placeholder_condition(const char *cond, const PlaceholderCtx *ctx, int *trut
 
 /* ---- the walk over a text: plain runs and {{...}} tags ---- */
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int overflow;
-} Out;
-
-static void out_put(Out *o, const char *s, size_t n)
-{
-    if (o->cap == 0)
-        return;
-    if (o->len + n >= o->cap) {
-        n = o->cap - 1 - o->len;
-        o->overflow = 1;
-    }
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-    o->buf[o->len] = 0;
-}
 
 enum { TAG_TEXT, TAG_OPEN, TAG_VALUE, TAG_IF, TAG_ELIF, TAG_ELSE, TAG_END, TAG_ASSERT };
 
