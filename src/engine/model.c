@@ -669,8 +669,7 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
             tensor_add(masked + at, scaled + at, mask + at, nn); /* + M: where the mask is applied */
         else
             memcpy(masked + at, scaled + at, sizeof(float) * nn);
-        memcpy(weights + at, masked + at, sizeof(float) * nn);
-        tensor_softmax_rows(weights + at, r, nk);                 /* A = softmax(...) row by row */
+        tensor_softmax_rows_to(weights + at, masked + at, r, nk); /* A = softmax(...) row by row */
         tensor_matmul(out + (size_t)i0 * dv, weights + at, v, r, nk, dv); /* A · V */
     }
 }

@@ -2,6 +2,7 @@
 #include "tensor.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* GNU C vector types for the kernels below; on x86-64 a second copy of each kernel is compiled
@@ -9,6 +10,7 @@
  * tensor_matmul lives in tensor_matmul.c (built with FMA contraction). */
 typedef float v8f __attribute__((vector_size(32)));
 typedef int v8i __attribute__((vector_size(32))); /* eight ints: masks of v8f comparisons */
+typedef unsigned v8u __attribute__((vector_size(32)));
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define TENSOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
@@ -116,8 +118,7 @@ void tensor_add_row(float *restrict x, const float *restrict bias, int n, int m)
 
 /* Largest entry of r[0..m-1] that compares greater than -INFINITY (NaNs are skipped, as
  * `if (r[j] > mx)` does), 8 lanes at a time: the maximum does not depend on the order. */
-TENSOR_CLONES
-static float row_max(const float *r, int m)
+__attribute__((always_inline)) static inline float row_max(const float *r, int m)
 {
     float mx = -INFINITY;
     int j = 0;
@@ -139,34 +140,139 @@ static float row_max(const float *r, int m)
     return mx;
 }
 
-/* Rows are done four at a time: each row's sum of exponentials still runs in order (the same
- * bits as one row at a time), but four independent chains overlap their latencies. */
-void tensor_softmax_rows(float *x, int n, int m)
+/* e^x for eight floats, made of float multiplications and additions only (no FMA, no libm):
+ * every build and every CPU gives the same bits, and the softmax below runs eight keys at a
+ * time instead of calling libm's scalar expf once per key.
+ *   x = k·ln2 + r with k = round(x·log2 e) and |r| <= ln2/2 (ln2 in two parts, the first exact
+ *   in 9 bits, so k·0.693359375 is exact); e^r by a degree-7 polynomial (Cephes' expf
+ *   coefficients); then times 2^k, as two powers of two so that e^x below 2^-126 is rounded
+ *   once, into a subnormal, like expf. Within 2 ulp of e^x: 0.99 ulp at worst over every
+ *   float of [-104, 89] (libm's expf: 0.50), and test_engine sweeps a sample of them. 0 below
+ *   -103.98, infinity above 88.73, NaN stays NaN. GELU uses it too. */
+#define EXP_LO (-104.0f)
+#define EXP_HI 89.0f
+#define EXP_MAGIC 12582912.0f /* 1.5·2^23: adding it rounds to an integer in the low bits */
+__attribute__((always_inline)) static inline void exp8(v8f *px) /* by pointer: no vector ABI */
 {
-    for (int i = 0; i < n; i += 4) {
-        float *live[4], mx[4], sum[4] = {0, 0, 0, 0};
-        int R = 0;
-        for (int r = i; r < n && r < i + 4; r++) {
-            float *row = x + (size_t)r * m;
-            float v = row_max(row, m);
-            if (v == -INFINITY) { /* every key masked: no distribution, all zeros */
-                memset(row, 0, sizeof(float) * (size_t)m);
-                continue;
-            }
-            live[R] = row;
-            mx[R++] = v;
+    v8f x = *px;
+    const v8f lo = {EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO};
+    const v8f hi = {EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI};
+    v8i below = x < lo, above = x > hi; /* NaN is neither: it stays NaN */
+    x = (v8f)((below & (v8i)lo) | (above & (v8i)hi) | (~(below | above) & (v8i)x));
+    v8f kf = x * 1.44269504088896341f + EXP_MAGIC;
+    v8i k = (v8i)kf - (v8i)(v8f){EXP_MAGIC, EXP_MAGIC, EXP_MAGIC, EXP_MAGIC, EXP_MAGIC, EXP_MAGIC,
+                                 EXP_MAGIC, EXP_MAGIC};
+    kf -= EXP_MAGIC;
+    v8f r = x - kf * 0.693359375f;
+    r = r - kf * -2.12194440e-4f;
+    v8f p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    v8f y = p * (r * r) + r + 1.0f;
+    v8i k1 = k >> 1, k2 = k - k1; /* each within [-75, 64]: 2^k1, 2^k2 are normal floats */
+    v8f s1 = (v8f)((v8u)(k1 + 127) << 23), s2 = (v8f)((v8u)(k2 + 127) << 23);
+    *px = y * s1 * s2;
+}
+
+/* exp8's steps on one float, in the same order: the same bits as any lane of exp8 (the
+ * softmax's tail keys, and tensor_expf). */
+__attribute__((always_inline)) static inline float exp1(float x)
+{
+    if (x < EXP_LO)
+        x = EXP_LO;
+    else if (x > EXP_HI)
+        x = EXP_HI;
+    const float magic = EXP_MAGIC;
+    float kf = x * 1.44269504088896341f + EXP_MAGIC;
+    int32_t kb, mb;
+    memcpy(&kb, &kf, sizeof kb);
+    memcpy(&mb, &magic, sizeof mb);
+    int32_t k = kb - mb;
+    kf -= EXP_MAGIC;
+    float r = x - kf * 0.693359375f;
+    r = r - kf * -2.12194440e-4f;
+    float p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    float y = p * (r * r) + r + 1.0f;
+    int32_t k1 = k >> 1, k2 = k - k1;
+    uint32_t b1 = (uint32_t)(k1 + 127) << 23, b2 = (uint32_t)(k2 + 127) << 23;
+    float s1, s2;
+    memcpy(&s1, &b1, sizeof s1);
+    memcpy(&s2, &b2, sizeof s2);
+    return y * s1 * s2;
+}
+
+float tensor_expf(float x) { return exp1(x); }
+
+/* One row: out[j] = e^(x[j] − mx) (exactly 0 where x[j] is −∞), and their sum: eight partial
+ * sums over j ≡ u (mod 8), the tail padded with zeros, combined ((0+4)+(1+5))+((2+6)+(3+7)).
+ * Adding a masked key (a 0) changes no partial sum, so a causal row keeps its bits when the
+ * sentence grows (the K/V cache relies on it); the tail keys go through exp1, lane for lane
+ * the same steps, so every key gets the same bits wherever it sits. */
+__attribute__((always_inline)) static inline int any_lane(v8i m)
+{
+    v8i z = {0};
+    return memcmp(&m, &z, sizeof m) != 0;
+}
+
+__attribute__((always_inline)) static inline float exp_row(float *out, const float *x, int m,
+                                                           float mx)
+{
+    const v8f ninf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                      -INFINITY, -INFINITY};
+    v8f acc = {0}, v;
+    int j = 0;
+    for (; j + 8 <= m; j += 8) {
+        memcpy(&v, x + j, sizeof v);
+        v8i live = v != ninf;
+        if (!any_lane(live)) { /* eight masked keys (a causal row's future): zeros, no exp */
+            memset(out + j, 0, sizeof v);
+            continue;
         }
-        for (int j = 0; j < m; j++)
-            for (int r = 0; r < R; r++) {
-                float v = live[r][j];
-                v = (v == -INFINITY) ? 0.0f : expf(v - mx[r]);
-                live[r][j] = v;
-                sum[r] += v;
-            }
-        for (int r = 0; r < R; r++)
-            tensor_scale(live[r], 1.0f / sum[r], (size_t)m);
+        v -= mx;
+        exp8(&v);
+        v = (v8f)((v8i)v & live);
+        memcpy(out + j, &v, sizeof v);
+        acc += v;
+    }
+    for (int u = 0; j + u < m; u++) { /* the tail: lane u gets key j + u, the rest add 0 */
+        float e = x[j + u] == -INFINITY ? 0.0f : exp1(x[j + u] - mx);
+        out[j + u] = e;
+        acc[u] += e;
+    }
+    return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+
+TENSOR_CLONES
+void tensor_softmax_rows_to(float *out, const float *x, int n, int m)
+{
+    for (int i = 0; i < n; i++) {
+        const float *row = x + (size_t)i * m;
+        float *o = out + (size_t)i * m;
+        float mx = row_max(row, m);
+        if (mx == -INFINITY) { /* every key masked: no distribution, all zeros */
+            memset(o, 0, sizeof(float) * (size_t)m);
+            continue;
+        }
+        float inv = 1.0f / exp_row(o, row, m, mx);
+        int j = 0;
+        for (; j + 8 <= m; j += 8) { /* tensor_scale, inlined: short rows are the common case */
+            v8f v;
+            memcpy(&v, o + j, sizeof v);
+            v *= inv;
+            memcpy(o + j, &v, sizeof v);
+        }
+        for (; j < m; j++)
+            o[j] *= inv;
     }
 }
+
+void tensor_softmax_rows(float *x, int n, int m) { tensor_softmax_rows_to(x, x, n, m); }
 
 /* Mean and 1/sqrt(var + eps) of R rows at once: each row's sums run in order in double (the
  * same bits as one row at a time), R chains side by side so their latencies overlap. */
@@ -257,43 +363,6 @@ float tensor_gelu1(float x)
     return x / (1.0f + expf(-2.0f * u));
 }
 
-
-/* e^x for 8 floats at once, in place: x = n·ln2 + r, e^r by Cephes' degree-6 polynomial
- * (relative error about 2e-7 on |r| ≤ ln2/2), 2^n from the exponent bits. Arguments are
- * clamped to ±88.37 (the float range). By pointer: no vector-ABI differences between clones. */
-static inline void exp8(v8f *px)
-{
-    v8f x = *px;
-    v8i xi, lo, hi, m;
-    const float cl = 88.3762626647949f;
-    v8f hif = {cl, cl, cl, cl, cl, cl, cl, cl}, lof = -hif;
-    memcpy(&xi, &x, sizeof xi);
-    memcpy(&hi, &hif, sizeof hi);
-    memcpy(&lo, &lof, sizeof lo);
-    m = x > hif;                                     /* -1 where above the range */
-    xi = (xi & ~m) | (hi & m);
-    memcpy(&x, &xi, sizeof x);
-    m = x < lof;
-    xi = (xi & ~m) | (lo & m);
-    memcpy(&x, &xi, sizeof x);
-    v8f fx = x * 1.44269504088896341f + 0.5f;
-    v8i n = __builtin_convertvector(fx, v8i);       /* truncation toward zero */
-    v8f nf = __builtin_convertvector(n, v8f);
-    n += (v8i)(nf > fx);                             /* floor: -1 where truncation went up */
-    nf = __builtin_convertvector(n, v8f);
-    v8f r = x - nf * 0.693359375f + nf * 2.12194440e-4f;
-    v8f r2 = r * r;
-    v8f y = 1.9875691500E-4f * r + 1.3981999507E-3f;
-    y = y * r + 8.3334519073E-3f;
-    y = y * r + 4.1665795894E-2f;
-    y = y * r + 1.6666665459E-1f;
-    y = y * r + 5.0000001201E-1f;
-    y = y * r2 + r + 1.0f;
-    v8i bits = (n + 127) << 23;
-    v8f scale;
-    memcpy(&scale, &bits, sizeof scale);
-    *px = y * scale;
-}
 
 TENSOR_CLONES
 void tensor_gelu(float *x, size_t len)

@@ -21,6 +21,13 @@ void tensor_add_row(float *restrict x, const float *restrict bias, int n, int m)
 /* Row-wise softmax of x[n×m] in place, max-subtracted. Entries equal to -INFINITY become
  * exactly 0. A row that is entirely -INFINITY becomes all zeros (never NaN). */
 void tensor_softmax_rows(float *x, int n, int m);
+/* The same into out (out may be x). Each row: its max mx, e^(x−mx) by tensor_expf, summed in
+ * eight lanes (j mod 8) combined ((0+4)+(1+5))+((2+6)+(3+7)), and every entry times 1/sum.
+ * Masked keys add exact zeros: a causal row has the same bits however many keys follow. */
+void tensor_softmax_rows_to(float *out, const float *x, int n, int m);
+/* e^x from float multiplications and additions only: the same bits on every CPU and build,
+ * within 2 ulp of e^x; 0 below -103.98, infinity above 88.73. The softmax's exponential. */
+float tensor_expf(float x);
 /* LayerNorm of each row: gain*(x-mean)/sqrt(var+eps)+bias (bias may be NULL). */
 void tensor_layernorm(float *out, const float *x, const float *gain, const float *bias,
                       int n, int m, float eps);

@@ -184,6 +184,72 @@ static void test_gelu(void)
                1e-6, "scalar GELU");
 }
 
+/* The softmax's own e^x against exp in double: every 37th float of [-104, 89] (about 60
+ * million), in ulps of the true value; the edges, infinities and NaN. */
+static double ulp_at(double e)
+{
+    if (e < 0x1p-126)
+        return 0x1p-149;
+    int ex;
+    frexp(e, &ex);
+    return ldexp(1.0, ex - 24);
+}
+
+static void test_expf(void)
+{
+    double worst = 0.0;
+    float worst_x = 0.0f;
+    long n = 0, overflow_bad = 0;
+    const float ends[2] = {89.0f, -104.0f};
+    for (int neg = 0; neg < 2; neg++) {
+        uint32_t top;
+        memcpy(&top, &ends[neg], sizeof top);
+        top &= 0x7fffffffu;
+        for (uint32_t m = 0; m <= top; m += 37) {
+            uint32_t bits = m | (neg ? 0x80000000u : 0u);
+            float x;
+            memcpy(&x, &bits, sizeof x);
+            double e = exp((double)x);
+            float y = tensor_expf(x);
+            n++;
+            if (e > 0x1.fffffep127) {
+                overflow_bad += !isinf(y);
+                continue;
+            }
+            double u = fabs((double)y - e) / ulp_at(e);
+            if (!(u <= worst)) {
+                worst = u;
+                worst_x = x;
+            }
+        }
+    }
+    CHECK(n > 60000000, "%ld floats swept", n);
+    CHECK(worst <= 1.0, "tensor_expf within 1 ulp of e^x (worst %.3f at %a)", worst,
+          (double)worst_x);
+    CHECK(overflow_bad == 0, "%ld overflowing arguments not infinity", overflow_bad);
+    CHECK(tensor_expf(0.0f) == 1.0f && tensor_expf(-0.0f) == 1.0f, "e^0 = 1");
+    CHECK(tensor_expf(-INFINITY) == 0.0f && tensor_expf(-104.0f) == 0.0f, "e^-inf = 0");
+    CHECK(tensor_expf(-103.0f) > 0.0f, "e^-103 is a subnormal, not 0");
+    CHECK(isinf(tensor_expf(INFINITY)) && isinf(tensor_expf(88.73f)), "e^88.73 overflows");
+    CHECK(isnan(tensor_expf(NAN)), "NaN stays NaN");
+    /* a row followed by masked keys keeps its bits: what the causal K/V cache relies on */
+    long moved = 0;
+    for (int m = 1; m <= 40; m++)
+        for (int extra = 1; extra <= 9; extra++) {
+            float a[64], b[64];
+            for (int j = 0; j < m; j++)
+                a[j] = b[j] = (float)((j * 7919 + m * 104729) % 2001 - 1000) / 137.0f;
+            for (int j = m; j < m + extra; j++)
+                b[j] = -INFINITY;
+            tensor_softmax_rows(a, 1, m);
+            tensor_softmax_rows(b, 1, m + extra);
+            moved += memcmp(a, b, sizeof(float) * (size_t)m) != 0;
+            for (int j = m; j < m + extra; j++)
+                moved += b[j] != 0.0f;
+        }
+    CHECK(moved == 0, "softmax: %ld rows changed when masked keys were appended", moved);
+}
+
 /* The practice problem: L=3, d_k=1, Q=[[2],[0],[1]], K=[[1],[3],[-1]], V=[[10],[20],[30]]. */
 static void test_practice(void)
 {
@@ -542,11 +608,12 @@ static float k_dot8(const float *a, const float *b, int k)
     return s;
 }
 
-/* The softmax of one row as the engine always computed it: max, expf in order, sum in order,
- * times 1/sum. */
+/* The softmax of one row by its contract (tensor.h), one key at a time: max, tensor_expf of
+ * each key minus the max (masked keys 0), the sum in eight lanes j mod 8 combined
+ * ((0+4)+(1+5))+((2+6)+(3+7)), times 1/sum. */
 static void k_softmax_row(float *r, int m)
 {
-    float mx = -INFINITY, sum = 0.0f;
+    float mx = -INFINITY, lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int j = 0; j < m; j++)
         if (r[j] > mx)
             mx = r[j];
@@ -555,9 +622,10 @@ static void k_softmax_row(float *r, int m)
         return;
     }
     for (int j = 0; j < m; j++) {
-        r[j] = r[j] == -INFINITY ? 0.0f : expf(r[j] - mx);
-        sum += r[j];
+        r[j] = r[j] == -INFINITY ? 0.0f : tensor_expf(r[j] - mx);
+        lane[j % 8] += r[j];
     }
+    float sum = ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
     float inv = 1.0f / sum;
     for (int j = 0; j < m; j++)
         r[j] *= inv;
@@ -644,6 +712,21 @@ static void test_kernels(void)
             }
         }
     CHECK(bad_sm == 0, "tensor_softmax_rows: %ld shapes differ from one row at a time", bad_sm);
+    /* the vector exp (full groups of 8 keys) against the scalar one (tensor_expf, and the
+     * tail keys) over the whole range a softmax feeds it, [-104, 0]: rows of 13 keys, the
+     * first 0 (the max), so the others are exponentiated as they are */
+    long bad_exp = 0;
+    for (int r = 0; r < 100000; r++) {
+        float ra[13], rb[13];
+        ra[0] = 0.0f;
+        for (int j = 1; j < 13; j++)
+            ra[j] = -104.0f * (float)((r * 12 + j) % 1199999) / 1199999.0f;
+        memcpy(rb, ra, sizeof ra);
+        tensor_softmax_rows(ra, 1, 13);
+        k_softmax_row(rb, 13);
+        bad_exp += memcmp(ra, rb, sizeof ra) != 0;
+    }
+    CHECK(bad_exp == 0, "softmax: %ld rows where the vector exp and tensor_expf differ", bad_exp);
     CHECK(bad_ln == 0, "tensor_layernorm: %ld shapes differ from one row at a time", bad_ln);
 }
 
@@ -693,6 +776,7 @@ int main(void)
     test_scaling();
     test_practice();
     test_gelu();
+    test_expf();
     test_properties();
     test_trace_names();
     test_tokenizer();
