@@ -663,12 +663,8 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
         int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS;
         size_t at = (size_t)i0 * nk, nn = (size_t)r * nk;
         tensor_matmul_bt(scores + at, q + (size_t)i0 * dk, k, r, dk, nk); /* S = Q Kᵀ */
-        memcpy(scaled + at, scores + at, sizeof(float) * nn);
-        tensor_scale(scaled + at, scale, nn);                             /* S / √d_k */
-        if (mask)
-            tensor_add(masked + at, scaled + at, mask + at, nn); /* + M: where the mask is applied */
-        else
-            memcpy(masked + at, scaled + at, sizeof(float) * nn);
+        /* S / √d_k, then + M: where the mask is applied (one pass over the rows) */
+        tensor_scale_add(scaled + at, masked + at, scores + at, scale, mask ? mask + at : NULL, nn);
         tensor_softmax_rows_to(weights + at, masked + at, r, nk); /* A = softmax(...) row by row */
         tensor_matmul(out + (size_t)i0 * dv, weights + at, v, r, nk, dv); /* A · V */
     }

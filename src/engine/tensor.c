@@ -110,6 +110,28 @@ void tensor_scale(float *x, float s, size_t len)
 }
 
 TENSOR_CLONES
+void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *restrict x,
+                      float s, const float *restrict add, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        v8f v, a;
+        memcpy(&v, x + i, sizeof v);
+        v *= s;
+        memcpy(scaled + i, &v, sizeof v);
+        if (add) {
+            memcpy(&a, add + i, sizeof a);
+            v += a;
+        }
+        memcpy(sum + i, &v, sizeof v);
+    }
+    for (; i < len; i++) {
+        scaled[i] = x[i] * s;
+        sum[i] = add ? scaled[i] + add[i] : scaled[i];
+    }
+}
+
+TENSOR_CLONES
 void tensor_add_row(float *restrict x, const float *restrict bias, int n, int m)
 {
     for (int i = 0; i < n; i++)

@@ -16,6 +16,10 @@ void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w);
 void tensor_add(float *out, const float *a, const float *b, size_t len);
 /* x[i] *= s. */
 void tensor_scale(float *x, float s, size_t len);
+/* One pass: scaled[i] = x[i]·s and sum[i] = scaled[i] + add[i] (add may be NULL: sum[i] =
+ * scaled[i]); the same bits as tensor_scale then tensor_add. No aliasing. */
+void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *restrict x,
+                      float s, const float *restrict add, size_t len);
 /* Adds bias[m] to every row of x[n×m]. */
 void tensor_add_row(float *restrict x, const float *restrict bias, int n, int m);
 /* Row-wise softmax of x[n×m] in place, max-subtracted. Entries equal to -INFINITY become

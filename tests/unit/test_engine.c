@@ -727,6 +727,27 @@ static void test_kernels(void)
         bad_exp += memcmp(ra, rb, sizeof ra) != 0;
     }
     CHECK(bad_exp == 0, "softmax: %ld rows where the vector exp and tensor_expf differ", bad_exp);
+    /* scale and mask in one pass = tensor_scale then tensor_add, at odd lengths, with and
+     * without a mask */
+    long bad_sa = 0;
+    for (int len = 1; len <= 37; len += 2)
+        for (int withm = 0; withm < 2; withm++) {
+            float xs[40], mk[40], sc[40], sm[40], r1[40], r2[40];
+            k_fill(xs, (size_t)len);
+            k_fill(mk, (size_t)len);
+            for (int j = 0; j < len; j += 3)
+                mk[j] = -INFINITY;
+            tensor_scale_add(sc, sm, xs, 0.2886751f, withm ? mk : NULL, (size_t)len);
+            memcpy(r1, xs, sizeof(float) * (size_t)len);
+            tensor_scale(r1, 0.2886751f, (size_t)len);
+            if (withm)
+                tensor_add(r2, r1, mk, (size_t)len);
+            else
+                memcpy(r2, r1, sizeof(float) * (size_t)len);
+            bad_sa += memcmp(sc, r1, sizeof(float) * (size_t)len) != 0;
+            bad_sa += memcmp(sm, r2, sizeof(float) * (size_t)len) != 0;
+        }
+    CHECK(bad_sa == 0, "tensor_scale_add: %ld results differ from scale then add", bad_sa);
     CHECK(bad_ln == 0, "tensor_layernorm: %ld shapes differ from one row at a time", bad_ln);
 }
 
