@@ -1,6 +1,7 @@
 /* placeholder.c - live values in lesson prose: {{weight 2 3}}, {{shape L0.h0.q}}, ...
  * (syntax in docs/lessons.md). Reads the current Trace; never prints. */
 #include "placeholder.h"
+#include "errf.h"
 #include "placeholder_out.h"
 
 #include <ctype.h>
@@ -15,15 +16,6 @@
 #define PH_MAX_ARGS 6
 
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Stack and sublayer the widget's heatmap shows (as dump does). */
 static void ph_where(const PlaceholderCtx *ctx, Stack *st, Sublayer *sub)
@@ -74,8 +66,7 @@ static int absent(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
+    verrf(err, errlen, fmt, ap);
     va_end(ap);
     return PLACEHOLDER_ABSENT;
 }
@@ -88,7 +79,7 @@ static const TraceEntry *ph_tensor(const PlaceholderCtx *ctx, TensorKind k, char
     ph_where(ctx, &st, &sub);
     const TraceEntry *e = trace_find(ctx->trace, st, ctx->layer, sub, ctx->head, k);
     if (!e)
-        fail(err, errlen, "the trace has no %s for layer %d head %d", trace_kind_key(k),
+        errf(err, errlen, "the trace has no %s for layer %d head %d", trace_kind_key(k),
              ctx->layer, ctx->head);
     return e;
 }
@@ -97,12 +88,12 @@ static int ph_rc(const TraceEntry *e, const char *si, const char *sj, int *i, in
                  char *err, size_t errlen)
 {
     if (parse_index(si, i))
-        return fail(err, errlen, "row \"%s\" is not a number", si);
+        return errf(err, errlen, "row \"%s\" is not a number", si);
     if (*i >= e->rows)
         return absent(err, errlen, "row %d out of range 0..%d", *i, e->rows - 1);
     if (sj) {
         if (parse_index(sj, j))
-            return fail(err, errlen, "column \"%s\" is not a number", sj);
+            return errf(err, errlen, "column \"%s\" is not a number", sj);
         if (*j >= e->cols)
             return absent(err, errlen, "column %d out of range 0..%d", *j, e->cols - 1);
     }
@@ -112,7 +103,7 @@ static int ph_rc(const TraceEntry *e, const char *si, const char *sj, int *i, in
 static int need_trace(const PlaceholderCtx *ctx, char *err, size_t errlen)
 {
     if (!ctx->trace)
-        return fail(err, errlen, "this page runs no sentence");
+        return errf(err, errlen, "this page runs no sentence");
     return 0;
 }
 
@@ -125,9 +116,9 @@ static int ph_x(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *ou
     if (ac == 3 && !strcmp(av[2], ","))
         group = 1;
     else if (ac != 2)
-        return fail(err, errlen, "x takes a value name (and optionally \",\"), e.g. {{x params ,}}");
+        return errf(err, errlen, "x takes a value name (and optionally \",\"), e.g. {{x params ,}}");
     if (!ctx->nv)
-        return fail(err, errlen, "this page's widget publishes no values");
+        return errf(err, errlen, "this page's widget publishes no values");
     const NamedValue *v = explain_get(ctx->nv, av[1]);
     if (!v) {
         char list[400] = "";
@@ -135,7 +126,7 @@ static int ph_x(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *ou
             size_t l = strlen(list);
             snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", ctx->nv->v[i].name);
         }
-        return fail(err, errlen, "unknown value \"%s\" (this widget publishes: %s)", av[1], list);
+        return errf(err, errlen, "unknown value \"%s\" (this widget publishes: %s)", av[1], list);
     }
     char num[80];
     if (v->integer && prec < 0)
@@ -243,7 +234,7 @@ static int ph_token(const char *arg, const PlaceholderCtx *ctx, char *out, size_
     const Trace *t = ctx->trace;
     int i = 0;
     if (parse_index(arg, &i))
-        return fail(err, errlen, "position \"%s\" is not a number", arg);
+        return errf(err, errlen, "position \"%s\" is not a number", arg);
     Stack st;
     Sublayer sub;
     ph_where(ctx, &st, &sub);
@@ -269,14 +260,14 @@ static int ph_equivariance(int prec, const PlaceholderCtx *ctx, char *out, size_
     const Model *m = ctx->model;
     const Trace *t = ctx->trace;
     if (!ctx->eq_a || !ctx->eq_b)
-        return fail(err, errlen, "equivariance needs scratch traces (player bug)");
+        return errf(err, errlen, "equivariance needs scratch traces (player bug)");
     int n = t->n;
     int *src = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
     int *ord = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
     if (!src || !ord) {
         free(src);
         free(ord);
-        return fail(err, errlen, "out of memory");
+        return errf(err, errlen, "out of memory");
     }
     /* the trace ran src[order[i]] at position i: undo it */
     for (int q = 0; q < n; q++) {
@@ -291,7 +282,7 @@ static int ph_equivariance(int prec, const PlaceholderCtx *ctx, char *out, size_
     free(src);
     free(ord);
     if (v < 0)
-        return fail(err, errlen, "%s", e2);
+        return errf(err, errlen, "%s", e2);
     if (prec >= 0)
         fmt_real(ctx, v, prec, out, outlen);
     else
@@ -320,12 +311,12 @@ static int ph_lookup(int ac, char **av, int prec, char *err, size_t errlen)
         if (!strcmp(TABLE[i].name, name))
             k = (int)i;
     if (k < 0)
-        return fail(err, errlen, "unknown placeholder \"%s\"", name);
+        return errf(err, errlen, "unknown placeholder \"%s\"", name);
     if (ac - 1 != TABLE[k].args)
-        return fail(err, errlen, "%s takes %d argument%s, got %d", name, TABLE[k].args,
+        return errf(err, errlen, "%s takes %d argument%s, got %d", name, TABLE[k].args,
                     TABLE[k].args == 1 ? "" : "s", ac - 1);
     if (prec >= 0 && !TABLE[k].real)
-        return fail(err, errlen, "%s is not a real number; it takes no precision", name);
+        return errf(err, errlen, "%s is not a real number; it takes no precision", name);
     return k;
 }
 
@@ -348,7 +339,7 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     if (!strcmp(name, "lbrace") || !strcmp(name, "layer") || !strcmp(name, "head"))
         needs_model = 0;
     if (!m && needs_model)
-        return fail(err, errlen, ctx->trace ? "this widget has no model (its own sizes are "
+        return errf(err, errlen, ctx->trace ? "this widget has no model (its own sizes are "
                                               "{{x NAME}} values)"
                                             : "no model");
     const ModelConfig *c = m ? &m->cfg : NULL;
@@ -368,7 +359,7 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     if (!strcmp(name, "shape") || !strcmp(name, "entries") || !strcmp(name, "value")) {
         const TraceEntry *e = trace_find_name(t, av[1]);
         if (!e)
-            return fail(err, errlen, "no traced tensor named \"%s\"", av[1]);
+            return errf(err, errlen, "no traced tensor named \"%s\"", av[1]);
         if (!strcmp(name, "shape"))
             snprintf(out, outlen, "%d%s%d", e->rows, ph_times(ctx), e->cols);
         else if (!strcmp(name, "entries"))
@@ -423,22 +414,22 @@ static int ph_split(const char *body, char *buf, size_t buflen, char **av, int *
                     size_t errlen)
 {
     if (strlen(body) >= buflen)
-        return fail(err, errlen, "{{%.40s...}}: too long", body);
+        return errf(err, errlen, "{{%.40s...}}: too long", body);
     snprintf(buf, buflen, "%s", body);
     int ac = 0;
     for (char *save = NULL, *p = strtok_r(buf, " \t\n", &save); p;
          p = strtok_r(NULL, " \t\n", &save)) {
         if (ac >= PH_MAX_ARGS + 1)
-            return fail(err, errlen, "{{%s}}: too many arguments", body);
+            return errf(err, errlen, "{{%s}}: too many arguments", body);
         av[ac++] = p;
     }
     if (ac == 0)
-        return fail(err, errlen, "{{}}: empty placeholder");
+        return errf(err, errlen, "{{}}: empty placeholder");
     *prec = -1;
     const char *last = av[ac - 1];
     if (ac > 1 && last[0] == '.' && isdigit((unsigned char)last[1])) {
         if (last[2] || last[1] > '6')
-            return fail(err, errlen, "{{%s}}: precision must be .0 to .6", body);
+            return errf(err, errlen, "{{%s}}: precision must be .0 to .6", body);
         *prec = last[1] - '0';
         ac--;
     }
@@ -461,7 +452,7 @@ int placeholder_value(const char *body, const PlaceholderCtx *ctx, char *out, si
     if (rc) {
         if (outlen)
             out[0] = 0;
-        fail(err, errlen, "{{%s}}: %s", body, e2);
+        errf(err, errlen, "{{%s}}: %s", body, e2);
         return rc == PLACEHOLDER_ABSENT ? rc : -1;
     }
     return 0;
@@ -478,7 +469,7 @@ int placeholder_check(const char *body, char *err, size_t errlen)
     if (!strcmp(av[0], "x")) /* its names depend on the widget: checked on the run */
         return 0;
     if (ph_lookup(ac, av, prec, e2, sizeof e2) < 0)
-        return fail(err, errlen, "{{%s}}: %s", body, e2);
+        return errf(err, errlen, "{{%s}}: %s", body, e2);
     return 0;
 }
 
@@ -504,7 +495,7 @@ int placeholder_number(const char *body, const PlaceholderCtx *ctx, double *v, i
         char *end;
         *v = strtod(out, &end);
         if (end == out || *end || isnan(*v))
-            return fail(err, errlen, "{{%s}} is \"%s\", not a number", body, out);
+            return errf(err, errlen, "{{%s}} is \"%s\", not a number", body, out);
     }
     if (exact) /* printed as written: no decimals, no exponent, not infinite */
         *exact = !placeholder_value(body, &c, out, sizeof out, NULL, 0) && !strpbrk(out, ".ei");

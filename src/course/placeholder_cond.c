@@ -3,6 +3,7 @@
  * expanded on one run (placeholder_expand) or checked without one (placeholder_syntax). The
  * values themselves are placeholder.c's. Syntax in docs/lessons.md. Never prints. */
 #include "placeholder.h"
+#include "errf.h"
 #include "placeholder_out.h"
 
 #include <math.h>
@@ -25,15 +26,6 @@ typedef struct {
     int lq, rq; /* 1: the side is a quoted word, compared as written */
 } Clause;
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int op_of(const char *w)
 {
@@ -89,7 +81,7 @@ static int cond_parse(const char *cond, Clause *cl, int *n, char *err, size_t er
         if (*p == '\'' || *p == '"') {
             const char *q = strchr(p + 1, *p);
             if (!q)
-                return fail(err, errlen, "unclosed quote in \"%s\"", cond);
+                return errf(err, errlen, "unclosed quote in \"%s\"", cond);
             w = p + 1;
             wl = (size_t)(q - w);
             p = q + 1;
@@ -101,12 +93,12 @@ static int cond_parse(const char *cond, Clause *cl, int *n, char *err, size_t er
         }
         char word[COND_TERM];
         if (wl >= sizeof word)
-            return fail(err, errlen, "a word too long in \"%s\"", cond);
+            return errf(err, errlen, "a word too long in \"%s\"", cond);
         memcpy(word, w, wl);
         word[wl] = 0;
         if (!quoted && (!strcmp(word, "and") || !strcmp(word, "or"))) {
             if (!c || side == 0 || !c->rhs[0])
-                return fail(err, errlen, "\"%s\" must join two comparisons in \"%s\"", word,
+                return errf(err, errlen, "\"%s\" must join two comparisons in \"%s\"", word,
                             cond);
             conn = word[0];
             c = NULL;
@@ -114,7 +106,7 @@ static int cond_parse(const char *cond, Clause *cl, int *n, char *err, size_t er
         }
         if (!c) {
             if (*n >= COND_MAX_CLAUSES)
-                return fail(err, errlen, "more than %d comparisons in \"%s\"", COND_MAX_CLAUSES,
+                return errf(err, errlen, "more than %d comparisons in \"%s\"", COND_MAX_CLAUSES,
                             cond);
             c = &cl[(*n)++];
             memset(c, 0, sizeof *c);
@@ -129,9 +121,9 @@ static int cond_parse(const char *cond, Clause *cl, int *n, char *err, size_t er
         int op = quoted ? -1 : op_of(word);
         if (op >= 0) {
             if (side == 1)
-                return fail(err, errlen, "two comparisons without and/or in \"%s\"", cond);
+                return errf(err, errlen, "two comparisons without and/or in \"%s\"", cond);
             if (!c->lhs[0])
-                return fail(err, errlen, "nothing before %s in \"%s\"", word, cond);
+                return errf(err, errlen, "nothing before %s in \"%s\"", word, cond);
             c->op = op;
             side = 1;
             continue;
@@ -139,34 +131,34 @@ static int cond_parse(const char *cond, Clause *cl, int *n, char *err, size_t er
         char *t = side ? c->rhs : c->lhs;
         int *tq = side ? &c->rq : &c->lq;
         if (quoted && t[0])
-            return fail(err, errlen, "a quoted word must stand alone on its side in \"%s\"",
+            return errf(err, errlen, "a quoted word must stand alone on its side in \"%s\"",
                         cond);
         if (*tq)
-            return fail(err, errlen, "a quoted word must stand alone on its side in \"%s\"",
+            return errf(err, errlen, "a quoted word must stand alone on its side in \"%s\"",
                         cond);
         if (term_add(t, word, wl))
-            return fail(err, errlen, "a side too long in \"%s\"", cond);
+            return errf(err, errlen, "a side too long in \"%s\"", cond);
         *tq = quoted;
     }
     if (*n == 0)
-        return fail(err, errlen, "an empty condition");
+        return errf(err, errlen, "an empty condition");
     for (int i = 0; i < *n; i++) {
         Clause *k = &cl[i];
         if (k->op < 0)
-            return fail(err, errlen, "\"%s\" needs a comparison: ==, !=, <, <=, > or >=", cond);
+            return errf(err, errlen, "\"%s\" needs a comparison: ==, !=, <, <=, > or >=", cond);
         if (!k->rhs[0] && !k->rq)
-            return fail(err, errlen, "nothing after %s in \"%s\"", OPS[k->op], cond);
+            return errf(err, errlen, "nothing after %s in \"%s\"", OPS[k->op], cond);
         const char *sides[2] = {k->lhs, k->rhs};
         int q[2] = {k->lq, k->rq};
         for (int s = 0; s < 2; s++) {
             double v;
             char e2[300];
             if (!q[s] && !is_number(sides[s], &v) && placeholder_check(sides[s], e2, sizeof e2))
-                return fail(err, errlen, "in \"%s\": %s", cond, e2);
+                return errf(err, errlen, "in \"%s\": %s", cond, e2);
         }
     }
     if (conn && !c)
-        return fail(err, errlen, "a condition cannot end in and/or: \"%s\"", cond);
+        return errf(err, errlen, "a condition cannot end in and/or: \"%s\"", cond);
     return 0;
 }
 
@@ -213,7 +205,7 @@ static int clause_eval(const Clause *k, const PlaceholderCtx *ctx, int *truth, c
         c = x < y ? -1 : x > y ? 1 : 0;
     } else {
         if (k->op != OP_EQ && k->op != OP_NE)
-            return fail(err, errlen, "%s: \"%s\" and \"%s\" are not both numbers", OPS[k->op],
+            return errf(err, errlen, "%s: \"%s\" and \"%s\" are not both numbers", OPS[k->op],
                         a, b);
         c = strcmp(a, b) != 0;
     }

@@ -3,6 +3,7 @@
  * setup line that says what the engine answered on, and quiz sets in course order, seeded,
  * or due for review. No curses, no printing, no exit(). */
 #include "quiz.h"
+#include "errf.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -17,15 +18,6 @@
 #include "names.h"
 #include "widget.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 
 /* The precision a placeholder body asks for (its last word ".N"), or -1. */
@@ -352,7 +344,7 @@ static int answer_shape(QuizItem *it, const Question *Q, const WidgetRun *r, cha
             return -1;
         int rank = quiz_parse_shape(out, it->dims, perr, sizeof perr);
         if (rank < 0)
-            return fail(err, errlen, "%s: compute {{%s}} gives \"%s\", not a shape", it->key,
+            return errf(err, errlen, "%s: compute {{%s}} gives \"%s\", not a shape", it->key,
                         Q->compute, out);
         it->rank = rank;
     } else {
@@ -374,17 +366,17 @@ static int answer_cell(QuizItem *it, const Question *Q, const WidgetRun *r, char
     fill_grid(it, r);
     const TraceEntry *e = weights_of(r);
     if (!e)
-        return fail(err, errlen, "%s: a cell question needs a page that runs a sentence",
+        return errf(err, errlen, "%s: a cell question needs a page that runs a sentence",
                     it->key);
     it->n_cols = e->cols;
     if (it->row >= e->rows)
-        return fail(err, errlen, "%s: row %d out of range 0..%d", it->key, it->row,
+        return errf(err, errlen, "%s: row %d out of range 0..%d", it->key, it->row,
                     e->rows - 1);
     double v = Q->col;
     if (Q->compute[0] && placeholder_number(Q->compute, &r->ctx, &v, NULL, err, errlen))
         return -1;
     if (v != floor(v) || v < 0 || v >= e->cols)
-        return fail(err, errlen, "%s: the answer %g is not a key column 0..%d", it->key, v,
+        return errf(err, errlen, "%s: the answer %g is not a key column 0..%d", it->key, v,
                     e->cols - 1);
     it->col = (int)v;
     snprintf(it->answer, sizeof it->answer, "column %d (\"%s\")", it->col,
@@ -436,7 +428,7 @@ static int item_answer(QuizItem *it, const Question *Q, const WidgetRun *r, char
         snprintf(it->answer, sizeof it->answer, "%s", Q->text[0]);
         return 0;
     default:
-        return fail(err, errlen, "%s: the question is incomplete (check-lessons says why)",
+        return errf(err, errlen, "%s: the question is incomplete (check-lessons says why)",
                     it->key);
     }
 }
@@ -445,10 +437,10 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
                             uint64_t seed, char *err, size_t errlen)
 {
     if (li < 0 || li >= c->n_lessons || c->lessons[li].broken)
-        return fail(err, errlen, "no such lesson");
+        return errf(err, errlen, "no such lesson");
     const Lesson *L = &c->lessons[li];
     if (pi < 0 || pi >= L->n_pages || qi < 0 || qi >= L->pages[pi].n_questions)
-        return fail(err, errlen, "no such question");
+        return errf(err, errlen, "no such question");
     const Page *P = &L->pages[pi];
     const Question *Q = &P->questions[qi];
     memset(it, 0, sizeof *it);
@@ -457,7 +449,7 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
     snprintf(it->lesson, sizeof it->lesson, "%s", L->id);
     snprintf(it->key, sizeof it->key, "%s/%s", L->id, Q->id[0] ? Q->id : "?");
     if (!Q->ok)
-        return fail(err, errlen, "%s: the question is incomplete (check-lessons says why)",
+        return errf(err, errlen, "%s: the question is incomplete (check-lessons says why)",
                     it->key);
     it->kind = Q->kind;
     snprintf(it->explain, sizeof it->explain, "%s", Q->explain);
@@ -467,9 +459,9 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
         snprintf(it->hints[i], sizeof it->hints[0], "%s", Q->hints[i]);
     const Model *m = lesson_model(c, P);
     if (!m)
-        return fail(err, errlen, "%s: the page's model did not load", it->key);
+        return errf(err, errlen, "%s: the page's model did not load", it->key);
     if (Q->n_state_problems)
-        return fail(err, errlen, "%s", Q->state_problems[0].msg);
+        return errf(err, errlen, "%s", Q->state_problems[0].msg);
     Widget w = P->widget;
     if (Q->has_state)
         course_apply_delta(&w.start, &Q->state);
@@ -482,7 +474,7 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
     char perr[300];
     if (placeholder_expand(Q->prompt, &r.ctx, it->prompt, sizeof it->prompt, perr,
                            sizeof perr)) {
-        fail(err, errlen, "%s: prompt: %s", it->key, perr);
+        errf(err, errlen, "%s: prompt: %s", it->key, perr);
     } else if (it->kind == QK_DRILL) {
         rc = item_drill(it, Q, c, seed, err, errlen);
     } else if (!item_answer(it, Q, &r, err, errlen)) {
@@ -545,9 +537,9 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
     if (lesson && *lesson) {
         only = lesson_find(c, lesson);
         if (only < 0)
-            return fail(err, errlen, "no lesson with id \"%s\"", lesson);
+            return errf(err, errlen, "no lesson with id \"%s\"", lesson);
         if (c->lessons[only].broken)
-            return fail(err, errlen, "lesson \"%s\" is broken: %s", lesson,
+            return errf(err, errlen, "lesson \"%s\" is broken: %s", lesson,
                         c->lessons[only].error);
         snprintf(s->title, sizeof s->title, "%s", c->lessons[only].title);
     } else {
@@ -559,7 +551,7 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
         if (pass == 1) {
             refs = calloc((size_t)(nq ? nq : 1), sizeof *refs);
             if (!refs)
-                return fail(err, errlen, "out of memory");
+                return errf(err, errlen, "out of memory");
         }
         int k = 0;
         nd = 0;
@@ -594,7 +586,7 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
             if (only < 0 && from >= 0 && one)
                 snprintf(s->title, sizeof s->title, "%s", c->lessons[from].title);
             if (nq == 0)
-                return fail(err, errlen, "%s has no questions", only >= 0 ? lesson
+                return errf(err, errlen, "%s has no questions", only >= 0 ? lesson
                                                                          : "the course");
             continue;
         }
@@ -602,7 +594,7 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
             for (int i = 0; i < nq; i++)
                 if (add_item(s, c, refs[i], seed)) {
                     free(refs);
-                    return fail(err, errlen, "out of memory");
+                    return errf(err, errlen, "out of memory");
                 }
         } else {
             QuizRng r;
@@ -616,7 +608,7 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
             for (int i = 0; i < count && i < nq; i++)
                 if (add_item(s, c, refs[i], seed)) {
                     free(refs);
-                    return fail(err, errlen, "out of memory");
+                    return errf(err, errlen, "out of memory");
                 }
             /* more than the questions: drills again, with fresh numbers */
             for (int extra = 0, round = 1; nd > 0 && nq + extra < count; round++)
@@ -625,7 +617,7 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
                         continue;
                     if (add_item(s, c, refs[i], quiz_hash("again", seed + (uint64_t)round))) {
                         free(refs);
-                        return fail(err, errlen, "out of memory");
+                        return errf(err, errlen, "out of memory");
                     }
                     extra++;
                 }
@@ -633,7 +625,7 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
         free(refs);
     }
     if (s->n == 0) {
-        fail(err, errlen, "no question could be built: %s", s->skipped);
+        errf(err, errlen, "no question could be built: %s", s->skipped);
         quiz_set_free(s);
         return -1;
     }
@@ -649,7 +641,7 @@ int quiz_build_review(QuizSet *s, const Course *c, const Progress *p, long now, 
     int n;
     QuizDue *d = quiz_due_list(p, now, &n);
     if (!d)
-        return fail(err, errlen, "out of memory");
+        return errf(err, errlen, "out of memory");
     for (int i = 0; i < n && (count <= 0 || s->n < count); i++) {
         char lesson[100];
         snprintf(lesson, sizeof lesson, "%s", d[i].key);
@@ -670,7 +662,7 @@ int quiz_build_review(QuizSet *s, const Course *c, const Progress *p, long now, 
                     if (add_item(s, c, (QRef){li, pi, qi, 0}, seed)) {
                         free(d);
                         quiz_set_free(s);
-                        return fail(err, errlen, "out of memory");
+                        return errf(err, errlen, "out of memory");
                     }
                 }
     }

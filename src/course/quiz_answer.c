@@ -2,24 +2,16 @@
  * shape, choices or text, judged against a QuizItem, with hints and the expected number
  * written for display. No engine, no curses, no printing. */
 #include "quiz_answer.h"
+#include "errf.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static void say(char *msg, size_t msglen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (msg && msglen)
-        vsnprintf(msg, msglen, fmt, ap);
-    va_end(ap);
-}
 /* ---- reading answers ---- */
 
 /* Copies s trimmed of ASCII spaces into out. */
@@ -69,13 +61,13 @@ static int read_typed(const char *s, char *t, const char *what, const char *exam
 {
     char a[200];
     if (strlen(s) > 120) {
-        say(msg, msglen, "That is too long to be %s.", what);
+        errf(msg, msglen, "That is too long to be %s.", what);
         return -1;
     }
     ascii_math(s, a, sizeof a);
     trim(a, t, 200);
     if (!t[0]) {
-        say(msg, msglen, "Empty answer: type %s.", example);
+        errf(msg, msglen, "Empty answer: type %s.", example);
         return -1;
     }
     return 0;
@@ -121,24 +113,24 @@ int quiz_parse_number(const char *s, int allow_inf, double *out, char *msg, size
     const char *body = t[0] == '-' || t[0] == '+' ? t + 1 : t;
     if (!strcasecmp(body, "inf") || !strcasecmp(body, "infinity")) {
         if (!allow_inf) {
-            say(msg, msglen, "\"%s\" is infinite; the answer here is a finite number.", t);
+            errf(msg, msglen, "\"%s\" is infinite; the answer here is a finite number.", t);
             return -1;
         }
         *out = t[0] == '-' ? -INFINITY : INFINITY;
         return 0;
     }
     if (!strcasecmp(body, "nan")) {
-        say(msg, msglen, "NaN is not a number you can give as an answer.");
+        errf(msg, msglen, "NaN is not a number you can give as an answer.");
         return -1;
     }
     for (const char *p = t; *p; p++)
         if (!(isdigit((unsigned char)*p) || strchr("+-.eE/ ", *p))) {
             if (*p == ',' && strchr(t, ',') == strrchr(t, ','))
-                say(msg, msglen, "\"%s\": write decimals with a point, such as 0.25.", t);
+                errf(msg, msglen, "\"%s\": write decimals with a point, such as 0.25.", t);
             else if (*p == '%')
-                say(msg, msglen, "\"%s\": write the number without %%, such as 0.25.", t);
+                errf(msg, msglen, "\"%s\": write the number without %%, such as 0.25.", t);
             else
-                say(msg, msglen, "\"%s\" is not a number.", t);
+                errf(msg, msglen, "\"%s\" is not a number.", t);
             return -1;
         }
     double v;
@@ -155,32 +147,32 @@ int quiz_parse_number(const char *s, int allow_inf, double *out, char *msg, size
         trim(slash + 1, td, sizeof td);
         double a1 = strtod(tn, &end);
         if (!tn[0] || *end) {
-            say(msg, msglen, "\"%s\" is not a fraction such as 1/3.", t);
+            errf(msg, msglen, "\"%s\" is not a fraction such as 1/3.", t);
             return -1;
         }
         double b1 = strtod(td, &end);
         if (!td[0] || *end || strchr(td, '/')) {
-            say(msg, msglen, "\"%s\" is not a fraction such as 1/3.", t);
+            errf(msg, msglen, "\"%s\" is not a fraction such as 1/3.", t);
             return -1;
         }
         if (b1 == 0) {
-            say(msg, msglen, "\"%s\" divides by zero.", t);
+            errf(msg, msglen, "\"%s\" divides by zero.", t);
             return -1;
         }
         v = a1 / b1;
     } else {
         v = strtod(t, &end);
         if (end == t || *end) {
-            say(msg, msglen, "\"%s\" is not a number.", t);
+            errf(msg, msglen, "\"%s\" is not a number.", t);
             return -1;
         }
     }
     if (isnan(v)) {
-        say(msg, msglen, "NaN is not a number you can give as an answer.");
+        errf(msg, msglen, "NaN is not a number you can give as an answer.");
         return -1;
     }
     if (isinf(v) || fabs(v) > 1e15 || (errno == ERANGE && fabs(v) > 1)) {
-        say(msg, msglen, "\"%s\" is far too large to be the answer here.", t);
+        errf(msg, msglen, "\"%s\" is far too large to be the answer here.", t);
         return -1;
     }
     *out = v;
@@ -214,19 +206,19 @@ int quiz_parse_shape(const char *s, int *dims, char *msg, size_t msglen)
             errno = 0;
             long v = strtol(p, &end, 10);
             if (*end == '.' || *end == 'e' || *end == 'E') {
-                say(msg, msglen, "\"%s\": sizes are whole numbers, such as 6x64.", t);
+                errf(msg, msglen, "\"%s\": sizes are whole numbers, such as 6x64.", t);
                 return -1;
             }
             if (errno == ERANGE || v > 1000000000L) {
-                say(msg, msglen, "\"%s\": a size is far too large.", t);
+                errf(msg, msglen, "\"%s\": a size is far too large.", t);
                 return -1;
             }
             if (v < 1) {
-                say(msg, msglen, "\"%s\": sizes are at least 1.", t);
+                errf(msg, msglen, "\"%s\": sizes are at least 1.", t);
                 return -1;
             }
             if (rank >= QUIZ_MAX_RANK) {
-                say(msg, msglen, "\"%s\" has more than %d sizes.", t, QUIZ_MAX_RANK);
+                errf(msg, msglen, "\"%s\" has more than %d sizes.", t, QUIZ_MAX_RANK);
                 return -1;
             }
             dims[rank++] = (int)v;
@@ -236,7 +228,7 @@ int quiz_parse_shape(const char *s, int *dims, char *msg, size_t msglen)
         }
         if (*p == 'x' || *p == 'X' || *p == '*' || *p == ',') {
             if (need) {
-                say(msg, msglen, "\"%s\" is not a shape such as 6x64 or [6, 64].", t);
+                errf(msg, msglen, "\"%s\" is not a shape such as 6x64 or [6, 64].", t);
                 return -1;
             }
             need = 1;
@@ -244,14 +236,14 @@ int quiz_parse_shape(const char *s, int *dims, char *msg, size_t msglen)
             continue;
         }
         if (*p == '-') {
-            say(msg, msglen, "\"%s\": sizes are at least 1.", t);
+            errf(msg, msglen, "\"%s\": sizes are at least 1.", t);
             return -1;
         }
-        say(msg, msglen, "\"%s\" is not a shape such as 6x64 or [6, 64].", t);
+        errf(msg, msglen, "\"%s\" is not a shape such as 6x64 or [6, 64].", t);
         return -1;
     }
     if (rank == 0 || need) {
-        say(msg, msglen, "\"%s\" is not a shape such as 6x64 or [6, 64].", t);
+        errf(msg, msglen, "\"%s\" is not a shape such as 6x64 or [6, 64].", t);
         return -1;
     }
     return rank;
@@ -299,20 +291,20 @@ static QuizVerdict check_choice(const QuizItem *it, char *t, char *msg, size_t m
     char *tok[QUIZ_MAX_CHOICES + 1];
     int k = split_tokens(t, tok, QUIZ_MAX_CHOICES);
     if (k != 1) {
-        say(msg, msglen, "Pick one choice: a number from 1 to %d.", it->n_choices);
+        errf(msg, msglen, "Pick one choice: a number from 1 to %d.", it->n_choices);
         return QV_INVALID;
     }
     int i = parse_choice_token(tok[0], it->n_choices);
     if (i < 0) {
-        say(msg, msglen, "\"%s\" is not a choice: type a number from 1 to %d.", tok[0],
+        errf(msg, msglen, "\"%s\" is not a choice: type a number from 1 to %d.", tok[0],
             it->n_choices);
         return QV_INVALID;
     }
     if (it->correct & (1u << i)) {
-        say(msg, msglen, "Right: choice %d.", i + 1);
+        errf(msg, msglen, "Right: choice %d.", i + 1);
         return QV_RIGHT;
     }
-    say(msg, msglen, "Choice %d is not right.", i + 1);
+    errf(msg, msglen, "Choice %d is not right.", i + 1);
     return QV_WRONG;
 }
 
@@ -321,26 +313,26 @@ static QuizVerdict check_multi(const QuizItem *it, char *t, char *msg, size_t ms
     char *tok[QUIZ_MAX_CHOICES * 2 + 1];
     int k = split_tokens(t, tok, QUIZ_MAX_CHOICES * 2);
     if (k < 1) {
-        say(msg, msglen, "Type the numbers of every right choice, such as 1 3.");
+        errf(msg, msglen, "Type the numbers of every right choice, such as 1 3.");
         return QV_INVALID;
     }
     unsigned set = 0;
     for (int i = 0; i < k; i++) {
         int c = parse_choice_token(tok[i], it->n_choices);
         if (c < 0) {
-            say(msg, msglen, "\"%s\" is not a choice: use numbers from 1 to %d.", tok[i],
+            errf(msg, msglen, "\"%s\" is not a choice: use numbers from 1 to %d.", tok[i],
                 it->n_choices);
             return QV_INVALID;
         }
         set |= 1u << c;
     }
     if (set == it->correct) {
-        say(msg, msglen, "Right: exactly the %d right choices.", popcount(set));
+        errf(msg, msglen, "Right: exactly the %d right choices.", popcount(set));
         return QV_RIGHT;
     }
     int good = popcount(set & it->correct), bad = popcount(set & ~it->correct),
         missing = popcount(it->correct & ~set);
-    say(msg, msglen, "Not quite: %d of your picks %s right, %d %s not, %d right choice%s "
+    errf(msg, msglen, "Not quite: %d of your picks %s right, %d %s not, %d right choice%s "
                      "missing.", good, good == 1 ? "is" : "are", bad,
         bad == 1 ? "is" : "are", missing, missing == 1 ? " is" : "s are");
     return QV_WRONG;
@@ -357,10 +349,10 @@ static QuizVerdict check_number(const QuizItem *it, char *t, char *msg, size_t m
     else
         right = !isinf(v) && fabs(v - it->number) <= it->tol + 1e-9 * fabs(it->number);
     if (right) {
-        say(msg, msglen, "Right.");
+        errf(msg, msglen, "Right.");
         return QV_RIGHT;
     }
-    say(msg, msglen, "%s is not right%s.", t,
+    errf(msg, msglen, "%s is not right%s.", t,
         it->tol > 0 && !isinf(it->number) ? " (not within the tolerance)" : "");
     return QV_WRONG;
 }
@@ -372,7 +364,7 @@ static QuizVerdict check_shape(const QuizItem *it, char *t, char *msg, size_t ms
     if (r < 0)
         return QV_INVALID;
     if (r != it->rank) {
-        say(msg, msglen, "That shape has %d size%s; this one has %d (%s).", r,
+        errf(msg, msglen, "That shape has %d size%s; this one has %d (%s).", r,
             r == 1 ? "" : "s", it->rank, it->rank == 2 ? "rows x columns" : "one per axis");
         return QV_INVALID;
     }
@@ -381,13 +373,13 @@ static QuizVerdict check_shape(const QuizItem *it, char *t, char *msg, size_t ms
         if (d[i] != it->dims[i])
             same = 0;
     if (same) {
-        say(msg, msglen, "Right.");
+        errf(msg, msglen, "Right.");
         return QV_RIGHT;
     }
     if (swapped && d[0] == it->dims[1] && d[1] == it->dims[0])
-        say(msg, msglen, "The right sizes in the wrong order: rows come first.");
+        errf(msg, msglen, "The right sizes in the wrong order: rows come first.");
     else
-        say(msg, msglen, "%s is not the shape.", t);
+        errf(msg, msglen, "%s is not the shape.", t);
     return QV_WRONG;
 }
 
@@ -402,14 +394,14 @@ static QuizVerdict check_cell(const QuizItem *it, char *t, char *msg, size_t msg
     int k = split_tokens(tmp, tok, 3);
     int v[2];
     if (k < 1 || k > 2) {
-        say(msg, msglen, "Give a key column, a number from 0 to %d.", it->n_cols - 1);
+        errf(msg, msglen, "Give a key column, a number from 0 to %d.", it->n_cols - 1);
         return QV_INVALID;
     }
     for (int i = 0; i < k; i++) {
         char *end;
         long x = strtol(tok[i], &end, 10);
         if (*end || end == tok[i] || x < 0 || x > 100000) {
-            say(msg, msglen, "\"%s\" is not a column number (0 to %d).", tok[i],
+            errf(msg, msglen, "\"%s\" is not a column number (0 to %d).", tok[i],
                 it->n_cols - 1);
             return QV_INVALID;
         }
@@ -417,19 +409,19 @@ static QuizVerdict check_cell(const QuizItem *it, char *t, char *msg, size_t msg
     }
     int col = v[k - 1];
     if (k == 2 && v[0] != it->row) {
-        say(msg, msglen, "This question is about row %d; give its key column.", it->row);
+        errf(msg, msglen, "This question is about row %d; give its key column.", it->row);
         return QV_INVALID;
     }
     if (col >= it->n_cols) {
-        say(msg, msglen, "Column %d does not exist: the columns are 0 to %d.", col,
+        errf(msg, msglen, "Column %d does not exist: the columns are 0 to %d.", col,
             it->n_cols - 1);
         return QV_INVALID;
     }
     if (col == it->col) {
-        say(msg, msglen, "Right: column %d.", col);
+        errf(msg, msglen, "Right: column %d.", col);
         return QV_RIGHT;
     }
-    say(msg, msglen, "Column %d is not right.", col);
+    errf(msg, msglen, "Column %d is not right.", col);
     return QV_WRONG;
 }
 
@@ -462,7 +454,7 @@ static QuizVerdict check_text(const QuizItem *it, char *t, char *msg, size_t msg
     char norm[300];
     quiz_normalise(t, norm, sizeof norm);
     if (!norm[0]) {
-        say(msg, msglen, "Type a word or a few words.");
+        errf(msg, msglen, "Type a word or a few words.");
         return QV_INVALID;
     }
     char sing[300], want[300];
@@ -470,11 +462,11 @@ static QuizVerdict check_text(const QuizItem *it, char *t, char *msg, size_t msg
     for (int i = 0; i < it->n_text; i++) {
         singular_words(it->text[i], want, sizeof want);
         if (!strcmp(norm, it->text[i]) || !strcmp(sing, want)) { /* "values" for "value" */
-            say(msg, msglen, "Right.");
+            errf(msg, msglen, "Right.");
             return QV_RIGHT;
         }
     }
-    say(msg, msglen, "\"%s\" is not right.", t);
+    errf(msg, msglen, "\"%s\" is not right.", t);
     return QV_WRONG;
 }
 
@@ -484,12 +476,12 @@ QuizVerdict quiz_check(const QuizItem *it, const char *answer, char *msg, size_t
     if (!answer)
         answer = "";
     if (strlen(answer) > 200) {
-        say(msg, msglen, "That answer is too long; keep it under 200 characters.");
+        errf(msg, msglen, "That answer is too long; keep it under 200 characters.");
         return QV_INVALID;
     }
     trim(answer, t, sizeof t);
     if (!t[0]) {
-        say(msg, msglen, "Empty answer: type one first (or skip the question).");
+        errf(msg, msglen, "Empty answer: type one first (or skip the question).");
         return QV_INVALID;
     }
     switch (it->kind) {
@@ -506,7 +498,7 @@ QuizVerdict quiz_check(const QuizItem *it, const char *answer, char *msg, size_t
     case QK_TEXT:
         return check_text(it, t, msg, msglen);
     default:
-        say(msg, msglen, "This question cannot be answered (unknown kind).");
+        errf(msg, msglen, "This question cannot be answered (unknown kind).");
         return QV_INVALID;
     }
 }

@@ -2,10 +2,10 @@
  * their prompts, hints and explanations; the ones on a lesson sentence run the engine through
  * widget_run_start, so their answers are the engine's. No curses, no printing, no exit(). */
 #include "quiz_drill.h"
+#include "errf.h"
 
 #include <assert.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +15,6 @@
 #include "tensor.h"
 #include "widget.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- random numbers ---- */
 
@@ -248,7 +239,7 @@ static int drill_causal(QuizItem *it, QuizRng *r, const DrillEnv *e, int rowsum,
     const char *s = e->sent[quiz_rng_range(r, 0, e->n - 1)];
     int n = n_tokens(e, s);
     if (n < 2)
-        return fail(err, errlen, "the lesson sentence \"%s\" is too short for this drill", s);
+        return errf(err, errlen, "the lesson sentence \"%s\" is too short for this drill", s);
     int layer = quiz_rng_range(r, 0, e->m->cfg.n_layers - 1);
     int head = quiz_rng_range(r, 0, e->m->cfg.n_heads - 1);
     int causal = rowsum ? quiz_rng_range(r, 0, 1) : 1;
@@ -308,7 +299,7 @@ static int drill_equivariance(QuizItem *it, QuizRng *r, const DrillEnv *e, char 
     const char *s = e->sent[quiz_rng_range(r, 0, e->n - 1)];
     int n = n_tokens(e, s);
     if (n < 2 || n > ATTEND_MAX_ORDER)
-        return fail(err, errlen, "the lesson sentence \"%s\" does not fit this drill", s);
+        return errf(err, errlen, "the lesson sentence \"%s\" does not fit this drill", s);
     int order[ATTEND_MAX_ORDER];
     for (int i = 0; i < n; i++)
         order[i] = i;
@@ -373,7 +364,7 @@ int quiz_drill(QuizItem *it, const char *name, const Course *c, uint64_t seed, c
     it->lesson_index = -1;
     it->row = -1;
     if (!quiz_drill_about(name))
-        return fail(err, errlen, "unknown drill \"%s\"", name);
+        return errf(err, errlen, "unknown drill \"%s\"", name);
     snprintf(it->drill, sizeof it->drill, "%s", name);
     snprintf(it->key, sizeof it->key, "drill/%s", name);
     QuizRng r;
@@ -391,7 +382,7 @@ int quiz_drill(QuizItem *it, const char *name, const Course *c, uint64_t seed, c
     else {
         DrillEnv e;
         if (drill_env(&e, c))
-            return fail(err, errlen, "drill %s needs a course page with a sentence and a "
+            return errf(err, errlen, "drill %s needs a course page with a sentence and a "
                                      "self-attention model", name);
         if (!strcmp(name, "causal-zero"))
             return drill_causal(it, &r, &e, 0, err, errlen);

@@ -2,10 +2,10 @@
  * checked and read into the typed Question the quiz uses later. Called one-way by the lesson
  * loader (quiz_question_json.h). No curses, no printing, no exit(). */
 #include "quiz_question.h"
+#include "errf.h"
 
 #include <assert.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +14,6 @@
 #include "quiz_answer.h"
 #include "quiz_question_json.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- kinds and drills by name ---- */
 
@@ -121,19 +112,19 @@ static int read_choices(const cJSON *obj, Question *q, char *err, size_t errlen)
 {
     const cJSON *ch = json_get(obj, "choices");
     if (!ch)
-        return fail(err, errlen, "missing key \"choices\" (2 to %d strings)", QUIZ_MAX_CHOICES);
+        return errf(err, errlen, "missing key \"choices\" (2 to %d strings)", QUIZ_MAX_CHOICES);
     if (!cJSON_IsArray(ch))
-        return fail(err, errlen, "choices: must be an array of strings, not %s",
+        return errf(err, errlen, "choices: must be an array of strings, not %s",
                     lj_type_name(ch));
     int n = cJSON_GetArraySize(ch);
     if (n < 2 || n > QUIZ_MAX_CHOICES)
-        return fail(err, errlen, "choices: %d given; give 2 to %d", n, QUIZ_MAX_CHOICES);
+        return errf(err, errlen, "choices: %d given; give 2 to %d", n, QUIZ_MAX_CHOICES);
     int i = 0;
     for (const cJSON *it = ch->child; it; it = it->next, i++) {
         if (!cJSON_IsString(it) || !it->valuestring[0])
-            return fail(err, errlen, "choices[%d]: must be a non-empty string", i);
+            return errf(err, errlen, "choices[%d]: must be a non-empty string", i);
         if (strlen(it->valuestring) >= sizeof q->choices[0])
-            return fail(err, errlen, "choices[%d]: too long (at most %zu bytes)", i,
+            return errf(err, errlen, "choices[%d]: too long (at most %zu bytes)", i,
                         sizeof q->choices[0] - 1);
         copy_str(q->choices[i], sizeof q->choices[0], it);
     }
@@ -147,12 +138,12 @@ static int read_compute_or_answer(const cJSON *obj, Question *q, char *err, size
     const cJSON *c = json_get(obj, "compute"), *a = json_get(obj, "answer");
     QuizKind k = q->kind;
     if (c && a)
-        return fail(err, errlen, "give either \"compute\" or \"answer\", not both");
+        return errf(err, errlen, "give either \"compute\" or \"answer\", not both");
     if (!c && !a)
-        return fail(err, errlen, "missing key \"compute\" (a placeholder body such as "
+        return errf(err, errlen, "missing key \"compute\" (a placeholder body such as "
                                  "\"weight 2 3\") or \"answer\"");
     if (c && (!cJSON_IsString(c) || !c->valuestring[0]))
-        return fail(err, errlen, "compute: must be a placeholder body such as \"weight 2 3\", "
+        return errf(err, errlen, "compute: must be a placeholder body such as \"weight 2 3\", "
                                  "not %s", lj_type_name(c));
     if (c) {
         copy_str(q->compute, sizeof q->compute, c);
@@ -160,20 +151,20 @@ static int read_compute_or_answer(const cJSON *obj, Question *q, char *err, size
     }
     if (k == QK_NUMBER) {
         if (!(cJSON_IsNumber(a) && isfinite(a->valuedouble)))
-            return fail(err, errlen, "answer: must be a number, not %s", lj_type_name(a));
+            return errf(err, errlen, "answer: must be a number, not %s", lj_type_name(a));
         q->number = a->valuedouble;
     } else if (k == QK_CELL) {
         if (!is_whole(a, 0, 4096))
-            return fail(err, errlen, "answer: must be a key column (0, 1, ...)");
+            return errf(err, errlen, "answer: must be a key column (0, 1, ...)");
         q->col = (int)a->valuedouble;
     } else if (k == QK_SHAPE) {
         int r = cJSON_GetArraySize(a);
         if (!cJSON_IsArray(a) || r < 1 || r > QUIZ_MAX_RANK)
-            return fail(err, errlen, "answer: must be an array of 1 to %d sizes, "
+            return errf(err, errlen, "answer: must be an array of 1 to %d sizes, "
                                      "such as [6, 64]", QUIZ_MAX_RANK);
         for (const cJSON *it = a->child; it; it = it->next)
             if (!is_whole(it, 1, 1e9))
-                return fail(err, errlen, "answer: sizes are whole numbers >= 1");
+                return errf(err, errlen, "answer: sizes are whole numbers >= 1");
         for (const cJSON *it = a->child; it; it = it->next)
             q->dims[q->rank++] = (int)it->valuedouble;
     }
@@ -187,34 +178,34 @@ static int read_common(const cJSON *obj, Question *q, const char *kind, char *er
     QuizKind k = q->kind;
     for (const cJSON *it = obj->child; it; it = it->next)
         if (!key_allowed(k, it->string))
-            return fail(err, errlen, "unknown key \"%s\" for a %s question (allowed: id kind "
+            return errf(err, errlen, "unknown key \"%s\" for a %s question (allowed: id kind "
                                      "prompt explain %shints %s)", it->string, kind,
                         k == QK_DRILL ? "" : "state ", kind_keys(k));
     const cJSON *ex = json_get(obj, "explain");
     if (ex && !cJSON_IsString(ex))
-        return fail(err, errlen, "explain: must be a string, not %s", lj_type_name(ex));
+        return errf(err, errlen, "explain: must be a string, not %s", lj_type_name(ex));
     if (ex && strlen(ex->valuestring) >= sizeof q->explain)
-        return fail(err, errlen, "explain: too long");
+        return errf(err, errlen, "explain: too long");
     copy_str(q->explain, sizeof q->explain, ex);
     const cJSON *pr = json_get(obj, "prompt");
     if (pr && cJSON_IsString(pr) && strlen(pr->valuestring) >= sizeof q->prompt)
-        return fail(err, errlen, "prompt: too long (at most %zu bytes)", sizeof q->prompt);
+        return errf(err, errlen, "prompt: too long (at most %zu bytes)", sizeof q->prompt);
     copy_str(q->prompt, sizeof q->prompt, pr);
     const cJSON *st = json_get(obj, "state");
     if (st && !cJSON_IsObject(st))
-        return fail(err, errlen, "state: must be an object of start keys, not %s",
+        return errf(err, errlen, "state: must be an object of start keys, not %s",
                     lj_type_name(st));
     const cJSON *h = json_get(obj, "hints");
     if (!h)
         return 0;
     int n = cJSON_GetArraySize(h);
     if (!cJSON_IsArray(h) || n < 1 || n > QUIZ_MAX_HINTS - 1)
-        return fail(err, errlen, "hints: must be an array of 1 to %d strings",
+        return errf(err, errlen, "hints: must be an array of 1 to %d strings",
                     QUIZ_MAX_HINTS - 1);
     for (const cJSON *it = h->child; it; it = it->next) {
         if (!cJSON_IsString(it) || !it->valuestring[0] ||
             strlen(it->valuestring) >= sizeof q->hints[0])
-            return fail(err, errlen, "hints: each hint is a non-empty string of at most %zu "
+            return errf(err, errlen, "hints: each hint is a non-empty string of at most %zu "
                                      "bytes", sizeof q->hints[0] - 1);
         assert(q->n_hints < QUIZ_MAX_HINTS - 1);
         copy_str(q->hints[q->n_hints++], sizeof q->hints[0], it);
@@ -227,16 +218,16 @@ static int read_multi(const cJSON *obj, Question *q, char *err, size_t errlen)
     int n = q->n_choices;
     const cJSON *a = json_get(obj, "answers");
     if (!a)
-        return fail(err, errlen, "missing key \"answers\" (0-based indices of the right "
+        return errf(err, errlen, "missing key \"answers\" (0-based indices of the right "
                                  "choices)");
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < 1)
-        return fail(err, errlen, "answers: must be a non-empty array of choice indices");
+        return errf(err, errlen, "answers: must be a non-empty array of choice indices");
     for (const cJSON *it = a->child; it; it = it->next) {
         if (!is_whole(it, 0, n - 1))
-            return fail(err, errlen, "answers: each must be a choice index 0..%d", n - 1);
+            return errf(err, errlen, "answers: each must be a choice index 0..%d", n - 1);
         unsigned bit = 1u << (int)it->valuedouble;
         if (q->correct & bit)
-            return fail(err, errlen, "answers: index %d is listed twice",
+            return errf(err, errlen, "answers: index %d is listed twice",
                         (int)it->valuedouble);
         q->correct |= bit;
     }
@@ -248,13 +239,13 @@ static int read_text(const cJSON *obj, Question *q, char *err, size_t errlen)
     const cJSON *a = json_get(obj, "answers");
     int na = cJSON_GetArraySize(a);
     if (!a || !cJSON_IsArray(a) || na < 1 || na > QUIZ_MAX_TEXT)
-        return fail(err, errlen, "answers: must be an array of 1 to %d accepted answers",
+        return errf(err, errlen, "answers: must be an array of 1 to %d accepted answers",
                     QUIZ_MAX_TEXT);
     for (const cJSON *it = a->child; it; it = it->next) {
         char norm[200];
         if (!cJSON_IsString(it) || strlen(it->valuestring) >= sizeof q->text[0] ||
             !quiz_normalise(it->valuestring, norm, sizeof norm)[0])
-            return fail(err, errlen, "answers: each must be a non-empty string under 100 "
+            return errf(err, errlen, "answers: each must be a non-empty string under 100 "
                                      "bytes");
         assert(q->n_text < QUIZ_MAX_TEXT);
         copy_str(q->text[q->n_text++], sizeof q->text[0], it);
@@ -271,10 +262,10 @@ static int read_kind(const cJSON *obj, Question *q, char *err, size_t errlen)
             return -1;
         const cJSON *a = json_get(obj, "answer");
         if (!a)
-            return fail(err, errlen, "missing key \"answer\" (the 0-based index of the right "
+            return errf(err, errlen, "missing key \"answer\" (the 0-based index of the right "
                                      "choice)");
         if (!is_whole(a, 0, q->n_choices - 1))
-            return fail(err, errlen, "answer: must be a choice index 0..%d", q->n_choices - 1);
+            return errf(err, errlen, "answer: must be a choice index 0..%d", q->n_choices - 1);
         q->correct = 1u << (int)a->valuedouble;
         return 0;
     }
@@ -285,7 +276,7 @@ static int read_kind(const cJSON *obj, Question *q, char *err, size_t errlen)
             return -1;
         const cJSON *t = json_get(obj, "tolerance");
         if (t && !(cJSON_IsNumber(t) && t->valuedouble >= 0 && t->valuedouble <= 1e6))
-            return fail(err, errlen, "tolerance: must be a number >= 0 (absolute)");
+            return errf(err, errlen, "tolerance: must be a number >= 0 (absolute)");
         q->has_tolerance = t != NULL;
         q->tolerance = t ? t->valuedouble : 0;
         return 0;
@@ -295,7 +286,7 @@ static int read_kind(const cJSON *obj, Question *q, char *err, size_t errlen)
     case QK_CELL: {
         const cJSON *r = json_get(obj, "row");
         if (!r || !is_whole(r, 0, QUIZ_GRID_MAX - 1))
-            return fail(err, errlen, "%s \"row\": the query row (0..%d) whose key column is "
+            return errf(err, errlen, "%s \"row\": the query row (0..%d) whose key column is "
                                      "asked", r ? "bad" : "missing key", QUIZ_GRID_MAX - 1);
         q->row = (int)r->valuedouble;
         return read_compute_or_answer(obj, q, err, errlen);
@@ -305,11 +296,11 @@ static int read_kind(const cJSON *obj, Question *q, char *err, size_t errlen)
     case QK_DRILL: {
         const cJSON *d = json_get(obj, "drill");
         if (!cJSON_IsString(d))
-            return fail(err, errlen, "missing key \"drill\": one of qk-entries, d-k, "
+            return errf(err, errlen, "missing key \"drill\": one of qk-entries, d-k, "
                                      "score-shape, q-shape, softmax, causal-zero, row-sum, "
                                      "equivariance");
         if (!quiz_drill_about(d->valuestring))
-            return fail(err, errlen, "unknown drill \"%s\" (qk-entries, d-k, score-shape, "
+            return errf(err, errlen, "unknown drill \"%s\" (qk-entries, d-k, score-shape, "
                                      "q-shape, softmax, causal-zero, row-sum, equivariance)",
                         d->valuestring);
         copy_str(q->drill, sizeof q->drill, d);
@@ -324,14 +315,14 @@ int quiz_question_parse(const cJSON *obj, Question *q, char *err, size_t errlen)
 {
     q->ok = 0;
     if (!cJSON_IsObject(obj))
-        return fail(err, errlen, "a question must be a JSON object");
+        return errf(err, errlen, "a question must be a JSON object");
     const cJSON *kind = json_get(obj, "kind");
     if (!cJSON_IsString(kind))
-        return fail(err, errlen, "missing or bad key \"kind\" (choice, multi, number, shape, "
+        return errf(err, errlen, "missing or bad key \"kind\" (choice, multi, number, shape, "
                                  "cell, text, drill)");
     int k = quiz_kind_parse(kind->valuestring);
     if (k < 0)
-        return fail(err, errlen, "unknown question kind \"%s\" (choice, multi, number, shape, "
+        return errf(err, errlen, "unknown question kind \"%s\" (choice, multi, number, shape, "
                                  "cell, text, drill)", kind->valuestring);
     q->kind = (QuizKind)k;
     if (read_common(obj, q, kind->valuestring, err, errlen) || read_kind(obj, q, err, errlen))

@@ -2,24 +2,15 @@
  * (quiz_schedule.h, docs/quiz.md): the slot's JSON is read and written here only, through
  * progress_slot_get / progress_slot_set. No curses, no printing, no exit(). */
 #include "quiz_schedule.h"
+#include "errf.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 const int QUIZ_BOX_DAYS[QUIZ_BOXES + 1] = {0, 0, 1, 3, 7, 21};
 
@@ -52,7 +43,7 @@ static int slot_save(Progress *p, cJSON *o, char *err, size_t errlen)
 {
     char *txt = cJSON_PrintUnformatted(o);
     if (!txt)
-        return fail(err, errlen, "out of memory");
+        return errf(err, errlen, "out of memory");
     int rc = progress_slot_set(p, QUIZ_SLOT, txt, err, errlen);
     cJSON_free(txt);
     return rc;
@@ -90,11 +81,11 @@ int quiz_record(Progress *p, const char *key, QuizResult res, long now, char *er
 {
     cJSON *o = slot_load(p);
     if (!o)
-        return fail(err, errlen, "out of memory");
+        return errf(err, errlen, "out of memory");
     cJSON *e = obj_member(cJSON_GetObjectItemCaseSensitive(o, "schedule"), key);
     if (!e) {
         cJSON_Delete(o);
-        return fail(err, errlen, "out of memory");
+        return errf(err, errlen, "out of memory");
     }
     int box = (int)num_or(e, "box", 0);
     if (box < 1 || box > QUIZ_BOXES)
@@ -128,11 +119,11 @@ int quiz_record_score(Progress *p, const char *lesson, int right, int asked, int
 {
     cJSON *o = slot_load(p);
     if (!o)
-        return fail(err, errlen, "out of memory");
+        return errf(err, errlen, "out of memory");
     cJSON *e = obj_member(cJSON_GetObjectItemCaseSensitive(o, "scores"), lesson);
     if (!e) {
         cJSON_Delete(o);
-        return fail(err, errlen, "out of memory");
+        return errf(err, errlen, "out of memory");
     }
     double best = num_or(e, "best", -1);
     double frac = asked > 0 ? (double)right / asked : 0;
