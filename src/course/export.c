@@ -224,7 +224,7 @@ void export_chips_verdict(const Trace *t, float equiv, const char **headline,
 
 /* ---- CSV (RFC 4180: fields with , " or a line break are quoted, " doubled) ---- */
 
-static void csv_field(FILE *f, const char *s)
+void export_csv_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
@@ -255,14 +255,14 @@ static int csv_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen)
     char b[64];
     if (!e)
         return -1;
-    csv_field(f, "query\\key");
+    export_csv_field(f, "query\\key");
     for (int j = 0; j < e->cols; j++) {
         fputc(',', f);
-        csv_field(f, export_col_label(v, e, j, b, sizeof b));
+        export_csv_field(f, export_col_label(v, e, j, b, sizeof b));
     }
     fputc('\n', f);
     for (int i = 0; i < e->rows; i++) {
-        csv_field(f, export_row_label(v, e, i, b, sizeof b));
+        export_csv_field(f, export_row_label(v, e, i, b, sizeof b));
         for (int j = 0; j < e->cols; j++) {
             fputc(',', f);
             csv_num(f, e->data[(size_t)i * e->cols + j]);
@@ -287,9 +287,9 @@ static int csv_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
         for (int i = 0; e && i < e->rows; i++)
             for (int j = 0; j < e->cols; j++) {
                 fprintf(f, "%d,%d,%d,", v->layer, h, i);
-                csv_field(f, export_row_label(v, e, i, a, sizeof a));
+                export_csv_field(f, export_row_label(v, e, i, a, sizeof a));
                 fprintf(f, ",%d,", j);
-                csv_field(f, export_col_label(v, e, j, b, sizeof b));
+                export_csv_field(f, export_col_label(v, e, j, b, sizeof b));
                 fputc(',', f);
                 csv_num(f, e->data[(size_t)i * e->cols + j]);
                 fprintf(f, ",%d\n", export_masked(e, mask, i, j));
@@ -304,9 +304,9 @@ static int csv_passport(FILE *f, const ExportView *v)
     for (int i = 0; i < v->trace->n_entries; i++) {
         const TraceEntry *e = &v->trace->entries[i];
         fprintf(f, "%d,", i);
-        csv_field(f, e->name);
+        export_csv_field(f, e->name);
         fputc(',', f);
-        csv_field(f, trace_kind_symbol(e->kind));
+        export_csv_field(f, trace_kind_symbol(e->kind));
         fprintf(f, ",%d,%d\n", e->rows, e->cols);
     }
     return 0;
@@ -319,7 +319,7 @@ static int csv_chips(FILE *f, const ExportView *v)
     fputs("position,token,input_position,max_abs_diff\n", f);
     for (int i = 0; i < t->n; i++) {
         fprintf(f, "%d,", i);
-        csv_field(f, token(v, t->src, i, t->n, b, sizeof b));
+        export_csv_field(f, token(v, t->src, i, t->n, b, sizeof b));
         fprintf(f, ",%d,", t->order[i]);
         if (v->equiv >= 0.0f)
             csv_num(f, v->equiv);

@@ -111,6 +111,9 @@ void export_svg_text(FILE *f, double x, double y, int size, const char *anchor,
 void export_svg_title(FILE *f, const char *title, const char *sub);
 /* Text escaped for XML and HTML (& < > " '), written to f. */
 void export_xml_escape(FILE *f, const char *s);
+/* One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes
+ * doubled. */
+void export_csv_field(FILE *f, const char *s);
 
 /* ---- shared by the writers (export.c) ---- */
 

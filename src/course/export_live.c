@@ -345,22 +345,6 @@ int export_svg_live(FILE *f, const ExportView *v, ExportWhat what, char *err, si
     }
 }
 
-/* A CSV field: quoted when it holds a comma or a quote. */
-static void csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int export_csv_live(FILE *f, const ExportView *v, ExportWhat what, char *err, size_t errlen)
 {
     if (need_live(v, what, err, errlen))
@@ -369,9 +353,9 @@ int export_csv_live(FILE *f, const ExportView *v, ExportWhat what, char *err, si
     if (what == EXPORT_PARAMS) {
         fputs("component,formula,count,share\n", f);
         for (int i = 0; i < l->n_rows; i++) {
-            csv_str(f, l->rows[i].name);
+            export_csv_field(f, l->rows[i].name);
             fputc(',', f);
-            csv_str(f, l->rows[i].formula);
+            export_csv_field(f, l->rows[i].formula);
             fprintf(f, ",%lld,%.9g\n", l->rows[i].count,
                     l->total ? (double)l->rows[i].count / (double)l->total : 0.0);
         }
