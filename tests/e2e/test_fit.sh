@@ -13,6 +13,14 @@ BAD='more below|more rows of the widget|enlarge the terminal|\[\?'
 KEYS_80=${FIT_KEYS-m d s v a h l p p p n N t + -}
 SHORT=${FIT_SHORT-the|cat sat|she sat by}
 
+screen_ok() { # W H WHAT: the screen (left in scr) shows nothing of $BAD, else a failure naming
+    scr=$(screen)                                  # WHAT and what was seen; counts in bad
+    if grep -qE "$BAD" <<<"$scr"; then
+        bad=$((bad + 1))
+        fail "$1x$2: $3: $(grep -oE "$BAD" <<<"$scr" | head -1)"
+    fi
+}
+
 edit_check() { # W H WHERE KEY: types each SHORT sentence with KEY (e or E) and checks
     local W=$1 H=$2 where=$3 key=$4 s scr
     local IFS='|'
@@ -23,11 +31,7 @@ edit_check() { # W H WHERE KEY: types each SHORT sentence with KEY (e or E) and 
         literal "$s"
         keys Enter
         settle
-        scr=$(screen)
-        if grep -qE "$BAD" <<<"$scr"; then
-            bad=$((bad + 1))
-            fail "${W}x$H: $where: with \"$s\" typed ($key): $(grep -oE "$BAD" <<<"$scr" | head -1)"
-        fi
+        screen_ok "$W" "$H" "$where: with \"$s\" typed ($key)"
         if grep -qiE 'esc: cancel|ESC cancels' <<<"$scr"; then
             keys Escape
             settle
@@ -55,19 +59,11 @@ walk() { # W H KEYS...: pages through the course, checking each screen
     for i in $(seq 1 300); do
         settle
         where=$(screen | head -1 | sed 's/^ *attend │ //; s/ \{2,\}/ /g')
-        scr=$(screen)
-        if grep -qE "$BAD" <<<"$scr"; then
-            bad=$((bad + 1))
-            fail "${W}x$H: $where: $(grep -oE "$BAD" <<<"$scr" | head -1) on first display"
-        fi
+        screen_ok "$W" "$H" "$where: on first display"
         for k in "$@"; do
             keys "$k"
             settle
-            scr=$(screen)
-            if grep -qE "$BAD" <<<"$scr"; then
-                bad=$((bad + 1))
-                fail "${W}x$H: $where: after $k: $(grep -oE "$BAD" <<<"$scr" | head -1)"
-            fi
+            screen_ok "$W" "$H" "$where: after $k"
             if grep -qiE 'esc: close|ESC closes|ESC: cancel' <<<"$scr"; then
                 keys Escape   # t opened the tensor picker: close it
                 settle
