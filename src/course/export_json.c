@@ -91,7 +91,7 @@ static void json_layers(FILE *f, const Trace *t, Stack st)
             json_heads(f, t, st, l, SUB_CROSS);
         }
         for (int i = 0; i < t->n_entries; i++) {
-            const TraceEntry *e = &t->entries[i];
+            const TraceEntry *e = trace_entry(t, i);
             if (e->stack != st || e->layer != l || e->head >= 0)
                 continue;
             fprintf(f, ",\n  \"%s\":", e->name);
@@ -143,7 +143,7 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     fputs(",\n\"tensors\":{", f);
     int first = 1;
     for (int i = 0; i < t->n_entries; i++) {
-        const TraceEntry *e = &t->entries[i];
+        const TraceEntry *e = trace_entry(t, i);
         if (e->layer >= 0)
             continue;
         fprintf(f, "%s\n \"%s\":", first ? "" : ",", e->name);
@@ -153,7 +153,7 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     fputs("},\n\"passport\":[", f);
     for (int i = 0; i < t->n_entries; i++)
         fprintf(f, "%s{\"name\":\"%s\",\"shape\":[%d,%d]}", i ? ",\n " : "\n ",
-                t->entries[i].name, t->entries[i].rows, t->entries[i].cols);
+                trace_entry(t, i)->name, trace_entry(t, i)->rows, trace_entry(t, i)->cols);
     fputs("]}\n", f);
 }
 

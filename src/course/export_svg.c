@@ -369,7 +369,7 @@ int export_svg_passport(FILE *f, const ExportView *v, char *err, size_t errlen)
     const Trace *t = v->trace;
     int h = 70;
     for (int s = 0; s < n; s++) {
-        const TraceEntry *e = &t->entries[idx[s]];
+        const TraceEntry *e = trace_entry(t, idx[s]);
         int th = e->rows * thumb_cell(e->cols) + 18;
         h += th > 48 ? th : 48;
     }
@@ -385,7 +385,7 @@ int export_svg_passport(FILE *f, const ExportView *v, char *err, size_t errlen)
                         "matrix coloured from its own minimum (dark) to maximum (light)");
     int y = 64;
     for (int s = 0; s < n; s++) {
-        const TraceEntry *e = &t->entries[idx[s]];
+        const TraceEntry *e = trace_entry(t, idx[s]);
         char line[160], sym[32], formula[200];
         snprintf(line, sizeof line, "%d. %s  [%d\u00d7%d]", s + 1,
                  widget_passport_symbol(e, v->layer, sym, sizeof sym), e->rows, e->cols);

@@ -236,7 +236,7 @@ int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *id
     int n = 0, mask = -1, prev_out = -1;
     assert(max >= 2);
     for (int i = 0; i < t->n_entries; i++) { /* a later layer reads the one before it */
-        const TraceEntry *e = &t->entries[i];
+        const TraceEntry *e = trace_entry(t, i);
         if (layer > 0 && e->stack == st && e->layer == layer - 1 && e->head < 0 &&
             e->sub != SUB_CROSS)
             prev_out = i;
@@ -244,7 +244,7 @@ int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *id
     if (prev_out >= 0)
         idx[n++] = prev_out;
     for (int i = 0; i < t->n_entries && n < max; i++) {
-        const TraceEntry *e = &t->entries[i];
+        const TraceEntry *e = trace_entry(t, i);
         if (e->stack != st)
             continue;
         if (e->layer < 0) {

@@ -340,13 +340,14 @@ static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
 }
 
 /* Working memory of one forward pass, kept at the end of the arena: the fused Q, K, V
- * projections of one attention sublayer, or the SwiGLU gate. */
+ * projections of one attention sublayer and the attention's band of scaled and masked rows,
+ * or the SwiGLU gate. */
 static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
 {
     size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t wide = 3 * (size_t)c->n_heads * c->d_head;
-    if ((size_t)c->d_ff > wide) wide = (size_t)c->d_ff;
-    return lanes * wide;
+    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head + 2 * MODEL_SDPA_ROWS * lanes;
+    size_t ffn = lanes * (size_t)c->d_ff;
+    return attn > ffn ? attn : ffn;
 }
 
 /* Room for the largest single tensor, used only if the arena were ever too small. */
@@ -479,7 +480,7 @@ const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer su
         const TraceEntry *e = &t->entries[i];
         if (e->kind == kind && e->stack == stack && e->layer == layer && e->sub == sub &&
             e->head == head)
-            return e;
+            return trace_entry(t, i);
     }
     return NULL;
 }
@@ -488,7 +489,7 @@ const TraceEntry *trace_find_name(const Trace *t, const char *name)
 {
     for (int i = 0; i < t->n_entries; i++)
         if (strcmp(t->entries[i].name, name) == 0)
-            return &t->entries[i];
+            return trace_entry(t, i);
     return NULL;
 }
 
@@ -548,6 +549,7 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
     e->head = head;
     e->rows = rows;
     e->cols = cols;
+    e->lazy = 0;
     e->data = t->arena + t->used;
     t->used += len;
     /* Names: [enc.|dec.]L<l>.[cross.|ffn.]h<h>.<key>, built by hand (snprintf was a tenth
@@ -650,26 +652,6 @@ static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids,
         }
 }
 
-#define SDPA_ROWS 16
-
-void model_sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
-                const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
-                int dk, int dv, float scale)
-{
-    /* SDPA_ROWS query rows at a time, every step on them before the next rows: their four
-     * nq×nk rows stay in the core's cache (whole matrices at once left it from ~1000 tokens).
-     * Every element is computed as it would be on the whole matrix: the same bits. */
-    for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
-        int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS;
-        size_t at = (size_t)i0 * nk, nn = (size_t)r * nk;
-        tensor_matmul_bt(scores + at, q + (size_t)i0 * dk, k, r, dk, nk); /* S = Q Kᵀ */
-        /* S / √d_k, then + M: where the mask is applied (one pass over the rows) */
-        tensor_scale_add(scaled + at, masked + at, scores + at, scale, mask ? mask + at : NULL, nn);
-        tensor_softmax_rows_to(weights + at, masked + at, r, nk); /* A = softmax(...) row by row */
-        tensor_matmul(out + (size_t)i0 * dv, weights + at, v, r, nk, dv); /* A · V */
-    }
-}
-
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
 static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int nq,
                               const float *xkv, int nk, const int *key_ids, int causal,
@@ -677,6 +659,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
 {
     const ModelConfig *c = &f->m->cfg;
     int d = c->d_model, H = c->n_heads, dh = c->d_head, hd = H * dh;
+    int mask_at = f->t->n_entries;
     float *M = rec(f, T_MASK, -1, nq, nk);
     build_mask(M, nq, nk, causal, key_ids, f->c->padding, f->m->vocab.pad_id);
     float *concat_tmp = NULL;
@@ -685,6 +668,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float scale = f->c->scale ? 1.0f / sqrtf((float)dh) : 1.0f;
     /* All heads' projections at once (the fused QKV of real code), then one slice per head. */
     float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
+    float *band = va + (size_t)nk * hd; /* scaled and masked, MODEL_SDPA_ROWS rows at a time */
     tensor_matmul(qa, xq, w->wq, nq, d, hd);
     tensor_matmul(ka, xkv, w->wk, nk, d, hd);
     tensor_matmul(va, xkv, w->wv, nk, d, hd);
@@ -705,12 +689,21 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             q = qr;
             k = kr;
         }
+        int at = f->t->n_entries;
         float *S = rec(f, T_SCORES, h, nq, nk);
-        float *Ss = rec(f, T_SCALED, h, nq, nk);
-        float *Sm = rec(f, T_MASKED, h, nq, nk);
+        rec(f, T_SCALED, h, nq, nk); /* derived from S when read (trace_entry) */
+        rec(f, T_MASKED, h, nq, nk);
         float *A = rec(f, T_WEIGHTS, h, nq, nk);
         float *o = rec(f, T_HEAD_OUT, h, nq, dh);
-        model_sdpa(S, Ss, Sm, A, o, q, k, v, M, nq, nk, dh, dh, scale);
+        if (!f->overflow)
+            for (int e = at + 1; e <= at + 2; e++) {
+                TraceEntry *te = &f->t->entries[e];
+                te->lazy = 1;
+                te->derive_src = at;
+                te->derive_mask = mask_at;
+                te->derive_scale = scale;
+            }
+        model_sdpa_kept(S, A, o, band, q, k, v, M, nq, nk, dh, dh, scale);
         heads_out[h] = o;
     }
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);

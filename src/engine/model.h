@@ -178,6 +178,13 @@ typedef struct {
     int rows, cols;
     float *data;       /* (rows, cols) into the trace arena */
     char name[40];     /* e.g. "L0.h1.weights", "enc.L0.h0.q", "dec.L1.cross.h0.weights" */
+    /* scaled and masked are not written by the forward pass (they are scores·scale and that
+     * plus the mask, two n×n matrices a head, the most memory of a long run): lazy is 1 until
+     * trace_entry or trace_find fills them from the head's scores (entries index derive_src),
+     * derive_scale and the mask (derive_mask, or -1). Read entries through those two. */
+    int lazy;
+    int derive_src, derive_mask;
+    float derive_scale;
 } TraceEntry;
 
 typedef struct {
@@ -203,7 +210,12 @@ typedef struct {
  * for encoder-decoder models). NULL on allocation failure. */
 Trace *trace_new(const Model *m, int max_n, int max_m);
 void trace_free(Trace *t);
-/* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. */
+/* Entry i (0 <= i < t->n_entries, else NULL), its data filled: how code outside the engine
+ * reads t->entries. A scaled or masked entry is computed on its first read (the trace is
+ * written then, though passed const: do not read one trace from two threads). */
+const TraceEntry *trace_entry(const Trace *t, int i);
+/* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. Filled, as
+ * trace_entry. */
 const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
                              TensorKind kind);
 const TraceEntry *trace_find_name(const Trace *t, const char *name);
@@ -243,6 +255,13 @@ float model_equivariance(const Model *m, const int *src, int n, const int *tgt, 
 void model_sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale);
+/* The same as the forward pass runs it: scaled and masked are not kept (a trace derives them
+ * when read), band holds them for MODEL_SDPA_ROWS query rows at a time (2·MODEL_SDPA_ROWS·nk
+ * floats). scores, weights and out get the same bits as model_sdpa's. */
+#define MODEL_SDPA_ROWS 16
+void model_sdpa_kept(float *scores, float *weights, float *out, float *band, const float *q,
+                     const float *k, const float *v, const float *mask, int nq, int nk, int dk,
+                     int dv, float scale);
 
 /* A trace of one head's attention on given matrices — the hand-worked examples: entries q, k,
  * v (nq×dk, nk×dk, nk×dv), scores, scaled, mask, masked, weights, out as layer 0, head 0 of a

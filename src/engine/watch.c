@@ -203,10 +203,9 @@ int watch_generate(const WatchRun *w, const char *prompt, int max_new, char *out
     while (added < max_new && n < L) {
         if (model_forward(&w->m, ids, n, NULL, 0, &c, w->trace, msg, sizeof msg))
             return -1;
-        const TraceEntry *lg = NULL;
-        for (int e = 0; e < w->trace->n_entries; e++)
-            if (w->trace->entries[e].kind == T_LOGITS)
-                lg = &w->trace->entries[e];
+        const TraceEntry *lg = trace_find(w->trace, STACK_DEC, -1, SUB_NONE, -1, T_LOGITS);
+        if (!lg) /* an encoder's logits */
+            lg = trace_find(w->trace, STACK_ENC, -1, SUB_NONE, -1, T_LOGITS);
         if (!lg)
             return -1;
         const float *row = lg->data + (size_t)(n - 1) * lg->cols;

@@ -107,7 +107,7 @@ static int tensor_open(App *a, int arg)
     (void)arg;
     p->sel = 0;
     for (int i = 0; i < a->t->n_entries; i++)
-        if (!strcmp(a->t->entries[i].name, a->tensor))
+        if (!strcmp(trace_entry(a->t, i)->name, a->tensor))
             p->sel = i;
     return 0;
 }
@@ -131,7 +131,7 @@ static void tensor_draw(App *a, Rect full)
     if (top < 0)
         top = 0;
     for (int i = top; i < n && i < top + rows; i++) {
-        const TraceEntry *e = &a->t->entries[i];
+        const TraceEntry *e = trace_entry(a->t, i);
         if (i == p->sel)
             attron(A_REVERSE);
         ui_putf(y0 + 1 + i - top, x0 + 2, w - 4, "%-26s [%d%s%d]  %s", e->name, e->rows,
@@ -169,7 +169,7 @@ static int tensor_key(App *a, Request req, int k)
         break;
     case REQ_ACCEPT:
         if (p->sel >= 0 && p->sel < n) {
-            snprintf(a->tensor, sizeof a->tensor, "%s", a->t->entries[p->sel].name);
+            snprintf(a->tensor, sizeof a->tensor, "%s", trace_entry(a->t, p->sel)->name);
             a->scroll_r = a->scroll_c = 0;
         }
         app_overlay_close(a);

@@ -28,7 +28,7 @@ static void shape(const TraceEntry *e, char *out, size_t n)
 static void step_seg(const App *a, int i, const char *sh, char *seg, size_t n)
 {
     char sym[32];
-    snprintf(seg, n, "%s %s", widget_passport_symbol(&a->t->entries[i], a->layer, sym, sizeof sym),
+    snprintf(seg, n, "%s %s", widget_passport_symbol(trace_entry(a->t, i), a->layer, sym, sizeof sym),
              sh);
 }
 
@@ -39,7 +39,7 @@ static int chain_lines(App *a, const int *idx, int cur, int w)
     int aw = ui_width(arrow) + 2, x = 0, line = 0;
     for (int s = 0; s <= cur; s++) {
         char seg[96], sh[32], tr[128];
-        shape(&a->t->entries[idx[s]], sh, sizeof sh);
+        shape(trace_entry(a->t, idx[s]), sh, sizeof sh);
         step_seg(a, idx[s], sh, seg, sizeof seg);
         int sw = ui_width(ui_text(seg, tr, sizeof tr));
         int need = (s ? aw : 0) + sw;
@@ -64,7 +64,7 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
     /* lay out first, to know how many lines there are */
     for (int s = 0; s <= cur; s++) {
         char seg[96], sh[32];
-        shape(&a->t->entries[idx[s]], sh, sizeof sh);
+        shape(trace_entry(a->t, idx[s]), sh, sizeof sh);
         step_seg(a, idx[s], sh, seg, sizeof seg);
         char tr[128];
         int w = ui_width(ui_text(seg, tr, sizeof tr));
@@ -86,7 +86,7 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
             continue;
         int y = r.y + lines_y[s] - first, xx = r.x + lines_x[s];
         char seg[96], sh[32];
-        shape(&a->t->entries[idx[s]], sh, sizeof sh);
+        shape(trace_entry(a->t, idx[s]), sh, sizeof sh);
         step_seg(a, idx[s], sh, seg, sizeof seg);
         if (lines_x[s] > 0) {
             attron(A_DIM);
@@ -123,7 +123,7 @@ static void passport_draw(App *a, Rect r)
     }
     if (a->step >= n)
         a->step = n - 1;
-    const TraceEntry *e = &a->t->entries[idx[a->step]];
+    const TraceEntry *e = trace_entry(a->t, idx[a->step]);
     char sh[32];
     shape(e, sh, sizeof sh);
     attron(COLOR_PAIR(UI_ACCENT));
@@ -184,7 +184,7 @@ static int passport_key(App *a, Request req, int k)
     }
     if (mtable_scroll(req, &a->scroll_r, &a->scroll_c)) {
         if (a->step < n)
-            mtable_clamp(&a->t->entries[idx[a->step]], &a->scroll_r, &a->scroll_c);
+            mtable_clamp(trace_entry(a->t, idx[a->step]), &a->scroll_r, &a->scroll_c);
         return 1;
     }
     return 0;
@@ -199,7 +199,7 @@ static int passport_need(App *a, int w)
     if (n == 0)
         return 3;
     int st = a->step < n ? a->step : n - 1;
-    const TraceEntry *e = &a->t->entries[idx[st]];
+    const TraceEntry *e = trace_entry(a->t, idx[st]);
     int chain = chain_lines(a, idx, st, w);
     char formula[200];
     return 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2) +

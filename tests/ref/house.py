@@ -8,7 +8,9 @@
    only in the loaders;
 3. no .c file is over 1,000 lines, and no function over 120 lines unless the comment above it
    says why (it contains "over 120 lines");
-4. no raw key codes (27, 127, 8 as a key) in src/tui or src/cli: they use the named constants.
+4. no raw key codes (27, 127, 8 as a key) in src/tui or src/cli: they use the named constants;
+5. a trace's entries are read through trace_entry or trace_find (which fill the derived scaled
+   and masked matrices) everywhere but in the engine files that write them.
 
 Prints one line per check and closes with "N passed, N failed".
 """
@@ -122,6 +124,14 @@ for v in sorted(nodes):
 check(not sccs, "no cycle in the module graph (%d modules, %d edges)" %
       (len(nodes), sum(len(w) for w in edges.values())) +
       "".join("\n    cycle: " + " <-> ".join(c) for c in sccs))
+
+# a trace's entries are read through trace_entry/trace_find, which fill the derived ones
+# (scaled, masked); only the engine files that write or derive them index the array itself
+RAW_OK = {"engine/model.c", "engine/sdpa.c", "engine/trace_check.c"}
+raw = ["%s:%d" % (p, t[:m.start()].count("\n") + 1) for p, t in files.items() if p not in RAW_OK
+       for m in re.finditer(r"entries\[", t)]
+check(not raw, "trace entries read through trace_entry/trace_find outside the engine's writers" +
+      "".join("\n    " + r for r in raw))
 
 # sizes
 big = ["%s: %d lines" % (p, t.count("\n")) for p, t in files.items()

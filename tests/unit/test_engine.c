@@ -342,7 +342,7 @@ static void test_properties(void)
             if (rc) goto next;
             int rows_ok = 1, causal_ok = 1, pad_ok = 1, shapes_ok = 1;
             for (int i = 0; i < t->n_entries; i++) {
-                const TraceEntry *e = &t->entries[i];
+                const TraceEntry *e = trace_entry(t, i);
                 if (e->kind != T_WEIGHTS) continue;
                 int self = e->sub == SUB_SELF;
                 int is_dec = e->stack == STACK_DEC;
@@ -408,6 +408,48 @@ static void test_properties(void)
         }
 }
 
+/* The forward keeps scores and weights; scaled and masked are filled on first read. They, and
+ * every other step of a head, equal model_sdpa run on the trace's own q, k, v and mask, bit for
+ * bit, with scaling on and off; before the read the two are marked lazy. */
+static void test_trace_derived(void)
+{
+    Model m;
+    char err[256];
+    if (make_model(&m, ARCH_DECODER, PE_SINUSOIDAL, NORM_LAYER, FFN_GELU, 1, 10, 5)) {
+        CHECK(0, "model");
+        return;
+    }
+    Trace *t = trace_new(&m, 6, 1);
+    int src[6] = {2, 3, 4, 5, 2, 6};
+    for (int scaled = 0; scaled < 2; scaled++) {
+        Controls c;
+        model_default_controls(&m, &c);
+        c.scale = scaled;
+        CHECK(model_forward(&m, src, 6, NULL, 0, &c, t, err, sizeof err) == 0, "forward: %s", err);
+        int lazy = 0;
+        for (int i = 0; i < t->n_entries; i++)
+            lazy += t->entries[i].lazy && (t->entries[i].kind == T_SCALED ||
+                                          t->entries[i].kind == T_MASKED);
+        CHECK(lazy == 2 * 2 * 2, "%d of the 8 scaled/masked entries wait to be derived", lazy);
+        const TraceEntry *q = trace_find_name(t, "L1.h1.q"), *k = trace_find_name(t, "L1.h1.k"),
+                         *v = trace_find_name(t, "L1.h1.v"), *mk = trace_find_name(t, "L1.mask");
+        float S[36], Ss[36], Sm[36], A[36], O[48];
+        model_sdpa(S, Ss, Sm, A, O, q->data, k->data, v->data, mk->data, 6, 6, 8, 8,
+                   scaled ? 1.0f / sqrtf(8.0f) : 1.0f);
+        static const char *const key[5] = {"scores", "scaled", "masked", "weights", "out"};
+        const float *want[5] = {S, Ss, Sm, A, O};
+        for (int s = 0; s < 5; s++) {
+            char name[32];
+            snprintf(name, sizeof name, "L1.h1.%s", key[s]);
+            const TraceEntry *e = trace_find_name(t, name);
+            CHECK(e && !e->lazy && !memcmp(e->data, want[s], sizeof(float) * (size_t)e->rows * e->cols),
+                  "scale %d: %s equals model_sdpa's, bit for bit", scaled, name);
+        }
+    }
+    trace_free(t);
+    model_free(&m);
+}
+
 static void test_trace_names(void)
 {
     Model m;
@@ -425,8 +467,8 @@ static void test_trace_names(void)
                           "L0.h0.v", "L0.h0.scores", "L0.h0.scaled", "L0.h0.masked",
                           "L0.h0.weights", "L0.h0.out"};
     for (int i = 0; i < 13; i++)
-        CHECK(i < t->n_entries && strcmp(t->entries[i].name, want[i]) == 0,
-              "entry %d is %s, want %s", i, i < t->n_entries ? t->entries[i].name : "-", want[i]);
+        CHECK(i < t->n_entries && strcmp(trace_entry(t, i)->name, want[i]) == 0,
+              "entry %d is %s, want %s", i, i < t->n_entries ? trace_entry(t, i)->name : "-", want[i]);
     const TraceEntry *q = trace_find_name(t, "L1.h1.q");
     CHECK(q && q->rows == 6 && q->cols == 8, "L1.h1.q is 6x8");
     const TraceEntry *lg = trace_find_name(t, "logits");
@@ -800,6 +842,7 @@ int main(void)
     test_expf();
     test_properties();
     test_trace_names();
+    test_trace_derived();
     test_tokenizer();
     test_roundtrip();
     test_kernels();

@@ -254,7 +254,7 @@ static int same_trace(const Trace *a, const Trace *b)
     if (!a || !b || a->n != b->n || a->m != b->m || a->n_entries != b->n_entries)
         return 0;
     for (int i = 0; i < a->n_entries; i++) {
-        const TraceEntry *x = &a->entries[i], *y = &b->entries[i];
+        const TraceEntry *x = trace_entry(a, i), *y = trace_entry(b, i);
         if (strcmp(x->name, y->name) || x->rows != y->rows || x->cols != y->cols ||
             memcmp(x->data, y->data, sizeof(float) * (size_t)(x->rows * x->cols)))
             return 0;
@@ -493,30 +493,30 @@ static void test_passport_steps(void)
     const Trace *t = r.io.tr.t;
     Stack st = m->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
     int idx[64], n0 = widget_passport_steps(t, st, 0, 0, idx, 64);
-    CHECK(n0 > 0 && t->entries[idx[0]].kind == T_EMBED, "layer 0 starts at X");
+    CHECK(n0 > 0 && trace_entry(t, idx[0])->kind == T_EMBED, "layer 0 starts at X");
     int x_pe = 0;
     for (int s = 0; s < n0; s++)
-        x_pe += t->entries[idx[s]].kind == T_X_PE;
+        x_pe += trace_entry(t, idx[s])->kind == T_X_PE;
     CHECK(x_pe == 1, "layer 0 shows X + PE once");
     int n1 = widget_passport_steps(t, st, 1, 0, idx, 64);
     int last0 = -1;
     for (int i = 0; i < t->n_entries; i++)
-        if (t->entries[i].stack == st && t->entries[i].layer == 0 && t->entries[i].head < 0)
+        if (trace_entry(t, i)->stack == st && trace_entry(t, i)->layer == 0 && trace_entry(t, i)->head < 0)
             last0 = i;
     CHECK(n1 > 1 && idx[0] == last0, "layer 1 starts from layer 0's output (%s), not %s",
-          last0 >= 0 ? t->entries[last0].name : "?", n1 ? t->entries[idx[0]].name : "-");
+          last0 >= 0 ? trace_entry(t, last0)->name : "?", n1 ? trace_entry(t, idx[0])->name : "-");
     int before = 0, other = 0;
     for (int s = 0; s < n1; s++) {
-        const TraceEntry *e = &t->entries[idx[s]];
+        const TraceEntry *e = trace_entry(t, idx[s]);
         before += e->layer < 0;
         other += s > 0 && e->layer != 1;
     }
     CHECK(before == 0 && other == 0, "layer 1: no X, PE or X + PE (%d), every later step of L1 (%d)",
           before, other);
     char sym[32], f[200];
-    CHECK(!strcmp(widget_passport_symbol(&t->entries[idx[0]], 1, sym, sizeof sym), "L0 out"),
+    CHECK(!strcmp(widget_passport_symbol(trace_entry(t, idx[0]), 1, sym, sizeof sym), "L0 out"),
           "named L0 out: %s", sym);
-    CHECK(strstr(widget_passport_formula(&t->entries[idx[0]], 1, f, sizeof f), "output of layer 0"),
+    CHECK(strstr(widget_passport_formula(trace_entry(t, idx[0]), 1, f, sizeof f), "output of layer 0"),
           "formula: %s", f);
     widget_run_free(&r);
     lesson_free_course(&c);
