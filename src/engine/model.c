@@ -659,13 +659,12 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
 {
     const ModelConfig *c = &f->m->cfg;
     int d = c->d_model, H = c->n_heads, dh = c->d_head, hd = H * dh;
-    int mask_at = f->t->n_entries;
     float *M = rec(f, T_MASK, -1, nq, nk);
     build_mask(M, nq, nk, causal, key_ids, f->c->padding, f->m->vocab.pad_id);
     float *concat_tmp = NULL;
     float *heads_out[ATTEND_MAX_HEADS];
     assert(H >= 1 && H <= ATTEND_MAX_HEADS); /* model_config_check bounds n_heads */
-    float scale = f->c->scale ? 1.0f / sqrtf((float)dh) : 1.0f;
+    float scale = model_sdpa_scale(f->c->scale, dh);
     /* All heads' projections at once (the fused QKV of real code), then one slice per head. */
     float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
     float *band = va + (size_t)nk * hd; /* scaled and masked, MODEL_SDPA_ROWS rows at a time */
@@ -696,13 +695,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         float *A = rec(f, T_WEIGHTS, h, nq, nk);
         float *o = rec(f, T_HEAD_OUT, h, nq, dh);
         if (!f->overflow)
-            for (int e = at + 1; e <= at + 2; e++) {
-                TraceEntry *te = &f->t->entries[e];
-                te->lazy = 1;
-                te->derive_src = at;
-                te->derive_mask = mask_at;
-                te->derive_scale = scale;
-            }
+            f->t->entries[at + 1].lazy = f->t->entries[at + 2].lazy = 1;
         model_sdpa_kept(S, A, o, band, q, k, v, M, nq, nk, dh, dh, scale);
         heads_out[h] = o;
     }
@@ -950,7 +943,7 @@ Trace *model_worked(const float *q, const float *k, const float *v, int nq, int 
     float *S = rec(&f, T_SCORES, 0, nq, nk), *Ss = rec(&f, T_SCALED, 0, nq, nk);
     float *Sm = rec(&f, T_MASKED, 0, nq, nk), *A = rec(&f, T_WEIGHTS, 0, nq, nk);
     float *O = rec(&f, T_HEAD_OUT, 0, nq, dv);
-    model_sdpa(S, Ss, Sm, A, O, Q, K, V, M, nq, nk, dk, dv, scale ? 1.0f / sqrtf((float)dk) : 1.0f);
+    model_sdpa(S, Ss, Sm, A, O, Q, K, V, M, nq, nk, dk, dv, model_sdpa_scale(scale, dk));
     if (f.overflow) {
         trace_free(t);
         return NULL;

@@ -180,11 +180,9 @@ typedef struct {
     char name[40];     /* e.g. "L0.h1.weights", "enc.L0.h0.q", "dec.L1.cross.h0.weights" */
     /* scaled and masked are not written by the forward pass (they are scores·scale and that
      * plus the mask, two n×n matrices a head, the most memory of a long run): lazy is 1 until
-     * trace_entry or trace_find fills them from the head's scores (entries index derive_src),
-     * derive_scale and the mask (derive_mask, or -1). Read entries through those two. */
+     * trace_entry or trace_find fills them from the scores entry just before them, the run's
+     * scale and the sublayer's mask. Read entries through those two. */
     int lazy;
-    int derive_src, derive_mask;
-    float derive_scale;
 } TraceEntry;
 
 typedef struct {
@@ -259,6 +257,8 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
  * when read), band holds them for MODEL_SDPA_ROWS query rows at a time (2·MODEL_SDPA_ROWS·nk
  * floats). scores, weights and out get the same bits as model_sdpa's. */
 #define MODEL_SDPA_ROWS 16
+/* The factor the scores are multiplied by: 1/√d_k when scaling is on, else 1. */
+float model_sdpa_scale(int scale_on, int d_k);
 void model_sdpa_kept(float *scores, float *weights, float *out, float *band, const float *q,
                      const float *k, const float *v, const float *mask, int nq, int nk, int dk,
                      int dv, float scale);

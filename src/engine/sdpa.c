@@ -1,6 +1,7 @@
 /* sdpa.c - scaled dot-product attention of one head, S = QKᵀ, S/√d_k, + M (where the mask is
  * applied), softmax, ·V; and the two of its steps the forward pass does not store but a trace
  * fills in when they are first read (scaled and masked: see trace_entry in model.h). */
+#include <math.h>
 #include <string.h>
 
 #include "model.h"
@@ -43,15 +44,18 @@ void model_sdpa_kept(float *scores, float *weights, float *out, float *band, con
     sdpa(scores, NULL, NULL, weights, out, band, q, k, v, mask, nq, nk, dk, dv, scale);
 }
 
-/* A derived pair (scaled, masked) is computed from its head's scores, the scale and the
- * sublayer's mask exactly as sdpa computes it: the same bits as if the forward had kept it. */
+float model_sdpa_scale(int scale_on, int d_k) { return scale_on ? 1.0f / sqrtf((float)d_k) : 1.0f; }
+
+/* A derived pair (scaled, masked), which the forward records right after its head's scores, is
+ * computed from them, the run's scale and the sublayer's mask exactly as sdpa computes it: the
+ * same bits as if the forward had kept it. */
 static void fill(Trace *t, int i)
 {
-    TraceEntry *e = &t->entries[i];
-    int s = e->derive_src; /* scores; scaled is s + 1, masked s + 2 */
+    int s = i - (t->entries[i].kind == T_SCALED ? 1 : 2);
     TraceEntry *sc = &t->entries[s + 1], *mk = &t->entries[s + 2];
-    const float *mask = e->derive_mask >= 0 ? t->entries[e->derive_mask].data : NULL;
-    tensor_scale_add(sc->data, mk->data, t->entries[s].data, e->derive_scale, mask,
+    const TraceEntry *mask = trace_find(t, sc->stack, sc->layer, sc->sub, -1, T_MASK);
+    tensor_scale_add(sc->data, mk->data, t->entries[s].data,
+                     model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head), mask ? mask->data : NULL,
                      (size_t)sc->rows * sc->cols);
     sc->lazy = mk->lazy = 0;
 }

@@ -2,7 +2,6 @@
 #include "tensor.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 /* GNU C vector types for the kernels below; on x86-64 a second copy of each kernel is compiled
@@ -95,8 +94,7 @@ void tensor_add(float *out, const float *a, const float *b, size_t len)
         out[i] = a[i] + b[i];
 }
 
-TENSOR_CLONES
-void tensor_scale(float *x, float s, size_t len)
+__attribute__((always_inline)) static inline void scale_inl(float *x, float s, size_t len)
 {
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
@@ -108,6 +106,9 @@ void tensor_scale(float *x, float s, size_t len)
     for (; i < len; i++)
         x[i] *= s;
 }
+
+TENSOR_CLONES
+void tensor_scale(float *x, float s, size_t len) { scale_inl(x, s, len); }
 
 TENSOR_CLONES
 void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *restrict x,
@@ -198,35 +199,13 @@ __attribute__((always_inline)) static inline void exp8(v8f *px) /* by pointer: n
     *px = y * s1 * s2;
 }
 
-/* exp8's steps on one float, in the same order: the same bits as any lane of exp8 (the
- * softmax's tail keys, and tensor_expf). */
+/* One float through exp8 (broadcast, lane 0): the same bits as any lane by construction, and
+ * no slower than a scalar copy of the steps (the tail keys of a softmax row, tensor_expf). */
 __attribute__((always_inline)) static inline float exp1(float x)
 {
-    if (x < EXP_LO)
-        x = EXP_LO;
-    else if (x > EXP_HI)
-        x = EXP_HI;
-    const float magic = EXP_MAGIC;
-    float kf = x * 1.44269504088896341f + EXP_MAGIC;
-    int32_t kb, mb;
-    memcpy(&kb, &kf, sizeof kb);
-    memcpy(&mb, &magic, sizeof mb);
-    int32_t k = kb - mb;
-    kf -= EXP_MAGIC;
-    float r = x - kf * 0.693359375f;
-    r = r - kf * -2.12194440e-4f;
-    float p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    float y = p * (r * r) + r + 1.0f;
-    int32_t k1 = k >> 1, k2 = k - k1;
-    uint32_t b1 = (uint32_t)(k1 + 127) << 23, b2 = (uint32_t)(k2 + 127) << 23;
-    float s1, s2;
-    memcpy(&s1, &b1, sizeof s1);
-    memcpy(&s2, &b2, sizeof s2);
-    return y * s1 * s2;
+    v8f v = {x, x, x, x, x, x, x, x};
+    exp8(&v);
+    return v[0];
 }
 
 float tensor_expf(float x) { return exp1(x); }
@@ -234,8 +213,8 @@ float tensor_expf(float x) { return exp1(x); }
 /* One row: out[j] = e^(x[j] − mx) (exactly 0 where x[j] is −∞), and their sum: eight partial
  * sums over j ≡ u (mod 8), the tail padded with zeros, combined ((0+4)+(1+5))+((2+6)+(3+7)).
  * Adding a masked key (a 0) changes no partial sum, so a causal row keeps its bits when the
- * sentence grows (the K/V cache relies on it); the tail keys go through exp1, lane for lane
- * the same steps, so every key gets the same bits wherever it sits. */
+ * sentence grows (the K/V cache relies on it); the tail keys go through exp1, exp8 itself on
+ * one float, so every key gets the same bits wherever it sits. */
 __attribute__((always_inline)) static inline int any_lane(v8i m)
 {
     v8i z = {0};
@@ -281,16 +260,7 @@ void tensor_softmax_rows_to(float *out, const float *x, int n, int m)
             memset(o, 0, sizeof(float) * (size_t)m);
             continue;
         }
-        float inv = 1.0f / exp_row(o, row, m, mx);
-        int j = 0;
-        for (; j + 8 <= m; j += 8) { /* tensor_scale, inlined: short rows are the common case */
-            v8f v;
-            memcpy(&v, o + j, sizeof v);
-            v *= inv;
-            memcpy(o + j, &v, sizeof v);
-        }
-        for (; j < m; j++)
-            o[j] *= inv;
+        scale_inl(o, 1.0f / exp_row(o, row, m, mx), (size_t)m); /* inlined: rows are short */
     }
 }
 

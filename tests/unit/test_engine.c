@@ -408,6 +408,23 @@ static void test_properties(void)
         }
 }
 
+/* The small decoder (2 layers, 2 heads of 8, vocabulary 10) and a trace for SMALL_SRC; NULL
+ * (a failed check) when either cannot be made. */
+static const int SMALL_SRC[6] = {2, 3, 4, 5, 2, 6};
+
+static Trace *small_decoder(Model *m)
+{
+    if (make_model(m, ARCH_DECODER, PE_SINUSOIDAL, NORM_LAYER, FFN_GELU, 1, 10, 5)) {
+        CHECK(0, "model");
+        return NULL;
+    }
+    Trace *t = trace_new(m, 6, 1);
+    CHECK(t != NULL, "trace");
+    if (!t)
+        model_free(m);
+    return t;
+}
+
 /* The forward keeps scores and weights; scaled and masked are filled on first read. They, and
  * every other step of a head, equal model_sdpa run on the trace's own q, k, v and mask, bit for
  * bit, with scaling on and off; before the read the two are marked lazy. */
@@ -415,12 +432,10 @@ static void test_trace_derived(void)
 {
     Model m;
     char err[256];
-    if (make_model(&m, ARCH_DECODER, PE_SINUSOIDAL, NORM_LAYER, FFN_GELU, 1, 10, 5)) {
-        CHECK(0, "model");
+    Trace *t = small_decoder(&m);
+    if (!t)
         return;
-    }
-    Trace *t = trace_new(&m, 6, 1);
-    int src[6] = {2, 3, 4, 5, 2, 6};
+    const int *src = SMALL_SRC;
     for (int scaled = 0; scaled < 2; scaled++) {
         Controls c;
         model_default_controls(&m, &c);
@@ -433,6 +448,9 @@ static void test_trace_derived(void)
         CHECK(lazy == 2 * 2 * 2, "%d of the 8 scaled/masked entries wait to be derived", lazy);
         const TraceEntry *q = trace_find_name(t, "L1.h1.q"), *k = trace_find_name(t, "L1.h1.k"),
                          *v = trace_find_name(t, "L1.h1.v"), *mk = trace_find_name(t, "L1.mask");
+        CHECK(q && k && v && mk, "L1.h1's q, k, v and L1.mask are in the trace");
+        if (!q || !k || !v || !mk)
+            break;
         float S[36], Ss[36], Sm[36], A[36], O[48];
         model_sdpa(S, Ss, Sm, A, O, q->data, k->data, v->data, mk->data, 6, 6, 8, 8,
                    scaled ? 1.0f / sqrtf(8.0f) : 1.0f);
@@ -454,12 +472,10 @@ static void test_trace_names(void)
 {
     Model m;
     char err[256];
-    if (make_model(&m, ARCH_DECODER, PE_SINUSOIDAL, NORM_LAYER, FFN_GELU, 1, 10, 5)) {
-        CHECK(0, "model");
+    Trace *t = small_decoder(&m);
+    if (!t)
         return;
-    }
-    Trace *t = trace_new(&m, 6, 1);
-    int src[6] = {2, 3, 4, 5, 2, 6};
+    const int *src = SMALL_SRC;
     Controls c;
     model_default_controls(&m, &c);
     CHECK(model_forward(&m, src, 6, NULL, 0, &c, t, err, sizeof err) == 0, "forward: %s", err);
@@ -754,9 +770,9 @@ static void test_kernels(void)
             }
         }
     CHECK(bad_sm == 0, "tensor_softmax_rows: %ld shapes differ from one row at a time", bad_sm);
-    /* the vector exp (full groups of 8 keys) against the scalar one (tensor_expf, and the
-     * tail keys) over the whole range a softmax feeds it, [-104, 0]: rows of 13 keys, the
-     * first 0 (the max), so the others are exponentiated as they are */
+    /* the softmax's full groups of eight keys and its tail against the one-key reference
+     * (tensor_expf) over the whole range a softmax feeds the exponential, [-104, 0]: rows of
+     * 13 keys, the first 0 (the max), so the others are exponentiated as they are */
     long bad_exp = 0;
     for (int r = 0; r < 100000; r++) {
         float ra[13], rb[13];
