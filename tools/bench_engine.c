@@ -7,7 +7,7 @@
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
  *                                     weights, written to OUT (the long-sequence sizes)
  *   bench_engine exec N -- CMD ARGS   median wall time and max peak RSS of N runs of CMD
- *   bench_engine attention MODEL      how attention's cost grows with n: one head's model_sdpa_kept
+ *   bench_engine attention MODEL      how attention's cost grows with n: one head's model_sdpa_out
  *                                     and the whole forward at n = 128 .. max_len, doubling */
 #include <fcntl.h>
 #include <math.h>
@@ -158,19 +158,18 @@ static int widen(const char *src, const char *out, int len)
     return rc ? 1 : 0;
 }
 
-/* Median CPU µs of one call of model_sdpa_kept (one head, causal mask, scores and weights kept
- * as the forward keeps them) at n tokens, over rounds of about 20 ms. */
-static double sdpa_us(int n, int dh, float *buf, const float *qkv, const float *mask)
+/* Median CPU µs of one call of model_sdpa_out (one head, causal mask, its rows' limits computed
+ * once as the forward computes them for all heads) at n tokens, over rounds of about 20 ms. */
+static double sdpa_us(int n, int dh, float *buf, const float *qkv, const float *mask, int *lim)
 {
-    float *S = buf, *A = S + (size_t)n * n, *band = A + (size_t)n * n;
-    float *o = band + (size_t)2 * MODEL_SDPA_ROWS * n;
+    float *band = buf, *o = band + (size_t)2 * MODEL_SDPA_ROWS * n;
     const float *q = qkv, *k = q + (size_t)n * dh, *v = k + (size_t)n * dh;
     double t[5];
     int iters = 1;
     for (;;) { /* calibrate */
         double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
         for (int i = 0; i < iters; i++)
-            model_sdpa_kept(S, A, o, band, q, k, v, mask, n, n, dh, dh, 0.25f);
+            model_sdpa_out(o, band, q, k, v, mask, lim, n, n, dh, dh, 0.25f);
         if (clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0 > 20000.0 || iters > 1 << 20)
             break;
         iters *= 2;
@@ -178,7 +177,7 @@ static double sdpa_us(int n, int dh, float *buf, const float *qkv, const float *
     for (int r = 0; r < 5; r++) {
         double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
         for (int i = 0; i < iters; i++)
-            model_sdpa_kept(S, A, o, band, q, k, v, mask, n, n, dh, dh, 0.25f);
+            model_sdpa_out(o, band, q, k, v, mask, lim, n, n, dh, dh, 0.25f);
         t[r] = (clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) / iters;
     }
     qsort(t, 5, sizeof t[0], cmp_d);
@@ -197,11 +196,11 @@ static int bench_attention(const char *path)
         return 1;
     }
     int L = m.cfg.max_len, dh = m.cfg.d_head, V = m.cfg.vocab_size;
-    float *buf = malloc(sizeof(float) * ((size_t)2 * L * L + (size_t)2 * MODEL_SDPA_ROWS * L + (size_t)L * dh));
+    float *buf = malloc(sizeof(float) * ((size_t)2 * MODEL_SDPA_ROWS * L + (size_t)L * dh));
     float *qkv = malloc(sizeof(float) * (size_t)3 * L * dh), *mask = malloc(sizeof(float) * (size_t)L * L);
-    int *ids = malloc(sizeof(int) * (size_t)L);
+    int *ids = malloc(sizeof(int) * (size_t)L), *lim = malloc(sizeof(int) * (size_t)L);
     Trace *t = trace_new(&m, L, 1);
-    if (!buf || !qkv || !mask || !ids || !t) {
+    if (!buf || !qkv || !mask || !ids || !lim || !t) {
         fprintf(stderr, "bench_engine: out of memory\n");
         return 1;
     }
@@ -215,7 +214,8 @@ static int bench_attention(const char *path)
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++)
                 mask[(size_t)i * n + j] = j > i ? -INFINITY : 0.0f;
-        double head = sdpa_us(n, dh, buf, qkv, mask);
+        model_sdpa_limits(mask, n, n, lim);
+        double head = sdpa_us(n, dh, buf, qkv, mask, lim);
         bench_ids(ids, n, V);
         double f[5];
         for (int r = 0; r < 5; r++) {
@@ -238,6 +238,7 @@ static int bench_attention(const char *path)
     free(qkv);
     free(mask);
     free(ids);
+    free(lim);
     model_free(&m);
     return 0;
 }

@@ -340,12 +340,13 @@ static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
 }
 
 /* Working memory of one forward pass, kept at the end of the arena: the fused Q, K, V
- * projections of one attention sublayer and the attention's band of scaled and masked rows,
+ * projections of one attention sublayer, the attention's band of rows and its rows' limits,
  * or the SwiGLU gate. */
 static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
 {
     size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head + 2 * MODEL_SDPA_ROWS * lanes;
+    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head + 2 * MODEL_SDPA_ROWS * lanes +
+                  lanes; /* the last: each query row's limit, an int */
     size_t ffn = lanes * (size_t)c->d_ff;
     return attn > ffn ? attn : ffn;
 }
@@ -667,7 +668,10 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float scale = model_sdpa_scale(f->c->scale, dh);
     /* All heads' projections at once (the fused QKV of real code), then one slice per head. */
     float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
-    float *band = va + (size_t)nk * hd; /* scaled and masked, MODEL_SDPA_ROWS rows at a time */
+    float *band = va + (size_t)nk * hd; /* MODEL_SDPA_ROWS rows of scores and weights */
+    _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
+    int *lim = (int *)(band + 2 * MODEL_SDPA_ROWS * (size_t)nk);
+    model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
     tensor_matmul(qa, xq, w->wq, nq, d, hd);
     tensor_matmul(ka, xkv, w->wk, nk, d, hd);
     tensor_matmul(va, xkv, w->wv, nk, d, hd);
@@ -689,14 +693,15 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             k = kr;
         }
         int at = f->t->n_entries;
-        float *S = rec(f, T_SCORES, h, nq, nk);
-        rec(f, T_SCALED, h, nq, nk); /* derived from S when read (trace_entry) */
+        rec(f, T_SCORES, h, nq, nk); /* the four n×n steps: computed when read (trace_entry) */
+        rec(f, T_SCALED, h, nq, nk);
         rec(f, T_MASKED, h, nq, nk);
-        float *A = rec(f, T_WEIGHTS, h, nq, nk);
+        rec(f, T_WEIGHTS, h, nq, nk);
         float *o = rec(f, T_HEAD_OUT, h, nq, dh);
         if (!f->overflow)
-            f->t->entries[at + 1].lazy = f->t->entries[at + 2].lazy = 1;
-        model_sdpa_kept(S, A, o, band, q, k, v, M, nq, nk, dh, dh, scale);
+            for (int e = at; e < at + 4; e++)
+                f->t->entries[e].lazy = 1;
+        model_sdpa_out(o, band, q, k, v, M, lim, nq, nk, dh, dh, scale);
         heads_out[h] = o;
     }
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);

@@ -178,10 +178,10 @@ typedef struct {
     int rows, cols;
     float *data;       /* (rows, cols) into the trace arena */
     char name[40];     /* e.g. "L0.h1.weights", "enc.L0.h0.q", "dec.L1.cross.h0.weights" */
-    /* scaled and masked are not written by the forward pass (they are scores·scale and that
-     * plus the mask, two n×n matrices a head, the most memory of a long run): lazy is 1 until
-     * trace_entry or trace_find fills them from the scores entry just before them, the run's
-     * scale and the sublayer's mask. Read entries through those two. */
+    /* A head's scores, scaled, masked and weights (four n×n matrices, most of a long run's
+     * memory) are not written by the forward pass, which keeps only the head's output: lazy is
+     * 1 until trace_entry or trace_find fills them from the head's q, k, v, the sublayer's mask
+     * and the run's scale, the same bits the forward used. Read entries through those two. */
     int lazy;
 } TraceEntry;
 
@@ -248,20 +248,27 @@ float model_equivariance(const Model *m, const int *src, int n, const int *tgt, 
 
 /* Scaled dot-product attention of one head on given matrices, every step kept:
  * scores = q·kᵀ (nq×nk), scaled = scores·scale, masked = scaled + mask (mask may be NULL),
- * weights = softmax(masked) row by row, out = weights·v (nq×dv). The forward pass calls this
- * for every head; lessons call it on hand-worked examples. No allocation. */
+ * weights = softmax(masked) row by row, out = weights·v (nq×dv; out may be NULL: not wanted).
+ * Lessons call it on hand-worked examples, and a trace to fill in a head's steps when they are
+ * first read. No allocation. */
 void model_sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale);
-/* The same as the forward pass runs it: scaled and masked are not kept (a trace derives them
- * when read), band holds them for MODEL_SDPA_ROWS query rows at a time (2·MODEL_SDPA_ROWS·nk
- * floats). scores, weights and out get the same bits as model_sdpa's. */
+/* As the forward pass runs it: only out, the same bits as model_sdpa's. MODEL_SDPA_ROWS query
+ * rows at a time in band (2·MODEL_SDPA_ROWS·nk floats), each band over the keys any of its rows
+ * may read (a causal band skips its future: half the work). lim: model_sdpa_limits of the mask,
+ * computed once for all heads, or NULL (read from the mask, band by band). */
 #define MODEL_SDPA_ROWS 16
+void model_sdpa_out(float *out, float *band, const float *q, const float *k, const float *v,
+                    const float *mask, const int *lim, int nq, int nk, int dk, int dv,
+                    float scale);
+/* lim[i] = 1 + the last key query row i may read (0 when it may read none), with
+ * MODEL_SDPA_HOLES set when the row's mask is not 0 on every key before that (padding): the
+ * forward reads the mask only for those rows. */
+#define MODEL_SDPA_HOLES (1 << 30)
+void model_sdpa_limits(const float *mask, int nq, int nk, int *lim);
 /* The factor the scores are multiplied by: 1/√d_k when scaling is on, else 1. */
 float model_sdpa_scale(int scale_on, int d_k);
-void model_sdpa_kept(float *scores, float *weights, float *out, float *band, const float *q,
-                     const float *k, const float *v, const float *mask, int nq, int nk, int dk,
-                     int dv, float scale);
 
 /* A trace of one head's attention on given matrices — the hand-worked examples: entries q, k,
  * v (nq×dk, nk×dk, nk×dv), scores, scaled, mask, masked, weights, out as layer 0, head 0 of a

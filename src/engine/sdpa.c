@@ -1,32 +1,77 @@
 /* sdpa.c - scaled dot-product attention of one head, S = QKᵀ, S/√d_k, + M (where the mask is
- * applied), softmax, ·V; and the two of its steps the forward pass does not store but a trace
- * fills in when they are first read (scaled and masked: see trace_entry in model.h). */
+ * applied), softmax, ·V: whole, every step kept (model_sdpa), or as the forward pass runs it,
+ * keeping only the output (model_sdpa_out); and the four n×n steps a trace fills in when they
+ * are first read (see trace_entry in model.h). */
 #include <math.h>
 #include <string.h>
 
 #include "model.h"
 #include "tensor.h"
 
-/* Query rows done together: every step runs on SDPA_ROWS rows before the next rows, so their
- * rows of the n×n matrices are still in the core's cache when the next step reads them. Every
- * element is computed as it would be on the whole matrix: the same bits for any band. */
+/* Query rows done together: the forward's band of rows, and the unit over which it skips the
+ * keys that none of the rows may read. */
 #define SDPA_ROWS MODEL_SDPA_ROWS
 
-/* The band loop. scaled and masked: where to keep those steps (whole nq×nk matrices), or NULL
- * with band (2·SDPA_ROWS·nk floats) taking them one band at a time. */
-static void sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
-                 float *band, const float *q, const float *k, const float *v, const float *mask,
-                 int nq, int nk, int dk, int dv, float scale)
+void model_sdpa_limits(const float *mask, int nq, int nk, int *lim)
+{
+    for (int i = 0; i < nq; i++) {
+        const float *row = mask + (size_t)i * nk;
+        int j = nk, holes = 0;
+        while (j > 0 && row[j - 1] == -INFINITY)
+            j--;
+        for (int u = 0; u < j && !holes; u++)
+            holes = row[u] != 0.0f;
+        lim[i] = j | (holes ? MODEL_SDPA_HOLES : 0);
+    }
+}
+
+/* Keys the rows i0..i0+r-1 read: all but the ones masked in every row at the end (a causal
+ * band's future). From lim when given, else from the mask itself. */
+static int band_keys(const int *lim, const float *mask, int i0, int r, int nk)
+{
+    if (!mask)
+        return nk;
+    int L = 0;
+    for (int i = i0; i < i0 + r; i++) {
+        int li;
+        if (lim)
+            li = lim[i];
+        else
+            model_sdpa_limits(mask + (size_t)i * nk, 1, nk, &li);
+        li &= ~MODEL_SDPA_HOLES;
+        if (li > L)
+            L = li;
+    }
+    return L;
+}
+
+/* A masked key's weight is exactly 0 (tensor_softmax_rows) and adds an exact 0 to every sum
+ * of A·V, so leaving out the keys after a band's last readable one changes no bit of the
+ * output: a causal band does half the work of the whole matrix. The same L per band in both
+ * functions below, and the same in-order chain of tensor_matmul_lda: the same out. */
+void model_sdpa_out(float *out, float *band, const float *q, const float *k, const float *v,
+                    const float *mask, const int *lim, int nq, int nk, int dk, int dv,
+                    float scale)
 {
     for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
-        int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS;
-        size_t at = (size_t)i0 * nk, nn = (size_t)r * nk;
-        float *ss = scaled ? scaled + at : band, *sm = masked ? masked + at : band + nn;
-        tensor_matmul_bt(scores + at, q + (size_t)i0 * dk, k, r, dk, nk); /* S = Q Kᵀ */
-        /* S / √d_k, then + M: where the mask is applied (one pass over the rows) */
-        tensor_scale_add(ss, sm, scores + at, scale, mask ? mask + at : NULL, nn);
-        tensor_softmax_rows_to(weights + at, sm, r, nk); /* A = softmax(...) row by row */
-        tensor_matmul(out + (size_t)i0 * dv, weights + at, v, r, nk, dv); /* A · V */
+        int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS, L = band_keys(lim, mask, i0, r, nk);
+        float *S = band, *A = band + (size_t)r * L; /* r×L each, rows L apart */
+        tensor_matmul_bt(S, q + (size_t)i0 * dk, k, r, dk, L); /* S = Q Kᵀ */
+        for (int i = 0; i < r; i++) { /* S/√d_k, then + M: where the mask is applied */
+            float *a = A + (size_t)i * L;
+            const float *s = S + (size_t)i * L;
+            int li = lim ? lim[i0 + i] : MODEL_SDPA_HOLES;
+            if (mask && !(li & MODEL_SDPA_HOLES)) { /* M is 0 up to li, then −∞: not read */
+                tensor_scale_add(NULL, a, s, scale, NULL, (size_t)li);
+                for (int j = li; j < L; j++)
+                    a[j] = -INFINITY;
+            } else {
+                tensor_scale_add(NULL, a, s, scale, mask ? mask + (size_t)(i0 + i) * nk : NULL,
+                                 (size_t)L);
+            }
+        }
+        tensor_softmax_rows(A, r, L); /* A = softmax(...) row by row */
+        tensor_matmul_lda(out + (size_t)i0 * dv, A, L, v, r, L, dv); /* A · V */
     }
 }
 
@@ -34,30 +79,47 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale)
 {
-    sdpa(scores, scaled, masked, weights, out, NULL, q, k, v, mask, nq, nk, dk, dv, scale);
-}
-
-void model_sdpa_kept(float *scores, float *weights, float *out, float *band, const float *q,
-                     const float *k, const float *v, const float *mask, int nq, int nk, int dk,
-                     int dv, float scale)
-{
-    sdpa(scores, NULL, NULL, weights, out, band, q, k, v, mask, nq, nk, dk, dv, scale);
+    size_t nn = (size_t)nq * nk;
+    tensor_matmul_bt(scores, q, k, nq, dk, nk);                /* S = Q Kᵀ */
+    tensor_scale_add(scaled, masked, scores, scale, mask, nn); /* S/√d_k; + M: the mask */
+    tensor_softmax_rows_to(weights, masked, nq, nk);           /* softmax row by row */
+    if (!out)
+        return;
+    for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) { /* A · V, model_sdpa_out's keys per band */
+        int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS, L = band_keys(NULL, mask, i0, r, nk);
+        tensor_matmul_lda(out + (size_t)i0 * dv, weights + (size_t)i0 * nk, nk, v, r, L, dv);
+    }
 }
 
 float model_sdpa_scale(int scale_on, int d_k) { return scale_on ? 1.0f / sqrtf((float)d_k) : 1.0f; }
 
-/* A derived pair (scaled, masked), which the forward records right after its head's scores, is
- * computed from them, the run's scale and the sublayer's mask exactly as sdpa computes it: the
- * same bits as if the forward had kept it. */
+/* A head's four n×n steps, which the forward records in a row (scores, scaled, masked,
+ * weights) without writing them, are computed from the head's q and k (after RoPE when the
+ * run has it), v, the sublayer's mask and the run's scale exactly as the forward computed its
+ * output from them: every element the same bits as if the forward had kept it. */
 static void fill(Trace *t, int i)
 {
-    int s = i - (t->entries[i].kind == T_SCALED ? 1 : 2);
-    TraceEntry *sc = &t->entries[s + 1], *mk = &t->entries[s + 2];
-    const TraceEntry *mask = trace_find(t, sc->stack, sc->layer, sc->sub, -1, T_MASK);
-    tensor_scale_add(sc->data, mk->data, t->entries[s].data,
-                     model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head), mask ? mask->data : NULL,
-                     (size_t)sc->rows * sc->cols);
-    sc->lazy = mk->lazy = 0;
+    TensorKind kind = t->entries[i].kind;
+    int s = i - (kind == T_SCALED ? 1 : kind == T_MASKED ? 2 : kind == T_WEIGHTS ? 3 : 0);
+    TraceEntry *e = &t->entries[s];
+    const TraceEntry *q = trace_find(t, e->stack, e->layer, e->sub, e->head, T_Q_ROT);
+    const TraceEntry *k = trace_find(t, e->stack, e->layer, e->sub, e->head, T_K_ROT);
+    const TraceEntry *v = trace_find(t, e->stack, e->layer, e->sub, e->head, T_V);
+    const TraceEntry *mask = trace_find(t, e->stack, e->layer, e->sub, -1, T_MASK);
+    if (!q)
+        q = trace_find(t, e->stack, e->layer, e->sub, e->head, T_Q);
+    if (!k)
+        k = trace_find(t, e->stack, e->layer, e->sub, e->head, T_K);
+    for (int j = 0; j < 4; j++)
+        e[j].lazy = 0;
+    if (!q || !k || !v) { /* never: the forward records them before the head's steps */
+        for (int j = 0; j < 4; j++)
+            memset(e[j].data, 0, sizeof(float) * (size_t)e[j].rows * e[j].cols);
+        return;
+    }
+    model_sdpa(e[0].data, e[1].data, e[2].data, e[3].data, NULL, q->data, k->data, v->data,
+               mask ? mask->data : NULL, e->rows, e->cols, q->cols, v->cols,
+               model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head));
 }
 
 const TraceEntry *trace_entry(const Trace *t, int i)

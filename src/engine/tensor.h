@@ -7,6 +7,10 @@
 /* out[n×m] = a[n×k] · b[k×m]. out must not alias a or b. */
 void tensor_matmul(float *restrict out, const float *restrict a, const float *restrict b, int n,
                    int k, int m);
+/* The same with a's rows lda floats apart (lda >= k): the first k columns of a wider matrix.
+ * Every element is the same in-order chain over p < k, so the bits are tensor_matmul's. */
+void tensor_matmul_lda(float *restrict out, const float *restrict a, int lda,
+                       const float *restrict b, int n, int k, int m);
 /* out[n×m] = a[n×k] · b[m×k]ᵀ  (b stored row-major as m rows of k). */
 void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
                       int n, int k, int m);
@@ -17,7 +21,8 @@ void tensor_add(float *out, const float *a, const float *b, size_t len);
 /* x[i] *= s. */
 void tensor_scale(float *x, float s, size_t len);
 /* One pass: scaled[i] = x[i]·s and sum[i] = scaled[i] + add[i] (add may be NULL: sum[i] =
- * scaled[i]); the same bits as tensor_scale then tensor_add. No aliasing. */
+ * scaled[i]; scaled may be NULL: not kept); the same bits as tensor_scale then tensor_add.
+ * No aliasing. */
 void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *restrict x,
                       float s, const float *restrict add, size_t len);
 /* Adds bias[m] to every row of x[n×m]. */

@@ -26,12 +26,12 @@
  * row of b is loaded once per four rows of a and out is written once. GNU C vector types. */
 typedef float v8f __attribute__((vector_size(32)));
 
-static void matmul_portable(float *restrict out, const float *restrict a,
+static void matmul_portable(float *restrict out, const float *restrict a, int lda,
                             const float *restrict b, int n, int k, int m)
 {
     int i = 0;
     for (; i + 4 <= n; i += 4) {
-        const float *a0 = a + (size_t)i * k, *a1 = a0 + k, *a2 = a1 + k, *a3 = a2 + k;
+        const float *a0 = a + (size_t)i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
         int j = 0;
         for (; j + 16 <= m; j += 16) {
             v8f c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
@@ -57,7 +57,7 @@ static void matmul_portable(float *restrict out, const float *restrict a,
         for (; j < m; j++)
             for (int r = 0; r < 4; r++) {
                 float s = 0.0f;
-                const float *ar = a + (size_t)(i + r) * k;
+                const float *ar = a + (size_t)(i + r) * lda;
                 for (int p = 0; p < k; p++)
                     s += ar[p] * b[(size_t)p * m + j];
                 out[(size_t)(i + r) * m + j] = s;
@@ -66,7 +66,7 @@ static void matmul_portable(float *restrict out, const float *restrict a,
     for (; i < n; i++) {
         float *o = out + (size_t)i * m;
         memset(o, 0, sizeof(float) * (size_t)m);
-        const float *ar = a + (size_t)i * k;
+        const float *ar = a + (size_t)i * lda;
         for (int p = 0; p < k; p++) {
             float av = ar[p];
             const float *br = b + (size_t)p * m;
@@ -92,8 +92,8 @@ AVX2_INLINE __m256i lane_mask(int w)
 /* out[R rows × w columns] at (i, j), w <= 16: R×2 accumulators in registers for the whole k
  * loop (12 at R = 6, plus two rows of b and a broadcast: 15 of the 16 ymm registers). R is a
  * constant at every call, so the row loops unroll. full: w == 16 (no masks). */
-AVX2_INLINE void tile(float *restrict out, const float *restrict a, const float *restrict b,
-                      int k, int m, int R, int w, int full)
+AVX2_INLINE void tile(float *restrict out, const float *restrict a, int lda,
+                      const float *restrict b, int k, int m, int R, int w, int full)
 {
     __m256 c0[6], c1[6];
     __m256i m0 = lane_mask(w), m1 = lane_mask(w - 8);
@@ -108,7 +108,7 @@ AVX2_INLINE void tile(float *restrict out, const float *restrict a, const float 
                          : two ? _mm256_maskload_ps(bp + 8, m1) : _mm256_setzero_ps();
 #pragma GCC unroll 6
         for (int r = 0; r < R; r++) {
-            __m256 av = _mm256_broadcast_ss(a + (size_t)r * k + p);
+            __m256 av = _mm256_broadcast_ss(a + (size_t)r * lda + p);
             c0[r] = _mm256_fmadd_ps(av, b0, c0[r]);
             if (full || two)
                 c1[r] = _mm256_fmadd_ps(av, b1, c1[r]);
@@ -129,30 +129,30 @@ AVX2_INLINE void tile(float *restrict out, const float *restrict a, const float 
 }
 
 /* One band of R rows: full 16-wide tiles, then one masked tile for the last m % 16 columns. */
-AVX2_INLINE void band(float *restrict out, const float *restrict a, const float *restrict b,
-                      int k, int m, int R)
+AVX2_INLINE void band(float *restrict out, const float *restrict a, int lda,
+                      const float *restrict b, int k, int m, int R)
 {
     int j = 0;
     for (; j + 16 <= m; j += 16)
-        tile(out + j, a, b + j, k, m, R, 16, 1);
+        tile(out + j, a, lda, b + j, k, m, R, 16, 1);
     if (j < m)
-        tile(out + j, a, b + j, k, m, R, m - j, 0);
+        tile(out + j, a, lda, b + j, k, m, R, m - j, 0);
 }
 
-AVX2 static void matmul_avx2(float *restrict out, const float *restrict a,
+AVX2 static void matmul_avx2(float *restrict out, const float *restrict a, int lda,
                              const float *restrict b, int n, int k, int m)
 {
     int i = 0;
     for (; i + 6 <= n; i += 6)
-        band(out + (size_t)i * m, a + (size_t)i * k, b, k, m, 6);
+        band(out + (size_t)i * m, a + (size_t)i * lda, lda, b, k, m, 6);
     float *o = out + (size_t)i * m;
-    const float *ai = a + (size_t)i * k;
+    const float *ai = a + (size_t)i * lda;
     switch (n - i) {
-    case 5: band(o, ai, b, k, m, 5); break;
-    case 4: band(o, ai, b, k, m, 4); break;
-    case 3: band(o, ai, b, k, m, 3); break;
-    case 2: band(o, ai, b, k, m, 2); break;
-    case 1: band(o, ai, b, k, m, 1); break;
+    case 5: band(o, ai, lda, b, k, m, 5); break;
+    case 4: band(o, ai, lda, b, k, m, 4); break;
+    case 3: band(o, ai, lda, b, k, m, 3); break;
+    case 2: band(o, ai, lda, b, k, m, 2); break;
+    case 1: band(o, ai, lda, b, k, m, 1); break;
     default: break;
     }
 }
@@ -165,8 +165,8 @@ AVX2 static void matmul_avx2(float *restrict out, const float *restrict a,
 
 /* out[R rows × W vectors] at (i, j), the last vector `last` lanes wide (1..16): the same
  * chain per element as tile() above, sixteen columns a vector. */
-AVX512_INLINE void ztile(float *restrict out, const float *restrict a, const float *restrict b,
-                         int k, int m, int R, int W, int last)
+AVX512_INLINE void ztile(float *restrict out, const float *restrict a, int lda,
+                         const float *restrict b, int k, int m, int R, int W, int last)
 {
     __m512 c[Z_ROWS][3];
     __mmask16 lm = (__mmask16)((1u << last) - 1u);
@@ -183,7 +183,7 @@ AVX512_INLINE void ztile(float *restrict out, const float *restrict a, const flo
             bv[v] = _mm512_maskz_loadu_ps(v == W - 1 ? lm : (__mmask16)0xffff, bp + 16 * v);
 #pragma GCC unroll 8
         for (int r = 0; r < R; r++) {
-            __m512 av = _mm512_set1_ps(a[(size_t)r * k + p]);
+            __m512 av = _mm512_set1_ps(a[(size_t)r * lda + p]);
 #pragma GCC unroll 3
             for (int v = 0; v < W; v++)
                 c[r][v] = _mm512_fmadd_ps(av, bv[v], c[r][v]);
@@ -198,54 +198,60 @@ AVX512_INLINE void ztile(float *restrict out, const float *restrict a, const flo
 }
 
 /* One band of R rows (a constant at each call), all m columns, 48 at a time. */
-AVX512_INLINE void zband(float *restrict out, const float *restrict a, const float *restrict b,
-                         int k, int m, int R)
+AVX512_INLINE void zband(float *restrict out, const float *restrict a, int lda,
+                         const float *restrict b, int k, int m, int R)
 {
     for (int j = 0; j < m; j += 48) {
         int w = m - j < 48 ? m - j : 48, W = (w + 15) / 16, last = w - 16 * (W - 1);
         if (W == 3)
-            ztile(out + j, a, b + j, k, m, R, 3, last);
+            ztile(out + j, a, lda, b + j, k, m, R, 3, last);
         else if (W == 2)
-            ztile(out + j, a, b + j, k, m, R, 2, last);
+            ztile(out + j, a, lda, b + j, k, m, R, 2, last);
         else
-            ztile(out + j, a, b + j, k, m, R, 1, last);
+            ztile(out + j, a, lda, b + j, k, m, R, 1, last);
     }
 }
 
-AVX512 static void matmul_avx512(float *restrict out, const float *restrict a,
+AVX512 static void matmul_avx512(float *restrict out, const float *restrict a, int lda,
                                  const float *restrict b, int n, int k, int m)
 {
     int i = 0;
     for (; i + Z_ROWS <= n; i += Z_ROWS)
-        zband(out + (size_t)i * m, a + (size_t)i * k, b, k, m, Z_ROWS);
+        zband(out + (size_t)i * m, a + (size_t)i * lda, lda, b, k, m, Z_ROWS);
     float *o = out + (size_t)i * m;
-    const float *ai = a + (size_t)i * k;
+    const float *ai = a + (size_t)i * lda;
     switch (n - i) {
-    case 7: zband(o, ai, b, k, m, 7); break;
-    case 6: zband(o, ai, b, k, m, 6); break;
-    case 5: zband(o, ai, b, k, m, 5); break;
-    case 4: zband(o, ai, b, k, m, 4); break;
-    case 3: zband(o, ai, b, k, m, 3); break;
-    case 2: zband(o, ai, b, k, m, 2); break;
-    case 1: zband(o, ai, b, k, m, 1); break;
+    case 7: zband(o, ai, lda, b, k, m, 7); break;
+    case 6: zband(o, ai, lda, b, k, m, 6); break;
+    case 5: zband(o, ai, lda, b, k, m, 5); break;
+    case 4: zband(o, ai, lda, b, k, m, 4); break;
+    case 3: zband(o, ai, lda, b, k, m, 3); break;
+    case 2: zband(o, ai, lda, b, k, m, 2); break;
+    case 1: zband(o, ai, lda, b, k, m, 1); break;
     default: break;
     }
 }
 
 #endif
 
-void tensor_matmul(float *restrict out, const float *restrict a, const float *restrict b, int n,
-                   int k, int m)
+void tensor_matmul_lda(float *restrict out, const float *restrict a, int lda,
+                       const float *restrict b, int n, int k, int m)
 {
 #if TENSOR_X86
     if (cpu_has_avx512()) {
-        matmul_avx512(out, a, b, n, k, m);
+        matmul_avx512(out, a, lda, b, n, k, m);
         return;
     }
     if (cpu_has_avx2_fma()) {
-        matmul_avx2(out, a, b, n, k, m);
+        matmul_avx2(out, a, lda, b, n, k, m);
         return;
     }
 #endif
-    matmul_portable(out, a, b, n, k, m);
+    matmul_portable(out, a, lda, b, n, k, m);
+}
+
+void tensor_matmul(float *restrict out, const float *restrict a, const float *restrict b, int n,
+                   int k, int m)
+{
+    tensor_matmul_lda(out, a, k, b, n, k, m);
 }

@@ -425,9 +425,9 @@ static Trace *small_decoder(Model *m)
     return t;
 }
 
-/* The forward keeps scores and weights; scaled and masked are filled on first read. They, and
- * every other step of a head, equal model_sdpa run on the trace's own q, k, v and mask, bit for
- * bit, with scaling on and off; before the read the two are marked lazy. */
+/* The forward keeps no head's n×n steps (scores, scaled, masked, weights): they are filled on
+ * first read. They, and the head's output, equal model_sdpa run on the trace's own q, k, v and
+ * mask, bit for bit, with scaling on and off; before the read the four are marked lazy. */
 static void test_trace_derived(void)
 {
     Model m;
@@ -442,10 +442,12 @@ static void test_trace_derived(void)
         c.scale = scaled;
         CHECK(model_forward(&m, src, 6, NULL, 0, &c, t, err, sizeof err) == 0, "forward: %s", err);
         int lazy = 0;
-        for (int i = 0; i < t->n_entries; i++)
-            lazy += t->entries[i].lazy && (t->entries[i].kind == T_SCALED ||
-                                          t->entries[i].kind == T_MASKED);
-        CHECK(lazy == 2 * 2 * 2, "%d of the 8 scaled/masked entries wait to be derived", lazy);
+        for (int i = 0; i < t->n_entries; i++) {
+            TensorKind kd = t->entries[i].kind;
+            lazy += t->entries[i].lazy && (kd == T_SCORES || kd == T_SCALED ||
+                                          kd == T_MASKED || kd == T_WEIGHTS);
+        }
+        CHECK(lazy == 4 * 2 * 2, "%d of the 16 n×n entries wait to be derived", lazy);
         const TraceEntry *q = trace_find_name(t, "L1.h1.q"), *k = trace_find_name(t, "L1.h1.k"),
                          *v = trace_find_name(t, "L1.h1.v"), *mk = trace_find_name(t, "L1.mask");
         CHECK(q && k && v && mk, "L1.h1's q, k, v and L1.mask are in the trace");
@@ -714,7 +716,7 @@ static void test_kernels(void)
     static const int inner[] = {1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 48};
     enum { MAXN = 17, MAXK = 48, MAXM = 274 };
     static float a[MAXN * MAXK], b[MAXK * MAXM], out[MAXN * MAXM], ref[MAXN * MAXM];
-    long bad_mm = 0, bad_bt = 0, bad_sm = 0, bad_ln = 0, cases = 0;
+    long bad_mm = 0, bad_bt = 0, bad_sm = 0, bad_ln = 0, bad_lda = 0, cases = 0;
     for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
         for (size_t ki = 0; ki < sizeof inner / sizeof inner[0]; ki++)
             for (int m = 1; m <= 40; m += (m < 17 ? 1 : 23)) {
@@ -723,6 +725,13 @@ static void test_kernels(void)
                 k_fill(b, (size_t)k * m);
                 tensor_matmul(out, a, b, n, k, m);
                 bad_mm += k_matmul_mismatch(out, a, b, n, k, m);
+                /* a's rows 5 floats apart in a wider matrix: tensor_matmul's bits */
+                static float wide[MAXN * (MAXK + 5)], out2[MAXN * MAXM];
+                k_fill(wide, (size_t)n * (k + 5));
+                for (int i = 0; i < n; i++)
+                    memcpy(wide + (size_t)i * (k + 5), a + (size_t)i * k, sizeof(float) * (size_t)k);
+                tensor_matmul_lda(out2, wide, k + 5, b, n, k, m);
+                bad_lda += memcmp(out, out2, sizeof(float) * (size_t)n * m) != 0;
                 tensor_matmul_bt(out, a, b, n, k, m); /* b read as m rows of k */
                 for (int i = 0; i < n; i++)
                     for (int j = 0; j < m; j++) {
@@ -740,6 +749,7 @@ static void test_kernels(void)
     }
     CHECK(bad_mm == 0, "tensor_matmul: %ld elements differ from the in-order chain", bad_mm);
     CHECK(bad_bt == 0, "tensor_matmul_bt: %ld elements differ from the 8-lane order", bad_bt);
+    CHECK(bad_lda == 0, "tensor_matmul_lda: %ld shapes differ from tensor_matmul", bad_lda);
     CHECK(cases == 7 * 12 * 18, "%ld shapes", cases);
     /* softmax and LayerNorm: rows 1..17 at widths 1..17, 48, 274, with masked entries and a
      * fully masked row */
@@ -804,6 +814,8 @@ static void test_kernels(void)
                 memcpy(r2, r1, sizeof(float) * (size_t)len);
             bad_sa += memcmp(sc, r1, sizeof(float) * (size_t)len) != 0;
             bad_sa += memcmp(sm, r2, sizeof(float) * (size_t)len) != 0;
+            tensor_scale_add(NULL, sc, xs, 0.2886751f, withm ? mk : NULL, (size_t)len);
+            bad_sa += memcmp(sc, r2, sizeof(float) * (size_t)len) != 0; /* scaled not kept */
         }
     CHECK(bad_sa == 0, "tensor_scale_add: %ld results differ from scale then add", bad_sa);
     CHECK(bad_ln == 0, "tensor_layernorm: %ld shapes differ from one row at a time", bad_ln);
@@ -847,6 +859,74 @@ static void test_sdpa_widths(void)
     CHECK(bad == 0, "model_sdpa: %ld outputs of A·V differ from the in-order chain", bad);
 }
 
+/* The forward's attention, model_sdpa_out (each band of 16 rows over the keys any of its rows
+ * may read; the mask read only for rows with holes), against model_sdpa, which computes every
+ * key: out bit for bit, with the rows' limits given and not, at odd sizes across bands, for no
+ * mask, causal, padded, causal and padded, finite mask values, fully masked rows, and cross
+ * attention (more keys than queries). The band starts as NaN: nothing stale is read. */
+static void test_sdpa_out(void)
+{
+    enum { NQ = 40, NK = 45, DH = 17 };
+    static const int nqs[] = {1, 3, 5, 7, 13, 16, 17, 33, 40}, dhs[] = {1, 5, 12, 17};
+    static float q[NQ * DH], k[NK * DH], v[NK * DH], mask[NQ * NK], S[NQ * NK], Ss[NQ * NK],
+        Sm[NQ * NK], A[NQ * NK], o1[NQ * DH], o2[NQ * DH], band[2 * MODEL_SDPA_ROWS * NK];
+    int lim[NQ];
+    long bad = 0, bad_lim = 0, skipped = 0, cases = 0;
+    for (size_t qi = 0; qi < sizeof nqs / sizeof nqs[0]; qi++)
+        for (int cross = 0; cross < 2; cross++)
+            for (size_t di = 0; di < sizeof dhs / sizeof dhs[0]; di++)
+                for (int kind = 0; kind < 6; kind++) {
+                    int nq = nqs[qi], nk = cross ? nq + 5 : nq, dh = dhs[di];
+                    k_fill(q, (size_t)nq * dh);
+                    k_fill(k, (size_t)nk * dh);
+                    k_fill(v, (size_t)nk * dh);
+                    for (int i = 0; i < nq; i++)
+                        for (int j = 0; j < nk; j++) {
+                            int future = j > i, pad = j % 4 == 2 || j >= nk - 2;
+                            float x = 0.0f;
+                            if ((kind == 1 || kind == 3 || kind == 5) && future)
+                                x = -INFINITY;
+                            if ((kind == 2 || kind == 3) && pad)
+                                x = -INFINITY;
+                            if (kind == 4)
+                                x = future ? -INFINITY : j % 3 == 0 ? -1.5f : 0.0f;
+                            if (kind == 5 && i % 5 == 3)
+                                x = -INFINITY; /* a row that may read nothing */
+                            mask[(size_t)i * nk + j] = x;
+                        }
+                    const float *mk = kind ? mask : NULL;
+                    float scale = 1.0f / sqrtf((float)dh);
+                    model_sdpa(S, Ss, Sm, A, o1, q, k, v, mk, nq, nk, dh, dh, scale);
+                    if (mk) {
+                        model_sdpa_limits(mask, nq, nk, lim);
+                        for (int i = 0; i < nq; i++) {
+                            const float *row = mask + (size_t)i * nk;
+                            int last = -1, holes = 0;
+                            for (int j = 0; j < nk; j++)
+                                if (row[j] != -INFINITY)
+                                    last = j;
+                            for (int j = 0; j <= last; j++)
+                                holes |= row[j] != 0.0f;
+                            bad_lim += lim[i] != ((last + 1) | (holes ? MODEL_SDPA_HOLES : 0));
+                            skipped += nk - (last + 1);
+                        }
+                    }
+                    for (int given = 0; given < (mk ? 2 : 1); given++) {
+                        for (size_t u = 0; u < sizeof band / sizeof band[0]; u++)
+                            band[u] = NAN;
+                        memset(o2, 0xff, sizeof o2);
+                        model_sdpa_out(o2, band, q, k, v, mk, given ? lim : NULL, nq, nk, dh, dh,
+                                       scale);
+                        bad += memcmp(o1, o2, sizeof(float) * (size_t)nq * dh) != 0;
+                        cases++;
+                    }
+                }
+    CHECK(bad_lim == 0, "model_sdpa_limits: %ld rows differ from the mask's last readable key",
+          bad_lim);
+    CHECK(skipped > 0, "the masks leave keys to skip (%ld)", skipped);
+    CHECK(bad == 0, "model_sdpa_out: %ld of %ld cases differ from model_sdpa's out", bad, cases);
+}
+
 int main(void)
 {
     test_two_token();
@@ -863,5 +943,6 @@ int main(void)
     test_roundtrip();
     test_kernels();
     test_sdpa_widths();
+    test_sdpa_out();
     return t_done("engine");
 }
