@@ -48,26 +48,24 @@ static int band_keys(const int *lim, const float *mask, int i0, int r, int nk)
 /* A masked key's weight is exactly 0 (tensor_softmax_rows) and adds an exact 0 to every sum
  * of A·V, so leaving out the keys after a band's last readable one changes no bit of the
  * output: a causal band does half the work of the whole matrix. The same L per band in both
- * functions below, and the same in-order chain of tensor_matmul_lda: the same out. */
+ * functions below, and the same in-order chain of tensor_matmul_lda: the same out. One r×L
+ * matrix a band: the scaled scores, masked in place, then their softmax. */
 void model_sdpa_out(float *out, float *band, const float *q, const float *k, const float *v,
                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                     float scale)
 {
     for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
         int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS, L = band_keys(lim, mask, i0, r, nk);
-        float *S = band, *A = band + (size_t)r * L; /* r×L each, rows L apart */
-        tensor_matmul_bt(S, q + (size_t)i0 * dk, k, r, dk, L); /* S = Q Kᵀ */
-        for (int i = 0; i < r; i++) { /* S/√d_k, then + M: where the mask is applied */
+        float *A = band; /* rows L apart */
+        tensor_matmul_bt_scaled(A, q + (size_t)i0 * dk, k, r, dk, L, scale); /* Q Kᵀ / √d_k */
+        for (int i = 0; mask && i < r; i++) { /* + M: where the mask is applied */
             float *a = A + (size_t)i * L;
-            const float *s = S + (size_t)i * L;
             int li = lim ? lim[i0 + i] : MODEL_SDPA_HOLES;
-            if (mask && !(li & MODEL_SDPA_HOLES)) { /* M is 0 up to li, then −∞: not read */
-                tensor_scale_add(NULL, a, s, scale, NULL, (size_t)li);
+            if (li & MODEL_SDPA_HOLES) {
+                tensor_add(a, a, mask + (size_t)(i0 + i) * nk, (size_t)L);
+            } else { /* M is 0 up to li (adding it changes no weight), then −∞: not read */
                 for (int j = li; j < L; j++)
                     a[j] = -INFINITY;
-            } else {
-                tensor_scale_add(NULL, a, s, scale, mask ? mask + (size_t)(i0 + i) * nk : NULL,
-                                 (size_t)L);
             }
         }
         tensor_softmax_rows(A, r, L); /* A = softmax(...) row by row */

@@ -37,9 +37,13 @@ static float dot_bt(const float *ar, const float *br, int k)
     return s;
 }
 
-TENSOR_CLONES
-void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
-                      int n, int k, int m)
+/* The blocked product; scaled: every element times sc before it is stored (one rounding more,
+ * the same as tensor_scale after). sc and scaled are constants at each call below. */
+__attribute__((always_inline)) static inline void matmul_bt_inl(float *restrict out,
+                                                                 const float *restrict a,
+                                                                 const float *restrict b, int n,
+                                                                 int k, int m, float sc,
+                                                                 int scaled)
 {
     float tb[BT_MAX_K * BT_BLOCK]; /* tb[p][u] = b[j + u][p] */
     int j = 0;
@@ -63,12 +67,30 @@ void tensor_matmul_bt(float *restrict out, const float *restrict a, const float 
                 memcpy(&t, tb + p * BT_BLOCK, sizeof t);
                 s += ar[p] * t;
             }
+            if (scaled)
+                s *= sc;
             memcpy(out + (size_t)i * m + j, &s, sizeof s);
         }
     }
     for (; j < m; j++)
-        for (int i = 0; i < n; i++)
-            out[(size_t)i * m + j] = dot_bt(a + (size_t)i * k, b + (size_t)j * k, k);
+        for (int i = 0; i < n; i++) {
+            float d = dot_bt(a + (size_t)i * k, b + (size_t)j * k, k);
+            out[(size_t)i * m + j] = scaled ? d * sc : d;
+        }
+}
+
+TENSOR_CLONES
+void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
+                      int n, int k, int m)
+{
+    matmul_bt_inl(out, a, b, n, k, m, 1.0f, 0);
+}
+
+TENSOR_CLONES
+void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
+                             const float *restrict b, int n, int k, int m, float s)
+{
+    matmul_bt_inl(out, a, b, n, k, m, s, 1);
 }
 
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w)
@@ -244,12 +266,14 @@ __attribute__((always_inline)) static inline float exp_row(float *out, const flo
         memcpy(out + j, &v, sizeof v);
         acc += v;
     }
+    float lane[8]; /* the tail's lanes apart: acc stays in a register through the loop */
+    memcpy(lane, &acc, sizeof lane);
     for (int u = 0; j + u < m; u++) { /* the tail: lane u gets key j + u, the rest add 0 */
         float e = x[j + u] == -INFINITY ? 0.0f : exp1(x[j + u] - mx);
         out[j + u] = e;
-        acc[u] += e;
+        lane[u] += e;
     }
-    return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    return ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
 }
 
 TENSOR_CLONES

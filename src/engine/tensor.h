@@ -14,6 +14,9 @@ void tensor_matmul_lda(float *restrict out, const float *restrict a, int lda,
 /* out[n×m] = a[n×k] · b[m×k]ᵀ  (b stored row-major as m rows of k). */
 void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
                       int n, int k, int m);
+/* The same, every element then times s: the bits of tensor_matmul_bt then tensor_scale. */
+void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
+                             const float *restrict b, int n, int k, int m, float s);
 /* Column slice: out[n×w] = a[n×lda][:, c0:c0+w]. */
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w);
 /* out[i] = a[i] + b[i] for i < len (out may alias a or b). */

@@ -715,8 +715,9 @@ static void test_kernels(void)
     static const int rows[] = {1, 3, 5, 7, 8, 13, 17};
     static const int inner[] = {1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 48};
     enum { MAXN = 17, MAXK = 48, MAXM = 274 };
-    static float a[MAXN * MAXK], b[MAXK * MAXM], out[MAXN * MAXM], ref[MAXN * MAXM];
-    long bad_mm = 0, bad_bt = 0, bad_sm = 0, bad_ln = 0, bad_lda = 0, cases = 0;
+    static float a[MAXN * MAXK], b[MAXK * MAXM], out[MAXN * MAXM], ref[MAXN * MAXM],
+        out2[MAXN * MAXM];
+    long bad_mm = 0, bad_bt = 0, bad_bts = 0, bad_sm = 0, bad_ln = 0, bad_lda = 0, cases = 0;
     for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
         for (size_t ki = 0; ki < sizeof inner / sizeof inner[0]; ki++)
             for (int m = 1; m <= 40; m += (m < 17 ? 1 : 23)) {
@@ -726,7 +727,7 @@ static void test_kernels(void)
                 tensor_matmul(out, a, b, n, k, m);
                 bad_mm += k_matmul_mismatch(out, a, b, n, k, m);
                 /* a's rows 5 floats apart in a wider matrix: tensor_matmul's bits */
-                static float wide[MAXN * (MAXK + 5)], out2[MAXN * MAXM];
+                static float wide[MAXN * (MAXK + 5)];
                 k_fill(wide, (size_t)n * (k + 5));
                 for (int i = 0; i < n; i++)
                     memcpy(wide + (size_t)i * (k + 5), a + (size_t)i * k, sizeof(float) * (size_t)k);
@@ -738,6 +739,9 @@ static void test_kernels(void)
                         float want = k_dot8(a + (size_t)i * k, b + (size_t)j * k, k);
                         bad_bt += memcmp(&want, out + (size_t)i * m + j, sizeof want) != 0;
                     }
+                tensor_scale(out, 0.2886751f, (size_t)n * m);
+                tensor_matmul_bt_scaled(out2, a, b, n, k, m, 0.2886751f);
+                bad_bts += memcmp(out, out2, sizeof(float) * (size_t)n * m) != 0;
                 cases++;
             }
     /* the LM head's width (274 = 17 tiles of 16 and 2 columns) */
@@ -750,6 +754,8 @@ static void test_kernels(void)
     CHECK(bad_mm == 0, "tensor_matmul: %ld elements differ from the in-order chain", bad_mm);
     CHECK(bad_bt == 0, "tensor_matmul_bt: %ld elements differ from the 8-lane order", bad_bt);
     CHECK(bad_lda == 0, "tensor_matmul_lda: %ld shapes differ from tensor_matmul", bad_lda);
+    CHECK(bad_bts == 0, "tensor_matmul_bt_scaled: %ld shapes differ from it then tensor_scale",
+          bad_bts);
     CHECK(cases == 7 * 12 * 18, "%ld shapes", cases);
     /* softmax and LayerNorm: rows 1..17 at widths 1..17, 48, 274, with masked entries and a
      * fully masked row */
