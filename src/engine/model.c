@@ -345,7 +345,7 @@ static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
 static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
 {
     size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head + 2 * MODEL_SDPA_ROWS * lanes +
+    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head + MODEL_SDPA_ROWS * lanes +
                   lanes; /* the last: each query row's limit, an int */
     size_t ffn = lanes * (size_t)c->d_ff;
     return attn > ffn ? attn : ffn;
@@ -670,7 +670,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
     float *band = va + (size_t)nk * hd; /* MODEL_SDPA_ROWS rows of scores and weights */
     _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
-    int *lim = (int *)(band + 2 * MODEL_SDPA_ROWS * (size_t)nk);
+    int *lim = (int *)(band + MODEL_SDPA_ROWS * (size_t)nk);
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
     tensor_matmul(qa, xq, w->wq, nq, d, hd);
     tensor_matmul(ka, xkv, w->wk, nk, d, hd);

@@ -255,7 +255,7 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale);
 /* As the forward pass runs it: only out, the same bits as model_sdpa's. MODEL_SDPA_ROWS query
- * rows at a time in band (2·MODEL_SDPA_ROWS·nk floats), each band over the keys any of its rows
+ * rows at a time in band (MODEL_SDPA_ROWS·nk floats), each band over the keys any of its rows
  * may read (a causal band skips its future: half the work). lim: model_sdpa_limits of the mask,
  * computed once for all heads, or NULL (read from the mask, band by band). */
 #define MODEL_SDPA_ROWS 16
