@@ -49,7 +49,8 @@ int trace_check_finite(const Trace *t, char *err, size_t errlen)
 {
     for (int e = 0; e < t->n_entries; e++) {
         const TraceEntry *te = &t->entries[e];
-        if (te->lazy) /* scores·scale (+ a mask of 0 and -inf): finite where the scores are */
+        if (te->lazy) /* a head's n×n steps, not computed yet: its q, k, v are checked, and
+                       * scores a query reads that overflow make its output NaN, checked too */
             continue;
         /* The mask and the masked scores hold -inf by design (a blocked key); only NaN and
          * +inf are wrong there. */
