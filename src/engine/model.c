@@ -668,7 +668,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float scale = model_sdpa_scale(f->c->scale, dh);
     /* All heads' projections at once (the fused QKV of real code), then one slice per head. */
     float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
-    float *band = va + (size_t)nk * hd; /* MODEL_SDPA_ROWS rows of scores and weights */
+    float *band = va + (size_t)nk * hd; /* MODEL_SDPA_ROWS rows of a head's weights */
     _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
     int *lim = (int *)(band + MODEL_SDPA_ROWS * (size_t)nk);
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
