@@ -867,22 +867,23 @@ static void test_sdpa_widths(void)
 
 /* The forward's attention, model_sdpa_out (each band of 16 rows over the keys any of its rows
  * may read; the mask read only for rows with holes), against model_sdpa, which computes every
- * key: out bit for bit, with the rows' limits given and not, at odd sizes across bands, for no
- * mask, causal, padded, causal and padded, finite mask values, fully masked rows, and cross
- * attention (more keys than queries). The band starts as NaN: nothing stale is read. */
+ * key: out bit for bit, with the rows' limits given and not, at odd sizes across bands and
+ * every d_head 1..17, for no mask, causal, padded, causal and padded, finite mask values,
+ * fully masked rows, and cross attention (more keys than queries). The band starts as NaN:
+ * nothing stale is read. */
 static void test_sdpa_out(void)
 {
     enum { NQ = 40, NK = 45, DH = 17 };
-    static const int nqs[] = {1, 3, 5, 7, 13, 16, 17, 33, 40}, dhs[] = {1, 5, 12, 17};
+    static const int nqs[] = {1, 3, 5, 7, 13, 16, 17, 33, 40};
     static float q[NQ * DH], k[NK * DH], v[NK * DH], mask[NQ * NK], S[NQ * NK], Ss[NQ * NK],
         Sm[NQ * NK], A[NQ * NK], o1[NQ * DH], o2[NQ * DH], band[MODEL_SDPA_ROWS * NK];
     int lim[NQ];
     long bad = 0, bad_lim = 0, skipped = 0, cases = 0;
     for (size_t qi = 0; qi < sizeof nqs / sizeof nqs[0]; qi++)
         for (int cross = 0; cross < 2; cross++)
-            for (size_t di = 0; di < sizeof dhs / sizeof dhs[0]; di++)
+            for (int dh = 1; dh <= DH; dh++)
                 for (int kind = 0; kind < 6; kind++) {
-                    int nq = nqs[qi], nk = cross ? nq + 5 : nq, dh = dhs[di];
+                    int nq = nqs[qi], nk = cross ? nq + 5 : nq;
                     k_fill(q, (size_t)nq * dh);
                     k_fill(k, (size_t)nk * dh);
                     k_fill(v, (size_t)nk * dh);
