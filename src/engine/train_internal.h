@@ -54,6 +54,7 @@ struct TrainWork {
     int logit_rows;
     /* backward scratch */
     float *dx, *dr, *da, *dq, *dk, *dv, *dc, *dP, *dh, *du, *dg, *denc, *dlog;
+    float *abt;    /* train_mm_a_bt's transposed rows of w (TRAIN_ABT_FLOATS of the widest) */
     float *block;  /* everything above lives in one allocation */
 };
 
@@ -67,7 +68,12 @@ void train_mm(float *out, const float *a, const float *b, int n, int k, int m, i
 void train_mm_at_b(float *dw, const float *a, const float *g, int n, int k, int m);
 /* dx[n×k] += g[n×m]·w[k×m]ᵀ: each dot product summed in 8 lanes (j mod 8, in order), the lanes
  * ((0+1)+(2+3))+((4+5)+(6+7)), then the last m % 8 terms in order, then added to dx. */
-void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int k);
+void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int k, float *wt);
+/* wt: room for 16 rows of w transposed, TRAIN_ABT_FLOATS(m) floats (TrainWork's abt), or NULL
+ * (then the portable loop). A scratch the caller owns, not thread-local storage: 384 KB of
+ * zeroed TLS cost every process ~100 page faults at start, the TUI and dump included. */
+#define TRAIN_ABT_MAX_M 4096 /* wider w rows take the portable loop */
+#define TRAIN_ABT_FLOATS(m) ((size_t)16 * (size_t)((m) < TRAIN_ABT_MAX_M ? (m) : TRAIN_ABT_MAX_M))
 /* db[m] += the column sums of g[n×m], row by row. */
 void train_col_sum(float *db, const float *g, int n, int m);
 

@@ -88,7 +88,6 @@ void train_col_sum(float *db, const float *g, int n, int m)
 #include <immintrin.h>
 #define TK_AVX2 __attribute__((target("avx2")))
 #define TK_INLINE __attribute__((target("avx2"), always_inline)) static inline
-#define TK_MAX_M 4096 /* mm_a_bt's transposed block: 8 rows of w of up to this many floats */
 
 TK_INLINE __m256i tk_mask(int w)
 {
@@ -204,11 +203,10 @@ TK_AVX2 static void mm_at_b_avx2(float *dw, const float *a, const float *g, int 
  * row of g the eight lane sums (lane l: j ≡ l mod 8, in order) as eight vectors, combined
  * ((0+1)+(2+3))+((4+5)+(6+7)), the last m % 8 terms in order, and added to dx. */
 TK_AVX2 static int mm_a_bt_avx2(float *dx, const float *g, const float *w, int n, int m, int k,
-                                int p)
+                                int p, float *wt)
 {
-    static __thread float wt[TK_MAX_M * 8];
     int m8 = m & ~7;
-    if (m > TK_MAX_M)
+    if (m > TRAIN_ABT_MAX_M)
         return 0;
     for (; p + 8 <= k; p += 8) {
         for (int u = 0; u < 8; u++)
@@ -357,11 +355,10 @@ TZ_INLINE void z_abt_rows(float *dx, const float *g, const float *wt, int m, int
 /* mm_a_bt_avx2 with sixteen columns p..p+15 of dx at once (the same eight lanes per column),
  * from column p; returns where it stopped. */
 TZ_AVX512 static int mm_a_bt_avx512(float *dx, const float *g, const float *w, int n, int m,
-                                    int k)
+                                    int k, float *wt)
 {
-    static __thread float wt[TK_MAX_M * 16];
     int p = 0;
-    if (m > TK_MAX_M)
+    if (m > TRAIN_ABT_MAX_M)
         return 0;
     for (; p + 16 <= k; p += 16) {
         for (int u = 0; u < 16; u++)
@@ -410,14 +407,16 @@ void train_mm_at_b(float *dw, const float *a, const float *g, int n, int k, int 
     mm_at_b_portable(dw, a, g, n, k, m);
 }
 
-void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int k)
+void train_mm_a_bt(float *dx, const float *g, const float *w, int n, int m, int k, float *wt)
 {
     int p0 = 0;
 #ifdef TK_AVX2
-    if (cpu_has_avx512())
-        p0 = mm_a_bt_avx512(dx, g, w, n, m, k);
-    if (cpu_has_avx2())
-        p0 = mm_a_bt_avx2(dx, g, w, n, m, k, p0);
+    if (wt && cpu_has_avx512())
+        p0 = mm_a_bt_avx512(dx, g, w, n, m, k, wt);
+    if (wt && cpu_has_avx2())
+        p0 = mm_a_bt_avx2(dx, g, w, n, m, k, p0, wt);
+#else
+    (void)wt;
 #endif
     mm_a_bt_portable(dx, g, w, n, m, k, p0);
 }

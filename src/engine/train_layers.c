@@ -158,7 +158,7 @@ void train_attn_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
     float *dc = w->dc, *dq = w->dq, *dk = w->dk, *dv = w->dv;
     train_mm_at_b(train_grad_of(m, grad, aw->wo), b->c, dy, n, HD, D);
     memset(dc, 0, sizeof(float) * (size_t)n * HD);
-    train_mm_a_bt(dc, dy, aw->wo, n, D, HD);
+    train_mm_a_bt(dc, dy, aw->wo, n, D, HD, w->abt);
     memset(dq, 0, sizeof(float) * (size_t)n * HD);
     memset(dk, 0, sizeof(float) * (size_t)nk * HD);
     memset(dv, 0, sizeof(float) * (size_t)nk * HD);
@@ -206,9 +206,9 @@ void train_attn_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
     train_mm_at_b(train_grad_of(m, grad, aw->wq), aq, dq, n, D, HD);
     train_mm_at_b(train_grad_of(m, grad, aw->wk), akv, dk, nk, D, HD);
     train_mm_at_b(train_grad_of(m, grad, aw->wv), akv, dv, nk, D, HD);
-    train_mm_a_bt(daq, dq, aw->wq, n, HD, D);
-    train_mm_a_bt(dakv, dk, aw->wk, nk, HD, D);
-    train_mm_a_bt(dakv, dv, aw->wv, nk, HD, D);
+    train_mm_a_bt(daq, dq, aw->wq, n, HD, D, w->abt);
+    train_mm_a_bt(dakv, dk, aw->wk, nk, HD, D, w->abt);
+    train_mm_a_bt(dakv, dv, aw->wv, nk, HD, D, w->abt);
 }
 
 /* ---- feed-forward ---- */
@@ -265,7 +265,7 @@ void train_ffn_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
     if (lw->b2)
         train_col_sum(train_grad_of(m, grad, lw->b2), dy, n, D);
     memset(dh, 0, sizeof(float) * nf);
-    train_mm_a_bt(dh, dy, lw->w2, n, D, F);
+    train_mm_a_bt(dh, dy, lw->w2, n, D, F, w->abt);
     if (m->cfg.ffn == FFN_SWIGLU) {
         for (size_t i = 0; i < nf; i++) {
             float s = sigmoidf(b->u[i]);
@@ -273,7 +273,7 @@ void train_ffn_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
             dg[i] = dh[i] * b->u[i] * s;
         }
         train_mm_at_b(train_grad_of(m, grad, lw->w3), a, dg, n, D, F);
-        train_mm_a_bt(da, dg, lw->w3, n, F, D);
+        train_mm_a_bt(da, dg, lw->w3, n, F, D, w->abt);
     } else {
         for (size_t i = 0; i < nf; i++)
             du[i] = m->cfg.ffn == FFN_RELU ? (b->u[i] > 0.0f ? dh[i] : 0.0f)
@@ -282,6 +282,6 @@ void train_ffn_bwd(const Model *m, TrainWork *w, float *grad, const SubBuf *b,
             train_col_sum(train_grad_of(m, grad, lw->b1), du, n, F);
     }
     train_mm_at_b(train_grad_of(m, grad, lw->w1), a, du, n, D, F);
-    train_mm_a_bt(da, du, lw->w1, n, F, D);
+    train_mm_a_bt(da, du, lw->w1, n, F, D, w->abt);
 }
 

@@ -90,6 +90,10 @@ TrainWork *train_work_new(const Model *m, int max_n, int max_m)
     size_t Tz = (size_t)T;
     total += 2 * Tz * V;                              /* logits, dlog */
     total += 4 * Tz * D + 4 * Tz * HD + H * Tz * Tz + 3 * Tz * F; /* scratch */
+    size_t wide = D > HD ? D : HD; /* the widest w row train_mm_a_bt reads: D, HD, F or V */
+    wide = wide > F ? wide : F;
+    wide = wide > V ? wide : V;
+    total += TRAIN_ABT_FLOATS(wide);
     w->block = calloc(total, sizeof(float));
     if (!w->block) {
         free(w);
@@ -115,6 +119,7 @@ TrainWork *train_work_new(const Model *m, int max_n, int max_m)
     w->dh = take(&cur, Tz * F);
     w->du = take(&cur, Tz * F);
     w->dg = take(&cur, Tz * F);
+    w->abt = take(&cur, TRAIN_ABT_FLOATS(wide));
     return w;
 }
 
@@ -363,7 +368,7 @@ double train_forward_backward(const Model *m, TrainWork *w, const TrainExample *
     memset(dx, 0, sizeof(float) * (size_t)rows * D);
     if (m->lm_head) {
         train_mm_at_b(train_grad_of(m, grad, m->lm_head), top->out, w->dlog, rows, D, V);
-        train_mm_a_bt(dx, w->dlog, m->lm_head, rows, V, D);
+        train_mm_a_bt(dx, w->dlog, m->lm_head, rows, V, D, w->abt);
     } else {
         train_mm_at_b(train_grad_of(m, grad, m->tok_embed), w->dlog, top->out, rows, V, D);
         train_mm(dx, w->dlog, m->tok_embed, rows, V, D, 1);

@@ -583,7 +583,8 @@ static void test_train_kernels(void)
     static const int rows[] = {1, 3, 5, 7, 13};
     static const int widths[] = {1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 40, 274};
     enum { N = 13, K = 274 };
-    static float a[N * K], b[K * K], out[N * K], ref[N * K], dw[K * K], dref[K * K];
+    static float a[N * K], b[K * K], out[N * K], ref[N * K], dw[K * K], dref[K * K],
+        out2[N * K], wt[TRAIN_ABT_FLOATS(K)];
     long bad_mm = 0, bad_acc = 0, bad_atb = 0, bad_abt = 0, shapes = 0;
     for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
         for (size_t ki = 0; ki < sizeof widths / sizeof widths[0]; ki++)
@@ -624,7 +625,9 @@ static void test_train_kernels(void)
                 /* dx[n×m] += g[n×k]·w[m×k]ᵀ with g = a, w = b read as m×k: 8 lanes */
                 tk_fill(out, (size_t)n * m);
                 memcpy(ref, out, sizeof(float) * (size_t)n * m);
-                train_mm_a_bt(out, a, b, n, k, m);
+                memcpy(out2, out, sizeof(float) * (size_t)n * m);
+                train_mm_a_bt(out, a, b, n, k, m, wt);
+                train_mm_a_bt(out2, a, b, n, k, m, NULL); /* no scratch: the portable loop */
                 for (int i = 0; i < n; i++)
                     for (int p = 0; p < m; p++) {
                         float l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -638,6 +641,7 @@ static void test_train_kernels(void)
                         ref[i * m + p] += sum;
                     }
                 bad_abt += memcmp(out, ref, sizeof(float) * (size_t)n * m) != 0;
+                bad_abt += memcmp(out2, ref, sizeof(float) * (size_t)n * m) != 0;
                 shapes++;
             }
     CHECK(shapes == 5 * (13 * 13 - 1), "%ld shapes", shapes);
