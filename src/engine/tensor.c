@@ -1,5 +1,6 @@
 /* tensor.c - pure float math on row-major matrices (see tensor.h). */
 #include "tensor.h"
+#include "cpu.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,8 +13,10 @@ typedef int v8i __attribute__((vector_size(32))); /* eight ints: masks of v8f co
 typedef unsigned v8u __attribute__((vector_size(32)));
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define TENSOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define TENSOR_Z 1 /* a sixteen-wide softmax row for AVX-512 machines (cpu.h) */
 #else
 #define TENSOR_CLONES
+#define TENSOR_Z 0
 #endif
 
 /* Columns of b (rows of the product) handled together: b's block is transposed once into a
@@ -200,28 +203,34 @@ __attribute__((always_inline)) static inline float row_max(const float *r, int m
 #define EXP_LO (-104.0f)
 #define EXP_HI 89.0f
 #define EXP_MAGIC 12582912.0f /* 1.5·2^23: adding it rounds to an integer in the low bits */
+/* EXP_STEPS(px, VF, VI, VU): the steps on a vector of any width (VF floats, VI ints of its
+ * comparisons, VU unsigned), so the 8- and 16-wide versions are one text and one set of bits
+ * per lane. Constants are broadcast as (VF){0} + c. */
+#define EXP_STEPS(px, VF, VI, VU)                                                              \
+    do {                                                                                       \
+        VF x_ = *(px), z_ = {0};                                                               \
+        VF lo_ = z_ + EXP_LO, hi_ = z_ + EXP_HI, mg_ = z_ + EXP_MAGIC;                          \
+        VI below_ = x_ < lo_, above_ = x_ > hi_; /* NaN is neither: it stays NaN */            \
+        x_ = (VF)((below_ & (VI)lo_) | (above_ & (VI)hi_) | (~(below_ | above_) & (VI)x_));    \
+        VF kf_ = x_ * 1.44269504088896341f + EXP_MAGIC;                                        \
+        VI k_ = (VI)kf_ - (VI)mg_;                                                             \
+        kf_ -= EXP_MAGIC;                                                                      \
+        VF r_ = x_ - kf_ * 0.693359375f;                                                       \
+        r_ = r_ - kf_ * -2.12194440e-4f;                                                       \
+        VF p_ = r_ * 1.9875691500e-4f + 1.3981999507e-3f;                                      \
+        p_ = p_ * r_ + 8.3334519073e-3f;                                                       \
+        p_ = p_ * r_ + 4.1665795894e-2f;                                                       \
+        p_ = p_ * r_ + 1.6666665459e-1f;                                                       \
+        p_ = p_ * r_ + 5.0000001201e-1f;                                                       \
+        VF y_ = p_ * (r_ * r_) + r_ + 1.0f;                                                    \
+        VI k1_ = k_ >> 1, k2_ = k_ - k1_; /* each within [-75, 64]: 2^k1, 2^k2 are normal */  \
+        VF s1_ = (VF)((VU)(k1_ + 127) << 23), s2_ = (VF)((VU)(k2_ + 127) << 23);                \
+        *(px) = y_ * s1_ * s2_;                                                                \
+    } while (0)
+
 __attribute__((always_inline)) static inline void exp8(v8f *px) /* by pointer: no vector ABI */
 {
-    v8f x = *px;
-    const v8f lo = {EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO, EXP_LO};
-    const v8f hi = {EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI, EXP_HI};
-    v8i below = x < lo, above = x > hi; /* NaN is neither: it stays NaN */
-    x = (v8f)((below & (v8i)lo) | (above & (v8i)hi) | (~(below | above) & (v8i)x));
-    v8f kf = x * 1.44269504088896341f + EXP_MAGIC;
-    v8i k = (v8i)kf - (v8i)(v8f){EXP_MAGIC, EXP_MAGIC, EXP_MAGIC, EXP_MAGIC, EXP_MAGIC, EXP_MAGIC,
-                                 EXP_MAGIC, EXP_MAGIC};
-    kf -= EXP_MAGIC;
-    v8f r = x - kf * 0.693359375f;
-    r = r - kf * -2.12194440e-4f;
-    v8f p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    v8f y = p * (r * r) + r + 1.0f;
-    v8i k1 = k >> 1, k2 = k - k1; /* each within [-75, 64]: 2^k1, 2^k2 are normal floats */
-    v8f s1 = (v8f)((v8u)(k1 + 127) << 23), s2 = (v8f)((v8u)(k2 + 127) << 23);
-    *px = y * s1 * s2;
+    EXP_STEPS(px, v8f, v8i, v8u);
 }
 
 /* One float through exp8 (broadcast, lane 0): the same bits as any lane by construction, and
@@ -246,13 +255,13 @@ __attribute__((always_inline)) static inline int any_lane(v8i m)
     return memcmp(&m, &z, sizeof m) != 0;
 }
 
-__attribute__((always_inline)) static inline float exp_row(float *out, const float *x, int m,
-                                                           float mx)
+/* Keys j.. of a row in groups of eight, then the tail, onto the lane sums acc. */
+__attribute__((always_inline)) static inline float exp_row_from(float *out, const float *x,
+                                                                int m, float mx, int j, v8f acc)
 {
     const v8f ninf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
                       -INFINITY, -INFINITY};
-    v8f acc = {0}, v;
-    int j = 0;
+    v8f v;
     for (; j + 8 <= m; j += 8) {
         memcpy(&v, x + j, sizeof v);
         v8i live = v != ninf;
@@ -276,6 +285,49 @@ __attribute__((always_inline)) static inline float exp_row(float *out, const flo
     return ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
 }
 
+__attribute__((always_inline)) static inline float exp_row(float *out, const float *x, int m,
+                                                           float mx)
+{
+    v8f acc = {0};
+    return exp_row_from(out, x, m, mx, 0, acc);
+}
+
+#if TENSOR_Z
+/* The same row sixteen keys at a time on AVX-512: the same steps per key (EXP_STEPS), and each
+ * group's two halves added to the eight lane sums in key order, keys j..j+7 then j+8..j+15, as
+ * two groups of eight would be (a half with every key masked adds exact zeros where the
+ * eight-wide loop skips it: the same sums). Then the eight-wide loop for what is left. */
+typedef float v16f __attribute__((vector_size(64)));
+typedef int v16i __attribute__((vector_size(64)));
+typedef unsigned v16u __attribute__((vector_size(64)));
+
+__attribute__((target("avx512f"))) static float exp_row16(float *out, const float *x, int m,
+                                                          float mx)
+{
+    v8f acc = {0}, h;
+    v16f v, zero = {0};
+    v16i none = {0};
+    int j = 0;
+    for (; j + 16 <= m; j += 16) {
+        memcpy(&v, x + j, sizeof v);
+        v16i live = v != zero - INFINITY;
+        if (!memcmp(&live, &none, sizeof live)) { /* sixteen masked keys: zeros, no exp */
+            memset(out + j, 0, sizeof v);
+            continue;
+        }
+        v -= mx;
+        EXP_STEPS(&v, v16f, v16i, v16u);
+        v = (v16f)((v16i)v & live);
+        memcpy(out + j, &v, sizeof v);
+        memcpy(&h, &v, sizeof h);
+        acc += h;
+        memcpy(&h, (const char *)&v + sizeof h, sizeof h);
+        acc += h;
+    }
+    return exp_row_from(out, x, m, mx, j, acc);
+}
+#endif
+
 TENSOR_CLONES
 void tensor_softmax_rows_to(float *out, const float *x, int n, int m)
 {
@@ -287,6 +339,12 @@ void tensor_softmax_rows_to(float *out, const float *x, int n, int m)
             memset(o, 0, sizeof(float) * (size_t)m);
             continue;
         }
+#if TENSOR_Z
+        if (cpu_has_avx512()) {
+            scale_inl(o, 1.0f / exp_row16(o, row, m, mx), (size_t)m);
+            continue;
+        }
+#endif
         scale_inl(o, 1.0f / exp_row(o, row, m, mx), (size_t)m); /* inlined: rows are short */
     }
 }

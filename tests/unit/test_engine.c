@@ -786,18 +786,19 @@ static void test_kernels(void)
             }
         }
     CHECK(bad_sm == 0, "tensor_softmax_rows: %ld shapes differ from one row at a time", bad_sm);
-    /* the softmax's full groups of eight keys and its tail against the one-key reference
-     * (tensor_expf) over the whole range a softmax feeds the exponential, [-104, 0]: rows of
-     * 13 keys, the first 0 (the max), so the others are exponentiated as they are */
+    /* the softmax's groups of sixteen keys (AVX-512) and of eight, and its tail, against the
+     * one-key reference (tensor_expf) over the whole range a softmax feeds the exponential,
+     * [-104, 0]: rows of 29 keys (16 + 8 + 5), the first 0 (the max), so the others are
+     * exponentiated as they are */
     long bad_exp = 0;
     for (int r = 0; r < 100000; r++) {
-        float ra[13], rb[13];
+        float ra[29], rb[29];
         ra[0] = 0.0f;
-        for (int j = 1; j < 13; j++)
-            ra[j] = -104.0f * (float)((r * 12 + j) % 1199999) / 1199999.0f;
+        for (int j = 1; j < 29; j++)
+            ra[j] = -104.0f * (float)((r * 28 + j) % 1199999) / 1199999.0f;
         memcpy(rb, ra, sizeof ra);
-        tensor_softmax_rows(ra, 1, 13);
-        k_softmax_row(rb, 13);
+        tensor_softmax_rows(ra, 1, 29);
+        k_softmax_row(rb, 29);
         bad_exp += memcmp(ra, rb, sizeof ra) != 0;
     }
     CHECK(bad_exp == 0, "softmax: %ld rows where the vector exp and tensor_expf differ", bad_exp);
