@@ -19,9 +19,8 @@ typedef unsigned v8u __attribute__((vector_size(32)));
 #define TENSOR_Z 0
 #endif
 
-/* Columns of b (rows of the product) handled together: b's block is transposed once into a
- * local buffer and reused for every row of a. */
-#define BT_BLOCK 8
+/* Columns of b (rows of the product) are handled 8 (or 16) together: b's block is transposed
+ * once into a local buffer and reused for every row of a, for k up to BT_MAX_K. */
 #define BT_MAX_K 1024
 
 /* One output element the plain way: eight partial sums over p ≡ u (mod 8), combined
@@ -40,6 +39,50 @@ static float dot_bt(const float *ar, const float *br, int k)
     return s;
 }
 
+/* BT_BLOCKS(VF, W): blocks of W output columns (rows j..j+W-1 of b) from j while they fit:
+ * the block transposed into tb (tb[p][u] = b[j + u][p]), then for each row of a, W elements at
+ * once in vectors VF, each lane dot_bt's steps: eight partial sums, their tree, the tail, and
+ * (scaled) times sc. One text for the 8- and 16-wide blocks. */
+#define BT_BLOCKS(VF, W)                                                                       \
+    for (; k <= BT_MAX_K && j + (W) <= m; j += (W)) {                                          \
+        for (int u = 0; u < (W); u++)                                                          \
+            for (int p = 0; p < k; p++)                                                        \
+                tb[p * (W) + u] = b[(size_t)(j + u) * k + p];                                  \
+        for (int i = 0; i < n; i++) {                                                          \
+            const float *ar = a + (size_t)i * k;                                               \
+            VF a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0}, \
+               t;                                                                              \
+            int p = 0;                                                                         \
+            for (; p + 8 <= k; p += 8) {                                                       \
+                const float *tp = tb + p * (W);                                                \
+                memcpy(&t, tp, sizeof t), a0 += ar[p] * t;                                     \
+                memcpy(&t, tp + (W), sizeof t), a1 += ar[p + 1] * t;                           \
+                memcpy(&t, tp + 2 * (W), sizeof t), a2 += ar[p + 2] * t;                       \
+                memcpy(&t, tp + 3 * (W), sizeof t), a3 += ar[p + 3] * t;                       \
+                memcpy(&t, tp + 4 * (W), sizeof t), a4 += ar[p + 4] * t;                       \
+                memcpy(&t, tp + 5 * (W), sizeof t), a5 += ar[p + 5] * t;                       \
+                memcpy(&t, tp + 6 * (W), sizeof t), a6 += ar[p + 6] * t;                       \
+                memcpy(&t, tp + 7 * (W), sizeof t), a7 += ar[p + 7] * t;                       \
+            }                                                                                  \
+            VF s = ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7));                          \
+            for (; p < k; p++) {                                                               \
+                memcpy(&t, tb + p * (W), sizeof t);                                            \
+                s += ar[p] * t;                                                                \
+            }                                                                                  \
+            if (scaled)                                                                        \
+                s *= sc;                                                                       \
+            memcpy(out + (size_t)i * m + j, &s, sizeof s);                                     \
+        }                                                                                      \
+    }
+
+/* The columns no block took, one element at a time. */
+#define BT_REST()                                                                              \
+    for (; j < m; j++)                                                                         \
+        for (int i = 0; i < n; i++) {                                                          \
+            float d = dot_bt(a + (size_t)i * k, b + (size_t)j * k, k);                         \
+            out[(size_t)i * m + j] = scaled ? d * sc : d;                                      \
+        }
+
 /* The blocked product; scaled: every element times sc before it is stored (one rounding more,
  * the same as tensor_scale after). sc and scaled are constants at each call below. */
 __attribute__((always_inline)) static inline void matmul_bt_inl(float *restrict out,
@@ -48,44 +91,41 @@ __attribute__((always_inline)) static inline void matmul_bt_inl(float *restrict 
                                                                  int k, int m, float sc,
                                                                  int scaled)
 {
-    float tb[BT_MAX_K * BT_BLOCK]; /* tb[p][u] = b[j + u][p] */
+    float tb[BT_MAX_K * 8];
     int j = 0;
-    for (; k <= BT_MAX_K && j + BT_BLOCK <= m; j += BT_BLOCK) {
-        for (int u = 0; u < BT_BLOCK; u++)
-            for (int p = 0; p < k; p++)
-                tb[p * BT_BLOCK + u] = b[(size_t)(j + u) * k + p];
-        for (int i = 0; i < n; i++) {
-            const float *ar = a + (size_t)i * k;
-            v8f a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0}, t;
-            int p = 0;
-            for (; p + 8 <= k; p += 8) {
-                const float *tp = tb + p * BT_BLOCK;
-#define BT_LANE(u, acc) memcpy(&t, tp + (u) * BT_BLOCK, sizeof t), acc += ar[p + (u)] * t
-                BT_LANE(0, a0); BT_LANE(1, a1); BT_LANE(2, a2); BT_LANE(3, a3);
-                BT_LANE(4, a4); BT_LANE(5, a5); BT_LANE(6, a6); BT_LANE(7, a7);
-#undef BT_LANE
-            }
-            v8f s = ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7));
-            for (; p < k; p++) {
-                memcpy(&t, tb + p * BT_BLOCK, sizeof t);
-                s += ar[p] * t;
-            }
-            if (scaled)
-                s *= sc;
-            memcpy(out + (size_t)i * m + j, &s, sizeof s);
-        }
-    }
-    for (; j < m; j++)
-        for (int i = 0; i < n; i++) {
-            float d = dot_bt(a + (size_t)i * k, b + (size_t)j * k, k);
-            out[(size_t)i * m + j] = scaled ? d * sc : d;
-        }
+    BT_BLOCKS(v8f, 8)
+    BT_REST()
 }
+
+#if TENSOR_Z
+typedef float v16f __attribute__((vector_size(64)));
+typedef int v16i __attribute__((vector_size(64)));
+typedef unsigned v16u __attribute__((vector_size(64)));
+
+/* On AVX-512: blocks of sixteen columns first, then of eight, then the rest. */
+__attribute__((target("avx512f"))) static void matmul_bt_z(float *restrict out,
+                                                           const float *restrict a,
+                                                           const float *restrict b, int n, int k,
+                                                           int m, float sc, int scaled)
+{
+    float tb[BT_MAX_K * 16];
+    int j = 0;
+    BT_BLOCKS(v16f, 16)
+    BT_BLOCKS(v8f, 8)
+    BT_REST()
+}
+#endif
 
 TENSOR_CLONES
 void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
                       int n, int k, int m)
 {
+#if TENSOR_Z
+    if (cpu_has_avx512()) {
+        matmul_bt_z(out, a, b, n, k, m, 1.0f, 0);
+        return;
+    }
+#endif
     matmul_bt_inl(out, a, b, n, k, m, 1.0f, 0);
 }
 
@@ -93,6 +133,12 @@ TENSOR_CLONES
 void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
                              const float *restrict b, int n, int k, int m, float s)
 {
+#if TENSOR_Z
+    if (cpu_has_avx512()) {
+        matmul_bt_z(out, a, b, n, k, m, s, 1);
+        return;
+    }
+#endif
     matmul_bt_inl(out, a, b, n, k, m, s, 1);
 }
 
@@ -297,10 +343,6 @@ __attribute__((always_inline)) static inline float exp_row(float *out, const flo
  * group's two halves added to the eight lane sums in key order, keys j..j+7 then j+8..j+15, as
  * two groups of eight would be (a half with every key masked adds exact zeros where the
  * eight-wide loop skips it: the same sums). Then the eight-wide loop for what is left. */
-typedef float v16f __attribute__((vector_size(64)));
-typedef int v16i __attribute__((vector_size(64)));
-typedef unsigned v16u __attribute__((vector_size(64)));
-
 __attribute__((target("avx512f"))) static float exp_row16(float *out, const float *x, int m,
                                                           float mx)
 {
