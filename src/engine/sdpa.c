@@ -79,7 +79,8 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
 {
     size_t nn = (size_t)nq * nk;
     tensor_matmul_bt(scores, q, k, nq, dk, nk);                /* S = Q Kᵀ */
-    tensor_scale_add(scaled, masked, scores, scale, mask, nn); /* S/√d_k; + M: the mask */
+    /* S/√d_k, then + M: where the mask is applied (one pass) */
+    tensor_scale_add(scaled, masked, scores, scale, mask, nn);
     tensor_softmax_rows_to(weights, masked, nq, nk);           /* softmax row by row */
     if (!out)
         return;

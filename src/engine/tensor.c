@@ -190,8 +190,7 @@ void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *
         v8f v, a;
         memcpy(&v, x + i, sizeof v);
         v *= s;
-        if (scaled)
-            memcpy(scaled + i, &v, sizeof v);
+        memcpy(scaled + i, &v, sizeof v);
         if (add) {
             memcpy(&a, add + i, sizeof a);
             v += a;
@@ -199,10 +198,8 @@ void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *
         memcpy(sum + i, &v, sizeof v);
     }
     for (; i < len; i++) {
-        float v = x[i] * s;
-        if (scaled)
-            scaled[i] = v;
-        sum[i] = add ? v + add[i] : v;
+        scaled[i] = x[i] * s;
+        sum[i] = add ? scaled[i] + add[i] : scaled[i];
     }
 }
 

@@ -24,8 +24,7 @@ void tensor_add(float *out, const float *a, const float *b, size_t len);
 /* x[i] *= s. */
 void tensor_scale(float *x, float s, size_t len);
 /* One pass: scaled[i] = x[i]·s and sum[i] = scaled[i] + add[i] (add may be NULL: sum[i] =
- * scaled[i]; scaled may be NULL: not kept); the same bits as tensor_scale then tensor_add.
- * No aliasing. */
+ * scaled[i]); the same bits as tensor_scale then tensor_add. No aliasing. */
 void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *restrict x,
                       float s, const float *restrict add, size_t len);
 /* Adds bias[m] to every row of x[n×m]. */
