@@ -41,8 +41,8 @@ static float dot_bt(const float *ar, const float *br, int k)
 
 /* BT_BLOCKS(VF, W): blocks of W output columns (rows j..j+W-1 of b) from j while they fit:
  * the block transposed into tb (tb[p][u] = b[j + u][p]), then for each row of a, W elements at
- * once in vectors VF, each lane dot_bt's steps: eight partial sums, their tree, the tail, and
- * (scaled) times sc. One text for the 8- and 16-wide blocks. */
+ * once in vectors VF, each lane dot_bt's steps: eight partial sums, their tree, the tail, then
+ * times sc. One text for the 8- and 16-wide blocks. */
 #define BT_BLOCKS(VF, W)                                                                       \
     for (; k <= BT_MAX_K && j + (W) <= m; j += (W)) {                                          \
         for (int u = 0; u < (W); u++)                                                          \
@@ -69,8 +69,7 @@ static float dot_bt(const float *ar, const float *br, int k)
                 memcpy(&t, tb + p * (W), sizeof t);                                            \
                 s += ar[p] * t;                                                                \
             }                                                                                  \
-            if (scaled)                                                                        \
-                s *= sc;                                                                       \
+            s *= sc;                                                                           \
             memcpy(out + (size_t)i * m + j, &s, sizeof s);                                     \
         }                                                                                      \
     }
@@ -79,17 +78,15 @@ static float dot_bt(const float *ar, const float *br, int k)
 #define BT_REST()                                                                              \
     for (; j < m; j++)                                                                         \
         for (int i = 0; i < n; i++) {                                                          \
-            float d = dot_bt(a + (size_t)i * k, b + (size_t)j * k, k);                         \
-            out[(size_t)i * m + j] = scaled ? d * sc : d;                                      \
+            out[(size_t)i * m + j] = dot_bt(a + (size_t)i * k, b + (size_t)j * k, k) * sc;     \
         }
 
-/* The blocked product; scaled: every element times sc before it is stored (one rounding more,
- * the same as tensor_scale after). sc and scaled are constants at each call below. */
+/* The blocked product, every element times sc before it is stored: one rounding more, the
+ * same as tensor_scale after, and none at sc = 1 (x·1 is x, exactly). */
 __attribute__((always_inline)) static inline void matmul_bt_inl(float *restrict out,
                                                                  const float *restrict a,
                                                                  const float *restrict b, int n,
-                                                                 int k, int m, float sc,
-                                                                 int scaled)
+                                                                 int k, int m, float sc)
 {
     float tb[BT_MAX_K * 8];
     int j = 0;
@@ -106,7 +103,7 @@ typedef unsigned v16u __attribute__((vector_size(64)));
 __attribute__((target("avx512f"))) static void matmul_bt_z(float *restrict out,
                                                            const float *restrict a,
                                                            const float *restrict b, int n, int k,
-                                                           int m, float sc, int scaled)
+                                                           int m, float sc)
 {
     float tb[BT_MAX_K * 16];
     int j = 0;
@@ -117,29 +114,22 @@ __attribute__((target("avx512f"))) static void matmul_bt_z(float *restrict out,
 #endif
 
 TENSOR_CLONES
-void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
-                      int n, int k, int m)
-{
-#if TENSOR_Z
-    if (cpu_has_avx512()) {
-        matmul_bt_z(out, a, b, n, k, m, 1.0f, 0);
-        return;
-    }
-#endif
-    matmul_bt_inl(out, a, b, n, k, m, 1.0f, 0);
-}
-
-TENSOR_CLONES
 void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
                              const float *restrict b, int n, int k, int m, float s)
 {
 #if TENSOR_Z
     if (cpu_has_avx512()) {
-        matmul_bt_z(out, a, b, n, k, m, s, 1);
+        matmul_bt_z(out, a, b, n, k, m, s);
         return;
     }
 #endif
-    matmul_bt_inl(out, a, b, n, k, m, s, 1);
+    matmul_bt_inl(out, a, b, n, k, m, s);
+}
+
+void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
+                      int n, int k, int m)
+{
+    tensor_matmul_bt_scaled(out, a, b, n, k, m, 1.0f);
 }
 
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w)
@@ -379,12 +369,11 @@ void tensor_softmax_rows_to(float *out, const float *x, int n, int m)
             continue;
         }
 #if TENSOR_Z
-        if (cpu_has_avx512()) {
-            scale_inl(o, 1.0f / exp_row16(o, row, m, mx), (size_t)m);
-            continue;
-        }
+        float sum = cpu_has_avx512() ? exp_row16(o, row, m, mx) : exp_row(o, row, m, mx);
+#else
+        float sum = exp_row(o, row, m, mx);
 #endif
-        scale_inl(o, 1.0f / exp_row(o, row, m, mx), (size_t)m); /* inlined: rows are short */
+        scale_inl(o, 1.0f / sum, (size_t)m); /* inlined: rows are short */
     }
 }
 
