@@ -9,17 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app_key.h"
+#include "demo_play.h"
 #include "names.h"
 #include "ui.h"
 
 #define ECHO_MS 2000
-
-long long present_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n)
 {
@@ -270,7 +265,7 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
         fprintf(p->rec, "{\n  \"title\": \"recorded with attend --record\",\n  \"steps\": [");
         rec_open(a);
     }
-    if (o->demo && demo_start(a, o->demo, o->auto_s, err, n))
+    if (o->demo && demo_start(a, o->demo, o->auto_s, present_dispatch, err, n))
         return -1;
     if (!o->presenter)
         return 0;
@@ -374,9 +369,9 @@ void present_dispatch(App *a, int k)
         r = keys_lookup(&ks, km, k);
     } else if (keys_lookup(&ks, KM_GLOBAL, k) == REQ_GOTO_PAGE) {
         a->msg[0] = '\0';
-        app_overlay_open(a, &VIEW_GOTO, 0);
+        app_overlay_request(a, REQ_GOTO_PAGE, 0);
         snprintf(p->echo, sizeof p->echo, "G  go to page...");
-        p->echo_until = present_now_ms() + ECHO_MS;
+        p->echo_until = ui_now_ms() + ECHO_MS;
         return;
     } else {
         const ViewOps *vo = app_cur_view(a);
@@ -393,7 +388,7 @@ void present_dispatch(App *a, int k)
     }
     int lesson = a->lesson, page = a->page;
     app_key(a, k);
-    if (was_overlay && a->overlay == &VIEW_GOTO) /* typing a page number: no badge */
+    if (was_overlay && a->overlay && a->overlay->opens == REQ_GOTO_PAGE) /* typing a page number: no badge */
         return;
     if (!(was_overlay && r == REQ_ACCEPT && km == KM_GOTO) || lesson != a->lesson ||
         page != a->page)
@@ -404,7 +399,7 @@ void present_dispatch(App *a, int k)
     describe(a, km, r, k, what, sizeof what);
     if (what[0]) {
         snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
-        p->echo_until = present_now_ms() + ECHO_MS;
+        p->echo_until = ui_now_ms() + ECHO_MS;
     }
     publish(a);
 }
@@ -416,7 +411,7 @@ int present_tick(App *a)
         publish(a);
         return 1;
     }
-    if (p && p->echo[0] && present_now_ms() >= p->echo_until) {
+    if (p && p->echo[0] && ui_now_ms() >= p->echo_until) {
         p->echo[0] = '\0';
         return 1;
     }
