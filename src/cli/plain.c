@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "datapath.h"
-#include "plain_train.h"
 #include "ui.h"
 
 /* ---- output ---- */
@@ -387,7 +386,7 @@ static void plain_free(Plain *p)
     lesson_free_course(&p->course);
     progress_free(&p->prog);
     free(p->snap);
-    plain_train_free();
+    plain_commands_end();
 }
 
 /* Reads lines until q or the end of input. */

@@ -91,6 +91,8 @@ const Page *plain_page(const Plain *p);
 /* ---- plain_cmd.c ---- */
 /* Handles one line of input. */
 void plain_command(Plain *p, char *line);
+/* Frees what the commands hold (the train widget's run). */
+void plain_commands_end(void);
 /* Says the commands of the current page. */
 void plain_help(Plain *p);
 /* The one-line list of the keys that matter on this page ("m mask, v scores, next, ..."). */

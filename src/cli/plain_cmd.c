@@ -14,6 +14,11 @@
 
 static char before_prose[PLAIN_PROSE_MAX];
 
+void plain_commands_end(void)
+{
+    plain_train_free();
+}
+
 static Keymap kind_keymap(WidgetKind k)
 {
     switch (k) {
@@ -703,7 +708,7 @@ static void help_map(Plain *p, const KeyState *ks, Keymap km, char *done)
     int n = 0;
     for (int c = 0; c < 128 + (int)(sizeof NAMED_KEYS / sizeof NAMED_KEYS[0]); c++) {
         char name[16], help[200];
-        if (c < 128 && (c <= ' ' || c == 127))
+        if (c < 128 && (c <= ' ' || c > '~'))
             continue;
         if (c < 128)
             snprintf(name, sizeof name, "%c", c);

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "describe_text.h"
 #include "widget.h"
 
 /* Tokens a heatmap snapshot keeps (larger runs are described, their changes not). */
@@ -26,12 +27,6 @@ typedef struct {
     const char *tensor;   /* matrix: the trace name shown */
     int cur_r, cur_c;     /* heatmap or worked: the inspected cell, -1 when none */
 } DescribeView;
-
-/* The rows (queries) and columns (keys) of the attention io shows: self-attention of the one
- * stack of a decoder or encoder; an encoder-decoder's encoder, or with io->cross its
- * decoder's cross-attention. */
-Stack describe_stack(const WidgetIO *io);
-Sublayer describe_sub(const WidgetIO *io);
 
 /* Writes the widget of io (its state after widget_run) as sentences and short tables into
  * out (n bytes, always NUL-terminated; cut with "..." when too small). Returns the length

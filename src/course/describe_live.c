@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "describe_buf.h"
+#include "describe_live.h"
 
 #define CHANGES_MAX 5   /* a change names at most this many numbers */
 
@@ -151,9 +151,8 @@ static void generate_words(const WidgetIO *io, DBuf *b)
              g->rows_cached, g->rows_full, g->macs_cached, g->macs_full);
 }
 
-void describe_live(const WidgetIO *io, const DescribeView *v, DBuf *b)
+void describe_live(const WidgetIO *io, DBuf *b)
 {
-    (void)v;
     const LiveWidget *l = io->live;
     if (!l || !l->ok) {
         dbuf_put(b, "The widget's numbers are not computed.\n");
@@ -171,11 +170,11 @@ void describe_live(const WidgetIO *io, const DescribeView *v, DBuf *b)
     }
 }
 
-void live_change(const DescribeSnap *a, const DescribeSnap *b, DBuf *o)
+void describe_live_change(const NamedValues *a, const NamedValues *b, DBuf *o)
 {
     int said = 0;
-    for (int i = 0; i < b->nv.n && said < CHANGES_MAX; i++) {
-        const NamedValue *y = &b->nv.v[i], *x = explain_get(&a->nv, y->name);
+    for (int i = 0; i < b->n && said < CHANGES_MAX; i++) {
+        const NamedValue *y = &b->v[i], *x = explain_get(a, y->name);
         if (!x || fabs(x->value - y->value) <= 1e-9 * (fabs(y->value) + 1))
             continue;
         if (y->integer)

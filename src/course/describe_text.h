@@ -1,12 +1,13 @@
-/* describe_buf.h - what describe.c and describe_live.c share: a text buffer that appends and
- * marks a cut, the tokens of a run's rows and columns, and the words of the explanation
- * widgets. Internal to the words for a widget (describe.h). */
-#ifndef ATTEND_DESCRIBE_BUF_H
-#define ATTEND_DESCRIBE_BUF_H
+/* describe_text.h - the wording the words for a widget share (describe.h builds on it): a
+ * text buffer that appends and marks a cut, which attention a run shows and the tokens of its
+ * rows and columns, a row of weights said with its strongest keys, and a tensor as a short
+ * table. No curses, no printing. */
+#ifndef ATTEND_DESCRIBE_TEXT_H
+#define ATTEND_DESCRIBE_TEXT_H
 
 #include <stddef.h>
 
-#include "describe.h"
+#include "widget.h"
 
 /* Text appended into p (n bytes, NUL-terminated); len bytes used. */
 typedef struct {
@@ -20,20 +21,23 @@ void dbuf_put(DBuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The rows (queries) and columns (keys) of the attention io shows: self-attention of the one
+ * stack of a decoder or encoder; an encoder-decoder's encoder, or with io->cross its
+ * decoder's cross-attention. */
+Stack describe_stack(const WidgetIO *io);
+Sublayer describe_sub(const WidgetIO *io);
 /* The token of row i / column j of the attention io shows in trace t (a worked trace: its
  * labels). */
 const char *dword_row(const WidgetIO *io, const Trace *t, int i);
 const char *dword_col(const WidgetIO *io, const Trace *t, int j);
+/* 1: mask M (may be NULL) takes cell (i, j); the cells of rows x cols it takes. */
+int dcell_masked(const TraceEntry *M, int i, int j);
+int dcount_masked(const TraceEntry *M, int rows, int cols);
 /* Every row of weights (or scores) E under mask M (may be NULL) as words: its strongest keys,
  * the rest, the masked keys, the sum. */
 void drows(const WidgetIO *io, const Trace *t, const TraceEntry *E, const TraceEntry *M,
            int scores, DBuf *b);
 /* Tensor e of trace t as a short table: name, shape, formula, its first rows and columns. */
 void dtable(const WidgetIO *io, const Trace *t, const TraceEntry *e, DBuf *b);
-/* The explanation widgets (worked, scaling, kvcache, cost, params, train, generate) in
- * words (describe_live.c). */
-void describe_live(const WidgetIO *io, const DescribeView *v, DBuf *b);
-/* The published numbers that changed from a to b ("d_k 64 -> 128"), appended. */
-void live_change(const DescribeSnap *a, const DescribeSnap *b, DBuf *o);
 
 #endif
