@@ -436,64 +436,6 @@ void trace_free(Trace *t)
     free(t);
 }
 
-static const char *const KIND_KEY[T__COUNT] = {
-    "embed", "embed_scaled", "pe", "x_pe", "norm_in", "q", "k", "v", "q_rot", "k_rot",
-    "scores", "scaled", "mask", "masked", "weights", "out", "concat", "attn_out", "resid",
-    "norm_out", "ffn_hidden", "ffn_out", "final_norm", "logits"};
-static const char *const KIND_SYMBOL[T__COUNT] = {
-    "X", "X·√d_model", "PE", "X+PE", "norm", "Q", "K", "V", "RoPE(Q)", "RoPE(K)",
-    "QKᵀ", "÷√d_k", "M", "+M", "softmax", "·V", "concat", "·W_O", "+residual",
-    "norm", "FFN hidden", "FFN out", "final norm", "logits"};
-static const char *const KIND_FORMULA[T__COUNT] = {
-    "X = E[token]  (one embedding row per token)",
-    "X = E[token] · √d_model",
-    "PE[pos, 2i] = sin(pos/10000^(2i/d)), PE[pos, 2i+1] = cos(...)  or a learned row",
-    "X + PE  (position added to every token vector)",
-    "norm(x) = g·(x − mean)/√(var + ε) + b   (RMSNorm: g·x/√(mean(x²) + ε))",
-    "Q = x · W_Q[:, head]",
-    "K = x · W_K[:, head]",
-    "V = x · W_V[:, head]",
-    "RoPE: rotate each pair (q[2i], q[2i+1]) by angle pos·θ_i",
-    "RoPE: rotate each pair (k[2i], k[2i+1]) by angle pos·θ_i",
-    "S = Q · Kᵀ   (S[i][j] = q_i · k_j)",
-    "S / √d_k",
-    "M[i][j] = −∞ where query i may not see key j, else 0",
-    "S/√d_k + M",
-    "A = softmax(S/√d_k + M)  row by row; every row sums to 1",
-    "head = A · V",
-    "concat(head_1, ..., head_h)",
-    "concat · W_O",
-    "x + sublayer(x)",
-    "norm(x + sublayer(x))",
-    "act(x·W1 + b1)   (SwiGLU: silu(x·W1) ⊙ (x·W3))",
-    "hidden · W2 + b2",
-    "norm of the last layer's output",
-    "logits = h · W_vocab"};
-
-const char *trace_kind_symbol(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_SYMBOL[k] : "?"; }
-const char *trace_kind_formula(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_FORMULA[k] : "?"; }
-const char *trace_kind_key(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_KEY[k] : "?"; }
-
-const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
-                             TensorKind kind)
-{
-    for (int i = 0; i < t->n_entries; i++) {
-        const TraceEntry *e = &t->entries[i];
-        if (e->kind == kind && e->stack == stack && e->layer == layer && e->sub == sub &&
-            e->head == head)
-            return trace_entry(t, i);
-    }
-    return NULL;
-}
-
-const TraceEntry *trace_find_name(const Trace *t, const char *name)
-{
-    for (int i = 0; i < t->n_entries; i++)
-        if (strcmp(t->entries[i].name, name) == 0)
-            return trace_entry(t, i);
-    return NULL;
-}
-
 /* The forward pass's state: where it writes, and whether it ran out of room. */
 typedef struct {
     const Model *m;
@@ -573,7 +515,7 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
         name_int(&nb, head);
         name_put(&nb, ".");
     }
-    name_put(&nb, KIND_KEY[kind]);
+    name_put(&nb, trace_kind_key(kind));
     return e->data;
 }
 

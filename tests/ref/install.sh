@@ -4,6 +4,7 @@
 # tmux, bash completion), then make uninstall and find nothing left; the same with DESTDIR.
 # Also: one version everywhere (VERSION, the binary, debian/changelog) and the data lookup
 # order ($ATTEND_DATA, the installed directory, the build tree).
+# suite: slow (a make install and a tmux run, about 10 s): in make test, not in make check
 source "$(dirname "$0")/cli_lib.bash"
 ROOT=$PWD
 case $A in /*) ;; *) A=$ROOT/$A ;; esac
