@@ -245,7 +245,7 @@ static void print_verdict(const LabDef *d, const char *file, const LabCheck *c)
     if (v->mistake) {
         char ref[300];
         lesson_ref(v->mistake->lesson, ref, sizeof ref);
-        printf("Diagnosis: %s\nSee %s.\n", v->mistake->words, ref);
+        printf("Diagnosis (%s): %s\nSee %s.\n", v->mistake->id, v->mistake->words, ref);
     }
 }
 
