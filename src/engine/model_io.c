@@ -89,7 +89,6 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
         c->d_head = c->d_model / c->n_heads;
     }
     if (json_get_int(cj, "n_layers", 1, ATTEND_MAX_LAYERS, &c->n_layers, "config.n_layers", err, errlen)) return -1;
-    if (json_get_int(cj, "d_ff", 1, 16384, &c->d_ff, "config.d_ff", err, errlen)) return -1;
     if (json_get_int(cj, "max_len", 1, ATTEND_MAX_LEN, &c->max_len, "config.max_len", err, errlen)) return -1;
     if (get_enum(cj, "pe", model_pe_parse, &v, "none, sinusoidal, learned, rope", err, errlen)) return -1;
     c->pe = (PeKind)v;
@@ -102,8 +101,15 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
         return -1;
     }
     c->pre_norm = strcmp(pl, "pre") == 0;
-    if (get_enum(cj, "ffn", model_ffn_parse, &v, "relu, gelu, swiglu", err, errlen)) return -1;
+    if (get_enum(cj, "ffn", model_ffn_parse, &v, "relu, gelu, swiglu, none", err, errlen)) return -1;
     c->ffn = (FfnKind)v;
+    if (c->ffn == FFN_NONE) { /* attention-only: d_ff absent or 0 */
+        c->d_ff = 0;
+        if (json_get(cj, "d_ff") &&
+            json_get_int(cj, "d_ff", 0, 0, &c->d_ff, "config.d_ff", err, errlen)) return -1;
+    } else if (json_get_int(cj, "d_ff", 1, 16384, &c->d_ff, "config.d_ff", err, errlen)) {
+        return -1;
+    }
     if (opt_bool(cj, "scale_embed", 0, &c->scale_embed, err, errlen)) return -1;
     if (opt_bool(cj, "final_norm", 1, &c->final_norm, err, errlen)) return -1;
     if (opt_bool(cj, "tie_embed", 0, &c->tie_embed, err, errlen)) return -1;
