@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab_internal.h"
+#include "lab_util.h"
 #include "model.h"
 #include "tensor.h"
 

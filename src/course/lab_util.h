@@ -1,7 +1,7 @@
-/* lab_internal.h - what the lab files share below lab.h: the seeded numbers, float views of
+/* lab_util.h - what the lab files share below lab.h: the seeded numbers, float views of
  * the arrays for the engine, the cases of each lab and the mistakes it recognises. */
-#ifndef ATTEND_LAB_INTERNAL_H
-#define ATTEND_LAB_INTERNAL_H
+#ifndef ATTEND_LAB_UTIL_H
+#define ATTEND_LAB_UTIL_H
 
 #include <stdint.h>
 
