@@ -111,7 +111,7 @@ int lab_make_softmax(LabCases *lc)
            softmax_case(lc, &r, "−∞ entries: their weight is exactly 0", 2, 5, 3, -1, 3) ||
            softmax_case(lc, &r, "row 1 is −∞ everywhere: its weights are all 0 (the engine's "
                         "convention, never NaN)", 3, 3, 2, 1, 0) ||
-           softmax_case(lc, &r, "scores near ±1000: e^x overflows unless each row's max is "
+           softmax_case(lc, &r, "scores near +-1000: e^x overflows unless each row's max is "
                         "subtracted first", 2, 4, 1000, -1, 0)
                ? -1
                : 0;
