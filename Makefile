@@ -173,12 +173,17 @@ install: all
 	install -d $(INST_DOC) && install -m 644 $(DOC_FILES) $(INST_DOC)
 	@for f in $(SHARE_FILES); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f || exit 1; done
 	@echo "installed $(words $(SHARE_FILES)) data files in $(DESTDIR)$(DATADIR)"
-# Removes exactly what install wrote, then the directories it made under share/attend if empty.
+# Removes exactly what install wrote, then every directory install may have made (under
+# share/attend, and bin, share/man/man1, share/bash-completion/completions, share/doc/attend
+# and their parents below PREFIX) when it is empty: a directory holding anything stays.
+INST_DIRS = $(DESTDIR)$(DATADIR) $(INST_DOC) $(dir $(INST_MAN)) $(dir $(INST_COMP)) \
+	$(DESTDIR)$(PREFIX)/share/doc $(DESTDIR)$(PREFIX)/share/man \
+	$(DESTDIR)$(PREFIX)/share/bash-completion $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share
 uninstall:
 	rm -f $(INST_BIN) $(INST_MAN) $(INST_COMP) $(addprefix $(INST_DOC)/,$(notdir $(DOC_FILES)))
 	@cd $(DESTDIR)$(DATADIR) 2>/dev/null && rm -f $(SHARE_FILES) && \
 	  for d in $$(printf '%s\n' $(sort $(dir $(SHARE_FILES))) | sort -r); do rmdir $$d 2>/dev/null; done; \
-	  rmdir $(DESTDIR)$(DATADIR) $(INST_DOC) 2>/dev/null; true
+	  for d in $(INST_DIRS); do rmdir $$d 2>/dev/null; done; true
 # Builds from a copy under build/deb/src of the files git shows (committed or not, never the
 # ignored ones): dpkg-buildpackage writes into the parent directory, build/deb/.
 DEB_FILES = { git ls-files -co --exclude-standard 2>/dev/null || \
@@ -195,7 +200,7 @@ deb:
 # through tests/ref/fuzz_short.sh; `make fuzz FUZZ_SECONDS=3600` is the long run.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_NAMES   := model lesson progress tokenizer quiz_answer
+FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 fuzz-build: check-pkgs

@@ -45,7 +45,9 @@ int model_config_check(const ModelConfig *c, char *err, size_t errlen)
     if (c->n_heads < 1 || c->n_heads > ATTEND_MAX_HEADS) BAD("config.n_heads %d out of range (1..%d)", c->n_heads, ATTEND_MAX_HEADS);
     if (c->d_head < 1 || c->d_head > 1024) BAD("config.d_head %d out of range (1..1024)", c->d_head);
     if (c->n_layers < 1 || c->n_layers > ATTEND_MAX_LAYERS) BAD("config.n_layers %d out of range (1..%d)", c->n_layers, ATTEND_MAX_LAYERS);
-    if (c->d_ff < 1 || c->d_ff > 16384) BAD("config.d_ff %d out of range (1..16384)", c->d_ff);
+    if ((unsigned)c->ffn > FFN_NONE) BAD("config.ffn is not one of relu, gelu, swiglu, none");
+    if (c->ffn == FFN_NONE && c->d_ff != 0) BAD("config.d_ff must be 0 (or absent) when config.ffn is none (got %d)", c->d_ff);
+    if (c->ffn != FFN_NONE && (c->d_ff < 1 || c->d_ff > 16384)) BAD("config.d_ff %d out of range (1..16384)", c->d_ff);
     if (c->max_len < 1 || c->max_len > ATTEND_MAX_LEN) BAD("config.max_len %d out of range (1..%d)", c->max_len, ATTEND_MAX_LEN);
     if ((unsigned)c->pe >= PE__COUNT) BAD("config.pe is not one of none, sinusoidal, learned, rope");
     if (c->pe == PE_ROPE && c->d_head % 2) BAD("config.d_head must be even for rope (got %d)", c->d_head);
@@ -81,6 +83,8 @@ static void layout_layer(const ModelConfig *c, const char *p, int cross, LayoutF
         ADD("normc.gain", 1, d);
         if (ln) ADD("normc.bias", 1, d);
     }
+    if (c->ffn == FFN_NONE)
+        return; /* attention-only: no FFN, no norm around it */
     ADD("ffn.w1", d, c->d_ff);
     if (c->ffn == FFN_SWIGLU) {
         ADD("ffn.w3", d, c->d_ff);
@@ -595,6 +599,15 @@ static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids,
         }
 }
 
+/* 1 when head h of the current sublayer is knocked out (Controls.ablate): self-attention
+ * of the main stack only. */
+static int ablated(const Fw *f, int h)
+{
+    Stack main_stack = f->m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    return f->sub == SUB_SELF && f->stack == main_stack && f->layer >= 0 &&
+           f->layer < ATTEND_MAX_LAYERS && h < 64 && ((f->c->ablate[f->layer] >> h) & 1u);
+}
+
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
 static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int nq,
                               const float *xkv, int nk, const int *key_ids, int causal,
@@ -644,6 +657,8 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             for (int e = at; e < at + 4; e++)
                 f->t->entries[e].lazy = 1;
         model_sdpa_out(o, band, q, k, v, M, lim, nq, nk, dh, dh, scale);
+        if (ablated(f, h)) /* knocked out: the pattern stays, the output is zero */
+            memset(o, 0, sizeof(float) * (size_t)nq * dh);
         heads_out[h] = o;
     }
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
@@ -717,7 +732,8 @@ static const float *run_stack(Fw *f, Stack stack, const LayerWeights *layers,
         x = sublayer(f, SUB_SELF, &layers[l], x, n, NULL, 0, ids, causal);
         if (mem)
             x = sublayer(f, SUB_CROSS, &layers[l], x, n, mem, n_mem, mem_ids, 0);
-        x = sublayer(f, SUB_FFN, &layers[l], x, n, NULL, 0, NULL, 0);
+        if (c->ffn != FFN_NONE)
+            x = sublayer(f, SUB_FFN, &layers[l], x, n, NULL, 0, NULL, 0);
     }
     f->layer = -1;
     f->sub = SUB_NONE;

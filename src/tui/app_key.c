@@ -7,6 +7,7 @@
 #include "app_export.h"
 #include "app_key.h"
 #include "controls.h"
+#include "ui.h"
 
 /* The request k is bound to in keymap km, given the player's state now. */
 static Request lookup(const App *a, Keymap km, int k)
@@ -94,7 +95,7 @@ void app_key(App *a, int k)
         a->quit = 1;
         return;
     }
-    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
+    if (ui.started && (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES)) {
         if (g == REQ_QUIT)
             a->quit = 1;
         return;

@@ -13,7 +13,7 @@ static void press_plain(App *a, int k)
     app_key(a, k);
 }
 
-int tui_demo_check(const char *path, const char *lessons_dir)
+int tui_demo_check(const char *path, const char *lessons_dir, int quiet)
 {
     static Demo d;
     char err[1200];
@@ -35,7 +35,7 @@ int tui_demo_check(const char *path, const char *lessons_dir)
             bad++;
         }
     app_delete(a);
-    if (!bad)
+    if (!bad && !quiet)
         printf("%s: %d steps, every lesson, page and key checked\n", path, d.n_steps);
     return bad ? 1 : 0;
 }

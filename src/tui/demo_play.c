@@ -12,6 +12,21 @@
 #include "demo_play.h"
 #include "ui.h"
 
+int demo_key_used(App *a, int k)
+{
+    /* the key must mean something where it is pressed: the open overlay's keymap, the page's
+     * widget, the shared controls the page allows, the global keys */
+    KeyState ks;
+    app_key_state(a, &ks);
+    if (a->overlay)
+        return a->overlay->keymap == KM_EDIT ||
+               keys_lookup(&ks, a->overlay->keymap, k) != REQ_NONE;
+    const ViewOps *vo = app_cur_view(a);
+    return keys_lookup(&ks, vo->keymap, k) != REQ_NONE ||
+           (vo->kind != W_NONE && keys_lookup(&ks, KM_COMMON, k) != REQ_NONE) ||
+           keys_lookup(&ks, KM_GLOBAL, k) != REQ_NONE;
+}
+
 int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), char *err, size_t n)
 {
     const DemoStep *s = &d->steps[i];
@@ -55,20 +70,7 @@ int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), ch
                      where, t);
             return -1;
         }
-        /* the key must mean something where it is pressed: the open overlay's keymap, the
-         * page's widget, the shared controls the page allows, the global keys */
-        int used;
-        KeyState ks;
-        app_key_state(a, &ks);
-        if (a->overlay)
-            used = a->overlay->keymap == KM_EDIT || keys_lookup(&ks, a->overlay->keymap, k) != REQ_NONE;
-        else {
-            const ViewOps *vo = app_cur_view(a);
-            used = keys_lookup(&ks, vo->keymap, k) != REQ_NONE ||
-                   (vo->kind != W_NONE && keys_lookup(&ks, KM_COMMON, k) != REQ_NONE) ||
-                   keys_lookup(&ks, KM_GLOBAL, k) != REQ_NONE;
-        }
-        if (!used) {
+        if (!demo_key_used(a, k)) {
             const Page *p = app_page(a);
             snprintf(err, n, "%s: key \"%s\" does nothing on %s page %d (%s)%s", where, t,
                      p ? a->course.lessons[a->lesson].id : "this", a->page + 1,

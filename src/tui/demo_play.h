@@ -11,6 +11,10 @@
  * (the presenter's dispatch, so the badge and the notes follow); 0, or -1 with a message. */
 int demo_start(App *a, const char *path, double auto_s, void (*press)(App *a, int k), char *err,
                size_t n);
+/* 1 when key k means something where it would be pressed now (the open overlay's keymap,
+ * the page's widget, the controls the page allows, the global keys): what --check accepts
+ * and --record records. */
+int demo_key_used(App *a, int k);
 /* Space runs the next step, b goes back one (replaying from the start); 1 if k was one. */
 int demo_key(App *a, int k);
 /* --auto: runs the next step when its time has come; 1 if the screen changed. */

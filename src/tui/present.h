@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "demo.h"
+#include "fileio.h"
 #include "present_state.h"
 
 typedef struct {
@@ -37,7 +38,10 @@ void present_key(App *a, int k);
 int present_tick(App *a);
 /* 1 in presenter mode (attend present, attend demo). */
 int app_presenting(const App *a);
-/* Removes the published state and frees a->present. */
+/* --record: closes the script and renames it over FILE (fileio.h). 0 (or no recording),
+ * or -1 with a message naming FILE: a write error, and FILE is left as it was. */
+int present_record_end(App *a, char *err, size_t n);
+/* Removes the published state, ends a recording (present_record_end) and frees a->present. */
 void present_end(App *a);
 
 /* The presenter's state, reached through App.present (NULL in the player). */
@@ -54,10 +58,13 @@ typedef struct Present {
     double demo_auto;    /* --auto seconds, 0: Space steps */
     long long demo_next; /* when --auto runs the next step (monotonic ms) */
     char caption[300];   /* the caption row, "" when none */
-    /* --record FILE */
-    FILE *rec;
+    /* --record FILE: written to an exclusive temp file renamed over FILE at the end */
+    FileioTmp rec_tmp;
+    FILE *rec;           /* rec_tmp's stream, NULL when not recording */
     int rec_steps, rec_lesson, rec_page;
     char rec_keys[256];  /* keys pressed on the recorded page since its open step */
+    int rec_edit;        /* 1: the sentence editor is open (its keys become a type step) */
+    char rec_sentence[256]; /* the sentence when the editor opened */
 } Present;
 
 /* Handles key k as the presenter does (app_key, the badge, the notes), without the demo's
