@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "export.h"
+#include "heads.h"
 #include "json.h"
 
 static void json_num(FILE *f, float v)
@@ -133,6 +134,12 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
             c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,
             (double)c->rope_base, model_pe_name(t->ctl.pe), t->ctl.causal ? "true" : "false",
             t->ctl.padding ? "true" : "false", t->ctl.scale ? "true" : "false");
+    char ablated[1024];
+    heads_ablate_names(m, t->ctl.ablate, ablated, sizeof ablated);
+    if (ablated[0]) { /* heads knocked out (dump --ablate): their outputs are zero */
+        fputs(",\n\"ablated\":", f);
+        json_write_string(f, ablated);
+    }
     Stack main_st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
     fputs(",\n\"layers\":", f);
     json_layers(f, t, main_st);
