@@ -376,6 +376,18 @@ const char *cmd_model_file(const char *model_path, char *path, size_t n)
     return model_path;
 }
 
+/* Sets ctl's ablate bits from o's --ablate values. 0, or 1 with the message printed. */
+static int dump_ablate(const DumpOpts *o, const Model *m, Controls *ctl)
+{
+    char err[512];
+    for (int i = 0; i < o->n_ablate; i++)
+        if (heads_ablate_parse(o->ablate[i], m, ctl->ablate, err, sizeof err)) {
+            fprintf(stderr, "%s: --ablate %s\n", o->prog, err);
+            return 1;
+        }
+    return 0;
+}
+
 int dump_run(DumpRun *r, const DumpOpts *o)
 {
     const char *sentence = o->sentence, *target = o->target, *model_path = o->model_path;
@@ -410,11 +422,8 @@ int dump_run(DumpRun *r, const DumpOpts *o)
         ctl.pe = (PeKind)p;
     }
     ctl.scale = !no_scale;
-    for (int i = 0; i < o->n_ablate; i++)
-        if (heads_ablate_parse(o->ablate[i], m, ctl.ablate, err, sizeof err)) {
-            fprintf(stderr, "%s: --ablate %s\n", o->prog, err);
-            goto out;
-        }
+    if (dump_ablate(o, m, &ctl))
+        goto out;
     int cap = c->max_len;
     ids = calloc((size_t)cap, sizeof *ids);
     tids = calloc((size_t)cap, sizeof *tids);
