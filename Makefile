@@ -1,7 +1,10 @@
 # attend - a terminal course in transformer attention.
 #   make            build ./attend (never runs it)
 #   make run        install missing Debian packages, build, run the course
-#   make test       install what the tests need, build, run every test
+#   make check      the fast tests (unit, house rules, check-lessons, headless reference), < 60 s:
+#                   run it after every change
+#   make test       install what the tests need, build, run every test (two suites at a time)
+#   make test-long  the long end-to-end walks (CI runs them after make test)
 #   make sanitize   every test (unit, reference, end-to-end) against an ASan + UBSan build
 #   make fuzz       libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
 #   make soak       20,000 random keys and resizes through tmux, memory sampled
@@ -48,13 +51,12 @@ CLI_OBJ    := $(CLI_SRC:src/%.c=$(BUILD)/%.o)
 # Terminal-free objects: what unit tests and tools link (no curses).
 CORE_OBJ := $(ENGINE_OBJ) $(COURSE_OBJ)
 MAIN_OBJ := $(BUILD)/cli/main.o
-HEADERS  := $(wildcard src/*/*.h)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all run deps test-deps test unit sanitize bench models clean check-pkgs fuzz fuzz-build \
+.PHONY: all run deps test-deps test test-long check unit sanitize bench models clean check-pkgs fuzz fuzz-build \
         soak crashtest install uninstall deb FORCE
 BIN     ?= attend
 all: check-pkgs $(BIN)
@@ -68,28 +70,34 @@ check-pkgs:
 $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS) $(LDFLAGS)
 
-# One pattern rule per room: the include path is the room's layering.
-$(BUILD)/engine/%.o: src/engine/%.c $(HEADERS)
+# One pattern rule per room: the include path is the room's layering. Each object's header
+# dependencies are tracked (-MMD -MP: build/x/y.d beside build/x/y.o), so touching a header
+# rebuilds only what includes it; an object without its .d file is rebuilt (the %.d rule).
+DEPFLAGS = -MMD -MP
+$(BUILD)/engine/%.o: src/engine/%.c $(BUILD)/engine/%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(INC_engine) $(CORE_CFLAGS) -c -o $@ $<
-$(BUILD)/course/%.o: src/course/%.c $(HEADERS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_engine) $(CORE_CFLAGS) -c -o $@ $<
+$(BUILD)/course/%.o: src/course/%.c $(BUILD)/course/%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(INC_course) $(CJSON_CFLAGS) -c -o $@ $<
-$(BUILD)/tui/%.o: src/tui/%.c $(HEADERS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_course) $(CJSON_CFLAGS) -c -o $@ $<
+$(BUILD)/tui/%.o: src/tui/%.c $(BUILD)/tui/%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(INC_tui) $(PKG_CFLAGS) -c -o $@ $<
-$(BUILD)/cli/%.o: src/cli/%.c $(HEADERS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_tui) $(PKG_CFLAGS) -c -o $@ $<
+$(BUILD)/cli/%.o: src/cli/%.c $(BUILD)/cli/%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(INC_cli) $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_cli) $(PKG_CFLAGS) -c -o $@ $<
+$(BUILD)/%.d: ;
+.PRECIOUS: $(BUILD)/%.d
 # The matmul kernel may fuse a*b+c into one FMA (see src/engine/tensor_matmul.c).
 $(BUILD)/engine/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
-# Unit tests link the core only: no curses, no terminal.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/t.h $(CORE_OBJ)
+# Unit tests link the core only: no curses, no terminal. (Their .d: build/tests/test_x.d.)
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(INC_course) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(CORE_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_course) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(CORE_LIBS) $(LDLIBS)
 $(BUILD)/tools/%: tools/%.c $(CORE_OBJ) $(CLI_OBJ) $(TUI_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(INC_cli) $(PKG_CFLAGS) -o $@ $< $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_cli) $(PKG_CFLAGS) -o $@ $< $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+-include $(wildcard $(BUILD)/*/*.d)
 
 deps:
 	@tools/deps.sh run
@@ -102,9 +110,20 @@ run: deps
 
 unit: check-pkgs $(UNIT_BIN) $(BIN) $(TOOL_BIN)
 
+# Two suites at a time (JOBS=N for more); each prints its line as it ends, then the total.
 test: test-deps
 	@$(MAKE) --no-print-directory unit
 	@tests/run_all.sh
+test-long: test-deps
+	@$(MAKE) --no-print-directory unit
+	@tests/run_all.sh --long
+
+# The command to run after every change (README, docs/architecture.md): the build with warnings
+# as errors, then the unit suites, tests/ref/house.py, check-lessons and the headless reference
+# tests not marked "# suite: slow", two at a time; under a minute on two cores.
+check: check-pkgs
+	@$(MAKE) --no-print-directory -j2 WERROR=1 unit
+	@tests/run_all.sh --check
 
 # float-cast-overflow is not part of GCC's "undefined": named so that a double converted to
 # an int out of range (issue 11) is caught.
@@ -155,12 +174,17 @@ install: all
 	install -d $(INST_DOC) && install -m 644 $(DOC_FILES) $(INST_DOC)
 	@for f in $(SHARE_FILES); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f || exit 1; done
 	@echo "installed $(words $(SHARE_FILES)) data files in $(DESTDIR)$(DATADIR)"
-# Removes exactly what install wrote, then the directories it made under share/attend if empty.
+# Removes exactly what install wrote, then every directory install may have made (under
+# share/attend, and bin, share/man/man1, share/bash-completion/completions, share/doc/attend
+# and their parents below PREFIX) when it is empty: a directory holding anything stays.
+INST_DIRS = $(DESTDIR)$(DATADIR) $(INST_DOC) $(dir $(INST_MAN)) $(dir $(INST_COMP)) \
+	$(DESTDIR)$(PREFIX)/share/doc $(DESTDIR)$(PREFIX)/share/man \
+	$(DESTDIR)$(PREFIX)/share/bash-completion $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share
 uninstall:
 	rm -f $(INST_BIN) $(INST_MAN) $(INST_COMP) $(addprefix $(INST_DOC)/,$(notdir $(DOC_FILES)))
 	@cd $(DESTDIR)$(DATADIR) 2>/dev/null && rm -f $(SHARE_FILES) && \
 	  for d in $$(printf '%s\n' $(sort $(dir $(SHARE_FILES))) | sort -r); do rmdir $$d 2>/dev/null; done; \
-	  rmdir $(DESTDIR)$(DATADIR) $(INST_DOC) 2>/dev/null; true
+	  for d in $(INST_DIRS); do rmdir $$d 2>/dev/null; done; true
 # Builds from a copy under build/deb/src of the files git shows (committed or not, never the
 # ignored ones): dpkg-buildpackage writes into the parent directory, build/deb/.
 DEB_FILES = { git ls-files -co --exclude-standard 2>/dev/null || \

@@ -1,33 +1,98 @@
 #!/usr/bin/env bash
-# Runs every test suite and ends with one line "N passed, N failed" (the sum of the suites).
-#   tests/run_all.sh            unit tests, reference tests, end-to-end tests
-#   tests/run_all.sh --quick    unit tests and headless reference tests only (no tmux)
-# Every suite prints its own closing "N passed, N failed" line; a suite that crashes or
-# prints no such line counts as one failure.
-# Environment: BUILD (default build), ATTEND (default ./attend), SANITIZE=1 under ASan/UBSan.
+# Runs test suites, JOBS at a time, and ends with one line "N passed, N failed" (the sum).
+#   tests/run_all.sh            unit, reference and end-to-end tests (make test)
+#   tests/run_all.sh --check    the fast set (make check): unit suites, check-lessons and the
+#                               reference tests not marked slow; no tmux
+#   tests/run_all.sh --quick    unit tests and every headless reference test (no tmux)
+#   tests/run_all.sh --long     the long end-to-end walks only (make test-long)
+#   tests/run_all.sh ... NAME.. only the suites whose name contains one of the NAMEs
+# A suite's kind is a line of its own in the script: "# suite: slow" keeps a reference test out
+# of --check (it still runs in make test); "# suite: long" moves an end-to-end test from make
+# test to make test-long.
+# Every suite prints its own closing "N passed, N failed" line; a suite that crashes or prints
+# no such line counts as one failure. Each suite's line is printed as it ends, with its seconds.
+# Environment: BUILD (default build), ATTEND (default ./attend), JOBS (default 2: suites run
+# at once), SANITIZE=1 under ASan/UBSan.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 export ATTEND=${ATTEND:-./attend}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=23}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=24}
-quick=0
-[ "${1:-}" = "--quick" ] && quick=1
+JOBS=${JOBS:-2}
+mode=all
+filters=()
+for a in "$@"; do
+    case $a in
+        --quick) mode=quick ;;
+        --check) mode=check ;;
+        --long) mode=long ;;
+        -*) echo "usage: tests/run_all.sh [--check|--quick|--long] [NAME...]" >&2; exit 2 ;;
+        *) filters+=("$a") ;;
+    esac
+done
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "JOBS must be a number from 1, not '$JOBS'" >&2; exit 2; }
+
+kind_of() { # script -> slow | long | (nothing)
+    sed -n "s/^# suite: \([a-z]*\).*/\1/p" "$1" | head -n 1
+}
+
+# The suites, as "name<TAB>command" lines; the long ones first so two jobs end together.
+names=()
+cmds=()
+add() { # name, command (one string, run by bash)
+    local f
+    if [ ${#filters[@]} -gt 0 ]; then
+        for f in "${filters[@]}"; do [[ $1 == *"$f"* ]] && break; f=; done
+        [ -n "$f" ] || return 0
+    fi
+    names+=("$1")
+    cmds+=("$2")
+}
+if [ "$mode" = long ]; then
+    for t in tests/e2e/*.sh; do
+        [ "$(kind_of "$t")" = long ] && add "e2e/$(basename "$t" .sh)" "bash $t"
+    done
+else
+    if [ "$mode" = all ]; then
+        for t in $(ls -S tests/e2e/*.sh); do
+            [ "$(kind_of "$t")" = long ] || add "e2e/$(basename "$t" .sh)" "bash $t"
+        done
+    fi
+    for t in $(ls -S tests/ref/*.sh); do
+        [ "$mode" = check ] && [ "$(kind_of "$t")" = slow ] && continue
+        add "ref/$(basename "$t" .sh)" "bash $t"
+    done
+    if [ "$mode" = check ]; then
+        add check-lessons '"$ATTEND" check-lessons && echo "1 passed, 0 failed"'
+    fi
+    for t in "$BUILD"/tests/test_*; do
+        [ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
+        add "unit/$(basename "$t")" "$t"
+    done
+fi
 
 total_pass=0
 total_fail=0
 failed_suites=()
 log_dir=$(mktemp -d)
 trap 'rm -rf "$log_dir"' EXIT
+start=$EPOCHREALTIME
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; } # seconds
 
-run_suite() { # name, command...
-    local name=$1; shift
-    local log="$log_dir/$(echo "$name" | tr '/ ' '__').log"
-    "$@" >"$log" 2>&1
-    local rc=$?
-    local last
+run_one() { # index: runs suite i into $log_dir/i.log, then its exit status and seconds
+    local i=$1 t0 rc
+    t0=$EPOCHREALTIME
+    bash -c "${cmds[$i]}" >"$log_dir/$i.log" 2>&1 </dev/null
+    rc=$?
+    echo "$rc $(since "$t0")" >"$log_dir/$i.rc.tmp"
+    mv "$log_dir/$i.rc.tmp" "$log_dir/$i.rc"
+}
+
+report() { # index: counts suite i and prints its line
+    local i=$1 name=${names[$1]} log="$log_dir/$1.log" rc secs last p=0 f=0
+    read -r rc secs <"$log_dir/$i.rc"
     last=$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    local p=0 f=0
     if [ -n "$last" ]; then
         p=${last%% passed*}
         f=${last#*passed, }
@@ -48,31 +113,44 @@ run_suite() { # name, command...
     total_fail=$((total_fail + f))
     if [ "$f" -ne 0 ]; then
         failed_suites+=("$name")
-        printf '%-34s %5d passed, %d failed  FAIL\n' "$name" "$p" "$f"
+        printf '%-34s %5d passed, %d failed  %6.1f s  FAIL\n' "$name" "$p" "$f" "$secs"
         sed 's/^/    | /' "$log" | tail -n 40
     else
-        printf '%-34s %5d passed, %d failed\n' "$name" "$p" "$f"
+        printf '%-34s %5d passed, %d failed  %6.1f s\n' "$name" "$p" "$f" "$secs"
     fi
 }
 
-for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] || continue
-    run_suite "unit/$(basename "$t")" "$t"
-done
-for t in tests/ref/*.sh; do
-    [ -f "$t" ] || continue
-    run_suite "ref/$(basename "$t" .sh)" bash "$t"
-done
-if [ "$quick" = 0 ]; then
-    for t in tests/e2e/*.sh; do
-        [ -f "$t" ] || continue
-        run_suite "e2e/$(basename "$t" .sh)" bash "$t"
+reported=()
+report_ended() { # prints every suite that has ended and is not yet reported
+    local i
+    for i in "${!names[@]}"; do
+        [ -z "${reported[$i]:-}" ] && [ -f "$log_dir/$i.rc" ] || continue
+        reported[$i]=1
+        report "$i"
     done
-fi
+}
+
+running=0
+for i in "${!names[@]}"; do
+    while [ "$running" -ge "$JOBS" ]; do
+        wait -n
+        running=$((running - 1))
+        report_ended
+    done
+    run_one "$i" &
+    running=$((running + 1))
+done
+wait
+report_ended
 
 echo
 if [ ${#failed_suites[@]} -gt 0 ]; then
     echo "failing suites: ${failed_suites[*]}"
 fi
+times >"$log_dir/times"   # (not in a pipe: a subshell would report its own, zero, times)
+cpu=$(tail -n 1 "$log_dir/times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
+    sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.0f", t }')
+printf '%d suites, %d at a time: %.0f s wall, %s s CPU (user + system)\n' "${#names[@]}" \
+    "$JOBS" "$(since "$start")" "$cpu"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -1,8 +1,10 @@
 /* train_ref.c - runs a few training steps of a small model with attend's trainer and writes
  * everything a PyTorch reference needs to redo them independently (tests/ref/torch_grad.py):
  *
- *   train_ref CASE DIR      CASE: decoder | encdec | rope | encoder
+ *   train_ref CASE DIR      CASE: decoder | encdec | rope | encoder | attn-only
  *
+ * attn-only: an attention-only decoder (no FFN) on the repeated-sequence task's examples
+ * (repeat_example, the loss on the second copy only), as `attend train` makes them.
  * encoder: a masked-LM step, the examples corrupted by train_mlm_mask (<mask>, random words,
  * kept words; targets only where chosen) and no causal mask.
  *
@@ -50,11 +52,13 @@ static void print_params(FILE *f, const Model *m, const float *base)
 int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[1], "decoder") && strcmp(argv[1], "encdec") &&
-                      strcmp(argv[1], "rope") && strcmp(argv[1], "encoder"))) {
-        fprintf(stderr, "usage: train_ref decoder|encdec|rope|encoder DIR\n");
+                      strcmp(argv[1], "rope") && strcmp(argv[1], "encoder") &&
+                      strcmp(argv[1], "attn-only"))) {
+        fprintf(stderr, "usage: train_ref decoder|encdec|rope|encoder|attn-only DIR\n");
         return 2;
     }
     int encdec = !strcmp(argv[1], "encdec"), mlm = !strcmp(argv[1], "encoder");
+    int attn_only = !strcmp(argv[1], "attn-only");
     char err[512], path[1024];
     const char *words[VOC];
     char wbuf[VOC][16];
@@ -95,6 +99,13 @@ int main(int argc, char **argv)
         c.ffn = FFN_GELU;
         c.final_norm = 0;
         c.scale_embed = 0;
+    } else if (attn_only) { /* the induction model's kind: no FFN, learned PE, pre-LN */
+        c.arch = ARCH_DECODER;
+        c.pe = PE_LEARNED;
+        c.norm = NORM_LAYER;
+        c.pre_norm = 1;
+        c.ffn = FFN_NONE;
+        c.d_ff = 0;
     } else if (!strcmp(argv[1], "rope")) {
         c.arch = ARCH_DECODER;
         c.pe = PE_ROPE;
@@ -157,6 +168,8 @@ int main(int argc, char **argv)
     uint64_t s = 99;
     CorpusRng mrng;
     corpus_rng_seed(&mrng, 17);
+    RepeatOpts ro = {1, 2, 3, REPEAT_LOSS_SECOND};
+    int pool[VOC], n_pool = repeat_pool(&m.vocab, pool, VOC);
     for (int step = 0; step < STEPS; step++) {
         int src[BATCH][8], dec[BATCH][8], tgt[BATCH][8];
         TrainExample ex[BATCH];
@@ -169,6 +182,10 @@ int main(int argc, char **argv)
                 dec[b][i] = 2 + (int)((s >> 33) % (VOC - 2));
                 s = s * 6364136223846793005ull + 1442695040888963407ull;
                 tgt[b][i] = (s >> 33) % 7 == 0 ? -1 : 2 + (int)((s >> 40) % (VOC - 2));
+            }
+            if (attn_only) { /* [<bos>, prefix, R, R, filler], 8 tokens, n 2..3 */
+                n = 8;
+                repeat_example(&mrng, &ro, pool, n_pool, 2, n, src[b], tgt[b], NULL);
             }
             if (mlm) { /* words 5.., masked as the trainer does (pool: the sentence itself) */
                 int words_[8];

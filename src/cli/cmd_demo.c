@@ -1,7 +1,13 @@
-/* cmd_demo.c - `attend demo FILE [--auto S] [player options]` plays a demo script in the
- * presenter (src/tui/demo_play.c); `attend demo --check FILE` validates it (docs/demos.md). */
+/* cmd_demo.c - `attend demo NAME|FILE [--auto S] [player options]` validates a demo script
+ * and plays it in the presenter (src/tui/demo_play.c); `attend demo --check NAME|FILE`
+ * validates it; `attend demo --list` names the demos of the data directory (docs/demos.md). */
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "datapath.h"
@@ -9,13 +15,78 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: attend demo FILE [--auto SECONDS] [--lessons DIR] [--theme T] [--ascii]\n"
-               "       attend demo --check FILE [--lessons DIR]\n"
-               "  Plays a demo script (docs/demos.md) in the presenter: space runs the next\n"
-               "  step, b goes back one step, q quits.\n"
+    fprintf(f, "usage: attend demo NAME|FILE [--auto SECONDS] [--lessons DIR] [--theme T] [--ascii]\n"
+               "       attend demo --check NAME|FILE [--lessons DIR]\n"
+               "       attend demo --list\n"
+               "  Checks a demo script (docs/demos.md), then plays it in the presenter: space\n"
+               "  runs the next step, b goes back one step, p pauses --auto, q quits. A NAME\n"
+               "  (causal-mask) is a shipped demo, demos/NAME.json in the data directory.\n"
                "  --auto SECONDS  run a step every SECONDS (plus a step's pause)\n"
                "  --check         validate the script against the course: FILE:LINE:COL\n"
+               "  --list          the shipped demos' names\n"
                "  --lessons DIR   the course (default: the shipped lessons/)\n");
+}
+
+/* 1 when path names a regular file. */
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The demo arg names: the file as given when there is one, else the shipped demo
+ * demos/ARG.json (ARG without ".json" too). Writes the path to out (relative to the
+ * current directory when it lies below it); 0, or -1 when there is no such demo. */
+static int resolve(const char *arg, char *out, size_t n)
+{
+    char rel[600], cwd[PATH_MAX];
+    if (is_file(arg)) {
+        snprintf(out, n, "%s", arg);
+    } else {
+        if (strchr(arg, '/'))
+            return -1;
+        size_t l = strlen(arg);
+        snprintf(rel, sizeof rel, "demos/%s%s", arg,
+                 l > 5 && !strcmp(arg + l - 5, ".json") ? "" : ".json");
+        data_path(rel, out, n);
+        if (!is_file(out))
+            return -1;
+    }
+    size_t c = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (c > 1 && !strncmp(out, cwd, c) && out[c] == '/')
+        memmove(out, out + c + 1, strlen(out + c + 1) + 1);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Prints the names of the shipped demos, one a line after indent, sorted; the number
+ * found. */
+static int list_demos(FILE *f, const char *indent)
+{
+    char dir[1024];
+    data_path("demos", dir, sizeof dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    char *names[256];
+    int k = 0;
+    for (struct dirent *e; (e = readdir(d)) && k < 256;) {
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] != '.' && l > 5 && !strcmp(e->d_name + l - 5, ".json") &&
+            (names[k] = strdup(e->d_name)))
+            names[k++][l - 5] = '\0';
+    }
+    closedir(d);
+    qsort(names, (size_t)k, sizeof names[0], cmp_str);
+    for (int i = 0; i < k; i++) {
+        fprintf(f, "%s%s\n", indent, names[i]);
+        free(names[i]);
+    }
+    return k;
 }
 
 int cmd_demo(int argc, char **argv)
@@ -24,12 +95,14 @@ int cmd_demo(int argc, char **argv)
     int check = 0;
     char *pass[64];
     int np = 0;
-    char dirbuf[1024];
+    char dirbuf[1024], path[1024];
     pass[np++] = "demo";
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--list")) {
+            return list_demos(stdout, "") ? 0 : 1;
         } else if (!strcmp(argv[i], "--check")) {
             check = 1;
         } else if (argv[i][0] != '-' && !file) {
@@ -41,19 +114,32 @@ int cmd_demo(int argc, char **argv)
         }
     }
     if (!file) {
-        fprintf(stderr, "attend demo: which demo script? (demos/*.json)\n");
+        fprintf(stderr, "attend demo: which demo? a name (attend demo --list) or a script\n");
         usage(stderr);
         return 2;
     }
-    if (check) {
-        if (!dir) {
-            data_path("lessons", dirbuf, sizeof dirbuf);
-            dir = dirbuf;
-        }
-        return tui_demo_check(file, dir);
+    if (resolve(file, path, sizeof path)) {
+        fprintf(stderr, "attend demo: no demo \"%s\": not a file, and no demos/%s.json in the "
+                "data directory; the shipped demos:\n", file, file);
+        if (!list_demos(stderr, "  "))
+            fprintf(stderr, "  (none found)\n");
+        return 1;
+    }
+    if (!dir) {
+        data_path("lessons", dirbuf, sizeof dirbuf);
+        dir = dirbuf;
+    }
+    if (check)
+        return tui_demo_check(path, dir, 0);
+    /* a script that does not check is not played: its errors go to the terminal, not to
+     * the room's screen */
+    if (tui_demo_check(path, dir, 1)) {
+        fprintf(stderr, "attend demo: %s does not check (the problems above); not played\n",
+                path);
+        return 1;
     }
     pass[np++] = "--demo";
-    pass[np++] = (char *)file;
+    pass[np++] = path;
     pass[np] = NULL;
     return tui_present_main(np, pass);
 }

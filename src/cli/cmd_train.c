@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_train_repeat.h"
 #include "corpus.h"
 #include "generate.h"
 #include "json.h"
@@ -23,9 +24,11 @@ typedef struct {
     ModelConfig mc;
     TrainOpts o;
     char vocab[512], corpus[512], eval[512];
+    int history_every;  /* repeat task: measure the heads every this many steps (0: never) */
 } TrainConfig;
 
-static const char *const TOP_KEYS[] = {"config", "vocab", "corpus", "eval", "train", NULL};
+static const char *const TOP_KEYS[] = {"config", "vocab", "corpus", "eval", "train", "repeat",
+                                       NULL};
 static const char *const TRAIN_KEYS[] = {"steps", "batch", "seq_len", "lr", "min_lr_ratio",
                                          "warmup", "weight_decay", "beta1", "beta2", "eps",
                                          "clip", "causal", "threads", "seed", "mask_rate",
@@ -101,14 +104,15 @@ static int train_config_load(TrainConfig *tc, const char *path, char *err, size_
     for (const cJSON *it = root->child; it; it = it->next)
         if (!known(it->string, TOP_KEYS)) {
             snprintf(msg, sizeof msg, "unknown key \"%s\" (expected config, vocab, corpus, eval, "
-                     "train)", it->string);
+                     "repeat, train)", it->string);
             goto out;
         }
     model_config_defaults(&tc->mc);
     if (model_config_read(json_get(root, "config"), &tc->mc, msg, sizeof msg))
         goto out;
     if (copy_path(root, "vocab", tc->vocab, sizeof tc->vocab, 1, msg, sizeof msg) ||
-        copy_path(root, "corpus", tc->corpus, sizeof tc->corpus, 1, msg, sizeof msg) ||
+        copy_path(root, "corpus", tc->corpus, sizeof tc->corpus, !json_get(root, "repeat"), msg,
+                  sizeof msg) ||
         copy_path(root, "eval", tc->eval, sizeof tc->eval, 0, msg, sizeof msg))
         goto out;
     train_opts_defaults(&tc->o);
@@ -143,6 +147,16 @@ static int train_config_load(TrainConfig *tc, const char *path, char *err, size_
         tc->o.seed = (uint64_t)seed;
         if (json_get(tr, "causal") &&
             json_get_bool(tr, "causal", &tc->o.causal, "train.causal", msg, sizeof msg))
+            goto out;
+    }
+    if (json_get(root, "repeat")) { /* the repeated-sequence task instead of a corpus */
+        if (tc->corpus[0]) {
+            snprintf(msg, sizeof msg, "give \"corpus\" or \"repeat\", not both");
+            goto out;
+        }
+        if (train_repeat_read(json_get(root, "repeat"), &tc->o.repeat, &tc->history_every, msg,
+                              sizeof msg) ||
+            repeat_check(&tc->o.repeat, tc->o.seq_len, msg, sizeof msg))
             goto out;
     }
     rc = 0;
@@ -278,17 +292,41 @@ typedef struct {
     Corpus c, ev;
     Trainer *t;
     int have_model, have_corpus;
+    HeadsHistory hist;   /* the repeat task's measurements over the steps */
 } TrainJob;
 
 static void train_job_free(TrainJob *j)
 {
     train_free(j->t);
+    heads_history_free(&j->hist);
     if (j->have_corpus) {
         corpus_free(&j->c);
         corpus_free(&j->ev);
     }
     if (j->have_model)
         model_free(&j->m);
+}
+
+/* The repeat task's trainer (no corpus) and its history's first point, before any step.
+ * 0, or 1 with the message printed. */
+static int train_job_repeat(TrainJob *j, const TrainArgs *o)
+{
+    char err[1024];
+    const TrainConfig *tc = &j->tc;
+    j->t = train_new(&j->m, NULL, &tc->o, 1, err, sizeof err);
+    if (!j->t) {
+        fprintf(stderr, "attend train: %s: %s\n", o->cfg_path, err);
+        return 1;
+    }
+    HeadProbe p;
+    heads_probe_for(&j->m, tc->o.repeat.min_seg, tc->o.repeat.max_seg, &p);
+    heads_history_init(&j->hist, &j->m, &p);
+    if (tc->history_every > 0 && p.n_lens > 0 &&
+        heads_history_add(&j->hist, &j->m, 0, NAN, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    return 0;
 }
 
 /* Loads the config (with the options applied), the vocabulary, a fresh model, the corpora
@@ -332,6 +370,8 @@ static int train_job_load(TrainJob *j, const TrainArgs *o)
     j->have_model = 1;
     int pairs = tc->mc.arch == ARCH_ENCDEC;
     memset(&j->ev, 0, sizeof j->ev);
+    if (tc->o.repeat.on)
+        return train_job_repeat(j, o);
     if (pairs ? corpus_load_pairs(&j->c, tc->corpus, &j->m.vocab, err, sizeof err)
               : corpus_load_lm(&j->c, tc->corpus, &j->m.vocab, err, sizeof err)) {
         fprintf(stderr, "attend train: %s\n", err);
@@ -377,6 +417,14 @@ static int train_job_loop(TrainJob *j, int quiet, double *avg, double *elapsed)
         }
         int s = train_step_count(j->t);
         *avg = s == 1 ? train_last_loss(j->t) : 0.95 * *avg + 0.05 * train_last_loss(j->t);
+        int he = j->tc.history_every;
+        char herr[512];
+        if (j->hist.probe.n_lens > 0 && he > 0 && (s % he == 0 || s == to->steps) &&
+            heads_history_add(&j->hist, &j->m, s, train_last_loss(j->t), herr, sizeof herr)) {
+            fprintf(stderr, "%sattend train: %s\n", tty ? "\n" : "", herr);
+            status = 1;
+            break;
+        }
         double el = now_s() - t0;
         if (!quiet && ((tty && el - last_print > 0.1) || (!tty && s % every == 0) ||
                        s == to->steps)) {
@@ -392,6 +440,36 @@ static int train_job_loop(TrainJob *j, int quiet, double *avg, double *elapsed)
     return status;
 }
 
+/* The repeat task's record: both copies' losses on the unseen-length probes, the history. */
+static int train_job_save_repeat(TrainJob *j, const TrainArgs *o, double avg, double elapsed)
+{
+    Model *m = &j->m;
+    char err[1024];
+    double first = NAN, second = NAN;
+    if (j->hist.probe.n_lens > 0 &&
+        heads_copy_loss(m, &j->hist.probe, NULL, &first, &second, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    char *rec = train_repeat_record(o->cfg_path, &j->tc.o, train_step_count(j->t), avg,
+                                    &j->hist, first, second, train_tokens_done(j->t));
+    if (!rec) {
+        fprintf(stderr, "attend train: out of memory\n");
+        return 1;
+    }
+    free(m->training);
+    m->training = rec;
+    if (model_save(m, o->out, err, sizeof err)) {
+        fprintf(stderr, "attend train: %s\n", err);
+        return 1;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "attend train: %d steps in %.1fs; loss on the copies of unseen lengths: "
+                "first %.4f, second %.4f -> %s\n", train_step_count(j->t), elapsed, first,
+                second, o->out);
+    return 0;
+}
+
 /* Evaluates the trained model, records how it was made in its `training` object (no
  * timings: the same config and seed give the same file, byte for byte) and saves it.
  * 0, or 1 with the message printed. */
@@ -401,6 +479,8 @@ static int train_job_save(TrainJob *j, const TrainArgs *o, double avg, double el
     Model *m = &j->m;
     int done = train_step_count(j->t);
     int mlm = tc->mc.arch == ARCH_ENCODER;
+    if (tc->o.repeat.on)
+        return train_job_save_repeat(j, o, avg, elapsed);
     /* an encoder predicts ~1.5 hidden words a sentence: evaluate on more sentences */
     double tl = train_eval_loss(m, &j->c, &tc->o, 1, mlm ? 1000 : 200);
     double el_loss = j->ev.n_ids ? train_eval_loss(m, &j->ev, &tc->o, 1, mlm ? 600 : 300) : NAN;
@@ -789,8 +869,10 @@ int cmd_generate(int argc, char **argv)
         int next = gen_pick(lg->data + (size_t)row * V, V, &m.vocab, greedy, temp, top_k, &rng);
         if (next == eos)
             break;
-        const char *w = vocab_word(&m.vocab, next);
-        int glue = (w[0] && w[1] == 0 && strchr(".,'?!", w[0])) || prev_apos;
+        char w[VOCAB_WORD_MAX + 1]; /* a piece ("##ing" -> "ing") or byte joins the word before */
+        int piece = vocab_joins_prev(&m.vocab, next);
+        vocab_join(&m.vocab, &next, 1, w, sizeof w);
+        int glue = (w[0] && w[1] == 0 && strchr(".,'?!", w[0])) || prev_apos || piece;
         prev_apos = !strcmp(w, "'");
         if (encdec) {
             printf("%s%s", mlen > 1 && !glue ? " " : "", w);

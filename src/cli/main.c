@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "datapath.h"
+#include "plain.h"
 #include "tui.h"
 #include "ui.h"
 
@@ -39,6 +40,8 @@ static void print_help(FILE *f)
 {
     fprintf(f, "attend %s - a terminal course in transformer attention\n\n"
                "usage: attend [--lessons DIR] [--lesson ID] [--ascii]   open the course\n"
+               "       attend --plain [--lesson ID]   the course as plain text lines (screen\n"
+               "                                      readers, pipes; also when TERM=dumb)\n"
                "       attend SUBCOMMAND [options]\n\nsubcommands:\n",
             ATTEND_VERSION);
     for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
@@ -101,5 +104,12 @@ int main(int argc, char **argv)
     }
     if (check_player_args(argc, argv))
         return 2;
+    /* plain mode: asked for, or a terminal that cannot show the player (TERM=dumb) */
+    const char *term = getenv("TERM");
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--plain"))
+            return plain_main(argc, argv);
+    if (term && !strcmp(term, "dumb"))
+        return plain_main(argc, argv);
     return tui_main(argc, argv);
 }

@@ -288,16 +288,101 @@ static void drop_repeat(QuizItem *it)
     it->prompt[0] = (char)toupper((unsigned char)it->prompt[0]);
 }
 
-/* The expected answer of a choice or multi question, from the author's choices. */
-static void answer_choices(QuizItem *it, const Question *Q)
+/* Where a question sits in its course, and the quiz's seed (choices are shown in the seed's
+ * order). */
+typedef struct {
+    const Course *c;
+    int li, pi, qi;
+    uint64_t seed;
+} QuestionAt;
+
+/* Where question (li, pi, qi) stands among the course's choice questions (course order), and
+ * how many there are; -1 when it is not one. */
+static int choice_ordinal(const Course *c, int li, int pi, int qi, int *total)
+{
+    int k = 0, at = -1;
+    for (int l = 0; l < c->n_lessons; l++) {
+        const Lesson *L = &c->lessons[l];
+        for (int p = 0; !L->broken && p < L->n_pages; p++)
+            for (int q = 0; q < L->pages[p].n_questions; q++) {
+                const Question *Q = &L->pages[p].questions[q];
+                if (!Q->ok || Q->kind != QK_CHOICE)
+                    continue;
+                if (l == li && p == pi && q == qi)
+                    at = k;
+                k++;
+            }
+    }
+    *total = k;
+    return at;
+}
+
+/* The shown order of a question's choices for a seed: order[shown] = the author's index. A
+ * choice question's right answer lands on position rank % n, rank being the question's place
+ * in a seeded permutation of the course's choice questions, so over the course every position
+ * holds the right answer about equally often for every seed; the other choices, and a multi
+ * question's, in a seeded random order. The same course, question and seed: the same order. */
+static void choice_order(int *order, const QuizItem *it, const Question *Q, QuestionAt qa)
+{
+    uint64_t seed = qa.seed;
+    int n = Q->n_choices;
+    QuizRng r;
+    quiz_rng_seed(&r, quiz_hash(it->key, seed ^ 0xC401CEull));
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = quiz_rng_range(&r, 0, i), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    int total, at = it->kind == QK_CHOICE ? choice_ordinal(qa.c, qa.li, qa.pi, qa.qi, &total) : -1;
+    if (at < 0)
+        return;
+    /* the rank of `at` in the seeded permutation of 0..total-1 (Fisher-Yates, followed) */
+    QuizRng pr;
+    quiz_rng_seed(&pr, quiz_hash("choice positions", seed));
+    int *perm = malloc(sizeof *perm * (size_t)total);
+    int rank = at;
+    if (perm) {
+        for (int i = 0; i < total; i++)
+            perm[i] = i;
+        for (int i = total - 1; i > 0; i--) {
+            int j = quiz_rng_range(&pr, 0, i), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        for (int i = 0; i < total; i++)
+            if (perm[i] == at)
+                rank = i;
+        free(perm);
+    }
+    int right = 0;
+    while (right < n - 1 && !(Q->correct & (1u << right)))
+        right++;
+    int want = rank % n, now = 0;
+    while (order[now] != right)
+        now++;
+    order[now] = order[want];
+    order[want] = right;
+}
+
+/* The expected answer of a choice or multi question, from the author's choices in the seed's
+ * order (choice_order). */
+static void answer_choices(QuizItem *it, const Question *Q, QuestionAt qa)
 {
     assert(Q->n_choices >= 2 && Q->n_choices <= QUIZ_MAX_CHOICES && Q->correct);
     it->n_choices = Q->n_choices;
-    memcpy(it->choices, Q->choices, sizeof it->choices);
-    it->correct = Q->correct;
+    int order[QUIZ_MAX_CHOICES];
+    choice_order(order, it, Q, qa);
+    it->correct = 0;
+    for (int i = 0; i < it->n_choices; i++) {
+        memcpy(it->choices[i], Q->choices[order[i]], sizeof it->choices[i]);
+        if (Q->correct & (1u << order[i]))
+            it->correct |= 1u << i;
+    }
     if (it->kind == QK_CHOICE) {
         int a = 0;
-        while (a < QUIZ_MAX_CHOICES - 1 && !(Q->correct & (1u << a)))
+        while (a < QUIZ_MAX_CHOICES - 1 && !(it->correct & (1u << a)))
             a++;
         snprintf(it->answer, sizeof it->answer, "%d (%s)", a + 1, it->choices[a]);
         return;
@@ -406,13 +491,13 @@ static int item_drill(QuizItem *it, const Question *Q, const Course *c, uint64_t
 }
 
 /* The answer of Q on its run r, by kind. */
-static int item_answer(QuizItem *it, const Question *Q, const WidgetRun *r, char *err,
-                       size_t errlen)
+static int item_answer(QuizItem *it, const Question *Q, const WidgetRun *r, QuestionAt at,
+                       char *err, size_t errlen)
 {
     switch (it->kind) {
     case QK_CHOICE:
     case QK_MULTI:
-        answer_choices(it, Q);
+        answer_choices(it, Q, at);
         return 0;
     case QK_NUMBER:
         return answer_number(it, Q, r, err, errlen);
@@ -477,7 +562,7 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
         errf(err, errlen, "%s: prompt: %s", it->key, perr);
     } else if (it->kind == QK_DRILL) {
         rc = item_drill(it, Q, c, seed, err, errlen);
-    } else if (!item_answer(it, Q, &r, err, errlen)) {
+    } else if (!item_answer(it, Q, &r, (QuestionAt){c, li, pi, qi, seed}, err, errlen)) {
         /* the setup line, for answers the engine computes on the page's sentence or numbers */
         if (Q->compute[0] || it->kind == QK_CELL || strstr(Q->prompt, "{{"))
             make_context(it, &r, m);

@@ -227,7 +227,7 @@ void explain_param_config(const ModelConfig *mc, ParamConfig *p)
     p->swiglu = mc->ffn == FFN_SWIGLU;
     p->tied = mc->tie_embed;
     p->rmsnorm = mc->norm == NORM_RMS;
-    p->bias = mc->ffn != FFN_SWIGLU;  /* attend's ReLU/GELU FFNs have b1 and b2 */
+    p->bias = mc->ffn == FFN_RELU || mc->ffn == FFN_GELU; /* attend's ReLU/GELU FFNs have b1, b2 */
     p->pos_rows = mc->max_len;        /* attend's model files always hold pos_embed */
 }
 

@@ -45,7 +45,9 @@ int model_config_check(const ModelConfig *c, char *err, size_t errlen)
     if (c->n_heads < 1 || c->n_heads > ATTEND_MAX_HEADS) BAD("config.n_heads %d out of range (1..%d)", c->n_heads, ATTEND_MAX_HEADS);
     if (c->d_head < 1 || c->d_head > ATTEND_MAX_D_HEAD) BAD("config.d_head %d out of range (1..%d)", c->d_head, ATTEND_MAX_D_HEAD);
     if (c->n_layers < 1 || c->n_layers > ATTEND_MAX_LAYERS) BAD("config.n_layers %d out of range (1..%d)", c->n_layers, ATTEND_MAX_LAYERS);
-    if (c->d_ff < 1 || c->d_ff > 65536) BAD("config.d_ff %d out of range (1..65536)", c->d_ff);
+    if ((unsigned)c->ffn > FFN_NONE) BAD("config.ffn is not one of relu, gelu, swiglu, none");
+    if (c->ffn == FFN_NONE && c->d_ff != 0) BAD("config.d_ff must be 0 (or absent) when config.ffn is none (got %d)", c->d_ff);
+    if (c->ffn != FFN_NONE && (c->d_ff < 1 || c->d_ff > 65536)) BAD("config.d_ff %d out of range (1..65536)", c->d_ff);
     if (c->max_len < 1 || c->max_len > ATTEND_MAX_LEN) BAD("config.max_len %d out of range (1..%d)", c->max_len, ATTEND_MAX_LEN);
     if ((unsigned)c->pe >= PE__COUNT) BAD("config.pe is not one of none, sinusoidal, learned, rope");
     if (c->pe == PE_ROPE && c->d_head % 2) BAD("config.d_head must be even for rope (got %d)", c->d_head);
@@ -90,6 +92,8 @@ static void layout_layer(const ModelConfig *c, const char *p, int cross, LayoutF
         ADD("normc.gain", 1, d);
         if (ln) ADD("normc.bias", 1, d);
     }
+    if (c->ffn == FFN_NONE)
+        return; /* attention-only: no FFN, no norm around it */
     ADD("ffn.w1", d, c->d_ff);
     if (c->ffn == FFN_SWIGLU) {
         ADD("ffn.w3", d, c->d_ff);
@@ -447,64 +451,6 @@ void trace_free(Trace *t)
     free(t);
 }
 
-static const char *const KIND_KEY[T__COUNT] = {
-    "embed", "embed_scaled", "pe", "x_pe", "norm_in", "q", "k", "v", "q_rot", "k_rot",
-    "scores", "scaled", "mask", "masked", "weights", "out", "concat", "attn_out", "resid",
-    "norm_out", "ffn_hidden", "ffn_out", "final_norm", "logits"};
-static const char *const KIND_SYMBOL[T__COUNT] = {
-    "X", "X·√d_model", "PE", "X+PE", "norm", "Q", "K", "V", "RoPE(Q)", "RoPE(K)",
-    "QKᵀ", "÷√d_k", "M", "+M", "softmax", "·V", "concat", "·W_O", "+residual",
-    "norm", "FFN hidden", "FFN out", "final norm", "logits"};
-static const char *const KIND_FORMULA[T__COUNT] = {
-    "X = E[token]  (one embedding row per token)",
-    "X = E[token] · √d_model",
-    "PE[pos, 2i] = sin(pos/10000^(2i/d)), PE[pos, 2i+1] = cos(...)  or a learned row",
-    "X + PE  (position added to every token vector)",
-    "norm(x) = g·(x − mean)/√(var + ε) + b   (RMSNorm: g·x/√(mean(x²) + ε))",
-    "Q = x · W_Q[:, head]",
-    "K = x · W_K[:, head]",
-    "V = x · W_V[:, head]",
-    "RoPE: rotate each pair (q[2i], q[2i+1]) by angle pos·θ_i",
-    "RoPE: rotate each pair (k[2i], k[2i+1]) by angle pos·θ_i",
-    "S = Q · Kᵀ   (S[i][j] = q_i · k_j)",
-    "S / √d_k",
-    "M[i][j] = −∞ where query i may not see key j, else 0",
-    "S/√d_k + M",
-    "A = softmax(S/√d_k + M)  row by row; every row sums to 1",
-    "head = A · V",
-    "concat(head_1, ..., head_h)",
-    "concat · W_O",
-    "x + sublayer(x)",
-    "norm(x + sublayer(x))",
-    "act(x·W1 + b1)   (SwiGLU: silu(x·W1) ⊙ (x·W3))",
-    "hidden · W2 + b2",
-    "norm of the last layer's output",
-    "logits = h · W_vocab"};
-
-const char *trace_kind_symbol(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_SYMBOL[k] : "?"; }
-const char *trace_kind_formula(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_FORMULA[k] : "?"; }
-const char *trace_kind_key(TensorKind k) { return (unsigned)k < T__COUNT ? KIND_KEY[k] : "?"; }
-
-const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
-                             TensorKind kind)
-{
-    for (int i = 0; i < t->n_entries; i++) {
-        const TraceEntry *e = &t->entries[i];
-        if (e->kind == kind && e->stack == stack && e->layer == layer && e->sub == sub &&
-            e->head == head)
-            return trace_entry(t, i);
-    }
-    return NULL;
-}
-
-const TraceEntry *trace_find_name(const Trace *t, const char *name)
-{
-    for (int i = 0; i < t->n_entries; i++)
-        if (strcmp(t->entries[i].name, name) == 0)
-            return trace_entry(t, i);
-    return NULL;
-}
-
 /* The forward pass's state: where it writes, and whether it ran out of room. */
 typedef struct {
     const Model *m;
@@ -584,7 +530,7 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
         name_int(&nb, head);
         name_put(&nb, ".");
     }
-    name_put(&nb, KIND_KEY[kind]);
+    name_put(&nb, trace_kind_key(kind));
     return e->data;
 }
 
@@ -651,6 +597,15 @@ static void proj(const ModelConfig *c, float *out, const float *x, const float *
         tensor_matmul_bt(out, x, w, n, k, m);
     else
         tensor_matmul(out, x, w, n, k, m);
+}
+
+/* 1 when head h of the current sublayer is knocked out (Controls.ablate): self-attention
+ * of the main stack only. */
+static int ablated(const Fw *f, int h)
+{
+    Stack main_stack = f->m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    return f->sub == SUB_SELF && f->stack == main_stack && f->layer >= 0 &&
+           f->layer < ATTEND_MAX_LAYERS && h < 64 && ((f->c->ablate[f->layer] >> h) & 1u);
 }
 
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
@@ -726,6 +681,8 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             for (int e = at; e < at + 4; e++)
                 f->t->entries[e].lazy = 1;
         model_sdpa_out(o, band, q, k, v, M, lim, nq, nk, dh, dh, scale);
+        if (ablated(f, h)) /* knocked out: the pattern stays, the output is zero */
+            memset(o, 0, sizeof(float) * (size_t)nq * dh);
         heads_out[h] = o;
     }
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
@@ -801,7 +758,8 @@ static const float *run_stack(Fw *f, Stack stack, const LayerWeights *layers,
         x = sublayer(f, SUB_SELF, &layers[l], x, n, NULL, 0, ids, causal);
         if (mem)
             x = sublayer(f, SUB_CROSS, &layers[l], x, n, mem, n_mem, mem_ids, 0);
-        x = sublayer(f, SUB_FFN, &layers[l], x, n, NULL, 0, NULL, 0);
+        if (c->ffn != FFN_NONE)
+            x = sublayer(f, SUB_FFN, &layers[l], x, n, NULL, 0, NULL, 0);
     }
     f->layer = -1;
     f->sub = SUB_NONE;

@@ -6,12 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attend_limits.h"
 #include "vocab.h"
 
 typedef enum { ARCH_ENCODER, ARCH_DECODER, ARCH_ENCDEC } Arch;
 typedef enum { PE_NONE, PE_SINUSOIDAL, PE_LEARNED, PE_ROPE, PE__COUNT } PeKind;
 typedef enum { NORM_LAYER, NORM_RMS } NormKind;
-typedef enum { FFN_RELU, FFN_GELU, FFN_SWIGLU } FfnKind;
+/* FFN_NONE: attention-only layers (no feed-forward sublayer, d_ff 0), the models in which
+ * induction heads are studied. */
+typedef enum { FFN_RELU, FFN_GELU, FFN_SWIGLU, FFN_NONE } FfnKind;
 /* How RoPE's frequencies are stretched for long contexts (Hugging Face's rope_scaling). */
 typedef enum { ROPE_SCALE_NONE, ROPE_SCALE_LINEAR, ROPE_SCALE_LLAMA3 } RopeScaling;
 
@@ -32,12 +35,12 @@ typedef struct {
     int n_heads;
     int d_head;        /* d_k = d_v per head; default d_model / n_heads */
     int n_layers;      /* layers per stack (encoder and decoder each, for encoder-decoder) */
-    int d_ff;
+    int d_ff;          /* 0 when ffn is FFN_NONE */
     int max_len;       /* longest sequence (learned PE has this many rows) */
     PeKind pe;         /* the PE the model was built with (controls may override) */
     NormKind norm;
     int pre_norm;      /* 1: x + f(norm(x)); 0: norm(x + f(x)) */
-    FfnKind ffn;
+    FfnKind ffn;       /* FFN_NONE: attention-only (no FFN sublayer, no norm2) */
     int scale_embed;   /* 1: token embeddings multiplied by sqrt(d_model) */
     int final_norm;    /* 1: a norm after the last layer of each stack */
     int tie_embed;     /* 1: the LM head is tok_embedᵀ (no lm_head weight) */
@@ -162,6 +165,10 @@ typedef struct {
     PeKind pe;         /* positional encoding used for this run */
     int scale;         /* 1: divide scores by sqrt(d_k) */
     const int *order;  /* run token order[i] at position i (a permutation of 0..n-1), or NULL */
+    /* Head ablation: bit h of ablate[l] set zeroes head h's output (weights·V) in layer l's
+     * self-attention of the main stack (the decoder's; an encoder's), before W_O. The head's
+     * pattern is still computed and traced; later layers see the stream without it. */
+    uint64_t ablate[ATTEND_MAX_LAYERS];
 } Controls;
 
 /* Controls the model was built for: causal on for decoders, padding mask on, the model's PE,

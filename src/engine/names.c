@@ -37,7 +37,7 @@ const char *names_sublayer_mask(const Model *m, Stack st, Sublayer sub, int caus
 static const char *const ARCH_NAMES[] = {"encoder", "decoder", "encoder-decoder"};
 static const char *const PE_NAMES[] = {"none", "sinusoidal", "learned", "rope"};
 static const char *const NORM_NAMES[] = {"layernorm", "rmsnorm"};
-static const char *const FFN_NAMES[] = {"relu", "gelu", "swiglu"};
+static const char *const FFN_NAMES[] = {"relu", "gelu", "swiglu", "none"};
 
 static int parse_name(const char *s, const char *const *names, int n)
 {
@@ -50,7 +50,7 @@ static int parse_name(const char *s, const char *const *names, int n)
 const char *model_arch_name(Arch a) { return (unsigned)a < 3 ? ARCH_NAMES[a] : "?"; }
 const char *model_pe_name(PeKind p) { return (unsigned)p < 4 ? PE_NAMES[p] : "?"; }
 const char *model_norm_name(NormKind k) { return (unsigned)k < 2 ? NORM_NAMES[k] : "?"; }
-const char *model_ffn_name(FfnKind k) { return (unsigned)k < 3 ? FFN_NAMES[k] : "?"; }
+const char *model_ffn_name(FfnKind k) { return (unsigned)k < 4 ? FFN_NAMES[k] : "?"; }
 int model_arch_parse(const char *s) { return parse_name(s, ARCH_NAMES, 3); }
 int model_pe_parse(const char *s)
 {
@@ -59,4 +59,4 @@ int model_pe_parse(const char *s)
     return parse_name(s, PE_NAMES, 4);
 }
 int model_norm_parse(const char *s) { return parse_name(s, NORM_NAMES, 2); }
-int model_ffn_parse(const char *s) { return parse_name(s, FFN_NAMES, 3); }
+int model_ffn_parse(const char *s) { return parse_name(s, FFN_NAMES, 4); }

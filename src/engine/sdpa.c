@@ -1,9 +1,8 @@
 /* sdpa.c - scaled dot-product attention of one head, S = QKᵀ, S/√d_k, + M (where the mask is
  * applied), softmax, ·V: whole, every step kept (model_sdpa), or as the forward pass runs it,
- * keeping only the output (model_sdpa_out); and the four n×n steps a trace fills in when they
- * are first read (see trace_entry in model.h). */
+ * keeping only the output (model_sdpa_out). The kernels only: a trace's lazily filled steps
+ * (trace_entry) are in trace.c, above this file. */
 #include <math.h>
-#include <string.h>
 
 #include "model.h"
 #include "tensor.h"
@@ -91,41 +90,3 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
 }
 
 float model_sdpa_scale(int scale_on, int d_k) { return scale_on ? 1.0f / sqrtf((float)d_k) : 1.0f; }
-
-/* A head's four n×n steps, which the forward records in a row (scores, scaled, masked,
- * weights) without writing them, are computed from the head's q and k (after RoPE when the
- * run has it), v, the sublayer's mask and the run's scale exactly as the forward computed its
- * output from them: every element the same bits as if the forward had kept it. */
-static void fill(Trace *t, int i)
-{
-    TensorKind kind = t->entries[i].kind;
-    int s = i - (kind == T_SCALED ? 1 : kind == T_MASKED ? 2 : kind == T_WEIGHTS ? 3 : 0);
-    TraceEntry *e = &t->entries[s];
-    const TraceEntry *q = trace_find(t, e->stack, e->layer, e->sub, e->head, T_Q_ROT);
-    const TraceEntry *k = trace_find(t, e->stack, e->layer, e->sub, e->head, T_K_ROT);
-    const TraceEntry *v = trace_find(t, e->stack, e->layer, e->sub, e->head, T_V);
-    const TraceEntry *mask = trace_find(t, e->stack, e->layer, e->sub, -1, T_MASK);
-    if (!q)
-        q = trace_find(t, e->stack, e->layer, e->sub, e->head, T_Q);
-    if (!k)
-        k = trace_find(t, e->stack, e->layer, e->sub, e->head, T_K);
-    for (int j = 0; j < 4; j++)
-        e[j].lazy = 0;
-    if (!q || !k || !v) { /* never: the forward records them before the head's steps */
-        for (int j = 0; j < 4; j++)
-            memset(e[j].data, 0, sizeof(float) * (size_t)e[j].rows * e[j].cols);
-        return;
-    }
-    model_sdpa(e[0].data, e[1].data, e[2].data, e[3].data, NULL, q->data, k->data, v->data,
-               mask ? mask->data : NULL, e->rows, e->cols, q->cols, v->cols,
-               model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head));
-}
-
-const TraceEntry *trace_entry(const Trace *t, int i)
-{
-    if (i < 0 || i >= t->n_entries)
-        return NULL;
-    if (t->entries[i].lazy)
-        fill((Trace *)t, i); /* logically const: the values were always these */
-    return &t->entries[i];
-}

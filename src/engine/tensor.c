@@ -282,23 +282,26 @@ float tensor_expf(float x) { return exp1(x); }
  * Adding a masked key (a 0) changes no partial sum, so a causal row keeps its bits when the
  * sentence grows (the K/V cache relies on it); the tail keys go through exp1, exp8 itself on
  * one float, so every key gets the same bits wherever it sits. */
-__attribute__((always_inline)) static inline int any_lane(v8i m)
+__attribute__((always_inline)) static inline int any_lane(const v8i *m) /* by pointer, as exp8 */
 {
     v8i z = {0};
-    return memcmp(&m, &z, sizeof m) != 0;
+    return memcmp(m, &z, sizeof *m) != 0;
 }
 
-/* Keys j.. of a row in groups of eight, then the tail, onto the lane sums acc. */
+/* Keys j.. of a row in groups of eight, then the tail, onto the lane sums *pacc (by pointer,
+ * as exp8: a vector argument by value draws GCC's 32-byte-alignment ABI note). */
 __attribute__((always_inline)) static inline float exp_row_from(float *out, const float *x,
-                                                                int m, float mx, int j, v8f acc)
+                                                                int m, float mx, int j,
+                                                                const v8f *pacc)
 {
+    v8f acc = *pacc;
     const v8f ninf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
                       -INFINITY, -INFINITY};
     v8f v;
     for (; j + 8 <= m; j += 8) {
         memcpy(&v, x + j, sizeof v);
         v8i live = v != ninf;
-        if (!any_lane(live)) { /* eight masked keys (a causal row's future): zeros, no exp */
+        if (!any_lane(&live)) { /* eight masked keys (a causal row's future): zeros, no exp */
             memset(out + j, 0, sizeof v);
             continue;
         }
@@ -322,7 +325,7 @@ __attribute__((always_inline)) static inline float exp_row(float *out, const flo
                                                            float mx)
 {
     v8f acc = {0};
-    return exp_row_from(out, x, m, mx, 0, acc);
+    return exp_row_from(out, x, m, mx, 0, &acc);
 }
 
 #if TENSOR_Z
@@ -353,7 +356,7 @@ __attribute__((target("avx512f"))) static float exp_row16(float *out, const floa
         memcpy(&h, (const char *)&v + sizeof h, sizeof h);
         acc += h;
     }
-    return exp_row_from(out, x, m, mx, j, acc);
+    return exp_row_from(out, x, m, mx, j, &acc);
 }
 #endif
 

@@ -47,6 +47,7 @@ struct Trainer {
     int cur_batch;        /* examples in the current step */
     int bos, eos;
     int mlm, mask_id;     /* encoder: masked-LM training with this mask token */
+    int *pool, n_pool;    /* the repeated-sequence task's tokens (repeat_pool) */
     Half halves[N_HALVES];
     /* With 2 threads: one worker for the whole run (not one per step: creating a thread, and
      * landing on a core whose caches hold none of its half's buffers, cost a step 5-10%). */
@@ -67,7 +68,12 @@ static void sample_batch(Trainer *t)
     for (int b = 0; b < t->o.batch; b++) {
         int *src = t->ex_src + (size_t)b * L, *dec = t->ex_dec + (size_t)b * L;
         int *tgt = t->ex_tgt + (size_t)b * L;
-        if (t->mlm) {
+        if (t->o.repeat.on) {
+            repeat_example(&t->rng, &t->o.repeat, t->pool, t->n_pool, t->bos, t->o.seq_len,
+                           src, tgt, NULL);
+            t->ex_n[b] = t->o.seq_len;
+            t->ex_m[b] = 0;
+        } else if (t->mlm) {
             /* one sentence, BERT-masked */
             int line = (int)(corpus_rng_next(&t->rng) % (uint32_t)c->n_lines);
             int start = c->starts[line];
@@ -284,7 +290,18 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
                    size_t errlen)
 {
     const ModelConfig *mc = &m->cfg;
-    if ((mc->arch == ARCH_ENCDEC) != (c->kind == CORPUS_PAIRS)) {
+    if (o->repeat.on) {
+        if (mc->arch != ARCH_DECODER) {
+            snprintf(err, errlen, "the repeated-sequence task needs a decoder");
+            return NULL;
+        }
+        if (o->seq_len < 1 || o->seq_len > mc->max_len ||
+            repeat_check(&o->repeat, o->seq_len, err, errlen))
+            return NULL;
+    } else if (!c) {
+        snprintf(err, errlen, "no corpus to train on");
+        return NULL;
+    } else if ((mc->arch == ARCH_ENCDEC) != (c->kind == CORPUS_PAIRS)) {
         snprintf(err, errlen, "a%s model needs a %s corpus",
                  mc->arch == ARCH_ENCDEC ? "n encoder-decoder" : " decoder or encoder",
                  mc->arch == ARCH_ENCDEC ? "sentence-pair" : "text");
@@ -301,7 +318,7 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
                  "(max_len %d)", o->steps, o->batch, (double)o->lr, o->seq_len, mc->max_len);
         return NULL;
     }
-    if (c->kind == CORPUS_LM && c->n_ids < 2) {
+    if (!o->repeat.on && c->kind == CORPUS_LM && c->n_ids < 2) {
         snprintf(err, errlen, "the corpus is too short");
         return NULL;
     }
@@ -322,7 +339,7 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
     t->eos = vocab_id(&m->vocab, "<eos>");
     t->mlm = mc->arch == ARCH_ENCODER;
     t->mask_id = train_mask_id(m);
-    if (c->kind == CORPUS_PAIRS && (t->bos < 0 || t->eos < 0)) {
+    if (c && c->kind == CORPUS_PAIRS && (t->bos < 0 || t->eos < 0)) {
         snprintf(err, errlen, "the vocabulary needs <bos> and <eos> for translation");
         free(t);
         return NULL;
@@ -339,6 +356,18 @@ Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char
     t->ex_m = calloc(B, sizeof(int));
     int ok = t->grad && t->mom && t->vel && t->decay && t->ex_src && t->ex_dec && t->ex_tgt &&
              t->ex_n && t->ex_m;
+    if (ok && o->repeat.on) {
+        t->n_pool = repeat_pool(&m->vocab, NULL, 0);
+        t->pool = t->n_pool > 0 ? calloc((size_t)t->n_pool, sizeof(int)) : NULL;
+        if (t->n_pool < 1) {
+            snprintf(err, errlen, "the vocabulary has no ordinary words to repeat");
+            train_free(t);
+            return NULL;
+        }
+        ok = t->pool != NULL;
+        if (ok)
+            repeat_pool(&m->vocab, t->pool, t->n_pool);
+    }
     for (int h = 0; ok && h < N_HALVES; h++) {
         t->halves[h].t = t;
         t->halves[h].half = h;
@@ -488,6 +517,7 @@ void train_free(Trainer *t)
     free(t->ex_tgt);
     free(t->ex_n);
     free(t->ex_m);
+    free(t->pool);
     free(t);
 }
 

@@ -11,6 +11,7 @@
 
 #include "corpus.h"
 #include "model.h"
+#include "repeat.h"
 
 /* ---- one example, forward and backward ---- */
 
@@ -57,6 +58,7 @@ typedef struct {
     float mask_rate;     /* encoder (masked LM): fraction of tokens chosen for prediction */
     int threads;         /* worker threads (1 or 2); the result does not depend on it */
     uint64_t seed;
+    RepeatOpts repeat;   /* repeat.on: the repeated-sequence task (decoder; no corpus) */
 } TrainOpts;
 
 void train_opts_defaults(TrainOpts *o);
@@ -90,7 +92,9 @@ typedef struct Trainer Trainer;
  * Randomly initialises m with o->seed if init is 1. Returns NULL with a message in err.
  * Decoder: next-token prediction on seq_len-token windows of an LM corpus. Encoder: masked
  * LM, one sentence (line) of an LM corpus per example, masked with train_mlm_mask at
- * o->mask_rate. Encoder-decoder: translation of a pairs corpus. */
+ * o->mask_rate. Encoder-decoder: translation of a pairs corpus. With o->repeat.on (a decoder
+ * only) c may be NULL: each example is repeat_example's, seq_len tokens from the model's
+ * vocabulary (repeat_pool) behind <bos> when the vocabulary has it. */
 Trainer *train_new(Model *m, const Corpus *c, const TrainOpts *o, int init, char *err,
                    size_t errlen);
 /* Runs one optimisation step (one batch). Returns 0, 1 when all steps are done (nothing

@@ -261,8 +261,10 @@ static void stack_fwd(const Model *m, StackBuf *s, const LayerWeights *lws,
             sub_fwd(m, &L->ca, &lws[l], SL_CROSS, x, n, enc, n_enc, 0);
             x = L->ca.x_out;
         }
-        sub_fwd(m, &L->ff, &lws[l], SL_FFN, x, n, NULL, 0, 0);
-        x = L->ff.x_out;
+        if (m->cfg.ffn != FFN_NONE) {
+            sub_fwd(m, &L->ff, &lws[l], SL_FFN, x, n, NULL, 0, 0);
+            x = L->ff.x_out;
+        }
     }
     if (m->cfg.final_norm) {
         train_norm_fwd(m, &s->fin, fin, x, n);
@@ -285,7 +287,8 @@ static void stack_bwd(const Model *m, TrainWork *w, float *grad, const StackBuf 
     for (int l = m->cfg.n_layers - 1; l >= 0; l--) {
         const LayerBuf *L = &s->L[l];
         const float *x_ff = enc ? L->ca.x_out : L->sa.x_out;
-        sub_bwd(m, w, grad, &L->ff, &lws[l], SL_FFN, x_ff, n, NULL, 0, dx);
+        if (m->cfg.ffn != FFN_NONE)
+            sub_bwd(m, w, grad, &L->ff, &lws[l], SL_FFN, x_ff, n, NULL, 0, dx);
         if (enc)
             sub_bwd(m, w, grad, &L->ca, &lws[l], SL_CROSS, L->sa.x_out, n, enc, n_enc, dx);
         sub_bwd(m, w, grad, &L->sa, &lws[l], SL_SELF, L->x_in, n, NULL, 0, dx);

@@ -561,7 +561,7 @@ void app_key(App *a, int k)
         a->quit = 1;
         return;
     }
-    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
+    if (ui.started && (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES)) {
         if (g == REQ_QUIT)
             a->quit = 1;
         return;

@@ -12,6 +12,21 @@
 #include "present.h"
 #include "tui.h"
 
+int demo_key_used(App *a, int k)
+{
+    /* the key must mean something where it is pressed: the open overlay's keymap, the page's
+     * widget, the shared controls the page allows, the global keys */
+    KeyState ks;
+    app_key_state(a, &ks);
+    if (a->overlay)
+        return a->overlay->keymap == KM_EDIT ||
+               keys_lookup(&ks, a->overlay->keymap, k) != REQ_NONE;
+    const ViewOps *vo = app_cur_view(a);
+    return keys_lookup(&ks, vo->keymap, k) != REQ_NONE ||
+           (vo->kind != W_NONE && keys_lookup(&ks, KM_COMMON, k) != REQ_NONE) ||
+           keys_lookup(&ks, KM_GLOBAL, k) != REQ_NONE;
+}
+
 /* Runs step i of the demo on a (no screen needed). 0, or -1 with a message in err. */
 static int run_step(App *a, const Demo *d, int i, void (*press)(App *, int), char *err,
                     size_t n)
@@ -57,20 +72,7 @@ static int run_step(App *a, const Demo *d, int i, void (*press)(App *, int), cha
                      where, t);
             return -1;
         }
-        /* the key must mean something where it is pressed: the open overlay's keymap, the
-         * page's widget, the shared controls the page allows, the global keys */
-        int used;
-        KeyState ks;
-        app_key_state(a, &ks);
-        if (a->overlay)
-            used = a->overlay->keymap == KM_EDIT || keys_lookup(&ks, a->overlay->keymap, k) != REQ_NONE;
-        else {
-            const ViewOps *vo = app_cur_view(a);
-            used = keys_lookup(&ks, vo->keymap, k) != REQ_NONE ||
-                   (vo->kind != W_NONE && keys_lookup(&ks, KM_COMMON, k) != REQ_NONE) ||
-                   keys_lookup(&ks, KM_GLOBAL, k) != REQ_NONE;
-        }
-        if (!used) {
+        if (!demo_key_used(a, k)) {
             const Page *p = app_page(a);
             snprintf(err, n, "%s: key \"%s\" does nothing on %s page %d (%s)%s", where, t,
                      p ? a->course.lessons[a->lesson].id : "this", a->page + 1,
@@ -196,7 +198,7 @@ static void press_plain(App *a, int k)
     app_key(a, k);
 }
 
-int tui_demo_check(const char *path, const char *lessons_dir)
+int tui_demo_check(const char *path, const char *lessons_dir, int quiet)
 {
     static Demo d;
     char err[1200];
@@ -218,7 +220,7 @@ int tui_demo_check(const char *path, const char *lessons_dir)
             bad++;
         }
     app_delete(a);
-    if (!bad)
+    if (!bad && !quiet)
         printf("%s: %d steps, every lesson, page and key checked\n", path, d.n_steps);
     return bad ? 1 : 0;
 }

@@ -223,9 +223,22 @@ static void rec_open(App *a)
     p->rec_page = a->page;
 }
 
+/* Records the sentence the editor just set as a "type" step. */
+static void rec_type(App *a)
+{
+    Present *p = a->present;
+    rec_flush(p);
+    fprintf(p->rec, ",\n    {\"type\": ");
+    json_str(p->rec, a->sentence);
+    fputc('}', p->rec);
+}
+
 /* Records key k, pressed with the page unchanged; a key that changed the page is recorded
- * as the open step of the page it reached. */
-static void rec_key(App *a, int k)
+ * as the open step of the page it reached. used: the key meant something where it was
+ * pressed (demo_key_used, asked before the press); a key that did nothing is left out, so
+ * the script passes --check. The sentence editor (e) is recorded as one "type" step with
+ * the sentence it set (nothing when it was cancelled or left the sentence as it was). */
+static void rec_key(App *a, int k, int used, int opens_edit, const char *before)
 {
     Present *p = a->present;
     char nb[16];
@@ -233,16 +246,43 @@ static void rec_key(App *a, int k)
     if (!p || !p->rec || a->quit) /* the key that quits is not part of the demo */
         return;
     if (a->lesson != p->rec_lesson || a->page != p->rec_page) {
+        p->rec_edit = 0;
         rec_open(a);
         return;
     }
-    if (!(name = keys_demo_name(k, nb, sizeof nb)))
+    if (opens_edit && a->overlay == &VIEW_EDIT)
+        p->rec_edit = 1; /* the sentence's editor: its keys become one type step */
+    if (p->rec_edit) {
+        if (a->overlay != &VIEW_EDIT) {
+            p->rec_edit = 0;
+            if (strcmp(before, a->sentence))
+                rec_type(a);
+        }
+        return;
+    }
+    if (!used || !(name = keys_demo_name(k, nb, sizeof nb)))
         return;
     size_t l = strlen(p->rec_keys);
     if (l + strlen(name) + 2 >= sizeof p->rec_keys)
         rec_flush(p);
     l = strlen(p->rec_keys);
     snprintf(p->rec_keys + l, sizeof p->rec_keys - l, "%s%s", l ? " " : "", name);
+}
+
+/* Presses k with app_key and records it (--record). */
+static void press_recorded(App *a, int k)
+{
+    Present *p = a->present;
+    KeyState ks;
+    app_key_state(a, &ks);
+    /* the go-to prompt's keys are not recorded: the page it reaches is (an open step) */
+    int used = p->rec && a->overlay != &VIEW_GOTO ? demo_key_used(a, k) : 0;
+    int opens_edit = !a->overlay && app_cur_view(a)->kind != W_NONE &&
+                     keys_lookup(&ks, KM_COMMON, k) == REQ_EDIT;
+    if (p->rec && !p->rec_edit) /* the sentence before the editor opens */
+        snprintf(p->rec_sentence, sizeof p->rec_sentence, "%s", a->sentence);
+    app_key(a, k);
+    rec_key(a, k, used && a->overlay != &VIEW_GOTO, opens_edit, p->rec_sentence);
 }
 
 int present_start(App *a, const PresentOpts *o, char *err, size_t n)
@@ -359,8 +399,7 @@ void present_dispatch(App *a, int k)
         return;
     }
     if (!app_presenting(a)) { /* the player with --record */
-        app_key(a, k);
-        rec_key(a, k);
+        press_recorded(a, k);
         return;
     }
     /* where the key table sends k, as app_key will */
@@ -392,12 +431,9 @@ void present_dispatch(App *a, int k)
         }
     }
     int lesson = a->lesson, page = a->page;
-    app_key(a, k);
+    press_recorded(a, k);
     if (was_overlay && a->overlay == &VIEW_GOTO) /* typing a page number: no badge */
         return;
-    if (!(was_overlay && r == REQ_ACCEPT && km == KM_GOTO) || lesson != a->lesson ||
-        page != a->page)
-        rec_key(a, k);
     if (was_overlay && r == REQ_ACCEPT && (lesson != a->lesson || page != a->page))
         r = REQ_GOTO_PAGE;
     char what[160], name[32];

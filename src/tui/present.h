@@ -30,6 +30,8 @@ typedef struct Present {
     FILE *rec;
     int rec_steps, rec_lesson, rec_page;
     char rec_keys[256];  /* keys pressed on the recorded page since its open step */
+    int rec_edit;        /* 1: the sentence editor is open (its keys become a type step) */
+    char rec_sentence[256]; /* the sentence when the editor opened */
 } Present;
 
 /* Handles key k as the presenter does (app_key, the badge, the notes), without the demo's
@@ -41,6 +43,10 @@ long long present_now_ms(void);
 /* ---- demo_play.c ---- */
 /* Loads the script at path and runs its first step; 0, or -1 with a message. */
 int demo_start(App *a, const char *path, double auto_s, char *err, size_t n);
+/* 1 when key k means something where it would be pressed now (the open overlay's keymap,
+ * the page's widget, the controls the page allows, the global keys): what --check accepts
+ * and --record records. */
+int demo_key_used(App *a, int k);
 /* Space runs the next step, b goes back one (replaying from the start); 1 if k was one. */
 int demo_key(App *a, int k);
 /* --auto: runs the next step when its time has come; 1 if the screen changed. */

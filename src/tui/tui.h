@@ -16,8 +16,9 @@ int tui_present_main(int argc, char **argv);
  * q or a signal. Returns the exit status. */
 int tui_notes_main(const char *session);
 /* attend demo --check: loads the demo script at path and runs it headless against the course
- * in lessons_dir, printing every problem as FILE:LINE:COL; 0 when there is none, else 1. */
-int tui_demo_check(const char *path, const char *lessons_dir);
+ * in lessons_dir, printing every problem to stderr as FILE:LINE:COL (FILE as path is
+ * spelled) and, unless quiet, a one-line verdict to stdout; 0 when there is none, else 1. */
+int tui_demo_check(const char *path, const char *lessons_dir, int quiet);
 
 /* check-lessons' walk: opens every page of the course in dir (the one report was loaded
  * from) in a headless player at cols x lines, presses each control key, types `samples`

@@ -32,7 +32,7 @@ static void init_colors(int theme)
     int c256 = COLORS >= 256 && COLOR_PAIRS >= 32;
     ui.color = c256 ? UI_COLOR_256 : UI_COLOR_8;
     if (theme != UI_THEME_DARK) { /* light, projector (ui_theme.c) */
-        ui_theme_colors(theme, c256);
+        ui.ramp_n = ui_theme_colors(theme, c256);
         return;
     }
 #define UI_INIT(name, f256, b256, f8, b8) \

@@ -55,8 +55,9 @@ const char *ui_theme_name(int theme);
  * background, else dark_theme. */
 int ui_theme_auto(const char *colorfgbg, int dark_theme);
 /* Initialises the colour pairs and ramp of theme (colours already started); c256: 256
- * colours, else 8. A theme with its own base colours paints the screen's background. */
-void ui_theme_colors(int theme, int c256);
+ * colours, else 8. A theme with its own base colours paints the screen's background.
+ * Returns the number of ramp levels it set up (for ui.ramp_n). */
+int ui_theme_colors(int theme, int c256);
 /* Prints every theme's base colours and 256-colour ramp for `attend --themes`. */
 void ui_theme_dump(FILE *f);
 

@@ -100,7 +100,7 @@ static short pick(short c, short base)
     return c == -1 ? base : c;
 }
 
-void ui_theme_colors(int theme, int c256)
+int ui_theme_colors(int theme, int c256)
 {
     if (theme < 0 || theme >= N_THEMES)
         theme = UI_THEME_DARK;
@@ -114,7 +114,6 @@ void ui_theme_colors(int theme, int c256)
     for (int i = 0; i < n; i++)
         init_pair((short)(UI_PAIR_RAMP0 + i), c256 ? t->ramp256_fg[i] : t->ramp8_fg[i],
                   c256 ? t->ramp256[i] : t->ramp8[i]);
-    ui.ramp_n = n;
     /* the base pair paints the whole screen: text without a pair of its own takes it */
     short bp = (short)(UI_PAIR_RAMP0 + RAMP_N);
     if (base[0] != -1 || base[1] != -1) {
@@ -122,6 +121,7 @@ void ui_theme_colors(int theme, int c256)
         bkgdset(COLOR_PAIR(bp));
         bkgd(COLOR_PAIR(bp));
     }
+    return n;
 }
 
 void ui_theme_dump(FILE *f)

@@ -92,5 +92,52 @@ check "record: playback ends on the recorded screen" test "$(body)" = "$recorded
 keys q
 expect_exit 0 "record: playback quits"
 
+# ---- a recording with a key that did nothing and a sentence typed in the editor ----
+rec2=$E2E_TMP/rec2.json
+epage=$(/usr/bin/python3 -c '
+import json, sys
+L = json.load(open(sys.argv[1]))
+print(next(i + 1 for i, p in enumerate(L["pages"]) if "edit" in p.get("widget", {}).get("controls", [])))' "$(ls "$LESSONS"/01-*.json)")
+eid=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$(ls "$LESSONS"/01-*.json)")
+start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$LESSONS" --lesson "$eid" --page "$epage" --record "$rec2"
+expect "page $epage/" "record 2: presenter opens a page with the editor"
+keys p
+expect "not used on this page" "record 2: p does nothing here"
+keys e
+expect "edit the sentence" "record 2: e opens the editor"
+keys C-u
+literal "the cat sat on"
+keys Enter
+expect_gone "edit the sentence" "record 2: enter uses the sentence"
+keys Down Right
+wait_gone "not used" 6
+recorded2=$(body)
+keys q
+expect_exit 0 "record 2: quits and writes the script"
+check "record 2: the script passes --check" sh -c "'$ATTEND' demo --check '$rec2' --lessons '$LESSONS' >/dev/null"
+check "record 2: the sentence is one type step, the unused key left out" sh -c "grep -qF '\"type\": \"the cat sat on\"' '$rec2' && ! grep -q '\"keys\": \"p' '$rec2'"
+start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- demo "$rec2" --lessons "$LESSONS" --auto 0.2
+steps=$(grep -c '"open"\|"keys"\|"type"' "$rec2")
+expect "step $steps/$steps" "record 2: the playback reaches its last step" 30
+wait_gone "  ? keys" 0 >/dev/null
+sleep 0.3
+check "record 2: playback ends on the recorded screen" test "$(body)" = "$recorded2"
+keys q
+expect_exit 0 "record 2: playback quits"
+
+# ---- a script that does not check is not played: errors on stderr, relative paths ----
+mkdir -p "$E2E_TMP/talk"
+printf '{"steps": [\n  {"open": "no-such-lesson", "page": 1},\n  {"keys": "m"}\n]}\n' >"$E2E_TMP/talk/broken.json"
+tm kill-session -t bad >/dev/null 2>&1
+tm new-session -d -s bad -x 80 -y 24 -c "$E2E_TMP/talk" "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_RUNTIME_DIR='$RT' '$ATTEND' demo broken.json --lessons '$LESSONS' 2>'$E2E_TMP/talk.err'; echo EXITED rc=\$?; sleep 600"
+bad_wait() { local i=0; while [ $i -lt 100 ]; do tm capture-pane -p -t bad | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done; return 1; }
+check "broken demo: refused with exit 1, no player opened" bad_wait "EXITED rc=1"
+check "broken demo: no lesson page on the screen" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t bad | grep -q 'page [0-9]*/'"
+check "broken demo: the error on stderr, file:line:col relative" grep -qxF 'broken.json:2:3: step 1: no lesson "no-such-lesson" in the course' "$E2E_TMP/talk.err"
+check "broken demo: no absolute path in the messages" sh -c "! grep -qF '$E2E_TMP' '$E2E_TMP/talk.err'"
+tm kill-session -t bad >/dev/null 2>&1
+# a demo by name, from the data directory, from any directory
+check "demo by name: attend demo --check causal-mask from elsewhere" sh -c "cd '$E2E_TMP/talk' && '$ATTEND' demo --check causal-mask | grep -q 'every lesson, page and key checked'"
+
 echo "$E2E_PASS passed, $E2E_FAIL failed"
 [ "$E2E_FAIL" -eq 0 ]

@@ -9,15 +9,20 @@ QFIX=$ROOT/tests/e2e/fixtures/quiz
 PROGRESS=$XDG_STATE_HOME/attend/progress.json
 
 rm -rf "$XDG_STATE_HOME"
+# the choices are shown in the seed's order: the right one and a wrong one from the key
+right=$("$ATTEND" quiz --answers --seed 11 --lessons "$QFIX" | sed -n 's/^   Answer: \([0-9]\) (Exactly one)$/\1/p')
+wrong1=$("$ATTEND" quiz --answers --seed 1 --lessons "$QFIX" | sed -n 's/^   Answer: \([0-9]\) (Exactly one)$/\1/p')
+wrong1=$(( wrong1 % 3 + 1 ))
+check "the key names the right choice ($right)" test -n "$right"
 start 80 24 -- quiz --lessons "$QFIX" --seed 11
 expect "quiz: Quiz fixture" "the quiz opens with the lesson's title"
 expect "question 1/2  seed 11" "the header counts questions and shows the seed"
 expect "What does every row of attention weights add up to?" "first question"
-# the right answer by construction: choice 2, "Exactly one"
-literal "2"
+# the right answer by construction: "Exactly one", where the seed put it
+literal "$right"
 keys Enter
-expect "✓ Right: choice 2." "a right answer gets ✓"
-expect "Expected: 2 (Exactly one)" "the expected answer is shown"
+expect "✓ Right: choice $right." "a right answer gets ✓"
+expect "Expected: $right (Exactly one)" "the expected answer is shown"
 keys Enter
 expect "question 2/2" "next question"
 # a bad answer: a message and another try, not a verdict
@@ -77,9 +82,9 @@ expect_exit 0 "the player exits 0"
 # ASCII glyphs
 start 80 24 -- quiz --lessons "$QFIX" --seed 1 --ascii
 expect "question 1/2" "ASCII mode opens"
-literal "1"
+literal "$wrong1"
 keys Enter
-expect "[x] Choice 1 is not right." "ASCII mode writes [x] for a wrong answer"
+expect "[x] Choice $wrong1 is not right." "ASCII mode writes [x] for a wrong answer"
 keys Escape
 expect_exit 0 "esc after a verdict quits"
 

@@ -2,6 +2,7 @@
 # A short fuzzing run in CI: every libFuzzer harness of tests/fuzz (make fuzz) for
 # FUZZ_SECONDS (default 3) each, from its seed corpus. Skips, saying so, when clang is not
 # installed. The long run is `make fuzz FUZZ_SECONDS=3600`. Prints "N passed, N failed".
+# suite: slow (about 45 s of fuzzing): in make test, not in make check
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then

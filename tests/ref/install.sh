@@ -4,6 +4,7 @@
 # tmux, bash completion), then make uninstall and find nothing left; the same with DESTDIR.
 # Also: one version everywhere (VERSION, the binary, debian/changelog) and the data lookup
 # order ($ATTEND_DATA, the installed directory, the build tree).
+# suite: slow (a make install and a tmux run, about 10 s): in make test, not in make check
 source "$(dirname "$0")/cli_lib.bash"
 ROOT=$PWD
 case $A in /*) ;; *) A=$ROOT/$A ;; esac
@@ -103,12 +104,25 @@ grep -qx quiz <<<"$(comp attend "")" && grep -qx check-lessons <<<"$(comp attend
 [ "$(comp attend dump --mask c)" = causal ] && ok || bad "completion of --mask c: $(comp attend dump --mask c)"
 [ "$(comp attend quiz --ans)" = --answers ] && ok || bad "completion of quiz --ans: $(comp attend quiz --ans)"
 [ "$(comp attend --mo)" = --mouse ] && ok || bad "completion of the player's --mo: $(comp attend --mo)"
+# demo names from the installed data directory, --theme's values, files for export -o
+[ "$(comp attend demo caus)" = causal-mask ] && ok || bad "completion of demo caus: $(comp attend demo caus)"
+[ "$(comp attend demo "" | grep -cvF .json)" = "$(ls demos/*.json | wc -l)" ] && ok || bad "completion of demo names: $(comp attend demo "" | tr '\n' ' ')"
+[ "$(comp attend present --theme pro)" = projector ] && ok || bad "completion of --theme pro: $(comp attend present --theme pro)"
+touch "$tmp/elsewhere/figure-out.svg"
+[ "$(comp attend export -o figure-o)" = figure-out.svg ] && ok || bad "completion of export -o: $(comp attend export -o figure-o)"
+# an installed demo opens by name, outside the source tree
+expect 0 "every lesson, page and key checked" -- run attend demo --check causal-mask
+out=$(run attend demo no-such-demo 2>&1)
+grep -qF "causal-mask" <<<"$out" && ok || bad "attend demo no-such-demo lists the shipped demos: $out"
 
 # ---- make uninstall: nothing left ----
 cp -a "$P" "$tmp/moved"   # a copy of the prefix, for after the uninstall
 if mk PREFIX="$P" SRCDIR= uninstall >"$tmp/uninstall.log" 2>&1; then ok; else bad "make uninstall"; tail "$tmp/uninstall.log"; fi
 left=$(find "$P" ! -type d; find "$P" -name '*attend*')
 [ -z "$left" ] && ok || bad "left after make uninstall: $left"
+# nor the empty directories install made (bin, share/man/man1, share/bash-completion/...)
+left=$(find "$P" -mindepth 1 -type d)
+[ -z "$left" ] && ok || bad "empty directories left after make uninstall: $(tr '\n' ' ' <<<"$left")"
 
 # the prefix moved elsewhere: its data directory is gone, the binary finds ../share/attend
 out=$(run "$tmp/moved/bin/attend" --version)

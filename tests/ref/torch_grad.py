@@ -114,7 +114,8 @@ class Ref:
             if mem is not None:
                 x = self.sublayer(x, p, "normc",
                                   lambda a: self.attention(a, mem, p + "cross", False))
-            x = self.sublayer(x, p, "norm2", lambda a: self.ffn(a, p + "ffn"))
+            if self.c["ffn"] != "none":  # attention-only models have no FFN sublayer
+                x = self.sublayer(x, p, "norm2", lambda a: self.ffn(a, p + "ffn"))
         if self.c["final_norm"]:
             x = self.norm(x, st + ".final")
         return x

@@ -4,7 +4,8 @@
 # LayerNorm/RMSNorm, pre/post-norm, GELU/SwiGLU, tied/untied head, scaled embeddings) and
 # tests/ref/torch_grad.py redoes them with torch autograd and torch.optim.AdamW (Debian's
 # python3-torch, /usr/bin/python3; a third case is a RoPE decoder with RMSNorm and ReLU, a fourth
-# a masked-LM encoder step, post-LayerNorm, on BERT-masked examples), comparing every step's loss and gradient norm, every
+# a masked-LM encoder step, post-LayerNorm, on BERT-masked examples, a fifth an attention-only
+# decoder on the repeated-sequence task's examples, loss on the second copy), comparing every step's loss and gradient norm, every
 # gradient tensor of the last step and every final weight. Tolerances: see torch_grad.py.
 # Prints one line per check, then "N passed, N failed"; exit 1 on failure.
 BUILD=${BUILD:-build}
@@ -21,11 +22,11 @@ if [ ! -x "$BUILD/tools/train_ref" ]; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-for case in decoder encdec rope encoder; do
+for case in decoder encdec rope encoder attn-only; do
     if ! "$BUILD/tools/train_ref" "$case" "$dir"; then
         echo "torch_grad: train_ref $case failed"
         echo "0 passed, 1 failed"
         exit 1
     fi
 done
-"$PY" "$(dirname "$0")/torch_grad.py" "$dir" decoder encdec rope encoder
+"$PY" "$(dirname "$0")/torch_grad.py" "$dir" decoder encdec rope encoder attn-only

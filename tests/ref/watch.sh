@@ -4,6 +4,7 @@
 # loss below step 0's; the cheating run (--no-causal-mask) ends with a lower training loss
 # but a higher held-out loss (measured with the mask restored); the same seed gives the same
 # numbers and the same weights; bad options are named. Prints "N passed, N failed".
+# suite: slow (about 25 s of training runs): in make test, not in make check
 . "$(dirname "$0")/cli_lib.bash"
 STEPS=600   # the widget's default run
 

@@ -453,7 +453,19 @@ static void test_computed(void)
     /* literal answers and text */
     CHECK(find_q(&c, "picks", &pi, &qi) == 0, "picks");
     CHECK(quiz_item_from_question(it, &c, 0, pi, qi, 1, err, sizeof err) == 0, "%s", err);
-    CHECK(it->correct == 0xBu && chk(it, "1 2 4") == QV_RIGHT, "multi answers");
+    {
+        /* the author's right choices are 1, 2 and 4; shown in the seed's order */
+        const Question *Q = &c.lessons[0].pages[pi].questions[qi];
+        char want[32] = "";
+        for (int k = 0; k < it->n_choices; k++)
+            for (int j = 0; j < Q->n_choices; j++)
+                if (!strcmp(it->choices[k], Q->choices[j]) && (0xBu & (1u << j)))
+                    snprintf(want + strlen(want), sizeof want - strlen(want), "%s%d",
+                             want[0] ? " " : "", k + 1);
+        CHECK(Q->correct == 0xBu && __builtin_popcount(it->correct) == 3 &&
+              chk(it, want) == QV_RIGHT && !strcmp(it->answer, want), "multi answers: %s",
+              want);
+    }
     CHECK(find_q(&c, "word", &pi, &qi) == 0, "word");
     CHECK(quiz_item_from_question(it, &c, 0, pi, qi, 1, err, sizeof err) == 0, "%s", err);
     CHECK(chk(it, "Soft Max") == QV_RIGHT, "second accepted answer");
@@ -1102,6 +1114,87 @@ static void test_shipped_course(void)
     lesson_free_course(&c);
 }
 
+/* ---- choices shuffled per seed: each position right about equally often ---- */
+
+/* The author's question behind a built item (by its key "lesson/question"). */
+static const Question *question_of(const Course *c, const QuizItem *it)
+{
+    for (int li = 0; li < c->n_lessons; li++)
+        for (int pi = 0; pi < c->lessons[li].n_pages; pi++)
+            for (int qi = 0; qi < c->lessons[li].pages[pi].n_questions; qi++) {
+                const Question *Q = &c->lessons[li].pages[pi].questions[qi];
+                char key[200];
+                snprintf(key, sizeof key, "%s/%s", c->lessons[li].id, Q->id);
+                if (!strcmp(key, it->key))
+                    return Q;
+            }
+    return NULL;
+}
+
+static void test_choice_spread(void)
+{
+    Course c;
+    memset(&c, 0, sizeof c);
+    char err[600] = "";
+    CHECK(lesson_load_dir(&c, "lessons", err, sizeof err) == 0, "lessons/ loads: %s", err);
+    int first_pos[2][64] = {{0}}, n_first = 0, differ = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        QuizSet s, again;
+        CHECK(quiz_build(&s, &c, NULL, 0, seed, err, sizeof err) == 0, "%s", err);
+        CHECK(quiz_build(&again, &c, NULL, 0, seed, err, sizeof err) == 0, "%s", err);
+        int at[QUIZ_MAX_CHOICES] = {0}, n = 0;
+        for (int i = 0; i < s.n; i++) {
+            const QuizItem *it = &s.items[i];
+            if ((it->kind != QK_CHOICE && it->kind != QK_MULTI) || it->drill[0])
+                continue;
+            const Question *Q = question_of(&c, it);
+            CHECK(Q != NULL, "%s: its question is found", it->key);
+            if (!Q)
+                continue;
+            /* the same choices, the same right ones, in some order; the same order again */
+            int same_set = it->n_choices == Q->n_choices, right_kept = 1;
+            for (int k = 0; k < it->n_choices; k++) {
+                int found = -1;
+                for (int j = 0; j < Q->n_choices; j++)
+                    if (!strcmp(it->choices[k], Q->choices[j]))
+                        found = j;
+                same_set &= found >= 0;
+                if (found >= 0)
+                    right_kept &= !!(it->correct & (1u << k)) == !!(Q->correct & (1u << found));
+            }
+            CHECK(same_set && right_kept, "%s seed %llu: the author's choices, the right ones "
+                  "still right", it->key, (unsigned long long)seed);
+            CHECK(!memcmp(it->choices, again.items[i].choices, sizeof it->choices) &&
+                  it->correct == again.items[i].correct, "%s: one seed, one order", it->key);
+            if (it->kind != QK_CHOICE)
+                continue;
+            int pos = 0;
+            while (!(it->correct & (1u << pos)))
+                pos++;
+            at[pos]++;
+            if (seed <= 2 && n < 64)
+                first_pos[seed - 1][n] = pos;
+            n++;
+        }
+        if (seed == 1)
+            n_first = n;
+        CHECK(n >= 8, "the course has choice questions (%d)", n);
+        for (int p = 0; p < 4 && n; p++) {
+            double f = (double)at[p] / n;
+            CHECK(f >= 0.15 && f <= 0.35, "seed %llu: the right answer is choice %d in %.0f%% "
+                  "of %d choice questions (wanted 15-35%%)", (unsigned long long)seed, p + 1,
+                  100 * f, n);
+        }
+        quiz_set_free(&s);
+        quiz_set_free(&again);
+    }
+    for (int i = 0; i < n_first && i < 64; i++)
+        differ += first_pos[0][i] != first_pos[1][i];
+    CHECK(differ * 4 >= n_first, "seeds 1 and 2 put the right answer elsewhere in %d of %d "
+          "questions", differ, n_first);
+    lesson_free_course(&c);
+}
+
 static void test_rng(void)
 {
     QuizRng a, b;
@@ -1143,5 +1236,6 @@ int main(void)
     test_setup_and_precision();
     test_state_keys();
     test_shipped_course();
+    test_choice_spread();
     return t_done("quiz");
 }

@@ -253,6 +253,15 @@ static void test_variants(void)
     c.ffn = FFN_SWIGLU;
     c.tie_embed = 1;
     variant("encoder post-RMS SwiGLU RoPE tied", c, 1);
+    /* attention-only (no FFN sublayer): the induction model's kind, and post-norm */
+    c = small_config(ARCH_DECODER);
+    c.ffn = FFN_NONE;
+    c.d_ff = 0;
+    c.pe = PE_LEARNED;
+    variant("attention-only decoder pre-LN learned-PE", c, 1);
+    c.pre_norm = 0;
+    c.norm = NORM_RMS;
+    variant("attention-only decoder post-RMS", c, 1);
 }
 
 /* The encoder's trainer loss ignores the causal flag: every token reads every token. */

@@ -1,0 +1,348 @@
+/* describe.c - the words for the model widgets (describe.h): heatmap rows, small multiples,
+ * a cell's steps, chips and their verdict, the passport's steps, a traced tensor; and what
+ * changed between two runs. The shared wording is in describe_text.c, the explanation
+ * widgets' words in describe_live.c. */
+#include "describe.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "describe_live.h"
+#include "names.h"
+
+#define EQUIV_TOL 1e-4f      /* the chips' verdict: outputs match below this gap */
+
+/* Every head of the layer: each row's strongest key. */
+static void heads_words(const WidgetIO *io, const Trace *t, const DescribeView *v, DBuf *b)
+{
+    Stack st = describe_stack(io);
+    Sublayer sub = describe_sub(io);
+    const TraceEntry *M = trace_find(t, st, io->layer, sub, -1, T_MASK);
+    dbuf_put(b, "All %d heads of layer %d, each row's strongest key%s:\n", io->m->cfg.n_heads,
+             io->layer, v->scores ? " by score" : "");
+    for (int h = 0; h < io->m->cfg.n_heads; h++) {
+        const TraceEntry *E = trace_find(t, st, io->layer, sub, h, v->scores ? T_MASKED
+                                                                              : T_WEIGHTS);
+        if (!E)
+            continue;
+        dbuf_put(b, "head %d:", h);
+        for (int i = 0; i < E->rows; i++) {
+            int best = -1;
+            for (int j = 0; j < E->cols; j++)
+                if (!dcell_masked(M, i, j) &&
+                    (best < 0 || E->data[(size_t)i * E->cols + j] >
+                                     E->data[(size_t)i * E->cols + best]))
+                    best = j;
+            if (best >= 0)
+                dbuf_put(b, "%s %s to %s %.2f", i ? "," : "", dword_row(io, t, i),
+                         dword_col(io, t, best), (double)E->data[(size_t)i * E->cols + best]);
+        }
+        dbuf_put(b, ".\n");
+    }
+}
+
+static void heatmap_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
+{
+    const Trace *t = io->tr.t;
+    const ModelConfig *c = &io->m->cfg;
+    Stack st = describe_stack(io);
+    Sublayer sub = describe_sub(io);
+    const char *what = v->scores ? "scores before softmax" : "weights";
+    dbuf_put(b, "Heatmap of attention %s%s, layer %d of %d, head %d of %d.\n", what,
+             sub == SUB_CROSS ? " (cross-attention)" : "", io->layer, c->n_layers, io->head,
+             c->n_heads);
+    dbuf_put(b, "Mask: %s; positional encoding: %s; scaling by 1/sqrt(d_k): %s.\n",
+             names_sublayer_mask(io->m, st, sub, t->ctl.causal, t->ctl.padding),
+             model_pe_name(t->ctl.pe), t->ctl.scale ? "on" : "off");
+    if (v->all_heads) {
+        heads_words(io, t, v, b);
+        return;
+    }
+    const TraceEntry *E = trace_find(t, st, io->layer, sub, io->head,
+                                     v->scores ? T_MASKED : T_WEIGHTS);
+    const TraceEntry *M = trace_find(t, st, io->layer, sub, -1, T_MASK);
+    if (!E) {
+        dbuf_put(b, "This run has no such attention.\n");
+        return;
+    }
+    dbuf_put(b, "%d rows (queries, the tokens reading) by %d columns (keys, the tokens read):\n",
+             E->rows, E->cols);
+    drows(io, t, E, M, v->scores, b);
+    int nm = dcount_masked(M, E->rows, E->cols);
+    dbuf_put(b, "Masked cells: %d.\n", nm);
+    if (v->cur_r >= 0 && v->cur_c >= 0) {
+        char cell[400];
+        if (describe_cell(io, v->cur_r, v->cur_c, cell, sizeof cell))
+            dbuf_put(b, "%s\n", cell);
+    }
+}
+
+size_t describe_cell(const WidgetIO *io, int row, int col, char *out, size_t n)
+{
+    DBuf b = {out, n, 0};
+    const Trace *t = io->tr.t;
+    out[0] = '\0';
+    if (!t)
+        return 0;
+    Stack st = describe_stack(io);
+    Sublayer sub = describe_sub(io);
+    int layer = t->model ? io->layer : 0, head = t->model ? io->head : 0;
+    const TraceEntry *R = trace_find(t, st, layer, sub, head, T_SCORES);
+    const TraceEntry *S = trace_find(t, st, layer, sub, head, T_SCALED);
+    const TraceEntry *W = trace_find(t, st, layer, sub, head, T_WEIGHTS);
+    const TraceEntry *M = trace_find(t, st, layer, sub, -1, T_MASK);
+    if (!R || !S || !W || row < 0 || col < 0 || row >= W->rows || col >= W->cols)
+        return 0;
+    size_t k = (size_t)row * W->cols + col;
+    dbuf_put(&b, "Cell row %d (%s), key %d (%s): q.k = %.2f; ", row, dword_row(io, t, row), col,
+             dword_col(io, t, col), (double)R->data[k]);
+    if (t->ctl.scale)
+        dbuf_put(&b, "divided by sqrt(d_k) = %.2f; ", (double)S->data[k]);
+    else
+        dbuf_put(&b, "not scaled; ");
+    if (dcell_masked(M, row, col))
+        dbuf_put(&b, "masked (minus infinity), so its weight is 0.");
+    else
+        dbuf_put(&b, "not masked; weight %.2f.", (double)W->data[k]);
+    return b.len;
+}
+
+static void chips_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
+{
+    const Trace *t = io->tr.t;
+    int ident = 1;
+    dbuf_put(b, "Chips, in the order run:");
+    for (int i = 0; i < t->n; i++) {
+        dbuf_put(b, " %d %s%s", i, vocab_word(&io->m->vocab, t->src[i]),
+                 i + 1 < t->n ? "," : ".\n");
+        if (t->order[i] != i)
+            ident = 0;
+    }
+    dbuf_put(b, "%s Mask: %s; positional encoding: %s.\n",
+             ident ? "Original order." : "Reordered.",
+             names_sublayer_mask(io->m, STACK_DEC, SUB_SELF, t->ctl.causal, t->ctl.padding),
+             model_pe_name(t->ctl.pe));
+    if (v->equiv < 0) {
+        dbuf_put(b, "Equivariance not computed%s%s.\n", v->run_err && v->run_err[0] ? ": " : "",
+                 v->run_err ? v->run_err : "");
+        return;
+    }
+    int match = v->equiv < EQUIV_TOL;
+    dbuf_put(b, "Verdict: %s; the largest gap |Attn(PX) - P.Attn(X)| over %d layer%s is %.3g.\n",
+             match ? "outputs match the permutation" : "outputs do not match",
+             io->m->cfg.n_layers, io->m->cfg.n_layers == 1 ? "" : "s", (double)v->equiv);
+    dbuf_put(b, "%s\n",
+             ident ? "Swap two chips to permute the input."
+             : match ? "Same outputs, moved with their tokens: attention alone ignores order."
+             : t->ctl.causal ? "Changed, not just moved: the causal mask depends on position."
+             : t->ctl.pe != PE_NONE ? "Changed, not just moved: positional encoding is seen."
+                                    : "The outputs changed, not just moved.");
+}
+
+
+static void matrix_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
+{
+    const char *name = v->tensor && v->tensor[0] ? v->tensor : "L0.h0.weights";
+    const TraceEntry *e = trace_find_name(io->tr.t, name);
+    if (!e) {
+        dbuf_put(b, "No tensor \"%s\" in this run (positional encoding %s).\n", name,
+                 model_pe_name(io->tr.t->ctl.pe));
+        return;
+    }
+    dbuf_put(b, "Matrix: ");
+    dtable(io, io->tr.t, e, b);
+}
+
+static void passport_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
+{
+    int idx[128];
+    const Trace *t = io->tr.t;
+    int n = widget_passport_steps(t, describe_stack(io), io->layer, io->head, idx, 128);
+    if (n < 1) {
+        dbuf_put(b, "The passport has no steps for this run.\n");
+        return;
+    }
+    int cur = v->step < 0 ? 0 : v->step >= n ? n - 1 : v->step;
+    dbuf_put(b, "Shape passport of layer %d, head %d: %d steps, %d tokens.\n", io->layer,
+             io->head, n, t->n);
+    for (int s = 0; s < n; s++) {
+        const TraceEntry *e = trace_entry(t, idx[s]);
+        char sym[64];
+        dbuf_put(b, "%s%s: %d by %d%s", s ? "; " : "",
+                 widget_passport_symbol(e, io->layer, sym, sizeof sym), e->rows, e->cols,
+                 s == n - 1 ? ".\n" : "");
+    }
+    const TraceEntry *e = trace_entry(t, idx[cur]);
+    char sym[64], f[200];
+    dbuf_put(b, "Step %d of %d: %s: %d by %d. %s\n", cur + 1, n,
+             widget_passport_symbol(e, io->layer, sym, sizeof sym), e->rows, e->cols,
+             widget_passport_formula(e, io->layer, f, sizeof f));
+}
+
+size_t describe_widget(const WidgetIO *io, const DescribeView *v, char *out, size_t n)
+{
+    DBuf b = {out, n, 0};
+    assert(io && v && out && n > 0);
+    out[0] = '\0';
+    WidgetKind k = io->w ? io->w->kind : W_NONE;
+    if (k == W_NONE)
+        return 0;
+    if (!v->ran) {
+        dbuf_put(&b, "The %s widget could not run%s%s.\n", course_widget_name(k),
+                 v->run_err && v->run_err[0] ? ": " : "", v->run_err ? v->run_err : "");
+        return b.len;
+    }
+    if (course_kind_is_explain(k)) {
+        describe_live(io, &b);
+        return b.len;
+    }
+    switch (k) {
+    case W_HEATMAP: heatmap_words(io, v, &b); break;
+    case W_CHIPS: chips_words(io, v, &b); break;
+    case W_PASSPORT: passport_words(io, v, &b); break;
+    case W_MATRIX: matrix_words(io, v, &b); break;
+    default: break;
+    }
+    return b.len;
+}
+
+/* ---- what changed ---- */
+
+static const TraceEntry *shown_entry(const WidgetIO *io, const DescribeView *v)
+{
+    const Trace *t = io->tr.t;
+    if (!t)
+        return NULL;
+    if (io->w->kind == W_WORKED)
+        return trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_WEIGHTS);
+    if (io->w->kind != W_HEATMAP && io->w->kind != W_CHIPS)
+        return NULL;
+    return trace_find(t, describe_stack(io), io->layer, describe_sub(io), io->head,
+                      v->scores ? T_MASKED : T_WEIGHTS);
+}
+
+void describe_snap(const WidgetIO *io, const DescribeView *v, DescribeSnap *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!io->w || !v->ran)
+        return;
+    s->ok = 1;
+    s->kind = io->w->kind;
+    s->layer = io->layer;
+    s->head = io->head;
+    s->scores = v->scores;
+    s->all_heads = v->all_heads;
+    s->step = v->step;
+    s->equiv = v->equiv;
+    snprintf(s->tensor, sizeof s->tensor, "%s", v->tensor ? v->tensor : "");
+    if (io->live && course_kind_is_explain(io->w->kind))
+        s->nv = io->live->nv;
+    const Trace *t = io->w->kind == W_WORKED && io->live ? io->live->worked : io->tr.t;
+    WidgetIO wio = *io;
+    wio.tr.t = (Trace *)t;
+    const TraceEntry *E = t ? shown_entry(&wio, v) : NULL;
+    if (!E || E->rows > DESCRIBE_MAX_TOK || E->cols > DESCRIBE_MAX_TOK)
+        return;
+    s->rows = E->rows;
+    s->cols = E->cols;
+    memcpy(s->cells, E->data, sizeof(float) * (size_t)E->rows * E->cols);
+    const TraceEntry *M = trace_find(t, t->model ? describe_stack(io) : STACK_DEC,
+                                     t->model ? io->layer : 0, t->model ? describe_sub(io)
+                                                                        : SUB_SELF, -1, T_MASK);
+    s->masked = dcount_masked(M, E->rows, E->cols);
+    for (int i = 0; i < t->n && i < DESCRIBE_MAX_TOK; i++)
+        s->order[i] = t->order ? t->order[i] : i;
+}
+
+/* The row whose cells moved most, and what it now gives its strongest key. */
+static void cells_change(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO *io,
+                         DBuf *o)
+{
+    int best = -1;
+    double most = 0;
+    for (int i = 0; i < b->rows; i++) {
+        double d = 0;
+        for (int j = 0; j < b->cols; j++) {
+            float x = a->cells[i * a->cols + j], y = b->cells[i * b->cols + j];
+            if (isinf(x) || isinf(y))
+                d += isinf(x) && isinf(y) ? 0 : 1;
+            else
+                d += fabs((double)y - x);
+        }
+        if (d > most + 1e-9) {
+            most = d;
+            best = i;
+        }
+    }
+    if (best < 0 || most < 0.005) {
+        dbuf_put(o, "no %s changed", b->scores ? "score" : "weight");
+    } else {
+        const Trace *t = io->w->kind == W_WORKED ? io->live->worked : io->tr.t;
+        const float *r = b->cells + (size_t)best * b->cols;
+        int k = -1;
+        for (int j = 0; j < b->cols; j++)
+            if (!isinf(r[j]) && (k < 0 || r[j] > r[k]))
+                k = j;
+        const char *rw = dword_row(io, t, best), *kw = dword_col(io, t, k);
+        int self = k == best && b->rows == b->cols;
+        dbuf_put(o, "row %d (%s) changed most: it now gives %s %.2f (was %.2f)", best, rw,
+                 self ? "itself" : kw, (double)r[k], (double)a->cells[best * a->cols + k]);
+    }
+    if (a->masked != b->masked)
+        dbuf_put(o, "; masked cells: %d (were %d); ", b->masked, a->masked);
+    else
+        dbuf_put(o, "; masked cells: %d; ", b->masked);
+}
+
+size_t describe_change(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO *io,
+                       char *out, size_t n)
+{
+    DBuf o = {out, n, 0};
+    out[0] = '\0';
+    if (!b->ok) {
+        dbuf_put(&o, "the widget did not run");
+        return o.len;
+    }
+    if (!a->ok || a->kind != b->kind) {
+        dbuf_put(&o, "the widget ran");
+        return o.len;
+    }
+    if (a->layer != b->layer || a->head != b->head)
+        dbuf_put(&o, "now layer %d, head %d; ", b->layer, b->head);
+    if (a->scores != b->scores)
+        dbuf_put(&o, "now showing %s; ", b->scores ? "scores before softmax" : "weights");
+    if (a->all_heads != b->all_heads)
+        dbuf_put(&o, "%s; ", b->all_heads ? "every head of the layer" : "one head");
+    if (b->kind == W_CHIPS && b->equiv >= 0) {
+        int match = b->equiv < EQUIV_TOL;
+        dbuf_put(&o, "%s: gap %.3g%s; ", match ? "outputs match" : "outputs do not match",
+                 (double)b->equiv, a->equiv >= 0 && (a->equiv < EQUIV_TOL) != match
+                                       ? " (the verdict changed)" : "");
+    }
+    if (b->kind == W_PASSPORT && a->step != b->step && io->tr.t) {
+        int idx[128], ns = widget_passport_steps(io->tr.t, describe_stack(io), io->layer,
+                                                 io->head, idx, 128);
+        if (b->step >= 0 && b->step < ns) {
+            const TraceEntry *e = trace_entry(io->tr.t, idx[b->step]);
+            char sym[64];
+            dbuf_put(&o, "now %s, %d by %d; ", widget_passport_symbol(e, io->layer, sym,
+                                                                     sizeof sym), e->rows,
+                     e->cols);
+        }
+    }
+    if (b->kind == W_MATRIX && strcmp(a->tensor, b->tensor))
+        dbuf_put(&o, "tensor %s; ", b->tensor);
+    if (b->rows && a->rows == b->rows && a->cols == b->cols && !b->all_heads &&
+        a->scores == b->scores)
+        cells_change(a, b, io, &o);
+    else if (b->rows && (a->rows != b->rows || a->cols != b->cols))
+        dbuf_put(&o, "now %d tokens; ", b->rows);
+    describe_live_change(&a->nv, &b->nv, &o);
+    while (o.len >= 2 && !strcmp(out + o.len - 2, "; ")) /* no dangling separator */
+        out[o.len -= 2] = '\0';
+    if (!o.len)
+        dbuf_put(&o, "nothing in the widget changed");
+    return o.len;
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# attend --plain, driven through pipes: the heatmap said as text with the tokens and the
+# weights attend dump computes, the mask change announced first, no escape, box drawing,
+# block or shade byte in any output, the whole course walked with `next` to its end, every
+# widget kind's commands answered, the quiz answered by line, TERM=dumb choosing plain mode,
+# the end of input ending cleanly with progress saved, and the help generated from the key
+# table. Prints "N passed, N failed".
+. "$(dirname "$0")/cli_lib.bash"
+PY=/usr/bin/python3
+CHECK=tests/ref/plain_check.py
+export XDG_STATE_HOME="$tmp/state"
+outs=()
+run() { # NAME INPUT ARGS...: stdin INPUT, stdout to $tmp/NAME.out, status in $tmp/NAME.rc
+    local name=$1 input=$2; shift 2
+    printf '%b' "$input" | "$A" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    echo $? >"$tmp/$name.rc"
+    outs+=("$tmp/$name.out")
+}
+has() { # NAME NEEDLE
+    if grep -qF -- "$2" "$tmp/$1.out"; then ok; else bad "$1: no '$2'"; tail -5 "$tmp/$1.out"; fi
+}
+rc0() { if [ "$(cat "$tmp/$1.rc")" = 0 ]; then ok; else bad "$1: exit $(cat "$tmp/$1.rc")"; cat "$tmp/$1.err"; fi; }
+lesson_json() { ls lessons/*-"$1".json | head -n 1; }
+# the sentence of page P (0-based) of lesson file F
+sentence() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["pages"][int(sys.argv[2])]["widget"]["sentence"])' "$1" "$2"; }
+
+# ---- the issue's example: m then q on the causal-mask lesson ----
+run mask 'm\nq\n' --plain --lesson causal-mask
+rc0 mask
+has mask "Heatmap of attention weights"
+has mask "mask causal on: row 0"
+has mask "now gives itself 1.00"
+s=$(sentence "$(lesson_json causal-mask)" 0)
+n=$(wc -w <<<"$s")
+has mask "masked cells: $((n * (n - 1) / 2)) (were 0)"
+# the announcement comes first: before the heatmap said again
+first=$(grep -nF "mask causal on:" "$tmp/mask.out" | head -1 | cut -d: -f1)
+again=$(grep -nF "Mask: causal" "$tmp/mask.out" | head -1 | cut -d: -f1)
+if [ -n "$first" ] && [ -n "$again" ] && [ "$first" -lt "$again" ]; then ok; else bad "the change is not said first ($first, $again)"; fi
+# the rows before and after, against attend dump's weights
+"$A" dump --sentence "$s" --mask causal --format json >"$tmp/causal.json"
+"$A" dump --sentence "$s" --mask none --format json >"$tmp/none.json"
+if "$PY" $CHECK rows "$tmp/mask.out" "$tmp/causal.json"; then ok; else bad "rows after m"; fi
+head -n "$(grep -nF "mask causal on:" "$tmp/mask.out" | cut -d: -f1)" "$tmp/mask.out" >"$tmp/before.out"
+if "$PY" $CHECK rows "$tmp/before.out" "$tmp/none.json"; then ok; else bad "rows before m"; fi
+
+# ---- the whole course with next, to its end ----
+pages=$("$PY" -c 'import json,glob; print(sum(len(json.load(open(f))["pages"]) for f in glob.glob("lessons/*.json")))')
+XDG_STATE_HOME="$tmp/walk" run walk "$(for i in $(seq 1 $((pages + 2))); do printf 'next\\n'; done)" --plain
+rc0 walk
+got=$(grep -cE '^Lesson [0-9]+ of [0-9]+, .*\. Page [0-9]+ of [0-9]+: ' "$tmp/walk.out")
+if [ "$got" = "$pages" ]; then ok; else bad "walked $got pages of $pages"; fi
+has walk "End of the course"
+if grep -qF '[?' "$tmp/walk.out"; then bad "an unresolved placeholder on the walk"; grep -F '[?' "$tmp/walk.out" | head -3; else ok; fi
+if grep -qE 'could not run|not computed' "$tmp/walk.out"; then bad "a widget did not run"; grep -E 'could not run|not computed' "$tmp/walk.out" | head -3; else ok; fi
+
+# ---- every widget kind answers its commands ----
+run pe 'p\ns\nv\na\nh\nl\nr\nq\n' --plain --lesson positional-encoding
+rc0 pe
+FIX=tests/fixtures/plain
+run heat 'p\ns\nv\na\na\nh\nl\nd\nedit the dog sat\ncell 1 0\nj\nr\nq\n' --plain --lessons $FIX --lesson plain-controls
+rc0 heat
+# p moves the encoding one step along none -> sinusoidal -> learned -> rope (from the page's)
+pe0=$(grep -m1 -oE 'positional encoding: [a-z]+' "$tmp/heat.out" | sed 's/.*: //')
+case $pe0 in none) pe1=sinusoidal ;; sinusoidal) pe1=learned ;; learned) pe1=rope ;; *) pe1=none ;; esac
+has heat "positional encoding $pe1:"
+has heat "scaling by 1/sqrt(d_k) off:"
+has heat "now showing scores before softmax"
+has heat "All 4 heads of layer 0"
+has heat "head 1 of"
+has heat "layer 1 of"
+has heat "padding mask o"
+has heat "sentence \"the dog sat\", "
+has heat "Cell row 1 ("
+has heat "Cell row 2 ("
+has heat "reset to the page's starting state:"
+run fixchips 'next\nswap 0 2\np\nr\nq\n' --plain --lessons $FIX --lesson plain-controls
+has fixchips "swapped positions 0 and 2: outputs match"
+has fixchips "positional encoding sinusoidal: outputs do not match"
+has fixchips "original order: outputs match"
+run chips 'swap 0 2\nq\n' --plain --lesson permutation-equivariance
+has chips "swapped positions 0 and 2: outputs match"
+run pass 'n\nn\nN\nq\n' --plain --lesson queries-keys-values --page 5
+has pass "Shape passport of layer 0"
+has pass ": now K, "
+run scal '+\n-\ns\nq\n' --plain --lesson scaling
+has scal "d_k 128: "
+has scal "d_k 128 -> 64"
+run cost '+\nq\n' --plain --lesson cost --page 2
+has cost "Cost of attention at N = "
+run params 't\ng\nq\n' --plain --lesson counting-parameters --page 3
+has params "embeddings "
+has params "grouped-query attention "
+run kv 'n\nq\n' --plain --lesson kv-cache --page 3
+has kv "KV cache: token "
+run gen 'n\nt\n+\nq\n' --plain --lesson kv-cache --page 2
+has gen "Text so far:"
+has gen "sampling: "
+run worked 'n\nn\nn\nn\ncell 1 0\nq\n' --plain --lesson softmax-weighted-sum --page 2
+has worked "step 5: softmax:"
+has worked "Cell row 1"
+run matrix 't\nt L0.h0.k\nq\n' --plain --lesson queries-keys-values
+has matrix "Tensors of this run"
+has matrix "Matrix: L0.h0.k, K: "
+run train 'q\n' --plain --lesson watch-it-learn
+has train "Train widget: a decoder"
+
+# ---- words that do nothing, help from the key table ----
+run help 'help\nfrobnicate\nq\n' --plain --lesson causal-mask
+has help '"frobnicate" does nothing on this page'
+mhelp=$("$A" --keys | awk -F'\t' '$1=="help" && $2=="controls" && $4 ~ /^m  /' | head -1 | cut -f4 | sed 's/^m  *//')
+has help "m: $mhelp"
+
+# ---- the quiz, answered by lines (the answer from the teacher's key) ----
+key=$("$A" quiz --answers --seed 1 --lesson causal-mask)
+ans=$(grep -m1 '^   Answer: ' <<<"$key" | sed 's/^   Answer: //; s/ .*//')
+run quiz "Q\n$ans\nq\nq\n" --plain --lesson causal-mask
+rc0 quiz
+has quiz "Question 1 of"
+has quiz "Right"
+has quiz "Questions done: 1 right of 1 answered"
+
+# ---- TERM=dumb chooses plain mode; the end of input ends it, progress saved ----
+printf 'next\n' | TERM=dumb XDG_STATE_HOME="$tmp/dumb" "$A" --lesson causal-mask >"$tmp/dumb.out" 2>&1
+echo $? >"$tmp/dumb.rc"
+outs+=("$tmp/dumb.out")
+rc0 dumb
+has dumb "End of input. Progress is saved."
+cur=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["current"]; print(c["lesson"], c["page"])' "$tmp"/dumb/attend/progress.json 2>&1)
+if [ "$cur" = "causal-mask 1" ]; then ok; else bad "progress not saved at page 2: $cur"; fi
+
+# ---- bad options and lessons ----
+expect 2 'unknown option' -- "$A" --plain --frob
+expect 1 'no lesson with id' -- "$A" --plain --lesson no-such-lesson
+
+# ---- no escape, box drawing, block or shade byte anywhere, UTF-8 and ASCII ----
+LANG=C LC_ALL=C run ascii 'm\np\nv\nq\n' --plain --lesson causal-mask
+if LC_ALL=C grep -qP '[\x80-\xff]' "$tmp/ascii.out"; then bad "non-ASCII bytes under LANG=C"; else ok; fi
+if "$PY" $CHECK clean "${outs[@]}"; then ok; else bad "escape, box, block or shade bytes"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
