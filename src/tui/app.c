@@ -144,7 +144,13 @@ const char *app_mask_name(const App *a, Stack st, Sublayer sub)
 void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
 {
     const ModelConfig *c = &a->model->cfg;
-    snprintf(out, n, "layer %d of %d  head %d of %d", layer, c->n_layers, head, c->n_heads);
+    int out_now = layer >= 0 && layer < ATTEND_MAX_LAYERS && head >= 0 && head < 64 &&
+                  ((a->ctl.ablate[layer] >> head) & 1u);
+    int any = 0;
+    for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
+        any |= a->ctl.ablate[l] != 0;
+    snprintf(out, n, "layer %d of %d  head %d of %d%s", layer, c->n_layers, head, c->n_heads,
+             out_now ? "  KNOCKED OUT" : any ? "  (heads knocked out: X)" : "");
 }
 
 /* Rows of a decoder (encoder-decoder) are labelled with the word each row produces (tgt);

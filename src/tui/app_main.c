@@ -26,30 +26,6 @@ static void on_signal(int sig)
     app_signal = sig;
 }
 
-/* A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) restores the terminal, says so, and
- * dies of the same signal (SA_RESETHAND: the re-raise gets the default action, core dump
- * included), so even a bug never leaves the terminal in raw mode. */
-static void on_crash(int sig)
-{
-    static const char msg[] = "attend: crashed (a bug; please report it); terminal restored\n";
-    ui_end_fatal();
-    ssize_t r = write(2, msg, sizeof msg - 1);
-    (void)r;
-    raise(sig);
-}
-
-static void install_crash_handlers(void)
-{
-    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_crash;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
-}
-
 static void install_signals(void)
 {
     struct sigaction sa;
@@ -60,7 +36,7 @@ static void install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    install_crash_handlers();
+    /* the crash handler is ui_start's, the same for every curses screen */
 }
 
 static void usage(FILE *f)

@@ -14,6 +14,7 @@ typedef struct {
     int ramp_n;         /* levels of the ramp in use */
     int mouse;          /* 1: mouse clicks reported */
     int started;        /* 1 between ui_start and ui_end */
+    int gone;           /* 1 once the terminal went away (ui_read_key raised SIGHUP) */
 } Ui;
 
 extern Ui ui;
