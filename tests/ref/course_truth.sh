@@ -96,5 +96,19 @@ sent=${sl[0]} layer=${sl[1]}
 best=$("$A" dump --sentence "$sent" --heads | awk -v L="$layer" '$1==L && $2 ~ /^[0-9]+$/ {if ($3>m) m=$3} END {print m+0}')
 if "$PY" -c "import sys; sys.exit(0 if $best >= 0.5 else 1)"; then ok; else bad "L11p5: layer $layer's best previous-token score is $best"; fi
 
+# "1 tokens", "1 scores": no count of one with a plural noun, wherever a key brings N to 1
+one() { # NAME TRANSCRIPT
+    if grep -qE '(^|[^0-9.,])1 (tokens|scores|entries|words|steps|keys|rows|columns|heads|layers)\b' <<<"$2"; then
+        bad "$1: a plural after 1: $(grep -oE '(^|[^0-9.,])1 (tokens|scores|entries|words|steps|keys|rows|columns|heads|layers)\b' <<<"$2" | head -1)"
+    else ok; fi
+}
+for pg in $(seq 1 "$("$PY" -c 'import json,glob; print(len(json.load(open(glob.glob("lessons/*-cost.json")[0]))["pages"]))')"); do
+    one "cost page $pg at N = 1" "$(plain "$(for i in $(seq 1 14); do printf -- '-\\n'; done)q\n" cost "$pg")"
+done
+for pg in $(seq 1 "$("$PY" -c 'import json,glob; print(len(json.load(open(glob.glob("lessons/*-kv-cache.json")[0]))["pages"]))')"); do
+    one "kv-cache page $pg at step 1" "$(plain "$(for i in $(seq 1 12); do printf 'N\\n'; done)q\n" kv-cache "$pg")"
+done
+one "a one-word sentence" "$(plain 'e cat\nq\n' cost 1)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
