@@ -130,9 +130,10 @@ static void chips_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
         return;
     }
     int match = v->equiv < EQUIV_TOL;
-    dbuf_put(b, "Verdict: %s; the largest gap |Attn(PX) - P.Attn(X)| over %d layer%s is %.3g.\n",
-             match ? "outputs match the permutation" : "outputs do not match",
-             io->m->cfg.n_layers, io->m->cfg.n_layers == 1 ? "" : "s", (double)v->equiv);
+    dbuf_put(b, "Verdict: %s; layer %d: the largest gap |Attn(PX) - P.Attn(X)| over its "
+                "output rows is %.3g.\n",
+             match ? "outputs match the permutation" : "outputs do not match", io->layer,
+             (double)v->equiv);
     dbuf_put(b, "%s\n",
              ident ? "Swap two chips to permute the input."
              : match ? "Same outputs, moved with their tokens: attention alone ignores order."

@@ -96,6 +96,33 @@ sent=${sl[0]} layer=${sl[1]}
 best=$("$A" dump --sentence "$sent" --heads | awk -v L="$layer" '$1==L && $2 ~ /^[0-9]+$/ {if ($3>m) m=$3} END {print m+0}')
 if "$PY" -c "import sys; sys.exit(0 if $best >= 0.5 else 1)"; then ok; else bad "L11p5: layer $layer's best previous-token score is $best"; fi
 
+# the chips' verdict is the gap of the layer whose rows are shown, recomputed from attend dump
+p=$(page_of permutation-equivariance "causal mask breaks")
+mapfile -t cw < <("$PY" -c 'import json,glob,sys
+w=json.load(open(glob.glob("lessons/*-permutation-equivariance.json")[0]))["pages"][int(sys.argv[1])-1]["widget"]
+print(w["sentence"]); print(",".join(map(str,w["start"]["order"])))' "$p")
+for layer_keys in ""; do # the page offers no layer key: layer 0, whose gap differs from the max
+    out=$(plain "${layer_keys}q\n" permutation-equivariance "$p")
+    v=$(grep -oE 'Verdict: [^;]*; layer [0-9]+: the largest gap .* over its output rows is [^ ]+\.' <<<"$out" | tail -1)
+    layer=$(sed -E 's/.*; layer ([0-9]+):.*/\1/' <<<"$v")
+    gap=$(sed -E 's/.* is ([^ ]+)\.$/\1/' <<<"$v")
+    "$A" dump --sentence "${cw[0]}" --mask causal --pe none --format json >"$tmp/id.json"
+    "$A" dump --sentence "${cw[0]}" --mask causal --pe none --order "${cw[1]}" --format json >"$tmp/perm.json"
+    if "$PY" - "$tmp/id.json" "$tmp/perm.json" "$layer" "$gap" <<'PYEOF'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+L, said = int(sys.argv[3]), float(sys.argv[4])
+def gap(l):
+    A, B = a["layers"][l]["L%d.attn_out" % l], b["layers"][l]["L%d.attn_out" % l]
+    return max(abs(x - y) for i, o in enumerate(b["order"]) for x, y in zip(B[i], A[o]))
+want = gap(L)
+ok = abs(float("%.3g" % want) - said) <= 1e-9 + 1e-3 * abs(want)
+print("layer %d: said %g, recomputed %.3g (max over layers %.3g)" % (L, said, want, max(gap(l) for l in range(len(a["layers"])))))
+sys.exit(0 if ok else 1)
+PYEOF
+    then ok; else bad "chips verdict of layer $layer is not that layer's gap"; fi
+done
+
 # "1 tokens", "1 scores": no count of one with a plural noun, wherever a key brings N to 1
 one() { # NAME TRANSCRIPT
     if grep -qE '(^|[^0-9.,])1 (tokens|scores|entries|words|steps|keys|rows|columns|heads|layers)\b' <<<"$2"; then
