@@ -869,8 +869,10 @@ int cmd_generate(int argc, char **argv)
         int next = gen_pick(lg->data + (size_t)row * V, V, &m.vocab, greedy, temp, top_k, &rng);
         if (next == eos)
             break;
-        const char *w = vocab_word(&m.vocab, next);
-        int glue = (w[0] && w[1] == 0 && strchr(".,'?!", w[0])) || prev_apos;
+        char w[VOCAB_WORD_MAX + 1]; /* a piece ("##ing" -> "ing") or byte joins the word before */
+        int piece = vocab_joins_prev(&m.vocab, next);
+        vocab_join(&m.vocab, &next, 1, w, sizeof w);
+        int glue = (w[0] && w[1] == 0 && strchr(".,'?!", w[0])) || prev_apos || piece;
         prev_apos = !strcmp(w, "'");
         if (encdec) {
             printf("%s%s", mlen > 1 && !glue ? " " : "", w);

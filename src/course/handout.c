@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "export.h"
+#include "handout_print.h"
 
 static const char CSS[] =
     "body{font-family:\"DejaVu Serif\",Georgia,\"Times New Roman\",serif;color:#111;"
@@ -47,7 +48,7 @@ static void html_open(FILE *f, const char *title)
 }
 
 /* Prose to HTML: paragraphs at blank lines, a single line break kept as <br>. */
-static void html_prose(FILE *f, const char *s)
+static void html_text(FILE *f, const char *s)
 {
     fputs("<p>", f);
     while (*s) {
@@ -79,6 +80,20 @@ static void html_prose(FILE *f, const char *s)
     fputs("</p>\n", f);
 }
 
+/* Prose for print (handout_print_prose: no key instructions) to HTML. 1 when a key
+ * instruction was taken out, 0 when none, -1 out of memory. */
+static int html_prose(FILE *f, const char *s)
+{
+    size_t cap = strlen(s) + 1;
+    char *out = malloc(cap);
+    if (!out)
+        return -1;
+    int took = handout_print_prose(s, out, cap);
+    html_text(f, out);
+    free(out);
+    return took;
+}
+
 /* One page: title, prose at the start state, the figure. *fig numbers SVG ids. */
 static int html_page(FILE *f, const Course *c, int li, int pi, int *fig)
 {
@@ -99,7 +114,7 @@ static int html_page(FILE *f, const Course *c, int li, int pi, int *fig)
         return -1;
     }
     placeholder_expand(prose, &e.ctx, out, cap, err, sizeof err);
-    html_prose(f, out);
+    int took = html_prose(f, out) > 0;
     free(out);
     if (e.what >= 0) {
         e.view.id = ++*fig;
@@ -123,6 +138,28 @@ static int html_page(FILE *f, const Course *c, int li, int pi, int *fig)
         fprintf(f, "<figcaption>Figure %d.%d: the %s widget at the page's start state",
                 li + 1, pi + 1, course_widget_name(P->widget.kind));
         fputs(" (computed by attend's model).</figcaption>\n</figure>\n", f);
+    }
+    if (e.what < 0 && P->widget.kind != W_NONE) { /* say why there is no figure */
+        fputs("<p class=\"nofig\">(No figure: ", f);
+        if (P->widget.kind == W_TRAIN)
+            fputs("this page trains a model live, a step at a time, and its charts are what "
+                  "that run draws; a printed page cannot run it", f);
+        else if (e.err[0])
+            esc(f, e.err);
+        else {
+            fputs("the ", f);
+            esc(f, course_widget_name(P->widget.kind));
+            fputs(" widget has no static figure", f);
+        }
+        fputs(". Run it at the terminal: <code>attend --lesson ", f);
+        esc(f, L->id);
+        fprintf(f, " --page %d</code>.)</p>\n", pi + 1);
+        took = 0;
+    }
+    if (took) { /* the page's key instructions were left out: where to try them */
+        fputs("<p class=\"meta\">Try it at the terminal: <code>attend --lesson ", f);
+        esc(f, L->id);
+        fprintf(f, " --page %d</code></p>\n", pi + 1);
     }
     fputs("</section>\n", f);
     export_page_free(&e);

@@ -303,7 +303,24 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"layers", 0, 0, 0}, {"d_ff", 0, 0, 0}, {"vocab", 0, 0, 0}, {"max_len", 0, 0, 0},
     {"params", 0, 0, 0}, {"equivariance", 0, 1, 1}, {"layer", 0, 0, 0}, {"head", 0, 0, 0},
     {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
+    {"pieces", 0, 0, 1}, {"model", 0, 0, 0},
 };
+
+/* {{pieces}}: the sentence's tokens that continue the word before (a WordPiece "##" piece or
+ * a byte token; 0 on a word-level model); {{model}}: the model's name. */
+static int ph_tokenizer(const char *name, const PlaceholderCtx *ctx, char *out, size_t outlen)
+{
+    const Model *m = ctx->model;
+    if (!strcmp(name, "model")) {
+        snprintf(out, outlen, "%s", m->cfg.name[0] ? m->cfg.name : "unnamed");
+        return 0;
+    }
+    int k = 0;
+    for (int i = 0; i < ctx->trace->n; i++)
+        k += vocab_joins_prev(&m->vocab, ctx->trace->src[i]);
+    snprintf(out, outlen, "%d", k);
+    return 0;
+}
 
 /* The TABLE row of name and the checks that need no run; -1 with a message. */
 static int ph_lookup(int ac, char **av, int prec, char *err, size_t errlen)
@@ -337,7 +354,7 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         return -1;
     /* a worked example's trace has no model: what reads the model's sizes, vocabulary or
      * weights needs one; what reads the trace does not */
-    int needs_model = !TABLE[k].trace || !strcmp(name, "equivariance") ||
+    int needs_model = !TABLE[k].trace || !strcmp(name, "equivariance") || !strcmp(name, "pieces") ||
                       (!strcmp(name, "token") && !ctx->labels);
     if (!strcmp(name, "lbrace") || !strcmp(name, "layer") || !strcmp(name, "head"))
         needs_model = 0;
@@ -355,6 +372,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         return ph_attention(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "token"))
         return ph_token(av[1], ctx, out, outlen, err, errlen);
+    if (!strcmp(name, "pieces") || !strcmp(name, "model"))
+        return ph_tokenizer(name, ctx, out, outlen);
     if (!strcmp(name, "n")) {
         snprintf(out, outlen, "%d", t->n);
         return 0;

@@ -17,8 +17,8 @@ static const char *const CONFIG_KEYS[] = {
     "arch", "vocab_size", "d_model", "n_heads", "d_head", "n_layers", "d_ff", "max_len", "pe",
     "norm", "norm_placement", "ffn", "scale_embed", "final_norm", "tie_embed", "norm_eps",
     "rope_base", "name", "description", NULL};
-static const char *const TOP_KEYS[] = {"format", "version", "config", "vocab", "weights",
-                                       "training", NULL};
+static const char *const TOP_KEYS[] = {"format", "version", "config", "tokenizer", "vocab",
+                                       "weights", "training", NULL};
 
 static int in_list(const char *s, const char *const *list)
 {
@@ -164,8 +164,18 @@ int model_config_read(const cJSON *obj, ModelConfig *c, char *err, size_t errlen
     return read_config_opt(obj, c, 1, err, errlen);
 }
 
-static int read_vocab(const cJSON *vj, int vocab_size, Vocab *v, char *err, size_t errlen)
+/* Reads "vocab" (and "tokenizer": absent is "words", the word-level tokenizer) into v. */
+static int read_vocab(const cJSON *root, int vocab_size, Vocab *v, char *err, size_t errlen)
 {
+    const cJSON *vj = json_get(root, "vocab"), *tj = json_get(root, "tokenizer");
+    int kind = VOCAB_WORDS;
+    if (tj) {
+        kind = cJSON_IsString(tj) ? vocab_kind_parse(tj->valuestring) : -1;
+        if (kind < 0) {
+            snprintf(err, errlen, "\"tokenizer\" must be \"words\" or \"wordpiece\"");
+            return -1;
+        }
+    }
     if (!vj || !cJSON_IsArray(vj)) {
         snprintf(err, errlen, "missing array \"vocab\"");
         return -1;
@@ -191,7 +201,7 @@ static int read_vocab(const cJSON *vj, int vocab_size, Vocab *v, char *err, size
         words[i] = w->valuestring;
     }
     char e2[200];
-    int rc = vocab_init(v, words, n, e2, sizeof e2);
+    int rc = vocab_init_kind(v, (VocabKind)kind, words, n, e2, sizeof e2);
     free(words);
     if (rc)
         snprintf(err, errlen, "\"vocab\": %s", e2);
@@ -220,7 +230,7 @@ static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
     ModelConfig cfg;
     if (read_config_opt(json_get(root, "config"), &cfg, 0, err, errlen)) return -1;
     Vocab v;
-    if (read_vocab(json_get(root, "vocab"), cfg.vocab_size, &v, err, errlen)) return -1;
+    if (read_vocab(root, cfg.vocab_size, &v, err, errlen)) return -1;
     if (model_new(m, &cfg, &v, err, errlen)) {
         vocab_free(&v);
         return -1;
@@ -303,6 +313,8 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
             (double)c->rope_base);
     if (m->training)
         fprintf(f, "\"training\": %s,\n", m->training);
+    if (m->vocab.kind != VOCAB_WORDS)
+        fprintf(f, "\"tokenizer\": \"%s\",\n", vocab_kind_name(m->vocab.kind));
     fprintf(f, "\"vocab\": [");
     for (int i = 0; i < m->vocab.n; i++) {
         fputs(i ? (i % 12 ? ", " : ",\n  ") : "\n  ", f);

@@ -1,4 +1,4 @@
-/* vocab.c - word-level vocabulary and tokenizer (see vocab.h). */
+/* vocab.c - the vocabulary and tokenizer, word-level or WordPiece (see vocab.h). */
 #include "vocab.h"
 
 #include "fileio.h"
@@ -50,7 +50,14 @@ void vocab_free(Vocab *v)
 
 int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errlen)
 {
+    return vocab_init_kind(v, VOCAB_WORDS, words, n, err, errlen);
+}
+
+int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, char *err,
+                    size_t errlen)
+{
     memset(v, 0, sizeof *v);
+    v->kind = kind;
     if (n <= 0) {
         snprintf(err, errlen, "vocabulary is empty");
         return -1;
@@ -109,7 +116,22 @@ int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errl
         vocab_free(v);
         return -1;
     }
+    v->kind = kind; /* vocab_free cleared it on the way */
     return 0;
+}
+
+const char *vocab_kind_name(VocabKind k)
+{
+    return k == VOCAB_WORDPIECE ? "wordpiece" : "words";
+}
+
+int vocab_kind_parse(const char *name)
+{
+    if (strcmp(name, "words") == 0)
+        return VOCAB_WORDS;
+    if (strcmp(name, "wordpiece") == 0)
+        return VOCAB_WORDPIECE;
+    return -1;
 }
 
 int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen)
@@ -121,6 +143,10 @@ int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen)
         return -1;
     int n = 0, cap = 0, lineno = 0, rc = 0;
     char **words = NULL;
+    size_t dl = strlen(VOCAB_DIRECTIVE);
+    VocabKind kind = tlen >= dl && memcmp(text, VOCAB_DIRECTIVE, dl) == 0 &&
+                     (tlen == dl || text[dl] == '\n' || text[dl] == '\r') ? VOCAB_WORDPIECE
+                                                                          : VOCAB_WORDS;
     for (char *p = text; rc == 0 && p < text + tlen;) {
         lineno++;
         char *nl = memchr(p, '\n', (size_t)(text + tlen - p));
@@ -141,7 +167,8 @@ int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen)
         while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
             len--;
         line[len] = 0;
-        if (len == 0 || line[0] == '#')
+        if (len == 0 || (kind == VOCAB_WORDS && line[0] == '#') ||
+            (kind == VOCAB_WORDPIECE && lineno == 1))
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 256;
@@ -164,7 +191,7 @@ int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen)
     free(text);
     if (rc == 0) {
         char e2[256];
-        rc = vocab_init(v, (const char *const *)words, n, e2, sizeof e2);
+        rc = vocab_init_kind(v, kind, (const char *const *)words, n, e2, sizeof e2);
         if (rc)
             snprintf(err, errlen, "%s: %s", path, e2);
     }
@@ -174,48 +201,62 @@ int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen)
     return rc;
 }
 
+/* What next_span found. */
+typedef enum { SPAN_END, SPAN_SPECIAL, SPAN_PUNCT, SPAN_WORD } SpanKind;
+
+/* The next token span of the text at *p (skipping whitespace): a special token written
+ * literally, one ASCII punctuation character, or a word (a run of anything else, case as
+ * written). Sets *start and *len and moves *p past it. */
+static SpanKind next_span(const char **p, const char **start, size_t *len)
+{
+    const char *q = *p;
+    while (*q && isspace((unsigned char)*q))
+        q++;
+    *start = q;
+    unsigned char c = (unsigned char)*q;
+    SpanKind k;
+    if (!c) {
+        *len = 0;
+        k = SPAN_END;
+    } else if (c == '<' && (strncmp(q, VOCAB_PAD, 5) == 0 || strncmp(q, VOCAB_UNK, 5) == 0)) {
+        *len = 5;
+        k = SPAN_SPECIAL;
+    } else if (c == '<' && strncmp(q, VOCAB_MASK, 6) == 0) {
+        *len = 6;
+        k = SPAN_SPECIAL;
+    } else if (c < 128 && ispunct(c)) {
+        *len = 1;
+        k = SPAN_PUNCT;
+    } else {
+        const char *e = q;
+        while (*e && !isspace((unsigned char)*e) &&
+               !((unsigned char)*e < 128 && ispunct((unsigned char)*e)))
+            e++;
+        *len = (size_t)(e - q);
+        k = SPAN_WORD;
+    }
+    *p = q + *len;
+    return k;
+}
+
+/* Copies n bytes of s into buf (n < size), ASCII letters lowercased, and terminates it. */
+static void lower_copy(char *buf, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char d = (unsigned char)s[i];
+        buf[i] = (char)(d < 128 ? tolower(d) : d);
+    }
+    buf[n] = 0;
+}
+
 void vocab_split(const char *text, void (*fn)(const char *tok, void *ctx), void *ctx)
 {
     char buf[VOCAB_WORD_MAX * 4 + 8];
-    const char *p = text;
-    while (*p) {
-        unsigned char c = (unsigned char)*p;
-        if (isspace(c)) {
-            p++;
-            continue;
-        }
-        /* Special tokens written literally. */
-        if (c == '<' && (strncmp(p, VOCAB_PAD, 5) == 0 || strncmp(p, VOCAB_UNK, 5) == 0)) {
-            memcpy(buf, p, 5);
-            buf[5] = 0;
-            fn(buf, ctx);
-            p += 5;
-            continue;
-        }
-        if (c == '<' && strncmp(p, VOCAB_MASK, 6) == 0) {
-            memcpy(buf, p, 6);
-            buf[6] = 0;
-            fn(buf, ctx);
-            p += 6;
-            continue;
-        }
-        if (c < 128 && ispunct(c)) {
-            buf[0] = (char)c;
-            buf[1] = 0;
-            fn(buf, ctx);
-            p++;
-            continue;
-        }
-        size_t len = 0;
-        while (*p) {
-            unsigned char d = (unsigned char)*p;
-            if (isspace(d) || (d < 128 && ispunct(d)))
-                break;
-            if (len < sizeof buf - 1)
-                buf[len++] = (char)(d < 128 ? tolower(d) : d);
-            p++;
-        }
-        buf[len] = 0;
+    const char *p = text, *s;
+    size_t len;
+    SpanKind k;
+    while ((k = next_span(&p, &s, &len)) != SPAN_END) {
+        lower_copy(buf, s, len < sizeof buf - 1 ? len : sizeof buf - 1);
         fn(buf, ctx);
     }
 }
@@ -227,16 +268,14 @@ typedef struct {
     TokenizeInfo *info;
 } TokCtx;
 
-static void tok_one(const char *tok, void *vctx)
+/* Appends id (or <unk> when id < 0, reporting word) to the output. */
+static void emit(TokCtx *c, int id, const char *word)
 {
-    TokCtx *c = vctx;
-    int id = strlen(tok) <= VOCAB_WORD_MAX ? vocab_id(c->v, tok) : -1;
     if (id < 0) {
         id = c->v->unk_id;
         if (c->info) {
-            if (c->info->n_unknown < VOCAB_MAX_UNKNOWN) {
-                snprintf(c->info->unknown[c->info->n_unknown], VOCAB_WORD_MAX + 1, "%s", tok);
-            }
+            if (c->info->n_unknown < VOCAB_MAX_UNKNOWN)
+                snprintf(c->info->unknown[c->info->n_unknown], VOCAB_WORD_MAX + 1, "%s", word);
             c->info->n_unknown++;
         }
     }
@@ -248,11 +287,113 @@ static void tok_one(const char *tok, void *vctx)
         c->info->truncated = 1;
 }
 
+static void tok_one(const char *tok, void *vctx)
+{
+    TokCtx *c = vctx;
+    emit(c, strlen(tok) <= VOCAB_WORD_MAX ? vocab_id(c->v, tok) : -1, tok);
+}
+
+/* The byte token "<0xHH>" of byte b, or -1 when the vocabulary lacks it. */
+static int byte_id(const Vocab *v, unsigned char b)
+{
+    char t[8];
+    snprintf(t, sizeof t, "<0x%02X>", b);
+    return vocab_id(v, t);
+}
+
+/* WordPiece: the word s[0..len) as one token when known, else its longest known pieces from
+ * the left ("##" on all but the first), a byte token where no piece starts. */
+static void wordpiece(TokCtx *c, const char *s, size_t len)
+{
+    char buf[VOCAB_WORD_MAX + 1];
+    size_t cl = strlen(VOCAB_CONT);
+    if (len <= VOCAB_WORD_MAX) {
+        lower_copy(buf, s, len);
+        int id = vocab_id(c->v, buf);
+        if (id >= 0) {
+            emit(c, id, buf);
+            return;
+        }
+    }
+    if (c->info)
+        c->info->n_split++;
+    for (size_t i = 0; i < len;) {
+        size_t pre = i ? cl : 0, room = VOCAB_WORD_MAX - pre;
+        size_t j = len - i < room ? len - i : room;
+        int id = -1;
+        for (; j > 0; j--) {
+            memcpy(buf, VOCAB_CONT, pre);
+            lower_copy(buf + pre, s + i, j);
+            if ((id = vocab_id(c->v, buf)) >= 0)
+                break;
+        }
+        if (id >= 0) {
+            emit(c, id, buf);
+            i += j;
+            continue;
+        }
+        lower_copy(buf, s + i, 1);
+        emit(c, byte_id(c->v, (unsigned char)buf[0]), buf);
+        i++;
+    }
+}
+
 int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, TokenizeInfo *info)
 {
     TokCtx c = {v, ids, max_ids, 0, info};
     if (info)
         memset(info, 0, sizeof *info);
-    vocab_split(text, tok_one, &c);
+    if (v->kind == VOCAB_WORDS) {
+        vocab_split(text, tok_one, &c);
+        return c.written;
+    }
+    const char *p = text, *s;
+    size_t len;
+    SpanKind k;
+    while ((k = next_span(&p, &s, &len)) != SPAN_END) {
+        if (k == SPAN_WORD) {
+            wordpiece(&c, s, len);
+            continue;
+        }
+        char buf[8];
+        lower_copy(buf, s, len);
+        int id = vocab_id(v, buf);
+        emit(&c, id >= 0 || k != SPAN_PUNCT ? id : byte_id(v, (unsigned char)*s), buf);
+    }
     return c.written;
+}
+
+int vocab_joins_prev(const Vocab *v, int id)
+{
+    if (v->kind != VOCAB_WORDPIECE || id < 0 || id >= v->n)
+        return 0;
+    const char *w = v->words[id];
+    return strncmp(w, VOCAB_CONT, strlen(VOCAB_CONT)) == 0 ||
+           (strncmp(w, "<0x", 3) == 0 && strlen(w) == 6);
+}
+
+size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len)
+{
+    size_t o = 0;
+    if (!len)
+        return 0;
+    buf[0] = 0;
+    for (int i = 0; i < n; i++) {
+        const char *w = vocab_word(v, ids[i]);
+        char b[2] = {0, 0};
+        int joins = vocab_joins_prev(v, ids[i]);
+        if (joins && w[0] == '<') {
+            b[0] = (char)strtol(w + 3, NULL, 16);
+            w = b;
+        } else if (joins) {
+            w += strlen(VOCAB_CONT);
+        }
+        int wrote = snprintf(buf + o, len - o, "%s%s", i && !joins ? " " : "", w);
+        if (wrote < 0 || (size_t)wrote >= len - o) {
+            buf[len - 1] = 0;
+            return len - 1;
+        }
+        o += (size_t)wrote;
+    }
+    return o;
 }

@@ -1,5 +1,6 @@
-/* vocab.h - word-level vocabulary and tokenizer: lowercase, punctuation as its own token,
- * <unk> for unknown words (reported), <pad> for padding. No curses, no printing. */
+/* vocab.h - the vocabulary and tokenizer: lowercase, punctuation as its own token, <pad> for
+ * padding; a word-level vocabulary says <unk> for unknown words (reported), a WordPiece one
+ * splits them into known pieces and bytes. No curses, no printing. */
 #ifndef ATTEND_VOCAB_H
 #define ATTEND_VOCAB_H
 
@@ -10,8 +11,20 @@
 #define VOCAB_MASK "<mask>"   /* the masked-LM blank (encoder models) */
 #define VOCAB_WORD_MAX 48     /* longest word kept; longer words are <unk> */
 #define VOCAB_MAX_UNKNOWN 8   /* unknown words remembered for the message */
+#define VOCAB_CONT "##"       /* WordPiece: a piece that continues a word ("##ing") */
+#define VOCAB_DIRECTIVE "#tokenizer: wordpiece" /* first line of a WordPiece vocabulary file */
+
+/* How a vocabulary turns a word into tokens. */
+typedef enum {
+    VOCAB_WORDS,     /* one token per word; unknown words are <unk> (the course's old models) */
+    VOCAB_WORDPIECE  /* a known word is one token; any other is split greedily into the
+                        longest known pieces: the first piece as is, the next ones "##piece";
+                        a byte no piece covers is "<0xHH>": never <unk> when the vocabulary
+                        has every letter and digit in both forms and the byte tokens */
+} VocabKind;
 
 typedef struct {
+    VocabKind kind;
     int n;            /* number of words */
     char **words;     /* (n) owned strings, id -> word */
     int *table;       /* (cap) open-addressing hash: word index or -1 */
@@ -24,26 +37,45 @@ typedef struct {
     int n_tokens;                         /* tokens in the whole text (may exceed max_ids) */
     int truncated;                        /* 1 if n_tokens > max_ids */
     int n_unknown;                        /* tokens mapped to <unk> */
+    int n_split;                          /* words written as two or more pieces (WordPiece) */
     char unknown[VOCAB_MAX_UNKNOWN][VOCAB_WORD_MAX + 1]; /* the first unknown words */
 } TokenizeInfo;
 
 /* Builds a vocabulary from n words (copied). Fails if <pad> or <unk> is missing, a word is
  * empty, too long, repeated or contains whitespace (which the tokenizer never produces). Returns 0, or -1 with a message in err. */
 int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errlen);
-/* Reads one word per line (blank lines and lines starting with '#' skipped) from a regular
- * file of at most FILEIO_MAX_BYTES. */
+/* vocab_init for a vocabulary of the given kind. */
+int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, char *err,
+                    size_t errlen);
+/* Reads one word per line from a regular file of at most FILEIO_MAX_BYTES. A word-level
+ * file skips blank lines and lines starting with '#'; a file whose first line is
+ * VOCAB_DIRECTIVE is a WordPiece vocabulary, where only blank lines are skipped (so "#" can
+ * be a token). */
 int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen);
 void vocab_free(Vocab *v);
 /* Id of a word (exact match), or -1. */
 int vocab_id(const Vocab *v, const char *word);
 /* Word of an id; "<?>" when out of range. Borrowed. */
 const char *vocab_word(const Vocab *v, int id);
+/* "words" or "wordpiece": the name model files use (VOCAB_WORDS is written as no name). */
+const char *vocab_kind_name(VocabKind k);
+/* The kind called name, or -1. */
+int vocab_kind_parse(const char *name);
+/* Writes the text of ids into buf (always terminated): tokens separated by one space, except
+ * that a "##" piece and a byte token join the token before (so a word that starts with a
+ * non-ASCII character comes back glued to the word before it). Returns the length written. */
+size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len);
+/* 1 if id is a WordPiece continuation ("##...") or a byte token ("<0xHH>") that joins the
+ * token before it into one word. */
+int vocab_joins_prev(const Vocab *v, int id);
 /* Splits text into tokens: ASCII letters lowercased, whitespace separates, every ASCII
  * punctuation character is a token of its own, except that "<pad>", "<unk>" and "<mask>"
- * written in the text are the special tokens. Writes at most max_ids ids; returns the number written.
+ * written in the text are the special tokens; then each word is one token (VOCAB_WORDS, or
+ * <unk>) or its WordPiece pieces. Writes at most max_ids ids; returns the number written.
  * info (may be NULL) says how many tokens there were and which words were unknown. */
 int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, TokenizeInfo *info);
-/* Splits text into token strings without a vocabulary (same rules); calls fn for each. */
+/* Splits text into words without a vocabulary (the same rules before any word is split into
+ * pieces; a word is cut at 199 bytes); calls fn for each. */
 void vocab_split(const char *text, void (*fn)(const char *tok, void *ctx), void *ctx);
 
 #endif

@@ -1,0 +1,31 @@
+/* subword.h - training a WordPiece vocabulary (vocab.h's VOCAB_WORDPIECE) on a text: the most
+ * frequent words whole, BPE merges on the others for the pieces. No curses, no printing. */
+#ifndef ATTEND_SUBWORD_H
+#define ATTEND_SUBWORD_H
+
+#include <stddef.h>
+
+#include "vocab.h"
+
+typedef struct {
+    int n_words;    /* whole words kept, the most frequent first */
+    int min_count;  /* a whole word occurs at least this often */
+    int n_pieces;   /* pieces learned by BPE merges over the other words (fewer when no pair
+                       occurs twice) */
+} SubwordOpts;
+
+/* Trains a WordPiece vocabulary on text (split into words by vocab_split's rules). Its tokens,
+ * in order: <pad> <unk> <bos> <eos>; every ASCII punctuation character; each letter and
+ * digit as a word's first piece ("a") and as a continuation ("##a"); a byte token "<0xHH>" for
+ * every other byte a word can hold; the whole words (count descending, then bytewise); the
+ * pieces in the order their merges were learned (ties broken bytewise, so the same text gives
+ * the same vocabulary). The result tokenizes any text without <unk>. Returns 0 with out
+ * filled (free with vocab_free), or -1 with a message in err. */
+int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err, size_t errlen);
+
+/* Writes v as a vocabulary file that vocab_load_file reads back (VOCAB_DIRECTIVE first for a
+ * WordPiece vocabulary), through a temporary file renamed over path. 0, or -1 with a
+ * message. */
+int subword_save(const Vocab *v, const char *path, char *err, size_t errlen);
+
+#endif
