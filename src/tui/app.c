@@ -828,6 +828,10 @@ static int app_main(int argc, char **argv, int presenter)
         fprintf(stderr, "attend: stopped by signal %d; progress is saved\n", (int)app_signal);
         rc = 128 + (int)app_signal;
     }
+    if (present_record_end(a, err, sizeof err)) {
+        fprintf(stderr, "attend: %s\n", err);
+        rc = rc ? rc : 1;
+    }
     app_delete(a);
     return rc;
 }

@@ -302,9 +302,16 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
     }
     a->present = p;
     if (o->record) {
-        p->rec = fopen(o->record, "w");
+        char ferr[1400];
+        fileio_clean_stale(o->record);
+        if (fileio_tmp_open(&p->rec_tmp, o->record, 0644, ferr, sizeof ferr)) {
+            snprintf(err, n, "--record %.1300s", ferr);
+            return -1;
+        }
+        p->rec = fileio_tmp_stream(&p->rec_tmp, 0);
         if (!p->rec) {
-            snprintf(err, n, "cannot write %s", o->record);
+            fileio_tmp_abort(&p->rec_tmp);
+            snprintf(err, n, "out of memory");
             return -1;
         }
         fprintf(p->rec, "{\n  \"title\": \"recorded with attend --record\",\n  \"steps\": [");
@@ -469,6 +476,17 @@ const char *present_echo(const App *a)
     return a->present && a->present->echo[0] ? a->present->echo : NULL;
 }
 
+int present_record_end(App *a, char *err, size_t n)
+{
+    Present *p = a->present;
+    if (!p || !p->rec)
+        return 0;
+    rec_flush(p);
+    fprintf(p->rec, "\n  ]\n}\n");
+    p->rec = NULL;
+    return fileio_tmp_commit(&p->rec_tmp, err, n);
+}
+
 void present_end(App *a)
 {
     Present *p = a->present;
@@ -476,11 +494,8 @@ void present_end(App *a)
         return;
     if (p->dir[0] && p->st.session[0])
         present_state_remove(p->dir, p->st.session);
-    if (p->rec) {
-        rec_flush(p);
-        fprintf(p->rec, "\n  ]\n}\n");
-        fclose(p->rec);
-    }
+    char err[1400];
+    present_record_end(a, err, sizeof err);
     demo_free(a);
     free(p);
     a->present = NULL;
