@@ -9,6 +9,7 @@
 
 #include "attend_limits.h"
 #include "fileio.h"
+#include "hf_model.h"
 #include "json.h"
 #include "model.h"
 #include "model_json.h"
@@ -268,6 +269,8 @@ static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
 int model_load(Model *m, const char *path, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
+    if (hf_is_dir(path)) /* a Hugging Face model directory (docs/models.md) */
+        return hf_model_load(m, path, NULL, NULL, err, errlen);
     char e2[400];
     cJSON *root = json_parse_file(path, NULL, err, errlen);
     if (!root)
