@@ -325,7 +325,7 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     char path[1024], err[1024];
     model_path = model_file(model_path, path, sizeof path);
     Model *m = &r->m;
-    if (model_load(m, model_path, err, sizeof err)) {
+    if (model_load_progress(m, model_path, cmd_load_progress, (void *)model_path, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", o->prog, err);
         return 1;
     }
