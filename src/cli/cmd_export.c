@@ -14,7 +14,7 @@
 static const char EXPORT_USAGE[] =
     "usage: attend export --sentence TEXT [--target TEXT] [--model FILE] "
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
-    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--scores]\n"
+    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--scores] [--ablate L.H]\n"
     "                     [--what heatmap|heads|passport|chips] [--format svg|csv|json] "
     "[-o FILE]\n"
     "       attend export --lesson ID --page N [--lessons DIR] [--what ...] [--format ...] "

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "export.h"
+#include "heads.h"
 #include "json.h"
 
 static void json_num(FILE *f, float v)
@@ -139,6 +140,12 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
             (double)c->rope_base, c->n_kv_heads ? c->n_kv_heads : c->n_heads,
             model_pe_name(t->ctl.pe), t->ctl.causal ? "true" : "false",
             t->ctl.padding ? "true" : "false", t->ctl.scale ? "true" : "false");
+    char ablated[1024];
+    heads_ablate_names(m, t->ctl.ablate, ablated, sizeof ablated);
+    if (ablated[0]) { /* heads knocked out (dump --ablate): their outputs are zero */
+        fputs(",\n\"ablated\":", f);
+        json_write_string(f, ablated);
+    }
     Stack main_st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
     fputs(",\n\"layers\":", f);
     json_layers(f, t, main_st);

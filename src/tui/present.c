@@ -331,6 +331,11 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
     p->st.started = (long)time(NULL);
     snprintf(p->st.session, sizeof p->st.session, "%ld-%ld", p->st.pid, p->st.started);
     publish(a);
+    if (p->dir[0]) { /* a crash removes the state too: notes must not follow a dead presenter */
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.state", p->dir, p->st.session);
+        ui_crash_unlink(path);
+    }
     return 0;
 }
 
@@ -494,8 +499,11 @@ void present_end(App *a)
         return;
     if (p->dir[0] && p->st.session[0])
         present_state_remove(p->dir, p->st.session);
-    char err[1400];
-    present_record_end(a, err, sizeof err);
+    if (p->rec) { /* the session never ran (no terminal): FILE is left as it was */
+        p->rec = NULL;
+        fileio_tmp_abort(&p->rec_tmp);
+    }
+    ui_crash_unlink(NULL);
     demo_free(a);
     free(p);
     a->present = NULL;
