@@ -346,10 +346,9 @@ int progress_load(Progress *p, const char *path, char *err, size_t errlen)
     if (cJSON_IsNumber(ver) && ver->valuedouble > PROGRESS_VERSION) {
         /* not corrupt: a newer attend's file. Kept where it is, and not overwritten. */
         p->no_save = 1;
-        snprintf(err, errlen, "%.900s: written by a newer attend (progress format %.0f; this "
+        snprintf(err, errlen, "%.900s: written by a newer attend (progress format %.15g; this "
                  "attend reads format %d): it is kept as it is, and progress will not be saved "
-                 "until the newer attend is used", path, ver->valuedouble > 1e9 ? 1e9 :
-                 ver->valuedouble, PROGRESS_VERSION);
+                 "until the newer attend is used", path, ver->valuedouble, PROGRESS_VERSION);
         cJSON_Delete(root);
         return -1;
     }
