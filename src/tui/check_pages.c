@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_key.h"
+#include "app_views.h"
+#include "layout.h"
 #include "lesson_check.h"
 #include "tui.h"
 
