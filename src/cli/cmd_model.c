@@ -28,7 +28,7 @@ int cmd_check_out(const char *out, char *err, size_t errlen)
                  out, out);
         return -1;
     }
-    FileioTmp t;
+    FileioTmp t; /* the target may be replaced, and a file can be created beside it */
     char e2[1200];
     if (fileio_tmp_open(&t, out, 0600, e2, sizeof e2)) {
         snprintf(err, errlen, "--out %s", e2);

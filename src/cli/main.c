@@ -33,6 +33,8 @@ static const Subcommand SUBCOMMANDS[] = {
     {"present", cmd_present, "the course for a projector: themes, key echo, quiet footer"},
     {"notes", cmd_notes, "speaker notes in a second terminal, following attend present"},
     {"demo", cmd_demo, "play a scripted demo (docs/demos.md); --check validates one"},
+    {"heads", cmd_heads, "every head's scores (previous-token, induction...), heads knocked out"},
+    {"lab", cmd_lab, "write attention yourself; checked against the engine (docs/labs.md)"},
     {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
 };
 

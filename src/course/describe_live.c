@@ -95,10 +95,11 @@ static void kvcache_words(const WidgetIO *io, DBuf *b)
 static void cost_words(const LiveWidget *l, DBuf *b)
 {
     const CostPoint *c = &l->cost;
-    dbuf_put(b, "Cost of attention at N = %lld tokens: each head's score matrix has %lld "
-                "entries; every head of every layer together holds %lld bytes (%.1f KiB) of "
+    dbuf_put(b, "Cost of attention at N = %lld token%s: each head's score matrix has %lld "
+                "%s; every head of every layer together holds %lld bytes (%.1f KiB) of "
                 "float32 scores. QK^T takes %lld multiply-adds; the whole forward pass %lld.\n",
-             c->n, c->score_entries, c->score_bytes, (double)c->score_bytes / 1024.0, c->qk_macs,
+             c->n, c->n == 1 ? "" : "s", c->score_entries, c->score_entries == 1 ? "entry" : "entries",
+             c->score_bytes, (double)c->score_bytes / 1024.0, c->qk_macs,
              c->forward_macs);
 }
 

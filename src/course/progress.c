@@ -282,13 +282,13 @@ int progress_load(Progress *p, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        p->no_save = 1; /* a directory or a FIFO there: keep it, read nothing, save nothing */
-        snprintf(err, errlen, "%s: not a regular file: progress will not be saved", path);
+    char why[1400];
+    if (fileio_check_target(path, why, sizeof why)) {
+        p->no_save = 1; /* a symlink, directory or FIFO there: keep it, read and save nothing */
+        snprintf(err, errlen, "%.1300s: progress will not be saved", why);
         return -1;
     }
-    char perr[600], why[300];
+    char perr[600];
     cJSON *root = json_parse_file(path, NULL, perr, sizeof perr);
     if (!root && access(path, R_OK) != 0) {
         p->no_save = 1;
@@ -299,7 +299,7 @@ int progress_load(Progress *p, const char *path, char *err, size_t errlen)
     if (root) {
         if (from_json(p, root, why, sizeof why)) {
             bad = 1;
-            snprintf(perr, sizeof perr, "%.280s: %s", path, why);
+            snprintf(perr, sizeof perr, "%.280s: %.300s", path, why);
         }
         cJSON_Delete(root);
     }
@@ -485,10 +485,18 @@ static int take_lock(const char *path, char *err, size_t errlen)
 {
     char lock[sizeof ((Progress *)0)->path + 8];
     snprintf(lock, sizeof lock, "%s.lock", path);
-    int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    /* O_NONBLOCK: a FIFO planted at the lock's name must not block the open */
+    int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot save progress: cannot open the lock %s: %s", path, lock,
                  strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: cannot save progress: the lock %s is not a regular file",
+                 path, lock);
+        close(fd);
         return -1;
     }
     for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; tries++) {
@@ -502,21 +510,6 @@ static int take_lock(const char *path, char *err, size_t errlen)
         nanosleep(&ts, NULL);
     }
     return fd;
-}
-
-/* Writes text to path atomically (exclusive temp file, fsync, rename, fsync dir). */
-static int write_atomic(const char *path, const char *text, char *err, size_t errlen)
-{
-    FileioTmp t;
-    if (fileio_tmp_open(&t, path, 0600, err, errlen))
-        return -1;
-    if (fileio_write_all(t.fd, text, strlen(text)) || fileio_write_all(t.fd, "\n", 1)) {
-        snprintf(err, errlen, "%s: cannot save progress: %s (the previous file is unchanged)",
-                 path, strerror(errno));
-        fileio_tmp_abort(&t);
-        return -1;
-    }
-    return fileio_tmp_commit(&t, err, errlen);
 }
 
 int progress_save(const Progress *p, char *err, size_t errlen)
@@ -553,7 +546,13 @@ int progress_save(const Progress *p, char *err, size_t errlen)
             snprintf(err, errlen, "out of memory");
     }
     progress_free(&disk);
-    rc = text ? write_atomic(p->path, text, err, errlen) : -1;
+    if (text) {
+        size_t len = strlen(text);
+        text[len] = '\n'; /* cJSON's text ends without one; its NUL becomes it */
+        rc = fileio_write_file(p->path, 0600, text, len + 1, err, errlen);
+    } else {
+        rc = -1;
+    }
     free(text);
     close(lock); /* releases the flock */
     return rc;

@@ -25,30 +25,6 @@ static void on_signal(int sig)
     app_signal = sig;
 }
 
-/* A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) restores the terminal, says so, and
- * dies of the same signal (SA_RESETHAND: the re-raise gets the default action, core dump
- * included), so even a bug never leaves the terminal in raw mode. */
-static void on_crash(int sig)
-{
-    static const char msg[] = "attend: crashed (a bug; please report it); terminal restored\n";
-    ui_end_fatal();
-    ssize_t r = write(2, msg, sizeof msg - 1);
-    (void)r;
-    raise(sig);
-}
-
-static void install_crash_handlers(void)
-{
-    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_crash;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
-}
-
 static void install_signals(void)
 {
     struct sigaction sa;
@@ -59,7 +35,7 @@ static void install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    install_crash_handlers();
+    /* the crash handler is ui_start's, the same for every curses screen */
 }
 
 /* ---- views ---- */
@@ -195,7 +171,13 @@ const char *app_mask_name(const App *a, Stack st, Sublayer sub)
 void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
 {
     const ModelConfig *c = &a->model->cfg;
-    snprintf(out, n, "layer %d of %d  head %d of %d", layer, c->n_layers, head, c->n_heads);
+    int out_now = layer >= 0 && layer < ATTEND_MAX_LAYERS && head >= 0 && head < 64 &&
+                  ((a->ctl.ablate[layer] >> head) & 1u);
+    int any = 0;
+    for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
+        any |= a->ctl.ablate[l] != 0;
+    snprintf(out, n, "layer %d of %d  head %d of %d%s", layer, c->n_layers, head, c->n_heads,
+             out_now ? "  KNOCKED OUT" : any ? "  (heads knocked out: X)" : "");
 }
 
 /* Rows of a decoder (encoder-decoder) are labelled with the word each row produces (tgt);
@@ -827,6 +809,10 @@ static int app_main(int argc, char **argv, int presenter)
     if (app_signal) {
         fprintf(stderr, "attend: stopped by signal %d; progress is saved\n", (int)app_signal);
         rc = 128 + (int)app_signal;
+    }
+    if (present_record_end(a, err, sizeof err)) {
+        fprintf(stderr, "attend: %s\n", err);
+        rc = rc ? rc : 1;
     }
     app_delete(a);
     return rc;

@@ -218,7 +218,10 @@ void present_key(App *a, int k);
 int present_tick(App *a);
 /* 1 in presenter mode (attend present, attend demo). */
 int app_presenting(const App *a);
-/* Removes the published state and frees a->present. */
+/* --record: closes the script and renames it over FILE (fileio.h). 0 (or no recording),
+ * or -1 with a message naming FILE: a write error, and FILE is left as it was. */
+int present_record_end(App *a, char *err, size_t n);
+/* Removes the published state, ends a recording (present_record_end) and frees a->present. */
 void present_end(App *a);
 /* ---- the screen (layout.c) ---- */
 /* Where layout_draw puts everything on a cols x lines screen, computed without curses: the

@@ -302,9 +302,16 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
     }
     a->present = p;
     if (o->record) {
-        p->rec = fopen(o->record, "w");
+        char ferr[1400];
+        fileio_clean_stale(o->record);
+        if (fileio_tmp_open(&p->rec_tmp, o->record, 0644, ferr, sizeof ferr)) {
+            snprintf(err, n, "--record %.1300s", ferr);
+            return -1;
+        }
+        p->rec = fileio_tmp_stream(&p->rec_tmp, 0);
         if (!p->rec) {
-            snprintf(err, n, "cannot write %s", o->record);
+            fileio_tmp_abort(&p->rec_tmp);
+            snprintf(err, n, "out of memory");
             return -1;
         }
         fprintf(p->rec, "{\n  \"title\": \"recorded with attend --record\",\n  \"steps\": [");
@@ -324,6 +331,11 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
     p->st.started = (long)time(NULL);
     snprintf(p->st.session, sizeof p->st.session, "%ld-%ld", p->st.pid, p->st.started);
     publish(a);
+    if (p->dir[0]) { /* a crash removes the state too: notes must not follow a dead presenter */
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.state", p->dir, p->st.session);
+        ui_crash_unlink(path);
+    }
     return 0;
 }
 
@@ -469,6 +481,17 @@ const char *present_echo(const App *a)
     return a->present && a->present->echo[0] ? a->present->echo : NULL;
 }
 
+int present_record_end(App *a, char *err, size_t n)
+{
+    Present *p = a->present;
+    if (!p || !p->rec)
+        return 0;
+    rec_flush(p);
+    fprintf(p->rec, "\n  ]\n}\n");
+    p->rec = NULL;
+    return fileio_tmp_commit(&p->rec_tmp, err, n);
+}
+
 void present_end(App *a)
 {
     Present *p = a->present;
@@ -476,11 +499,11 @@ void present_end(App *a)
         return;
     if (p->dir[0] && p->st.session[0])
         present_state_remove(p->dir, p->st.session);
-    if (p->rec) {
-        rec_flush(p);
-        fprintf(p->rec, "\n  ]\n}\n");
-        fclose(p->rec);
+    if (p->rec) { /* the session never ran (no terminal): FILE is left as it was */
+        p->rec = NULL;
+        fileio_tmp_abort(&p->rec_tmp);
     }
+    ui_crash_unlink(NULL);
     demo_free(a);
     free(p);
     a->present = NULL;

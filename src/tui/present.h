@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "demo.h"
+#include "fileio.h"
 #include "present_state.h"
 
 /* The presenter's state, reached through App.present (NULL in the player). */
@@ -26,8 +27,9 @@ typedef struct Present {
     double demo_auto;    /* --auto seconds, 0: Space steps */
     long long demo_next; /* when --auto runs the next step (monotonic ms) */
     char caption[300];   /* the caption row, "" when none */
-    /* --record FILE */
-    FILE *rec;
+    /* --record FILE: written to an exclusive temp file renamed over FILE at the end */
+    FileioTmp rec_tmp;
+    FILE *rec;           /* rec_tmp's stream, NULL when not recording */
     int rec_steps, rec_lesson, rec_page;
     char rec_keys[256];  /* keys pressed on the recorded page since its open step */
     int rec_edit;        /* 1: the sentence editor is open (its keys become a type step) */

@@ -1,10 +1,15 @@
 /* ui.c - ncurses setup and teardown, colour table and ramps, glyphs, ASCII transliteration,
  * clipped UTF-8 text, word wrapping and boxes. The only file that decides how things look. */
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "ui.h"
@@ -50,8 +55,77 @@ static void init_colors(int theme)
     }
 }
 
+/* ---- the terminal's life: no terminal, a terminal that goes away, a crash ---- */
+static int ui_in_fd = -1;             /* the keyboard's descriptor while curses runs */
+static char crash_unlink_path[1024];  /* a file to remove if attend crashes ("" none) */
+
+int ui_check_terminal(const UiOpts *o, char *err, size_t errlen)
+{
+    int in = fileno(o->in ? o->in : stdin), out = fileno(o->out ? o->out : stdout);
+    const char *which = !isatty(in) ? "standard input" : !isatty(out) ? "standard output" : NULL;
+    if (!which)
+        return 0;
+    snprintf(err, errlen, "this screen is interactive and needs a terminal, but %s is not "
+             "one (run it in a terminal; see attend --help for the commands that run without "
+             "one)", which);
+    return -1;
+}
+
+/* A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) in any curses screen restores the
+ * terminal, removes the registered file, says so, and dies of the same signal (SA_RESETHAND:
+ * the re-raise gets the default action, core dump included). Only async-signal-safe calls
+ * besides endwin, which is the point. */
+static void on_crash(int sig)
+{
+    static const char msg[] = "attend: crashed (a bug; please report it); terminal restored\n";
+    ui_end_fatal();
+    if (crash_unlink_path[0])
+        unlink(crash_unlink_path);
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)r;
+    raise(sig);
+}
+
+static void install_crash_handlers(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+void ui_crash_unlink(const char *path)
+{
+    snprintf(crash_unlink_path, sizeof crash_unlink_path, "%s", path ? path : "");
+}
+
+/* 1 when the keyboard is gone: the terminal hung up (a closed tmux pane, a dropped ssh
+ * connection: POLLHUP, EIO) or its input ended. */
+static int terminal_gone(void)
+{
+    if (ui_in_fd < 0)
+        return 0;
+    struct pollfd p = {ui_in_fd, POLLIN, 0};
+    int r = poll(&p, 1, 0);
+    if (r < 0)
+        return errno != EINTR && errno != EAGAIN;
+    if (r == 0)
+        return 0;
+    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+        return 1;
+    /* readable, yet curses read nothing and nothing is waiting: the end of the input */
+    int avail = 0;
+    return ioctl(ui_in_fd, FIONREAD, &avail) == 0 && avail == 0;
+}
+
 int ui_start(const UiOpts *o, char *err, size_t errlen)
 {
+    if (ui_check_terminal(o, err, errlen))
+        return -1;
     const char *cs = nl_langinfo(CODESET);
     ui.utf8 = !o->ascii && cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
     ui_screen = newterm(o->term, o->out ? o->out : stdout, o->in ? o->in : stdin);
@@ -62,6 +136,9 @@ int ui_start(const UiOpts *o, char *err, size_t errlen)
     }
     set_term(ui_screen);
     ui.started = 1;
+    ui.gone = 0;
+    ui_in_fd = fileno(o->in ? o->in : stdin);
+    install_crash_handlers();
     raw();
     noecho();
     nonl();
@@ -233,8 +310,15 @@ int ui_read_key(void)
 {
     wint_t ch;
     int r = get_wch(&ch);
-    if (r == ERR)
+    if (r == ERR) {
+        /* No key: a timeout, or the terminal is gone, when every read fails at once. A gone
+         * terminal is a hangup: SIGHUP makes each screen's loop save and end cleanly. */
+        if (!ui.gone && terminal_gone()) {
+            ui.gone = 1;
+            raise(SIGHUP);
+        }
         return -1;
+    }
     if (r == KEY_CODE_YES)
         return (int)ch;
     if (ch > 0xFF)

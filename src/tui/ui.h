@@ -38,6 +38,7 @@ typedef struct {
     int ramp_n;         /* levels of the ramp in use */
     int mouse;          /* 1: mouse clicks reported */
     int started;        /* 1 between ui_start and ui_end */
+    int gone;           /* 1 once the terminal went away (ui_read_key raised SIGHUP) */
 } Ui;
 
 extern Ui ui;
@@ -69,10 +70,18 @@ typedef struct {
     const char *term;   /* terminal type; NULL = $TERM */
 } UiOpts;
 
-/* Decides UTF-8 from the locale (call setlocale first) unless o->ascii; starts curses with
- * newterm (never exits on failure), raw keys, no echo, keypad, ESC delay 25 ms, colours
- * unless NO_COLOR is set. Returns 0, or -1 with a message. */
+/* 0 when o's input and output (stdin/stdout by default) are terminals, else -1 with a
+ * message saying which is not. */
+int ui_check_terminal(const UiOpts *o, char *err, size_t errlen);
+/* Refuses to start without a terminal (ui_check_terminal). Decides UTF-8 from the locale
+ * (call setlocale first) unless o->ascii; starts curses with newterm (never exits on
+ * failure), raw keys, no echo, keypad, ESC delay 25 ms, colours unless NO_COLOR is set, and
+ * installs the one crash handler of every curses screen: on SIGSEGV, SIGABRT, SIGBUS, SIGFPE
+ * or SIGILL it restores the terminal, removes the file of ui_crash_unlink, says so and dies
+ * of the signal. Returns 0, or -1 with a message. */
 int ui_start(const UiOpts *o, char *err, size_t errlen);
+/* The file the crash handler removes (the presenter's state); NULL or "" for none. */
+void ui_crash_unlink(const char *path);
 /* Restores the terminal (idempotent; safe from any exit path). */
 void ui_end(void);
 /* Restores the terminal from a crash handler: endwin only, frees nothing. */
@@ -105,7 +114,8 @@ const char *ui_text(const char *s, char *out, size_t outlen);
 #define KEY_CTRL_H 8
 #define KEY_CTRL(c) ((c) & 0x1f)
 /* The next key: a curses key code, an ASCII byte, or a wide character | UI_WCHAR; -1 when
- * none arrived (timeout). */
+ * none arrived (timeout). When the terminal has gone away (hung up, input ended) it sets
+ * ui.gone and raises SIGHUP once, so the screen's loop saves and ends as on a hangup. */
 int ui_read_key(void);
 int ui_width(const char *s);
 /* Prints s at (y, x) within w columns, transliterated in ASCII mode. Text that does not fit

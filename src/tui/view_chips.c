@@ -230,8 +230,8 @@ static void chips_draw(App *a, Rect r)
                        match ? "outputs match permutation" : "outputs do not match");
     attrset(A_NORMAL);
     if (r.w - used - 2 > 0)
-        ui_putf(y, r.x + used + 2, r.w - used - 2, "max|Attn(PX) − P·Attn(X)| = %.3g",
-                (double)a->equiv);
+        ui_putf(y, r.x + used + 2, r.w - used - 2, "layer %d: max|Attn(PX) − P·Attn(X)| = %.3g",
+                a->layer, (double)a->equiv);
     y++;
     int ident = 1;
     for (int i = 0; i < t->n; i++)

@@ -578,10 +578,11 @@ static void key(QV *q, int k)
     /* a verdict is on screen */
     switch (k) {
     case 'r':
-        if (q->st == ST_WRONG) {
+        if (q->st == ST_WRONG) { /* retry: a fresh field, not the wrong answer to append to */
             q->st = ST_ASK;
             q->fb = FB_NONE;
             q->msg[0] = 0;
+            q->input[0] = 0;
         }
         return;
     case '?':

@@ -173,12 +173,22 @@ static void test_symlink(void)
     char *v = read_file(victim);
     CHECK(v && !strcmp(v, "precious"), "victim untouched by the temp file");
     unlink(link);
-    /* the progress file itself a link: the save replaces the link, not its target */
+    /* the progress file itself a link: refused (docs/security.md), the link and its target
+     * untouched */
     unlink(path);
     CHECK(symlink(victim, path) == 0, "progress.json -> victim");
-    CHECK(progress_save(&p, err, sizeof err) == 0, "save over a link: %s", err);
+    CHECK(progress_save(&p, err, sizeof err) == -1 && strstr(err, "symbolic link") &&
+          strstr(err, path), "save over a link refused, naming it: %s", err);
+    Progress q;
+    CHECK(progress_load(&q, path, err, sizeof err) == -1 && q.no_save &&
+          strstr(err, "symbolic link"), "a linked progress file is not loaded: %s", err);
+    progress_free(&q);
+    char lbuf[700];
+    ssize_t ll = readlink(path, lbuf, sizeof lbuf - 1);
+    CHECK(ll > 0 && (lbuf[ll] = 0, !strcmp(lbuf, victim)), "the link itself is kept");
     v = read_file(victim);
     CHECK(v && !strcmp(v, "precious"), "victim untouched through progress.json");
+    unlink(path);
     /* the lock a link: refused, victim untouched */
     char lock[700];
     snprintf(lock, sizeof lock, "%s.lock", path);
