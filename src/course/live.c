@@ -240,6 +240,8 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
     case W_GENERATE:
         rc = run_generate(l, m, ids, n, full, prefix, err, errlen);
         break;
+    case W_LAB: /* nothing to compute: the learner's code runs in attend lab, not here */
+        break;
     default:
         snprintf(err, errlen, "%s is not an explanation widget", course_widget_name(w->kind));
         return -1;

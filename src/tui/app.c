@@ -42,13 +42,13 @@ static void install_signals(void)
 static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT,
                                        &VIEW_MATRIX, &VIEW_WORKED, &VIEW_SCALING,
                                        &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_TRAIN,
-                                       &VIEW_GENERATE};
+                                       &VIEW_GENERATE, &VIEW_LAB};
 /* Every view with private state, widget or overlay: app_new allocates each one's. */
 static const ViewOps *const ALL_VIEWS[] = {
     &VIEW_NONE,  &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT, &VIEW_MATRIX, &VIEW_WORKED,
     &VIEW_SCALING, &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_HELP, &VIEW_NOTES,
     &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN, &VIEW_GOTO,
-    &VIEW_GENERATE};
+    &VIEW_GENERATE, &VIEW_LAB};
 #define N_ALL_VIEWS (int)(sizeof ALL_VIEWS / sizeof ALL_VIEWS[0])
 
 const ViewOps *app_view(WidgetKind k)

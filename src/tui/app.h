@@ -259,6 +259,7 @@ int chips_click(App *a, Rect r, int y, int x);
 extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
 extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
 extern const ViewOps VIEW_TRAIN, VIEW_GENERATE;
+extern const ViewOps VIEW_LAB; /* a lab's commands and its last check (view_lab.c) */
 /* Overlays. */
 extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;
 extern const ViewOps VIEW_GOTO; /* G: go to a page (view_goto.c) */
