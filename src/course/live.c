@@ -94,6 +94,8 @@ static int run_worked(LiveWidget *l, const Widget *w, char *err, size_t errlen)
     explain_put(&l->nv, "d_v", ws->dv, 1);
     explain_put(&l->nv, "sqrt_d_k", sqrt((double)ws->dk), 0);
     explain_put(&l->nv, "step", l->s.step + 1, 1);
+    explain_put(&l->nv, "causal", l->s.causal, 1); /* the m and s toggles, for {{if}} guards */
+    explain_put(&l->nv, "scale", l->s.scale, 1);
     return 0;
 }
 

@@ -14,7 +14,15 @@
 
 #include "ui.h"
 
-Ui ui;
+/* The key table (keys.c) binds curses' function keys by value, without curses: */
+_Static_assert(UI_KEY_DOWN == KEY_DOWN && UI_KEY_UP == KEY_UP && UI_KEY_LEFT == KEY_LEFT &&
+                   UI_KEY_RIGHT == KEY_RIGHT && UI_KEY_HOME == KEY_HOME &&
+                   UI_KEY_BACKSPACE == KEY_BACKSPACE && UI_KEY_F1 == KEY_F(1) &&
+                   UI_KEY_DC == KEY_DC && UI_KEY_NPAGE == KEY_NPAGE &&
+                   UI_KEY_PPAGE == KEY_PPAGE && UI_KEY_ENTER == KEY_ENTER &&
+                   UI_KEY_END == KEY_END,
+               "ui_text.h's UI_KEY_* are curses' KEY_* codes");
+
 static SCREEN *ui_screen;
 
 /* Ramps: colour-blind-safe, lightness strictly rising. Background index, readable foreground. */
@@ -227,84 +235,7 @@ const char *ui_glyph(Glyph g)
     return ui.utf8 ? GLYPH_UTF8[g] : GLYPH_ASCII[g];
 }
 
-/* UTF-8 sequences the engine and lessons use, with ASCII spellings. */
-static const struct { const char *u, *a; } TRANSLIT[] = {
-    {"ᵀ", "^T"}, {"÷", "/"}, {"√d_k", "sqrt(d_k)"}, {"√", "sqrt"}, {"\u2009", " "},
-    {"−", "-"}, {"∞", "inf"}, {"·", "*"},
-    {"×", "x"}, {"→", "->"}, {"←", "<-"}, {"⊙", "(.)"}, {"²", "^2"}, {"…", "..."},
-    {"—", "--"}, {"–", "-"}, {"“", "\""}, {"”", "\""}, {"‘", "'"}, {"’", "'"},
-    {"≈", "~="}, {"≤", "<="}, {"≥", ">="}, {"≠", "!="}, {"∑", "sum"}, {"Σ", "sum"},
-    {"α", "alpha"}, {"θ", "theta"}, {"ε", "eps"}, {"λ", "lambda"}, {"π", "pi"},
-    {"░", "."}, {"▒", ":"}, {"▓", "#"}, {"█", "@"}, {"•", "*"}, {"✓", "*"},
-    {"↑", "^"}, {"↓", "v"}, {"─", "-"}, {"│", "|"}, {"ᵢ", "_i"}, {"ⱼ", "_j"},
-    {"₀", "0"}, {"₁", "1"}, {"₂", "2"}, {"₃", "3"}, {"ₖ", "_k"}, {"₍", "("}, {"₎", ")"},
-    {"⁰", "^0"}, {"¹", "^1"}, {"³", "^3"}, {"ⁿ", "^n"}, {"↔", "<->"}, {"∝", "~"},
-    {"▉", "#"}, {"▊", "#"}, {"▋", "#"}, {"▌", "#"}, {"▍", "#"}, {"▎", "#"}, {"▏", "#"},
-    {"▔", "-"}, {"▶", ">"}, {"▸", ">"}, {"▼", "v"}, {"◀", "<"}, {"◂", "<"}, {"✗", "x"},
-};
 
-const char *ui_text(const char *s, char *out, size_t outlen)
-{
-    size_t o = 0;
-    if (!outlen)
-        return out;
-    if (ui.utf8) {
-        snprintf(out, outlen, "%s", s);
-        return out;
-    }
-    while (*s && o + 1 < outlen) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x80) {
-            out[o++] = *s++;
-            continue;
-        }
-        size_t i, n = sizeof TRANSLIT / sizeof TRANSLIT[0];
-        for (i = 0; i < n; i++) {
-            size_t ul = strlen(TRANSLIT[i].u);
-            if (!strncmp(s, TRANSLIT[i].u, ul)) {
-                size_t al = strlen(TRANSLIT[i].a);
-                if (o + al >= outlen)
-                    goto done;
-                memcpy(out + o, TRANSLIT[i].a, al);
-                o += al;
-                s += ul;
-                break;
-            }
-        }
-        if (i == n) { /* unknown sequence: one '?' for the whole character */
-            out[o++] = '?';
-            s++;
-            while ((*s & 0xC0) == 0x80)
-                s++;
-        }
-    }
-done:
-    out[o] = '\0';
-    return out;
-}
-
-/* Decodes one UTF-8 character; returns its byte length (1 for invalid bytes). */
-static int utf8_next(const char *s, int *width)
-{
-    unsigned char c = (unsigned char)s[0];
-    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    for (int i = 1; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80) {
-            len = 1;
-            break;
-        }
-    *width = 1;
-    if (len > 1 && ui.utf8) {
-        mbstate_t st;
-        wchar_t wc;
-        memset(&st, 0, sizeof st);
-        if (mbrtowc(&wc, s, (size_t)len, &st) == (size_t)len) {
-            int w = wcwidth(wc);
-            *width = w < 0 ? 1 : w;
-        }
-    }
-    return len;
-}
 
 int ui_read_key(void)
 {
@@ -326,15 +257,6 @@ int ui_read_key(void)
     return (int)ch;
 }
 
-int ui_width(const char *s)
-{
-    int w = 0, cw;
-    while (*s) {
-        s += utf8_next(s, &cw);
-        w += cw;
-    }
-    return w;
-}
 
 int ui_put(int y, int x, int w, const char *s)
 {
@@ -348,7 +270,7 @@ int ui_put(int y, int x, int w, const char *s)
     int used = 0, cw;
     const char *p = s;
     while (*p) {
-        int len = utf8_next(p, &cw);
+        int len = ui_char(p, &cw);
         if (used + cw > w)
             break;
         p += len;
@@ -364,7 +286,7 @@ int ui_put(int y, int x, int w, const char *s)
             used = 0;
             p = s;
             while (*p) {
-                int len = utf8_next(p, &cw);
+                int len = ui_char(p, &cw);
                 if (used + cw > w - ew)
                     break;
                 p += len;
@@ -453,47 +375,6 @@ void ui_box(int y, int x, int h, int w, const char *title)
     }
 }
 
-int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx)
-{
-    int lines = 0;
-    if (w < 1)
-        w = 1;
-    const char *p = text;
-    while (*p) {
-        const char *end = strchr(p, '\n');
-        if (!end)
-            end = p + strlen(p);
-        if (end == p) { /* blank line */
-            line(p, 0, ctx);
-            lines++;
-        }
-        const char *s = p;
-        while (s < end) {
-            /* Greedy: take words while they fit. */
-            const char *q = s, *brk = NULL;
-            int cols = 0, cw;
-            while (q < end) {
-                if (*q == ' ')
-                    brk = q;
-                int len = utf8_next(q, &cw);
-                if (cols + cw > w)
-                    break;
-                cols += cw;
-                q += len;
-            }
-            const char *stop = q;
-            if (q < end && brk && brk > s)
-                stop = brk; /* break at the last space that fit */
-            line(s, (int)(stop - s), ctx);
-            lines++;
-            s = stop;
-            while (s < end && *s == ' ')
-                s++;
-        }
-        p = *end ? end + 1 : end;
-    }
-    return lines;
-}
 
 typedef struct {
     int y, x, w, maxl, n;

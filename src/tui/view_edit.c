@@ -5,7 +5,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "ui.h"
 
 typedef struct {
@@ -254,4 +254,5 @@ static int edit_key(App *a, Request req, int k)
 const ViewOps VIEW_EDIT = {
     .name = "sentence editor", .keymap = KM_EDIT, .overlay = 1, .state_size = sizeof(Edit),
     .open = edit_open, .draw = edit_draw, .key = edit_key,
+    .opens = REQ_EDIT,
 };

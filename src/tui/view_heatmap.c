@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "ui.h"
 
 static int is_masked(const TraceEntry *mask, int i, int j)

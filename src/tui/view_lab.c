@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "lab.h"
 #include "ui.h"
 
