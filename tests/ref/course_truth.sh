@@ -123,6 +123,25 @@ PYEOF
     then ok; else bad "chips verdict of layer $layer is not that layer's gap"; fi
 done
 
+# Q on a page with questions starts at that page's first question (L6's practice page names
+# its question; every page with questions is checked)
+"$PY" -c 'import json,glob,re
+for f in sorted(glob.glob("lessons/*.json")):
+    d=json.load(open(f))
+    for i,p in enumerate(d["pages"]):
+        qs=p.get("questions") or []
+        if qs and qs[0].get("kind")!="drill":
+            head=re.split(r"\{\{", qs[0].get("prompt",""))[0].split("\n")[0][:40]
+            if len(head)>=12: print("%s\t%d\t%s" % (d["id"], i+1, head))' >"$tmp/qpages"
+nq=0
+while IFS=$'\t' read -r lid pg head; do
+    nq=$((nq + 1))
+    out=$(plain 'Q\nq\nq\n' "$lid" "$pg")
+    first=$(grep -A2 -m1 '^Question 1 of' <<<"$out")
+    if grep -qF -- "$head" <<<"$first"; then ok; else bad "Q on $lid page $pg does not start at its question ($head)"; fi
+done <"$tmp/qpages"
+[ "$nq" -gt 3 ] && ok || bad "only $nq pages with questions checked"
+
 # "1 tokens", "1 scores": no count of one with a plural noun, wherever a key brings N to 1
 one() { # NAME TRANSCRIPT
     if grep -qE '(^|[^0-9.,])1 (tokens|scores|entries|words|steps|keys|rows|columns|heads|layers)\b' <<<"$2"; then
