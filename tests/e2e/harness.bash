@@ -152,7 +152,7 @@ resize() { tm resize-window -t main -x "$1" -y "$2"; }
 # shade only) are skipped.
 heatmap_triangle() {
     screen | awk -v g="$1" -v rows="$2" -v strip="${3:-}" '
-        { line = $0; sub(/^.*[│|]( |$)/, "", line)
+        { line = $0; sub(/^.*[│|]( |$)/, "", line); gsub(/[][]/, " ", line)
           if (strip != "") gsub(/░|▒|▓|█/, " ", line)
           n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }
@@ -171,7 +171,7 @@ heatmap_triangle() {
 # heatmap_full ROWS [strip]: no masked cell, every row sums to 1.00.
 heatmap_full() {
     screen | awk -v rows="$1" -v strip="${2:-}" '
-        { line = $0; sub(/^.*[│|]( |$)/, "", line)
+        { line = $0; sub(/^.*[│|]( |$)/, "", line); gsub(/[][]/, " ", line)
           if (strip != "") gsub(/░|▒|▓|█/, " ", line)
           n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }
