@@ -186,4 +186,19 @@ expect "4 022 458 880 weights (4.02 B)." "LANG=C: grouped {{x params ,}} in ASCI
 keys q
 expect_exit 0 "LANG=C: quits cleanly"
 
+# arriving on a chips page by space from another chips page: the table is this page's run
+# (L9: the reordered, masked page, then the original order), not the last page's rows
+rm -rf "$XDG_STATE_HOME"
+P9=$(/usr/bin/python3 -c 'import json,glob
+d=json.load(open(glob.glob("'"$ROOT"'/lessons/*-permutation-equivariance.json")[0]))
+print([i+1 for i,p in enumerate(d["pages"]) if "causal mask breaks" in p["title"]][0])')
+start 80 24 -- --lesson permutation-equivariance --page "$P9"
+expect "outputs do not match" "chips: the masked, reordered page does not match"
+keys Space
+expect "outputs match permutation" "chips: the next page matches"
+expect "after, order: 0 1 2 3" "chips: the table's order is this page's"
+expect_gone "changed" "chips: no row of the last page's table is left"
+keys q
+expect_exit 0 "chips: quits"
+
 finish
