@@ -201,4 +201,15 @@ expect_gone "changed" "chips: no row of the last page's table is left"
 keys q
 expect_exit 0 "chips: quits"
 
+# 16 tokens at 80x24: the cells are too narrow for numbers, so each row names its strongest
+# value and key (row 0 under the causal mask gives itself 1.00)
+start 80 24 -- --lessons "$ROOT/tests/e2e/fixtures/long"
+expect "strongest" "long: the strongest column is shown"
+row0=$(screen | grep -m1 -E '^ the +·')
+check "long: row 0 names its strongest value, itself ($row0)" grep -qE '1\.00 +1\.00 the *$' <<<"$row0"
+keys v
+expect "strongest" "long: scores keep the column"
+keys q
+expect_exit 0 "long: quits"
+
 finish
