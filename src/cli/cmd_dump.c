@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "safetext.h"
 #include "export.h"
 #include "heads.h"
 #include "json.h"
@@ -340,6 +341,8 @@ int cmd_dump(int argc, char **argv)
     DumpRun r;
     if (dump_run(&r, &o))
         return 1;
+    if (strcmp(format, "json")) /* text quotes the sentence: no raw control characters */
+        safetext_wrap(&stdout, 0);
     if (o.heads_summary)
         rc = dump_heads_summary(stdout, &r.m, r.t, !strcmp(format, "json")) || fflush(stdout)
                  ? 1 : 0;
