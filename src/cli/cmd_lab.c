@@ -166,8 +166,13 @@ static int cmd_start(const Args *a)
     }
     const char *dir = a->n_pos > 1 ? a->pos[1] : ".";
     struct stat st;
-    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "attend lab: %s: not a directory\n", dir);
+    int sr = stat(dir, &st);
+    if (sr && errno == ENOENT && mkdir(dir, 0755) == 0) {
+        printf("made the directory %s\n", dir);
+        sr = stat(dir, &st);
+    }
+    if (sr || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "attend lab: %s: %s\n", dir, sr ? strerror(errno) : "not a directory");
         return 1;
     }
     snprintf(path, sizeof path, "%s/%s.%s", dir, d->name, lang);
@@ -180,18 +185,10 @@ static int cmd_start(const Args *a)
         }
     }
     char *text = lab_starter_text(d, lang, err, sizeof err);
-    FileioTmp t;
-    if (!text || fileio_tmp_open(&t, path, 0644, err, sizeof err)) {
-        fprintf(stderr, "attend lab: %s\n", err);
-        free(text);
-        return 1;
-    }
-    int bad = fileio_write_all(t.fd, text, strlen(text));
-    if (bad)
-        fileio_tmp_abort(&t);
+    int bad = !text || fileio_write_file(path, 0644, text, strlen(text), err, sizeof err);
     free(text);
-    if (bad || fileio_tmp_commit(&t, err, sizeof err)) {
-        fprintf(stderr, "attend lab: %s\n", bad ? strerror(errno) : err);
+    if (bad) {
+        fprintf(stderr, "attend lab: %s\n", err);
         return 1;
     }
     printf("wrote %s: %s\nfill in its TODOs, then: attend lab check %s %s\n"
