@@ -115,7 +115,10 @@ void lw_parse_start(LjCtx *x, const cJSON *obj, const char *path, const Model *m
     char kp[300], buf[64];
     if (lj_get_str(x, obj, path, "mask", buf, sizeof buf) == 1) {
         lj_pjoin(kp, sizeof kp, path, "mask");
-        if (names_mask_parse(buf, &s->causal, &s->padding))
+        if (!strcmp(buf, "after-softmax")) { /* the worked example's mistake (checked there) */
+            s->causal = 2;
+            s->padding = 0;
+        } else if (names_mask_parse(buf, &s->causal, &s->padding))
             lj_prob(x, kp, "unknown mask \"%s\" (" NAMES_MASK_LIST ")", buf);
     }
     if (lj_get_str(x, obj, path, "pe", buf, sizeof buf) == 1) {
@@ -508,11 +511,16 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
             }
     const cJSON *step = cJSON_IsObject(st) ? json_get(st, "step") : NULL;
     lj_pjoin(kp, sizeof kp, sp, "step");
+    if (w->kind != W_WORKED && w->start.causal == 2) {
+        lj_pjoin(kp, sizeof kp, sp, "mask");
+        lj_prob(x, kp, "mask \"after-softmax\" (the mistake, shown live) is the worked "
+                       "example's only");
+    }
     if (w->kind == W_WORKED) {
         parse_worked(x, obj, path, w);
         if (w->start.padding > 0) {
             lj_pjoin(kp, sizeof kp, sp, "mask");
-            lj_prob(x, kp, "a worked widget's mask is \"none\" or \"causal\"");
+            lj_prob(x, kp, "a worked widget's mask is \"none\", \"causal\" or \"after-softmax\"");
         }
         if (w->start.step >= LIVE_WORKED_STEPS)
             lj_prob(x, kp, "%d is out of range: the worked example has steps 0..%d", w->start.step,

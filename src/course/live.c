@@ -40,7 +40,7 @@ void live_start(LiveWidget *l, const Widget *w, const Model *m)
 {
     memset(l, 0, sizeof *l);
     const WidgetStart *s = &w->start;
-    l->s.causal = s->causal > 0;
+    l->s.causal = s->causal > 0 ? s->causal : 0; /* worked: 2 is the mask after softmax */
     l->s.scale = s->scale;
     l->s.step = s->step;
     if (w->kind == W_TRAIN)
