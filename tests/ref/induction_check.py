@@ -95,8 +95,42 @@ def main():
     mine = [x for x in l1 if x["head"] == best][0]["induction"]
     check(abs(mine - score[best]) <= 0.2, "attend heads says %.3f for L1.h%d, this script %.3f"
           % (mine, best, score[best]))
+    bad_inputs(attend, model)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def bad_inputs(attend, model):
+    """Bad configs and options: a clear message naming the key or the value, nothing written."""
+    import tempfile
+    with open("data/configs/induction.json") as f:
+        base = json.load(f)
+    base["vocab"] = os.path.abspath(base["vocab"])
+    cases = [
+        (lambda c: c.update(corpus="data/corpus/english.txt"), 'give "corpus" or "repeat", not both'),
+        (lambda c: c["repeat"].update(foo=1), 'unknown key "repeat.foo"'),
+        (lambda c: c["repeat"].update(max_segment=30), "does not fit twice in seq_len 48"),
+        (lambda c: c["repeat"].update(loss="half"), '"repeat.loss" is "half"'),
+        (lambda c: c["config"].update(d_ff=16), "d_ff"),
+    ]
+    with tempfile.TemporaryDirectory() as d:
+        for edit, want in cases:
+            c = json.loads(json.dumps(base))
+            edit(c)
+            cfg, out = os.path.join(d, "c.json"), os.path.join(d, "o.json")
+            with open(cfg, "w") as f:
+                json.dump(c, f)
+            r = subprocess.run([attend, "train", "--config", cfg, "--out", out, "--steps", "1"],
+                               capture_output=True, text=True)
+            check(r.returncode == 1 and want in r.stderr and not os.path.exists(out),
+                  "train refuses: %s (%s)" % (want, r.stderr.strip()[:120]))
+    for cmd, want in [([attend, "heads", "--model", model, "--ablate", "5.0"], "does not exist"),
+                      ([attend, "heads", "--model", model, "--ablate", "1-0"], "LAYER.HEAD"),
+                      ([attend, "dump", "--model", model, "--sentence", "cat dog", "--ablate",
+                        "0.9"], "does not exist"),
+                      ([attend, "heads", "--model", model, "--lengths", "40"], "out of range")]:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        check(r.returncode != 0 and want in r.stderr, "%s: %s" % (" ".join(cmd[1:]), r.stderr.strip()[:120]))
 
 
 if __name__ == "__main__":
