@@ -48,8 +48,10 @@ ENGINE_OBJ := $(ENGINE_SRC:src/%.c=$(BUILD)/%.o)
 COURSE_OBJ := $(COURSE_SRC:src/%.c=$(BUILD)/%.o)
 TUI_OBJ    := $(TUI_SRC:src/%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:src/%.c=$(BUILD)/%.o)
-# Terminal-free objects: what unit tests and tools link (no curses).
+# Terminal-free objects: what unit tests and tools link (no curses). The key table and the
+# text helpers of the tui need no curses either, so its unit test links them.
 CORE_OBJ := $(ENGINE_OBJ) $(COURSE_OBJ)
+TUI_FREE_OBJ := $(BUILD)/tui/keys.o $(BUILD)/tui/ui_text.o
 MAIN_OBJ := $(BUILD)/cli/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -90,10 +92,11 @@ $(BUILD)/%.d: ;
 .PRECIOUS: $(BUILD)/%.d
 # The matmul kernel may fuse a*b+c into one FMA (see src/engine/tensor_matmul.c).
 $(BUILD)/engine/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
-# Unit tests link the core only: no curses, no terminal. (Their .d: build/tests/test_x.d.)
-$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
+# Unit tests link the core and the tui's curses-free objects only: no curses, no terminal
+# (a test that needed curses would not link). Their .d: build/tests/test_x.d.
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ) $(TUI_FREE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_course) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(CORE_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_tui) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(TUI_FREE_OBJ) $(CORE_LIBS) $(LDLIBS)
 $(BUILD)/tools/%: tools/%.c $(CORE_OBJ) $(CLI_OBJ) $(TUI_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_cli) $(PKG_CFLAGS) -o $@ $< $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)

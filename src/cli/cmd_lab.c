@@ -166,8 +166,13 @@ static int cmd_start(const Args *a)
     }
     const char *dir = a->n_pos > 1 ? a->pos[1] : ".";
     struct stat st;
-    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "attend lab: %s: not a directory\n", dir);
+    int sr = stat(dir, &st);
+    if (sr && errno == ENOENT && mkdir(dir, 0755) == 0) {
+        printf("made the directory %s\n", dir);
+        sr = stat(dir, &st);
+    }
+    if (sr || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "attend lab: %s: %s\n", dir, sr ? strerror(errno) : "not a directory");
         return 1;
     }
     snprintf(path, sizeof path, "%s/%s.%s", dir, d->name, lang);

@@ -100,7 +100,10 @@ int lab_show_write(const char *path, const LabDef *d, const char *file, const La
     const LabGot *g = ci >= 0 && ci < c->result.n_cases ? &c->result.got[ci] : NULL;
     if (g && g->ok) {
         const LabCase *cs = &c->cases.cases[ci];
-        int k = v->pass ? cs->n_outs - 1 : v->wrong_out; /* the weights when there are some */
+        int k = cs->n_outs - 1; /* the weights when there are some, else the wrong output */
+        if (k >= g->n_outs || g->outs[k].ndim != cs->want[k].ndim ||
+            memcmp(g->outs[k].dim, cs->want[k].dim, sizeof g->outs[k].dim))
+            k = v->pass ? -1 : v->wrong_out;
         if (k >= 0 && k < g->n_outs && g->outs[k].ndim == cs->want[k].ndim &&
             !memcmp(g->outs[k].dim, cs->want[k].dim, sizeof g->outs[k].dim)) {
             add(&b, "what case %d: %s\n", ci + 1, cs->want[k].name);

@@ -23,7 +23,7 @@ static const LabDef LABS[] = {
       "give a fully masked row weights of 0 and an output of 0, not NaN.",
       "Return a pair: return out, weights (in that order)."},
      lab_make_attention, LAB_MISTAKES_ATTENTION, NULL},
-    {"masks", "Causal and padding masks", "causal-mask", "py",
+    {"masks", "Causal and padding masks", "padding-mask", "py",
      {"A mask is added to the scores: 0 where a query may read a key, −∞ where it may not. "
       "causal_mask(n) is −∞ above the diagonal (key j > query i).",
       "np.triu(np.full((n, n), -np.inf), k=1) is the causal mask in one line. The padding "
@@ -51,7 +51,7 @@ static const LabDef LABS[] = {
       "return the same shape: a [1, 16, 256] input gives a [1, 16, 256] output."},
      lab_make_block, LAB_MISTAKES_BLOCK, NULL},
     {"positions", "Permutation equivariance, with and without positions",
-     "permutation-equivariance", "py",
+     "positional-encoding", "py",
      {"self_attention(X, Wq, Wk, Wv): one head, no mask, scaled by √d_k, returns "
       "softmax(Q·Kᵀ/√d_k)·V with Q = X·Wq and so on.",
       "sinusoidal(n, d): PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(pos / "

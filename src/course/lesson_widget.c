@@ -13,12 +13,14 @@
 #include <string.h>
 
 #include "datapath.h"
+#include "lab.h"
 #include "live.h"
 #include "names.h"
 #include "widget.h"
 
 static const char *const WIDGET_KEYS[] = {"kind", "sentence", "target", "model", "start",
-                                          "controls", "q", "k", "v", "labels", "config", NULL};
+                                          "controls", "q", "k", "v", "labels", "config", "lab",
+                                          NULL};
 static const char *const WIDGET_REQ[] = {"kind", NULL};
 
 /* Start keys each kind reads; an unknown key is left to the start's own key check (model
@@ -435,6 +437,16 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
             lj_prob_key(x, kp, "only worked widgets take \"%s\" (this one is %s)", WORKED_ONLY[i],
                      kind);
         }
+    const cJSON *lab = json_get(obj, "lab");
+    lj_pjoin(kp, sizeof kp, path, lab || w->kind != W_LAB ? "lab" : "kind");
+    if (lab && w->kind != W_LAB)
+        lj_prob_key(x, kp, "only lab widgets take \"lab\" (this one is %s)", kind);
+    else if (w->kind == W_LAB && !cJSON_IsString(lab))
+        lj_prob(x, kp, "a lab widget names its lab: \"lab\": \"NAME\" (attend lab list)");
+    else if (lab && !lab_find(lab->valuestring))
+        lj_prob(x, kp, "no lab named \"%.40s\" (attend lab list)", lab->valuestring);
+    else if (lab)
+        snprintf(w->lab, sizeof w->lab, "%s", lab->valuestring);
     const cJSON *cfg = json_get(obj, "config");
     if (cfg && w->kind != W_PARAMS) {
         lj_pjoin(kp, sizeof kp, path, "config");

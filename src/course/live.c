@@ -94,6 +94,8 @@ static int run_worked(LiveWidget *l, const Widget *w, char *err, size_t errlen)
     explain_put(&l->nv, "d_v", ws->dv, 1);
     explain_put(&l->nv, "sqrt_d_k", sqrt((double)ws->dk), 0);
     explain_put(&l->nv, "step", l->s.step + 1, 1);
+    explain_put(&l->nv, "causal", l->s.causal, 1); /* the m and s toggles, for {{if}} guards */
+    explain_put(&l->nv, "scale", l->s.scale, 1);
     return 0;
 }
 
@@ -239,6 +241,8 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
         break;
     case W_GENERATE:
         rc = run_generate(l, m, ids, n, full, prefix, err, errlen);
+        break;
+    case W_LAB: /* nothing to compute: the learner's code runs in attend lab, not here */
         break;
     default:
         snprintf(err, errlen, "%s is not an explanation widget", course_widget_name(w->kind));

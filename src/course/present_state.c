@@ -175,11 +175,18 @@ static int alive(long pid)
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+int present_state_live(const PresentState *s)
+{
+    return alive(s->pid);
+}
+
 int present_state_find(const char *dir, const char *session, char *path, size_t n)
 {
+    static PresentState s;
+    char err[256];
     if (session) {
         snprintf(path, n, "%s/%s" EXT, dir, session);
-        return access(path, R_OK) ? -1 : 0;
+        return present_state_read(path, &s, err, sizeof err) || !alive(s.pid) ? -1 : 0;
     }
     DIR *d = opendir(dir);
     if (!d)
@@ -187,16 +194,20 @@ int present_state_find(const char *dir, const char *session, char *path, size_t 
     struct dirent *e;
     struct timespec best = {0, 0};
     int found = 0;
-    char p[1024], err[256];
-    static PresentState s;
+    char p[1024];
     while ((e = readdir(d))) {
         size_t l = strlen(e->d_name);
         if (e->d_name[0] == '.' || l <= strlen(EXT) || strcmp(e->d_name + l - strlen(EXT), EXT))
             continue;
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (stat(p, &st) || present_state_read(p, &s, err, sizeof err) || !alive(s.pid))
+        /* lstat: a FIFO, a link or a directory named *.state is never opened */
+        if (lstat(p, &st) || !S_ISREG(st.st_mode) || present_state_read(p, &s, err, sizeof err))
             continue;
+        if (!alive(s.pid)) { /* a presenter that was killed: its file is attend's, stale */
+            unlink(p);
+            continue;
+        }
         if (!found || st.st_mtim.tv_sec > best.tv_sec ||
             (st.st_mtim.tv_sec == best.tv_sec && st.st_mtim.tv_nsec > best.tv_nsec)) {
             best = st.st_mtim;

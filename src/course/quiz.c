@@ -168,8 +168,8 @@ static int context_explain(char *c, size_t cap, const WidgetRun *r, const Model 
                  ls->scale ? "on" : "off");
         return 1;
     case W_COST:
-        snprintf(c, cap, "N = %lld tokens on %s (%d layer%s, %d heads, d_k = %d)", ls->n,
-                 m->cfg.name[0] ? m->cfg.name : "the page's model", m->cfg.n_layers,
+        snprintf(c, cap, "N = %lld token%s on %s (%d layer%s, %d heads, d_k = %d)", ls->n,
+                 ls->n == 1 ? "" : "s", m->cfg.name[0] ? m->cfg.name : "the page's model", m->cfg.n_layers,
                  m->cfg.n_layers == 1 ? "" : "s", m->cfg.n_heads, m->cfg.d_head);
         return 1;
     case W_PARAMS: {
@@ -209,8 +209,9 @@ static void make_context(QuizItem *it, const WidgetRun *r, const Model *m)
     char words[300];
     if (w->kind == W_KVCACHE) {
         run_words(t, r->src, r->live.n_tokens, words, sizeof words);
-        snprintf(c, cap, "Sentence \"%s\"; step %d of %d (the first %d tokens run, their keys "
-                 "and values cached)", words, ls->step, r->live.n_tokens, ls->step);
+        snprintf(c, cap, "Sentence \"%s\"; step %d of %d (the first %d token%s run, their keys "
+                 "and values cached)", words, ls->step, r->live.n_tokens, ls->step,
+                 ls->step == 1 ? "" : "s");
         layer_head(c, cap, m, s->layer, s->head);
         return;
     }

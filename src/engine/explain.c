@@ -249,7 +249,9 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     ROW("W_Q (all layers)", "L x d_model x h*d_head", L * q);
     ROW("W_K, W_V (all layers)", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
     ROW("W_O (all layers)", "L x h*d_head x d_model", L * o);
-    ROW("FFN (all layers)", c->swiglu ? "L x 3 x d_model x d_ff" : "L x 2 x d_model x d_ff", L * ffn);
+    ROW("FFN (all layers)", c->swiglu ? "L x 3 x d_model x d_ff"
+                            : c->bias ? "L x (2 x d_model x d_ff + d_ff + d_model biases)"
+                                      : "L x 2 x d_model x d_ff", L * ffn);
     ROW("norms", c->rmsnorm ? "(2L + 1) x d_model" : "(2L + 1) x 2 x d_model", (2 * L + 1) * norm1);
     ROW("LM head", c->tied ? "tied to the embedding: 0" : "d_model x vocab", c->tied ? 0 : d * c->vocab);
 #undef ROW

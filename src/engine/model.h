@@ -280,6 +280,11 @@ size_t trace_bytes(const Model *m, int max_n, int max_m);
  * main stack. Returns a negative value on error (message in err). */
 float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
                          const Controls *c, Trace *a, Trace *b, char *err, size_t errlen);
+/* The same gap for one layer of the main stack, read from the two runs model_equivariance
+ * left in a (identity order) and b (permuted): max |Attn(PX) − P·Attn(X)| over the rows of
+ * that layer's self-attention output (·W_O), the rows a learner sees side by side. Negative
+ * when the layer is not in the traces. */
+float model_equivariance_layer(const Model *m, const Trace *a, const Trace *b, int layer);
 
 /* Scaled dot-product attention of one head on given matrices, every step kept:
  * scores = q·kᵀ (nq×nk), scaled = scores·scale, masked = scaled + mask (mask may be NULL),

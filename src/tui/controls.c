@@ -4,7 +4,7 @@
  * the key table).
  * Heatmap, chips, passport and matrix pages use them; the other views fall back on them
  * for the requests they do not handle themselves. */
-#include "app.h"
+#include "controls.h"
 
 #include "ablation.h"
 
@@ -61,7 +61,7 @@ int controls_request(App *a, Request req)
     case REQ_EDIT:
     case REQ_EDIT_DECODER:
         /* E on a decoder-only model edits its one sentence, as e does */
-        app_overlay_open(a, &VIEW_EDIT, req == REQ_EDIT_DECODER && c->arch == ARCH_ENCDEC);
+        app_overlay_request(a, REQ_EDIT, req == REQ_EDIT_DECODER && c->arch == ARCH_ENCDEC);
         return 1;
     case REQ_RESET: {
         int layer = a->layer, head = a->head;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "app_views.h"
 #include "ui.h"
 #include "view_explain.h"
 
