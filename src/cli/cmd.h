@@ -29,9 +29,14 @@ int cmd_present(int argc, char **argv);  /* cmd_present.c: the presenter (src/tu
 int cmd_notes(int argc, char **argv);    /* cmd_notes.c: speaker notes following a presenter */
 int cmd_demo(int argc, char **argv);     /* cmd_demo.c: play or check a demo script */
 int cmd_lab(int argc, char **argv);      /* cmd_lab.c: write, check and watch a lab */
+int cmd_shapes(int argc, char **argv);   /* cmd_shapes.c: a Hugging Face config's shapes */
 /* Checks that --out PATH can be written (not a directory; a file can be created beside it),
  * leaving nothing behind. 0, or -1 with "--out PATH: what is wrong" in err (cmd_model.c). */
 int cmd_check_out(const char *out, char *err, size_t errlen);
+/* A ModelProgress for the commands that load a model: on a terminal (stderr) and for more than
+ * 64 MB, a line "loading PATH  [#####.....]  45%  230 of 510 MB" redrawn in place and erased
+ * at the end; ctx is the path. Nothing otherwise (cmd_model.c). */
+void cmd_load_progress(void *ctx, size_t done, size_t total);
 /* One line per self-attention head: previous-token / self / first-token mean weights and a
  * verdict; json: the same as one JSON object (docs/dump-format.md). 0, or -1 if the trace
  * lacks the weights. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -14,9 +15,10 @@
 #include "names.h"
 
 static const char DUMP_USAGE[] =
-    "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE] "
+    "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE|DIR] "
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
-    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--ablate L.H[,L.H]]... "
+    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--pair FROM,TO] "
+    "[--ablate L.H[,L.H]]... "
     "[--format text|json]";
 
 static int usage_of(const char *prog, const char *text, const char *msg)
@@ -277,6 +279,101 @@ void dump_run_free(DumpRun *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The token of the run that reads as word (case and surrounding spaces ignored): the last one
+ * at or before position before; -1 if none. */
+static int find_token(const Model *m, const Trace *t, const char *word, int before)
+{
+    size_t wl = strlen(word);
+    for (int i = before; i >= 0; i--) {
+        const char *w = vocab_word(&m->vocab, t->src[i]);
+        while (*w == ' ')
+            w++;
+        size_t l = strlen(w);
+        while (l && w[l - 1] == ' ')
+            l--;
+        if (l == wl && !strncasecmp(w, word, wl))
+            return i;
+    }
+    return -1;
+}
+
+typedef struct {
+    int layer, head;
+    float w;
+} PairRow;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    float x = ((const PairRow *)a)->w, y = ((const PairRow *)b)->w;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* dump --pair FROM,TO: the weight query FROM puts on key TO in every head of every layer of
+ * the main stack, highest first (the river-bank exercise: which head connects them). */
+static int dump_pair(FILE *f, const Model *m, const Trace *t, const char *pair, int json)
+{
+    char from[128], to[128];
+    const char *comma = strchr(pair, ',');
+    if (!comma || comma == pair || !comma[1] || (size_t)(comma - pair) >= sizeof from ||
+        strlen(comma + 1) >= sizeof to) {
+        fprintf(stderr, "attend dump: --pair needs FROM,TO (two tokens of the sentence), got "
+                "\"%s\"\n", pair);
+        return 1;
+    }
+    memcpy(from, pair, (size_t)(comma - pair));
+    from[comma - pair] = 0;
+    snprintf(to, sizeof to, "%s", comma + 1);
+    int q = find_token(m, t, from, t->n - 1), k = q < 0 ? -1 : find_token(m, t, to, q);
+    if (q < 0 || k < 0) {
+        fprintf(stderr, "attend dump: --pair: %s \"%s\" is not a token of the sentence%s\n",
+                q < 0 ? "FROM" : "TO", q < 0 ? from : to,
+                q < 0 ? "" : " at or before FROM (a causal model reads only the past)");
+        return 1;
+    }
+    const ModelConfig *c = &m->cfg;
+    Stack st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    PairRow *rows = calloc((size_t)c->n_layers * c->n_heads, sizeof *rows);
+    if (!rows)
+        return 1;
+    int n = 0;
+    for (int l = 0; l < c->n_layers; l++)
+        for (int h = 0; h < c->n_heads; h++) {
+            const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
+            if (w)
+                rows[n++] = (PairRow){l, h, w->data[(size_t)q * w->cols + k]};
+        }
+    qsort(rows, (size_t)n, sizeof *rows, cmp_pair);
+    if (json) {
+        fprintf(f, "{\"from\": %d, \"to\": %d, \"heads\": [", q, k);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s{\"layer\": %d, \"head\": %d, \"weight\": %.9g}", i ? ", " : "",
+                    rows[i].layer, rows[i].head, (double)rows[i].w);
+        fprintf(f, "]}\n");
+    } else {
+        fprintf(f, "weight from \"%s\" (token %d) to \"%s\" (token %d), every head, highest "
+                "first:\n", vocab_word(&m->vocab, t->src[q]), q, vocab_word(&m->vocab, t->src[k]), k);
+        for (int i = 0; i < n && i < 10; i++)
+            fprintf(f, "  layer %-3d head %-3d %.3f\n", rows[i].layer, rows[i].head, (double)rows[i].w);
+        if (n > 10)
+            fprintf(f, "  (%d more heads below %.3f; --format json lists them all)\n", n - 10,
+                    (double)rows[9].w);
+    }
+    free(rows);
+    return 0;
+}
+
+static int pair_opt(void *ctx, int argc, char **argv, int *i)
+{
+    if (strcmp(argv[*i], "--pair"))
+        return 0;
+    if (*i + 1 >= argc) {
+        usage_of("attend dump", DUMP_USAGE, "--pair needs a value: FROM,TO");
+        return -1;
+    }
+    *(const char **)ctx = argv[++*i];
+    return 1;
+}
+
 /* What knocking the heads out changed on this sentence: the run r (ablated) against the same
  * run with every head in place. 0, or 1 with the message printed. */
 static int dump_ablation(FILE *f, const DumpRun *r)
@@ -327,7 +424,8 @@ static int dump_ablation(FILE *f, const DumpRun *r)
 int cmd_dump(int argc, char **argv)
 {
     DumpOpts o;
-    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, NULL, NULL);
+    const char *pair = NULL;
+    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, pair_opt, &pair);
     if (rc >= 0)
         return rc;
     const char *format = o.format;
@@ -340,7 +438,9 @@ int cmd_dump(int argc, char **argv)
     DumpRun r;
     if (dump_run(&r, &o))
         return 1;
-    if (o.heads_summary)
+    if (pair)
+        rc = dump_pair(stdout, &r.m, r.t, pair, !strcmp(format, "json")) || fflush(stdout) ? 1 : 0;
+    else if (o.heads_summary)
         rc = dump_heads_summary(stdout, &r.m, r.t, !strcmp(format, "json")) || fflush(stdout)
                  ? 1 : 0;
     else {
@@ -397,7 +497,7 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     char path[1024], err[1024];
     model_path = cmd_model_file(model_path, path, sizeof path);
     Model *m = &r->m;
-    if (model_load(m, model_path, err, sizeof err)) {
+    if (model_load_progress(m, model_path, cmd_load_progress, (void *)model_path, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", o->prog, err);
         return 1;
     }

@@ -185,18 +185,10 @@ static int cmd_start(const Args *a)
         }
     }
     char *text = lab_starter_text(d, lang, err, sizeof err);
-    FileioTmp t;
-    if (!text || fileio_tmp_open(&t, path, 0644, err, sizeof err)) {
-        fprintf(stderr, "attend lab: %s\n", err);
-        free(text);
-        return 1;
-    }
-    int bad = fileio_write_all(t.fd, text, strlen(text));
-    if (bad)
-        fileio_tmp_abort(&t);
+    int bad = !text || fileio_write_file(path, 0644, text, strlen(text), err, sizeof err);
     free(text);
-    if (bad || fileio_tmp_commit(&t, err, sizeof err)) {
-        fprintf(stderr, "attend lab: %s\n", bad ? strerror(errno) : err);
+    if (bad) {
+        fprintf(stderr, "attend lab: %s\n", err);
         return 1;
     }
     printf("wrote %s: %s\nfill in its TODOs, then: attend lab check %s %s\n"

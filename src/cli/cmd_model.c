@@ -135,3 +135,25 @@ int cmd_init_model(int argc, char **argv)
     }
     return 0;
 }
+
+void cmd_load_progress(void *ctx, size_t done, size_t total)
+{
+    static int last = -1;
+    if (total < ((size_t)64 << 20) || !isatty(2))
+        return;
+    int pct = (int)(done * 100 / total);
+    if (pct == last && done < total)
+        return;
+    last = pct;
+    char bar[21];
+    for (int i = 0; i < 20; i++)
+        bar[i] = i < pct / 5 ? '#' : '.';
+    bar[20] = 0;
+    fprintf(stderr, "\rloading %.50s  [%s] %3d%%  %zu of %zu MB", (const char *)ctx, bar, pct,
+            done >> 20, total >> 20);
+    if (done >= total) {
+        fprintf(stderr, "\r%*s\r", 100, "");
+        last = -1;
+    }
+    fflush(stderr);
+}

@@ -28,6 +28,7 @@ static const Subcommand SUBCOMMANDS[] = {
     {"check-lessons", cmd_check_lessons, "validate a course: every problem as file:line:col"},
     {"train", cmd_train, "train a model from a config file (docs/training.md)"},
     {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
+    {"shapes", cmd_shapes, "every count and shape of a Hugging Face model from its config.json"},
     {"export", cmd_export, "a figure (SVG), table (CSV) or JSON of a run or a lesson page"},
     {"handout", cmd_handout, "write the course as static HTML with figures, to read or print"},
     {"present", cmd_present, "the course for a projector: themes, key echo, quiet footer"},

@@ -123,14 +123,7 @@ int lab_show_write(const char *path, const LabDef *d, const char *file, const La
             break;
         *sl = '/';
     }
-    FileioTmp t;
-    int rc = fileio_tmp_open(&t, path, 0600, err, errlen);
-    if (!rc && fileio_write_all(t.fd, b.s, b.len)) {
-        fileio_tmp_abort(&t);
-        rc = errf(err, errlen, "%s: cannot save", path);
-    } else if (!rc) {
-        rc = fileio_tmp_commit(&t, err, errlen);
-    }
+    int rc = fileio_write_file(path, 0600, b.s, b.len, err, errlen);
     free(b.s);
     return rc;
 }

@@ -154,6 +154,11 @@ float *model_param_data(Model *m, const Param *p);
  * docs/models.md). Validates everything; on failure returns -1,
  * leaves *m zeroed and writes "FILE: message" (with line:col for syntax errors) to err. */
 int model_load(Model *m, const char *path, char *err, size_t errlen);
+/* model_load, calling progress(ctx, done, total) as a Hugging Face directory's weights are
+ * read or converted (bytes; progress may be NULL). */
+typedef void (*ModelProgress)(void *ctx, size_t done, size_t total);
+int model_load_progress(Model *m, const char *path, ModelProgress progress, void *ctx, char *err,
+                        size_t errlen);
 /* (model_config_read, which reads a "config" JSON object, is in model_json.h.) */
 /* Writes the model as JSON, atomically (temp file + rename). 0 or -1. */
 int model_save(const Model *m, const char *path, char *err, size_t errlen);

@@ -274,9 +274,15 @@ static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
 
 int model_load(Model *m, const char *path, char *err, size_t errlen)
 {
+    return model_load_progress(m, path, NULL, NULL, err, errlen);
+}
+
+int model_load_progress(Model *m, const char *path, ModelProgress progress, void *ctx, char *err,
+                        size_t errlen)
+{
     memset(m, 0, sizeof *m);
     if (hf_is_dir(path)) /* a Hugging Face model directory (docs/models.md) */
-        return hf_model_load(m, path, NULL, NULL, err, errlen);
+        return hf_model_load(m, path, progress, ctx, err, errlen);
     char e2[400];
     cJSON *root = json_parse_file(path, NULL, err, errlen);
     if (!root)

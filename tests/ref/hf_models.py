@@ -203,6 +203,26 @@ def compare(dump, ref, what):
     check(worst <= TOL, "%s: max relative error %.2e (%s) <= %g" % (what, worst, worst_name or "-", TOL))
 
 
+def pair_check(d, s, dump, ref, cfg, what):
+    """dump --pair bank,river: every head's weight from "bank" to "river", highest first, as
+    the reference's weights say."""
+    toks = [t.strip().lower() for t in dump["tokens"]]
+    q, k = toks.index("bank"), toks.index("river")
+    L = cfg.get("n_layer", cfg.get("num_hidden_layers"))
+    H = cfg.get("n_head", cfg.get("num_attention_heads"))
+    want = sorted(((float(ref["L%d.h%d.weights" % (l, h)][q, k]), l, h) for l in range(L) for h in range(H)),
+                  reverse=True)
+    p = subprocess.run([ATTEND, "dump", "--model", d, "--sentence", s, "--pair", "bank,river",
+                        "--format", "json"], capture_output=True, text=True)
+    got = json.loads(p.stdout) if p.returncode == 0 else {}
+    heads = got.get("heads", [])
+    ok = got.get("from") == q and got.get("to") == k and len(heads) == L * H and \
+        (heads[0]["layer"], heads[0]["head"]) == (want[0][1], want[0][2]) and \
+        all(abs(a["weight"] - b[0]) <= 1e-4 for a, b in zip(heads, want))
+    check(ok, "%s: --pair bank,river ranks every head as the reference (top: layer %d head %d, %.3f)"
+          % (what, want[0][1], want[0][2], want[0][0]))
+
+
 def run_model(root, spec, rng):
     name, cfg, tok_kind, dtype, shards, prefix = spec
     d = os.path.join(root, name)
@@ -231,6 +251,8 @@ def run_model(root, spec, rng):
         check(dump.get("token_ids") == ids, "%s: token_ids %s == reference %s" % (what, dump.get("token_ids"), ids))
         if dump.get("token_ids") == ids:
             compare(dump, ref, what)
+        if "river bank" in s:
+            pair_check(d, s, dump, ref, cfg, what)
     return d
 
 
