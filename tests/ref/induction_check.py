@@ -96,8 +96,24 @@ def main():
     check(abs(mine - score[best]) <= 0.2, "attend heads says %.3f for L1.h%d, this script %.3f"
           % (mine, best, score[best]))
     bad_inputs(attend, model)
+    doc_row(attend, model)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def doc_row(attend, model):
+    """docs/training.md's sweep row for the shipped model is what tools/induction_sweep.py
+    measures on data/induction.json now (all but the CPU seconds of its training)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("sweep", "tools/induction_sweep.py")
+    sweep = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sweep)
+    name, what, _ = sweep.VARIANTS[0]
+    want = sweep.measure(attend, name, what, model, 0).rsplit("|", 2)[0]
+    with open("docs/training.md") as f:
+        rows = [l for l in f if l.startswith("| %s |" % name)]
+    check(len(rows) == 1 and rows[0].rsplit("|", 2)[0] == want,
+          "docs/training.md's shipped row is measured: %s" % want)
 
 
 def bad_inputs(attend, model):
