@@ -348,8 +348,9 @@ static int live_request(Plain *p, Request req)
         s->scale = !s->scale;
         snprintf(what, sizeof what, "scaling by 1/sqrt(d_k) %s", s->scale ? "on" : "off");
     } else if (req == REQ_TOGGLE_MASK && k == W_WORKED) {
-        s->causal = !s->causal;
-        snprintf(what, sizeof what, "mask causal %s", s->causal ? "on" : "off");
+        s->causal = (s->causal + 1) % 3; /* none -> causal -> after softmax, the mistake */
+        snprintf(what, sizeof what, "%s", s->causal == 2 ? "mask applied after softmax (the mistake)"
+                                          : s->causal ? "mask causal on" : "mask causal off");
     } else if (req == REQ_TOGGLE_TIE && k == W_PARAMS) {
         s->tied = !s->tied;
         snprintf(what, sizeof what, "embeddings %s", s->tied ? "tied" : "untied");

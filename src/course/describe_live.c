@@ -30,7 +30,8 @@ static void worked_words(const WidgetIO *io, DBuf *b)
     const WorkedSpec *ws = &io->w->worked;
     dbuf_put(b, "Worked example: %d queries, %d keys, d_k %d, d_v %d; mask: %s; scaling by "
                 "1/sqrt(d_k): %s.\nStep %d of %d: %s.\n", ws->nq, ws->nk, ws->dk, ws->dv,
-             l->s.causal ? "causal" : "none", l->s.scale ? "on" : "off", l->s.step + 1,
+             l->s.causal == 2 ? "causal, applied after softmax (the mistake: rows need not sum to 1)"
+             : l->s.causal ? "causal" : "none", l->s.scale ? "on" : "off", l->s.step + 1,
              LIVE_WORKED_STEPS, live_worked_step_name(l->s.step));
     if (!t)
         return;

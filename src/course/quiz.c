@@ -588,6 +588,25 @@ static QuizItem *set_push(QuizSet *s)
     return &s->items[s->n];
 }
 
+int quiz_set_start_at(QuizSet *s, const char *lesson, const char *id)
+{
+    char key[sizeof s->items[0].key];
+    snprintf(key, sizeof key, "%s/%s", lesson, id);
+    int k = 0;
+    while (k < s->n && strcmp(s->items[k].key, key))
+        k++;
+    if (k == 0 || k == s->n)
+        return k < s->n ? 0 : -1;
+    /* rotate left by k, one item at a time through a spare slot: no allocation */
+    for (int r = 0; r < k; r++) {
+        QuizItem first;
+        memcpy(&first, &s->items[0], sizeof first);
+        memmove(&s->items[0], &s->items[1], sizeof s->items[0] * (size_t)(s->n - 1));
+        memcpy(&s->items[s->n - 1], &first, sizeof first);
+    }
+    return 0;
+}
+
 void quiz_set_free(QuizSet *s)
 {
     free(s->items);

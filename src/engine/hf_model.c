@@ -294,6 +294,27 @@ void hf_weights(const ModelConfig *c, const HfInfo *in, const char *prefix, Weig
 #undef W
 }
 
+void hf_param_config(const ModelConfig *c, const HfInfo *in, ParamConfig *p)
+{
+    memset(p, 0, sizeof *p);
+    int gpt2 = in->family == HF_GPT2;
+    p->d_model = c->d_model;
+    p->n_heads = c->n_heads;
+    p->n_kv_heads = c->n_kv_heads ? c->n_kv_heads : c->n_heads;
+    p->d_head = c->d_head;
+    p->n_layers = c->n_layers;
+    p->d_ff = c->d_ff;
+    p->vocab = c->vocab_size;
+    p->swiglu = c->ffn == FFN_SWIGLU;
+    p->tied = c->tie_embed;
+    p->rmsnorm = c->norm == NORM_RMS;
+    p->bias = gpt2;
+    p->pos_rows = gpt2 ? in->max_positions : 0;
+    p->qkv_bias = gpt2 || in->qkv_bias;
+    p->o_bias = gpt2;
+    p->qk_norm = in->qk_norm;
+}
+
 /* Where each weight goes: the engine's view of the family's tensor. */
 typedef struct {
     Model *m;

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "explain.h"
 #include "model.h"
 
 typedef enum { HF_GPT2, HF_LLAMA } HfFamily;
@@ -35,6 +36,9 @@ int hf_config_read(const char *path, ModelConfig *cfg, HfInfo *info, char *err, 
 void hf_weights(const ModelConfig *cfg, const HfInfo *info, const char *prefix,
                 void (*fn)(void *ctx, const char *name, long long rows, long long cols),
                 void *ctx);
+/* The parameter counter's view of a Hugging Face config (explain_params): every weight
+ * hf_weights lists, counted by kind, so the totals agree. */
+void hf_param_config(const ModelConfig *cfg, const HfInfo *info, ParamConfig *out);
 /* Loads the directory: config, weights (memory-mapped; half precision converted), tokenizer
  * (tokenizer.json, or vocab.json + merges.txt). Refuses a model whose converted weights would
  * not fit in the memory available. progress may be NULL. 0, or -1 with a message naming the

@@ -928,11 +928,28 @@ Trace *model_worked(const float *q, const float *k, const float *v, int nq, int 
     memcpy(K, k, sizeof(float) * (size_t)nk * dk);
     memcpy(V, v, sizeof(float) * (size_t)nk * dv);
     float *M = rec(&f, T_MASK, -1, nq, nk);
-    build_mask(M, nq, nk, causal, t->src, 0, -1);
+    build_mask(M, nq, nk, causal != 0, t->src, 0, -1);
     float *S = rec(&f, T_SCORES, 0, nq, nk), *Ss = rec(&f, T_SCALED, 0, nq, nk);
     float *Sm = rec(&f, T_MASKED, 0, nq, nk), *A = rec(&f, T_WEIGHTS, 0, nq, nk);
     float *O = rec(&f, T_HEAD_OUT, 0, nq, dv);
-    model_sdpa(S, Ss, Sm, A, O, Q, K, V, M, nq, nk, dk, dv, model_sdpa_scale(scale, dk));
+    /* causal 2, the common mistake: softmax over every key first, then the future's weights
+     * zeroed. Nothing is added before softmax (masked = scaled); rows no longer sum to one, and
+     * every weight of row i was divided by a sum that counted the future keys. */
+    model_sdpa(S, Ss, Sm, A, O, Q, K, V, causal == 2 ? NULL : M, nq, nk, dk, dv,
+               model_sdpa_scale(scale, dk));
+    if (causal == 2) {
+        for (int i = 0; i < nq; i++) {
+            for (int j = 0; j < nk; j++)
+                if (isinf(M[(size_t)i * nk + j]))
+                    A[(size_t)i * nk + j] = 0.0f;
+            for (int c = 0; c < dv; c++) { /* out = A·V again, with the zeroed weights */
+                float acc = 0.0f;
+                for (int j = 0; j < nk; j++)
+                    acc += A[(size_t)i * nk + j] * V[(size_t)j * dv + c];
+                O[(size_t)i * dv + c] = acc;
+            }
+        }
+    }
     if (f.overflow) {
         trace_free(t);
         return NULL;

@@ -291,6 +291,8 @@ float model_equivariance(const Model *m, const int *src, int n, const int *tgt, 
  * when the layer is not in the traces. */
 float model_equivariance_layer(const Model *m, const Trace *a, const Trace *b, int layer);
 
+/* (model_worked's causal: 0 none, 1 the causal mask added before softmax, 2 the mistake of
+ * applying it after softmax: the future's weights zeroed, rows not renormalised.) */
 /* Scaled dot-product attention of one head on given matrices, every step kept:
  * scores = q·kᵀ (nq×nk), scaled = scores·scale, masked = scaled + mask (mask may be NULL),
  * weights = softmax(masked) row by row, out = weights·v (nq×dv; out may be NULL: not wanted).

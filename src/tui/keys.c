@@ -76,7 +76,7 @@ static const char *l_scores(const KeyState *a, char *b, size_t n)
 static const char *l_live_mask(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->live_causal, "mask:on", "mask:off");
+    return a->live_causal == 2 ? "mask:late" : on_off(a->live_causal, "mask:on", "mask:off");
 }
 static const char *l_live_scale(const KeyState *a, char *b, size_t n)
 {
@@ -313,8 +313,8 @@ static const KeyRow ROWS[] = {
      .help = "a cell, written out: q·k term by term, ÷√d_k, mask, softmax", .hint_key = ARROWS4,
      .hint_ascii = "arrows", .hint = "cell", .need = C_CURSOR, .when = w_live_step,
      .keys = {CURSOR_KEYS}},
-    {.map = KM_WORKED, .help_key = "m, s", .help = "causal mask, scaling by 1/√d_k",
-     .hint_key = "m", .hint = "mask:on|mask:off", .label = l_live_mask, .need = C_MASK,
+    {.map = KM_WORKED, .help_key = "m, s", .help = "causal mask: off, before softmax, after softmax (the\ncommon mistake, shown live); scaling by 1/√d_k",
+     .hint_key = "m", .hint = "mask:on|mask:off|mask:late", .label = l_live_mask, .need = C_MASK,
      .keys = {K('m', REQ_TOGGLE_MASK)}},
     {.map = KM_WORKED, .hint_key = "s", .hint = "scale:on|scale:off", .label = l_live_scale,
      .need = C_SCALE, .keys = {K('s', REQ_TOGGLE_SCALE)}},

@@ -697,6 +697,10 @@ static int quiz_open(App *a, int arg)
         app_msg(a, 0, "%s", err);
         return -1;
     }
+    /* asked from a page with questions (a practice page names them): start at its first */
+    const Page *pg = app_page(a);
+    if (pg && pg->n_questions > 0)
+        quiz_set_start_at(&o->set, L->id, pg->questions[0].id);
     o->q = qv_new(&o->set, a->prog_ok ? &a->prog : NULL, 1);
     if (!o->q) {
         quiz_set_free(&o->set);

@@ -123,6 +123,71 @@ PYEOF
     then ok; else bad "chips verdict of layer $layer is not that layer's gap"; fi
 done
 
+# Q on a page with questions starts at that page's first question (L6's practice page names
+# its question; every page with questions is checked)
+"$PY" -c 'import json,glob,re
+for f in sorted(glob.glob("lessons/*.json")):
+    d=json.load(open(f))
+    for i,p in enumerate(d["pages"]):
+        qs=p.get("questions") or []
+        if qs and qs[0].get("kind")!="drill":
+            head=re.split(r"\{\{", qs[0].get("prompt",""))[0].split("\n")[0][:40]
+            if len(head)>=12: print("%s\t%d\t%s" % (d["id"], i+1, head))' >"$tmp/qpages"
+nq=0
+while IFS=$'\t' read -r lid pg head; do
+    nq=$((nq + 1))
+    out=$(plain 'Q\nq\nq\n' "$lid" "$pg")
+    first=$(grep -A2 -m1 '^Question 1 of' <<<"$out")
+    if grep -qF -- "$head" <<<"$first"; then ok; else bad "Q on $lid page $pg does not start at its question ($head)"; fi
+done <"$tmp/qpages"
+[ "$nq" -gt 3 ] && ok || bad "only $nq pages with questions checked"
+
+# Two points of the source now taught, recomputed from the page's own matrices:
+# identical keys give uniform attention; the mask applied after softmax (the mistake) leaves
+# rows that do not sum to one, whose weights were divided by sums over the future keys.
+worked_check() { # LESSON TITLE KEYS MODE: MODE uniform|late|right
+    local lid=$1 title=$2 keys=$3 mode=$4 pg
+    pg=$(page_of "$lid" "$title") || { bad "$lid: no page \"$title\""; return; }
+    plain "${keys}q\n" "$lid" "$pg" >"$tmp/worked.txt"
+    if "$PY" - "$tmp/worked.txt" "$lid" "$pg" "$mode" <<'PYEOF'
+import glob, json, math, re, sys
+text, lid, pg, mode = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+for f in glob.glob("lessons/*.json"):
+    d = json.load(open(f))
+    if d["id"] == lid:
+        w = d["pages"][pg - 1]["widget"]
+Q, K = w["q"], w["k"]
+dk = len(K[0])
+S = [[sum(a * b for a, b in zip(q, k)) / math.sqrt(dk) for k in K] for q in Q]
+rows = re.findall(r"^row (\d+), t\d+: (.*)$", text, re.M)[-len(Q):]
+bad = 0
+for i, rest in rows:
+    i = int(i)
+    e = [math.exp(x) for x in S[i]]
+    if mode == "uniform":
+        want = [1.0 / len(K)] * len(K)
+    elif mode == "late":   # softmax over every key, then the future zeroed
+        want = [e[j] / sum(e) if j <= i else 0.0 for j in range(len(K))]
+    else:                  # the mask before softmax
+        want = [e[j] / sum(e[: i + 1]) if j <= i else 0.0 for j in range(len(K))]
+    got_sum = float(re.search(r"sum (-?[0-9]+\.[0-9]+)", rest).group(1))
+    if abs(got_sum - sum(want)) > 0.006:
+        print("row %d: sum %.2f, want %.2f" % (i, got_sum, sum(want))); bad = 1
+    for j, wv in enumerate(want):
+        if wv >= 0.05 and "t%d %.2f" % (j, wv) not in rest:
+            print("row %d: no t%d %.2f in %r" % (i, j, wv, rest)); bad = 1
+    if mode == "late" and i < len(K) - 1 and not sum(want) < 0.995:
+        print("row %d: the mistake should leave a sum below one" % i); bad = 1
+sys.exit(bad or not rows)
+PYEOF
+    then ok; else bad "$lid \"$title\" ($mode): the weights are not what the matrices give"; fi
+}
+worked_check softmax-weighted-sum "Identical keys" "" uniform
+worked_check causal-mask "masking after softmax" "" late
+worked_check causal-mask "masking after softmax" "m\nm\n" right
+out=$(plain 'q\n' causal-mask "$(page_of causal-mask "masking after softmax")")
+has "mask after softmax page" "not 1" "$out"
+
 # "1 tokens", "1 scores": no count of one with a plural noun, wherever a key brings N to 1
 one() { # NAME TRANSCRIPT
     if grep -qE '(^|[^0-9.,])1 (tokens|scores|entries|words|steps|keys|rows|columns|heads|layers)\b' <<<"$2"; then
