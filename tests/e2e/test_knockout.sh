@@ -5,7 +5,7 @@
 # computes for the same sentence and head; X again puts it back.
 . "$(dirname "$0")/harness.bash"
 set -f
-L=$(ls lessons/*-induction-heads.json | head -1)
+L=$(find "$ROOT/lessons" -name '*-induction-heads.json' | head -1)
 read -r page sentence layer head < <(python3 - "$L" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
