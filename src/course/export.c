@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "fileio.h"
 #include "names.h"
 
 static void csv_num(FILE *f, float x)
@@ -102,11 +103,51 @@ static int csv_chips(FILE *f, const ExportView *v)
     return 0;
 }
 
+/* The tokens of v's run (the longer sequence). */
+static int t_tokens(const ExportView *v)
+{
+    return v->trace ? (v->trace->n > v->trace->m ? v->trace->n : v->trace->m) : 0;
+}
+
+size_t export_estimate(const ExportView *v, ExportWhat what, ExportFormat fmt)
+{
+    const Trace *t = v->trace;
+    if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS || !t ||
+        !v->model)
+        return 64 << 10; /* a fixed-size figure or a hand-worked example */
+    const ModelConfig *c = &v->model->cfg;
+    double n = t->n > t->m ? t->n : t->m, cells, per;
+    /* bytes per cell measured on the writers' output, rounded up */
+    if (fmt == EXPORT_JSON || (what == EXPORT_PASSPORT && fmt == EXPORT_SVG)) {
+        /* every traced number, at most: what the trace holds */
+        cells = (double)trace_bytes(v->model, t->n, t->m) / sizeof(float);
+        per = fmt == EXPORT_JSON ? 14 : 120;
+    } else if (what == EXPORT_PASSPORT || what == EXPORT_CHIPS) { /* a row or two a token */
+        cells = n;
+        per = fmt == EXPORT_CSV ? 16 : 400;
+    } else {
+        double stacks = c->arch == ARCH_ENCDEC ? 3 : 1;
+        cells = what == EXPORT_HEADS ? stacks * c->n_layers * c->n_heads * n * n : n * n;
+        per = fmt == EXPORT_CSV ? (what == EXPORT_HEADS ? 32 : 10) : 240;
+    }
+    double bytes = cells * per + (64 << 10);
+    return bytes > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)bytes;
+}
+
 int export_write(FILE *f, const ExportView *v, ExportWhat what, ExportFormat fmt, char *err,
                  size_t errlen)
 {
     int rc = -1;
     err[0] = 0;
+    size_t est = export_estimate(v, what, fmt);
+    if (est > EXPORT_MAX_BYTES) {
+        snprintf(err, errlen, "the %s %s would be about %zu MiB (%d tokens), over attend's "
+                 "limit of %zu MiB for one export (docs/export.md): use a shorter sentence%s",
+                 export_what_name(what), export_format_name(fmt), est >> 20,
+                 t_tokens(v), EXPORT_MAX_BYTES >> 20,
+                 what == EXPORT_HEATMAP ? "" : ", or one head (--what heatmap)");
+        return -1;
+    }
     if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS) {
         if (fmt == EXPORT_JSON) {
             snprintf(err, errlen, "the %s figure has SVG and CSV, no JSON", export_what_name(what));
@@ -221,38 +262,36 @@ int export_write_current(const ExportView *v, ExportWhat what, ExportFormat fmt,
     snprintf(stem, sizeof stem, "%.*s", (int)(ext - name), name);
     if (!dir || !dir[0])
         dir = ".";
-    int fd = -1;
-    for (int k = 1; k < 1000; k++) {
+    /* the whole figure to a temp file first, then linked to the first free name: a failure
+     * or a kill never leaves a part of a figure under a figure's name */
+    snprintf(path, pathlen, "%s/%s", dir, name);
+    FileioTmp t;
+    if (fileio_tmp_open(&t, path, 0644, err, errlen))
+        return -1;
+    FILE *f = fileio_tmp_stream(&t, EXPORT_MAX_BYTES);
+    if (!f || export_write(f, v, what, fmt, err, errlen)) {
+        if (!f)
+            snprintf(err, errlen, "out of memory");
+        else if (t.sink.werr) /* the write itself failed: the path and the reason */
+            fileio_tmp_finish(&t, err, errlen);
+        fileio_tmp_abort(&t);
+        return -1;
+    }
+    int rc = 1;
+    for (int k = 1; k < 1000 && rc == 1; k++) {
         int len = k == 1 ? snprintf(path, pathlen, "%s/%s", dir, name)
                          : snprintf(path, pathlen, "%s/%s-%d%s", dir, stem, k, ext);
         if (len < 0 || (size_t)len >= pathlen) {
             snprintf(err, errlen, "%s: path too long", dir);
-            return -1;
-        }
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd >= 0 || errno != EEXIST)
             break;
+        }
+        rc = fileio_tmp_commit_new(&t, path, err, errlen);
     }
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, errno == EEXIST ? "999 exports of this name exist"
-                                                               : strerror(errno));
-        return -1;
-    }
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        close(fd);
-        unlink(path);
-        return -1;
-    }
-    int rc = export_write(f, v, what, fmt, err, errlen);
-    if (fclose(f) && rc == 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        rc = -1;
-    }
+    if (rc == 1)
+        snprintf(err, errlen, "%s: 999 exports of this name exist", path);
     if (rc)
-        unlink(path);
-    return rc;
+        fileio_tmp_abort(&t);
+    return rc ? -1 : 0;
 }
 
 /* ---- a page at its start state ---- */
