@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "safetext.h"
 #include "export.h"
 #include "heads.h"
 #include "json.h"
@@ -509,6 +510,8 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "attend dump: --format must be text or json, got \"%s\"\n", format);
         return 1;
     }
+    if (strcmp(format, "json")) /* text quotes the sentence: no raw control characters */
+        safetext_wrap(&stdout, 0);
     DumpRun r;
     if (dump_run(&r, &o))
         return 1;
