@@ -149,7 +149,8 @@ models: check-pkgs $(BIN) $(BUILD)/tools/gencorpus
 	  ./$(BIN) train --config data/configs/decoder.json --out data/decoder.json; \
 	  ./$(BIN) train --config data/configs/decoder-cheat.json --out data/decoder-cheat.json; \
 	  ./$(BIN) train --config data/configs/translate.json --out data/translate.json; \
-	  ./$(BIN) train --config data/configs/encoder.json --out data/encoder.json; }'
+	  ./$(BIN) train --config data/configs/encoder.json --out data/encoder.json; \
+	  ./$(BIN) train --config data/configs/induction.json --out data/induction.json; }'
 
 # ---- install (README "Install"); the version lives in VERSION only ----
 VERSION := $(shell cat VERSION)
