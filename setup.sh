@@ -11,7 +11,7 @@ mode=${1:-run}
 [ $# -gt 0 ] && shift
 
 RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev"
-TEST_PKGS="$RUN_PKGS tmux python3 python3-numpy python3-torch mandoc librsvg2-bin chromium libxml2-utils python3-pil"
+TEST_PKGS="$RUN_PKGS tmux python3 python3-numpy python3-torch mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base"
 
 missing() { # prints the packages of $* that are not installed
     for p in "$@"; do
