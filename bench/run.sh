@@ -7,10 +7,12 @@
 #        train threads=1 attend_tok_s=… torch_tok_s=… ratio=…
 #   2. attention's growth with n: one head and the whole forward at 128..2048 tokens (seeded
 #      random weights of the shipped decoder's shape); 3. the whole `attend dump` process;
-#   4. the TUI's redraws (bench/tui_bench.sh), on the decoder's pages and the wordnet tokens page.
+#   4. a GPT-2-small-shaped Hugging Face model against PyTorch eager and TorchScript, and the
+#      time to its first heatmap (bench/hf_gpt2.py); 5. the TUI's redraws (bench/tui_bench.sh), on the
+#      decoder's pages and the wordnet tokens page.
 # Setup: installs Debian's libopenblas0-pthread when it is missing (as root, with apt-get),
 # leaving the system's libblas.so.3 choice as it was (the peers pick theirs by LD_LIBRARY_PATH).
-# BENCH_ONLY=forward|train|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
+# BENCH_ONLY=forward|train|hf|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
@@ -45,6 +47,14 @@ if [ "$ONLY" = "" ] || [ "$ONLY" = forward ]; then
     long=$(mktemp --suffix=.json)
     "$B" widen data/decoder.json "$long" 2048 && "$B" attention "$long"
     rm -f "$long"
+fi
+if [ "$ONLY" = "" ] || [ "$ONLY" = hf ]; then
+    echo "== a GPT-2-small-shaped Hugging Face model (bench/hf_gpt2.py): 12 tokens, every attention map kept"
+    if /usr/bin/python3 -c 'import torch, numpy, regex' 2>/dev/null; then
+        BUILD=$BUILD /usr/bin/python3 bench/hf_gpt2.py 2>&1 | grep -v -e TracerWarning -e '_create_method_from_trace'
+    else
+        echo "  torch, numpy or regex not installed (apt-get install python3-torch python3-numpy python3-regex)"
+    fi
 fi
 if [ "$ONLY" = "" ]; then
     echo "== attend dump, whole process (target < 10 ms, < 10 MB): the default (wordnet) and the lessons' decoder"

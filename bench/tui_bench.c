@@ -13,7 +13,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "app.h"
+#include "app_key.h"
+#include "app_views.h"
+#include "layout.h"
 #include "datapath.h"
 #include "ui.h"
 

@@ -140,6 +140,11 @@ for i in "${!names[@]}"; do
     run_one "$i" &
     running=$((running + 1))
 done
+while [ "$running" -gt 0 ]; do
+    wait -n
+    running=$((running - 1))
+    report_ended
+done
 wait
 report_ended
 

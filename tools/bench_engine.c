@@ -1,9 +1,11 @@
 /* bench_engine.c - attend's side of the forward benchmark (bench/compare.py drives it against
  * PyTorch and numpy peers in interleaved rounds), and whole-process time and memory of a
  * command (bench/run.sh). A benchmark, not a test.
- *   bench_engine serve MODEL          a server on stdin/stdout, the protocol of
+ *   bench_engine serve MODEL [MAXN]   a server on stdin/stdout, the protocol of
  *                                     bench/peer_forward.py: check N | run N ITERS | flops N
- *                                     | ghz 1 (the core's clock, measured)
+ *                                     | ghz 1 (the core's clock, measured) | keep N ITERS (run,
+ *                                     then every head's attention map read, as a display
+ *                                     does); MAXN caps the trace (default: the model's max_len)
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
  *                                     weights, written to OUT (the long-sequence sizes)
  *   bench_engine exec N -- CMD ARGS   median wall time and max peak RSS of N runs of CMD
@@ -88,7 +90,7 @@ static double measure_ghz(void)
 #endif
 }
 
-static int serve(const char *path)
+static int serve(const char *path, int maxn)
 {
     Model m;
     char err[512], line[256];
@@ -96,7 +98,7 @@ static int serve(const char *path)
         fprintf(stderr, "bench_engine: %s\n", err);
         return 1;
     }
-    int L = m.cfg.max_len, V = m.cfg.vocab_size;
+    int L = maxn > 0 && maxn < m.cfg.max_len ? maxn : m.cfg.max_len, V = m.cfg.vocab_size;
     Trace *t = trace_new(&m, L, 1);
     int *ids = malloc(sizeof(int) * (size_t)L);
     if (!t || !ids) {
@@ -130,11 +132,15 @@ static int serve(const char *path)
                 }
                 printf("%.6f %d\n", s, best);
             }
-        } else if (!strcmp(cmd, "run") && iters > 0) {
+        } else if ((!strcmp(cmd, "run") || !strcmp(cmd, "keep")) && iters > 0) {
             bench_ids(ids, n, V);
+            int keep = !strcmp(cmd, "keep");
             double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
-            for (int i = 0; i < iters; i++)
+            for (int i = 0; i < iters; i++) {
                 model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err);
+                for (int e = 0; keep && e < t->n_entries; e++)
+                    (void)trace_entry(t, e); /* fills each head's scores .. weights */
+            }
             printf("%.3f %.3f\n", (clock_us(CLOCK_MONOTONIC) - w0) / iters,
                    (clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) / iters);
         } else {
@@ -295,15 +301,15 @@ static int bench_exec(int n, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "serve") == 0)
-        return serve(argv[2]);
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "serve") == 0)
+        return serve(argv[2], argc == 4 ? atoi(argv[3]) : 0);
     if (argc == 5 && strcmp(argv[1], "widen") == 0)
         return widen(argv[2], argv[3], atoi(argv[4]));
     if (argc >= 5 && strcmp(argv[1], "exec") == 0 && strcmp(argv[3], "--") == 0)
         return bench_exec(atoi(argv[2]), argv + 4);
     if (argc == 3 && strcmp(argv[1], "attention") == 0)
         return bench_attention(argv[2]);
-    fprintf(stderr, "usage: bench_engine serve MODEL | widen MODEL OUT LEN | exec N -- CMD ARGS... "
+    fprintf(stderr, "usage: bench_engine serve MODEL [MAXN] | widen MODEL OUT LEN | exec N -- CMD ARGS... "
                     "| attention MODEL\n");
     return 2;
 }

@@ -17,15 +17,26 @@ int cmd_train(int argc, char **argv);    /* cmd_train.c */
 int cmd_generate(int argc, char **argv); /* cmd_train.c */
 /* `attend train --watch ...`: the train widget's run, headless (cmd_watch.c). */
 int cmd_train_watch(int argc, char **argv);
+/* `attend heads`: every head's scores on random repeated sequences (cmd_heads.c). */
+int cmd_heads(int argc, char **argv);
+/* The model file a --model value names: the default model when NULL, a shipped model's bare
+ * name ("induction.json") when no such file is here, else the value itself (cmd_dump.c). */
+const char *cmd_model_file(const char *model_path, char *path, size_t n);
 int cmd_quiz(int argc, char **argv);     /* src/tui/view_quiz.c (curses; cmd_quiz.c helps) */
 int cmd_export(int argc, char **argv);   /* cmd_export.c */
 int cmd_handout(int argc, char **argv);  /* cmd_export.c */
 int cmd_present(int argc, char **argv);  /* cmd_present.c: the presenter (src/tui/present.c) */
 int cmd_notes(int argc, char **argv);    /* cmd_notes.c: speaker notes following a presenter */
 int cmd_demo(int argc, char **argv);     /* cmd_demo.c: play or check a demo script */
+int cmd_lab(int argc, char **argv);      /* cmd_lab.c: write, check and watch a lab */
+int cmd_shapes(int argc, char **argv);   /* cmd_shapes.c: a Hugging Face config's shapes */
 /* Checks that --out PATH can be written (not a directory; a file can be created beside it),
  * leaving nothing behind. 0, or -1 with "--out PATH: what is wrong" in err (cmd_model.c). */
 int cmd_check_out(const char *out, char *err, size_t errlen);
+/* A ModelProgress for the commands that load a model: on a terminal (stderr) and for more than
+ * 64 MB, a line "loading PATH  [#####.....]  45%  230 of 510 MB" redrawn in place and erased
+ * at the end; ctx is the path. Nothing otherwise (cmd_model.c). */
+void cmd_load_progress(void *ctx, size_t done, size_t total);
 /* One line per self-attention head: previous-token / self / first-token mean weights and a
  * verdict; json: the same as one JSON object (docs/dump-format.md). 0, or -1 if the trace
  * lacks the weights. */
@@ -37,6 +48,8 @@ typedef struct {
     const char *format;       /* "text" unless --format */
     const char *prog;         /* the command its messages name: "attend dump", "attend export" */
     int layer, head, no_scale, cross, heads_summary;
+    const char *ablate[16];   /* --ablate L.H[,L.H] values, checked against the model */
+    int n_ablate;
 } DumpOpts;
 /* An option the caller adds to dump's: argv[*i] is the option. Returns 1 when it took it
  * (advancing *i past its value), 0 when it is not the caller's, -1 on a usage error (the

@@ -4,18 +4,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "export.h"
+#include "heads.h"
 #include "json.h"
 #include "model.h"
 #include "names.h"
 
 static const char DUMP_USAGE[] =
-    "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE] "
+    "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE|DIR] "
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
-    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--format text|json]";
+    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--pair FROM,TO] "
+    "[--ablate L.H[,L.H]]... "
+    "[--format text|json]";
 
 static int usage_of(const char *prog, const char *text, const char *msg)
 {
@@ -224,6 +228,13 @@ int dump_opts_parse(DumpOpts *o, int argc, char **argv, const char *prog,
         else if (strcmp(a, "--no-scale") == 0) { o->no_scale = 1; continue; }
         else if (strcmp(a, "--cross") == 0) { o->cross = 1; continue; }
         else if (strcmp(a, "--heads") == 0) { o->heads_summary = 1; continue; }
+        else if (strcmp(a, "--ablate") == 0) {
+            if (i + 1 >= argc) return usage_of(prog, usage_text, "--ablate needs a value");
+            if (o->n_ablate >= 16)
+                return usage_of(prog, usage_text, "at most 16 --ablate options");
+            o->ablate[o->n_ablate++] = argv[++i];
+            continue;
+        }
         else if (strcmp(a, "--layer") == 0 || strcmp(a, "--head") == 0) {
             if (i + 1 >= argc) return usage_of(prog, usage_text, "missing value after an option");
             char *end;
@@ -268,10 +279,153 @@ void dump_run_free(DumpRun *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The token of the run that reads as word (case and surrounding spaces ignored): the last one
+ * at or before position before; -1 if none. */
+static int find_token(const Model *m, const Trace *t, const char *word, int before)
+{
+    size_t wl = strlen(word);
+    for (int i = before; i >= 0; i--) {
+        const char *w = vocab_word(&m->vocab, t->src[i]);
+        while (*w == ' ')
+            w++;
+        size_t l = strlen(w);
+        while (l && w[l - 1] == ' ')
+            l--;
+        if (l == wl && !strncasecmp(w, word, wl))
+            return i;
+    }
+    return -1;
+}
+
+typedef struct {
+    int layer, head;
+    float w;
+} PairRow;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    float x = ((const PairRow *)a)->w, y = ((const PairRow *)b)->w;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* dump --pair FROM,TO: the weight query FROM puts on key TO in every head of every layer of
+ * the main stack, highest first (the river-bank exercise: which head connects them). */
+static int dump_pair(FILE *f, const Model *m, const Trace *t, const char *pair, int json)
+{
+    char from[128], to[128];
+    const char *comma = strchr(pair, ',');
+    if (!comma || comma == pair || !comma[1] || (size_t)(comma - pair) >= sizeof from ||
+        strlen(comma + 1) >= sizeof to) {
+        fprintf(stderr, "attend dump: --pair needs FROM,TO (two tokens of the sentence), got "
+                "\"%s\"\n", pair);
+        return 1;
+    }
+    memcpy(from, pair, (size_t)(comma - pair));
+    from[comma - pair] = 0;
+    snprintf(to, sizeof to, "%s", comma + 1);
+    int q = find_token(m, t, from, t->n - 1), k = q < 0 ? -1 : find_token(m, t, to, q);
+    if (q < 0 || k < 0) {
+        fprintf(stderr, "attend dump: --pair: %s \"%s\" is not a token of the sentence%s\n",
+                q < 0 ? "FROM" : "TO", q < 0 ? from : to,
+                q < 0 ? "" : " at or before FROM (a causal model reads only the past)");
+        return 1;
+    }
+    const ModelConfig *c = &m->cfg;
+    Stack st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    PairRow *rows = calloc((size_t)c->n_layers * c->n_heads, sizeof *rows);
+    if (!rows)
+        return 1;
+    int n = 0;
+    for (int l = 0; l < c->n_layers; l++)
+        for (int h = 0; h < c->n_heads; h++) {
+            const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
+            if (w)
+                rows[n++] = (PairRow){l, h, w->data[(size_t)q * w->cols + k]};
+        }
+    qsort(rows, (size_t)n, sizeof *rows, cmp_pair);
+    if (json) {
+        fprintf(f, "{\"from\": %d, \"to\": %d, \"heads\": [", q, k);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s{\"layer\": %d, \"head\": %d, \"weight\": %.9g}", i ? ", " : "",
+                    rows[i].layer, rows[i].head, (double)rows[i].w);
+        fprintf(f, "]}\n");
+    } else {
+        fprintf(f, "weight from \"%s\" (token %d) to \"%s\" (token %d), every head, highest "
+                "first:\n", vocab_word(&m->vocab, t->src[q]), q, vocab_word(&m->vocab, t->src[k]), k);
+        for (int i = 0; i < n && i < 10; i++)
+            fprintf(f, "  layer %-3d head %-3d %.3f\n", rows[i].layer, rows[i].head, (double)rows[i].w);
+        if (n > 10)
+            fprintf(f, "  (%d more heads below %.3f; --format json lists them all)\n", n - 10,
+                    (double)rows[9].w);
+    }
+    free(rows);
+    return 0;
+}
+
+static int pair_opt(void *ctx, int argc, char **argv, int *i)
+{
+    if (strcmp(argv[*i], "--pair"))
+        return 0;
+    if (*i + 1 >= argc) {
+        usage_of("attend dump", DUMP_USAGE, "--pair needs a value: FROM,TO");
+        return -1;
+    }
+    *(const char **)ctx = argv[++*i];
+    return 1;
+}
+
+/* What knocking the heads out changed on this sentence: the run r (ablated) against the same
+ * run with every head in place. 0, or 1 with the message printed. */
+static int dump_ablation(FILE *f, const DumpRun *r)
+{
+    char err[512], names[1024];
+    Controls intact = r->ctl;
+    memset(intact.ablate, 0, sizeof intact.ablate);
+    Trace *a = trace_new(&r->m, r->n, r->mt > 0 ? r->mt : 1);
+    if (!a || model_forward(&r->m, r->ids, r->n, r->tids, r->mt, &intact, a, err, sizeof err)) {
+        fprintf(stderr, "attend dump: %s\n", a ? err : "out of memory");
+        trace_free(a);
+        return 1;
+    }
+    heads_ablate_names(&r->m, r->ctl.ablate, names, sizeof names);
+    fprintf(f, "knocked out: %s (output zeroed)\n", names);
+    double before = heads_sentence_loss(a), after = heads_sentence_loss(r->t);
+    if (isfinite(before))
+        fprintf(f, "loss on the sentence (each token predicting the next): %.3f -> %.3f nats\n",
+                before, after);
+    const Vocab *v = &r->m.vocab;
+    int rows = r->m.cfg.arch == ARCH_ENCDEC ? r->mt : r->n, changed = 0;
+    fprintf(f, "next-token predictions (intact -> knocked out):\n");
+    for (int i = 0; i < rows; i++) {
+        double pa, pb;
+        int ta = heads_top_next(a, i, &pa), tb = heads_top_next(r->t, i, &pb);
+        const int *row_ids = r->m.cfg.arch == ARCH_ENCDEC ? r->t->tgt_in : r->t->src;
+        changed += ta != tb;
+        fprintf(f, "  %2d %-12s %-12s %.2f  ->  %-12s %.2f%s\n", i, vocab_word(v, row_ids[i]),
+                vocab_word(v, ta), pa, vocab_word(v, tb), pb, ta != tb ? "  changed" : "");
+    }
+    fprintf(f, "%d of %d predictions changed\n", changed, rows);
+    int first = r->m.cfg.n_layers, l, h, row;
+    for (int k = 0; k < r->m.cfg.n_layers && k < ATTEND_MAX_LAYERS; k++)
+        if (r->ctl.ablate[k] && k < first)
+            first = k;
+    double d = heads_pattern_change(a, r->t, first + 1, &l, &h, &row);
+    if (first + 1 >= r->m.cfg.n_layers)
+        fprintf(f, "later layers' patterns: none (the last layer's head is knocked out)\n\n");
+    else if (l < 0)
+        fprintf(f, "later layers' patterns: unchanged\n\n");
+    else
+        fprintf(f, "later layers' patterns: largest change %.3f, L%d.h%d row %d (%s)\n\n", d, l,
+                h, row, vocab_word(v, r->t->src[row]));
+    trace_free(a);
+    return 0;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     DumpOpts o;
-    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, NULL, NULL);
+    const char *pair = NULL;
+    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, pair_opt, &pair);
     if (rc >= 0)
         return rc;
     const char *format = o.format;
@@ -284,23 +438,29 @@ int cmd_dump(int argc, char **argv)
     DumpRun r;
     if (dump_run(&r, &o))
         return 1;
-    if (o.heads_summary)
+    if (pair)
+        rc = dump_pair(stdout, &r.m, r.t, pair, !strcmp(format, "json")) || fflush(stdout) ? 1 : 0;
+    else if (o.heads_summary)
         rc = dump_heads_summary(stdout, &r.m, r.t, !strcmp(format, "json")) || fflush(stdout)
                  ? 1 : 0;
     else {
-        if (strcmp(format, "json") == 0)
+        rc = 0;
+        if (strcmp(format, "json") == 0) {
             export_json(stdout, &r.m, r.t, r.ids, r.n);
-        else
-            dump_text(stdout, &r.m, r.t, o.layer, o.head, o.cross);
-        rc = fflush(stdout) ? 1 : 0;
+        } else {
+            if (o.n_ablate)
+                rc = dump_ablation(stdout, &r);
+            if (!rc)
+                dump_text(stdout, &r.m, r.t, o.layer, o.head, o.cross);
+        }
+        rc = fflush(stdout) || rc ? 1 : 0;
     }
     dump_run_free(&r);
     return rc;
 }
 
-/* The model file to load: the default model, or a bare name such as "translate.json" that
- * is not a file here meaning the shipped model, as in lessons; else model_path itself. */
-static const char *model_file(const char *model_path, char *path, size_t n)
+/* (contract in cmd.h) */
+const char *cmd_model_file(const char *model_path, char *path, size_t n)
 {
     if (!model_path) {
         data_path(DATA_DEFAULT_MODEL, path, n);
@@ -316,6 +476,18 @@ static const char *model_file(const char *model_path, char *path, size_t n)
     return model_path;
 }
 
+/* Sets ctl's ablate bits from o's --ablate values. 0, or 1 with the message printed. */
+static int dump_ablate(const DumpOpts *o, const Model *m, Controls *ctl)
+{
+    char err[512];
+    for (int i = 0; i < o->n_ablate; i++)
+        if (heads_ablate_parse(o->ablate[i], m, ctl->ablate, err, sizeof err)) {
+            fprintf(stderr, "%s: --ablate %s\n", o->prog, err);
+            return 1;
+        }
+    return 0;
+}
+
 int dump_run(DumpRun *r, const DumpOpts *o)
 {
     const char *sentence = o->sentence, *target = o->target, *model_path = o->model_path;
@@ -323,9 +495,9 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     int layer = o->layer, head = o->head, no_scale = o->no_scale, cross = o->cross;
     memset(r, 0, sizeof *r);
     char path[1024], err[1024];
-    model_path = model_file(model_path, path, sizeof path);
+    model_path = cmd_model_file(model_path, path, sizeof path);
     Model *m = &r->m;
-    if (model_load(m, model_path, err, sizeof err)) {
+    if (model_load_progress(m, model_path, cmd_load_progress, (void *)model_path, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", o->prog, err);
         return 1;
     }
@@ -350,6 +522,8 @@ int dump_run(DumpRun *r, const DumpOpts *o)
         ctl.pe = (PeKind)p;
     }
     ctl.scale = !no_scale;
+    if (dump_ablate(o, m, &ctl))
+        goto out;
     int cap = c->max_len;
     ids = calloc((size_t)cap, sizeof *ids);
     tids = calloc((size_t)cap, sizeof *tids);

@@ -8,12 +8,13 @@
 
 #include "cmd.h"
 #include "export.h"
+#include "fileio.h"
 #include "lesson.h"
 
 static const char EXPORT_USAGE[] =
     "usage: attend export --sentence TEXT [--target TEXT] [--model FILE] "
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
-    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--scores]\n"
+    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--scores] [--ablate L.H]\n"
     "                     [--what heatmap|heads|passport|chips] [--format svg|csv|json] "
     "[-o FILE]\n"
     "       attend export --lesson ID --page N [--lessons DIR] [--what ...] [--format ...] "
@@ -81,25 +82,61 @@ static int export_extra(void *ctx, int argc, char **argv, int *i)
     return 1;
 }
 
-/* Writes the figure to o->out (or stdout). 0 or 1 (message printed). */
+/* Writes the figure to out (or standard output): a file through an exclusive temp file
+ * renamed over it only when the whole figure is written (fileio.h), so a failure leaves the
+ * previous file as it was. 0 or 1 (message printed). */
+/* -o's target checked before any work: absent, or a regular file. 0, or 1 (printed). */
+static int check_out(const char *out)
+{
+    char err[1400];
+    if (out && fileio_check_target(out, err, sizeof err)) {
+        fprintf(stderr, "attend export: -o %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
 static int write_figure(const ExportView *v, ExportWhat what, ExportFormat fmt,
                         const char *out)
 {
-    char err[600];
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "attend export: %s: %s\n", out, strerror(errno));
+    char err[1400];
+    if (!out) {
+        FileioSink s;
+        FILE *f = fileio_sink_open(&s, 1, 0);
+        int rc = f ? export_write(f, v, what, fmt, err, sizeof err) : -1;
+        if (!f)
+            snprintf(err, sizeof err, "out of memory");
+        if (f && (fclose(f) || s.werr) && rc == 0) {
+            snprintf(err, sizeof err, "standard output: write error: %s",
+                     strerror(s.werr ? s.werr : EIO));
+            rc = -1;
+        }
+        if (rc)
+            fprintf(stderr, "attend export: %s\n", err);
+        return rc ? 1 : 0;
+    }
+    FileioTmp t;
+    if (fileio_tmp_open(&t, out, 0644, err, sizeof err)) {
+        fprintf(stderr, "attend export: %s\n", err);
         return 1;
     }
-    int rc = export_write(f, v, what, fmt, err, sizeof err);
-    if (out && fclose(f) && rc == 0) {
-        snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
-        rc = -1;
+    FILE *f = fileio_tmp_stream(&t, 0);
+    if (!f) {
+        fileio_tmp_abort(&t);
+        fprintf(stderr, "attend export: out of memory\n");
+        return 1;
     }
-    if (rc) {
+    if (export_write(f, v, what, fmt, err, sizeof err)) {
+        if (t.sink.werr) /* the write itself failed: the path and the reason */
+            fileio_tmp_finish(&t, err, sizeof err);
+        else
+            snprintf(err + strlen(err), sizeof err - strlen(err), " (%s not written)", out);
+        fileio_tmp_abort(&t);
         fprintf(stderr, "attend export: %s\n", err);
-        if (out)
-            remove(out); /* no half-written figure */
+        return 1;
+    }
+    if (fileio_tmp_commit(&t, err, sizeof err)) {
+        fprintf(stderr, "attend export: %s\n", err);
         return 1;
     }
     return 0;
@@ -110,6 +147,8 @@ static int export_lesson(const ExportOpts *x, int what, ExportFormat fmt)
 {
     char path[1024], err[1024];
     const char *dir = x->lessons;
+    if (check_out(x->out))
+        return 1;
     if (!dir) {
         data_path("lessons", path, sizeof path);
         dir = path;
@@ -151,7 +190,7 @@ static int export_lesson(const ExportOpts *x, int what, ExportFormat fmt)
 static int export_sentence(const DumpOpts *o, const ExportOpts *x, int what, ExportFormat fmt)
 {
     DumpRun r;
-    if (dump_run(&r, o))
+    if (check_out(x->out) || dump_run(&r, o))
         return 1;
     ExportView v;
     memset(&v, 0, sizeof v);
@@ -211,6 +250,7 @@ int cmd_export(int argc, char **argv)
     }
     if (o.heads_summary)
         return usage_error("--heads is dump's summary; use --what heads for every head");
+
     if (x.lesson || x.page) {
         if (!x.lesson || !x.page)
             return usage_error("--lesson and --page go together");
@@ -280,6 +320,12 @@ int cmd_handout(int argc, char **argv)
         return 1;
     }
     int n = handout_write(&c, &h, dir, err, sizeof err);
+    int broken = 0; /* a lesson that did not load is written as a notice: say so, exit 1 */
+    for (int li = 0; n >= 0 && li < c.n_lessons; li++)
+        if (c.lessons[li].broken && (!h.lesson || !strcmp(h.lesson, c.lessons[li].id))) {
+            fprintf(stderr, "attend handout: warning: %s\n", c.lessons[li].error);
+            broken++;
+        }
     lesson_free_course(&c);
     if (n < 0) {
         fprintf(stderr, "attend handout: %s\n", err);
@@ -287,5 +333,9 @@ int cmd_handout(int argc, char **argv)
     }
     printf("wrote %d files to %s (open %s/index.html; %s/all.html prints every lesson)\n", n,
            dir, dir, dir);
-    return fflush(stdout) ? 1 : 0;
+    if (broken)
+        fprintf(stderr, "attend handout: %d lesson%s could not be loaded; the handout shows "
+                "the error in %s place (check with attend check-lessons)\n", broken,
+                broken == 1 ? "" : "s", broken == 1 ? "its" : "their");
+    return fflush(stdout) || broken ? 1 : 0;
 }

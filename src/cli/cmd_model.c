@@ -28,7 +28,7 @@ int cmd_check_out(const char *out, char *err, size_t errlen)
                  out, out);
         return -1;
     }
-    FileioTmp t;
+    FileioTmp t; /* the target may be replaced, and a file can be created beside it */
     char e2[1200];
     if (fileio_tmp_open(&t, out, 0600, e2, sizeof e2)) {
         snprintf(err, errlen, "--out %s", e2);
@@ -134,4 +134,26 @@ int cmd_init_model(int argc, char **argv)
         return 1;
     }
     return 0;
+}
+
+void cmd_load_progress(void *ctx, size_t done, size_t total)
+{
+    static int last = -1;
+    if (total < ((size_t)64 << 20) || !isatty(2))
+        return;
+    int pct = (int)(done * 100 / total);
+    if (pct == last && done < total)
+        return;
+    last = pct;
+    char bar[21];
+    for (int i = 0; i < 20; i++)
+        bar[i] = i < pct / 5 ? '#' : '.';
+    bar[20] = 0;
+    fprintf(stderr, "\rloading %.50s  [%s] %3d%%  %zu of %zu MB", (const char *)ctx, bar, pct,
+            done >> 20, total >> 20);
+    if (done >= total) {
+        fprintf(stderr, "\r%*s\r", 100, "");
+        last = -1;
+    }
+    fflush(stderr);
 }

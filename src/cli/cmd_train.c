@@ -791,7 +791,7 @@ int cmd_generate(int argc, char **argv)
     else
         data_path(DATA_DEFAULT_MODEL, path, sizeof path);
     Model m;
-    if (model_load(&m, path, err, sizeof err)) {
+    if (model_load_progress(&m, path, cmd_load_progress, (void *)path, err, sizeof err)) {
         fprintf(stderr, "attend generate: %s\n", err);
         return 1;
     }

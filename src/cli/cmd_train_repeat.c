@@ -38,11 +38,13 @@ int train_repeat_read(const cJSON *r, RepeatOpts *o, int *every, char *msg, size
         const char *s = json_get_string(r, "loss", "repeat.loss", msg, msglen);
         if (!s)
             return -1;
-        if (strcmp(s, "second-copy") && strcmp(s, "all")) {
-            snprintf(msg, msglen, "\"repeat.loss\" is \"%s\", expected second-copy or all", s);
+        if (strcmp(s, "second-copy") && strcmp(s, "copies") && strcmp(s, "all")) {
+            snprintf(msg, msglen, "\"repeat.loss\" is \"%s\", expected second-copy, copies or "
+                     "all", s);
             return -1;
         }
-        o->loss = strcmp(s, "all") ? REPEAT_LOSS_SECOND : REPEAT_LOSS_ALL;
+        o->loss = !strcmp(s, "all") ? REPEAT_LOSS_ALL : !strcmp(s, "copies") ? REPEAT_LOSS_COPIES
+                                                                            : REPEAT_LOSS_SECOND;
     }
     o->on = 1;
     return 0;
@@ -62,7 +64,10 @@ char *train_repeat_record(const char *cfg_path, const TrainOpts *o, int done, do
              "\"final_train_loss\": %.4f, \"loss_first_copy\": %.4f, "
              "\"loss_second_copy\": %.4f, \"tokens\": %ld",
              cfg_path, o->repeat.min_seg, o->repeat.max_seg,
-             o->repeat.loss == REPEAT_LOSS_SECOND ? "second-copy" : "all", o->seq_len, done,
+             o->repeat.loss == REPEAT_LOSS_SECOND   ? "second-copy"
+             : o->repeat.loss == REPEAT_LOSS_COPIES ? "copies"
+                                                    : "all",
+             o->seq_len, done,
              o->batch, (double)o->lr, (unsigned long long)o->seed, avg, first, second, tokens);
     size_t n = strlen(head) + (hist ? strlen(hist) : 0) + 32;
     char *out = malloc(n);

@@ -28,11 +28,14 @@ static const Subcommand SUBCOMMANDS[] = {
     {"check-lessons", cmd_check_lessons, "validate a course: every problem as file:line:col"},
     {"train", cmd_train, "train a model from a config file (docs/training.md)"},
     {"generate", cmd_generate, "continue a prompt with the decoder, or translate"},
+    {"shapes", cmd_shapes, "every count and shape of a Hugging Face model from its config.json"},
     {"export", cmd_export, "a figure (SVG), table (CSV) or JSON of a run or a lesson page"},
     {"handout", cmd_handout, "write the course as static HTML with figures, to read or print"},
     {"present", cmd_present, "the course for a projector: themes, key echo, quiet footer"},
     {"notes", cmd_notes, "speaker notes in a second terminal, following attend present"},
     {"demo", cmd_demo, "play a scripted demo (docs/demos.md); --check validates one"},
+    {"heads", cmd_heads, "every head's scores (previous-token, induction...), heads knocked out"},
+    {"lab", cmd_lab, "write attention yourself; checked against the engine (docs/labs.md)"},
     {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
 };
 

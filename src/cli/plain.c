@@ -1,7 +1,8 @@
-/* plain.c - attend --plain (plain.h): options, the course and progress, the state of the
- * current page's widget run through the one widget run (widget.h), paging, and the loop that
- * reads commands as lines until q or the end of input. Output goes through plain_say, which
- * lets no escape byte, control character or box, block or shade glyph through. */
+/* plain.c - attend --plain (plain.h): the course and progress, the state of the current
+ * page's widget run through the one widget run (widget.h), paging, and the key table's view
+ * of the page, under the commands (plain_cmd.c) and the loop (plain_main.c). Output goes
+ * through plain_say, which lets no escape byte, control character or box, block or shade
+ * glyph through. */
 #include "plain.h"
 
 #include <langinfo.h>
@@ -310,165 +311,81 @@ void plain_turn(Plain *p, int dir)
                          : "This is the first page.");
 }
 
-/* ---- start and stop ---- */
+/* ---- keys: the key table's names for what a page offers ---- */
 
-static void usage(FILE *f)
+Keymap plain_keymap(WidgetKind k)
 {
-    fprintf(f, "usage: attend --plain [--lessons DIR] [--lesson ID] [--page N] [--ascii]\n"
-               "  The course as plain text for screen readers, braille displays and pipes\n"
-               "  (also when TERM=dumb): commands are read as lines from standard input\n"
-               "  (help lists them), the answers written to standard output.\n"
-               "  --lessons DIR  the course in DIR (default: lessons/)\n"
-               "  --lesson ID    open that lesson (paging stays in it)\n"
-               "  --page N       open page N of it\n"
-               "  --ascii        ASCII text only\n");
+    switch (k) {
+    case W_HEATMAP: return KM_HEATMAP;
+    case W_CHIPS: return KM_CHIPS;
+    case W_PASSPORT: return KM_PASSPORT;
+    case W_MATRIX: return KM_MATRIX;
+    case W_WORKED: return KM_WORKED;
+    case W_SCALING: return KM_SCALING;
+    case W_KVCACHE: return KM_KVCACHE;
+    case W_COST: return KM_COST;
+    case W_PARAMS: return KM_PARAMS;
+    case W_TRAIN: return KM_TRAIN;
+    case W_GENERATE: return KM_GENERATE;
+    default: return KM_NONE;
+    }
 }
 
-/* Loads the course and progress and chooses where to start. 0, or -1 with a message. */
-static int plain_load(Plain *p, const char *dir, const char *only, int page_opt, char *err,
-                      size_t errlen)
+WidgetKind plain_kind(const Plain *p)
 {
-    char path[1024], perr[600] = "";
-    if (lesson_load_dir(&p->course, dir, err, errlen))
-        return -1;
-    int first = -1;
-    for (int i = 0; i < p->course.n_lessons && first < 0; i++)
-        if (!p->course.lessons[i].broken)
-            first = i;
-    if (first < 0) {
-        snprintf(err, errlen, "no playable lesson in %.900s", dir);
-        return -1;
-    }
-    if (progress_default_path(path, sizeof path, perr, sizeof perr) == 0) {
-        int r = progress_load(&p->prog, path, perr, sizeof perr);
-        p->prog_ok = r >= 0;
-        if (r)
-            plain_sayf(p, "%s%s", r < 0 ? "Progress will not be saved: " : "", perr);
-    } else {
-        plain_sayf(p, "Progress will not be saved: %s", perr);
-    }
-    int lesson = first, page = 0;
-    if (only) {
-        lesson = lesson_find(&p->course, only);
-        if (lesson < 0 || p->course.lessons[lesson].broken) {
-            snprintf(err, errlen, lesson < 0 ? "no lesson with id \"%.40s\" in %.900s"
-                                             : "lesson \"%.40s\" in %.900s is broken", only, dir);
-            return -1;
-        }
-        p->only = p->course.lessons[lesson].id;
-        if (p->prog.current_lesson[0] && !strcmp(p->prog.current_lesson, only))
-            page = p->prog.current_page;
-    } else if (p->prog.current_lesson[0]) {
-        int i = lesson_find(&p->course, p->prog.current_lesson);
-        if (i >= 0 && !p->course.lessons[i].broken) {
-            lesson = i;
-            page = p->prog.current_page;
-        }
-    }
-    if (page_opt > 0) {
-        if (page_opt > p->course.lessons[lesson].n_pages) {
-            snprintf(err, errlen, "--page %d: lesson \"%s\" has %d pages", page_opt,
-                     p->course.lessons[lesson].id, p->course.lessons[lesson].n_pages);
-            return -1;
-        }
-        page = page_opt - 1;
-    }
-    p->lesson = lesson;
-    plain_open(p, lesson, page);
-    return 0;
+    return p->w && p->model ? p->w->kind : W_NONE;
 }
 
-static void plain_free(Plain *p)
+void plain_key_state(const Plain *p, KeyState *s)
 {
-    for (int i = 0; i < p->n_mt; i++)
-        widget_traces_free(&p->mt[i].tr);
-    live_free(&p->live);
-    lesson_free_course(&p->course);
-    progress_free(&p->prog);
-    free(p->snap);
-    plain_commands_end();
+    const Page *pg = plain_page(p);
+    memset(s, 0, sizeof *s);
+    s->allowed = p->allowed;
+    s->causal = p->ctl.causal;
+    s->padding = p->ctl.padding;
+    s->pe = p->ctl.pe;
+    s->scale = p->ctl.scale;
+    s->scores = p->scores;
+    s->live_causal = p->live.s.causal;
+    s->live_scale = p->live.s.scale;
+    s->live_tied = p->live.s.tied;
+    s->live_gqa = p->live.s.gqa;
+    s->live_step = p->live.s.step;
+    s->live_sample = p->live.s.sample;
+    s->live_temp = p->live.s.temp;
+    s->live_seed = p->live.s.seed;
+    s->encdec = p->model && p->model->cfg.arch == ARCH_ENCDEC;
+    s->all_heads = p->all_heads;
+    s->has_questions = pg && pg->n_questions > 0;
+    s->has_notes = pg && pg->notes;
+    s->train_causal = p->live.s.causal;
 }
 
-/* Reads lines until q or the end of input. */
-static void plain_loop(Plain *p)
+void plain_keys_line(Plain *p, char *out, size_t n)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    int tty = isatty(STDIN_FILENO);
-    while (!p->quit) {
-        if (tty) {
-            fputs("> ", p->out);
-            fflush(p->out);
-        }
-        ssize_t n = getline(&line, &cap, stdin);
-        if (n < 0) {
-            plain_say(p, p->prog_ok ? "End of input. Progress is saved." : "End of input.");
+    KeyState ks;
+    char hints[1200] = "";
+    plain_key_state(p, &ks);
+    WidgetKind kind = plain_kind(p);
+    int utf8 = ui.utf8;
+    ui.utf8 = 0; /* the hints' ASCII key names: words a line can hold */
+    if (kind != W_NONE)
+        keys_hints(&ks, plain_keymap(kind), p->allowed, hints, sizeof hints);
+    ui.utf8 = utf8;
+    size_t k = (size_t)snprintf(out, n, "Keys:");
+    for (char *h = hints; *h && k < n;) {
+        char *us = strchr(h, '\x1f'), *rs = us ? strchr(us, '\x1e') : NULL;
+        if (!us || !rs)
             break;
-        }
-        plain_command(p, line);
+        *us = *rs = '\0';
+        char key[40];
+        snprintf(key, sizeof key, " %s ", h);
+        if (!strstr(out, key)) /* a key the view and the shared controls both hint */
+            k += (size_t)snprintf(out + k, n - k, " %s %s,", h, us + 1);
+        h = rs + 1;
     }
-    free(line);
-}
-
-int plain_main(int argc, char **argv)
-{
-    const char *dir = NULL, *only = NULL;
-    char dirbuf[1024], err[1024] = "";
-    int ascii = 0, page = 0;
-    for (int i = 1; i < argc; i++) {
-        int more = i + 1 < argc;
-        if (!strcmp(argv[i], "--plain"))
-            continue;
-        if (!strcmp(argv[i], "--lessons") && more)
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--lesson") && more)
-            only = argv[++i];
-        else if (!strcmp(argv[i], "--page") && more) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 10000) {
-                fprintf(stderr, "attend: --page wants a page number from 1, not \"%s\"\n",
-                        argv[i]);
-                return 2;
-            }
-            page = (int)v;
-        } else if (!strcmp(argv[i], "--ascii"))
-            ascii = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--mouse") || !strcmp(argv[i], "--no-mouse")) {
-            continue; /* the player's options that mean nothing here */
-        } else {
-            fprintf(stderr, "attend: unknown option \"%s\" in plain mode\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    setlocale(LC_ALL, "");
-    const char *cs = nl_langinfo(CODESET);
-    ui.utf8 = !ascii && cs && !strcmp(cs, "UTF-8");
-    if (!dir) {
-        data_path("lessons", dirbuf, sizeof dirbuf);
-        dir = dirbuf;
-    }
-    Plain *p = calloc(1, sizeof *p);
-    if (p)
-        p->snap = calloc(1, sizeof *p->snap);
-    if (!p || !p->snap) {
-        fprintf(stderr, "attend: out of memory\n");
-        free(p);
-        return 1;
-    }
-    p->out = stdout;
-    int rc = 0;
-    if (plain_load(p, dir, only, page, err, sizeof err)) {
-        fprintf(stderr, "attend: %s\n", err);
-        rc = 1;
-    } else {
-        plain_loop(p);
-    }
-    plain_free(p);
-    free(p);
-    return rc;
+    const Page *pg = plain_page(p);
+    if (k < n)
+        snprintf(out + k, n - k, " next, back, read,%s%s help, q.",
+                 pg && pg->n_questions ? " Q questions," : "", pg && pg->notes ? " o notes," : "");
 }

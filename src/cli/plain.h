@@ -95,8 +95,16 @@ void plain_command(Plain *p, char *line);
 void plain_commands_end(void);
 /* Says the commands of the current page. */
 void plain_help(Plain *p);
+
+/* ---- plain.c: the key table's view of the page ---- */
 /* The one-line list of the keys that matter on this page ("m mask, v scores, next, ..."). */
 void plain_keys_line(Plain *p, char *out, size_t n);
+/* The keymap of widget kind k (KM_NONE for a prose page). */
+Keymap plain_keymap(WidgetKind k);
+/* The kind of the current page's widget (W_NONE without a widget or model). */
+WidgetKind plain_kind(const Plain *p);
+/* What the key table's conditions read, from the plain front end's state. */
+void plain_key_state(const Plain *p, KeyState *s);
 
 /* ---- plain_quiz.c ---- */
 /* The current lesson's questions, asked and answered as lines (practice: start at the

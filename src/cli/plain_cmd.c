@@ -19,53 +19,8 @@ void plain_commands_end(void)
     plain_train_free();
 }
 
-static Keymap kind_keymap(WidgetKind k)
-{
-    switch (k) {
-    case W_HEATMAP: return KM_HEATMAP;
-    case W_CHIPS: return KM_CHIPS;
-    case W_PASSPORT: return KM_PASSPORT;
-    case W_MATRIX: return KM_MATRIX;
-    case W_WORKED: return KM_WORKED;
-    case W_SCALING: return KM_SCALING;
-    case W_KVCACHE: return KM_KVCACHE;
-    case W_COST: return KM_COST;
-    case W_PARAMS: return KM_PARAMS;
-    case W_TRAIN: return KM_TRAIN;
-    case W_GENERATE: return KM_GENERATE;
-    default: return KM_NONE;
-    }
-}
 
-static WidgetKind cur_kind(const Plain *p)
-{
-    return p->w && p->model ? p->w->kind : W_NONE;
-}
 
-static void key_state(const Plain *p, KeyState *s)
-{
-    const Page *pg = plain_page(p);
-    memset(s, 0, sizeof *s);
-    s->allowed = p->allowed;
-    s->causal = p->ctl.causal;
-    s->padding = p->ctl.padding;
-    s->pe = p->ctl.pe;
-    s->scale = p->ctl.scale;
-    s->scores = p->scores;
-    s->live_causal = p->live.s.causal;
-    s->live_scale = p->live.s.scale;
-    s->live_tied = p->live.s.tied;
-    s->live_gqa = p->live.s.gqa;
-    s->live_step = p->live.s.step;
-    s->live_sample = p->live.s.sample;
-    s->live_temp = p->live.s.temp;
-    s->live_seed = p->live.s.seed;
-    s->encdec = p->model && p->model->cfg.arch == ARCH_ENCDEC;
-    s->all_heads = p->all_heads;
-    s->has_questions = pg && pg->n_questions > 0;
-    s->has_notes = pg && pg->notes;
-    s->train_causal = p->live.s.causal;
-}
 
 /* ---- saying what changed ---- */
 
@@ -393,8 +348,9 @@ static int live_request(Plain *p, Request req)
         s->scale = !s->scale;
         snprintf(what, sizeof what, "scaling by 1/sqrt(d_k) %s", s->scale ? "on" : "off");
     } else if (req == REQ_TOGGLE_MASK && k == W_WORKED) {
-        s->causal = !s->causal;
-        snprintf(what, sizeof what, "mask causal %s", s->causal ? "on" : "off");
+        s->causal = (s->causal + 1) % 3; /* none -> causal -> after softmax, the mistake */
+        snprintf(what, sizeof what, "%s", s->causal == 2 ? "mask applied after softmax (the mistake)"
+                                          : s->causal ? "mask causal on" : "mask causal off");
     } else if (req == REQ_TOGGLE_TIE && k == W_PARAMS) {
         s->tied = !s->tied;
         snprintf(what, sizeof what, "embeddings %s", s->tied ? "tied" : "untied");
@@ -570,9 +526,9 @@ static int key_of(const char *word)
 static int key_command(Plain *p, int k, const char *arg)
 {
     KeyState ks;
-    key_state(p, &ks);
-    WidgetKind kind = cur_kind(p);
-    Request r = keys_lookup(&ks, kind_keymap(kind), k);
+    plain_key_state(p, &ks);
+    WidgetKind kind = plain_kind(p);
+    Request r = keys_lookup(&ks, plain_keymap(kind), k);
     if (r != REQ_NONE && kind != W_NONE && view_request(p, r, arg))
         return 1;
     if (kind != W_NONE) {
@@ -640,7 +596,7 @@ static int word_command(Plain *p, const char *cmd, const char *arg)
             return 1;
         }
         if (!strcmp(cmd, "swap")) {
-            if (cur_kind(p) != W_CHIPS || !p->ran)
+            if (plain_kind(p) != W_CHIPS || !p->ran)
                 plain_say(p, "Swap works on the chips widget.");
             else
                 swap_chips(p, a, b);
@@ -653,7 +609,7 @@ static int word_command(Plain *p, const char *cmd, const char *arg)
         char cell[400];
         WidgetIO io;
         plain_io(p, &io);
-        if (cur_kind(p) == W_WORKED)
+        if (plain_kind(p) == W_WORKED)
             io.tr.t = p->live.worked;
         if (!describe_cell(&io, a, b, cell, sizeof cell)) {
             plain_say(p, "No such cell: rows and keys count from 0.");
@@ -738,9 +694,9 @@ static void help_map(Plain *p, const KeyState *ks, Keymap km, char *done)
 void plain_help(Plain *p)
 {
     KeyState ks;
-    key_state(p, &ks);
-    WidgetKind kind = cur_kind(p);
-    Keymap maps[3] = {kind_keymap(kind), kind != W_NONE ? KM_COMMON : KM_NONE, KM_GLOBAL};
+    plain_key_state(p, &ks);
+    WidgetKind kind = plain_kind(p);
+    Keymap maps[3] = {plain_keymap(kind), kind != W_NONE ? KM_COMMON : KM_NONE, KM_GLOBAL};
     plain_say(p, "Commands, one a line:\n"
                  "next, back: the next or previous page (also space, backspace).\n"
                  "read: the page again. widget: the widget again. keys: this page's keys.\n"
@@ -761,33 +717,4 @@ void plain_help(Plain *p)
         if (maps[m] != KM_NONE)
             help_map(p, &ks, maps[m], done);
     }
-}
-
-void plain_keys_line(Plain *p, char *out, size_t n)
-{
-    KeyState ks;
-    char hints[1200] = "";
-    key_state(p, &ks);
-    WidgetKind kind = cur_kind(p);
-    int utf8 = ui.utf8;
-    ui.utf8 = 0; /* the hints' ASCII key names: words a line can hold */
-    if (kind != W_NONE)
-        keys_hints(&ks, kind_keymap(kind), p->allowed, hints, sizeof hints);
-    ui.utf8 = utf8;
-    size_t k = (size_t)snprintf(out, n, "Keys:");
-    for (char *h = hints; *h && k < n;) {
-        char *us = strchr(h, '\x1f'), *rs = us ? strchr(us, '\x1e') : NULL;
-        if (!us || !rs)
-            break;
-        *us = *rs = '\0';
-        char key[40];
-        snprintf(key, sizeof key, " %s ", h);
-        if (!strstr(out, key)) /* a key the view and the shared controls both hint */
-            k += (size_t)snprintf(out + k, n - k, " %s %s,", h, us + 1);
-        h = rs + 1;
-    }
-    const Page *pg = plain_page(p);
-    if (k < n)
-        snprintf(out + k, n - k, " next, back, read,%s%s help, q.",
-                 pg && pg->n_questions ? " Q questions," : "", pg && pg->notes ? " o notes," : "");
 }

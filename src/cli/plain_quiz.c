@@ -127,20 +127,16 @@ int plain_quiz(Plain *p, const char *start_id)
         plain_sayf(p, "No questions: %s", err);
         return 0;
     }
-    int first = 0;
-    if (start_id && start_id[0]) {
-        size_t n = strlen(start_id);
-        for (int i = 0; i < set.n; i++) {
-            size_t k = strlen(set.items[i].key);
-            if (k > n && set.items[i].key[k - n - 1] == '/' &&
-                !strcmp(set.items[i].key + k - n, start_id))
-                first = i;
-        }
-    }
-    plain_sayf(p, "Questions of %s: %d, from question %d.", l->title, set.n, first + 1);
+    /* from a page with questions: its first comes first (or the one named: Q ID) */
+    const Page *pg = plain_page(p);
+    const char *start = start_id && start_id[0] ? start_id
+                        : pg && pg->n_questions ? pg->questions[0].id : NULL;
+    if (start && quiz_set_start_at(&set, l->id, start) && start_id && start_id[0])
+        plain_sayf(p, "No question \"%s\" in this lesson; starting at the first.", start_id);
+    plain_sayf(p, "Questions of %s: %d.", l->title, set.n);
     Tally t = {0, 0, 0};
     int rc = 0;
-    for (int i = first; i < set.n && !rc; i++)
+    for (int i = 0; i < set.n && !rc; i++)
         rc = ask(p, &set.items[i], i, set.n, &t);
     if (t.asked && p->prog_ok &&
         (quiz_record_score(&p->prog, l->id, t.right, t.asked, t.hints, (long)time(NULL), err,

@@ -9,7 +9,7 @@
 static const char *const WIDGET_NAMES[W__COUNT] = {"none", "heatmap", "chips", "passport",
                                                    "matrix", "worked", "scaling", "kvcache",
                                                    "cost", "params", "train",
-                                                   "generate"};
+                                                   "generate", "lab"};
 static const char *const CONTROL_NAMES[] = {"mask", "pe", "scale", "head", "layer",
                                             "all_heads", "cursor", "scores", "edit", "swap",
                                             "reset", "step", "padding", "tensor", "dk", "n",
@@ -81,6 +81,7 @@ unsigned course_kind_controls(WidgetKind k)
     case W_PARAMS: return C_TIE | C_GQA | C_RESET;
     case W_TRAIN: return C_MASK | C_HEAD | C_LAYER | C_RESET;
     case W_GENERATE: return C_STEP | C_SAMPLE | C_RESET;
+    case W_LAB: return 0;
     default: return (C_TENSOR << 1) - 1; /* the model widgets: every original control */
     }
 }

@@ -24,6 +24,7 @@ typedef enum {
     W_PARAMS,     /* the parameter count of a configuration (explain_params) */
     W_TRAIN,      /* a small decoder trained live: loss curves, a head forming (watch.c) */
     W_GENERATE,   /* a prompt continued token by token, the KV cache growing (gen_run) */
+    W_LAB,        /* a lab's command and, after a check, the learner's matrix beside the engine's */
     W__COUNT
 } WidgetKind;
 
@@ -112,6 +113,7 @@ typedef struct {
     ParamConfig params;   /* kind params: the configuration ("config", or the page model's) */
     int has_params;       /* 1: "config" was given */
     char params_name[64]; /* its "name", or the model's */
+    char lab[16];         /* lab widget: the lab's name (attend lab list) */
 } Widget;
 
 /* ---- questions (docs/lessons.md "Questions"), parsed once by the loader ---- */

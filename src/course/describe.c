@@ -67,8 +67,8 @@ static void heatmap_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
         dbuf_put(b, "This run has no such attention.\n");
         return;
     }
-    dbuf_put(b, "%d rows (queries, the tokens reading) by %d columns (keys, the tokens read):\n",
-             E->rows, E->cols);
+    dbuf_put(b, "%d row%s (queries, the tokens reading) by %d column%s (keys, the tokens "
+                "read):\n", E->rows, E->rows == 1 ? "" : "s", E->cols, E->cols == 1 ? "" : "s");
     drows(io, t, E, M, v->scores, b);
     int nm = dcount_masked(M, E->rows, E->cols);
     dbuf_put(b, "Masked cells: %d.\n", nm);
@@ -130,9 +130,10 @@ static void chips_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
         return;
     }
     int match = v->equiv < EQUIV_TOL;
-    dbuf_put(b, "Verdict: %s; the largest gap |Attn(PX) - P.Attn(X)| over %d layer%s is %.3g.\n",
-             match ? "outputs match the permutation" : "outputs do not match",
-             io->m->cfg.n_layers, io->m->cfg.n_layers == 1 ? "" : "s", (double)v->equiv);
+    dbuf_put(b, "Verdict: %s; layer %d: the largest gap |Attn(PX) - P.Attn(X)| over its "
+                "output rows is %.3g.\n",
+             match ? "outputs match the permutation" : "outputs do not match", io->layer,
+             (double)v->equiv);
     dbuf_put(b, "%s\n",
              ident ? "Swap two chips to permute the input."
              : match ? "Same outputs, moved with their tokens: attention alone ignores order."
@@ -165,8 +166,8 @@ static void passport_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
         return;
     }
     int cur = v->step < 0 ? 0 : v->step >= n ? n - 1 : v->step;
-    dbuf_put(b, "Shape passport of layer %d, head %d: %d steps, %d tokens.\n", io->layer,
-             io->head, n, t->n);
+    dbuf_put(b, "Shape passport of layer %d, head %d: %d steps, %d token%s.\n", io->layer,
+             io->head, n, t->n, t->n == 1 ? "" : "s");
     for (int s = 0; s < n; s++) {
         const TraceEntry *e = trace_entry(t, idx[s]);
         char sym[64];
@@ -338,7 +339,7 @@ size_t describe_change(const DescribeSnap *a, const DescribeSnap *b, const Widge
         a->scores == b->scores)
         cells_change(a, b, io, &o);
     else if (b->rows && (a->rows != b->rows || a->cols != b->cols))
-        dbuf_put(&o, "now %d tokens; ", b->rows);
+        dbuf_put(&o, "now %d token%s; ", b->rows, b->rows == 1 ? "" : "s");
     describe_live_change(&a->nv, &b->nv, &o);
     while (o.len >= 2 && !strcmp(out + o.len - 2, "; ")) /* no dangling separator */
         out[o.len -= 2] = '\0';

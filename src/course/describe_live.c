@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "describe_live.h"
+#include "lab.h"
 
 #define CHANGES_MAX 5   /* a change names at most this many numbers */
 
@@ -29,7 +30,8 @@ static void worked_words(const WidgetIO *io, DBuf *b)
     const WorkedSpec *ws = &io->w->worked;
     dbuf_put(b, "Worked example: %d queries, %d keys, d_k %d, d_v %d; mask: %s; scaling by "
                 "1/sqrt(d_k): %s.\nStep %d of %d: %s.\n", ws->nq, ws->nk, ws->dk, ws->dv,
-             l->s.causal ? "causal" : "none", l->s.scale ? "on" : "off", l->s.step + 1,
+             l->s.causal == 2 ? "causal, applied after softmax (the mistake: rows need not sum to 1)"
+             : l->s.causal ? "causal" : "none", l->s.scale ? "on" : "off", l->s.step + 1,
              LIVE_WORKED_STEPS, live_worked_step_name(l->s.step));
     if (!t)
         return;
@@ -92,13 +94,25 @@ static void kvcache_words(const WidgetIO *io, DBuf *b)
                 "%.2g.\n", (double)k->k_drift, (double)k->row_drift);
 }
 
+/* A lab page: the commands (the check itself runs outside, in attend lab). */
+static void lab_words(const Widget *w, DBuf *b)
+{
+    const LabDef *d = lab_find(w->lab);
+    if (!d)
+        return;
+    dbuf_put(b, "Lab %s: %s. Start it with: attend lab start %s. Check it on every save with: "
+                "attend lab watch %s %s.py (attend lab hint %s gives hints).\n",
+             d->name, d->title, d->name, d->name, d->name, d->name);
+}
+
 static void cost_words(const LiveWidget *l, DBuf *b)
 {
     const CostPoint *c = &l->cost;
-    dbuf_put(b, "Cost of attention at N = %lld tokens: each head's score matrix has %lld "
-                "entries; every head of every layer together holds %lld bytes (%.1f KiB) of "
+    dbuf_put(b, "Cost of attention at N = %lld token%s: each head's score matrix has %lld "
+                "%s; every head of every layer together holds %lld bytes (%.1f KiB) of "
                 "float32 scores. QK^T takes %lld multiply-adds; the whole forward pass %lld.\n",
-             c->n, c->score_entries, c->score_bytes, (double)c->score_bytes / 1024.0, c->qk_macs,
+             c->n, c->n == 1 ? "" : "s", c->score_entries, c->score_entries == 1 ? "entry" : "entries",
+             c->score_bytes, (double)c->score_bytes / 1024.0, c->qk_macs,
              c->forward_macs);
 }
 
@@ -166,6 +180,7 @@ void describe_live(const WidgetIO *io, DBuf *b)
     case W_PARAMS: params_words(l, b); break;
     case W_TRAIN: train_words(l, b); break;
     case W_GENERATE: generate_words(io, b); break;
+    case W_LAB: lab_words(io->w, b); break;
     default: break;
     }
 }

@@ -315,6 +315,9 @@ int export_page_start(ExportPage *e, const Course *c, const Page *p, char *err, 
             v->equiv = model_equivariance(m, e->run.src, v->trace->n, e->run.tgt,
                                           v->trace->m, &ctl, e->run.io.tr.eq_a, e->run.io.tr.eq_b, eq_err,
                                           sizeof eq_err);
+            if (v->equiv >= 0.0f) /* the layer the figure shows, as the player's verdict */
+                v->equiv = model_equivariance_layer(m, e->run.io.tr.eq_a, e->run.io.tr.eq_b,
+                                                    v->layer);
         }
     }
     snprintf(err, errlen, "%s", e->err);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "export.h"
+#include "heads.h"
 #include "json.h"
 
 static void json_num(FILE *f, float v)
@@ -108,6 +109,10 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     const ModelConfig *c = &m->cfg;
     fputs("{\"tokens\":", f);
     json_tokens(f, &m->vocab, t->src, t->n);
+    fputs(",\n\"token_ids\":[", f);
+    for (int i = 0; i < t->n; i++)
+        fprintf(f, "%s%d", i ? "," : "", t->src[i]);
+    fputc(']', f);
     fputs(",\n\"input_tokens\":", f);
     json_tokens(f, &m->vocab, orig, n);
     fputs(",\n\"order\":[", f);
@@ -122,18 +127,27 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     }
     fputs(",\n\"config\":{\"model\":", f);
     json_write_string(f, m->path);
-    fprintf(f, ",\"tokenizer\":\"%s\"", vocab_kind_name(m->vocab.kind));
+    fprintf(f, ",\"tokenizer\":\"%s\"",
+            m->vocab.tok_encode ? "huggingface" : vocab_kind_name(m->vocab.kind));
     fprintf(f, ",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
                "\"n_heads\":%d,\"d_head\":%d,\"n_layers\":%d,\"d_ff\":%d,\"max_len\":%d,"
                "\"model_pe\":\"%s\",\"norm\":\"%s\",\"norm_placement\":\"%s\",\"ffn\":\"%s\","
                "\"scale_embed\":%s,\"final_norm\":%s,\"tie_embed\":%s,\"norm_eps\":%.9g,"
-               "\"rope_base\":%.9g,\"pe\":\"%s\",\"causal\":%s,\"padding\":%s,\"scale\":%s}",
+               "\"rope_base\":%.9g,\"n_kv_heads\":%d,\"pe\":\"%s\",\"causal\":%s,\"padding\":%s,"
+               "\"scale\":%s}",
             model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
             c->n_layers, c->d_ff, c->max_len, model_pe_name(c->pe), model_norm_name(c->norm),
             c->pre_norm ? "pre" : "post", model_ffn_name(c->ffn), c->scale_embed ? "true" : "false",
             c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,
-            (double)c->rope_base, model_pe_name(t->ctl.pe), t->ctl.causal ? "true" : "false",
+            (double)c->rope_base, c->n_kv_heads ? c->n_kv_heads : c->n_heads,
+            model_pe_name(t->ctl.pe), t->ctl.causal ? "true" : "false",
             t->ctl.padding ? "true" : "false", t->ctl.scale ? "true" : "false");
+    char ablated[1024];
+    heads_ablate_names(m, t->ctl.ablate, ablated, sizeof ablated);
+    if (ablated[0]) { /* heads knocked out (dump --ablate): their outputs are zero */
+        fputs(",\n\"ablated\":", f);
+        json_write_string(f, ablated);
+    }
     Stack main_st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
     fputs(",\n\"layers\":", f);
     json_layers(f, t, main_st);

@@ -230,11 +230,12 @@ static int svg_cost(FILE *f, const ExportView *v)
     }
     int w = 2 * MARGIN + 90 + PLOT_W + 40, h = 64 + 30 + PLOT_H + 60 + 40;
     char title[200], sub[400], sub2[300], b1[48], b2[48], b3[48];
-    snprintf(title, sizeof title, "cost of attention: N = %lld tokens (%d heads, %d layers, "
-             "d_k %d)", c->n, mc->n_heads, mc->n_layers, mc->d_head);
-    snprintf(sub, sizeof sub, "score matrix per head N\u00b2 = %s entries; the scores of "
+    snprintf(title, sizeof title, "cost of attention: N = %lld token%s (%d heads, %d layers, "
+             "d_k %d)", c->n, c->n == 1 ? "" : "s", mc->n_heads, mc->n_layers, mc->d_head);
+    snprintf(sub, sizeof sub, "score matrix per head N\u00b2 = %s %s; the scores of "
              "every head and layer N\u00b2\u00b7h\u00b7L\u00b74 B = %s B",
-             group(c->score_entries, g, sizeof g), group(c->score_bytes, b1, sizeof b1));
+             group(c->score_entries, g, sizeof g), c->score_entries == 1 ? "entry" : "entries",
+             group(c->score_bytes, b1, sizeof b1));
     snprintf(sub2, sizeof sub2, "QK\u1d40: %s multiply-adds (N\u00b2\u00b7d_k\u00b7h\u00b7L) "
              "of a whole forward's %s (%.1f%%)", group(c->qk_macs, b2, sizeof b2),
              group(c->forward_macs, b3, sizeof b3),

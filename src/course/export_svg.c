@@ -129,6 +129,26 @@ static void svg_legend(FILE *f, const ExportView *v, int x, int y, const char *l
     export_svg_text(f, mx + 20, y + 11, 11, "start", "", masked);
 }
 
+/* The legend of a matrix whose unmasked entries are all one value (a mask M: 0 where a key
+ * may be read): that value's swatch, the ramp's middle as its cells are drawn, instead of a
+ * ramp from the value to itself. */
+static void svg_legend_one(FILE *f, const ExportView *v, int x, int y, float value,
+                           const char *masked)
+{
+    char col[8], text[64];
+    ramp(0.5f, col);
+    snprintf(text, sizeof text, "every entry not masked: %.2f", (double)value);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" "
+               "stroke=\"#555555\" stroke-width=\"0.5\"/>\n", x, y, col);
+    export_svg_text(f, x + 20, y + 11, 11, "start", "", text);
+    if (!masked)
+        return;
+    int mx = x + 40 + 7 * ulen(text);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"url(#hatch%d)\" "
+               "stroke=\"#555555\" stroke-width=\"0.5\"/>\n", mx, y, v->id);
+    export_svg_text(f, mx + 20, y + 11, 11, "start", "", masked);
+}
+
 /* Range of the finite values of e that are not masked. */
 static void finite_range(const TraceEntry *e, const TraceEntry *mask, float *lo, float *hi)
 {
@@ -284,8 +304,12 @@ int export_svg_heatmap(FILE *f, const ExportView *v, char *err, size_t errlen)
     snprintf(lo, sizeof lo, weights ? "%.0f" : "%.2f", (double)g.lo);
     snprintf(hi, sizeof hi, weights ? "%.0f" : "%.2f", (double)g.hi);
     int ly = g.y0 + e->rows * g.ch + 18;
-    svg_legend(f, v, MARGIN, ly, lo, hi, mask ? (weights ? "masked (score \u2212\u221e, weight 0)"
-                                                         : "masked (\u2212\u221e)") : NULL);
+    const char *masked = mask ? (weights ? "masked (score \u2212\u221e, weight 0)"
+                                         : "masked (\u2212\u221e)") : NULL;
+    if (!weights && !(g.hi > g.lo))
+        svg_legend_one(f, v, MARGIN, ly, g.lo, masked);
+    else
+        svg_legend(f, v, MARGIN, ly, lo, hi, masked);
     export_svg_text(f, MARGIN, ly + 36, 10, "start", "fill-opacity=\"0.7\"",
              g.values ? "values rounded as shown; each cell's title holds 9 significant digits"
                       : "each cell's title holds its value to 9 significant digits");

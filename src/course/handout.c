@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "export.h"
+#include "fileio.h"
+#include "handout_print.h"
 
 static const char CSS[] =
     "body{font-family:\"DejaVu Serif\",Georgia,\"Times New Roman\",serif;color:#111;"
@@ -47,7 +49,7 @@ static void html_open(FILE *f, const char *title)
 }
 
 /* Prose to HTML: paragraphs at blank lines, a single line break kept as <br>. */
-static void html_prose(FILE *f, const char *s)
+static void html_text(FILE *f, const char *s)
 {
     fputs("<p>", f);
     while (*s) {
@@ -79,6 +81,20 @@ static void html_prose(FILE *f, const char *s)
     fputs("</p>\n", f);
 }
 
+/* Prose for print (handout_print_prose: no key instructions) to HTML. 1 when a key
+ * instruction was taken out, 0 when none, -1 out of memory. */
+static int html_prose(FILE *f, const char *s)
+{
+    size_t cap = strlen(s) + 1;
+    char *out = malloc(cap);
+    if (!out)
+        return -1;
+    int took = handout_print_prose(s, out, cap);
+    html_text(f, out);
+    free(out);
+    return took;
+}
+
 /* One page: title, prose at the start state, the figure. *fig numbers SVG ids. */
 static int html_page(FILE *f, const Course *c, int li, int pi, int *fig)
 {
@@ -99,7 +115,7 @@ static int html_page(FILE *f, const Course *c, int li, int pi, int *fig)
         return -1;
     }
     placeholder_expand(prose, &e.ctx, out, cap, err, sizeof err);
-    html_prose(f, out);
+    int took = html_prose(f, out) > 0;
     free(out);
     if (e.what >= 0) {
         e.view.id = ++*fig;
@@ -123,6 +139,28 @@ static int html_page(FILE *f, const Course *c, int li, int pi, int *fig)
         fprintf(f, "<figcaption>Figure %d.%d: the %s widget at the page's start state",
                 li + 1, pi + 1, course_widget_name(P->widget.kind));
         fputs(" (computed by attend's model).</figcaption>\n</figure>\n", f);
+    }
+    if (e.what < 0 && P->widget.kind != W_NONE) { /* say why there is no figure */
+        fputs("<p class=\"nofig\">(No figure: ", f);
+        if (P->widget.kind == W_TRAIN)
+            fputs("this page trains a model live, a step at a time, and its charts are what "
+                  "that run draws; a printed page cannot run it", f);
+        else if (e.err[0])
+            esc(f, e.err);
+        else {
+            fputs("the ", f);
+            esc(f, course_widget_name(P->widget.kind));
+            fputs(" widget has no static figure", f);
+        }
+        fputs(". Run it at the terminal: <code>attend --lesson ", f);
+        esc(f, L->id);
+        fprintf(f, " --page %d</code>.)</p>\n", pi + 1);
+        took = 0;
+    }
+    if (took) { /* the page's key instructions were left out: where to try them */
+        fputs("<p class=\"meta\">Try it at the terminal: <code>attend --lesson ", f);
+        esc(f, L->id);
+        fprintf(f, " --page %d</code></p>\n", pi + 1);
     }
     fputs("</section>\n", f);
     export_page_free(&e);
@@ -231,32 +269,75 @@ static void lesson_file(const Lesson *L, char *out, size_t n)
     snprintf(out, n, "%.*s.html", len, b);
 }
 
-static FILE *open_out(const char *dir, const char *name, char *path, size_t n, char *err,
-                      size_t errlen)
+/* The handout's files, each written to its own exclusive temp file in dir and renamed over
+ * its name only once every file is complete (fileio.h): a failure or a kill part-way leaves
+ * the previous handout's pages whole, and a symlink, FIFO or device planted at a page's
+ * name is refused before anything is written. */
+typedef struct {
+    FileioTmp **t;    /* (n) each allocated alone: a stream points into its FileioTmp */
+    int n, cap;
+} Outs;
+
+static FILE *open_out(Outs *o, const char *dir, const char *name, char *err, size_t errlen)
 {
-    snprintf(path, n, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (o->n == o->cap) {
+        int nc = o->cap ? o->cap * 2 : 16;
+        FileioTmp **nt = realloc(o->t, sizeof *nt * (size_t)nc);
+        if (!nt) {
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        o->t = nt;
+        o->cap = nc;
+    }
+    FileioTmp *t = malloc(sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    fileio_clean_stale(path);
+    if (fileio_tmp_open(t, path, 0644, err, errlen)) {
+        free(t);
+        return NULL;
+    }
+    o->t[o->n++] = t;
+    FILE *f = fileio_tmp_stream(t, 0);
     if (!f)
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        snprintf(err, errlen, "out of memory");
     return f;
 }
 
-static int close_out(FILE *f, const char *path, char *err, size_t errlen)
+/* Ends the page written last: its closing tags, flushed, fsynced and closed. */
+static int close_out(Outs *o, char *err, size_t errlen)
 {
-    fputs("</body>\n</html>\n", f);
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        snprintf(err, errlen, "%s: write error", path);
-        return -1;
-    }
-    return 0;
+    FileioTmp *t = o->t[o->n - 1];
+    fputs("</body>\n</html>\n", t->f);
+    return fileio_tmp_finish(t, err, errlen);
 }
 
-static int write_index(const Course *c, const HandoutOpts *o, const char *dir, char *err,
-                       size_t errlen)
+/* Removes every temp file (a failure) or renames each over its page (all written). */
+static int outs_end(Outs *o, int commit, char *err, size_t errlen)
 {
-    char path[1200], name[600];
-    FILE *f = open_out(dir, "index.html", path, sizeof path, err, errlen);
+    int rc = 0;
+    for (int i = 0; i < o->n; i++) {
+        if (commit && !rc)
+            rc = fileio_tmp_commit(o->t[i], err, errlen);
+        else
+            fileio_tmp_abort(o->t[i]);
+        free(o->t[i]);
+    }
+    free(o->t);
+    memset(o, 0, sizeof *o);
+    return rc;
+}
+
+static int write_index(Outs *outs, const Course *c, const HandoutOpts *o, const char *dir,
+                       char *err, size_t errlen)
+{
+    char name[600];
+    FILE *f = open_out(outs, dir, "index.html", err, errlen);
     if (!f)
         return -1;
     html_open(f, "attend handout");
@@ -280,7 +361,67 @@ static int write_index(const Course *c, const HandoutOpts *o, const char *dir, c
                 L->n_pages == 1 ? "" : "s");
     }
     fputs("</ol>\n", f);
-    return close_out(f, path, err, errlen);
+    return close_out(outs, err, errlen);
+}
+
+/* Refuses a page name that is not a regular file (or absent) before anything is written. */
+static int check_targets(const Course *c, const HandoutOpts *o, const char *dir, char *err,
+                         size_t errlen)
+{
+    char path[1200], name[600];
+    const char *fixed[] = {"index.html", "all.html"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, fixed[i]);
+        if (fileio_check_target(path, err, errlen))
+            return -1;
+    }
+    for (int li = 0; li < c->n_lessons; li++) {
+        if (o->lesson && strcmp(o->lesson, c->lessons[li].id))
+            continue;
+        lesson_file(&c->lessons[li], name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (fileio_check_target(path, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+/* Every page into outs (temp files); the number of pages, or -1 with a message. */
+static int write_pages(Outs *outs, const Course *c, const HandoutOpts *o, const char *dir,
+                       char *err, size_t errlen)
+{
+    char name[600];
+    int files = 0, fig_all = 0;
+    FILE *all = open_out(outs, dir, "all.html", err, errlen);
+    if (!all)
+        return -1;
+    int all_at = outs->n - 1;
+    html_open(all, "attend handout: every lesson");
+    fputs("<nav><a href=\"index.html\">index</a></nav>\n", all);
+    for (int li = 0; li < c->n_lessons; li++) {
+        const Lesson *L = &c->lessons[li];
+        if (o->lesson && strcmp(o->lesson, L->id))
+            continue;
+        lesson_file(L, name, sizeof name);
+        FILE *f = open_out(outs, dir, name, err, errlen);
+        if (!f)
+            return -1;
+        int fig = 0;
+        html_open(f, L->title);
+        fputs("<nav><a href=\"index.html\">all lessons</a></nav>\n", f);
+        if (html_lesson(f, c, li, o, &fig) || html_lesson(all, c, li, o, &fig_all)) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (close_out(outs, err, errlen))
+            return -1;
+        files++;
+    }
+    FileioTmp *t = outs->t[all_at];
+    fputs("</body>\n</html>\n", t->f);
+    if (fileio_tmp_finish(t, err, errlen) || write_index(outs, c, o, dir, err, errlen))
+        return -1;
+    return files + 2;
 }
 
 int handout_write(const Course *c, const HandoutOpts *o, const char *dir, char *err,
@@ -294,41 +435,17 @@ int handout_write(const Course *c, const HandoutOpts *o, const char *dir, char *
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return -1;
     }
-    char path[1200], name[600];
-    int files = 0, fig_all = 0;
-    FILE *all = open_out(dir, "all.html", path, sizeof path, err, errlen);
-    if (!all)
+    struct stat st;
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a directory", dir);
         return -1;
-    char all_path[1200];
-    snprintf(all_path, sizeof all_path, "%s", path);
-    html_open(all, "attend handout: every lesson");
-    fputs("<nav><a href=\"index.html\">index</a></nav>\n", all);
-    for (int li = 0; li < c->n_lessons; li++) {
-        const Lesson *L = &c->lessons[li];
-        if (o->lesson && strcmp(o->lesson, L->id))
-            continue;
-        lesson_file(L, name, sizeof name);
-        FILE *f = open_out(dir, name, path, sizeof path, err, errlen);
-        if (!f) {
-            fclose(all);
-            return -1;
-        }
-        int fig = 0;
-        html_open(f, L->title);
-        fputs("<nav><a href=\"index.html\">all lessons</a></nav>\n", f);
-        if (html_lesson(f, c, li, o, &fig) || html_lesson(all, c, li, o, &fig_all)) {
-            snprintf(err, errlen, "out of memory");
-            fclose(f);
-            fclose(all);
-            return -1;
-        }
-        if (close_out(f, path, err, errlen)) {
-            fclose(all);
-            return -1;
-        }
-        files++;
     }
-    if (close_out(all, all_path, err, errlen) || write_index(c, o, dir, err, errlen))
+    if (check_targets(c, o, dir, err, errlen))
         return -1;
-    return files + 2;
+    Outs outs;
+    memset(&outs, 0, sizeof outs);
+    int files = write_pages(&outs, c, o, dir, err, errlen);
+    if (outs_end(&outs, files >= 0, err, errlen))
+        return -1;
+    return files;
 }

@@ -2,6 +2,7 @@
  * every question run on their starting state through widget_run_start, their prose, prompts
  * and computed answers expanded on that run, each failure reported at file:line:col. No
  * curses, no printing, no exit(). */
+#include "lesson_guard.h"
 #include "lesson_check.h"
 
 #include <stdio.h>
@@ -137,8 +138,14 @@ int lesson_check_placeholders(Course *c)
                 continue;
             }
             lj_pjoin(kp, sizeof kp, path, "prose");
-            if (P->prose)
+            if (P->prose) {
                 check_string(&x, kp, P->prose, &r.ctx);
+                PlaceholderFail gf[CHECK_MAX_FAILS];
+                int ng = lesson_guard_keys(P->prose, P->widget.kind, P->widget.controls, gf,
+                                           CHECK_MAX_FAILS);
+                for (int i = 0; i < ng && i < CHECK_MAX_FAILS; i++)
+                    prob_in_string(&x, kp, gf[i].off, gf[i].msg);
+            }
             for (int qi = 0; qi < P->n_questions; qi++) {
                 char qp[128];
                 snprintf(qp, sizeof qp, "%s.questions[%d]", path, qi);

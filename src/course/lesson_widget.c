@@ -13,12 +13,15 @@
 #include <string.h>
 
 #include "datapath.h"
+#include "hf_model.h"
+#include "lab.h"
 #include "live.h"
 #include "names.h"
 #include "widget.h"
 
 static const char *const WIDGET_KEYS[] = {"kind", "sentence", "target", "model", "start",
-                                          "controls", "q", "k", "v", "labels", "config", NULL};
+                                          "controls", "q", "k", "v", "labels", "config", "lab",
+                                          NULL};
 static const char *const WIDGET_REQ[] = {"kind", NULL};
 
 /* Start keys each kind reads; an unknown key is left to the start's own key check (model
@@ -112,7 +115,10 @@ void lw_parse_start(LjCtx *x, const cJSON *obj, const char *path, const Model *m
     char kp[300], buf[64];
     if (lj_get_str(x, obj, path, "mask", buf, sizeof buf) == 1) {
         lj_pjoin(kp, sizeof kp, path, "mask");
-        if (names_mask_parse(buf, &s->causal, &s->padding))
+        if (!strcmp(buf, "after-softmax")) { /* the worked example's mistake (checked there) */
+            s->causal = 2;
+            s->padding = 0;
+        } else if (names_mask_parse(buf, &s->causal, &s->padding))
             lj_prob(x, kp, "unknown mask \"%s\" (" NAMES_MASK_LIST ")", buf);
     }
     if (lj_get_str(x, obj, path, "pe", buf, sizeof buf) == 1) {
@@ -356,9 +362,46 @@ static const char *const CONFIG_KEYS[] = {"d_model", "n_heads", "n_kv_heads", "d
 static const char *const CONFIG_REQ[] = {"d_model", "n_heads", "n_layers", "d_ff", "vocab",
                                          NULL};
 
+/* A params widget's {"file": "hf/NAME/config.json"}: a Hugging Face config.json of the data
+ * directory, every count computed from it (hf_param_config). 0, or -1 (reported). */
+static int parse_config_file(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
+{
+    static const char *const KEYS[] = {"file", NULL};
+    char kp[300], rel[300], full[1024], err[512];
+    if (lj_check_keys(x, obj, path, KEYS, KEYS))
+        return -1;
+    const cJSON *f = json_get(obj, "file");
+    lj_pjoin(kp, sizeof kp, path, "file");
+    if (!cJSON_IsString(f) || !f->valuestring[0] || f->valuestring[0] == '/' ||
+        strstr(f->valuestring, "..") || strlen(f->valuestring) > 200) {
+        lj_prob(x, kp, "a config.json of the data directory, such as \"hf/qwen3-4b/config.json\"");
+        return -1;
+    }
+    snprintf(rel, sizeof rel, "data/%s", f->valuestring);
+    data_path(rel, full, sizeof full);
+    ModelConfig mc;
+    HfInfo in;
+    if (hf_config_read(full, &mc, &in, err, sizeof err)) {
+        lj_prob(x, kp, "%s", err);
+        return -1;
+    }
+    hf_param_config(&mc, &in, &w->params);
+    w->has_params = 1;
+    const char *end = strrchr(f->valuestring, '/'), *start = end;
+    while (start && start > f->valuestring && start[-1] != '/')
+        start--;
+    if (end && start < end)
+        snprintf(w->params_name, sizeof w->params_name, "%.*s", (int)(end - start), start);
+    else
+        snprintf(w->params_name, sizeof w->params_name, "%s", mc.name);
+    return 0;
+}
+
 /* A params widget's "config". 0, or -1 (reported). */
 static int parse_config(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
 {
+    if (json_get(obj, "file"))
+        return parse_config_file(x, obj, path, w);
     int before = x->n;
     if (lj_check_keys(x, obj, path, CONFIG_KEYS, CONFIG_REQ))
         return -1;
@@ -435,6 +478,16 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
             lj_prob_key(x, kp, "only worked widgets take \"%s\" (this one is %s)", WORKED_ONLY[i],
                      kind);
         }
+    const cJSON *lab = json_get(obj, "lab");
+    lj_pjoin(kp, sizeof kp, path, lab || w->kind != W_LAB ? "lab" : "kind");
+    if (lab && w->kind != W_LAB)
+        lj_prob_key(x, kp, "only lab widgets take \"lab\" (this one is %s)", kind);
+    else if (w->kind == W_LAB && !cJSON_IsString(lab))
+        lj_prob(x, kp, "a lab widget names its lab: \"lab\": \"NAME\" (attend lab list)");
+    else if (lab && !lab_find(lab->valuestring))
+        lj_prob(x, kp, "no lab named \"%.40s\" (attend lab list)", lab->valuestring);
+    else if (lab)
+        snprintf(w->lab, sizeof w->lab, "%s", lab->valuestring);
     const cJSON *cfg = json_get(obj, "config");
     if (cfg && w->kind != W_PARAMS) {
         lj_pjoin(kp, sizeof kp, path, "config");
@@ -458,11 +511,16 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
             }
     const cJSON *step = cJSON_IsObject(st) ? json_get(st, "step") : NULL;
     lj_pjoin(kp, sizeof kp, sp, "step");
+    if (w->kind != W_WORKED && w->start.causal == 2) {
+        lj_pjoin(kp, sizeof kp, sp, "mask");
+        lj_prob(x, kp, "mask \"after-softmax\" (the mistake, shown live) is the worked "
+                       "example's only");
+    }
     if (w->kind == W_WORKED) {
         parse_worked(x, obj, path, w);
         if (w->start.padding > 0) {
             lj_pjoin(kp, sizeof kp, sp, "mask");
-            lj_prob(x, kp, "a worked widget's mask is \"none\" or \"causal\"");
+            lj_prob(x, kp, "a worked widget's mask is \"none\", \"causal\" or \"after-softmax\"");
         }
         if (w->start.step >= LIVE_WORKED_STEPS)
             lj_prob(x, kp, "%d is out of range: the worked example has steps 0..%d", w->start.step,

@@ -40,7 +40,7 @@ void live_start(LiveWidget *l, const Widget *w, const Model *m)
 {
     memset(l, 0, sizeof *l);
     const WidgetStart *s = &w->start;
-    l->s.causal = s->causal > 0;
+    l->s.causal = s->causal > 0 ? s->causal : 0; /* worked: 2 is the mask after softmax */
     l->s.scale = s->scale;
     l->s.step = s->step;
     if (w->kind == W_TRAIN)
@@ -94,6 +94,8 @@ static int run_worked(LiveWidget *l, const Widget *w, char *err, size_t errlen)
     explain_put(&l->nv, "d_v", ws->dv, 1);
     explain_put(&l->nv, "sqrt_d_k", sqrt((double)ws->dk), 0);
     explain_put(&l->nv, "step", l->s.step + 1, 1);
+    explain_put(&l->nv, "causal", l->s.causal, 1); /* the m and s toggles, for {{if}} guards */
+    explain_put(&l->nv, "scale", l->s.scale, 1);
     return 0;
 }
 
@@ -111,6 +113,15 @@ static int run_params(LiveWidget *l, const Widget *w, const Model *m, char *err,
     l->n_rows = explain_params(&l->pc, l->rows, &l->total, &l->nv);
     explain_put(&l->nv, "n_kv_heads", (double)l->pc.n_kv_heads, 1);
     explain_put(&l->nv, "n_heads", (double)l->pc.n_heads, 1);
+    /* the quantities of the config and the projections' widths (the config exercise) */
+    explain_put(&l->nv, "d_model", (double)l->pc.d_model, 1);
+    explain_put(&l->nv, "d_head", (double)l->pc.d_head, 1);
+    explain_put(&l->nv, "n_layers", (double)l->pc.n_layers, 1);
+    explain_put(&l->nv, "d_ff", (double)l->pc.d_ff, 1);
+    explain_put(&l->nv, "vocab", (double)l->pc.vocab, 1);
+    explain_put(&l->nv, "q_out", (double)(l->pc.n_heads * l->pc.d_head), 1);
+    explain_put(&l->nv, "kv_out", (double)(l->pc.n_kv_heads * l->pc.d_head), 1);
+    explain_put(&l->nv, "qkv_out", (double)((l->pc.n_heads + 2 * l->pc.n_kv_heads) * l->pc.d_head), 1);
     explain_put(&l->nv, "tied", l->pc.tied, 1);
     return 0;
 }
@@ -239,6 +250,8 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
         break;
     case W_GENERATE:
         rc = run_generate(l, m, ids, n, full, prefix, err, errlen);
+        break;
+    case W_LAB: /* nothing to compute: the learner's code runs in attend lab, not here */
         break;
     default:
         snprintf(err, errlen, "%s is not an explanation widget", course_widget_name(w->kind));

@@ -279,6 +279,9 @@ static int ph_equivariance(int prec, const PlaceholderCtx *ctx, char *out, size_
     char e2[256];
     float v = model_equivariance(m, src, n, t->tgt, t->m, &ctl, ctx->eq_a, ctx->eq_b, e2,
                                  sizeof e2);
+    if (v >= 0) /* the widget's layer: the gap of the rows the chips show */
+        v = model_equivariance_layer(m, ctx->eq_a, ctx->eq_b,
+                                     ctx->layer >= 0 && ctx->layer < m->cfg.n_layers ? ctx->layer : 0);
     free(src);
     free(ord);
     if (v < 0)

@@ -2,6 +2,7 @@
  * (XDG_RUNTIME_DIR/attend, else /tmp/attend-<uid>, mode 0700, checked to be ours), atomic
  * writes (temp + fsync + rename), reading, and finding the presenter to follow. */
 #include "present_state.h"
+#include "fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #define EXT ".state"
+/* The largest state file read: its fields are bounded (present_state.h) well below this. */
+#define PRESENT_STATE_MAX_BYTES ((size_t)1 << 20)
 
 /* Creates (when asked) and checks a directory: ours, not group/other accessible. */
 static int safe_dir(const char *d, int create, char *err, size_t errlen)
@@ -69,15 +72,15 @@ static void put_long(FILE *f, const char *key, long v)
 
 int present_state_write(const char *dir, const PresentState *s, char *err, size_t errlen)
 {
-    char path[1024], tmp[1100];
+    char path[1024];
     snprintf(path, sizeof path, "%s/%s" EXT, dir, s->session);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, s->session);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    FileioTmp t; /* exclusive temp file, fsync, rename over a regular file only */
+    if (fileio_tmp_open(&t, path, 0600, err, errlen))
+        return -1;
+    FILE *f = fileio_tmp_stream(&t, 0);
     if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+        fileio_tmp_abort(&t);
+        snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
     fputs("attend-presenter 1\n", f);
@@ -96,14 +99,7 @@ int present_state_write(const char *dir, const PresentState *s, char *err, size_
     put(f, "keys", s->keys);
     put(f, "notes", s->notes);
     put(f, "answer", s->answer);
-    int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path)) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return fileio_tmp_commit(&t, err, errlen);
 }
 
 /* Copies an escaped value into out (n bytes). */
@@ -123,16 +119,15 @@ static void unescape(const char *v, char *out, size_t n)
 
 int present_state_read(const char *path, PresentState *s, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    static char line[24576];
+    char *text;
+    size_t len;
     memset(s, 0, sizeof *s);
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    /* a regular file only, never blocking: a FIFO named *.state is refused, not opened */
+    if (fileio_read(path, PRESENT_STATE_MAX_BYTES, &text, &len, err, errlen))
         return -1;
-    }
-    if (!fgets(line, sizeof line, f) || strncmp(line, "attend-presenter 1", 18)) {
+    if (strncmp(text, "attend-presenter 1\n", 19)) {
         snprintf(err, errlen, "%s:1:1: not a presenter state file", path);
-        fclose(f);
+        free(text);
         return -1;
     }
     struct { const char *key; char *str; size_t n; long *num; int *inum; } F[] = {
@@ -152,8 +147,10 @@ int present_state_read(const char *path, PresentState *s, char *err, size_t errl
         {"notes", s->notes, sizeof s->notes, NULL, NULL},
         {"answer", s->answer, sizeof s->answer, NULL, NULL},
     };
-    while (fgets(line, sizeof line, f)) {
-        char *tab = strchr(line, '\t');
+    for (char *line = text + 19, *next; *line; line = next) {
+        next = strchr(line, '\n');
+        next = next ? next + 1 : line + strlen(line);
+        char *tab = memchr(line, '\t', (size_t)(next - line));
         if (!tab)
             continue;
         *tab = '\0';
@@ -168,7 +165,7 @@ int present_state_read(const char *path, PresentState *s, char *err, size_t errl
                 *F[i].inum = (int)strtol(tab + 1, NULL, 10);
         }
     }
-    fclose(f);
+    free(text);
     return 0;
 }
 
@@ -178,11 +175,18 @@ static int alive(long pid)
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+int present_state_live(const PresentState *s)
+{
+    return alive(s->pid);
+}
+
 int present_state_find(const char *dir, const char *session, char *path, size_t n)
 {
+    static PresentState s;
+    char err[256];
     if (session) {
         snprintf(path, n, "%s/%s" EXT, dir, session);
-        return access(path, R_OK) ? -1 : 0;
+        return present_state_read(path, &s, err, sizeof err) || !alive(s.pid) ? -1 : 0;
     }
     DIR *d = opendir(dir);
     if (!d)
@@ -190,16 +194,20 @@ int present_state_find(const char *dir, const char *session, char *path, size_t 
     struct dirent *e;
     struct timespec best = {0, 0};
     int found = 0;
-    char p[1024], err[256];
-    static PresentState s;
+    char p[1024];
     while ((e = readdir(d))) {
         size_t l = strlen(e->d_name);
         if (e->d_name[0] == '.' || l <= strlen(EXT) || strcmp(e->d_name + l - strlen(EXT), EXT))
             continue;
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (stat(p, &st) || present_state_read(p, &s, err, sizeof err) || !alive(s.pid))
+        /* lstat: a FIFO, a link or a directory named *.state is never opened */
+        if (lstat(p, &st) || !S_ISREG(st.st_mode) || present_state_read(p, &s, err, sizeof err))
             continue;
+        if (!alive(s.pid)) { /* a presenter that was killed: its file is attend's, stale */
+            unlink(p);
+            continue;
+        }
         if (!found || st.st_mtim.tv_sec > best.tv_sec ||
             (st.st_mtim.tv_sec == best.tv_sec && st.st_mtim.tv_nsec > best.tv_nsec)) {
             best = st.st_mtim;

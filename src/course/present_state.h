@@ -32,8 +32,12 @@ int present_state_write(const char *dir, const PresentState *s, char *err, size_
 /* Reads a state file. 0, or -1 with a message naming the file. */
 int present_state_read(const char *path, PresentState *s, char *err, size_t errlen);
 
+/* 1 if the presenter that wrote s is still running. */
+int present_state_live(const PresentState *s);
 /* The state file to follow in dir: session's when given (NULL: the most recently written
- * file of a presenter that is still running). Fills path; 0, or -1 when there is none. */
+ * file of a presenter that is still running). Only regular files are read (a FIFO named
+ * *.state is skipped without being opened); the file of a presenter that no longer runs is
+ * removed. Fills path; 0, or -1 when there is none. */
 int present_state_find(const char *dir, const char *session, char *path, size_t n);
 
 /* Removes the session's file (the presenter quits). */

@@ -45,6 +45,11 @@ void progress_free(Progress *p)
     for (int i = 0; i < p->n_lessons; i++)
         free(p->lessons[i].seen);
     free(p->lessons);
+    free(p->index);
+    if (p->disk) {
+        progress_free(p->disk);
+        free(p->disk);
+    }
     for (int i = 0; i < p->n_slots; i++)
         free(p->slots[i].json);
     free(p->slots);
@@ -54,12 +59,46 @@ void progress_free(Progress *p)
     memcpy(p->path, path, sizeof path);
 }
 
+/* FNV-1a of a lesson id. */
+static unsigned id_hash(const char *id)
+{
+    unsigned h = 2166136261u;
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 16777619u;
+    return h;
+}
+
+/* The index slot holding id, or the empty slot where it would go. */
+static int *index_slot(const Progress *p, const char *id)
+{
+    unsigned mask = (unsigned)p->index_cap - 1;
+    for (unsigned h = id_hash(id) & mask;; h = (h + 1) & mask) {
+        int at = p->index[h];
+        if (!at || !strcmp(p->lessons[at - 1].id, id))
+            return &p->index[h];
+    }
+}
+
+/* Rebuilds the index with cap slots (a power of two > 2 n_lessons). 0, or -1 out of memory. */
+static int index_grow(Progress *p, int cap)
+{
+    int *ni = calloc((size_t)cap, sizeof *ni);
+    if (!ni)
+        return -1;
+    free(p->index);
+    p->index = ni;
+    p->index_cap = cap;
+    for (int i = 0; i < p->n_lessons; i++)
+        *index_slot(p, p->lessons[i].id) = i + 1;
+    return 0;
+}
+
 static ProgressLesson *find_lesson(const Progress *p, const char *id)
 {
-    for (int i = 0; i < p->n_lessons; i++)
-        if (!strcmp(p->lessons[i].id, id))
-            return &p->lessons[i];
-    return NULL;
+    if (!p->index_cap || !id)
+        return NULL;
+    int at = *index_slot(p, id);
+    return at ? &p->lessons[at - 1] : NULL;
 }
 
 static ProgressLesson *get_lesson(Progress *p, const char *id)
@@ -69,13 +108,21 @@ static ProgressLesson *get_lesson(Progress *p, const char *id)
         return l;
     if (!id || !*id || strlen(id) >= sizeof l->id)
         return NULL;
-    ProgressLesson *nl = realloc(p->lessons, sizeof *nl * (size_t)(p->n_lessons + 1));
-    if (!nl)
+    if (p->n_lessons == p->cap_lessons) { /* doubling: n records cost O(n) in all */
+        int nc = p->cap_lessons ? p->cap_lessons * 2 : 16;
+        ProgressLesson *nl = realloc(p->lessons, sizeof *nl * (size_t)nc);
+        if (!nl)
+            return NULL;
+        p->lessons = nl;
+        p->cap_lessons = nc;
+    }
+    if (2 * (p->n_lessons + 1) > p->index_cap &&
+        index_grow(p, p->index_cap ? p->index_cap * 2 : 64))
         return NULL;
-    p->lessons = nl;
-    l = &nl[p->n_lessons++];
+    l = &p->lessons[p->n_lessons++];
     memset(l, 0, sizeof *l);
     snprintf(l->id, sizeof l->id, "%s", id);
+    *index_slot(p, l->id) = p->n_lessons;
     return l;
 }
 
@@ -282,24 +329,34 @@ int progress_load(Progress *p, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        p->no_save = 1; /* a directory or a FIFO there: keep it, read nothing, save nothing */
-        snprintf(err, errlen, "%s: not a regular file: progress will not be saved", path);
+    char why[1400];
+    if (fileio_check_target(path, why, sizeof why)) {
+        p->no_save = 1; /* a symlink, directory or FIFO there: keep it, read and save nothing */
+        snprintf(err, errlen, "%.1300s: progress will not be saved", why);
         return -1;
     }
-    char perr[600], why[300];
+    char perr[600];
     cJSON *root = json_parse_file(path, NULL, perr, sizeof perr);
     if (!root && access(path, R_OK) != 0) {
         p->no_save = 1;
         snprintf(err, errlen, "%s", perr);
         return -1;
     }
+    const cJSON *ver = root ? json_get(root, "version") : NULL;
+    if (cJSON_IsNumber(ver) && ver->valuedouble > PROGRESS_VERSION) {
+        /* not corrupt: a newer attend's file. Kept where it is, and not overwritten. */
+        p->no_save = 1;
+        snprintf(err, errlen, "%.900s: written by a newer attend (progress format %.15g; this "
+                 "attend reads format %d): it is kept as it is, and progress will not be saved "
+                 "until the newer attend is used", path, ver->valuedouble, PROGRESS_VERSION);
+        cJSON_Delete(root);
+        return -1;
+    }
     int bad = !root;
     if (root) {
         if (from_json(p, root, why, sizeof why)) {
             bad = 1;
-            snprintf(perr, sizeof perr, "%.280s: %s", path, why);
+            snprintf(perr, sizeof perr, "%.280s: %.300s", path, why);
         }
         cJSON_Delete(root);
     }
@@ -352,41 +409,47 @@ static int make_dirs(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-static char *to_json(const Progress *p)
+/* The file's text (the format of docs/lessons.md), written directly: linear in the records,
+ * with no JSON tree built. NUL-terminated, ends with a newline; *len its length. NULL when
+ * out of memory. */
+static char *to_json(const Progress *p, size_t *len)
 {
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f)
         return NULL;
-    int ok = cJSON_AddNumberToObject(root, "version", PROGRESS_VERSION) != NULL;
+    fprintf(f, "{\n  \"version\": %d,\n", PROGRESS_VERSION);
     if (p->current_lesson[0]) {
-        cJSON *cur = cJSON_AddObjectToObject(root, "current");
-        ok = ok && cur && cJSON_AddStringToObject(cur, "lesson", p->current_lesson) &&
-             cJSON_AddNumberToObject(cur, "page", p->current_page);
+        fputs("  \"current\": {\"lesson\": ", f);
+        json_write_string(f, p->current_lesson);
+        fprintf(f, ", \"page\": %d},\n", p->current_page);
     }
-    cJSON *ls = cJSON_AddObjectToObject(root, "lessons");
-    ok = ok && ls;
-    for (int i = 0; ok && i < p->n_lessons; i++) {
+    fputs("  \"lessons\": {", f);
+    for (int i = 0; i < p->n_lessons; i++) {
         const ProgressLesson *l = &p->lessons[i];
-        cJSON *o = cJSON_AddObjectToObject(ls, l->id);
-        cJSON *seen = o ? cJSON_AddArrayToObject(o, "seen") : NULL;
-        ok = seen != NULL;
-        for (int k = 0; ok && k < l->n_seen; k++)
+        fputs(i ? ",\n    " : "\n    ", f);
+        json_write_string(f, l->id);
+        fputs(": {\"seen\": [", f);
+        for (int k = 0, first = 1; k < l->n_seen; k++)
             if (l->seen[k]) {
-                cJSON *num = cJSON_CreateNumber(k);
-                ok = num && cJSON_AddItemToArray(seen, num);
+                fprintf(f, first ? "%d" : ", %d", k);
+                first = 0;
             }
-        ok = ok && cJSON_AddBoolToObject(o, "completed", l->completed);
+        fprintf(f, "], \"completed\": %s}", l->completed ? "true" : "false");
     }
-    cJSON *slots = ok ? cJSON_AddObjectToObject(root, "slots") : NULL;
-    ok = ok && slots;
-    for (int i = 0; ok && i < p->n_slots; i++) {
-        cJSON *v = cJSON_Parse(p->slots[i].json);
-        ok = v && cJSON_AddItemToObject(slots, p->slots[i].key, v);
-        if (!ok)
-            cJSON_Delete(v);
+    fputs(p->n_lessons ? "\n  },\n  \"slots\": {" : "},\n  \"slots\": {", f);
+    for (int i = 0; i < p->n_slots; i++) {
+        fputs(i ? ",\n    " : "\n    ", f);
+        json_write_string(f, p->slots[i].key);
+        fputs(": ", f);
+        fputs(p->slots[i].json, f); /* checked JSON, printed compact by progress_slot_set */
     }
-    char *text = ok ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
+    fputs(p->n_slots ? "\n  }\n}\n" : "}\n}\n", f);
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        free(text);
+        return NULL;
+    }
     return text;
 }
 
@@ -444,15 +507,22 @@ static int merge_into(Progress *disk, const Progress *mine, char *err, size_t er
 {
     if (mine->current_lesson[0])
         progress_set_current(disk, mine->current_lesson, mine->current_page);
-    for (int i = 0; i < mine->n_lessons; i++) {
+    for (int i = 0; i < mine->n_lessons; i++) { /* one lookup a record: linear in all */
         const ProgressLesson *l = &mine->lessons[i];
-        for (int k = 0; k < l->n_seen; k++)
-            if (l->seen[k] && progress_mark_seen(disk, l->id, k))
+        ProgressLesson *d = get_lesson(disk, l->id);
+        if (!d)
+            goto oom;
+        if (l->n_seen > d->n_seen) {
+            unsigned char *ns = realloc(d->seen, (size_t)l->n_seen);
+            if (!ns)
                 goto oom;
-        if (l->completed && progress_set_completed(disk, l->id, 1))
-            goto oom;
-        if (!find_lesson(disk, l->id) && !get_lesson(disk, l->id))
-            goto oom;
+            memset(ns + d->n_seen, 0, (size_t)(l->n_seen - d->n_seen));
+            d->seen = ns;
+            d->n_seen = l->n_seen;
+        }
+        for (int k = 0; k < l->n_seen; k++)
+            d->seen[k] |= l->seen[k];
+        d->completed |= l->completed;
     }
     for (int i = 0; i < mine->n_slots; i++) {
         const ProgressSlot *sl = &mine->slots[i];
@@ -485,10 +555,18 @@ static int take_lock(const char *path, char *err, size_t errlen)
 {
     char lock[sizeof ((Progress *)0)->path + 8];
     snprintf(lock, sizeof lock, "%s.lock", path);
-    int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    /* O_NONBLOCK: a FIFO planted at the lock's name must not block the open */
+    int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot save progress: cannot open the lock %s: %s", path, lock,
                  strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: cannot save progress: the lock %s is not a regular file",
+                 path, lock);
+        close(fd);
         return -1;
     }
     for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; tries++) {
@@ -504,22 +582,44 @@ static int take_lock(const char *path, char *err, size_t errlen)
     return fd;
 }
 
-/* Writes text to path atomically (exclusive temp file, fsync, rename, fsync dir). */
-static int write_atomic(const char *path, const char *text, char *err, size_t errlen)
+/* What identifies the file on disk now (device, inode, size, modification time); all zero
+ * when there is none. */
+static void file_sig(const char *path, long long sig[5])
 {
-    FileioTmp t;
-    if (fileio_tmp_open(&t, path, 0600, err, errlen))
-        return -1;
-    if (fileio_write_all(t.fd, text, strlen(text)) || fileio_write_all(t.fd, "\n", 1)) {
-        snprintf(err, errlen, "%s: cannot save progress: %s (the previous file is unchanged)",
-                 path, strerror(errno));
-        fileio_tmp_abort(&t);
-        return -1;
+    struct stat st;
+    memset(sig, 0, 5 * sizeof *sig);
+    if (lstat(path, &st) == 0) {
+        sig[0] = (long long)st.st_dev;
+        sig[1] = (long long)st.st_ino;
+        sig[2] = (long long)st.st_size;
+        sig[3] = (long long)st.st_mtim.tv_sec;
+        sig[4] = (long long)st.st_mtim.tv_nsec;
     }
-    return fileio_tmp_commit(&t, err, errlen);
 }
 
-int progress_save(const Progress *p, char *err, size_t errlen)
+/* FNV-1a, 64 bits, of a file's text. */
+static unsigned long long text_hash(const char *s, size_t n)
+{
+    unsigned long long h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* 1 if the file still holds the text this window last wrote (its size and time stamps can
+ * repeat within a clock tick; its bytes are what counts). */
+static int same_text(const Progress *p)
+{
+    char *buf, e[300];
+    size_t len;
+    if (fileio_read(p->path, FILEIO_MAX_BYTES, &buf, &len, e, sizeof e))
+        return 0;
+    int same = text_hash(buf, len) == p->disk_hash;
+    free(buf);
+    return same;
+}
+
+int progress_save(Progress *p, char *err, size_t errlen)
 {
     if (p->no_save) {
         snprintf(err, errlen, "%s: not saved: the file could not be read, so it is kept as is",
@@ -536,25 +636,49 @@ int progress_save(const Progress *p, char *err, size_t errlen)
     if (lock < 0)
         return -1;
     fileio_clean_stale(p->path);
-    /* What another window saved since: merged with ours, never overwritten. */
-    Progress disk;
-    char derr[1200];
-    int rc = progress_load(&disk, p->path, derr, sizeof derr);
-    if (rc < 0) {
-        snprintf(err, errlen, "%.1100s (progress not saved)", derr);
-        progress_free(&disk);
-        close(lock);
-        return -1;
+    /* What another window saved since: merged with ours, never overwritten. The file is read
+     * again only when it changed since this window last read or wrote it; otherwise the copy
+     * kept then is what it holds. */
+    long long sig[5];
+    file_sig(p->path, sig);
+    if (p->disk && (memcmp(sig, p->disk_sig, sizeof sig) || !same_text(p))) {
+        progress_free(p->disk);
+        free(p->disk);
+        p->disk = NULL;
+    }
+    if (!p->disk) {
+        Progress *disk = malloc(sizeof *disk);
+        char derr[1200];
+        int rc = disk ? progress_load(disk, p->path, derr, sizeof derr) : -1;
+        if (rc < 0) {
+            snprintf(err, errlen, "%.1100s (progress not saved)", disk ? derr : "out of memory");
+            if (disk)
+                progress_free(disk);
+            free(disk);
+            close(lock);
+            return -1;
+        }
+        p->disk = disk;
+        file_sig(p->path, sig); /* a corrupt file was moved aside: nothing is there now */
     }
     char *text = NULL;
-    if (merge_into(&disk, p, err, errlen) == 0) {
-        text = to_json(&disk);
+    size_t len = 0;
+    if (merge_into(p->disk, p, err, errlen) == 0) {
+        text = to_json(p->disk, &len);
         if (!text)
             snprintf(err, errlen, "out of memory");
     }
-    progress_free(&disk);
-    rc = text ? write_atomic(p->path, text, err, errlen) : -1;
+    int rc = text ? fileio_write_file(p->path, 0600, text, len, err, errlen) : -1;
+    if (rc == 0) {
+        file_sig(p->path, p->disk_sig);
+        p->disk_hash = text_hash(text, len);
+    }
     free(text);
+    if (rc) { /* the copy holds what was not written: read the file again next time */
+        progress_free(p->disk);
+        free(p->disk);
+        p->disk = NULL;
+    }
     close(lock); /* releases the flock */
     return rc;
 }

@@ -20,15 +20,24 @@ typedef struct {
     char *json;              /* owned JSON text of the value (any JSON value) */
 } ProgressSlot;
 
-typedef struct {
+typedef struct Progress {
     char path[1024];         /* file it is saved to */
     char current_lesson[48]; /* "" when none */
     int current_page;
     int n_lessons;
-    ProgressLesson *lessons; /* owned */
+    ProgressLesson *lessons; /* owned; (cap_lessons) allocated */
+    int cap_lessons;
+    int *index;              /* owned: open-addressing hash of lesson ids, (index_cap) slots,
+                              * each a lessons[] position + 1 (0: empty); lookups O(1) */
+    int index_cap;           /* a power of two, at least twice n_lessons; 0: none yet */
     int n_slots;
     ProgressSlot *slots;     /* owned */
     int no_save;             /* 1 after a failed load: progress_save refuses (keeps the file) */
+    struct Progress *disk;   /* owned: what the file held after this window's last save, so
+                              * a save re-reads the file only when another window changed it;
+                              * NULL until the first save */
+    long long disk_sig[5];   /* the file's device, inode, size and mtime then */
+    unsigned long long disk_hash; /* and a hash of its text */
 } Progress;
 
 /* Writes the default file name: $XDG_STATE_HOME/attend/progress.json, or
@@ -44,13 +53,15 @@ int progress_default_path(char *out, size_t outlen, char *err, size_t errlen);
 int progress_load(Progress *p, const char *path, char *err, size_t errlen);
 /* Writes p to p->path, merged with what is there: creates the directory (mode 0700) if
  * missing, takes the lock PATH.lock (flock; waits up to ~5 s for another window's save),
- * removes temp files of dead processes, reads the file on disk and merges p into it (pages
+ * removes temp files of dead processes, reads the file on disk (only when it changed since
+ * p's last save: p->disk keeps what it held) and merges p into it (pages
  * seen: union; completed: either; current lesson/page: p's; slots: see the merge rules in
  * progress.c and docs/security.md; nothing is ever removed), writes the merge to an exclusive
  * temp file PATH.tmp-PID-RANDOM (O_EXCL|O_NOFOLLOW), fsyncs it, renames it over PATH and
- * fsyncs the directory. p itself is not changed. 0, or -1 with a message naming PATH; on
- * failure the previous file is intact and no temp file is left. */
-int progress_save(const Progress *p, char *err, size_t errlen);
+ * fsyncs the directory. p's own records are not changed. Linear in the records. 0, or -1
+ * with a message naming PATH; on failure the previous file is intact and no temp file is
+ * left. */
+int progress_save(Progress *p, char *err, size_t errlen);
 void progress_free(Progress *p);
 
 /* Sets the current lesson and page. 0, or -1 if the id is too long. */

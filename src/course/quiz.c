@@ -168,8 +168,8 @@ static int context_explain(char *c, size_t cap, const WidgetRun *r, const Model 
                  ls->scale ? "on" : "off");
         return 1;
     case W_COST:
-        snprintf(c, cap, "N = %lld tokens on %s (%d layer%s, %d heads, d_k = %d)", ls->n,
-                 m->cfg.name[0] ? m->cfg.name : "the page's model", m->cfg.n_layers,
+        snprintf(c, cap, "N = %lld token%s on %s (%d layer%s, %d heads, d_k = %d)", ls->n,
+                 ls->n == 1 ? "" : "s", m->cfg.name[0] ? m->cfg.name : "the page's model", m->cfg.n_layers,
                  m->cfg.n_layers == 1 ? "" : "s", m->cfg.n_heads, m->cfg.d_head);
         return 1;
     case W_PARAMS: {
@@ -209,8 +209,9 @@ static void make_context(QuizItem *it, const WidgetRun *r, const Model *m)
     char words[300];
     if (w->kind == W_KVCACHE) {
         run_words(t, r->src, r->live.n_tokens, words, sizeof words);
-        snprintf(c, cap, "Sentence \"%s\"; step %d of %d (the first %d tokens run, their keys "
-                 "and values cached)", words, ls->step, r->live.n_tokens, ls->step);
+        snprintf(c, cap, "Sentence \"%s\"; step %d of %d (the first %d token%s run, their keys "
+                 "and values cached)", words, ls->step, r->live.n_tokens, ls->step,
+                 ls->step == 1 ? "" : "s");
         layer_head(c, cap, m, s->layer, s->head);
         return;
     }
@@ -585,6 +586,25 @@ static QuizItem *set_push(QuizSet *s)
         s->cap = nc;
     }
     return &s->items[s->n];
+}
+
+int quiz_set_start_at(QuizSet *s, const char *lesson, const char *id)
+{
+    char key[sizeof s->items[0].key];
+    snprintf(key, sizeof key, "%s/%s", lesson, id);
+    int k = 0;
+    while (k < s->n && strcmp(s->items[k].key, key))
+        k++;
+    if (k == 0 || k == s->n)
+        return k < s->n ? 0 : -1;
+    /* rotate left by k, one item at a time through a spare slot: no allocation */
+    for (int r = 0; r < k; r++) {
+        QuizItem first;
+        memcpy(&first, &s->items[0], sizeof first);
+        memmove(&s->items[0], &s->items[1], sizeof s->items[0] * (size_t)(s->n - 1));
+        memcpy(&s->items[s->n - 1], &first, sizeof first);
+    }
+    return 0;
 }
 
 void quiz_set_free(QuizSet *s)

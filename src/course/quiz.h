@@ -48,6 +48,10 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
 int quiz_build_review(QuizSet *s, const Course *c, const Progress *p, long now, int count,
                       uint64_t seed, char *err, size_t errlen);
 void quiz_set_free(QuizSet *s);
+/* Starts s at the question with id in lesson (the page's question, when the learner asks
+ * from that page): the items are rotated so that it comes first and every other item is
+ * still asked, in course order after it. 0, or -1 when s has no such question (s unchanged). */
+int quiz_set_start_at(QuizSet *s, const char *lesson, const char *id);
 /* The expected answer of it as the teacher's key states it (quiz_key.c): with a number's
  * tolerance, a cell's row, a text's other accepted answers. Written to out; returns out. */
 const char *quiz_key_answer(const QuizItem *it, char *out, size_t outlen);

@@ -121,8 +121,11 @@ int widget_run(const WidgetIO *io, float *equiv, char *err, size_t errlen)
         assert(equiv && io->tr.eq_a);
         *equiv = model_equivariance(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl,
                                     io->tr.eq_a, io->tr.t, err, errlen);
-        if (*equiv >= 0.0f)
+        if (*equiv >= 0.0f) {
+            /* the verdict is the gap of the layer shown, whose rows sit under the chips */
+            *equiv = model_equivariance_layer(io->m, io->tr.eq_a, io->tr.t, io->layer);
             return 0;
+        }
     }
     return model_forward(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl, io->tr.t, err,
                          errlen) ? -1 : 0;

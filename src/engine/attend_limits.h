@@ -12,6 +12,8 @@
 #define ATTEND_MAX_HEADS 64
 #define ATTEND_MAX_LAYERS 48
 #define ATTEND_MAX_D_MODEL 4096
+/* The widest attention head (config.d_head 1..this). */
+#define ATTEND_MAX_D_HEAD 1024
 /* Entries of a widget's starting token order ("start.order"): lessons reorder short sentences
  * only, so a start holds at most this many positions. */
 #define ATTEND_MAX_ORDER 64

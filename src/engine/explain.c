@@ -249,8 +249,18 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     ROW("W_Q (all layers)", "L x d_model x h*d_head", L * q);
     ROW("W_K, W_V (all layers)", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
     ROW("W_O (all layers)", "L x h*d_head x d_model", L * o);
-    ROW("FFN (all layers)", c->swiglu ? "L x 3 x d_model x d_ff" : "L x 2 x d_model x d_ff", L * ffn);
+    ROW("FFN (all layers)", c->swiglu ? "L x 3 x d_model x d_ff"
+                            : c->bias ? "L x (2 x d_model x d_ff + d_ff + d_model biases)"
+                                      : "L x 2 x d_model x d_ff", L * ffn);
     ROW("norms", c->rmsnorm ? "(2L + 1) x d_model" : "(2L + 1) x 2 x d_model", (2 * L + 1) * norm1);
+    long long abias = (c->qkv_bias ? (c->n_heads + 2 * c->n_kv_heads) * c->d_head : 0) +
+                      (c->o_bias ? d : 0);
+    if (abias)
+        ROW("attention biases", c->o_bias ? "L x ((h + 2 kv_h) x d_head + d_model)"
+                                          : "L x (h + 2 kv_h) x d_head", L * abias);
+    long long qkn = c->qk_norm ? 2 * c->d_head : 0;
+    if (qkn)
+        ROW("q/k norms", "L x 2 x d_head", L * qkn);
     ROW("LM head", c->tied ? "tied to the embedding: 0" : "d_model x vocab", c->tied ? 0 : d * c->vocab);
 #undef ROW
     long long t = 0;
@@ -265,7 +275,7 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     explain_put(nv, "positions", c->pos_rows > 0 ? (double)rows[1].count : 0.0, 1);
     explain_put(nv, "attention", (double)(rows[a0].count + rows[a0 + 1].count + rows[a0 + 2].count), 1);
     explain_put(nv, "ffn", (double)rows[a0 + 3].count, 1);
-    explain_put(nv, "per_layer", (double)((q + 2 * kv + o + ffn + 2 * norm1)), 1);
+    explain_put(nv, "per_layer", (double)((q + 2 * kv + o + ffn + 2 * norm1 + abias + qkn)), 1);
     explain_put(nv, "lm_head", (double)rows[n - 1].count, 1);
     explain_put(nv, "embedding_share", 100.0 * rows[0].count / (double)t, 0);
     explain_put(nv, "ffn_share", 100.0 * rows[a0 + 3].count / (double)t, 0);

@@ -89,6 +89,9 @@ typedef struct {
     int rmsnorm;                 /* 1: norms have a gain only */
     int bias;                    /* 1: the FFN's linear layers have biases */
     long long pos_rows;          /* rows of a learned position table (0: none, e.g. RoPE) */
+    int qkv_bias;                /* 1: Q, K and V projections have biases (GPT-2, Qwen2) */
+    int o_bias;                  /* 1: W_O has a bias (GPT-2) */
+    int qk_norm;                 /* 1: an RMSNorm gain on each head's q and k (Qwen3) */
 } ParamConfig;
 
 #define PARAM_ROWS 10

@@ -1,5 +1,6 @@
 /* fileio.c - bounded regular-file reads and exclusive temp file + fsync + rename writes
  * (see fileio.h). */
+#define _GNU_SOURCE /* fopencookie */
 #include "fileio.h"
 
 #include <dirent.h>
@@ -134,36 +135,140 @@ static uint64_t random_bits(void)
     return r;
 }
 
+/* The directory part of path ("." when none) into dir. */
+static void dir_of(const char *path, char *dir, size_t n)
+{
+    snprintf(dir, n, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    else
+        snprintf(dir, n, ".");
+}
+
+/* What an existing non-regular target is, for the refusal. */
+static const char *target_kind(mode_t m)
+{
+    return S_ISLNK(m) ? "a symbolic link" : kind_name(m);
+}
+
+int fileio_check_target(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!path[0]) {
+        snprintf(err, errlen, "the file name is empty");
+        return -1;
+    }
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            char dir[1024];
+            dir_of(path, dir, sizeof dir);
+            struct stat ds;
+            if (stat(dir, &ds) != 0) {
+                snprintf(err, errlen, "%s: cannot write there: %s: %s", path, dir,
+                         strerror(errno));
+                return -1;
+            }
+            if (!S_ISDIR(ds.st_mode)) {
+                snprintf(err, errlen, "%s: cannot write there: %s is not a directory", path, dir);
+                return -1;
+            }
+            return 0;
+        }
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISREG(st.st_mode))
+        return 0;
+    snprintf(err, errlen, "%s: is %s, not a regular file: attend replaces only regular files "
+             "(it writes a new file and renames it over the old one), so it leaves this one as "
+             "it is", path, target_kind(st.st_mode));
+    return -1;
+}
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t len)
+{
+    FileioSink *s = cookie;
+    if (s->werr) {
+        errno = s->werr;
+        return -1;
+    }
+    if (len > s->cap - s->written) {
+        s->over_cap = 1;
+        s->werr = errno = EFBIG;
+        return -1;
+    }
+    if (fileio_write_all(s->fd, buf, len)) {
+        s->werr = errno ? errno : EIO;
+        return -1;
+    }
+    s->written += len;
+    return (ssize_t)len;
+}
+
+FILE *fileio_sink_open(FileioSink *s, int fd, size_t cap)
+{
+    s->fd = fd;
+    s->cap = cap ? cap : FILEIO_MAX_WRITE;
+    s->written = 0;
+    s->werr = 0;
+    s->over_cap = 0;
+    cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
+    return fopencookie(s, "w", io);
+}
+
+/* "PATH: write error: reason" for errno e (EFBIG past a sink's cap says the limit). */
+static void write_error(const FileioTmp *t, int e, char *err, size_t errlen)
+{
+    if (e == EFBIG && t->sink.over_cap)
+        snprintf(err, errlen, "%s: not written: larger than %zu MiB, attend's limit for one "
+                 "file (the previous file, if any, is unchanged)", t->path, t->sink.cap >> 20);
+    else
+        snprintf(err, errlen, "%s: write error: %s (the previous file, if any, is unchanged)",
+                 t->path, strerror(e ? e : EIO));
+}
+
 int fileio_tmp_open(FileioTmp *t, const char *path, int mode, char *err, size_t errlen)
 {
     t->fd = -1;
+    t->f = NULL;
     t->tmp[0] = 0;
+    memset(&t->sink, 0, sizeof t->sink);
     if (!path[0] || strlen(path) >= sizeof t->path) {
         snprintf(err, errlen, "%.200s: path %s", path, path[0] ? "too long" : "is empty");
         return -1;
     }
     snprintf(t->path, sizeof t->path, "%s", path);
+    if (fileio_check_target(path, err, errlen))
+        return -1;
+    struct stat old;
+    int keep_mode = lstat(path, &old) == 0 && S_ISREG(old.st_mode);
     for (int attempt = 0; attempt < 100; attempt++) {
         snprintf(t->tmp, sizeof t->tmp, "%s.tmp-%ld-%016llx", path, (long)getpid(),
                  (unsigned long long)random_bits());
         t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                      (mode_t)mode);
-        if (t->fd >= 0)
+        if (t->fd >= 0) {
+            if (keep_mode)
+                fchmod(t->fd, old.st_mode & 07777);
             return 0;
+        }
         if (errno != EEXIST)
             break;
     }
     int e = errno;
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = 0;
-    else
-        snprintf(dir, sizeof dir, ".");
+    dir_of(path, dir, sizeof dir);
     snprintf(err, errlen, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
     t->tmp[0] = 0;
     return -1;
+}
+
+FILE *fileio_tmp_stream(FileioTmp *t, size_t cap)
+{
+    if (!t->f && t->fd >= 0)
+        t->f = fileio_sink_open(&t->sink, t->fd, cap);
+    return t->f;
 }
 
 int fileio_write_all(int fd, const void *buf, size_t len)
@@ -188,6 +293,9 @@ int fileio_write_all(int fd, const void *buf, size_t len)
 void fileio_tmp_abort(FileioTmp *t)
 {
     int e = errno;
+    if (t->f)
+        fclose(t->f);
+    t->f = NULL;
     if (t->fd >= 0)
         close(t->fd);
     t->fd = -1;
@@ -197,22 +305,47 @@ void fileio_tmp_abort(FileioTmp *t)
     errno = e;
 }
 
+int fileio_tmp_finish(FileioTmp *t, char *err, size_t errlen)
+{
+    if (t->fd < 0)
+        return 0;
+    int e = 0;
+    if (t->f) {
+        if (fflush(t->f) != 0 || ferror(t->f))
+            e = t->sink.werr ? t->sink.werr : errno;
+        fclose(t->f); /* the cookie's stream: closes nothing underneath */
+        t->f = NULL;
+        if (!e && t->sink.werr)
+            e = t->sink.werr;
+    }
+    if (!e && fsync(t->fd) != 0)
+        e = errno;
+    if (close(t->fd) != 0 && !e)
+        e = errno;
+    t->fd = -1;
+    if (e) {
+        write_error(t, e, err, errlen);
+        fileio_tmp_abort(t);
+        return -1;
+    }
+    return 0;
+}
+
 int fileio_tmp_commit(FileioTmp *t, char *err, size_t errlen)
 {
-    int rc = 0;
-    if (t->fd >= 0) {
-        if (fsync(t->fd) != 0)
-            rc = -1;
-        int e = errno;
-        if (close(t->fd) != 0 && !rc)
-            rc = -1;
-        else
-            errno = e;
-        t->fd = -1;
+    if (fileio_tmp_finish(t, err, errlen))
+        return -1;
+    if (!t->tmp[0]) {
+        snprintf(err, errlen, "%s: cannot save: nothing was written", t->path);
+        return -1;
     }
-    if (!rc && rename(t->tmp, t->path) != 0)
-        rc = -1;
-    if (rc) {
+    char why[1400];
+    if (fileio_check_target(t->path, why, sizeof why)) { /* something appeared meanwhile */
+        snprintf(err, errlen, "%s", why);
+        fileio_tmp_abort(t);
+        return -1;
+    }
+    if (rename(t->tmp, t->path) != 0) {
         snprintf(err, errlen, "%s: cannot save: %s (the previous file, if any, is unchanged)",
                  t->path, strerror(errno));
         fileio_tmp_abort(t);
@@ -221,18 +354,27 @@ int fileio_tmp_commit(FileioTmp *t, char *err, size_t errlen)
     t->tmp[0] = 0;
     /* make the rename itself durable */
     char dir[sizeof t->path];
-    snprintf(dir, sizeof dir, "%s", t->path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = 0;
-    else
-        snprintf(dir, sizeof dir, ".");
+    dir_of(t->path, dir, sizeof dir);
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         fsync(dfd);
         close(dfd);
     }
     return 0;
+}
+
+int fileio_write_file(const char *path, int mode, const void *buf, size_t len, char *err,
+                      size_t errlen)
+{
+    FileioTmp t;
+    if (fileio_tmp_open(&t, path, mode, err, errlen))
+        return -1;
+    if (fileio_write_all(t.fd, buf, len)) {
+        write_error(&t, errno, err, errlen);
+        fileio_tmp_abort(&t);
+        return -1;
+    }
+    return fileio_tmp_commit(&t, err, errlen);
 }
 
 int fileio_clean_stale(const char *path)

@@ -38,16 +38,16 @@ void heads_probe_for(const Model *m, int lo, int hi, HeadProbe *p)
     p->seed = 1;
     p->n_probes = 32;
     int top = (m->cfg.max_len - 1) / 2;
-    if (hi > 0 && hi < top) { /* unseen lengths above the trained ones, spread */
-        int k = top - hi < 4 ? top - hi : 4;
-        for (int i = 0; i < k; i++)
-            p->lens[p->n_lens++] = hi + 1 + (k > 1 ? i * (top - hi - 1) / (k - 1) : 0);
-        return;
-    }
-    if (hi > 0 && lo > 2) {
-        for (int n = 2; n < lo && p->n_lens < 4; n++)
-            p->lens[p->n_lens++] = n;
-        return;
+    if (hi > 0) { /* lengths it never trained on: two below lo, two above hi, where they fit */
+        int below[2], nb = 0, above[2], na = 0;
+        if (lo > 3) below[nb++] = 3;
+        if (lo - 1 > 3) below[nb++] = lo - 1;
+        if (hi < top) above[na++] = hi + 1;
+        if (top > hi + 1) above[na++] = top;
+        for (int i = 0; i < nb; i++) p->lens[p->n_lens++] = below[i];
+        for (int i = 0; i < na; i++) p->lens[p->n_lens++] = above[i];
+        if (p->n_lens > 0)
+            return;
     }
     if (top < 3)
         return;
@@ -272,6 +272,118 @@ int heads_copy_loss(const Model *m, const HeadProbe *p, const Controls *c, doubl
     *first = n1 ? s1 / (double)n1 : 0.0;
     *second = n2 ? s2 / (double)n2 : 0.0;
     return 0;
+}
+
+/* The logits of a run (the decoder's for an encoder-decoder) and how many rows they have. */
+static const TraceEntry *logits_of(const Trace *t)
+{
+    const Model *m = t->model;
+    if (!m)
+        return NULL;
+    Stack st = m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    return trace_find(t, st, -1, SUB_NONE, -1, T_LOGITS);
+}
+
+double heads_sentence_loss(const Trace *t)
+{
+    const TraceEntry *lg = logits_of(t);
+    if (!lg || t->model->cfg.arch == ARCH_ENCDEC || t->n < 2)
+        return NAN;
+    double s = 0.0;
+    for (int i = 0; i + 1 < t->n; i++)
+        s += xent(lg->data + (size_t)i * lg->cols, lg->cols, t->src[i + 1]);
+    return s / (t->n - 1);
+}
+
+int heads_top_next(const Trace *t, int i, double *p)
+{
+    const TraceEntry *lg = logits_of(t);
+    if (!lg || i < 0 || i >= lg->rows)
+        return -1;
+    const float *r = lg->data + (size_t)i * lg->cols;
+    int best = 0;
+    for (int j = 1; j < lg->cols; j++)
+        if (r[j] > r[best])
+            best = j;
+    if (p) {
+        double sum = 0.0;
+        for (int j = 0; j < lg->cols; j++)
+            sum += exp((double)r[j] - r[best]);
+        *p = 1.0 / sum;
+    }
+    return best;
+}
+
+double heads_pattern_change(const Trace *a, const Trace *b, int from_layer, int *layer,
+                            int *head, int *row)
+{
+    double best = 0.0;
+    *layer = *head = *row = -1;
+    if (!a->model || a->model != b->model || a->n != b->n)
+        return 0.0;
+    const ModelConfig *c = &a->model->cfg;
+    Stack st = c->arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    for (int l = from_layer < 0 ? 0 : from_layer; l < c->n_layers; l++)
+        for (int h = 0; h < c->n_heads; h++) {
+            const TraceEntry *x = trace_find(a, st, l, SUB_SELF, h, T_WEIGHTS);
+            const TraceEntry *y = trace_find(b, st, l, SUB_SELF, h, T_WEIGHTS);
+            if (!x || !y || x->rows != y->rows || x->cols != y->cols)
+                continue;
+            for (int i = 0; i < x->rows * x->cols; i++) {
+                double d = fabs((double)x->data[i] - y->data[i]);
+                if (d > best) {
+                    best = d;
+                    *layer = l;
+                    *head = h;
+                    *row = i / x->cols;
+                }
+            }
+        }
+    return best;
+}
+
+int heads_ablate_parse(const char *s, const Model *m, uint64_t *ablate, char *err,
+                       size_t errlen)
+{
+    const char *p = s;
+    for (;;) {
+        char *end;
+        long l = strtol(p, &end, 10);
+        long h = -1;
+        int ok = end != p && *end == '.';
+        if (ok) {
+            const char *q = end + 1;
+            h = strtol(q, &end, 10);
+            ok = end != q && (*end == ',' || *end == 0);
+        }
+        if (!ok || l < 0 || h < 0 || l >= ATTEND_MAX_LAYERS || h >= 64) {
+            snprintf(err, errlen, "\"%s\" is not a list of LAYER.HEAD (e.g. 1.2 or 0.1,1.3)", s);
+            return -1;
+        }
+        if (m && (l >= m->cfg.n_layers || h >= m->cfg.n_heads)) {
+            snprintf(err, errlen, "head %ld.%ld does not exist: this model has layers 0..%d and "
+                     "heads 0..%d", l, h, m->cfg.n_layers - 1, m->cfg.n_heads - 1);
+            return -1;
+        }
+        ablate[l] |= (uint64_t)1 << h;
+        if (*end == 0)
+            return 0;
+        p = end + 1;
+    }
+}
+
+void heads_ablate_names(const Model *m, const uint64_t *ablate, char *out, size_t outlen)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (int l = 0; l < m->cfg.n_layers && l < ATTEND_MAX_LAYERS; l++)
+        for (int h = 0; h < m->cfg.n_heads && h < 64; h++)
+            if ((ablate[l] >> h) & 1u) {
+                int w = snprintf(out + k, outlen - k, "%sL%d.h%d", k ? ", " : "", l, h);
+                if (w < 0 || (size_t)w >= outlen - k)
+                    return;
+                k += (size_t)w;
+            }
 }
 
 static const char *const SCORE_NAMES[HEADS_N_SCORES] = {"prev", "induction", "prefix", "self",

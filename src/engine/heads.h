@@ -37,8 +37,8 @@ typedef struct {
 
 /* Defaults for m: 32 probes a length, seed 1; lengths: when m->training records the
  * repeated-sequence task (repeat.min_segment..max_segment), up to four lengths it never trained
- * on (above max_segment, else below min_segment), otherwise four lengths spread over
- * 3..(max_len-1)/2. n_lens is 0 when max_len < 7. */
+ * on (3 and min_segment-1 below, max_segment+1 and (max_len-1)/2 above, those that exist),
+ * otherwise four lengths spread over 3..(max_len-1)/2. n_lens is 0 when max_len < 7. */
 void heads_probe_defaults(const Model *m, HeadProbe *p);
 /* The same, for a model trained on segments of lo..hi (0, 0: none recorded). */
 void heads_probe_for(const Model *m, int lo, int hi, HeadProbe *p);
@@ -66,6 +66,28 @@ const char *heads_score_name(int i);
 double heads_score(const HeadScores *s, int i);
 /* The index of a score name, or -1. */
 int heads_score_parse(const char *name);
+
+/* ---- what knocking heads out changed: two runs of one sentence, intact and ablated ---- */
+
+/* Mean next-token cross-entropy (nats) of a decoder or encoder run over its positions
+ * 0..n-2 (each predicting the token after it); NAN for fewer than 2 tokens or an
+ * encoder-decoder (whose rows predict the target words: its positions 0..m-1). */
+double heads_sentence_loss(const Trace *t);
+/* The most likely next token at row i of t's logits and its probability (*p may be NULL);
+ * -1 when t has no such row. */
+int heads_top_next(const Trace *t, int i, double *p);
+/* The largest |a − b| between the self-attention weights of the two runs of the same tokens
+ * (main stack), over every head of layers >= from_layer; its layer, head and query row. 0 when
+ * equal or not comparable. */
+double heads_pattern_change(const Trace *a, const Trace *b, int from_layer, int *layer,
+                            int *head, int *row);
+/* Parses "L.H" or a comma list of them ("1.2,0.3") into ablate bits (Controls.ablate), added
+ * to what is there. 0, or -1 with a message naming the bad item; ranges are checked against
+ * m when m is not NULL (layers 0..n_layers-1, heads 0..n_heads-1). */
+int heads_ablate_parse(const char *s, const Model *m, uint64_t *ablate, char *err,
+                       size_t errlen);
+/* Writes the knocked-out heads of ablate as "L1.h2, L0.h3" (or "" for none) into out. */
+void heads_ablate_names(const Model *m, const uint64_t *ablate, char *out, size_t outlen);
 
 /* ---- a training run's history: both copies' losses and every head's scores over the steps */
 typedef struct {

@@ -43,17 +43,26 @@ int model_config_check(const ModelConfig *c, char *err, size_t errlen)
     if (c->vocab_size < 2 || c->vocab_size > 1000000) BAD("config.vocab_size %d out of range (2..1000000)", c->vocab_size);
     if (c->d_model < 1 || c->d_model > ATTEND_MAX_D_MODEL) BAD("config.d_model %d out of range (1..%d)", c->d_model, ATTEND_MAX_D_MODEL);
     if (c->n_heads < 1 || c->n_heads > ATTEND_MAX_HEADS) BAD("config.n_heads %d out of range (1..%d)", c->n_heads, ATTEND_MAX_HEADS);
-    if (c->d_head < 1 || c->d_head > 1024) BAD("config.d_head %d out of range (1..1024)", c->d_head);
+    if (c->d_head < 1 || c->d_head > ATTEND_MAX_D_HEAD) BAD("config.d_head %d out of range (1..%d)", c->d_head, ATTEND_MAX_D_HEAD);
     if (c->n_layers < 1 || c->n_layers > ATTEND_MAX_LAYERS) BAD("config.n_layers %d out of range (1..%d)", c->n_layers, ATTEND_MAX_LAYERS);
     if ((unsigned)c->ffn > FFN_NONE) BAD("config.ffn is not one of relu, gelu, swiglu, none");
     if (c->ffn == FFN_NONE && c->d_ff != 0) BAD("config.d_ff must be 0 (or absent) when config.ffn is none (got %d)", c->d_ff);
-    if (c->ffn != FFN_NONE && (c->d_ff < 1 || c->d_ff > 16384)) BAD("config.d_ff %d out of range (1..16384)", c->d_ff);
+    if (c->ffn != FFN_NONE && (c->d_ff < 1 || c->d_ff > 65536)) BAD("config.d_ff %d out of range (1..65536)", c->d_ff);
     if (c->max_len < 1 || c->max_len > ATTEND_MAX_LEN) BAD("config.max_len %d out of range (1..%d)", c->max_len, ATTEND_MAX_LEN);
     if ((unsigned)c->pe >= PE__COUNT) BAD("config.pe is not one of none, sinusoidal, learned, rope");
     if (c->pe == PE_ROPE && c->d_head % 2) BAD("config.d_head must be even for rope (got %d)", c->d_head);
     if (c->pe == PE_SINUSOIDAL && c->d_model % 2) BAD("config.d_model must be even for sinusoidal PE (got %d)", c->d_model);
     if (!(c->norm_eps > 0.0f && c->norm_eps < 1.0f)) BAD("config.norm_eps must be in (0, 1)");
     if (!(c->rope_base > 1.0f)) BAD("config.rope_base must be > 1");
+    if (c->n_kv_heads < 0 || c->n_kv_heads > c->n_heads ||
+        (c->n_kv_heads > 0 && c->n_heads % c->n_kv_heads))
+        BAD("config.n_kv_heads %d must divide n_heads %d", c->n_kv_heads, c->n_heads);
+    if (c->rope_scaling != ROPE_SCALE_NONE && !(c->rope_factor >= 1.0f))
+        BAD("config.rope_factor must be >= 1 when RoPE is scaled");
+    if (c->rope_scaling == ROPE_SCALE_LLAMA3 &&
+        (!(c->rope_high_freq > c->rope_low_freq) || !(c->rope_low_freq > 0.0f) || c->rope_orig_max < 1))
+        BAD("config: llama3 RoPE scaling needs high_freq_factor > low_freq_factor > 0 and "
+            "original_max_position_embeddings >= 1");
     return 0;
 #undef BAD
 }
@@ -252,6 +261,8 @@ void model_free(Model *m)
     free(m->enc);
     free(m->dec);
     free(m->training);
+    if (m->store_free)
+        m->store_free(m->store);
     vocab_free(&m->vocab);
     memset(m, 0, sizeof *m);
 }
@@ -525,28 +536,6 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
 
 /* --- positional encodings ------------------------------------------------ */
 
-float model_sinusoid(int pos, int i, int d)
-{
-    double k = (double)(i / 2 * 2) / (double)d;
-    double angle = (double)pos / pow(10000.0, k);
-    return (float)(i % 2 == 0 ? sin(angle) : cos(angle));
-}
-
-/* Rotary position embedding: rotates each pair (x[2i], x[2i+1]) of every row by pos·θ_i. */
-static void apply_rope(float *x, int n, int dh, float base)
-{
-    for (int pos = 0; pos < n; pos++) {
-        float *r = x + (size_t)pos * dh;
-        for (int i = 0; i < dh / 2; i++) {
-            double theta = pow((double)base, -2.0 * i / dh);
-            double a = pos * theta, cs = cos(a), sn = sin(a);
-            float x0 = r[2 * i], x1 = r[2 * i + 1];
-            r[2 * i] = (float)(x0 * cs - x1 * sn);
-            r[2 * i + 1] = (float)(x0 * sn + x1 * cs);
-        }
-    }
-}
-
 /* X (+ √d scaling) (+ additive PE). Returns the stack's input. */
 static const float *embed(Fw *f, const int *ids, int n)
 {
@@ -599,6 +588,17 @@ static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids,
         }
 }
 
+/* out[n×m] = x[n×k] · W, W stored (k, m), or (m, k) when c->w_out_in (torch's nn.Linear:
+ * multiplied transposed, never copied). */
+static void proj(const ModelConfig *c, float *out, const float *x, const float *w, int n, int k,
+                 int m)
+{
+    if (c->w_out_in)
+        tensor_matmul_bt(out, x, w, n, k, m);
+    else
+        tensor_matmul(out, x, w, n, k, m);
+}
+
 /* 1 when head h of the current sublayer is knocked out (Controls.ablate): self-attention
  * of the main stack only. */
 static int ablated(const Fw *f, int h)
@@ -621,29 +621,53 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float *heads_out[ATTEND_MAX_HEADS];
     assert(H >= 1 && H <= ATTEND_MAX_HEADS); /* model_config_check bounds n_heads */
     float scale = model_sdpa_scale(f->c->scale, dh);
-    /* All heads' projections at once (the fused QKV of real code), then one slice per head. */
-    float *qa = f->scratch, *ka = qa + (size_t)nq * hd, *va = ka + (size_t)nk * hd;
-    float *band = va + (size_t)nk * hd; /* MODEL_SDPA_ROWS rows of a head's weights */
+    /* Grouped K/V heads: query head h reads K/V head h / group. */
+    int Hkv = c->n_kv_heads > 0 ? c->n_kv_heads : H, kvd = Hkv * dh, group = H / Hkv;
+    /* All heads' projections at once (the fused QKV of real code), then one slice per head:
+     * q rows ldq floats apart in qa, k and v rows ldk apart in ka and va. */
+    float *qa = f->scratch, *ka, *va, *band;
+    int ldq = hd, ldk = kvd;
+    if (w->wqkv) { /* one (d, hd + 2·kvd) matrix: self-attention only (xq is xkv) */
+        ldq = ldk = hd + 2 * kvd;
+        proj(c, qa, xq, w->wqkv, nq, d, ldq);
+        if (w->bqkv)
+            tensor_add_row(qa, w->bqkv, nq, ldq);
+        ka = qa + hd;
+        va = ka + kvd;
+        band = qa + (size_t)nq * ldq;
+    } else {
+        ka = qa + (size_t)nq * hd;
+        va = ka + (size_t)nk * kvd;
+        band = va + (size_t)nk * kvd;
+        proj(c, qa, xq, w->wq, nq, d, hd);
+        proj(c, ka, xkv, w->wk, nk, d, kvd);
+        proj(c, va, xkv, w->wv, nk, d, kvd);
+        if (w->bq) tensor_add_row(qa, w->bq, nq, hd);
+        if (w->bk) tensor_add_row(ka, w->bk, nk, kvd);
+        if (w->bv) tensor_add_row(va, w->bv, nk, kvd);
+    }
+    /* band: MODEL_SDPA_ROWS rows of a head's weights */
     _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
     int *lim = (int *)(band + MODEL_SDPA_ROWS * (size_t)nk);
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
-    tensor_matmul(qa, xq, w->wq, nq, d, hd);
-    tensor_matmul(ka, xkv, w->wk, nk, d, hd);
-    tensor_matmul(va, xkv, w->wv, nk, d, hd);
     for (int h = 0; h < H; h++) {
         float *q = rec(f, T_Q, h, nq, dh);
-        tensor_cols(q, qa, nq, hd, h * dh, dh);
+        tensor_cols(q, qa, nq, ldq, h * dh, dh);
         float *k = rec(f, T_K, h, nk, dh);
-        tensor_cols(k, ka, nk, hd, h * dh, dh);
+        tensor_cols(k, ka, nk, ldk, h / group * dh, dh);
         float *v = rec(f, T_V, h, nk, dh);
-        tensor_cols(v, va, nk, hd, h * dh, dh);
+        tensor_cols(v, va, nk, ldk, h / group * dh, dh);
+        if (w->q_norm) /* Qwen3: each head's q and k RMS-normed before RoPE */
+            tensor_rmsnorm(q, q, w->q_norm, nq, dh, c->norm_eps);
+        if (w->k_norm)
+            tensor_rmsnorm(k, k, w->k_norm, nk, dh, c->norm_eps);
         if (rope) {
             float *qr = rec(f, T_Q_ROT, h, nq, dh);
             memcpy(qr, q, sizeof(float) * (size_t)nq * dh);
-            apply_rope(qr, nq, dh, c->rope_base);
+            model_rope_apply(qr, nq, dh, c);
             float *kr = rec(f, T_K_ROT, h, nk, dh);
             memcpy(kr, k, sizeof(float) * (size_t)nk * dh);
-            apply_rope(kr, nk, dh, c->rope_base);
+            model_rope_apply(kr, nk, dh, c);
             q = qr;
             k = kr;
         }
@@ -667,7 +691,9 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             memcpy(concat_tmp + (size_t)i * hd + h * dh, heads_out[h] + (size_t)i * dh,
                    sizeof(float) * (size_t)dh);
     float *out = rec(f, T_ATTN_OUT, -1, nq, d);
-    tensor_matmul(out, concat_tmp, w->wo, nq, hd, d);
+    proj(c, out, concat_tmp, w->wo, nq, hd, d);
+    if (w->bo)
+        tensor_add_row(out, w->bo, nq, d);
     return out;
 }
 
@@ -677,9 +703,9 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     const ModelConfig *c = &f->m->cfg;
     int d = c->d_model, F = c->d_ff;
     float *hid = rec(f, T_FFN_HIDDEN, -1, n, F);
-    tensor_matmul(hid, x, L->w1, n, d, F);
+    proj(c, hid, x, L->w1, n, d, F);
     if (c->ffn == FFN_SWIGLU) {
-        tensor_matmul(f->scratch, x, L->w3, n, d, F);
+        proj(c, f->scratch, x, L->w3, n, d, F);
         for (size_t i = 0; i < (size_t)n * F; i++)
             hid[i] = tensor_silu1(hid[i]) * f->scratch[i];
     } else {
@@ -690,7 +716,7 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
             tensor_gelu(hid, (size_t)n * F);
     }
     float *out = rec(f, T_FFN_OUT, -1, n, d);
-    tensor_matmul(out, hid, L->w2, n, F, d);
+    proj(c, out, hid, L->w2, n, F, d);
     if (L->b2)
         tensor_add_row(out, L->b2, n, d);
     return out;
@@ -748,7 +774,7 @@ static void lm_head(Fw *f, const float *x, int n)
     int d = c->d_model, V = c->vocab_size;
     float *lg = rec(f, T_LOGITS, -1, n, V);
     if (f->m->lm_head)
-        tensor_matmul(lg, x, f->m->lm_head, n, d, V);
+        proj(c, lg, x, f->m->lm_head, n, d, V);
     else
         tensor_matmul_bt(lg, x, f->m->tok_embed, n, d, V);
 }
@@ -902,11 +928,28 @@ Trace *model_worked(const float *q, const float *k, const float *v, int nq, int 
     memcpy(K, k, sizeof(float) * (size_t)nk * dk);
     memcpy(V, v, sizeof(float) * (size_t)nk * dv);
     float *M = rec(&f, T_MASK, -1, nq, nk);
-    build_mask(M, nq, nk, causal, t->src, 0, -1);
+    build_mask(M, nq, nk, causal != 0, t->src, 0, -1);
     float *S = rec(&f, T_SCORES, 0, nq, nk), *Ss = rec(&f, T_SCALED, 0, nq, nk);
     float *Sm = rec(&f, T_MASKED, 0, nq, nk), *A = rec(&f, T_WEIGHTS, 0, nq, nk);
     float *O = rec(&f, T_HEAD_OUT, 0, nq, dv);
-    model_sdpa(S, Ss, Sm, A, O, Q, K, V, M, nq, nk, dk, dv, model_sdpa_scale(scale, dk));
+    /* causal 2, the common mistake: softmax over every key first, then the future's weights
+     * zeroed. Nothing is added before softmax (masked = scaled); rows no longer sum to one, and
+     * every weight of row i was divided by a sum that counted the future keys. */
+    model_sdpa(S, Ss, Sm, A, O, Q, K, V, causal == 2 ? NULL : M, nq, nk, dk, dv,
+               model_sdpa_scale(scale, dk));
+    if (causal == 2) {
+        for (int i = 0; i < nq; i++) {
+            for (int j = 0; j < nk; j++)
+                if (isinf(M[(size_t)i * nk + j]))
+                    A[(size_t)i * nk + j] = 0.0f;
+            for (int c = 0; c < dv; c++) { /* out = A·V again, with the zeroed weights */
+                float acc = 0.0f;
+                for (int j = 0; j < nk; j++)
+                    acc += A[(size_t)i * nk + j] * V[(size_t)j * dv + c];
+                O[(size_t)i * dv + c] = acc;
+            }
+        }
+    }
     if (f.overflow) {
         trace_free(t);
         return NULL;

@@ -15,6 +15,8 @@ typedef enum { NORM_LAYER, NORM_RMS } NormKind;
 /* FFN_NONE: attention-only layers (no feed-forward sublayer, d_ff 0), the models in which
  * induction heads are studied. */
 typedef enum { FFN_RELU, FFN_GELU, FFN_SWIGLU, FFN_NONE } FfnKind;
+/* How RoPE's frequencies are stretched for long contexts (Hugging Face's rope_scaling). */
+typedef enum { ROPE_SCALE_NONE, ROPE_SCALE_LINEAR, ROPE_SCALE_LLAMA3 } RopeScaling;
 
 const char *model_arch_name(Arch a);   /* "encoder", "decoder", "encoder-decoder" */
 const char *model_pe_name(PeKind p);   /* "none", "sinusoidal", "learned", "rope" */
@@ -44,6 +46,18 @@ typedef struct {
     int tie_embed;     /* 1: the LM head is tok_embedᵀ (no lm_head weight) */
     float norm_eps;    /* default 1e-5 */
     float rope_base;   /* default 10000 */
+    /* The choices a Hugging Face family adds (hf_model.c); 0 for attend's own models: */
+    int n_kv_heads;    /* K/V heads (grouped-query attention): query head h reads K/V head
+                          h / (n_heads / n_kv_heads); 0 means n_heads (one each) */
+    int w_out_in;      /* 1: projection and LM-head weights are stored (out, in), as torch's
+                          nn.Linear, and multiplied transposed; 0: (in, out) */
+    int rope_half;     /* 1: RoPE rotates the pairs (x[i], x[i + d_head/2]) (Hugging Face's
+                          rotate_half); 0: (x[2i], x[2i+1]) */
+    RopeScaling rope_scaling;
+    float rope_factor;      /* rope_scaling: the factor (linear: positions divided by it) */
+    float rope_low_freq;    /* llama3: low_freq_factor */
+    float rope_high_freq;   /* llama3: high_freq_factor */
+    int rope_orig_max;      /* llama3: original_max_position_embeddings */
     char name[64];
     char description[512];
 } ModelConfig;
@@ -55,9 +69,18 @@ typedef struct {
     size_t offset;     /* into Model.data, in floats */
 } Param;
 
+/* Weights are (in, out) as drawn here, or (out, in) when cfg.w_out_in; kvd = n_kv_heads*d_head. */
 typedef struct {
-    const float *wq, *wk, *wv; /* (d_model, n_heads*d_head); head h = columns h*d_head.. */
+    const float *wq;           /* (d_model, n_heads*d_head); head h = columns h*d_head.. */
+    const float *wk, *wv;      /* (d_model, kvd) */
     const float *wo;           /* (n_heads*d_head, d_model) */
+    const float *wqkv;         /* (d_model, n_heads*d_head + 2·kvd): Q, K, V side by side in one
+                                  matrix (GPT-2's c_attn), used instead of wq, wk, wv; or NULL */
+    const float *bq, *bk, *bv; /* (n_heads*d_head), (kvd), (kvd) biases, or NULL */
+    const float *bqkv;         /* (n_heads*d_head + 2·kvd) wqkv's bias, or NULL */
+    const float *bo;           /* (d_model) or NULL */
+    const float *q_norm, *k_norm; /* (d_head) RMSNorm gains on each head's q and k (Qwen3), or
+                                     NULL */
 } AttnWeights;
 
 typedef struct {
@@ -97,6 +120,10 @@ typedef struct {
                                   base64 float32 ("f32"), 30 times faster to load */
     char *training;            /* owned JSON object text kept in the file's "training" key
                                   (final loss, steps, seed...), or NULL */
+    /* Weights not in data (a Hugging Face directory's mapped files and converted tensors):
+     * the views point into store, which model_free releases with store_free. */
+    void *store;
+    void (*store_free)(void *store);
 } Model;
 
 /* Fills cfg with defaults (decoder, d_model 32, 4 heads, 2 layers, ...). */
@@ -123,9 +150,15 @@ void model_free(Model *m);
 const Param *model_param(const Model *m, const char *name);
 float *model_param_data(Model *m, const Param *p);
 
-/* Loads a model JSON file (docs/model-format.md). Validates everything; on failure returns -1,
+/* Loads a model JSON file (docs/model-format.md), or a Hugging Face model directory (hf_model.h,
+ * docs/models.md). Validates everything; on failure returns -1,
  * leaves *m zeroed and writes "FILE: message" (with line:col for syntax errors) to err. */
 int model_load(Model *m, const char *path, char *err, size_t errlen);
+/* model_load, calling progress(ctx, done, total) as a Hugging Face directory's weights are
+ * read or converted (bytes; progress may be NULL). */
+typedef void (*ModelProgress)(void *ctx, size_t done, size_t total);
+int model_load_progress(Model *m, const char *path, ModelProgress progress, void *ctx, char *err,
+                        size_t errlen);
 /* (model_config_read, which reads a "config" JSON object, is in model_json.h.) */
 /* Writes the model as JSON, atomically (temp file + rename). 0 or -1. */
 int model_save(const Model *m, const char *path, char *err, size_t errlen);
@@ -252,7 +285,14 @@ size_t trace_bytes(const Model *m, int max_n, int max_m);
  * main stack. Returns a negative value on error (message in err). */
 float model_equivariance(const Model *m, const int *src, int n, const int *tgt, int m_tgt,
                          const Controls *c, Trace *a, Trace *b, char *err, size_t errlen);
+/* The same gap for one layer of the main stack, read from the two runs model_equivariance
+ * left in a (identity order) and b (permuted): max |Attn(PX) − P·Attn(X)| over the rows of
+ * that layer's self-attention output (·W_O), the rows a learner sees side by side. Negative
+ * when the layer is not in the traces. */
+float model_equivariance_layer(const Model *m, const Trace *a, const Trace *b, int layer);
 
+/* (model_worked's causal: 0 none, 1 the causal mask added before softmax, 2 the mistake of
+ * applying it after softmax: the future's weights zeroed, rows not renormalised.) */
 /* Scaled dot-product attention of one head on given matrices, every step kept:
  * scores = q·kᵀ (nq×nk), scaled = scores·scale, masked = scaled + mask (mask may be NULL),
  * weights = softmax(masked) row by row, out = weights·v (nq×dv; out may be NULL: not wanted).
@@ -283,6 +323,13 @@ float model_sdpa_scale(int scale_on, int d_k);
  * model's trace. causal: mask j > i; scale: divide by √dk. NULL on allocation failure. */
 Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,
                     int dv, int causal, int scale);
+
+/* RoPE's angle per position of pair i of a d_head-wide head: rope_base^(−2i/dh), stretched by
+ * cfg's rope_scaling (linear: divided by the factor; llama3: Hugging Face's blend). */
+double model_rope_theta(const ModelConfig *cfg, int i, int dh);
+/* Rotary position embedding of x (n rows of dh), in place: rotates each pair of row pos by
+ * pos·θ_i, the pairs being (x[2i], x[2i+1]), or (x[i], x[i + dh/2]) when cfg->rope_half. */
+void model_rope_apply(float *x, int n, int dh, const ModelConfig *cfg);
 
 /* Sinusoidal PE value at (pos, i) for width d. */
 float model_sinusoid(int pos, int i, int d);

@@ -9,6 +9,7 @@
 
 #include "attend_limits.h"
 #include "fileio.h"
+#include "hf_model.h"
 #include "json.h"
 #include "model.h"
 #include "model_json.h"
@@ -267,7 +268,15 @@ static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
 
 int model_load(Model *m, const char *path, char *err, size_t errlen)
 {
+    return model_load_progress(m, path, NULL, NULL, err, errlen);
+}
+
+int model_load_progress(Model *m, const char *path, ModelProgress progress, void *ctx, char *err,
+                        size_t errlen)
+{
     memset(m, 0, sizeof *m);
+    if (hf_is_dir(path)) /* a Hugging Face model directory (docs/models.md) */
+        return hf_model_load(m, path, progress, ctx, err, errlen);
     char e2[400];
     cJSON *root = json_parse_file(path, NULL, err, errlen);
     if (!root)
@@ -290,9 +299,9 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
     FileioTmp t;
     if (fileio_tmp_open(&t, path, 0644, err, errlen))
         return -1;
-    FILE *f = fdopen(t.fd, "w");
+    FILE *f = fileio_tmp_stream(&t, 0);
     if (!f) {
-        snprintf(err, errlen, "%s: cannot save: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot save: out of memory", path);
         fileio_tmp_abort(&t);
         return -1;
     }
@@ -349,23 +358,7 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
         }
     }
     fprintf(f, "\n}\n}\n");
-    /* A write error (a full disk, EFBIG under a file-size limit) sticks in the stream. */
-    int bad = fflush(f) != 0 || ferror(f);
-    int e = errno;
-    if (!bad && fsync(fileno(f)) != 0) {
-        bad = 1;
-        e = errno;
-    }
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        e = errno;
-    }
-    t.fd = -1; /* closed by fclose */
-    if (bad) {
-        snprintf(err, errlen, "%s: cannot save: %s (the previous file, if any, is unchanged)",
-                 path, strerror(e ? e : EIO));
-        fileio_tmp_abort(&t);
-        return -1;
-    }
+    /* A write error (a full disk, EFBIG under a file-size limit) is kept by the stream and
+     * reported by the commit, which then leaves the previous file as it was. */
     return fileio_tmp_commit(&t, err, errlen);
 }

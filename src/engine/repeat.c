@@ -61,10 +61,11 @@ void repeat_example(CorpusRng *rng, const RepeatOpts *o, const int *pool, int n_
         if (i > 0)
             tgt[i - 1] = tok;
     }
-    if (o->loss == REPEAT_LOSS_SECOND)
-        for (int i = 0; i < len; i++)
-            if (i < s2 || i > s2 + n - 2)
-                tgt[i] = -1;
+    for (int i = 0; o->loss != REPEAT_LOSS_ALL && i < len; i++) {
+        int second = i >= s2 && i <= s2 + n - 2, first = i >= s1 && i <= s1 + n - 2;
+        if (!second && !(first && o->loss == REPEAT_LOSS_COPIES))
+            tgt[i] = -1;
+    }
     if (span)
         *span = (RepeatSpan){s1, s2, n};
 }

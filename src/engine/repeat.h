@@ -6,8 +6,9 @@
 
 #include "corpus.h"
 
-/* Which positions carry a loss: every position, or only the second copy's. */
-typedef enum { REPEAT_LOSS_ALL, REPEAT_LOSS_SECOND } RepeatLoss;
+/* Which positions carry a loss: every position, only the second copy's, or both copies'
+ * (the first copy's random words keep its predictions calibrated near ln(words)). */
+typedef enum { REPEAT_LOSS_ALL, REPEAT_LOSS_SECOND, REPEAT_LOSS_COPIES } RepeatLoss;
 
 typedef struct {
     int on;            /* 1: train on this task instead of a corpus */
@@ -37,7 +38,8 @@ int repeat_check(const RepeatOpts *o, int len, char *err, size_t errlen);
  * a random prefix, a segment of n tokens (n uniform in min_seg..max_seg), the segment again,
  * random filler; every token drawn uniformly from pool. tgt[i] is the token after src[i] (the
  * last one drawn too), or -1 where o->loss puts no loss: REPEAT_LOSS_SECOND keeps only the
- * second copy's positions s2..s2+n-2. span (may be NULL) gets the copies' positions. The
+ * second copy's positions s2..s2+n-2, REPEAT_LOSS_COPIES those and the first copy's
+ * s1..s1+n-2. span (may be NULL) gets the copies' positions. The
  * caller checked o with repeat_check. */
 void repeat_example(CorpusRng *rng, const RepeatOpts *o, const int *pool, int n_pool, int bos,
                     int len, int *src, int *tgt, RepeatSpan *span);

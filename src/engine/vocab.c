@@ -40,12 +40,44 @@ const char *vocab_word(const Vocab *v, int id)
 
 void vocab_free(Vocab *v)
 {
+    if (v->tok_free)
+        v->tok_free(v->tok);
     if (v->words)
         for (int i = 0; i < v->n; i++)
             free(v->words[i]);
     free(v->words);
     free(v->table);
     memset(v, 0, sizeof *v);
+}
+
+int vocab_adopt(Vocab *v, char **words, int n, const char *unk, char *err, size_t errlen)
+{
+    memset(v, 0, sizeof *v);
+    int cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    v->table = malloc(sizeof(int) * (size_t)cap);
+    v->words = words;
+    v->n = n;
+    if (!v->table) {
+        snprintf(err, errlen, "out of memory");
+        vocab_free(v);
+        return -1;
+    }
+    v->cap = cap;
+    for (int i = 0; i < cap; i++)
+        v->table[i] = -1;
+    for (int i = 0; i < n; i++) {
+        if (vocab_id(v, words[i]) >= 0)
+            continue; /* two ids that read the same: the first is found by name */
+        unsigned h = hash_str(words[i]) & (unsigned)(cap - 1);
+        while (v->table[h] >= 0)
+            h = (h + 1) & (unsigned)(cap - 1);
+        v->table[h] = i;
+    }
+    v->pad_id = -1;
+    v->unk_id = unk ? vocab_id(v, unk) : -1;
+    return 0;
 }
 
 int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errlen)
@@ -343,6 +375,8 @@ int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, Toke
     TokCtx c = {v, ids, max_ids, 0, info};
     if (info)
         memset(info, 0, sizeof *info);
+    if (v->tok_encode)
+        return v->tok_encode(v->tok, text, ids, max_ids, info);
     if (v->kind == VOCAB_WORDS) {
         vocab_split(text, tok_one, &c);
         return c.written;
@@ -365,6 +399,8 @@ int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, Toke
 
 int vocab_joins_prev(const Vocab *v, int id)
 {
+    if (v->tok_encode) /* a model's own tokens carry their spaces (" cat") */
+        return id >= 0 && id < v->n;
     if (v->kind != VOCAB_WORDPIECE || id < 0 || id >= v->n)
         return 0;
     const char *w = v->words[id];
@@ -382,7 +418,9 @@ size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len)
         const char *w = vocab_word(v, ids[i]);
         char b[2] = {0, 0};
         int joins = vocab_joins_prev(v, ids[i]);
-        if (joins && w[0] == '<') {
+        if (v->tok_encode) {
+            /* as the token reads */
+        } else if (joins && w[0] == '<') {
             b[0] = (char)strtol(w + 3, NULL, 16);
             w = b;
         } else if (joins) {

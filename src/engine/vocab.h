@@ -23,15 +23,6 @@ typedef enum {
                         has every letter and digit in both forms and the byte tokens */
 } VocabKind;
 
-typedef struct {
-    VocabKind kind;
-    int n;            /* number of words */
-    char **words;     /* (n) owned strings, id -> word */
-    int *table;       /* (cap) open-addressing hash: word index or -1 */
-    int cap;
-    int pad_id, unk_id;
-} Vocab;
-
 /* What tokenizing a text found besides the ids. */
 typedef struct {
     int n_tokens;                         /* tokens in the whole text (may exceed max_ids) */
@@ -40,6 +31,21 @@ typedef struct {
     int n_split;                          /* words written as two or more pieces (WordPiece) */
     char unknown[VOCAB_MAX_UNKNOWN][VOCAB_WORD_MAX + 1]; /* the first unknown words */
 } TokenizeInfo;
+
+typedef struct {
+    VocabKind kind;
+    int n;            /* number of words */
+    char **words;     /* (n) owned strings, id -> word */
+    int *table;       /* (cap) open-addressing hash: word index or -1 */
+    int cap;
+    int pad_id, unk_id;
+    /* A model's own tokenizer (a Hugging Face directory's, hf_tokenizer.c), or NULL:
+     * vocab_tokenize hands the text to tok_encode, and vocab_free calls tok_free. */
+    void *tok;
+    int (*tok_encode)(const void *tok, const char *text, int *ids, int max_ids,
+                      TokenizeInfo *info);
+    void (*tok_free)(void *tok);
+} Vocab;
 
 /* Builds a vocabulary from n words (copied). Fails if <pad> or <unk> is missing, a word is
  * empty, too long, repeated or contains whitespace (which the tokenizer never produces). Returns 0, or -1 with a message in err. */
@@ -53,6 +59,10 @@ int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, c
  * be a token). */
 int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen);
 void vocab_free(Vocab *v);
+/* Takes over words (n owned strings, and the array) as the vocabulary without checking them:
+ * a model's own tokens, shown as they read (" cat"). No <pad> (pad_id -1); unk_id is the id of
+ * unk or -1. 0, or -1 with a message (words freed). */
+int vocab_adopt(Vocab *v, char **words, int n, const char *unk, char *err, size_t errlen);
 /* Id of a word (exact match), or -1. */
 int vocab_id(const Vocab *v, const char *word);
 /* Word of an id; "<?>" when out of range. Borrowed. */
@@ -63,10 +73,12 @@ const char *vocab_kind_name(VocabKind k);
 int vocab_kind_parse(const char *name);
 /* Writes the text of ids into buf (always terminated): tokens separated by one space, except
  * that a "##" piece and a byte token join the token before (so a word that starts with a
- * non-ASCII character comes back glued to the word before it). Returns the length written. */
+ * non-ASCII character comes back glued to the word before it); a model's own tokenizer's
+ * tokens are written one after the other, as they read. Returns the length written. */
 size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len);
 /* 1 if id is a WordPiece continuation ("##...") or a byte token ("<0xHH>") that joins the
- * token before it into one word. */
+ * token before it into one word; every token of a model's own tokenizer (tok_encode), whose
+ * tokens carry their spaces (" cat"). */
 int vocab_joins_prev(const Vocab *v, int id);
 /* Splits text into tokens: ASCII letters lowercased, whitespace separates, every ASCII
  * punctuation character is a token of its own, except that "<pad>", "<unk>" and "<mask>"

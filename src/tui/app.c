@@ -1,99 +1,55 @@
-/* app.c - the player: argument parsing, course and progress, the one loop (draw -> key ->
- * recompute), the view registry and overlays, key dispatch (key -> request from the key
- * table -> overlay, view, shared controls or the global keys), paging and signals. The
- * panes are laid out by layout.c, the shared controls applied by controls.c. */
-#include <curses.h>
-#include <langinfo.h>
-#include <locale.h>
+/* app.c - the player's state under every view: course and progress, paging, the page's
+ * widget and its runs (one widget_run), overlays opened and closed, the views reached
+ * through the table App.views (never by name), messages, and what the key table's
+ * conditions read. The loop is app_main.c; keys are dispatched by app_key.c. */
+#include <assert.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app.h"
-#include "datapath.h"
 #include "names.h"
 #include "ui.h"
 
-/* ---- signals: the handler only sets a flag; the loop ends cleanly ---- */
-static volatile sig_atomic_t app_signal;
-
-static void on_signal(int sig)
+/* ---- views: the table App.views, filled by app_views.c ---- */
+/* The page view for widget kind k: the first non-overlay view of that kind, else the prose
+ * view (the first non-overlay view of kind W_NONE). */
+static const ViewOps *view_of(const App *a, WidgetKind k)
 {
-    app_signal = sig;
-}
-
-/* A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) restores the terminal, says so, and
- * dies of the same signal (SA_RESETHAND: the re-raise gets the default action, core dump
- * included), so even a bug never leaves the terminal in raw mode. */
-static void on_crash(int sig)
-{
-    static const char msg[] = "attend: crashed (a bug; please report it); terminal restored\n";
-    ui_end_fatal();
-    ssize_t r = write(2, msg, sizeof msg - 1);
-    (void)r;
-    raise(sig);
-}
-
-static void install_crash_handlers(void)
-{
-    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_crash;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; /* no SA_RESTART: a blocked read returns so the loop sees the flag */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    install_crash_handlers();
-}
-
-/* ---- views ---- */
-static const ViewOps *const VIEWS[] = {&VIEW_NONE, &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT,
-                                       &VIEW_MATRIX, &VIEW_WORKED, &VIEW_SCALING,
-                                       &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_TRAIN,
-                                       &VIEW_GENERATE};
-/* Every view with private state, widget or overlay: app_new allocates each one's. */
-static const ViewOps *const ALL_VIEWS[] = {
-    &VIEW_NONE,  &VIEW_HEATMAP, &VIEW_CHIPS, &VIEW_PASSPORT, &VIEW_MATRIX, &VIEW_WORKED,
-    &VIEW_SCALING, &VIEW_KVCACHE, &VIEW_COST, &VIEW_PARAMS, &VIEW_HELP, &VIEW_NOTES,
-    &VIEW_MENU,  &VIEW_EDIT,    &VIEW_TENSOR, &VIEW_QUIZ, &VIEW_TRAIN, &VIEW_GOTO,
-    &VIEW_GENERATE};
-#define N_ALL_VIEWS (int)(sizeof ALL_VIEWS / sizeof ALL_VIEWS[0])
-
-const ViewOps *app_view(WidgetKind k)
-{
-    for (size_t i = 0; i < sizeof VIEWS / sizeof VIEWS[0]; i++)
-        if (VIEWS[i]->kind == k)
-            return VIEWS[i];
-    return &VIEW_NONE;
+    const ViewOps *prose = NULL;
+    for (int i = 0; i < a->n_views; i++) {
+        const ViewOps *v = a->views[i];
+        if (v->overlay)
+            continue;
+        if (v->kind == k)
+            return v;
+        if (!prose && v->kind == W_NONE)
+            prose = v;
+    }
+    assert(prose); /* app_views.c registers the prose view */
+    return prose;
 }
 
 const ViewOps *app_cur_view(const App *a)
 {
-    return app_view(a->w && a->model ? a->w->kind : W_NONE);
+    return view_of(a, a->w && a->model ? a->w->kind : W_NONE);
 }
 
 void *app_view_state(App *a, const ViewOps *v)
 {
-    for (int i = 0; i < N_ALL_VIEWS && i < APP_MAX_VIEWS; i++)
-        if (ALL_VIEWS[i] == v)
+    for (int i = 0; i < a->n_views; i++)
+        if (a->views[i] == v)
             return a->vstate[i];
     return NULL;
+}
+
+int app_overlay_request(App *a, Request req, int arg)
+{
+    for (int i = 0; req != REQ_NONE && i < a->n_views; i++)
+        if (a->views[i]->overlay && a->views[i]->opens == req)
+            return app_overlay_open(a, a->views[i], arg);
+    return -1;
 }
 
 int app_overlay_open(App *a, const ViewOps *v, int arg)
@@ -146,16 +102,9 @@ void app_key_state(const App *a, KeyState *s)
     s->all_heads = a->all_heads;
     s->has_questions = p && p->n_questions > 0;
     s->has_notes = p && p->notes;
-    s->train_running = a->w && a->w->kind == W_TRAIN && train_view_running(a);
-    s->train_causal = a->w && a->w->kind == W_TRAIN && train_view_causal(a);
-}
-
-/* The request k is bound to in keymap km, given the player's state now. */
-static Request lookup(const App *a, Keymap km, int k)
-{
-    KeyState ks;
-    app_key_state(a, &ks);
-    return keys_lookup(&ks, km, k);
+    const ViewOps *v = app_cur_view(a);
+    if (v->key_state)
+        v->key_state(a, s);
 }
 
 /* ---- the engine side ---- */
@@ -195,7 +144,13 @@ const char *app_mask_name(const App *a, Stack st, Sublayer sub)
 void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
 {
     const ModelConfig *c = &a->model->cfg;
-    snprintf(out, n, "layer %d of %d  head %d of %d", layer, c->n_layers, head, c->n_heads);
+    int out_now = layer >= 0 && layer < ATTEND_MAX_LAYERS && head >= 0 && head < 64 &&
+                  ((a->ctl.ablate[layer] >> head) & 1u);
+    int any = 0;
+    for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
+        any |= a->ctl.ablate[l] != 0;
+    snprintf(out, n, "layer %d of %d  head %d of %d%s", layer, c->n_layers, head, c->n_heads,
+             out_now ? "  KNOCKED OUT" : any ? "  (heads knocked out: X)" : "");
 }
 
 /* Rows of a decoder (encoder-decoder) are labelled with the word each row produces (tgt);
@@ -440,8 +395,7 @@ int app_resume_page(const App *a, int lesson)
     return 0; /* every page seen: start again from the top */
 }
 
-/* Next (dir +1) or previous (-1) page, across lessons, skipping broken ones with a warning. */
-static void app_turn(App *a, int dir)
+void app_turn(App *a, int dir)
 {
     if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
         return;
@@ -475,143 +429,14 @@ static void app_turn(App *a, int dir)
         app_msg(a, 0, "this is the first page");
 }
 
-/* ---- keys ---- */
-
-static void mouse_key(App *a)
-{
-    MEVENT ev;
-    if (getmouse(&ev) != OK)
-        return;
-    if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
-        return;
-    if (!a->overlay && a->w && a->w->kind == W_CHIPS && a->model &&
-        !chips_click(a, a->scr.wrect, ev.y, ev.x))
-        app_msg(a, 0, "click a chip to pick it");
-}
-
-/* The global requests: paging, prose scrolling, focus, the overlays, quitting. */
-static void global_request(App *a, Request req)
-{
-    switch (req) {
-    case REQ_QUIT:
-    case REQ_QUIT_NOW:
-        a->quit = 1;
-        break;
-    case REQ_HELP:
-        app_overlay_open(a, &VIEW_HELP, 0);
-        break;
-    case REQ_LESSON_MENU:
-        app_overlay_open(a, &VIEW_MENU, 0);
-        break;
-    case REQ_NEXT_PAGE:
-        app_turn(a, 1);
-        break;
-    case REQ_PREV_PAGE:
-        app_turn(a, -1);
-        break;
-    case REQ_PROSE_DOWN:
-        a->scr.prose_scroll++;
-        break;
-    case REQ_PROSE_UP:
-        if (a->scr.prose_scroll > 0)
-            a->scr.prose_scroll--;
-        break;
-    case REQ_FOCUS:
-        if (app_cur_view(a)->kind == W_NONE) {
-            app_msg(a, 0, "this page has no widget to focus on");
-            break;
-        }
-        a->scr.focus = !a->scr.focus;
-        app_msg(a, 0, a->scr.focus ? "widget focus: z brings the prose back"
-                                   : "prose and widget");
-        break;
-    case REQ_QUIZ: /* the current lesson's questions (view_quiz.c) */
-        app_overlay_open(a, &VIEW_QUIZ, 0);
-        break;
-    case REQ_NOTES:
-        app_overlay_open(a, &VIEW_NOTES, 0);
-        break;
-    case REQ_GOTO_PAGE: /* the go-to-page prompt (view_goto.c) */
-        app_overlay_open(a, &VIEW_GOTO, 0);
-        break;
-    case REQ_EXPORT: /* the widget as a figure (app_export.c) */
-        app_export(a);
-        break;
-    case REQ_CANCEL:
-        break;
-    default:
-        app_msg(a, 0, "key not used on this page - ? lists every key");
-        break;
-    }
-}
-
-/* A key goes to the open overlay (every key is its own); else to the page's view, then the
- * shared controls (widget pages), then the global keys: the first that uses it. */
-void app_key(App *a, int k)
-{
-    if (k == KEY_RESIZE)
-        return;
-    a->msg[0] = '\0';
-    if (a->overlay && a->overlay->screen) {
-        a->overlay->key(a, lookup(a, a->overlay->keymap, k), k);
-        return;
-    }
-    Request g = lookup(a, KM_GLOBAL, k);
-    if (g == REQ_QUIT_NOW) {
-        a->quit = 1;
-        return;
-    }
-    if (ui.started && (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES)) {
-        if (g == REQ_QUIT)
-            a->quit = 1;
-        return;
-    }
-    if (a->overlay) {
-        a->overlay->key(a, lookup(a, a->overlay->keymap, k), k);
-        return;
-    }
-    if (k == KEY_MOUSE) {
-        mouse_key(a);
-        return;
-    }
-    const ViewOps *vo = app_cur_view(a);
-    Request r = lookup(a, vo->keymap, k);
-    if (r != REQ_NONE && vo->key && vo->key(a, r, k))
-        return;
-    if (vo->kind != W_NONE) {
-        r = lookup(a, KM_COMMON, k);
-        if (r != REQ_NONE && controls_request(a, r))
-            return;
-    }
-    global_request(a, g);
-}
-
 /* ---- start and stop ---- */
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
-               "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
-               "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
-               "  --lessons DIR  play the course in DIR (default: lessons/)\n"
-               "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
-               "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
-               "  --theme T      dark, light (white background), projector or auto\n"
-               "                 (COLORFGBG); default dark, presenter auto\n"
-               "  --record FILE  write the pages and keys of the session as a demo script\n"
-               "                 (docs/demos.md) that attend demo FILE plays back\n"
-               "  --ascii        ASCII glyphs instead of UTF-8 blocks\n"
-               "  --mouse        click chips with the mouse (off by default: mouse capture\n"
-               "                 stops the terminal's own copy and paste)\n"
-               "Environment: NO_COLOR turns colour off; XDG_STATE_HOME for progress.\n");
-}
-
 static void app_free(App *a)
 {
+    assert(!a->present); /* present_end first: it publishes through the App */
     app_overlay_close(a); /* a quiz left open by a signal records its scores */
-    for (int i = 0; i < N_ALL_VIEWS; i++)
-        if (ALL_VIEWS[i]->release)
-            ALL_VIEWS[i]->release(a);
-    present_end(a);
+    for (int i = 0; i < a->n_views; i++)
+        if (a->views[i]->release)
+            a->views[i]->release(a);
     for (int i = 0; i < a->n_mt; i++) {
         trace_free(a->mt[i].t);
         trace_free(a->mt[i].eq_a);
@@ -701,14 +526,16 @@ int app_use(App *a, const Model *m, const Widget *w)
     return a->model ? 0 : -1;
 }
 
-/* For the benchmark: the App behind a course directory, without a terminal loop. */
-App *app_new(void)
+App *app_alloc(const ViewOps *const *views, int n)
 {
+    assert(n > 0 && n <= APP_MAX_VIEWS);
     App *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
-    for (int i = 0; i < N_ALL_VIEWS && i < APP_MAX_VIEWS; i++)
-        if (ALL_VIEWS[i]->state_size && !(a->vstate[i] = calloc(1, ALL_VIEWS[i]->state_size))) {
+    a->views = views;
+    a->n_views = n;
+    for (int i = 0; i < n; i++)
+        if (views[i]->state_size && !(a->vstate[i] = calloc(1, views[i]->state_size))) {
             app_delete(a);
             return NULL;
         }
@@ -725,119 +552,3 @@ void app_delete(App *a)
     free(a);
 }
 
-/* The player (presenter 0) or the presenter (1): options, course, the loop. */
-static int app_main(int argc, char **argv, int presenter)
-{
-    const char *dir = NULL, *only = NULL;
-    char dirbuf[1024], err[1024] = "";
-    UiOpts uo;
-    PresentOpts po = {.presenter = presenter,
-                      .theme = presenter ? UI_THEME_AUTO : UI_THEME_DARK};
-    memset(&uo, 0, sizeof uo);
-    for (int i = 1; i < argc; i++) {
-        int pr = present_arg(&po, argc, argv, &i, err, sizeof err);
-        if (pr < 0) {
-            fprintf(stderr, "attend: %s\n", err);
-            return 2;
-        }
-        if (pr)
-            continue;
-        if (!strcmp(argv[i], "--lessons") && i + 1 < argc)
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--lesson") && i + 1 < argc)
-            only = argv[++i];
-        else if (!strcmp(argv[i], "--ascii"))
-            uo.ascii = 1;
-        else if (!strcmp(argv[i], "--mouse"))
-            uo.mouse = 1;
-        else if (!strcmp(argv[i], "--no-mouse"))
-            uo.mouse = 0;
-        else if (!strcmp(argv[i], "--keys")) { /* the key table, for tests/e2e/test_keys.sh */
-            setlocale(LC_ALL, "");
-            ui.utf8 = 1; /* the table as the UTF-8 help spells it, whatever the locale */
-            keys_dump(stdout);
-            return 0;
-        }
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "attend: unknown option \"%s\"\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    setlocale(LC_ALL, "");
-    if (!dir) {
-        data_path("lessons", dirbuf, sizeof dirbuf);
-        dir = dirbuf;
-    }
-    App *a = app_new();
-    if (!a) {
-        fprintf(stderr, "attend: out of memory\n");
-        return 1;
-    }
-    /* ui.utf8 must be known before prose is transliterated: decide it from the locale now. */
-    ui.utf8 = 0;
-    {
-        const char *cs = nl_langinfo(CODESET);
-        ui.utf8 = !uo.ascii && cs && !strcmp(cs, "UTF-8");
-    }
-    if (app_load(a, dir, only, err, sizeof err) || present_start(a, &po, err, sizeof err)) {
-        fprintf(stderr, "attend: %s\n", err);
-        app_delete(a);
-        return 1;
-    }
-    uo.theme = present_theme(&po);
-    install_signals();
-    atexit(ui_end);
-    if (ui_start(&uo, err, sizeof err)) {
-        fprintf(stderr, "attend: %s\n", err);
-        app_delete(a);
-        return 1;
-    }
-    timeout(250); /* wake up to notice signals even with no key */
-    app_run(a);   /* prose is transliterated with the final ui mode */
-    int dirty = 1;
-    /* ATTEND_CRASH_TEST=segv|abort (undocumented, for tests/e2e): raise that signal after
-     * the first draw, to prove the crash handler restores the terminal. It only raises a
-     * signal; nothing is corrupted. */
-    const char *crash = getenv("ATTEND_CRASH_TEST");
-    while (!a->quit && !app_signal) {
-        if (dirty)
-            layout_draw(a);
-        if (crash && crash[0])
-            raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
-        dirty = 0;
-        /* a view working between keys (training) runs one slice, then polls the keyboard */
-        const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
-        int busy = cv && cv->tick && cv->tick(a);
-        timeout(busy ? 0 : 250);
-        dirty = busy;
-        int k = ui_read_key();
-        if (k < 0) {
-            dirty = present_tick(a) || busy; /* the presenter's key echo expires; training */
-            continue;
-        }
-        present_key(a, k); /* app_key, and in presenter mode the echo and the notes */
-        dirty = 1;
-    }
-    ui_end();
-    int rc = 0;
-    if (app_signal) {
-        fprintf(stderr, "attend: stopped by signal %d; progress is saved\n", (int)app_signal);
-        rc = 128 + (int)app_signal;
-    }
-    app_delete(a);
-    return rc;
-}
-
-int tui_main(int argc, char **argv)
-{
-    return app_main(argc, argv, 0);
-}
-
-int tui_present_main(int argc, char **argv)
-{
-    return app_main(argc, argv, 1);
-}

@@ -1,8 +1,9 @@
 /* app.h - the player's shared state (App), the view table (ViewOps) every widget and overlay
- * fills in, and the small interface the views call. A key is looked up in the key table
- * (keys.h) and its request dispatched: the open overlay, else the page's view, the shared
- * controls (controls.c), the global keys (app.c). The engine recomputes the Trace; every
- * view redraws from it (layout.c lays out the panes). */
+ * fills in, and the interface the views call (app.c), below every view: app.c names no view,
+ * it reaches them through the table App.views (app_views.c registers them). A key is looked
+ * up in the key table (keys.h) and dispatched by app_key.c: the open overlay, else the page's
+ * view, the shared controls (controls.c), the global keys. The engine recomputes the Trace;
+ * every view redraws from it (layout.c lays out the panes; app_main.c runs the loop). */
 #ifndef ATTEND_APP_H
 #define ATTEND_APP_H
 
@@ -68,6 +69,14 @@ typedef struct ViewOps {
     int (*tick)(App *a);
     /* frees what the view's private state holds when the App goes (may be NULL) */
     void (*release)(App *a);
+    /* overlays: the request (a global key, or a shared control's) that opens it with
+     * app_overlay_request; REQ_NONE when only its own view opens it */
+    Request opens;
+    /* a mouse click at (y, x) in the widget's rect r: 1 if it used it (may be NULL) */
+    int (*click)(App *a, Rect r, int y, int x);
+    /* fills the view's part of the key table's state, read by conditions and footer labels
+     * (may be NULL) */
+    void (*key_state)(const App *a, KeyState *s);
 } ViewOps;
 
 typedef struct {
@@ -125,18 +134,22 @@ struct App {
     char prose[APP_PROSE_MAX];
     int quit;
     struct Present *present; /* presenter mode (present.c); NULL in the player */
+    const ViewOps *const *views; /* every view, widget or overlay (app_views.c), n_views */
+    int n_views;
 };
 
 /* ---- the views' interface (app.c) ---- */
-/* The view of widget kind k (VIEW_NONE for an unknown kind). */
-const ViewOps *app_view(WidgetKind k);
-/* The view of the current page's widget (VIEW_NONE without a widget or model). */
+/* The view of the current page's widget (the prose view, kind W_NONE, without a widget or
+ * model, or for a kind no view draws). */
 const ViewOps *app_cur_view(const App *a);
 /* The private state of view v in a (state_size bytes, zeroed by app_new); NULL if v has
  * none. Owned by a. */
 void *app_view_state(App *a, const ViewOps *v);
 /* Opens overlay v (v->open decides; arg is passed on); 0, or -1 when it did not open. */
 int app_overlay_open(App *a, const ViewOps *v, int arg);
+/* Opens the overlay whose ViewOps.opens is req (arg passed on); 0, or -1 when none is
+ * registered for req or it did not open. */
+int app_overlay_request(App *a, Request req, int arg);
 /* Closes the open overlay (its close runs first). */
 void app_overlay_close(App *a);
 /* The current page, NULL when none (a course-less App, a broken lesson). */
@@ -148,8 +161,6 @@ void app_run(App *a);
 /* The placeholders, blocks and guards of the current page's prose that do not resolve on the
  * current run (up to max in f, each with its offset in the page's prose); how many. */
 int app_prose_fails(App *a, PlaceholderFail *f, int max);
-/* The x key: writes the current widget's figure (app_export.c) and says where. */
-void app_export(App *a);
 /* Sets a one-line status message. */
 void app_msg(App *a, int warn, const char *fmt, ...)
 #ifdef __GNUC__
@@ -177,87 +188,23 @@ int app_rows(const App *a);
 int app_cols(const App *a);
 
 /* ---- the loop's pieces (app.c), also used by the benchmark ---- */
-App *app_new(void);
+/* A new App with the n views of the table views (which must outlive it), each view's
+ * private state allocated; NULL when out of memory. app_new (app_views.c) passes every
+ * registered view. */
+App *app_alloc(const ViewOps *const *views, int n);
+/* Frees a and everything it holds (a->present must be ended first: present_end). */
 void app_delete(App *a);
 int app_load(App *a, const char *dir, const char *only, char *err, size_t errlen);
 /* Shows widget w on model m outside any course (m and w must outlive a). 0, or -1. */
 int app_use(App *a, const Model *m, const Widget *w);
-/* Handles one key: looks its request up and dispatches it. */
-void app_key(App *a, int key);
-/* Page navigation. */
+/* Page navigation: opens page of lesson (clamped), resets its widget, saves progress. */
 void app_open(App *a, int lesson, int page);
+/* Next (dir +1) or previous (-1) page, across lessons, skipping broken ones with a warning. */
+void app_turn(App *a, int dir);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
  * progress file was left in, else its first page not yet seen, else 0. */
 int app_resume_page(const App *a, int lesson);
 /* Starts the widget of the current page from its start state. */
 void app_reset_widget(App *a);
-
-/* ---- presenter mode and the options the player shares with it (present.c) ---- */
-typedef struct {
-    int presenter;       /* 1: attend present */
-    int theme;           /* UI_THEME_* or UI_THEME_AUTO */
-    int page;            /* --page N (1-based); 0: where the player would start */
-    const char *record;  /* --record FILE: write the session as a demo script */
-    const char *demo;    /* attend demo FILE: play that script (presenter mode) */
-    double auto_s;       /* attend demo --auto S: a step every S seconds; 0: Space steps */
-} PresentOpts;
-
-/* Consumes option argv[*i] (and its value) if it is one of --theme, --page, --record (and
- * for attend demo --demo FILE, --auto S); 1 if it was,
- * 0 if not, -1 with a message for a bad value. */
-int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n);
-/* The theme to start curses with: auto resolved from COLORFGBG (projector for a presenter
- * on a dark or unknown background, dark for the player). */
-int present_theme(const PresentOpts *o);
-/* After app_load: jumps to --page, and in presenter mode allocates a->present and publishes
- * the first state. 0, or -1 with a message (a page that does not exist). */
-int present_start(App *a, const PresentOpts *o, char *err, size_t n);
-/* Handles one key as app_key does, then (presenter) sets the echo badge and publishes. */
-void present_key(App *a, int k);
-/* Called when no key came: 1 if the screen must be redrawn (the badge expired). */
-int present_tick(App *a);
-/* 1 in presenter mode (attend present, attend demo). */
-int app_presenting(const App *a);
-/* Removes the published state and frees a->present. */
-void present_end(App *a);
-/* ---- the screen (layout.c) ---- */
-/* Where layout_draw puts everything on a cols x lines screen, computed without curses: the
- * player draws from it and check-lessons measures with it (tui_check_pages). */
-typedef struct {
-    int too_small;           /* below APP_MIN_COLS x APP_MIN_LINES: only the "enlarge" screen */
-    int has_widget, stacked; /* stacked: prose above the widget (below 120 columns) */
-    int footer_rows;
-    int msg_y;               /* the message line's row, -1 when there is no message */
-    int rule_y, rule_x;      /* the rule between the panes (stacked: a row; side by side: a
-                                column), 0 when none */
-    Rect prose, widget;      /* the panes (the prose pane's first row is the title); h 0: none */
-    int prose_total;         /* wrapped prose lines at the pane's width */
-    int prose_over;          /* lines of prose the pane cannot show ("more below"), 0: fits */
-    int widget_need;         /* rows the widget asks for at its width */
-    int widget_over;         /* rows of the widget cut ("more rows of the widget"), 0: fits
-                                (a self-scrolling widget compacts and is never cut) */
-} LayoutPlan;
-void layout_plan(App *a, int cols, int lines, LayoutPlan *p);
-/* Draws the whole screen: header, message line, prose and widget panes, footer, overlay. */
-void layout_draw(App *a);
-
-/* ---- the shared widget controls (controls.c) ---- */
-/* Applies a shared control request (m d p s [ ] h H l L a v e E r) as keys_lookup found it
- * in KM_COMMON, whose rows carry the C_* bit the page must allow; returns 1 if used. */
-int controls_request(App *a, Request req);
-
-/* The train widget (view_train.c): 1 while it trains; the causal mask of its run. */
-int train_view_running(const App *a);
-int train_view_causal(const App *a);
-
-/* Mouse click in the chips widget rect r (view_chips.c); 1 if it hit a chip. */
-int chips_click(App *a, Rect r, int y, int x);
-
-extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
-extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
-extern const ViewOps VIEW_TRAIN, VIEW_GENERATE;
-/* Overlays. */
-extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;
-extern const ViewOps VIEW_GOTO; /* G: go to a page (view_goto.c) */
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_export.h"
 #include "export.h"
 
 /* The figure of the current page as ExportView (what the screen shows now: layer, head,

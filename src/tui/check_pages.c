@@ -10,10 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_key.h"
+#include "app_views.h"
 #include "datapath.h"
 #include "fileio.h"
+#include "layout.h"
 #include "lesson_check.h"
+#include "lesson_guard.h"
+#include "mtable.h"
 #include "tui.h"
 
 /* The keys a page may offer (the footer's controls), as tests/e2e/test_fit.sh presses them.
@@ -26,6 +30,7 @@ typedef struct {
     int cols, lines;
     int li, pi;
     int over_prose, over_widget, n_ph; /* problems already reported on this page */
+    int over_toggle, over_cited;
     size_t ph_off[8];
     int problems, oom;
 } Walk;
@@ -35,6 +40,46 @@ static void report(Walk *w, const char *msg)
     w->problems++;
     if (lesson_check_page_problem(w->report, w->li, w->pi, msg))
         w->oom = 1;
+}
+
+/* Rows the matrix view spends above its table at width w (view_matrix.c): the name, the
+ * formula (one line, two when longer), a decoder's note; the blank line it adds only when
+ * everything fits anyway. */
+static int matrix_head_rows(App *a, const TraceEntry *e, int w)
+{
+    return 1 + (ui_width(trace_kind_formula(e->kind)) > w ? 2 : 1) + mtable_encdec_dec(a, e);
+}
+
+/* A cell the prose cites ({{value NAME i j}} of the tensor the matrix widget shows) that the
+ * table does not show at this size unscrolled: the learner cannot find it. Once per page. */
+static void check_cited(Walk *w, App *a, const LayoutPlan *lp, const char *what)
+{
+    const Page *p = app_page(a);
+    if (w->over_cited || !p || !p->prose || !a->ran || !a->w || a->w->kind != W_MATRIX)
+        return;
+    const TraceEntry *e = trace_find_name(a->t, a->tensor);
+    if (!e)
+        return;
+    int vr, vc;
+    mtable_visible(a, e, lp->widget.w, lp->widget.h - matrix_head_rows(a, e, lp->widget.w), &vr,
+                   &vc);
+    for (const char *s = strstr(p->prose, "{{value "); s; s = strstr(s + 2, "{{value ")) {
+        char name[64];
+        int i, j;
+        if (sscanf(s, "{{value %63s %d %d", name, &i, &j) != 3 || strcmp(name, a->tensor))
+            continue;
+        if (i < vr && j < vc)
+            continue;
+        char msg[600];
+        w->over_cited = 1;
+        snprintf(msg, sizeof msg, "%s the prose cites %s(%d, %d), but at %dx%d the table shows "
+                 "rows 0-%d and columns 0-%d of it: cite a cell on screen", what, name, i, j,
+                 w->cols, w->lines, vr - 1, vc - 1);
+        w->problems++;
+        if (lesson_check_prose_problem(w->report, w->li, w->pi, (size_t)(s - p->prose), msg))
+            w->oom = 1;
+        return;
+    }
 }
 
 /* Closes what a key opened (the tensor picker) and checks the screen; what names the state
@@ -61,6 +106,7 @@ static void check_now(Walk *w, App *a, const char *what)
                  lp.widget_over, lp.widget_over == 1 ? "" : "s");
         report(w, msg);
     }
+    check_cited(w, a, &lp, what);
     if (!strstr(a->prose, PLACEHOLDER_BAD_OPEN))
         return;
     PlaceholderFail f[4];
@@ -158,14 +204,38 @@ static int type_sentence(App *a, int key, const char *s)
     return 1;
 }
 
+/* The toggles whose numbers a sentence must name: masks, encoding, scaling, tying, GQA,
+ * greedy/sampling (the keys that switch a state, not those that step through one). */
+static const char TOGGLE_KEYS[] = "mdpstg";
+
+/* After toggle k from the page's start: a sentence whose numbers changed and words did not
+ * claims a number without naming the state it depends on. Reported once per page. */
+static void check_toggle(Walk *w, App *a, const char *before, int k)
+{
+    static char s[1200], was[1200];
+    char msg[900];
+    if (w->over_toggle || !strchr(TOGGLE_KEYS, k) ||
+        !lesson_guard_numbers(before, a->prose, s, sizeof s, was, sizeof was))
+        return;
+    w->over_toggle = 1;
+    snprintf(msg, sizeof msg, "after %c the numbers of \"%.160s\" change (was \"%.160s\") but "
+             "not its words: name the state it assumes ({{mask}}, {{pe}}, {{scale}}, {{x ...}}) "
+             "or guard it with {{if}}", k, s, was);
+    report(w, msg);
+}
+
 /* Every key alone from the page's start, pressed up to CHECK_PRESSES times. */
 static void walk_keys(Walk *w, App *a)
 {
     char what[700];
+    static char before[APP_PROSE_MAX];
     for (const char *k = CHECK_KEYS; *k; k++) {
         app_open(a, w->li, w->pi);
+        snprintf(before, sizeof before, "%s", a->prose);
         for (int i = 0; i < CHECK_PRESSES; i++) {
             press(a, *k);
+            if (i == 0)
+                check_toggle(w, a, before, *k);
             snprintf(what, sizeof what, "after %c%s", *k,
                      i ? (i == 1 ? " twice" : " three times") : "");
             check_now(w, a, what);
@@ -236,7 +306,7 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
     unsigned seed = 0x2545F491u;
     char *ev_text, **everyday;
     int n_ev = everyday_load(&ev_text, &everyday);
-    Walk w = {report, cols, lines, 0, 0, 0, 0, 0, {0}, 0, 0};
+    Walk w = {report, cols, lines, 0, 0, 0, 0, 0, 0, 0, {0}, 0, 0};
     for (int li = 0; li < a->course.n_lessons && !w.oom; li++) {
         /* a lesson with problems already reported is walked once it is fixed */
         int known = a->course.lessons[li].broken;
@@ -247,7 +317,7 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
         for (int pi = 0; pi < a->course.lessons[li].n_pages && !w.oom; pi++) {
             w.li = li;
             w.pi = pi;
-            w.over_prose = w.over_widget = w.n_ph = 0;
+            w.over_prose = w.over_widget = w.n_ph = w.over_toggle = w.over_cited = 0;
             walk_page(&w, a, samples, &seed, everyday, n_ev);
         }
     }

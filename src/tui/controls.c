@@ -1,9 +1,12 @@
 /* controls.c - what the shared widget controls do to the Controls and the view state: the
  * causal and padding masks, positional encoding, scaling, head and layer, all heads,
- * scores, the sentence editor and reset (m d p s ] [ h H l L a v e E r in the key table).
+ * scores, knocking a head out, the sentence editor and reset (m d p s ] [ h H l L X a v e E r in
+ * the key table).
  * Heatmap, chips, passport and matrix pages use them; the other views fall back on them
  * for the requests they do not handle themselves. */
-#include "app.h"
+#include "controls.h"
+
+#include "ablation.h"
 
 static void cycle(int *v, int n, int dir)
 {
@@ -44,13 +47,21 @@ int controls_request(App *a, Request req)
     case REQ_TOGGLE_ALL_HEADS:
         a->all_heads = !a->all_heads;
         break;
+    case REQ_KNOCK_OUT: { /* the head's output zeroed in the forward pass (Controls.ablate) */
+        char words[sizeof a->msg];
+        a->ctl.ablate[a->layer] ^= (uint64_t)1 << a->head;
+        app_run(a);
+        if (a->t && a->t->model && ablation_words(a->t, a->layer, a->head, words, sizeof words) == 0)
+            app_msg(a, 0, "%s", words);
+        return 1;
+    }
     case REQ_TOGGLE_SCORES:
         a->scores = !a->scores;
         break;
     case REQ_EDIT:
     case REQ_EDIT_DECODER:
         /* E on a decoder-only model edits its one sentence, as e does */
-        app_overlay_open(a, &VIEW_EDIT, req == REQ_EDIT_DECODER && c->arch == ARCH_ENCDEC);
+        app_overlay_request(a, REQ_EDIT, req == REQ_EDIT_DECODER && c->arch == ARCH_ENCDEC);
         return 1;
     case REQ_RESET: {
         int layer = a->layer, head = a->head;

@@ -2,15 +2,15 @@
  * Space runs the next step, b goes back one step by replaying the script from the start
  * (each open step resets the page's widget, so the replay is deterministic), --auto S runs
  * a step every S seconds (plus a step's pause). Keys are pressed through the presenter's
- * dispatch, so the badge and the notes follow. tui_demo_check validates a script against the
- * course and the key table without a terminal. */
+ * dispatch, so the badge and the notes follow. (demo_check.c validates a script without a
+ * terminal, step by step through demo_run_step.) */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "present.h"
-#include "tui.h"
+#include "demo_play.h"
+#include "ui.h"
 
 int demo_key_used(App *a, int k)
 {
@@ -27,9 +27,7 @@ int demo_key_used(App *a, int k)
            keys_lookup(&ks, KM_GLOBAL, k) != REQ_NONE;
 }
 
-/* Runs step i of the demo on a (no screen needed). 0, or -1 with a message in err. */
-static int run_step(App *a, const Demo *d, int i, void (*press)(App *, int), char *err,
-                    size_t n)
+int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), char *err, size_t n)
 {
     const DemoStep *s = &d->steps[i];
     char where[700];
@@ -90,7 +88,7 @@ static void schedule(App *a)
 {
     Present *p = a->present;
     if (p->demo_auto > 0 && p->demo_pos > 0)
-        p->demo_next = present_now_ms() +
+        p->demo_next = ui_now_ms() +
                        (long long)((p->demo_auto + p->demo->steps[p->demo_pos - 1].pause) * 1000);
 }
 
@@ -102,14 +100,15 @@ static int next_step(App *a)
         app_msg(a, 0, "end of the demo (b goes back, q quits)");
         return 0;
     }
-    if (run_step(a, p->demo, p->demo_pos, present_dispatch, err, sizeof err))
+    if (demo_run_step(a, p->demo, p->demo_pos, p->demo_press, err, sizeof err))
         app_msg(a, 1, "%s", err);
     p->demo_pos++;
     schedule(a);
     return 1;
 }
 
-int demo_start(App *a, const char *path, double auto_s, char *err, size_t n)
+int demo_start(App *a, const char *path, double auto_s, void (*press)(App *a, int k), char *err,
+               size_t n)
 {
     Present *p = a->present;
     Demo *d = calloc(1, sizeof *d);
@@ -122,6 +121,7 @@ int demo_start(App *a, const char *path, double auto_s, char *err, size_t n)
         return -1;
     }
     p->demo = d;
+    p->demo_press = press;
     p->demo_auto = auto_s;
     p->demo_pos = 0;
     next_step(a);
@@ -137,7 +137,7 @@ static void replay(App *a, int to)
     if (a->overlay)
         app_overlay_close(a);
     for (int i = 0; i < to; i++)
-        if (run_step(a, p->demo, i, present_dispatch, err, sizeof err))
+        if (demo_run_step(a, p->demo, i, p->demo_press, err, sizeof err))
             app_msg(a, 1, "%s", err);
     p->demo_pos = to;
     schedule(a);
@@ -161,7 +161,7 @@ int demo_key(App *a, int k)
         }
         replay(a, p->demo_pos - 1);
         snprintf(p->echo, sizeof p->echo, "b  back to step %d/%d", p->demo_pos, p->demo->n_steps);
-        p->echo_until = present_now_ms() + 2000;
+        p->echo_until = ui_now_ms() + 2000;
         return 1;
     }
     return 0;
@@ -171,7 +171,7 @@ int demo_tick(App *a)
 {
     Present *p = a->present;
     if (!p->demo || p->demo_auto <= 0 || p->demo_pos >= p->demo->n_steps ||
-        present_now_ms() < p->demo_next)
+        ui_now_ms() < p->demo_next)
         return 0;
     return next_step(a);
 }
@@ -191,36 +191,4 @@ void demo_free(App *a)
         free(a->present->demo);
         a->present->demo = NULL;
     }
-}
-
-static void press_plain(App *a, int k)
-{
-    app_key(a, k);
-}
-
-int tui_demo_check(const char *path, const char *lessons_dir, int quiet)
-{
-    static Demo d;
-    char err[1200];
-    int bad = 0;
-    if (demo_load(&d, path, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
-    App *a = app_new();
-    if (!a || lesson_load_dir(&a->course, lessons_dir, err, sizeof err)) {
-        fprintf(stderr, "attend demo: %s\n", a ? err : "out of memory");
-        app_delete(a);
-        return 1;
-    }
-    a->prog_ok = 0; /* checking never touches the learner's progress */
-    for (int i = 0; i < d.n_steps; i++)
-        if (run_step(a, &d, i, press_plain, err, sizeof err)) {
-            fprintf(stderr, "%s\n", err);
-            bad++;
-        }
-    app_delete(a);
-    if (!bad && !quiet)
-        printf("%s: %d steps, every lesson, page and key checked\n", path, d.n_steps);
-    return bad ? 1 : 0;
 }

@@ -4,12 +4,11 @@
  * else binds a key. */
 #include "keys.h"
 
-#include <curses.h>
 #include <string.h>
 
 #include "lesson.h"
 #include "model.h"
-#include "ui.h"
+#include "ui_text.h"
 
 typedef struct {
     int key;
@@ -77,7 +76,7 @@ static const char *l_scores(const KeyState *a, char *b, size_t n)
 static const char *l_live_mask(const KeyState *a, char *b, size_t n)
 {
     (void)b, (void)n;
-    return on_off(a->live_causal, "mask:on", "mask:off");
+    return a->live_causal == 2 ? "mask:late" : on_off(a->live_causal, "mask:on", "mask:off");
 }
 static const char *l_live_scale(const KeyState *a, char *b, size_t n)
 {
@@ -172,27 +171,27 @@ static int w_gqa(const KeyState *a, int z)
 
 #define ARROWS4 "←↑↓→"
 #define SCROLL_KEYS                                                                           \
-    {K(KEY_UP, REQ_SCROLL_UP), K('k', REQ_SCROLL_UP), K(KEY_DOWN, REQ_SCROLL_DOWN),           \
+    {K(UI_KEY_UP, REQ_SCROLL_UP), K('k', REQ_SCROLL_UP), K(UI_KEY_DOWN, REQ_SCROLL_DOWN),           \
      K('j', REQ_SCROLL_DOWN), K('<', REQ_SCROLL_LEFT), KA(',', REQ_SCROLL_LEFT),              \
      K('>', REQ_SCROLL_RIGHT), KA('.', REQ_SCROLL_RIGHT)}
 #define CURSOR_KEYS                                                                           \
-    K(KEY_UP, REQ_CURSOR_UP), K('k', REQ_CURSOR_UP), K(KEY_DOWN, REQ_CURSOR_DOWN),            \
-        K('j', REQ_CURSOR_DOWN), K(KEY_LEFT, REQ_CURSOR_LEFT), K('b', REQ_CURSOR_LEFT),       \
-        K(KEY_RIGHT, REQ_CURSOR_RIGHT), K('w', REQ_CURSOR_RIGHT)
+    K(UI_KEY_UP, REQ_CURSOR_UP), K('k', REQ_CURSOR_UP), K(UI_KEY_DOWN, REQ_CURSOR_DOWN),            \
+        K('j', REQ_CURSOR_DOWN), K(UI_KEY_LEFT, REQ_CURSOR_LEFT), K('b', REQ_CURSOR_LEFT),       \
+        K(UI_KEY_RIGHT, REQ_CURSOR_RIGHT), K('w', REQ_CURSOR_RIGHT)
 #define PLUS_MINUS_KEYS                                                                       \
-    {K('+', REQ_INCREASE), KA('=', REQ_INCREASE), KA(KEY_UP, REQ_INCREASE),                   \
-     K('-', REQ_DECREASE), KA('_', REQ_DECREASE), KA(KEY_DOWN, REQ_DECREASE)}
-#define ENTER_KEYS(r) K('\r', r), K('\n', r), K(KEY_ENTER, r)
+    {K('+', REQ_INCREASE), KA('=', REQ_INCREASE), KA(UI_KEY_UP, REQ_INCREASE),                   \
+     K('-', REQ_DECREASE), KA('_', REQ_DECREASE), KA(UI_KEY_DOWN, REQ_DECREASE)}
+#define ENTER_KEYS(r) K('\r', r), K('\n', r), K(UI_KEY_ENTER, r)
 
 /* The table, in the help's order (sections below). */
 static const KeyRow ROWS[] = {
     /* ---- everywhere ---- */
     {.map = KM_GLOBAL, .help_key = "space, PgDn",
      .help = "next page (continues into the next lesson)", .hint_key = "spc", .hint = "next",
-     .rank = 4, .keys = {K(' ', REQ_NEXT_PAGE), K(KEY_NPAGE, REQ_NEXT_PAGE)}},
+     .rank = 4, .keys = {K(' ', REQ_NEXT_PAGE), K(UI_KEY_NPAGE, REQ_NEXT_PAGE)}},
     {.map = KM_GLOBAL, .help_key = "backspace, PgUp", .help = "previous page",
      .hint_key = "bksp", .hint = "back", .rank = 5,
-     .keys = {K(KEY_PPAGE, REQ_PREV_PAGE), K(KEY_BACKSPACE, REQ_PREV_PAGE),
+     .keys = {K(UI_KEY_PPAGE, REQ_PREV_PAGE), K(UI_KEY_BACKSPACE, REQ_PREV_PAGE),
               K(KEY_ASCII_DEL, REQ_PREV_PAGE), K(KEY_CTRL_H, REQ_PREV_PAGE)}},
     {.map = KM_GLOBAL, .help_key = "g, Tab", .help = "lesson menu with completion marks",
      .hint_key = "g", .hint = "lessons", .when = w_no_gqa, .rank = 6,
@@ -222,7 +221,7 @@ static const KeyRow ROWS[] = {
      .keys = {K('z', REQ_FOCUS)}},
     {.map = KM_GLOBAL, .help_key = "?, F1", .help = "this help;  ESC or q closes it",
      .hint_key = "?", .hint = "help", .rank = 7,
-     .keys = {K('?', REQ_HELP), K(KEY_F(1), REQ_HELP)}},
+     .keys = {K('?', REQ_HELP), K(UI_KEY_F1, REQ_HELP)}},
     /* ESC on a page: nothing to close, and no "key not used" either */
     {.map = KM_GLOBAL, .keys = {K(KEY_ESCAPE, REQ_CANCEL)}},
     {.map = KM_GLOBAL, .help_key = "q, Ctrl-C",
@@ -233,7 +232,7 @@ static const KeyRow ROWS[] = {
     {.map = KM_HEATMAP, .help_key = "arrows, j/k, b/w",
      .help = "move the cell cursor: q_i·k_j, ÷√d_k, mask, weight", .hint_key = ARROWS4,
      .hint_ascii = "arrows", .hint = "cell", .need = C_CURSOR, .when = w_not_all_heads,
-     .keys = {CURSOR_KEYS, KA(KEY_HOME, REQ_CURSOR_HOME), KA(KEY_END, REQ_CURSOR_END)}},
+     .keys = {CURSOR_KEYS, KA(UI_KEY_HOME, REQ_CURSOR_HOME), KA(UI_KEY_END, REQ_CURSOR_END)}},
     {.map = KM_COMMON, .help_key = "m", .help = "causal mask on/off", .hint_key = "m",
      .hint = "mask:on|mask:off", .label = l_mask, .need = C_MASK,
      .keys = {K('m', REQ_TOGGLE_MASK)}},
@@ -253,6 +252,9 @@ static const KeyRow ROWS[] = {
     {.map = KM_COMMON, .help_key = "l / L", .help = "next / previous layer", .hint_key = "l",
      .hint = "layer", .need = C_LAYER,
      .keys = {K('l', REQ_NEXT_LAYER), K('L', REQ_PREV_LAYER)}},
+    {.map = KM_COMMON, .help_key = "X",
+     .help = "knock the current head out (its output zeroed) / back in; says what changed",
+     .hint_key = "X", .hint = "knock out", .need = C_HEAD, .keys = {K('X', REQ_KNOCK_OUT)}},
     {.map = KM_COMMON, .help_key = "a", .help = "all heads of the layer as small multiples",
      .hint_key = "a", .hint = "all heads", .need = C_ALL_HEADS,
      .keys = {K('a', REQ_TOGGLE_ALL_HEADS)}},
@@ -272,8 +274,8 @@ static const KeyRow ROWS[] = {
     /* ---- chips ---- */
     {.map = KM_CHIPS, .help_key = "←/→ (h/l)", .help = "move between chips", .hint_key = "←→",
      .hint_ascii = "left/right", .hint = "chip",
-     .keys = {K(KEY_LEFT, REQ_CHIP_LEFT), K(KEY_RIGHT, REQ_CHIP_RIGHT),
-              KA(KEY_HOME, REQ_CHIP_FIRST), KA(KEY_END, REQ_CHIP_LAST)}},
+     .keys = {K(UI_KEY_LEFT, REQ_CHIP_LEFT), K(UI_KEY_RIGHT, REQ_CHIP_RIGHT),
+              KA(UI_KEY_HOME, REQ_CHIP_FIRST), KA(UI_KEY_END, REQ_CHIP_LAST)}},
     /* h and l are head and layer where the page allows those */
     {.map = KM_CHIPS, .unless = C_HEAD | C_LAYER,
      .keys = {K('h', REQ_CHIP_LEFT), K('l', REQ_CHIP_RIGHT)}},
@@ -288,8 +290,8 @@ static const KeyRow ROWS[] = {
     /* ---- shape passport ---- */
     {.map = KM_PASSPORT, .help_key = "n or →, N or ←", .help = "next / previous step of the block",
      .hint_key = "n/N ←→", .hint_ascii = "n/N", .hint = "step", .need = C_STEP,
-     .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
-              K(KEY_LEFT, REQ_STEP_PREV)}},
+     .keys = {K('n', REQ_STEP_NEXT), K(UI_KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
+              K(UI_KEY_LEFT, REQ_STEP_PREV)}},
     {.map = KM_PASSPORT, .help_key = "↑/↓ j/k, < >", .help = "scroll the matrix",
      .hint_key = "↑↓ < >", .hint_ascii = "up/down < >", .hint = "scroll", .keys = SCROLL_KEYS},
 
@@ -306,13 +308,13 @@ static const KeyRow ROWS[] = {
      .hint_key = "n/N ←→", .hint_ascii = "n/N", .hint = "step", .key_fn = k_worked_step,
      .need = C_STEP, .keys = {K('n', REQ_STEP_NEXT), K('N', REQ_STEP_PREV)}},
     {.map = KM_WORKED, .need = C_STEP, .unless = C_CURSOR,
-     .keys = {K(KEY_RIGHT, REQ_STEP_NEXT), K(KEY_LEFT, REQ_STEP_PREV)}},
+     .keys = {K(UI_KEY_RIGHT, REQ_STEP_NEXT), K(UI_KEY_LEFT, REQ_STEP_PREV)}},
     {.map = KM_WORKED, .help_key = "arrows, j/k, b/w",
      .help = "a cell, written out: q·k term by term, ÷√d_k, mask, softmax", .hint_key = ARROWS4,
      .hint_ascii = "arrows", .hint = "cell", .need = C_CURSOR, .when = w_live_step,
      .keys = {CURSOR_KEYS}},
-    {.map = KM_WORKED, .help_key = "m, s", .help = "causal mask, scaling by 1/√d_k",
-     .hint_key = "m", .hint = "mask:on|mask:off", .label = l_live_mask, .need = C_MASK,
+    {.map = KM_WORKED, .help_key = "m, s", .help = "causal mask: off, before softmax, after softmax (the\ncommon mistake, shown live); scaling by 1/√d_k",
+     .hint_key = "m", .hint = "mask:on|mask:off|mask:late", .label = l_live_mask, .need = C_MASK,
      .keys = {K('m', REQ_TOGGLE_MASK)}},
     {.map = KM_WORKED, .hint_key = "s", .hint = "scale:on|scale:off", .label = l_live_scale,
      .need = C_SCALE, .keys = {K('s', REQ_TOGGLE_SCALE)}},
@@ -327,15 +329,15 @@ static const KeyRow ROWS[] = {
     /* ---- KV cache ---- */
     {.map = KM_KVCACHE, .help_key = "n or →, N or ←", .help = "generate one more token / one fewer",
      .hint_key = "n/N ←→", .hint_ascii = "n/N", .hint = "step", .need = C_STEP,
-     .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
-              K(KEY_LEFT, REQ_STEP_PREV)}},
+     .keys = {K('n', REQ_STEP_NEXT), K(UI_KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
+              K(UI_KEY_LEFT, REQ_STEP_PREV)}},
 
     /* ---- generate (view_generate.c) ---- */
     {.map = KM_GENERATE, .help_key = "n or →, N or ←",
      .help = "append the next token / take the last one back", .hint_key = "n/N ←→",
      .hint_ascii = "n/N", .hint = "next token", .need = C_STEP,
-     .keys = {K('n', REQ_STEP_NEXT), K(KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
-              K(KEY_LEFT, REQ_STEP_PREV)}},
+     .keys = {K('n', REQ_STEP_NEXT), K(UI_KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
+              K(UI_KEY_LEFT, REQ_STEP_PREV)}},
     {.map = KM_GENERATE, .help_key = "t",
      .help = "greedy / sampling at a temperature, from a seed\n(the same seed, the same text)",
      .hint_key = "t", .hint = "greedy|T=%s", .label = l_gen_mode, .need = C_SAMPLE,
@@ -381,40 +383,40 @@ static const KeyRow ROWS[] = {
 
     /* ---- overlays ---- */
     {.map = KM_MENU, .help_key = "↑/↓ j/k, enter", .help = "choose and open a lesson;  ESC closes",
-     .keys = {K(KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(KEY_DOWN, REQ_SEL_DOWN),
-              K('j', REQ_SEL_DOWN), KA(KEY_HOME, REQ_SEL_FIRST), KA(KEY_END, REQ_SEL_LAST),
+     .keys = {K(UI_KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(UI_KEY_DOWN, REQ_SEL_DOWN),
+              K('j', REQ_SEL_DOWN), KA(UI_KEY_HOME, REQ_SEL_FIRST), KA(UI_KEY_END, REQ_SEL_LAST),
               ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE)}},
     {.map = KM_MENU, .keys = {KA('q', REQ_CLOSE), KA('g', REQ_CLOSE), KA('\t', REQ_CLOSE)}},
     {.map = KM_EDIT, .help_key = "←/→ Home/End",
      .help = "move;  backspace/Del erase;  Ctrl-U clears",
-     .keys = {K(KEY_LEFT, REQ_EDIT_LEFT), K(KEY_RIGHT, REQ_EDIT_RIGHT),
-              K(KEY_HOME, REQ_EDIT_HOME), KA(KEY_CTRL('a'), REQ_EDIT_HOME),
-              K(KEY_END, REQ_EDIT_END), KA(KEY_CTRL('e'), REQ_EDIT_END),
-              K(KEY_BACKSPACE, REQ_EDIT_ERASE), K(KEY_ASCII_DEL, REQ_EDIT_ERASE),
-              K(KEY_CTRL_H, REQ_EDIT_ERASE), K(KEY_DC, REQ_EDIT_DELETE),
+     .keys = {K(UI_KEY_LEFT, REQ_EDIT_LEFT), K(UI_KEY_RIGHT, REQ_EDIT_RIGHT),
+              K(UI_KEY_HOME, REQ_EDIT_HOME), KA(KEY_CTRL('a'), REQ_EDIT_HOME),
+              K(UI_KEY_END, REQ_EDIT_END), KA(KEY_CTRL('e'), REQ_EDIT_END),
+              K(UI_KEY_BACKSPACE, REQ_EDIT_ERASE), K(KEY_ASCII_DEL, REQ_EDIT_ERASE),
+              K(KEY_CTRL_H, REQ_EDIT_ERASE), K(UI_KEY_DC, REQ_EDIT_DELETE),
               K(KEY_CTRL('u'), REQ_EDIT_CLEAR)}},
     {.map = KM_EDIT, .help_key = "enter", .help = "use the sentence;  ESC cancels",
      .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE)}},
     /* not in `?`: these overlays name their keys on their own box (title, scroll sign) */
     {.map = KM_HELP, .help_key = "↑/↓ j/k, PgUp/PgDn",
      .help = "scroll this help; any other key closes it",
-     .keys = {K(KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(KEY_DOWN, REQ_SEL_DOWN),
-              K('j', REQ_SEL_DOWN), K(KEY_NPAGE, REQ_SEL_PAGE_DOWN),
-              KA(' ', REQ_SEL_PAGE_DOWN), K(KEY_PPAGE, REQ_SEL_PAGE_UP)}},
+     .keys = {K(UI_KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(UI_KEY_DOWN, REQ_SEL_DOWN),
+              K('j', REQ_SEL_DOWN), K(UI_KEY_NPAGE, REQ_SEL_PAGE_DOWN),
+              KA(' ', REQ_SEL_PAGE_DOWN), K(UI_KEY_PPAGE, REQ_SEL_PAGE_UP)}},
     {.map = KM_NOTES, .help_key = "ESC, q, o, enter", .help = "close the speaker notes",
      .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), KA('N', REQ_CLOSE),
               K('\r', REQ_CLOSE), K('\n', REQ_CLOSE), K('o', REQ_CLOSE)}},
     {.map = KM_TENSOR, .help_key = "↑/↓ j/k, PgUp/PgDn, Home/End, enter",
      .help = "choose a tensor and show it;  ESC, q or t closes",
-     .keys = {K(KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(KEY_DOWN, REQ_SEL_DOWN),
-              K('j', REQ_SEL_DOWN), K(KEY_NPAGE, REQ_SEL_PAGE_DOWN),
-              K(KEY_PPAGE, REQ_SEL_PAGE_UP), K(KEY_HOME, REQ_SEL_FIRST),
-              K(KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
+     .keys = {K(UI_KEY_UP, REQ_SEL_UP), K('k', REQ_SEL_UP), K(UI_KEY_DOWN, REQ_SEL_DOWN),
+              K('j', REQ_SEL_DOWN), K(UI_KEY_NPAGE, REQ_SEL_PAGE_DOWN),
+              K(UI_KEY_PPAGE, REQ_SEL_PAGE_UP), K(UI_KEY_HOME, REQ_SEL_FIRST),
+              K(UI_KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
     {.map = KM_TENSOR, .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), K('t', REQ_CLOSE)}},
 
     /* ---- the go-to-page prompt (G) ---- */
     {.map = KM_GOTO, .help_key = "enter, ESC", .help = "go to the page typed;  ESC cancels",
-     .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE), K(KEY_BACKSPACE, REQ_EDIT_ERASE),
+     .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE), K(UI_KEY_BACKSPACE, REQ_EDIT_ERASE),
               K(KEY_ASCII_DEL, REQ_EDIT_ERASE), K(KEY_CTRL_H, REQ_EDIT_ERASE)}},
 };
 
@@ -607,23 +609,23 @@ int keys_help(int width, const char *const **lines)
 static const char *key_spelling(int k, char *buf, size_t n)
 {
     switch (k) {
-    case KEY_UP: return "↑|arrows";
-    case KEY_DOWN: return "↓|arrows";
-    case KEY_LEFT: return "←|arrows";
-    case KEY_RIGHT: return "→|arrows";
-    case KEY_HOME: return "Home";
-    case KEY_END: return "End";
-    case KEY_NPAGE: return "PgDn";
-    case KEY_PPAGE: return "PgUp";
-    case KEY_DC: return "Del";
-    case KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
-    case KEY_ENTER: case '\r': case '\n': return "enter";
+    case UI_KEY_UP: return "↑|arrows";
+    case UI_KEY_DOWN: return "↓|arrows";
+    case UI_KEY_LEFT: return "←|arrows";
+    case UI_KEY_RIGHT: return "→|arrows";
+    case UI_KEY_HOME: return "Home";
+    case UI_KEY_END: return "End";
+    case UI_KEY_NPAGE: return "PgDn";
+    case UI_KEY_PPAGE: return "PgUp";
+    case UI_KEY_DC: return "Del";
+    case UI_KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
+    case UI_KEY_ENTER: case '\r': case '\n': return "enter";
     case '\t': return "Tab";
     case ' ': return "space";
     case KEY_ESCAPE: return "ESC";
     default: break;
     }
-    if (k == KEY_F(1))
+    if (k == UI_KEY_F1)
         return "F1";
     if (k > 0 && k < 0x20)
         snprintf(buf, n, "Ctrl-%c", 'A' + k - 1);
@@ -647,9 +649,9 @@ int keys_parse_name(const char *name)
 {
     static const struct { const char *n; int k; } NAMES[] = {
         {"space", ' '}, {"enter", '\r'}, {"esc", KEY_ESCAPE}, {"tab", '\t'},
-        {"backspace", KEY_BACKSPACE}, {"up", KEY_UP}, {"down", KEY_DOWN}, {"left", KEY_LEFT},
-        {"right", KEY_RIGHT}, {"home", KEY_HOME}, {"end", KEY_END}, {"pgup", KEY_PPAGE},
-        {"pgdn", KEY_NPAGE}, {"del", KEY_DC},
+        {"backspace", UI_KEY_BACKSPACE}, {"up", UI_KEY_UP}, {"down", UI_KEY_DOWN}, {"left", UI_KEY_LEFT},
+        {"right", UI_KEY_RIGHT}, {"home", UI_KEY_HOME}, {"end", UI_KEY_END}, {"pgup", UI_KEY_PPAGE},
+        {"pgdn", UI_KEY_NPAGE}, {"del", UI_KEY_DC},
     };
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
         if (!strcmp(name, NAMES[i].n))
@@ -665,19 +667,19 @@ const char *keys_demo_name(int k, char *buf, size_t n)
 {
     switch (k) {
     case ' ': return "space";
-    case '\r': case '\n': case KEY_ENTER: return "enter";
+    case '\r': case '\n': case UI_KEY_ENTER: return "enter";
     case KEY_ESCAPE: return "esc";
     case '\t': return "tab";
-    case KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
-    case KEY_UP: return "up";
-    case KEY_DOWN: return "down";
-    case KEY_LEFT: return "left";
-    case KEY_RIGHT: return "right";
-    case KEY_HOME: return "home";
-    case KEY_END: return "end";
-    case KEY_PPAGE: return "pgup";
-    case KEY_NPAGE: return "pgdn";
-    case KEY_DC: return "del";
+    case UI_KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
+    case UI_KEY_UP: return "up";
+    case UI_KEY_DOWN: return "down";
+    case UI_KEY_LEFT: return "left";
+    case UI_KEY_RIGHT: return "right";
+    case UI_KEY_HOME: return "home";
+    case UI_KEY_END: return "end";
+    case UI_KEY_PPAGE: return "pgup";
+    case UI_KEY_NPAGE: return "pgdn";
+    case UI_KEY_DC: return "del";
     default: break;
     }
     if (k >= 1 && k <= 26)

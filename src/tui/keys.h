@@ -22,6 +22,7 @@
     X(REQ_TOGGLE_MASK) X(REQ_TOGGLE_PADDING) X(REQ_CYCLE_PE) X(REQ_TOGGLE_SCALE)             \
     X(REQ_NEXT_HEAD) X(REQ_PREV_HEAD) X(REQ_NEXT_LAYER) X(REQ_PREV_LAYER)                    \
     X(REQ_TOGGLE_ALL_HEADS) X(REQ_TOGGLE_SCORES) X(REQ_EDIT) X(REQ_EDIT_DECODER) X(REQ_RESET) \
+    X(REQ_KNOCK_OUT)                                                                         \
     /* widgets */                                                                            \
     X(REQ_CURSOR_UP) X(REQ_CURSOR_DOWN) X(REQ_CURSOR_LEFT) X(REQ_CURSOR_RIGHT)               \
     X(REQ_CURSOR_HOME) X(REQ_CURSOR_END)                                                     \

@@ -4,7 +4,8 @@
 #include <curses.h>
 #include <string.h>
 
-#include "app.h"
+#include "demo_play.h"
+#include "layout.h"
 #include "present.h"
 #include "ui.h"
 

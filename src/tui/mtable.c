@@ -120,6 +120,14 @@ int mtable_need(App *a, const TraceEntry *e, int w)
     return 1 + e->rows + (e->cols > vis_c ? 1 : 0);
 }
 
+void mtable_visible(App *a, const TraceEntry *e, int w, int h, int *vis_r, int *vis_c)
+{
+    *vis_c = (w - matrix_lw(a, e, w)) / matrix_cw(a, e);
+    *vis_r = h - 1;
+    if (e->rows > *vis_r || e->cols > *vis_c)
+        *vis_r = h - 2; /* a line says what is out of view */
+}
+
 int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc)
 {
     if (r.h < 2 || !e)

@@ -9,6 +9,8 @@
  * "cols ... of" line when not every column fits). Columns are as wide as e's widest value
  * needs (7 to 10), the label column as its longest row label. */
 int mtable_need(App *a, const TraceEntry *e, int w);
+/* The rows and columns of e that mtable_draw shows unscrolled in a w x h rectangle. */
+void mtable_visible(App *a, const TraceEntry *e, int w, int h, int *vis_r, int *vis_c);
 /* Draws e in r with row labels, scrolled by (sr, sc); returns the rows used. */
 int mtable_draw(App *a, Rect r, const TraceEntry *e, int sr, int sc);
 /* Applies a scroll request (REQ_SCROLL_UP/DOWN/LEFT/RIGHT) to the row and column offsets;

@@ -102,7 +102,7 @@ int tui_notes_main(const char *session)
     while (!notes_signal) {
         struct stat sb;
         /* the presenter to follow: found again while none is, or when its file went */
-        if (!have || stat(path, &sb)) {
+        if (!have || stat(path, &sb) || !present_state_live(&st)) {
             int was = have;
             have = present_state_find(dir, session, path, sizeof path) == 0 &&
                    !stat(path, &sb) && !present_state_read(path, &st, err, sizeof err);

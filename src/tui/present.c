@@ -9,16 +9,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app_key.h"
+#include "demo_play.h"
 #include "names.h"
 #include "ui.h"
 
 #define ECHO_MS 2000
 
-long long present_now_ms(void)
+/* 1 when the open overlay is the one registered for request opens (the sentence editor:
+ * REQ_EDIT, the go-to-page prompt: REQ_GOTO_PAGE). */
+static int overlay_is(const App *a, Request opens)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return a->overlay && a->overlay->opens == opens;
 }
 
 int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n)
@@ -250,10 +252,10 @@ static void rec_key(App *a, int k, int used, int opens_edit, const char *before)
         rec_open(a);
         return;
     }
-    if (opens_edit && a->overlay == &VIEW_EDIT)
+    if (opens_edit && overlay_is(a, REQ_EDIT))
         p->rec_edit = 1; /* the sentence's editor: its keys become one type step */
     if (p->rec_edit) {
-        if (a->overlay != &VIEW_EDIT) {
+        if (!overlay_is(a, REQ_EDIT)) {
             p->rec_edit = 0;
             if (strcmp(before, a->sentence))
                 rec_type(a);
@@ -276,13 +278,13 @@ static void press_recorded(App *a, int k)
     KeyState ks;
     app_key_state(a, &ks);
     /* the go-to prompt's keys are not recorded: the page it reaches is (an open step) */
-    int used = p->rec && a->overlay != &VIEW_GOTO ? demo_key_used(a, k) : 0;
+    int used = p->rec && !overlay_is(a, REQ_GOTO_PAGE) ? demo_key_used(a, k) : 0;
     int opens_edit = !a->overlay && app_cur_view(a)->kind != W_NONE &&
                      keys_lookup(&ks, KM_COMMON, k) == REQ_EDIT;
     if (p->rec && !p->rec_edit) /* the sentence before the editor opens */
         snprintf(p->rec_sentence, sizeof p->rec_sentence, "%s", a->sentence);
     app_key(a, k);
-    rec_key(a, k, used && a->overlay != &VIEW_GOTO, opens_edit, p->rec_sentence);
+    rec_key(a, k, used && !overlay_is(a, REQ_GOTO_PAGE), opens_edit, p->rec_sentence);
 }
 
 int present_start(App *a, const PresentOpts *o, char *err, size_t n)
@@ -302,15 +304,22 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
     }
     a->present = p;
     if (o->record) {
-        p->rec = fopen(o->record, "w");
+        char ferr[1400];
+        fileio_clean_stale(o->record);
+        if (fileio_tmp_open(&p->rec_tmp, o->record, 0644, ferr, sizeof ferr)) {
+            snprintf(err, n, "--record %.1300s", ferr);
+            return -1;
+        }
+        p->rec = fileio_tmp_stream(&p->rec_tmp, 0);
         if (!p->rec) {
-            snprintf(err, n, "cannot write %s", o->record);
+            fileio_tmp_abort(&p->rec_tmp);
+            snprintf(err, n, "out of memory");
             return -1;
         }
         fprintf(p->rec, "{\n  \"title\": \"recorded with attend --record\",\n  \"steps\": [");
         rec_open(a);
     }
-    if (o->demo && demo_start(a, o->demo, o->auto_s, err, n))
+    if (o->demo && demo_start(a, o->demo, o->auto_s, present_dispatch, err, n))
         return -1;
     if (!o->presenter)
         return 0;
@@ -324,6 +333,11 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
     p->st.started = (long)time(NULL);
     snprintf(p->st.session, sizeof p->st.session, "%ld-%ld", p->st.pid, p->st.started);
     publish(a);
+    if (p->dir[0]) { /* a crash removes the state too: notes must not follow a dead presenter */
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.state", p->dir, p->st.session);
+        ui_crash_unlink(path);
+    }
     return 0;
 }
 
@@ -413,9 +427,9 @@ void present_dispatch(App *a, int k)
         r = keys_lookup(&ks, km, k);
     } else if (keys_lookup(&ks, KM_GLOBAL, k) == REQ_GOTO_PAGE) {
         a->msg[0] = '\0';
-        app_overlay_open(a, &VIEW_GOTO, 0);
+        app_overlay_request(a, REQ_GOTO_PAGE, 0);
         snprintf(p->echo, sizeof p->echo, "G  go to page...");
-        p->echo_until = present_now_ms() + ECHO_MS;
+        p->echo_until = ui_now_ms() + ECHO_MS;
         return;
     } else {
         const ViewOps *vo = app_cur_view(a);
@@ -432,7 +446,7 @@ void present_dispatch(App *a, int k)
     }
     int lesson = a->lesson, page = a->page;
     press_recorded(a, k);
-    if (was_overlay && a->overlay == &VIEW_GOTO) /* typing a page number: no badge */
+    if (was_overlay && overlay_is(a, REQ_GOTO_PAGE)) /* typing a page number: no badge */
         return;
     if (was_overlay && r == REQ_ACCEPT && (lesson != a->lesson || page != a->page))
         r = REQ_GOTO_PAGE;
@@ -440,7 +454,7 @@ void present_dispatch(App *a, int k)
     describe(a, km, r, k, what, sizeof what);
     if (what[0]) {
         snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
-        p->echo_until = present_now_ms() + ECHO_MS;
+        p->echo_until = ui_now_ms() + ECHO_MS;
     }
     publish(a);
 }
@@ -452,7 +466,7 @@ int present_tick(App *a)
         publish(a);
         return 1;
     }
-    if (p && p->echo[0] && present_now_ms() >= p->echo_until) {
+    if (p && p->echo[0] && ui_now_ms() >= p->echo_until) {
         p->echo[0] = '\0';
         return 1;
     }
@@ -469,6 +483,17 @@ const char *present_echo(const App *a)
     return a->present && a->present->echo[0] ? a->present->echo : NULL;
 }
 
+int present_record_end(App *a, char *err, size_t n)
+{
+    Present *p = a->present;
+    if (!p || !p->rec)
+        return 0;
+    rec_flush(p);
+    fprintf(p->rec, "\n  ]\n}\n");
+    p->rec = NULL;
+    return fileio_tmp_commit(&p->rec_tmp, err, n);
+}
+
 void present_end(App *a)
 {
     Present *p = a->present;
@@ -476,11 +501,11 @@ void present_end(App *a)
         return;
     if (p->dir[0] && p->st.session[0])
         present_state_remove(p->dir, p->st.session);
-    if (p->rec) {
-        rec_flush(p);
-        fprintf(p->rec, "\n  ]\n}\n");
-        fclose(p->rec);
+    if (p->rec) { /* the session never ran (no terminal): FILE is left as it was */
+        p->rec = NULL;
+        fileio_tmp_abort(&p->rec_tmp);
     }
+    ui_crash_unlink(NULL);
     demo_free(a);
     free(p);
     a->present = NULL;

@@ -1,7 +1,6 @@
-/* present.h - presenter mode's private state (present.c, view_goto.c, layout.c): the key
- * echo badge, the go-to-page prompt, the state published for `attend notes`
- * (present_state.h). The loop's hooks are declared in app.h (app.c does not include this
- * header, so that the module graph keeps no cycle). */
+/* present.h - presenter mode (present.c): the options the player shares with it, the
+ * presenter's state (the key echo badge, the state published for `attend notes`
+ * (present_state.h), the demo played, --record), and the loop's hooks. */
 #ifndef ATTEND_PRESENT_H
 #define ATTEND_PRESENT_H
 
@@ -11,7 +10,39 @@
 
 #include "app.h"
 #include "demo.h"
+#include "fileio.h"
 #include "present_state.h"
+
+typedef struct {
+    int presenter;       /* 1: attend present */
+    int theme;           /* UI_THEME_* or UI_THEME_AUTO */
+    int page;            /* --page N (1-based); 0: where the player would start */
+    const char *record;  /* --record FILE: write the session as a demo script */
+    const char *demo;    /* attend demo FILE: play that script (presenter mode) */
+    double auto_s;       /* attend demo --auto S: a step every S seconds; 0: Space steps */
+} PresentOpts;
+
+/* Consumes option argv[*i] (and its value) if it is one of --theme, --page, --record (and
+ * for attend demo --demo FILE, --auto S); 1 if it was,
+ * 0 if not, -1 with a message for a bad value. */
+int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n);
+/* The theme to start curses with: auto resolved from COLORFGBG (projector for a presenter
+ * on a dark or unknown background, dark for the player). */
+int present_theme(const PresentOpts *o);
+/* After app_load: jumps to --page, and in presenter mode allocates a->present and publishes
+ * the first state. 0, or -1 with a message (a page that does not exist). */
+int present_start(App *a, const PresentOpts *o, char *err, size_t n);
+/* Handles one key as app_key does, then (presenter) sets the echo badge and publishes. */
+void present_key(App *a, int k);
+/* Called when no key came: 1 if the screen must be redrawn (the badge expired). */
+int present_tick(App *a);
+/* 1 in presenter mode (attend present, attend demo). */
+int app_presenting(const App *a);
+/* --record: closes the script and renames it over FILE (fileio.h). 0 (or no recording),
+ * or -1 with a message naming FILE: a write error, and FILE is left as it was. */
+int present_record_end(App *a, char *err, size_t n);
+/* Removes the published state, ends a recording (present_record_end) and frees a->present. */
+void present_end(App *a);
 
 /* The presenter's state, reached through App.present (NULL in the player). */
 typedef struct Present {
@@ -22,12 +53,14 @@ typedef struct Present {
     PresentState st;
     /* attend demo (demo_play.c) */
     Demo *demo;          /* the script played, NULL when none */
+    void (*demo_press)(App *a, int k); /* how a step presses a key (present_dispatch) */
     int demo_pos;        /* steps run so far */
     double demo_auto;    /* --auto seconds, 0: Space steps */
     long long demo_next; /* when --auto runs the next step (monotonic ms) */
     char caption[300];   /* the caption row, "" when none */
-    /* --record FILE */
-    FILE *rec;
+    /* --record FILE: written to an exclusive temp file renamed over FILE at the end */
+    FileioTmp rec_tmp;
+    FILE *rec;           /* rec_tmp's stream, NULL when not recording */
     int rec_steps, rec_lesson, rec_page;
     char rec_keys[256];  /* keys pressed on the recorded page since its open step */
     int rec_edit;        /* 1: the sentence editor is open (its keys become a type step) */
@@ -37,23 +70,6 @@ typedef struct Present {
 /* Handles key k as the presenter does (app_key, the badge, the notes), without the demo's
  * Space and b; demo steps press their keys through it. */
 void present_dispatch(App *a, int k);
-/* Monotonic milliseconds. */
-long long present_now_ms(void);
-
-/* ---- demo_play.c ---- */
-/* Loads the script at path and runs its first step; 0, or -1 with a message. */
-int demo_start(App *a, const char *path, double auto_s, char *err, size_t n);
-/* 1 when key k means something where it would be pressed now (the open overlay's keymap,
- * the page's widget, the controls the page allows, the global keys): what --check accepts
- * and --record records. */
-int demo_key_used(App *a, int k);
-/* Space runs the next step, b goes back one (replaying from the start); 1 if k was one. */
-int demo_key(App *a, int k);
-/* --auto: runs the next step when its time has come; 1 if the screen changed. */
-int demo_tick(App *a);
-/* "step 3/11" in buf while a demo is played, else NULL. */
-const char *demo_status(const App *a, char *buf, size_t n);
-void demo_free(App *a);
 
 /* The badge to show in the footer, NULL when none. */
 const char *present_echo(const App *a);

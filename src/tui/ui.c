@@ -1,15 +1,28 @@
 /* ui.c - ncurses setup and teardown, colour table and ramps, glyphs, ASCII transliteration,
  * clipped UTF-8 text, word wrapping and boxes. The only file that decides how things look. */
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "ui.h"
 
-Ui ui;
+/* The key table (keys.c) binds curses' function keys by value, without curses: */
+_Static_assert(UI_KEY_DOWN == KEY_DOWN && UI_KEY_UP == KEY_UP && UI_KEY_LEFT == KEY_LEFT &&
+                   UI_KEY_RIGHT == KEY_RIGHT && UI_KEY_HOME == KEY_HOME &&
+                   UI_KEY_BACKSPACE == KEY_BACKSPACE && UI_KEY_F1 == KEY_F(1) &&
+                   UI_KEY_DC == KEY_DC && UI_KEY_NPAGE == KEY_NPAGE &&
+                   UI_KEY_PPAGE == KEY_PPAGE && UI_KEY_ENTER == KEY_ENTER &&
+                   UI_KEY_END == KEY_END,
+               "ui_text.h's UI_KEY_* are curses' KEY_* codes");
+
 static SCREEN *ui_screen;
 
 /* Ramps: colour-blind-safe, lightness strictly rising. Background index, readable foreground. */
@@ -50,8 +63,77 @@ static void init_colors(int theme)
     }
 }
 
+/* ---- the terminal's life: no terminal, a terminal that goes away, a crash ---- */
+static int ui_in_fd = -1;             /* the keyboard's descriptor while curses runs */
+static char crash_unlink_path[1024];  /* a file to remove if attend crashes ("" none) */
+
+int ui_check_terminal(const UiOpts *o, char *err, size_t errlen)
+{
+    int in = fileno(o->in ? o->in : stdin), out = fileno(o->out ? o->out : stdout);
+    const char *which = !isatty(in) ? "standard input" : !isatty(out) ? "standard output" : NULL;
+    if (!which)
+        return 0;
+    snprintf(err, errlen, "this screen is interactive and needs a terminal, but %s is not "
+             "one (run it in a terminal; see attend --help for the commands that run without "
+             "one)", which);
+    return -1;
+}
+
+/* A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) in any curses screen restores the
+ * terminal, removes the registered file, says so, and dies of the same signal (SA_RESETHAND:
+ * the re-raise gets the default action, core dump included). Only async-signal-safe calls
+ * besides endwin, which is the point. */
+static void on_crash(int sig)
+{
+    static const char msg[] = "attend: crashed (a bug; please report it); terminal restored\n";
+    ui_end_fatal();
+    if (crash_unlink_path[0])
+        unlink(crash_unlink_path);
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)r;
+    raise(sig);
+}
+
+static void install_crash_handlers(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+void ui_crash_unlink(const char *path)
+{
+    snprintf(crash_unlink_path, sizeof crash_unlink_path, "%s", path ? path : "");
+}
+
+/* 1 when the keyboard is gone: the terminal hung up (a closed tmux pane, a dropped ssh
+ * connection: POLLHUP, EIO) or its input ended. */
+static int terminal_gone(void)
+{
+    if (ui_in_fd < 0)
+        return 0;
+    struct pollfd p = {ui_in_fd, POLLIN, 0};
+    int r = poll(&p, 1, 0);
+    if (r < 0)
+        return errno != EINTR && errno != EAGAIN;
+    if (r == 0)
+        return 0;
+    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+        return 1;
+    /* readable, yet curses read nothing and nothing is waiting: the end of the input */
+    int avail = 0;
+    return ioctl(ui_in_fd, FIONREAD, &avail) == 0 && avail == 0;
+}
+
 int ui_start(const UiOpts *o, char *err, size_t errlen)
 {
+    if (ui_check_terminal(o, err, errlen))
+        return -1;
     const char *cs = nl_langinfo(CODESET);
     ui.utf8 = !o->ascii && cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
     ui_screen = newterm(o->term, o->out ? o->out : stdout, o->in ? o->in : stdin);
@@ -62,6 +144,9 @@ int ui_start(const UiOpts *o, char *err, size_t errlen)
     }
     set_term(ui_screen);
     ui.started = 1;
+    ui.gone = 0;
+    ui_in_fd = fileno(o->in ? o->in : stdin);
+    install_crash_handlers();
     raw();
     noecho();
     nonl();
@@ -150,91 +235,21 @@ const char *ui_glyph(Glyph g)
     return ui.utf8 ? GLYPH_UTF8[g] : GLYPH_ASCII[g];
 }
 
-/* UTF-8 sequences the engine and lessons use, with ASCII spellings. */
-static const struct { const char *u, *a; } TRANSLIT[] = {
-    {"ᵀ", "^T"}, {"÷", "/"}, {"√d_k", "sqrt(d_k)"}, {"√", "sqrt"}, {"\u2009", " "},
-    {"−", "-"}, {"∞", "inf"}, {"·", "*"},
-    {"×", "x"}, {"→", "->"}, {"←", "<-"}, {"⊙", "(.)"}, {"²", "^2"}, {"…", "..."},
-    {"—", "--"}, {"–", "-"}, {"“", "\""}, {"”", "\""}, {"‘", "'"}, {"’", "'"},
-    {"≈", "~="}, {"≤", "<="}, {"≥", ">="}, {"≠", "!="}, {"∑", "sum"}, {"Σ", "sum"},
-    {"α", "alpha"}, {"θ", "theta"}, {"ε", "eps"}, {"λ", "lambda"}, {"π", "pi"},
-    {"░", "."}, {"▒", ":"}, {"▓", "#"}, {"█", "@"}, {"•", "*"}, {"✓", "*"},
-    {"↑", "^"}, {"↓", "v"}, {"─", "-"}, {"│", "|"}, {"ᵢ", "_i"}, {"ⱼ", "_j"},
-    {"₀", "0"}, {"₁", "1"}, {"₂", "2"}, {"₃", "3"}, {"ₖ", "_k"}, {"₍", "("}, {"₎", ")"},
-    {"⁰", "^0"}, {"¹", "^1"}, {"³", "^3"}, {"ⁿ", "^n"}, {"↔", "<->"}, {"∝", "~"},
-    {"▉", "#"}, {"▊", "#"}, {"▋", "#"}, {"▌", "#"}, {"▍", "#"}, {"▎", "#"}, {"▏", "#"},
-    {"▔", "-"}, {"▶", ">"}, {"▸", ">"}, {"▼", "v"}, {"◀", "<"}, {"◂", "<"}, {"✗", "x"},
-};
 
-const char *ui_text(const char *s, char *out, size_t outlen)
-{
-    size_t o = 0;
-    if (!outlen)
-        return out;
-    if (ui.utf8) {
-        snprintf(out, outlen, "%s", s);
-        return out;
-    }
-    while (*s && o + 1 < outlen) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x80) {
-            out[o++] = *s++;
-            continue;
-        }
-        size_t i, n = sizeof TRANSLIT / sizeof TRANSLIT[0];
-        for (i = 0; i < n; i++) {
-            size_t ul = strlen(TRANSLIT[i].u);
-            if (!strncmp(s, TRANSLIT[i].u, ul)) {
-                size_t al = strlen(TRANSLIT[i].a);
-                if (o + al >= outlen)
-                    goto done;
-                memcpy(out + o, TRANSLIT[i].a, al);
-                o += al;
-                s += ul;
-                break;
-            }
-        }
-        if (i == n) { /* unknown sequence: one '?' for the whole character */
-            out[o++] = '?';
-            s++;
-            while ((*s & 0xC0) == 0x80)
-                s++;
-        }
-    }
-done:
-    out[o] = '\0';
-    return out;
-}
-
-/* Decodes one UTF-8 character; returns its byte length (1 for invalid bytes). */
-static int utf8_next(const char *s, int *width)
-{
-    unsigned char c = (unsigned char)s[0];
-    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    for (int i = 1; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80) {
-            len = 1;
-            break;
-        }
-    *width = 1;
-    if (len > 1 && ui.utf8) {
-        mbstate_t st;
-        wchar_t wc;
-        memset(&st, 0, sizeof st);
-        if (mbrtowc(&wc, s, (size_t)len, &st) == (size_t)len) {
-            int w = wcwidth(wc);
-            *width = w < 0 ? 1 : w;
-        }
-    }
-    return len;
-}
 
 int ui_read_key(void)
 {
     wint_t ch;
     int r = get_wch(&ch);
-    if (r == ERR)
+    if (r == ERR) {
+        /* No key: a timeout, or the terminal is gone, when every read fails at once. A gone
+         * terminal is a hangup: SIGHUP makes each screen's loop save and end cleanly. */
+        if (!ui.gone && terminal_gone()) {
+            ui.gone = 1;
+            raise(SIGHUP);
+        }
         return -1;
+    }
     if (r == KEY_CODE_YES)
         return (int)ch;
     if (ch > 0xFF)
@@ -242,15 +257,6 @@ int ui_read_key(void)
     return (int)ch;
 }
 
-int ui_width(const char *s)
-{
-    int w = 0, cw;
-    while (*s) {
-        s += utf8_next(s, &cw);
-        w += cw;
-    }
-    return w;
-}
 
 int ui_put(int y, int x, int w, const char *s)
 {
@@ -264,7 +270,7 @@ int ui_put(int y, int x, int w, const char *s)
     int used = 0, cw;
     const char *p = s;
     while (*p) {
-        int len = utf8_next(p, &cw);
+        int len = ui_char(p, &cw);
         if (used + cw > w)
             break;
         p += len;
@@ -280,7 +286,7 @@ int ui_put(int y, int x, int w, const char *s)
             used = 0;
             p = s;
             while (*p) {
-                int len = utf8_next(p, &cw);
+                int len = ui_char(p, &cw);
                 if (used + cw > w - ew)
                     break;
                 p += len;
@@ -369,47 +375,6 @@ void ui_box(int y, int x, int h, int w, const char *title)
     }
 }
 
-int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx)
-{
-    int lines = 0;
-    if (w < 1)
-        w = 1;
-    const char *p = text;
-    while (*p) {
-        const char *end = strchr(p, '\n');
-        if (!end)
-            end = p + strlen(p);
-        if (end == p) { /* blank line */
-            line(p, 0, ctx);
-            lines++;
-        }
-        const char *s = p;
-        while (s < end) {
-            /* Greedy: take words while they fit. */
-            const char *q = s, *brk = NULL;
-            int cols = 0, cw;
-            while (q < end) {
-                if (*q == ' ')
-                    brk = q;
-                int len = utf8_next(q, &cw);
-                if (cols + cw > w)
-                    break;
-                cols += cw;
-                q += len;
-            }
-            const char *stop = q;
-            if (q < end && brk && brk > s)
-                stop = brk; /* break at the last space that fit */
-            line(s, (int)(stop - s), ctx);
-            lines++;
-            s = stop;
-            while (s < end && *s == ' ')
-                s++;
-        }
-        p = *end ? end + 1 : end;
-    }
-    return lines;
-}
 
 typedef struct {
     int y, x, w, maxl, n;

@@ -1,11 +1,14 @@
 /* ui.h - every ncurses detail of the player: start/stop, the colour table and ramps, glyphs
- * with an ASCII fallback, UTF-8 aware clipped text, wrapping and boxes. Views draw through
+ * with an ASCII fallback, UTF-8 aware clipped text, wrapping and boxes (the curses-free text
+ * helpers and the UI mode are ui_text.h, which it includes). Views draw through
  * these helpers so that colour, NO_COLOR and ASCII modes stay in one place. */
 #ifndef ATTEND_UI_H
 #define ATTEND_UI_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "ui_text.h"
 
 /* Colour pairs of the player: one X-macro table (name, 256-colour fg/bg, 8-colour fg/bg).
  * -1 is the terminal's default colour. */
@@ -30,17 +33,6 @@ enum {
 
 #define UI_RAMP_MAX 8
 
-typedef enum { UI_COLOR_NONE, UI_COLOR_8, UI_COLOR_256 } UiColorMode;
-
-typedef struct {
-    int utf8;           /* 1: UTF-8 glyphs; 0: ASCII fallback */
-    UiColorMode color;  /* what the terminal and NO_COLOR allow */
-    int ramp_n;         /* levels of the ramp in use */
-    int mouse;          /* 1: mouse clicks reported */
-    int started;        /* 1 between ui_start and ui_end */
-} Ui;
-
-extern Ui ui;
 
 /* Themes (ui_theme.c): dark is the player's default look; light for white-background
  * terminals; projector: high contrast on black. AUTO is resolved by ui_theme_auto. */
@@ -69,10 +61,18 @@ typedef struct {
     const char *term;   /* terminal type; NULL = $TERM */
 } UiOpts;
 
-/* Decides UTF-8 from the locale (call setlocale first) unless o->ascii; starts curses with
- * newterm (never exits on failure), raw keys, no echo, keypad, ESC delay 25 ms, colours
- * unless NO_COLOR is set. Returns 0, or -1 with a message. */
+/* 0 when o's input and output (stdin/stdout by default) are terminals, else -1 with a
+ * message saying which is not. */
+int ui_check_terminal(const UiOpts *o, char *err, size_t errlen);
+/* Refuses to start without a terminal (ui_check_terminal). Decides UTF-8 from the locale
+ * (call setlocale first) unless o->ascii; starts curses with newterm (never exits on
+ * failure), raw keys, no echo, keypad, ESC delay 25 ms, colours unless NO_COLOR is set, and
+ * installs the one crash handler of every curses screen: on SIGSEGV, SIGABRT, SIGBUS, SIGFPE
+ * or SIGILL it restores the terminal, removes the file of ui_crash_unlink, says so and dies
+ * of the signal. Returns 0, or -1 with a message. */
 int ui_start(const UiOpts *o, char *err, size_t errlen);
+/* The file the crash handler removes (the presenter's state); NULL or "" for none. */
+void ui_crash_unlink(const char *path);
 /* Restores the terminal (idempotent; safe from any exit path). */
 void ui_end(void);
 /* Restores the terminal from a crash handler: endwin only, frees nothing. */
@@ -92,22 +92,10 @@ typedef enum {
 } Glyph;
 const char *ui_glyph(Glyph g);
 
-/* Transliterates UTF-8 text into ASCII when the UI is in ASCII mode ("QKᵀ" -> "QK^T",
- * "÷√d_k" -> "/sqrt(d_k)", "−∞" -> "-inf"); copies it otherwise. Returns out. */
-const char *ui_text(const char *s, char *out, size_t outlen);
-/* Display width (columns) of UTF-8 text. */
-/* Characters above 0xFF carry this flag in key codes (curses function keys keep KEY_*). */
-#define UI_WCHAR 0x1000000
-/* Key codes curses leaves as plain bytes (it names none of them): Escape, the DEL byte most
- * terminals send for Backspace, ^H (Backspace on others), and Ctrl+letter. */
-#define KEY_ESCAPE 27
-#define KEY_ASCII_DEL 127
-#define KEY_CTRL_H 8
-#define KEY_CTRL(c) ((c) & 0x1f)
 /* The next key: a curses key code, an ASCII byte, or a wide character | UI_WCHAR; -1 when
- * none arrived (timeout). */
+ * none arrived (timeout). When the terminal has gone away (hung up, input ended) it sets
+ * ui.gone and raises SIGHUP once, so the screen's loop saves and ends as on a hangup. */
 int ui_read_key(void);
-int ui_width(const char *s);
 /* Prints s at (y, x) within w columns, transliterated in ASCII mode. Text that does not fit
  * ends in "…" ("..." in ASCII) so that nothing is cut silently. Returns columns used. */
 int ui_put(int y, int x, int w, const char *s);
@@ -130,8 +118,5 @@ void ui_box(int y, int x, int h, int w, const char *title);
 int ui_wrap_put(int y, int x, int w, const char *text, int maxl);
 int ui_wrap_lines(const char *text, int w, int maxl);
 
-/* Word-wraps text (paragraphs separated by '\n') to width w; calls line(text, len, ctx) for
- * each output line (len in bytes). Returns the number of lines. Never allocates. */
-int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx);
 
 #endif

@@ -25,9 +25,10 @@ typedef struct {
 /* Ramps keep the viridis order (purple, blue, teal, green, yellow-green, yellow: safe for
  * the common colour-vision deficiencies) with luminance strictly rising. Projector: every
  * step at least 3:1 against the black background (WCAG 2.1 non-text contrast), the numbers
- * on a step at least 4.5:1 (WCAG AA text), neighbouring steps at least 1.15:1. Light: at
+ * on a step at least 4.5:1 (WCAG AA text), neighbouring steps at least 1.24:1. Light: at
  * least 2:1 against white (yellow cannot reach more and stay yellow), numbers 4.5:1,
- * neighbours 1.1:1. tests/ref/test_contrast.py measures these from the xterm palette. */
+ * neighbours 1.1:1. The 8-colour ramps rise in lightness too (xterm's default colours).
+ * tests/ref/contrast.py measures these from the xterm palette. */
 static const Theme THEMES[] = {
     {.name = "dark",
      .base256 = {-1, -1}, .base8 = {-1, -1},
@@ -47,7 +48,7 @@ static const Theme THEMES[] = {
                 {COLOR_BLACK, COLOR_CYAN}, {COLOR_BLACK, COLOR_YELLOW},
                 {COLOR_BLACK, COLOR_CYAN}},
      .ramp256 = {53, 24, 31, 35, 107, 179}, .ramp256_fg = {231, 231, 16, 16, 16, 16},
-     .ramp8 = {COLOR_MAGENTA, COLOR_BLUE, COLOR_CYAN, COLOR_GREEN},
+     .ramp8 = {COLOR_BLUE, COLOR_MAGENTA, COLOR_GREEN, COLOR_YELLOW},
      .ramp8_fg = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK, COLOR_BLACK}},
     {.name = "projector",
      .base256 = {231, 16}, .base8 = {COLOR_WHITE, COLOR_BLACK},
@@ -57,10 +58,12 @@ static const Theme THEMES[] = {
                 {COLOR_BLACK, COLOR_YELLOW}, {COLOR_CYAN, -1}, {COLOR_WHITE, -1},
                 {COLOR_BLACK, COLOR_CYAN}, {COLOR_BLACK, COLOR_YELLOW},
                 {COLOR_BLACK, COLOR_CYAN}},
-     .ramp256 = {128, 32, 37, 41, 82, 226}, .ramp256_fg = {231, 16, 16, 16, 16, 16},
-     /* no black step: black cells vanish into a projected black background */
-     .ramp8 = {COLOR_MAGENTA, COLOR_BLUE, COLOR_CYAN, COLOR_YELLOW},
-     .ramp8_fg = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK, COLOR_BLACK}},
+     /* the xterm-256 colours in viridis hue order that keep the smallest step between
+      * neighbours largest (1.24:1; the numbers 4.5:1, every step 3:1 on black) */
+     .ramp256 = {92, 27, 36, 40, 82, 227}, .ramp256_fg = {231, 231, 16, 16, 16, 16},
+     /* no black or blue step: they vanish into a projected black background */
+     .ramp8 = {COLOR_MAGENTA, COLOR_GREEN, COLOR_YELLOW, COLOR_WHITE},
+     .ramp8_fg = {COLOR_WHITE, COLOR_BLACK, COLOR_BLACK, COLOR_BLACK}},
 };
 #define N_THEMES (int)(sizeof THEMES / sizeof THEMES[0])
 
@@ -129,6 +132,7 @@ void ui_theme_dump(FILE *f)
     fprintf(f, "# attend --themes: each theme's 256-colour palette indices (src/tui/ui_theme.c)\n"
                "# theme NAME BG TEXT       (BG -1: the terminal's own background)\n"
                "# ramp NAME STEP BG FG     (a heatmap step: cell colour, its numbers' colour)\n"
+               "# ramp8 NAME STEP BG FG    (the same in 8 colours: curses colour numbers 0-7)\n"
                "# min NAME BG TEXT ADJ     (the contrast each step holds: against BG, its\n"
                "#                           numbers, and the step before it)\n");
     for (int i = 0; i < N_THEMES; i++) {
@@ -136,7 +140,9 @@ void ui_theme_dump(FILE *f)
         fprintf(f, "theme\t%s\t%d\t%d\n", t->name, t->base256[1], t->base256[0]);
         for (int s = 0; s < RAMP_N; s++)
             fprintf(f, "ramp\t%s\t%d\t%d\t%d\n", t->name, s, t->ramp256[s], t->ramp256_fg[s]);
+        for (int s = 0; s < RAMP8_N; s++)
+            fprintf(f, "ramp8\t%s\t%d\t%d\t%d\n", t->name, s, t->ramp8[s], t->ramp8_fg[s]);
     }
-    fprintf(f, "min\tprojector\t3.0\t4.5\t1.15\n");
+    fprintf(f, "min\tprojector\t3.0\t4.5\t1.24\n");
     fprintf(f, "min\tlight\t2.0\t4.5\t1.1\n");
 }

@@ -6,7 +6,7 @@
 #include <curses.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "ui.h"
 
 #define EQUIV_TOL 1e-4f /* float rounding of a reordered sum stays far below this */
@@ -230,8 +230,8 @@ static void chips_draw(App *a, Rect r)
                        match ? "outputs match permutation" : "outputs do not match");
     attrset(A_NORMAL);
     if (r.w - used - 2 > 0)
-        ui_putf(y, r.x + used + 2, r.w - used - 2, "max|Attn(PX) − P·Attn(X)| = %.3g",
-                (double)a->equiv);
+        ui_putf(y, r.x + used + 2, r.w - used - 2, "layer %d: max|Attn(PX) − P·Attn(X)| = %.3g",
+                a->layer, (double)a->equiv);
     y++;
     int ident = 1;
     for (int i = 0; i < t->n; i++)
@@ -310,10 +310,13 @@ static int chips_key(App *a, Request req, int k)
 }
 
 /* A mouse click at (y, x) in the widget rect: picks the chip under it. */
-int chips_click(App *a, Rect r, int y, int x)
+/* A click on a chip picks it (swaps, as Enter does); elsewhere it says what to click. */
+static int chips_click(App *a, Rect r, int y, int x)
 {
-    if (!a->ran || !(a->allowed & C_SWAP))
+    if (!a->ran || !(a->allowed & C_SWAP)) {
+        app_msg(a, 0, "click a chip to pick it");
         return 0;
+    }
     ChipsFit fit = chips_fit(a, r);
     for (int i = 0; i < a->t->n; i++) {
         int cy, cx, cw;
@@ -324,6 +327,7 @@ int chips_click(App *a, Rect r, int y, int x)
             return 1;
         }
     }
+    app_msg(a, 0, "click a chip to pick it");
     return 0;
 }
 
@@ -339,4 +343,5 @@ static int chips_need(App *a, int w)
 const ViewOps VIEW_CHIPS = {
     .name = "chips", .kind = W_CHIPS, .keymap = KM_CHIPS, .common = ~(unsigned)C_RESET,
     .draw = chips_draw, .key = chips_key, .need = chips_need,
+    .click = chips_click,
 };

@@ -88,6 +88,11 @@ int view_class_quiz_run(QuizSet *s, int time_s, const volatile sig_atomic_t *sto
     st.pid = (long)getpid();
     st.started = (long)time(NULL);
     snprintf(st.session, sizeof st.session, "%ld-%ld", st.pid, st.started);
+    if (dir[0]) { /* a crash removes the published state too */
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.state", dir, st.session);
+        ui_crash_unlink(path);
+    }
     int i = 0, revealed = 0, shown = 0;
     time_t qstart = time(NULL);
     long last_left = -2;
@@ -125,5 +130,6 @@ int view_class_quiz_run(QuizSet *s, int time_s, const volatile sig_atomic_t *sto
     }
     if (dir[0])
         present_state_remove(dir, st.session);
+    ui_crash_unlink(NULL);
     return shown;
 }

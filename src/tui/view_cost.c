@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <string.h>
 
+#include "app_views.h"
 #include "ui.h"
 #include "view_explain.h"
 
@@ -16,12 +17,13 @@ static void cost_draw(App *a, Rect r)
     char g1[48], g2[48], g3[48];
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_putf(y++, r.x, r.w, "cost of attention  N = %lld tokens  model: %d heads, %d layers, d_k %d",
-            c->n, mc->n_heads, mc->n_layers, mc->d_head);
+    ui_putf(y++, r.x, r.w, "cost of attention  N = %lld token%s  model: %d heads, %d layers, d_k %d",
+            c->n, c->n == 1 ? "" : "s", mc->n_heads, mc->n_layers, mc->d_head);
     attroff(COLOR_PAIR(UI_ACCENT));
     attron(A_BOLD);
-    ui_putf(y++, r.x, r.w, "score matrix per head: N² = %s entries", ex_group(c->score_entries, g1,
-                                                                            sizeof g1));
+    ui_putf(y++, r.x, r.w, "score matrix per head: N² = %s %s", ex_group(c->score_entries, g1,
+                                                                       sizeof g1),
+            c->score_entries == 1 ? "entry" : "entries");
     attroff(A_BOLD);
     ui_putf(y++, r.x, r.w, "scores of every head and layer: N²·h·L·4 B = %s B (%s)",
             ex_group(c->score_bytes, g1, sizeof g1), ex_bytes(c->score_bytes, g2, sizeof g2));

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "ui.h"
 
 typedef struct {
@@ -56,11 +56,13 @@ static void describe(App *a, char *out, size_t n, int *bad)
                  info.n_tokens, cap);
         *bad = 1;
     } else if (info.n_unknown) {
-        int k = snprintf(out, n, "%d tokens; not in the vocabulary (will be <unk>):", info.n_tokens);
+        int k = snprintf(out, n, "%d token%s; not in the vocabulary (will be <unk>):",
+                         info.n_tokens, info.n_tokens == 1 ? "" : "s");
         for (int i = 0; i < info.n_unknown && i < VOCAB_MAX_UNKNOWN && k < (int)n; i++)
             k += snprintf(out + k, n - (size_t)k, " %s", info.unknown[i]);
     } else {
-        snprintf(out, n, "%d tokens (at most %d)", info.n_tokens, cap);
+        snprintf(out, n, "%d token%s (at most %d)", info.n_tokens, info.n_tokens == 1 ? "" : "s",
+                 cap);
     }
 }
 
@@ -153,7 +155,7 @@ static void commit(App *a)
         }
         app_msg(a, 1, "not in the model's vocabulary, shown as <unk>: %s", words);
     } else {
-        app_msg(a, 0, "%d tokens", n);
+        app_msg(a, 0, "%d token%s", n, n == 1 ? "" : "s");
     }
 }
 
@@ -252,4 +254,5 @@ static int edit_key(App *a, Request req, int k)
 const ViewOps VIEW_EDIT = {
     .name = "sentence editor", .keymap = KM_EDIT, .overlay = 1, .state_size = sizeof(Edit),
     .open = edit_open, .draw = edit_draw, .key = edit_key,
+    .opens = REQ_EDIT,
 };

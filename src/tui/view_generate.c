@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <string.h>
 
+#include "app_views.h"
 #include "ui.h"
 #include "view_explain.h"
 
@@ -229,8 +230,8 @@ static void generate_draw(App *a, Rect r)
     else
         snprintf(mode, sizeof mode, "greedy");
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_putf(y++, r.x, r.w, "Generate  step %d, %d tokens%s  %s  %s", g->step, g->n,
-            g->end ? " (the end)" : "", mode, lh);
+    ui_putf(y++, r.x, r.w, "Generate  step %d, %d token%s%s  %s  %s", g->step, g->n,
+            g->n == 1 ? "" : "s", g->end ? " (the end)" : "", mode, lh);
     attroff(COLOR_PAIR(UI_ACCENT));
     draw_text(a, y++, r.x, r.w);
     const TraceEntry *K = gen_entry(a, T_K), *V = gen_entry(a, T_V), *W = gen_entry(a, T_WEIGHTS);

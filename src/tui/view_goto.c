@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <string.h>
 
+#include "app_views.h"
 #include "present.h"
 #include "ui.h"
 
@@ -64,4 +65,5 @@ static int goto_key(App *a, Request req, int k)
 const ViewOps VIEW_GOTO = {
     .name = "go-to-page", .keymap = KM_GOTO, .overlay = 1, .state_size = sizeof(Goto),
     .open = goto_open, .draw = goto_draw, .key = goto_key,
+    .opens = REQ_GOTO_PAGE,
 };

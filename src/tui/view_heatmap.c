@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "ui.h"
 
 static int is_masked(const TraceEntry *mask, int i, int j)
@@ -72,9 +72,13 @@ static void draw_cell(int y, int x, int cw, int rh, float v, float v01, int mask
         attr = A_DIM;
     else if (ui.color != UI_COLOR_NONE)
         attr = ui_ramp_attr(ui_ramp_level(v01));
-    if (cur)
-        attr |= A_REVERSE | A_BOLD;
     int vy = y + (rh - 1) / 2, nw = ui_width(num), nx = value_x(x, cw, nw);
+    /* the cursor keeps the cell's colour (reverse video would turn a projected cell black
+     * behind its number): bold and underlined, the value in brackets when they fit; only a
+     * cell too small for its value is reversed */
+    int brackets = cur && show && nx - 1 >= x && nx + nw <= x + cw - 1;
+    if (cur)
+        attr |= A_BOLD | (show ? A_UNDERLINE : A_REVERSE);
     attron(attr);
     for (int r = 0; r < rh; r++)
         ui_fill(y + r, x, cw);
@@ -105,6 +109,12 @@ static void draw_cell(int y, int x, int cw, int rh, float v, float v01, int mask
     if (cw > 1 && ui.color != UI_COLOR_NONE && !masked)
         for (int r = 0; r < rh; r++)
             mvaddch(y + r, x + cw - 1, ' '); /* a gap between columns keeps numbers apart */
+    if (brackets) {
+        attron(attr & ~A_UNDERLINE);
+        ui_put(vy, nx - 1, 1, "[");
+        ui_put(vy, nx + nw, 1, "]");
+        attroff(attr & ~A_UNDERLINE);
+    }
 }
 
 /* Range of the finite values (scores mode). */
@@ -211,8 +221,9 @@ static int label_width(App *a, int rows, int max)
 
 /* Cell geometry of a single heatmap in a pane of w columns and h rows (h 0: unknown, the
  * compact form). Compact cells are at most 7 columns and 1 row (every 80x24 layout); a pane
- * at least APP_BIG_W wide allows 10 columns and longer row labels, one at least APP_BIG_H
- * tall gives each token 2 rows, or 3 when the cells are 10 wide, when the whole grid fits. */
+ * at least APP_BIG_W wide allows 10 columns and longer row labels; one at least APP_BIG_H
+ * tall allows 10 columns too and gives each token up to (cw+1)/2 rows (2 for narrow cells)
+ * when the whole grid fits. */
 typedef struct {
     int lw, cw, rh, sumw;
 } Geom;
@@ -220,17 +231,19 @@ typedef struct {
 static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
 {
     Geom g;
-    int wide = w >= APP_BIG_W;
+    int wide = w >= APP_BIG_W, tall = h >= APP_BIG_H;
     g.lw = label_width(a, nr, wide ? 12 : 10);
     g.sumw = a->scores ? 0 : 6;
     g.cw = (w - g.lw - g.sumw) / (nc > 0 ? nc : 1);
-    if (g.cw > (wide ? 10 : 7))
-        g.cw = wide ? 10 : 7;
+    if (g.cw > (wide || tall ? 10 : 7))
+        g.cw = wide || tall ? 10 : 7;
     if (g.cw < 1)
         g.cw = 1;
     g.rh = 1;
-    if (h >= APP_BIG_H)
-        for (int k = g.cw >= 10 ? 3 : 2; k > 1; k--)
+    /* a tall pane: each token as many rows as fit, up to a square-looking cell (a terminal
+     * cell is about twice as tall as wide), so the grid fills the pane on a projector */
+    if (tall)
+        for (int k = g.cw >= 7 ? (g.cw + 1) / 2 : 2; k > 1; k--)
             if (nr * k <= h - over) {
                 g.rh = k;
                 break;
@@ -407,7 +420,9 @@ static int mgeom_try(App *a, int w, int h, int lw, int cw, int rh, MGeom *g)
     int need = bands * (nr * rh + 2);
     if (h > 0 && need > h)
         return 0;
-    g->collab = cw >= 4 && h > 0 && need + bands <= h;
+    /* with column labels the bands need no gap between them (the next band's titles part
+     * them): one line more in all, for the legend */
+    g->collab = cw >= 4 && h > 0 && need + 1 <= h;
     g->lw = lw;
     g->cw = cw;
     g->rh = rh;
@@ -450,7 +465,7 @@ static void draw_multiples(App *a, Rect r)
     int top = 1 + g.collab, ph = nr * g.rh + top;
     for (int h = 0; h < c->n_heads; h++) {
         int band = h / g.per;
-        int py = r.y + band * (ph + 1), px = r.x + g.lw + (h % g.per) * g.pw;
+        int py = r.y + band * (ph + !g.collab), px = r.x + g.lw + (h % g.per) * g.pw;
         if (py + ph > r.y + r.h) {
             ui_put(r.y + r.h - 1, r.x, r.w, "(more heads than fit: enlarge the terminal)");
             break;
@@ -498,7 +513,7 @@ static void draw_multiples(App *a, Rect r)
                 }
             }
     }
-    int rows_used = g.bands * (ph + 1) - 1;
+    int rows_used = g.collab ? g.bands * ph : g.bands * (ph + 1) - 1;
     if (rows_used < r.h)
         draw_legend(r.y + rows_used, r.x, r.w, 0.0f, 1.0f, a->scores);
 }

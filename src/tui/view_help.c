@@ -3,7 +3,7 @@
 #include <curses.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "ui.h"
 
 static void overlay_box(int *y0, int *x0, int *h, int *w, int want_w, int want_h)
@@ -93,6 +93,7 @@ static int help_key(App *a, Request req, int k)
 const ViewOps VIEW_HELP = {
     .name = "help", .keymap = KM_HELP, .overlay = 1, .state_size = sizeof(Help),
     .open = help_open, .draw = help_draw, .key = help_key,
+    .opens = REQ_HELP,
 };
 
 /* ---- speaker notes ---- */
@@ -148,4 +149,5 @@ static int notes_key(App *a, Request req, int k)
 const ViewOps VIEW_NOTES = {
     .name = "notes", .keymap = KM_NOTES, .overlay = 1,
     .open = notes_open, .draw = notes_draw, .key = notes_key,
+    .opens = REQ_NOTES,
 };

@@ -3,7 +3,7 @@
 #include <curses.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "quiz.h"
 #include "ui.h"
 
@@ -144,4 +144,5 @@ static int menu_key(App *a, Request req, int k)
 const ViewOps VIEW_MENU = {
     .name = "lesson menu", .keymap = KM_MENU, .overlay = 1, .state_size = sizeof(Menu),
     .open = menu_open, .draw = menu_draw, .key = menu_key,
+    .opens = REQ_LESSON_MENU,
 };

@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <string.h>
 
+#include "app_views.h"
 #include "ui.h"
 #include "view_explain.h"
 

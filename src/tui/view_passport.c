@@ -5,7 +5,7 @@
 #include <curses.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_views.h"
 #include "mtable.h"
 #include "ui.h"
 

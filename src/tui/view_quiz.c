@@ -1,6 +1,7 @@
 /* view_quiz.c - the quiz screen: one question at a time, typed answers (a cursor for cell
  * questions), hints on request, ✓/✗ verdicts with the expected answer beside the given one,
  * retry and skip. `attend quiz` (src/cli/cmd_quiz.c) and the player's Q key run it. Draw paints from the state (starting with erase()); key changes it. */
+#include "app_views.h"
 #include "view_quiz.h"
 
 #include <curses.h>
@@ -578,10 +579,11 @@ static void key(QV *q, int k)
     /* a verdict is on screen */
     switch (k) {
     case 'r':
-        if (q->st == ST_WRONG) {
+        if (q->st == ST_WRONG) { /* retry: a fresh field, not the wrong answer to append to */
             q->st = ST_ASK;
             q->fb = FB_NONE;
             q->msg[0] = 0;
+            q->input[0] = 0;
         }
         return;
     case '?':
@@ -695,6 +697,10 @@ static int quiz_open(App *a, int arg)
         app_msg(a, 0, "%s", err);
         return -1;
     }
+    /* asked from a page with questions (a practice page names them): start at its first */
+    const Page *pg = app_page(a);
+    if (pg && pg->n_questions > 0)
+        quiz_set_start_at(&o->set, L->id, pg->questions[0].id);
     o->q = qv_new(&o->set, a->prog_ok ? &a->prog : NULL, 1);
     if (!o->q) {
         quiz_set_free(&o->set);
@@ -748,4 +754,5 @@ const ViewOps VIEW_QUIZ = {
     .name = "quiz", .keymap = KM_NONE, .overlay = 1, .screen = 1,
     .state_size = sizeof(QuizOverlay), .open = quiz_open, .close = quiz_close,
     .draw = quiz_draw, .key = quiz_key,
+    .opens = REQ_QUIZ,
 };

@@ -31,7 +31,7 @@ void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomi
  * before it is revealed. Returns the number of answers revealed. */
 int view_class_quiz_run(QuizSet *s, int time_s, const volatile sig_atomic_t *stop);
 
-/* The player's Q key opens VIEW_QUIZ (app.h): an overlay asking every question of the
+/* The player's Q key opens VIEW_QUIZ (app_views.h): an overlay asking every question of the
  * current lesson on the whole screen, back to the page when the learner leaves it. */
 
 #endif

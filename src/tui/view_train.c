@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app_views.h"
 #include "datapath.h"
 #include "ui.h"
 #include "view_explain.h"
@@ -55,13 +56,8 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int train_view_running(const App *a)
-{
-    TrainState *s = st(a);
-    return s && s->running;
-}
-
-int train_view_causal(const App *a)
+/* The causal mask of the run: the running one's, else the page's start state. */
+static int train_causal(const App *a)
 {
     TrainState *s = st(a);
     return s && (s->run ? s->causal : (a->w ? a->w->start.causal != 0 : 1));
@@ -182,7 +178,7 @@ static int train_key(App *a, Request req, int k)
     switch (req) {
     case REQ_TRAIN_RUN:
         if (!s->run) {
-            s->causal = train_view_causal(a);
+            s->causal = train_causal(a);
             if (tr_open(a, s)) {
                 app_msg(a, 1, "cannot train: %s", s->err);
                 return 1;
@@ -199,7 +195,7 @@ static int train_key(App *a, Request req, int k)
             app_msg(a, 0, "the mask is set before training: r resets, then m");
             return 1;
         }
-        s->causal = !train_view_causal(a);
+        s->causal = !train_causal(a);
         if (s->run && watch_reset(s->run, s->causal, s->err, sizeof s->err))
             app_msg(a, 1, "%s", s->err);
         app_msg(a, 0, "causal mask %s while training%s", s->causal ? "on" : "OFF",
@@ -323,7 +319,7 @@ static void train_draw(App *a, Rect r)
         return;
     WatchOpts o;
     watch_opts_defaults(&o);
-    int y = r.y, causal = train_view_causal(a);
+    int y = r.y, causal = train_causal(a);
     attron(COLOR_PAIR(UI_ACCENT));
     int step = s->run ? watch_steps_done(s->run) : 0;
     double tps = s->run && s->run_secs > 0 ? (double)watch_tokens_done(s->run) / s->run_secs : 0;
@@ -379,8 +375,17 @@ static void train_release(App *a)
     s->trace = NULL;
 }
 
+/* The key table's train_running and train_causal (the footer's labels). */
+static void train_key_state(const App *a, KeyState *ks)
+{
+    TrainState *s = st(a);
+    ks->train_running = s && s->running;
+    ks->train_causal = train_causal(a);
+}
+
 const ViewOps VIEW_TRAIN = {
     .name = "train", .kind = W_TRAIN, .keymap = KM_TRAIN, .common = 0,
     .state_size = sizeof(TrainState), .draw = train_draw, .key = train_key, .need = train_need,
     .tick = train_tick, .release = train_release, .self_scroll = 1,
+    .key_state = train_key_state,
 };

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "app_views.h"
 #include "ui.h"
 #include "view_explain.h"
 
@@ -266,14 +267,24 @@ static void worked_draw(App *a, Rect r)
     attron(COLOR_PAIR(UI_ACCENT));
     ui_putf(y++, r.x, r.w, "worked attention  %d queries, %d keys, d_k %d, d_v %d  mask:%s  "
                            "scale:%s", ws->nq, ws->nk, ws->dk, ws->dv,
-            a->live.s.causal ? "causal" : "none", a->live.s.scale ? "on" : "off");
+            a->live.s.causal == 2 ? "after softmax" : a->live.s.causal ? "causal" : "none",
+            a->live.s.scale ? "on" : "off");
     attroff(COLOR_PAIR(UI_ACCENT));
     draw_chain(a, y++, r.x, r.w);
     attron(A_BOLD);
     ui_putf(y++, r.x, r.w, "step %d/%d: %s", a->live.s.step + 1, LIVE_WORKED_STEPS,
             live_worked_step_name(a->live.s.step));
     attroff(A_BOLD);
-    ui_put(y++, r.x, r.w, FORMULA[a->live.s.step]);
+    /* the mistake (mask after softmax): nothing is added before softmax, and the future's
+     * weights are zeroed after it, so the rows no longer sum to 1 */
+    static const char *const LATE[LIVE_WORKED_STEPS] = {
+        NULL, NULL, NULL,
+        "S' + M: the mistake adds nothing here; the mask comes after softmax",
+        "A = softmax(S'), then the future set to 0: rows no longer sum to 1",
+        NULL,
+    };
+    int late = a->live.s.causal == 2 && LATE[a->live.s.step];
+    ui_put(y++, r.x, r.w, late ? LATE[a->live.s.step] : FORMULA[a->live.s.step]);
     y++;
     Mat m[4];
     int n = step_mats(a, m);
@@ -322,9 +333,11 @@ static int worked_key(App *a, Request req, int k)
     case REQ_CURSOR_DOWN: a->cur_r++; clamp_cursor(a); return 1;
     case REQ_CURSOR_LEFT: a->cur_c--; clamp_cursor(a); return 1;
     case REQ_CURSOR_RIGHT: a->cur_c++; clamp_cursor(a); return 1;
-    case REQ_TOGGLE_MASK:
-        a->live.s.causal = !a->live.s.causal;
-        app_msg(a, 0, "causal mask %s", a->live.s.causal ? "on" : "off");
+    case REQ_TOGGLE_MASK: /* none -> causal -> after softmax (the mistake) -> none */
+        a->live.s.causal = (a->live.s.causal + 1) % 3;
+        app_msg(a, 0, "%s", a->live.s.causal == 2 ? "mask applied AFTER softmax: the mistake"
+                            : a->live.s.causal ? "causal mask on, before softmax"
+                                               : "causal mask off");
         app_run(a);
         return 1;
     case REQ_TOGGLE_SCALE:

@@ -82,11 +82,17 @@ screen() { tm capture-pane -p -t main 2>/dev/null; }
 keys() { tm send-keys -t main "$@"; }
 literal() { tm send-keys -t main -l "$1"; }
 
+# Deadlines of a second or more are multiplied by E2E_SLOW (default 3): a passing wait ends
+# when the text appears, so a long deadline costs nothing on an idle machine and keeps a
+# loaded one (two suites at a time, other work) from failing. Shorter ones are probes.
+deadline_polls() { # SECONDS -> polls of 50 ms
+    awk -v l="$1" -v s="${E2E_SLOW:-3}" 'BEGIN { if (l >= 1) l *= s; print int(l * 20) }'
+}
 # wait_for TEXT [SECONDS]: polls the screen until it contains TEXT (fixed string).
 wait_for() {
     local text=$1 limit=${2:-5} i=0
     local n
-    n=$(awk -v l="$limit" 'BEGIN { print int(l * 20) }')
+    n=$(deadline_polls "$limit")
     while [ $i -lt $n ]; do
         screen | grep -qF -- "$text" && return 0
         sleep 0.05
@@ -98,11 +104,23 @@ wait_for() {
 wait_gone() {
     local text=$1 limit=${2:-5} i=0
     local n
-    n=$(awk -v l="$limit" 'BEGIN { print int(l * 20) }')
+    n=$(deadline_polls "$limit")
     while [ $i -lt $n ]; do
         screen | grep -qF -- "$text" || return 0
         sleep 0.05
         i=$((i + 1))
+    done
+    return 1
+}
+# settle [SECONDS]: polls until the screen stops changing (three identical captures 30 ms
+# apart), at most SECONDS (default 3): after a key whose effect has no text to wait for.
+settle() {
+    local limit=${1:-3} prev="" same=0 i=0 cur n
+    n=$(awk -v l="$limit" 'BEGIN { print int(l / 0.03) }')
+    while [ $i -lt "$n" ]; do
+        cur=$(screen)
+        if [ "$cur" = "$prev" ]; then same=$((same + 1)); [ $same -ge 3 ] && return 0; else same=0; fi
+        prev=$cur; sleep 0.03; i=$((i + 1))
     done
     return 1
 }
@@ -134,7 +152,7 @@ resize() { tm resize-window -t main -x "$1" -y "$2"; }
 # shade only) are skipped.
 heatmap_triangle() {
     screen | awk -v g="$1" -v rows="$2" -v strip="${3:-}" '
-        { line = $0; sub(/^.*[│|]( |$)/, "", line)
+        { line = $0; sub(/^.*[│|]( |$)/, "", line); gsub(/[][]/, " ", line)
           if (strip != "") gsub(/░|▒|▓|█/, " ", line)
           n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }
@@ -153,7 +171,7 @@ heatmap_triangle() {
 # heatmap_full ROWS [strip]: no masked cell, every row sums to 1.00.
 heatmap_full() {
     screen | awk -v rows="$1" -v strip="${2:-}" '
-        { line = $0; sub(/^.*[│|]( |$)/, "", line)
+        { line = $0; sub(/^.*[│|]( |$)/, "", line); gsub(/[][]/, " ", line)
           if (strip != "") gsub(/░|▒|▓|█/, " ", line)
           n = split(line, f, " ") }
         n > 0 && f[n] == "sum" { on = 1; i = 0; next }

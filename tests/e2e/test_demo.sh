@@ -52,7 +52,7 @@ i=3
 while [ $i -lt "$n" ]; do keys Space; i=$((i + 1)); wait_for "step $i/$n" 5 || break; done
 expect "step $n/$n" "demo: every step played with space"
 wait_gone "  ? keys" 0 >/dev/null
-sleep 0.1; wait_for "step $n/$n" 5
+settle; wait_for "step $n/$n" 5
 wait_gone "causal mask o" 6
 final_space=$(body)
 keys q

@@ -5,8 +5,9 @@
 # and checked in turn; a key the page does not take only says so on the message line, which
 # must not push anything off the screen either). On a page whose footer offers "e edit", short
 # sentences of 1 to 3 words (and for an encoder-decoder page a short decoder sentence, E) are
-# typed and the screen checked again: the prose must fall back, never show "[?". The same walk,
-# keys and sentences included, runs at 100×30 and 200×60.
+# typed and the screen checked again: the prose must fall back, never show "[?". FIT_SIZES
+# (default 80x24) lists the sizes walked; tests/e2e/test_fit_large.sh (make test-long) walks
+# 100×30 and 200×60, which check-lessons --size also proves headless (tests/e2e/test_guard.sh).
 . "$(dirname "$0")/harness.bash"
 set -f
 BAD='more below|more rows of the widget|enlarge the terminal|\[\?'
@@ -39,15 +40,6 @@ edit_check() { # W H WHERE KEY: types each SHORT sentence with KEY (e or E) and 
     done
     keys r   # back to the page's own sentence
     settle
-}
-
-settle() { # waits until the screen stops changing (3 identical polls)
-    local prev="" same=0 i=0 cur
-    while [ $i -lt 100 ]; do
-        cur=$(screen)
-        if [ "$cur" = "$prev" ]; then same=$((same + 1)); [ $same -ge 3 ] && return; else same=0; fi
-        prev=$cur; sleep 0.03; i=$((i + 1))
-    done
 }
 
 walk() { # W H KEYS...: pages through the course, checking each screen
@@ -83,7 +75,7 @@ walk() { # W H KEYS...: pages through the course, checking each screen
     keys q
 }
 
-walk 80 24 $KEYS_80
-walk 100 30 $KEYS_80
-walk 200 60 $KEYS_80
+for size in ${FIT_SIZES:-80x24}; do
+    walk "${size%x*}" "${size#*x}" $KEYS_80
+done
 finish

@@ -65,15 +65,15 @@ check "check-lessons: the guarded page has no problem" eval '! grep -q "pages\[0
 start 80 24 -- --lessons "$C" --lesson guard
 wait_for "page 1/" 5
 for s in "the" "cat sat" "she sat by"; do
-    keys e; sleep 0.2; keys C-u; literal "$s"; keys Enter; sleep 0.4
+    keys e; settle; keys C-u; literal "$s"; keys Enter; settle
     check "guarded prose on \"$s\": no [? ($(screen | grep -m1 -oE 'Only [0-9]+ tokens'))" \
         eval '! screen | grep -qF "[?" && screen | grep -q "Only [0-9]* tokens"'
 done
-keys e; sleep 0.2; keys C-u; literal "she sat by the river bank ."; keys Enter; sleep 0.4
+keys e; settle; keys C-u; literal "she sat by the river bank ."; keys Enter; settle
 check "guarded prose on six tokens names word 5" eval 'screen | grep -q "Word 5 is \"bank\""'
-keys Space; sleep 0.4
+keys Space; settle
 check "the assert holds on the start state" eval '! screen | grep -qF "[?"'
-keys m; sleep 0.4
+keys m; settle
 check "after m the failed assert shows in place" eval 'screen | grep -qF "[?assert mask == '"'"'none'"'"']"'
 
 # 3. the same prose unguarded: check-lessons finds the short sentence that breaks it

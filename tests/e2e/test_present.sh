@@ -42,8 +42,8 @@ check "notes: no presenter running, it says so" notes_wait "No presenter is runn
 # ---- presenter: theme, badge, quiet footer, notes follow ----
 start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$FIXTURE" --lesson heat --page 1
 expect "legend" "present: heatmap page"
-check "present: projector ramp by default on an unknown background (128 32 37 41 82 226)" \
-    test "$(legend_bg)" = "48;5;128 48;5;32 48;5;37 48;5;41 48;5;82 48;5;226 "
+check "present: projector ramp by default on an unknown background (92 27 36 40 82 227)" \
+    test "$(legend_bg)" = "48;5;92 48;5;27 48;5;36 48;5;40 48;5;82 48;5;227 "
 check "present: quiet footer (no hint bar)" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'bksp back'"
 expect "? keys" "present: the footer says ? shows the keys"
 check "notes: follows the presenter (lesson and page)" notes_wait "page 1/3: Heatmap with every control"
@@ -85,8 +85,8 @@ tm kill-session -t notes >/dev/null 2>&1
 for th in dark light projector; do
     case $th in
     dark) want="48;5;53 48;5;61 48;5;31 48;5;36 48;5;113 48;5;220 " want8="40 44 46 47 " ;;
-    light) want="48;5;53 48;5;24 48;5;31 48;5;35 48;5;107 48;5;179 " want8="45 44 46 42 " ;;
-    projector) want="48;5;128 48;5;32 48;5;37 48;5;41 48;5;82 48;5;226 " want8="45 44 46 43 " ;;
+    light) want="48;5;53 48;5;24 48;5;31 48;5;35 48;5;107 48;5;179 " want8="44 45 42 43 " ;;
+    projector) want="48;5;92 48;5;27 48;5;36 48;5;40 48;5;82 48;5;227 " want8="45 42 43 47 " ;;
     esac
     start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$FIXTURE" --lesson heat --page 1 --theme $th
     expect "legend" "$th, 256 colours: heatmap"

@@ -221,4 +221,21 @@ for loc in C.UTF-8 C; do
     keys Escape
     expect_exit 0 "quiz $loc: esc leaves"
 done
+
+# r (retry) after a wrong answer starts from an empty field: the new answer is not appended
+rm -rf "$XDG_STATE_HOME"
+start 80 24 -- quiz --lessons "$QFIX" --seed 11
+expect "question 1/2" "retry: the quiz opens"
+keys Tab
+expect "question 2/2" "retry: the shape question"
+literal "6x8"
+keys Enter
+expect "✗ 6x8 is not the shape." "retry: a wrong answer"
+keys r
+expect_gone "✗ 6x8 is not the shape." "retry: r clears the verdict"
+literal "6x6"
+keys Enter
+expect "✓" "retry: the new answer alone is judged (right), not 6x86x6"
+keys Escape
+expect_exit 0 "retry: esc leaves"
 finish

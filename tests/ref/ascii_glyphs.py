@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """ascii_glyphs.py - every non-ASCII character the lessons and the code's string literals use has an
-ASCII spelling in ui.c's TRANSLIT table (LANG=C and --ascii never print "?" for it).
+ASCII spelling in ui_text.c's TRANSLIT table (LANG=C and --ascii never print "?" for it).
 Prints "N passed, N failed"."""
 import os
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import re,glob,json,sys
-ui=open('src/tui/ui.c',encoding='utf-8').read()
+ui=open('src/tui/ui_text.c',encoding='utf-8').read()
 start=ui.index('TRANSLIT[] = {'); tab=ui[start:ui.index('};',start)]
 keys=set()
 for u in re.findall(r'\{"((?:[^"\\]|\\.)*)", "',tab):

@@ -52,13 +52,15 @@ def check(ok, what):
 
 
 out = subprocess.run([sys.argv[1], "--themes"], capture_output=True, text=True).stdout
-themes, ramps, mins = {}, {}, {}
+themes, ramps, ramps8, mins = {}, {}, {}, {}
 for ln in out.splitlines():
     f = ln.split("\t")
     if f[0] == "theme":
         themes[f[1]] = (int(f[2]), int(f[3]))
     elif f[0] == "ramp":
         ramps.setdefault(f[1], []).append((int(f[3]), int(f[4])))
+    elif f[0] == "ramp8":
+        ramps8.setdefault(f[1], []).append((int(f[3]), int(f[4])))
     elif f[0] == "min":
         mins[f[1]] = tuple(float(x) for x in f[2:5])
 
@@ -89,6 +91,20 @@ for name in ("projector", "light"):
         prev = cell
     # the text colour of the theme on its background
     check(ratio(text, bg) >= 7.0, "%s text on background: %.2f >= 7" % (name, ratio(text, bg)))
+# 8 colours (xterm's defaults 0-7): lightness rises with the weight in every theme, and the
+# numbers stay readable on each step
+for name, steps in sorted(ramps8.items()):
+    for s in range(1, len(steps)):
+        a, b = steps[s - 1][0], steps[s][0]
+        check(lum(b) > lum(a), "%s 8-colour step %d (%d) lighter than step %d (%d): %.3f > %.3f"
+              % (name, s, b, s - 1, a, lum(b), lum(a)))
+    for s, (cell, num) in enumerate(steps):
+        # 3:1: the most xterm's eight colours give numbers on magenta (either black or white)
+        check(ratio(cell, num) >= 3.0, "%s 8-colour step %d (%d) under its numbers (%d): %.2f"
+              % (name, s, cell, num, ratio(cell, num)))
+check(len(ramps8) == len(themes), "every theme lists its 8-colour ramp")
+# the projector's neighbouring steps at least 1.24:1 apart (1.15 was too close to see)
+check(mins.get("projector", (0, 0, 0))[2] >= 1.24, "projector: neighbours stated 1.24:1 apart")
 # the projector ramp has no step darker than 3:1 on black (the dark purple that vanished)
 proj = ramps.get("projector", [])
 check(proj and min(ratio(c, 16) for c, _ in proj) >= 3.0,

@@ -10,6 +10,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 LESSONS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "lessons")
 
 CONCEPTS = {
+    "identical-keys-uniform": "identical keys give uniform attention (the toy example)",
+    "mask-after-softmax": "the mask applied after softmax: the common mistake, shown live",
     "qkv-projections": "Q/K/V as projections",
     "scaled-dot-product": "scaled dot-product attention",
     "multi-head": "multi-head attention",

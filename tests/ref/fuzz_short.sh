@@ -23,7 +23,7 @@ secs=${FUZZ_SECONDS:-3}
 out=$(make --no-print-directory fuzz FUZZ_SECONDS="$secs" 2>&1)
 rc=$?
 pass=0 fail=0
-for n in model lesson progress tokenizer quiz_answer; do
+for n in $(sed -n 's/^FUZZ_NAMES *:= *//p' Makefile); do
     if grep -q "^fuzz_$n: " <<<"$out" && ! grep -q "fuzz_$n FAILED" <<<"$out" &&
        grep -q "^Done [0-9]* runs" "build-fuzz/fuzz_$n.log" 2>/dev/null; then
         pass=$((pass + 1))

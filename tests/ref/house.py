@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """house.py - checks the shape of the source tree (docs/architecture.md), from the code itself:
 
-1. the module graph, computed from #include lines, has no cycle between modules (a module is
-   foo.c with its foo.h; an edge foo -> bar when foo.c or foo.h includes bar.h);
+1. the call graph between object files has no circle, inside a room or across rooms: an edge
+   foo -> bar when build/ROOM/foo.o uses a symbol (a function or a variable) that bar.o
+   defines (nm on the objects of $BUILD, default build/: run after make); and every such edge
+   follows the layering;
 2. every include follows the layering  engine <- course <- tui <- cli: a room includes only its
    own headers and those of the rooms below it; only src/tui includes curses; cJSON appears
    only in the loaders;
@@ -16,6 +18,7 @@ Prints one line per check and closes with "N passed, N failed".
 """
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -56,7 +59,6 @@ for path in files:
 
 INC = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SYS = re.compile(r"^\s*#\s*include\s*<([^>]+)>", re.M)
-edges = {}
 layer_bad = []
 curses_bad = []
 cjson_bad = []
@@ -71,9 +73,6 @@ for path, text in files.items():
         target_room = header_room[base]
         if target_room not in MAY_SEE[room]:
             layer_bad.append("%s (%s) includes %s (%s)" % (path, room, base, target_room))
-        tmod = base.rsplit(".", 1)[0]
-        if tmod != mod:
-            edges.setdefault(room + "/" + mod, set()).add(target_room + "/" + tmod)
     for inc in SYS.findall(text):
         if "curses" in inc and room != "tui":
             curses_bad.append(path)
@@ -84,7 +83,45 @@ check(not layer_bad, "every include follows engine <- course <- tui <- cli" +
 check(not curses_bad, "only src/tui includes curses" + "".join("\n    " + b for b in curses_bad))
 check(not cjson_bad, "cJSON only in the loaders" + "".join("\n    " + b for b in cjson_bad))
 
-# cycles: Tarjan's strongly connected components
+# circles: the call graph between object files (nm), Tarjan's strongly connected components
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
+objs = {}  # "room/name" -> object path, for every .c of the rooms
+missing = []
+for path in files:
+    if path.endswith(".c"):
+        o = os.path.join(BUILD, path[:-2] + ".o")
+        if os.path.exists(o):
+            objs[path[:-2]] = o
+        else:
+            missing.append(path)
+check(not missing, "an object file for every source (%s, after make)" % os.path.relpath(BUILD, ROOT) +
+      "".join("\n    no object for " + m for m in missing[:10]))
+defined = {}
+used = {}
+for mod, o in sorted(objs.items()):
+    out = subprocess.run(["nm", "-P", o], capture_output=True, text=True, check=False).stdout
+    used[mod] = set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 2:
+            continue
+        if f[1] == "U":
+            used[mod].add(f[0])
+        elif f[1] in "TDBRVWGSC" or f[1] in "iu":
+            defined.setdefault(f[0], mod)
+edges = {}
+why = {}
+for mod, syms in used.items():
+    for sym in sorted(syms):
+        target = defined.get(sym)
+        if target and target != mod:
+            edges.setdefault(mod, set()).add(target)
+            why.setdefault((mod, target), []).append(sym)
+against = ["%s -> %s (%s)" % (a, b, ", ".join(why[(a, b)][:3])) for a in sorted(edges)
+           for b in sorted(edges[a]) if b.split("/")[0] not in MAY_SEE[a.split("/")[0]]]
+check(not against, "every call between object files follows engine <- course <- tui <- cli" +
+      "".join("\n    " + b for b in against))
+
 index = {}
 low = {}
 stack = []
@@ -117,13 +154,23 @@ def strong(v):
             sccs.append(sorted(comp))
 
 
-nodes = set(edges) | {w for ws in edges.values() for w in ws}
-for v in sorted(nodes):
+for v in sorted(objs):
     if v not in index:
         strong(v)
-check(not sccs, "no cycle in the module graph (%d modules, %d edges)" %
-      (len(nodes), sum(len(w) for w in edges.values())) +
-      "".join("\n    cycle: " + " <-> ".join(c) for c in sccs))
+
+
+def circle_text(comp):
+    lines = ["circle: " + " <-> ".join(comp)]
+    for a in comp:
+        for b in sorted(edges.get(a, ())):
+            if b in comp:
+                lines.append("  %s -> %s: %s" % (a, b, ", ".join(why[(a, b)][:6])))
+    return "\n    ".join(lines)
+
+
+check(objs and not sccs, "no circle of calls between object files (%d objects, %d edges)" %
+      (len(objs), sum(len(w) for w in edges.values())) +
+      "".join("\n    " + circle_text(c) for c in sccs))
 
 # a trace's entries are read through trace_entry/trace_find, which fill the derived ones
 # (scaled, masked); only the engine files that write or derive them index the array itself

@@ -463,6 +463,9 @@ def compare(ref, dump, cmp, words, tgt_words, order, ctl):
     c = ref.c
     if dump.get("tokens") != words:
         cmp.bad("tokens %s, expected %s" % (dump.get("tokens"), words))
+    want_ids = [ref.vocab.index(w) for w in words]
+    if dump.get("token_ids") != want_ids:
+        cmp.bad("token_ids %s, expected %s" % (dump.get("token_ids"), want_ids))
     if dump.get("order") != order:
         cmp.bad("order %s, expected %s" % (dump.get("order"), order))
     if tgt_words is not None and dump.get("target_tokens") != tgt_words:
@@ -475,7 +478,7 @@ def compare(ref, dump, cmp, words, tgt_words, order, ctl):
     groups = [("layers", main)]
     if ref.encdec:
         groups.append(("decoder_layers", "dec"))
-    top = ["tokens", "input_tokens", "order", "config", "tensors", "passport"] + \
+    top = ["tokens", "token_ids", "input_tokens", "order", "config", "tensors", "passport"] + \
           [g for g, _ in groups] + (["target_tokens", "decoder_input_tokens"] if ref.encdec else [])
     cmp.keys("top level", top, dump.keys())
     for gkey, st in groups:

@@ -383,6 +383,15 @@ static void test_properties(void)
                 c.order = perm;
                 float d = model_equivariance(&m, src, n, tgt, mt, &c, t, t2, err, sizeof err);
                 CHECK(d >= 0, "equivariance ran: %s", err);
+                /* the gap is the largest of the layers' gaps, each read from the same runs */
+                float lmax = -1.0f;
+                for (int l = 0; l < m.cfg.n_layers; l++) {
+                    float dl = model_equivariance_layer(&m, t, t2, l);
+                    CHECK(dl >= 0 && dl <= d, "layer %d gap %g within %g", l, (double)dl, (double)d);
+                    if (dl > lmax) lmax = dl;
+                }
+                CHECK(lmax == d, "max of the layers' gaps %g = the gap %g", (double)lmax, (double)d);
+                CHECK(model_equivariance_layer(&m, t, t2, m.cfg.n_layers) < 0, "no such layer");
                 if (d > worst) worst = d;
                 if (trial == 0 || d > best) best = d;
             }

@@ -88,7 +88,7 @@ int main(void)
     CHECK(total == engine, "param count %lld vs the engine's layout %lld", total, engine);
     /* The source material's exercise: d 2560, h 32, L 36, d_ff 6912, vocab 151936, SwiGLU,
      * tied: recount independently. */
-    ParamConfig q = {2560, 32, 32, 80, 36, 6912, 151936, 1, 1, 1, 0, 0};
+    ParamConfig q = {2560, 32, 32, 80, 36, 6912, 151936, 1, 1, 1, 0, 0, 0, 0, 0};
     explain_params(&q, rows, &total, NULL);
     long long want = 151936LL * 2560 + 36 * (4LL * 2560 * 2560 + 3LL * 2560 * 6912 + 2 * 2560) + 2560;
     CHECK(total == want, "exercise: %lld vs %lld", total, want);

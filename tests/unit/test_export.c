@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "handout_print.h"
 #include "t.h"
 
 static int count_files(const char *dir)
@@ -166,8 +167,39 @@ static void test_worked(void)
     trace_free(t);
 }
 
+/* The handout's prose for print: key instructions out, the facts kept. */
+static void test_print_prose(void)
+{
+    static const struct {
+        const char *in, *want;
+        int took;
+    } C[] = {
+        {"Row 1 gives 0.04. Press m: the mask hides it. The shortcut is gone.", "Row 1 gives 0.04.", 1},
+        {"The score is now −∞; press v to see the whole column.", "The score is now −∞.", 1},
+        {"Run it live: lesson 19, \"The cheating experiment\" (g: lessons).",
+         "Run it live: lesson 19, \"The cheating experiment\".", 1},
+        {"The page opens in scores mode (v flips to weights). Query 1: 0.50.",
+         "The page opens in scores mode. Query 1: 0.50.", 1},
+        {"Press n to step. The 7 tokens enter as X, 7×48.", "The 7 tokens enter as X, 7×48.", 1},
+        {"Press t to open each piece:\nL0 is Q·Kᵀ.\n\nNext.", "L0 is Q·Kᵀ.\n\nNext.", 1},
+        {"Q comes from the decoder, 4×16 (mask: causal).", "Q comes from the decoder, 4×16 (mask: causal).", 0},
+        {"p cycles: rotary adds no table.\n\nA head forms.", "A head forms.", 1},
+        {"Press m.\n\nAll kept 0.5.", "All kept 0.5.", 1},
+    };
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        char out[400];
+        int took = handout_print_prose(C[i].in, out, sizeof out);
+        CHECK(!strcmp(out, C[i].want) && took == C[i].took, "print prose %zu: \"%s\" gives "
+              "\"%s\" (%d), want \"%s\" (%d)", i, C[i].in, out, took, C[i].want, C[i].took);
+    }
+    char small[8];
+    handout_print_prose("Press m to see. Row 1 gives 0.04.", small, sizeof small);
+    CHECK(strlen(small) < sizeof small, "a small buffer is cut, terminated");
+}
+
 int main(void)
 {
+    test_print_prose();
     Model m;
     char err[600];
     test_names();

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ablation.h"
 #include "heads.h"
 #include "model.h"
 #include "repeat.h"
@@ -52,7 +53,7 @@ static void test_examples(void)
     for (int e = 0; e < 400; e++) {
         int src[L], tgt[L], src2[L], tgt2[L];
         RepeatSpan sp, sp2;
-        o.loss = e % 2 ? REPEAT_LOSS_ALL : REPEAT_LOSS_SECOND;
+        o.loss = e % 3 == 0 ? REPEAT_LOSS_ALL : e % 3 == 1 ? REPEAT_LOSS_SECOND : REPEAT_LOSS_COPIES;
         repeat_example(&rng, &o, pool, n_pool, 2, L, src, tgt, &sp);
         repeat_example(&again, &o, pool, n_pool, 2, L, src2, tgt2, &sp2);
         CHECK(!memcmp(src, src2, sizeof src) && !memcmp(tgt, tgt2, sizeof tgt),
@@ -68,10 +69,11 @@ static void test_examples(void)
             CHECK(src[i] != 2 && src[i] >= 3, "only ordinary words after <bos>");
         for (int i = 0; i < L; i++) {
             int second = i >= sp.s2 && i <= sp.s2 + sp.n - 2;
-            if (o.loss == REPEAT_LOSS_ALL || second)
+            int first = i >= sp.s1 && i <= sp.s1 + sp.n - 2;
+            if (o.loss == REPEAT_LOSS_ALL || second || (first && o.loss == REPEAT_LOSS_COPIES))
                 CHECK(tgt[i] >= 3, "a target at %d", i);
             else
-                CHECK(tgt[i] == -1, "no loss at %d (loss on the second copy only)", i);
+                CHECK(tgt[i] == -1, "no loss at %d (loss mode %d)", i, (int)o.loss);
             if (tgt[i] >= 0 && i + 1 < L)
                 CHECK(tgt[i] == src[i + 1], "the target is the next token");
             if (second)
@@ -203,6 +205,26 @@ static void test_ablation(void)
     for (int i = 0; i < 64; i++)
         d = fmaxf(d, fabsf(la->data[i] - lb->data[i]));
     CHECK(d > 1e-4f, "the later layer's pattern changes (max %g)", (double)d);
+    int cl, ch, cr;
+    double pd = heads_pattern_change(a, b, 1, &cl, &ch, &cr);
+    CHECK(cl == 1 && pd >= d - 1e-6, "heads_pattern_change finds layer 1's change: L%d %g", cl, pd);
+    CHECK(heads_pattern_change(a, a, 0, &cl, &ch, &cr) == 0.0 && cl == -1, "no change: none");
+    double la_ = heads_sentence_loss(a), lb_ = heads_sentence_loss(b);
+    CHECK(isfinite(la_) && isfinite(lb_) && la_ != lb_, "sentence losses %g %g", la_, lb_);
+    char words[600];
+    CHECK(ablation_words(b, 0, 1, words, sizeof words) == 0, "%s", words);
+    CHECK(strstr(words, "L0.h1 knocked out") && strstr(words, "Loss on the sentence"),
+          "the words name the head and the loss: %s", words);
+    char want[64];
+    snprintf(want, sizeof want, "%.2f -> %.2f", la_, lb_);
+    CHECK(strstr(words, want) != NULL, "the words carry the computed losses (%s): %s", want, words);
+    uint64_t bits[ATTEND_MAX_LAYERS] = {0};
+    char err2[200];
+    CHECK(heads_ablate_parse("1.1,0.0", &m, bits, err2, sizeof err2) == 0 && bits[1] == 2 &&
+          bits[0] == 1, "parse a list");
+    CHECK(heads_ablate_parse("2.0", &m, bits, err2, sizeof err2) < 0 && strstr(err2, "2.0"),
+          "a head the model lacks: %s", err2);
+    CHECK(heads_ablate_parse("1-2", &m, bits, err2, sizeof err2) < 0, "bad syntax");
     trace_free(a);
     trace_free(b);
     model_free(&m);

@@ -300,6 +300,8 @@ static void test_placeholders(void)
     c2.order = order;
     CHECK(model_forward(&m, ids, n, NULL, 0, &c2, t, err, sizeof err) == 0, "%s", err);
     float direct = model_equivariance(&m, ids, n, NULL, 0, &c2, a2, b2, err, sizeof err);
+    CHECK(direct >= 0, "%s", err);
+    direct = model_equivariance_layer(&m, a2, b2, ctx.layer); /* the widget's layer */
     CHECK(direct > 0.01f, "PE on: equivariance broken (%g)", (double)direct);
     want_num(&ctx, "equivariance .4", direct, 4);
     c2.pe = PE_NONE;

@@ -3,6 +3,7 @@
  * through planted symlinks, stale temp files cleaned, two windows merged (in one process and
  * in two processes saving interleaved). */
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -173,12 +174,22 @@ static void test_symlink(void)
     char *v = read_file(victim);
     CHECK(v && !strcmp(v, "precious"), "victim untouched by the temp file");
     unlink(link);
-    /* the progress file itself a link: the save replaces the link, not its target */
+    /* the progress file itself a link: refused (docs/security.md), the link and its target
+     * untouched */
     unlink(path);
     CHECK(symlink(victim, path) == 0, "progress.json -> victim");
-    CHECK(progress_save(&p, err, sizeof err) == 0, "save over a link: %s", err);
+    CHECK(progress_save(&p, err, sizeof err) == -1 && strstr(err, "symbolic link") &&
+          strstr(err, path), "save over a link refused, naming it: %s", err);
+    Progress q;
+    CHECK(progress_load(&q, path, err, sizeof err) == -1 && q.no_save &&
+          strstr(err, "symbolic link"), "a linked progress file is not loaded: %s", err);
+    progress_free(&q);
+    char lbuf[700];
+    ssize_t ll = readlink(path, lbuf, sizeof lbuf - 1);
+    CHECK(ll > 0 && (lbuf[ll] = 0, !strcmp(lbuf, victim)), "the link itself is kept");
     v = read_file(victim);
     CHECK(v && !strcmp(v, "precious"), "victim untouched through progress.json");
+    unlink(path);
     /* the lock a link: refused, victim untouched */
     char lock[700];
     snprintf(lock, sizeof lock, "%s.lock", path);
@@ -320,6 +331,99 @@ static void test_not_regular(void)
     progress_free(&p);
 }
 
+/* 10,000 records, most of lessons no course has: all kept through loads, saves and merges;
+ * a save after another window's save merges it (the file is re-read when it changed, even
+ * when its size and time stamp are the same as before). Timing is bench/progress_bench.sh's. */
+static void test_many(void)
+{
+    enum { N = 10000 };
+    char dir[512], path[600], err[1024], id[48];
+    snprintf(dir, sizeof dir, "%s/many", tmpdir);
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    Progress a, b, m;
+    CHECK(progress_load(&a, path, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "gone-%05d", i);
+        progress_mark_seen(&a, id, i % 7);
+        progress_set_completed(&a, id, i % 3 == 0);
+    }
+    CHECK(progress_save(&a, err, sizeof err) == 0, "save of %d records: %s", N, err);
+    CHECK(progress_load(&b, path, err, sizeof err) == 0, "load of %d records: %s", N, err);
+    int bad = b.n_lessons != N;
+    for (int i = 0; i < N && !bad; i++) {
+        snprintf(id, sizeof id, "gone-%05d", i);
+        bad = progress_count_seen(&b, id) != 1 || !progress_seen(&b, id, i % 7) ||
+              progress_completed(&b, id) != (i % 3 == 0);
+    }
+    CHECK(!bad, "every record read back as written (%d of %d records)", b.n_lessons, N);
+    /* a saves twice (the second from its kept copy), b saves between a's saves */
+    progress_mark_seen(&a, "x", 0);
+    CHECK(progress_save(&a, err, sizeof err) == 0, "%s", err);
+    progress_mark_seen(&b, "y", 1);
+    CHECK(progress_save(&b, err, sizeof err) == 0, "%s", err);
+    progress_mark_seen(&a, "x", 3);
+    CHECK(progress_save(&a, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_load(&m, path, err, sizeof err) == 0, "%s", err);
+    CHECK(m.n_lessons == N + 2 && progress_seen(&m, "y", 1) && progress_seen(&m, "x", 0) &&
+          progress_seen(&m, "x", 3), "both windows' records merged: %d records", m.n_lessons);
+    progress_free(&m);
+    /* the file rewritten in place, same size and time stamps: still noticed and merged */
+    struct stat st;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        stat(path, &st);
+        text = malloc((size_t)st.st_size + 1);
+        len = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
+        fclose(f);
+    }
+    char *hit = text && len ? strstr(text, "\"gone-00005\"") : NULL;
+    CHECK(hit != NULL, "the record to rename is in the file");
+    if (hit) {
+        hit[1] = 'G'; /* "Gone-00005": the same length */
+        f = fopen(path, "r+");
+        if (f) {
+            fwrite(text, 1, len, f);
+            fclose(f);
+        }
+        struct timespec ts[2] = {st.st_atim, st.st_mtim};
+        utimensat(AT_FDCWD, path, ts, 0);
+        progress_mark_seen(&a, "x", 4);
+        CHECK(progress_save(&a, err, sizeof err) == 0, "%s", err);
+        CHECK(progress_load(&m, path, err, sizeof err) == 0, "%s", err);
+        CHECK(progress_seen(&m, "Gone-00005", 5) && progress_seen(&m, "x", 4),
+              "a change of the same size and time stamp is merged, not overwritten");
+        progress_free(&m);
+    }
+    free(text);
+    progress_free(&a);
+    progress_free(&b);
+}
+
+/* A progress file of a newer attend is kept where it is, reported as such, never saved over. */
+static void test_newer(void)
+{
+    char dir[512], path[600], err[1024];
+    snprintf(dir, sizeof dir, "%s/newer", tmpdir);
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    const char *content = "{\"version\": 7, \"lessons\": {\"a\": {\"seen\": [0]}}, \"new\": 1}\n";
+    write_file(path, content);
+    Progress p;
+    CHECK(progress_load(&p, path, err, sizeof err) == -1 && p.no_save,
+          "a newer format: not loaded, saving off");
+    CHECK(strstr(err, path) && strstr(err, "newer attend") && strstr(err, "format 7") &&
+          !strstr(err, "corrupt"), "the message says it is a newer attend's: %s", err);
+    progress_mark_seen(&p, "b", 0);
+    CHECK(progress_save(&p, err, sizeof err) == -1, "and not saved over");
+    char *kept = read_file(path);
+    CHECK(kept && !strcmp(kept, content), "the file is kept byte for byte, at its name");
+    CHECK(count_prefix(dir, "progress.json.", NULL, 0) == 0, "nothing moved aside");
+    progress_free(&p);
+}
+
 static void test_corrupt(const char *name, const char *content)
 {
     char dir[512], path[600], err[1024], aside[1200];
@@ -363,7 +467,9 @@ int main(void)
     test_not_regular();
     test_corrupt("syntax", "{\"version\": 1, \"lessons\": {");
     test_corrupt("shape", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": \"all\"}}}");
-    test_corrupt("version", "{\"version\": 99}");
+    test_corrupt("version", "{\"version\": 0}");
+    test_many();
+    test_newer();
     test_corrupt("empty", "");
     test_corrupt("huge-page", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [1e300]}}}");
     test_corrupt("nan-page", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [-1e19]}}}");

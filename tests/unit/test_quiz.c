@@ -439,7 +439,12 @@ static void test_computed(void)
         Trace *a = trace_new(m, n, 1), *b = trace_new(m, n, 1);
         float eq = model_equivariance(m, src, n, tgt, mt, &ctl, a, b, err, sizeof err);
         CHECK(eq >= 0 && eq < 1e-4f, "PE off is equivariant: %g", (double)eq);
-        CHECK_NEAR(it->number, eq, 1e-6, "equivariance item vs engine");
+        /* {{equivariance}} is the gap of the widget's layer, the rows the chips show */
+        int layer = w.start.layer >= 0 && w.start.layer < m->cfg.n_layers ? w.start.layer : 0;
+        float eql = model_equivariance_layer(m, a, b, layer);
+        CHECK(eql >= 0 && eql <= eq, "the layer's gap %g is within the max %g", (double)eql,
+              (double)eq);
+        CHECK_NEAR(it->number, eql, 1e-6, "equivariance item vs engine");
         trace_free(a);
         trace_free(b);
     }
@@ -592,6 +597,22 @@ static void test_build(void)
     QuizSet s1, s2, s3;
     CHECK(quiz_build(&s1, &c, NULL, 0, 9, err, sizeof err) == 0, "%s", err);
     CHECK(s1.n == 14 && s1.n_skipped == 0, "every question: %d (%s)", s1.n, s1.skipped);
+    { /* starting at a page's question: rotated, every item still there, course order kept */
+        char keys[14][100], at[100];
+        for (int i = 0; i < s1.n && i < 14; i++)
+            snprintf(keys[i], sizeof keys[i], "%s", s1.items[i].key);
+        const char *slash = strchr(keys[5], '/');
+        char lesson[48];
+        snprintf(lesson, sizeof lesson, "%.*s", (int)(slash - keys[5]), keys[5]);
+        snprintf(at, sizeof at, "%s", slash + 1);
+        CHECK(quiz_set_start_at(&s1, lesson, at) == 0, "start at %s", keys[5]);
+        int rot = 1;
+        for (int i = 0; i < s1.n; i++)
+            rot &= !strcmp(s1.items[i].key, keys[(i + 5) % s1.n]);
+        CHECK(rot, "rotated to start at item 5: %s first", s1.items[0].key);
+        CHECK(quiz_set_start_at(&s1, lesson, "no-such-question") == -1 &&
+              !strcmp(s1.items[0].key, keys[5]), "an unknown id leaves the set as it is");
+    }
     CHECK(quiz_build(&s2, &c, "kinds", 20, 9, err, sizeof err) == 0, "%s", err);
     CHECK(quiz_build(&s3, &c, "kinds", 20, 9, err, sizeof err) == 0, "%s", err);
     CHECK(s2.n == 20, "count 20 with drills repeating: %d", s2.n);

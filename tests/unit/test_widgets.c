@@ -122,7 +122,7 @@ static void test_good(void)
     /* row 1: q=(0,2), keys (1,0),(1,1): scores 0 and 2; weights 1/(1+e²), e²/(1+e²) */
     double w10 = 1.0 / (1.0 + exp(2.0)), w11 = 1.0 - w10;
     char want[256];
-    snprintf(want, sizeof want, "b: 0.0000 2 %.3f causal", w10 * 1 + w11 * 3);
+    snprintf(want, sizeof want, "b: 0.0000 2 %.3f causal unscaled", w10 * 1 + w11 * 3);
     CHECK(!strcmp(expand(&P[0], m, &l, NULL, NULL, NULL, 0), want), "worked prose: %s want %s",
           out, want);
     snprintf(want, sizeof want, "%.4f", w11);

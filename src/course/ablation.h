@@ -1,0 +1,17 @@
+/* ablation.h - the words for a knocked-out head (the player's X key, plain front ends): what
+ * knocking heads out changed on the sentence, computed once below the front ends. */
+#ifndef ATTEND_ABLATION_H
+#define ATTEND_ABLATION_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* Compares the run t (heads knocked out by t->ctl.ablate) with the same tokens and controls
+ * with every head in place, and writes one sentence to out: the loss on the sentence before
+ * and after, how many next-token predictions changed (with the first one), and the largest
+ * change in a later layer's pattern. layer/head name the head just toggled. 0, or -1 with a
+ * message in out (out of memory, a forward error). */
+int ablation_words(const Trace *t, int layer, int head, char *out, size_t n);
+
+#endif

@@ -1,0 +1,182 @@
+/* app_main.c - attend and attend present: the player's options, the course loaded, the one
+ * loop (draw -> key -> recompute; a busy view's tick between keys), signals (the loop ends
+ * cleanly; a crash restores the terminal). */
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app_views.h"
+#include "datapath.h"
+#include "keys.h"
+#include "layout.h"
+#include "present.h"
+#include "tui.h"
+#include "ui.h"
+
+/* ---- signals: the handler only sets a flag; the loop ends cleanly ---- */
+static volatile sig_atomic_t app_signal;
+
+static void on_signal(int sig)
+{
+    app_signal = sig;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a blocked read returns so the loop sees the flag */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    /* the crash handler is ui_start's, the same for every curses screen */
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
+               "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
+               "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
+               "  --lessons DIR  play the course in DIR (default: lessons/)\n"
+               "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
+               "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
+               "  --theme T      dark, light (white background), projector or auto\n"
+               "                 (COLORFGBG); default dark, presenter auto\n"
+               "  --record FILE  write the pages and keys of the session as a demo script\n"
+               "                 (docs/demos.md) that attend demo FILE plays back\n"
+               "  --ascii        ASCII glyphs instead of UTF-8 blocks\n"
+               "  --mouse        click chips with the mouse (off by default: mouse capture\n"
+               "                 stops the terminal's own copy and paste)\n"
+               "Environment: NO_COLOR turns colour off; XDG_STATE_HOME for progress.\n");
+}
+
+/* The player (presenter 0) or the presenter (1): options, course, the loop. */
+static int app_main(int argc, char **argv, int presenter)
+{
+    const char *dir = NULL, *only = NULL;
+    char dirbuf[1024], err[1024] = "";
+    UiOpts uo;
+    PresentOpts po = {.presenter = presenter,
+                      .theme = presenter ? UI_THEME_AUTO : UI_THEME_DARK};
+    memset(&uo, 0, sizeof uo);
+    for (int i = 1; i < argc; i++) {
+        int pr = present_arg(&po, argc, argv, &i, err, sizeof err);
+        if (pr < 0) {
+            fprintf(stderr, "attend: %s\n", err);
+            return 2;
+        }
+        if (pr)
+            continue;
+        if (!strcmp(argv[i], "--lessons") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--lesson") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--ascii"))
+            uo.ascii = 1;
+        else if (!strcmp(argv[i], "--mouse"))
+            uo.mouse = 1;
+        else if (!strcmp(argv[i], "--no-mouse"))
+            uo.mouse = 0;
+        else if (!strcmp(argv[i], "--keys")) { /* the key table, for tests/e2e/test_keys.sh */
+            setlocale(LC_ALL, "");
+            ui.utf8 = 1; /* the table as the UTF-8 help spells it, whatever the locale */
+            keys_dump(stdout);
+            return 0;
+        }
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "attend: unknown option \"%s\"\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    setlocale(LC_ALL, "");
+    if (!dir) {
+        data_path("lessons", dirbuf, sizeof dirbuf);
+        dir = dirbuf;
+    }
+    App *a = app_new();
+    if (!a) {
+        fprintf(stderr, "attend: out of memory\n");
+        return 1;
+    }
+    /* ui.utf8 must be known before prose is transliterated: decide it from the locale now. */
+    ui.utf8 = 0;
+    {
+        const char *cs = nl_langinfo(CODESET);
+        ui.utf8 = !uo.ascii && cs && !strcmp(cs, "UTF-8");
+    }
+    if (app_load(a, dir, only, err, sizeof err) || present_start(a, &po, err, sizeof err)) {
+        fprintf(stderr, "attend: %s\n", err);
+        present_end(a);
+        app_delete(a);
+        return 1;
+    }
+    uo.theme = present_theme(&po);
+    install_signals();
+    atexit(ui_end);
+    if (ui_start(&uo, err, sizeof err)) {
+        fprintf(stderr, "attend: %s\n", err);
+        present_end(a);
+        app_delete(a);
+        return 1;
+    }
+    timeout(250); /* wake up to notice signals even with no key */
+    app_run(a);   /* prose is transliterated with the final ui mode */
+    int dirty = 1;
+    /* ATTEND_CRASH_TEST=segv|abort (undocumented, for tests/e2e): raise that signal after
+     * the first draw, to prove the crash handler restores the terminal. It only raises a
+     * signal; nothing is corrupted. */
+    const char *crash = getenv("ATTEND_CRASH_TEST");
+    while (!a->quit && !app_signal) {
+        if (dirty)
+            layout_draw(a);
+        if (crash && crash[0])
+            raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
+        dirty = 0;
+        /* a view working between keys (training) runs one slice, then polls the keyboard */
+        const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
+        int busy = cv && cv->tick && cv->tick(a);
+        timeout(busy ? 0 : 250);
+        dirty = busy;
+        int k = ui_read_key();
+        if (k < 0) {
+            dirty = present_tick(a) || busy; /* the presenter's key echo expires; training */
+            continue;
+        }
+        present_key(a, k); /* app_key, and in presenter mode the echo and the notes */
+        dirty = 1;
+    }
+    ui_end();
+    int rc = 0;
+    if (app_signal) {
+        fprintf(stderr, "attend: stopped by signal %d; progress is saved\n", (int)app_signal);
+        rc = 128 + (int)app_signal;
+    }
+    if (present_record_end(a, err, sizeof err)) {
+        fprintf(stderr, "attend: %s\n", err);
+        rc = rc ? rc : 1;
+    }
+    present_end(a);
+    app_delete(a);
+    return rc;
+}
+
+int tui_main(int argc, char **argv)
+{
+    return app_main(argc, argv, 0);
+}
+
+int tui_present_main(int argc, char **argv)
+{
+    return app_main(argc, argv, 1);
+}

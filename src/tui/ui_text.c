@@ -1,0 +1,147 @@
+/* ui_text.c - the player's text without curses: the UI mode, ASCII transliteration, UTF-8
+ * widths, word wrapping, the monotonic clock (ui_text.h). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "ui_text.h"
+
+Ui ui;
+
+/* UTF-8 sequences the engine and lessons use, with ASCII spellings. */
+static const struct { const char *u, *a; } TRANSLIT[] = {
+    {"ᵀ", "^T"}, {"÷", "/"}, {"√d_k", "sqrt(d_k)"}, {"√", "sqrt"}, {"\u2009", " "},
+    {"−", "-"}, {"∞", "inf"}, {"·", "*"},
+    {"×", "x"}, {"→", "->"}, {"←", "<-"}, {"⊙", "(.)"}, {"²", "^2"}, {"…", "..."},
+    {"—", "--"}, {"–", "-"}, {"“", "\""}, {"”", "\""}, {"‘", "'"}, {"’", "'"},
+    {"≈", "~="}, {"≤", "<="}, {"≥", ">="}, {"≠", "!="}, {"∑", "sum"}, {"Σ", "sum"},
+    {"α", "alpha"}, {"θ", "theta"}, {"ε", "eps"}, {"λ", "lambda"}, {"π", "pi"},
+    {"░", "."}, {"▒", ":"}, {"▓", "#"}, {"█", "@"}, {"•", "*"}, {"✓", "*"},
+    {"↑", "^"}, {"↓", "v"}, {"─", "-"}, {"│", "|"}, {"ᵢ", "_i"}, {"ⱼ", "_j"},
+    {"₀", "0"}, {"₁", "1"}, {"₂", "2"}, {"₃", "3"}, {"ₖ", "_k"}, {"₍", "("}, {"₎", ")"},
+    {"⁰", "^0"}, {"¹", "^1"}, {"³", "^3"}, {"ⁿ", "^n"}, {"↔", "<->"}, {"∝", "~"},
+    {"▉", "#"}, {"▊", "#"}, {"▋", "#"}, {"▌", "#"}, {"▍", "#"}, {"▎", "#"}, {"▏", "#"},
+    {"▔", "-"}, {"▶", ">"}, {"▸", ">"}, {"▼", "v"}, {"◀", "<"}, {"◂", "<"}, {"✗", "x"},
+};
+
+const char *ui_text(const char *s, char *out, size_t outlen)
+{
+    size_t o = 0;
+    if (!outlen)
+        return out;
+    if (ui.utf8) {
+        snprintf(out, outlen, "%s", s);
+        return out;
+    }
+    while (*s && o + 1 < outlen) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x80) {
+            out[o++] = *s++;
+            continue;
+        }
+        size_t i, n = sizeof TRANSLIT / sizeof TRANSLIT[0];
+        for (i = 0; i < n; i++) {
+            size_t ul = strlen(TRANSLIT[i].u);
+            if (!strncmp(s, TRANSLIT[i].u, ul)) {
+                size_t al = strlen(TRANSLIT[i].a);
+                if (o + al >= outlen)
+                    goto done;
+                memcpy(out + o, TRANSLIT[i].a, al);
+                o += al;
+                s += ul;
+                break;
+            }
+        }
+        if (i == n) { /* unknown sequence: one '?' for the whole character */
+            out[o++] = '?';
+            s++;
+            while ((*s & 0xC0) == 0x80)
+                s++;
+        }
+    }
+done:
+    out[o] = '\0';
+    return out;
+}
+
+int ui_char(const char *s, int *width)
+{
+    unsigned char c = (unsigned char)s[0];
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    for (int i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) {
+            len = 1;
+            break;
+        }
+    *width = 1;
+    if (len > 1 && ui.utf8) {
+        mbstate_t st;
+        wchar_t wc;
+        memset(&st, 0, sizeof st);
+        if (mbrtowc(&wc, s, (size_t)len, &st) == (size_t)len) {
+            int w = wcwidth(wc);
+            *width = w < 0 ? 1 : w;
+        }
+    }
+    return len;
+}
+
+int ui_width(const char *s)
+{
+    int w = 0, cw;
+    while (*s) {
+        s += ui_char(s, &cw);
+        w += cw;
+    }
+    return w;
+}
+
+int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx)
+{
+    int lines = 0;
+    if (w < 1)
+        w = 1;
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        if (!end)
+            end = p + strlen(p);
+        if (end == p) { /* blank line */
+            line(p, 0, ctx);
+            lines++;
+        }
+        const char *s = p;
+        while (s < end) {
+            /* Greedy: take words while they fit. */
+            const char *q = s, *brk = NULL;
+            int cols = 0, cw;
+            while (q < end) {
+                if (*q == ' ')
+                    brk = q;
+                int len = ui_char(q, &cw);
+                if (cols + cw > w)
+                    break;
+                cols += cw;
+                q += len;
+            }
+            const char *stop = q;
+            if (q < end && brk && brk > s)
+                stop = brk; /* break at the last space that fit */
+            line(s, (int)(stop - s), ctx);
+            lines++;
+            s = stop;
+            while (s < end && *s == ' ')
+                s++;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return lines;
+}
+
+long long ui_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

@@ -1,0 +1,2 @@
+/* Hostile C: does not compile. */
+void attention(const double *Q) { return Q + ; }

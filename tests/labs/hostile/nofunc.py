@@ -1,0 +1,3 @@
+# Hostile: defines the wrong function.
+def attend(Q, K, V):
+    return Q

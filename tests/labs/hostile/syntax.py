@@ -1,0 +1,3 @@
+# Hostile: not Python.
+def attention(Q, K, V, mask=None)
+    return Q

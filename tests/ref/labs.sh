@@ -1,0 +1,146 @@
+#!/bin/bash
+# labs.sh - `attend lab`: the reference solutions (tests/labs/ref) pass every lab; each
+# deliberately wrong solution (tests/labs/wrong, its first line names the diagnosis) fails
+# with that diagnosis; the C starter compiles and the C reference passes; hostile files
+# (tests/labs/hostile) give a message in bounded time; starters never overwrite a file;
+# progress, hints, the solution's gate, watch and its show file.
+source "$(dirname "$0")/cli_lib.bash"
+export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
+mkdir -p "$HOME"
+if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    echo "labs: /usr/bin/python3 with numpy is needed (apt-get install python3-numpy)"
+    echo "0 passed, 1 failed"; exit 1
+fi
+L=tests/labs
+# the solution's gate, on a fresh progress
+expect 1 "opens after a pass" -- "$A" lab solution masks
+chk() { "$A" lab check "$@" --no-torch --timeout 20; }
+
+# every lab passes with its reference solution, in Python and (where there is one) in C
+for f in $L/ref/*.py $L/ref/*.c; do
+    n=$(basename "${f%.*}")
+    expect 0 "PASS" -- chk "$n" "$f"
+done
+# the PyTorch step when torch is there (the attention lab)
+if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+    expect 0 "agrees with yours" -- "$A" lab check attention $L/ref/attention.py
+fi
+
+# each wrong solution fails with the diagnosis its first line names
+for f in $L/wrong/*.py; do
+    n=$(basename "$f" .py); lab=${n%%-*}
+    id=$(sed -n '1s/.*diagnosis "\([a-z-]*\)".*/\1/p' "$f")
+    if [ -n "$id" ]; then
+        expect 1 "Diagnosis ($id)" -- chk "$lab" "$f"
+    else
+        expect 1 "NaN where the engine has 0" -- chk "$lab" "$f"
+    fi
+done
+# the diagnosis points to the lesson page with the lesson's own number and title
+# (and the first wrong cell: case, row, column, expected, got)
+n=$(ls lessons/*.json | grep -n 'scaling' | cut -d: -f1)
+out=$(chk attention $L/wrong/attention-no-scale.py 2>&1)
+for needle in "See lesson $n, " "(attend --lesson scaling)" "case 1 (4 tokens, d_k = 8"; do
+    grep -qF "$needle" <<<"$out" && ok || bad "no '$needle' in: $out"
+done
+if grep -qE '^case 1 .*: out\[0\]\[0\] is -?[0-9.]+, expected -?[0-9.]+' <<<"$out"; then ok; else bad "no first wrong cell in: $out"; fi
+
+# starters: written, never over a file without --force, never over a non-regular file
+d=$tmp/work; mkdir -p "$d"
+expect 0 "wrote $d/attention.py" -- "$A" lab start attention "$d"
+grep -q 'def attention(Q, K, V, mask=None):' "$d/attention.py" && ok || bad "starter lacks the signature"
+grep -q 'TODO' "$d/attention.py" && ok || bad "starter lacks TODOs"
+echo "mine" > "$d/attention.py"
+expect 1 "it is kept" -- "$A" lab start attention "$d"
+[ "$(cat "$d/attention.py")" = mine ] && ok || bad "start overwrote the learner's file"
+expect 0 "wrote" -- "$A" lab start attention "$d" --force
+grep -q TODO "$d/attention.py" && ok || bad "--force did not write the starter"
+ln -s /etc/passwd "$d/softmax.py"
+expect 1 "not a regular file" -- "$A" lab start softmax "$d" --force
+rm "$d/softmax.py"
+expect 2 "has no C starter" -- "$A" lab start block "$d" --lang c
+expect 2 'no lab named "nope"' -- "$A" lab start nope "$d"
+for lab in $("$A" lab list | awk 'NR>1 && $1 ~ /^[a-z]+$/ && NF>3 {print $1}'); do
+    expect 0 "wrote" -- "$A" lab start "$lab" "$d" --force
+    grep -q "^def [a-z_]*(" "$d/$lab.py" && grep -q "TODO" "$d/$lab.py" && ok || bad "$lab starter"
+done
+expect 1 "NotImplementedError" -- chk block "$d/block.py"
+# the C starter compiles with cc and fails (its cells stay unwritten); the C reference passes
+expect 0 "wrote $d/attention.c" -- "$A" lab start attention "$d" --lang c
+expect 1 "nothing was written" -- chk attention "$d/attention.c"
+cp $L/ref/attention.c "$d/attention.c"
+expect 0 "PASS" -- chk attention "$d/attention.c"
+
+# hostile files: a message, a bounded time
+hostile() {
+    local f=$1 needle=$2 t0 t1
+    t0=$(date +%s.%N)
+    expect 1 "$needle" -- "$A" lab check attention "$L/hostile/$f" --no-torch --timeout 2
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 10) }' && ok || bad "$f took $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
+}
+hostile loop.py "stopped after 2 s: the time limit"
+hostile flood.py "printed more than 64 KiB"
+hostile fork.py "FAIL"
+hostile shapes.py "expected an array of 1 to 3 axes"
+hostile nans.py "is nan, expected"
+hostile raises.py "attention raised RuntimeError: first line second line"
+hostile exits.py "could not be read"
+hostile forge.py "could not be read"
+hostile memory.py "MemoryError"
+hostile syntax.py "SyntaxError"
+hostile nofunc.py "defines no function attention"
+hostile loop.c "stopped after 2 s"
+hostile broken.c "could not compile"
+out=$("$A" lab check attention $L/hostile/raises.py --no-torch 2>&1)
+if LC_ALL=C grep -q $'\x1b' <<<"$out"; then bad "an escape character reached the terminal"; else ok; fi
+sleep 0.2
+if grep -qs "hostile/fork.py" /proc/[0-9]*/cmdline; then bad "fork.py's child outlived the check"; else ok; fi
+
+# missing python3 or numpy: a message naming the Debian package
+expect 2 "apt-get install python3" -- chk attention $L/ref/attention.py --python /nonexistent/python3
+printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' > "$tmp/nonumpy"; chmod +x "$tmp/nonumpy"
+expect 2 "apt-get install python3-numpy" -- chk attention $L/ref/attention.py --python "$tmp/nonumpy"
+expect 2 "apt-get install gcc" -- env CC=/nonexistent/cc "$A" lab check attention $L/ref/attention.c
+expect 2 "usage" -- "$A" lab check attention
+expect 2 "--timeout takes seconds" -- "$A" lab check attention x.py --timeout 0
+
+# progress: passed labs, hints one at a time, the solution after a pass or 3 failed checks
+expect 0 "passed" -- "$A" lab list
+expect 0 "Hint 1 of 4" -- "$A" lab hint kvcache
+out=$("$A" lab hint kvcache); grep -q "Hint 2 of 4" <<<"$out" && ok || bad "hints do not advance"
+cp $L/wrong/masks-mask-zero.py "$d/m.py"
+for i in 1 2 3; do chk masks "$d/m.py" >/dev/null; done
+expect 0 "def causal_mask" -- "$A" lab solution masks
+expect 0 "def attention" -- "$A" lab solution attention
+python3 -c "import json,sys; s=json.load(open('$XDG_STATE_HOME/attend/progress.json'))['slots']['labs']; sys.exit(not (s['attention']['best'] == 1 and s['masks']['fails'] >= 3))" \
+    && ok || bad "progress.json lacks the labs"
+
+# watch: checks again on save, leaves the show file, stops on EOF and on SIGHUP
+cp $L/wrong/attention-no-scale.py "$d/w.py"
+mkfifo "$tmp/in"
+"$A" lab watch attention "$d/w.py" --no-torch <"$tmp/in" >"$tmp/watch.out" 2>&1 &
+wpid=$!
+exec 7>"$tmp/in"
+wait_for() { for _ in $(seq 100); do grep -q "$1" "$tmp/watch.out" && return 0; sleep 0.1; done; return 1; }
+wait_for "Diagnosis (no-scale)" && ok || bad "watch: no first check"
+grep -q "^status fail" "$XDG_STATE_HOME/attend/lab-attention.show" && ok || bad "watch: no show file"
+sleep 1.1; cp $L/ref/attention.py "$d/w.py"
+wait_for "PASS" && ok || bad "watch: no check after the save"
+grep -q "^status pass" "$XDG_STATE_HOME/attend/lab-attention.show" && ok || bad "watch: show file not updated"
+exec 7>&-
+for _ in $(seq 50); do kill -0 $wpid 2>/dev/null || break; sleep 0.1; done
+if kill -0 $wpid 2>/dev/null; then bad "watch did not stop on EOF"; kill $wpid; else ok; fi
+wait $wpid; [ $? -eq 0 ] && ok || bad "watch did not exit 0 on EOF"
+mkfifo "$tmp/in2"
+"$A" lab watch attention "$d/w.py" --no-torch <"$tmp/in2" >"$tmp/watch.out" 2>&1 &
+wpid=$!
+exec 8>"$tmp/in2"
+wait_for "watching" && ok || bad "watch (2): no check"
+kill -HUP $wpid
+for _ in $(seq 50); do kill -0 $wpid 2>/dev/null || break; sleep 0.1; done
+if kill -0 $wpid 2>/dev/null; then bad "watch did not stop on SIGHUP"; kill $wpid; else ok; fi
+exec 8>&-
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
