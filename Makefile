@@ -196,7 +196,7 @@ INST_DIRS = $(DESTDIR)$(DATADIR) $(INST_DOC) $(dir $(INST_MAN)) $(dir $(INST_COM
 uninstall:
 	rm -f $(INST_BIN) $(INST_MAN) $(INST_COMP) $(addprefix $(INST_DOC)/,$(notdir $(DOC_FILES)))
 	@cd $(DESTDIR)$(DATADIR) 2>/dev/null && rm -f $(SHARE_FILES) && \
-	  for d in $$(printf '%s\n' $(sort $(dir $(SHARE_FILES))) | sort -r); do rmdir $$d 2>/dev/null; done; \
+	  for d in $$(printf '%s\n' $(sort $(dir $(SHARE_FILES))) | sort -r); do rmdir -p $$d 2>/dev/null; done; \
 	  for d in $(INST_DIRS); do rmdir $$d 2>/dev/null; done; true
 # Builds from a copy under build/deb/src of the files git shows (committed or not, never the
 # ignored ones): dpkg-buildpackage writes into the parent directory, build/deb/.

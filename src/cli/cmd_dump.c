@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "safetext.h"
 #include "export.h"
 #include "heads.h"
 #include "json.h"
@@ -17,7 +18,7 @@
 static const char DUMP_USAGE[] =
     "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE|DIR] "
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
-    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--pair FROM,TO] "
+    "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--pair FROM,TO] [--next K] "
     "[--ablate L.H[,L.H]]... "
     "[--format text|json]";
 
@@ -362,15 +363,87 @@ static int dump_pair(FILE *f, const Model *m, const Trace *t, const char *pair, 
     return 0;
 }
 
+/* dump --next K: the K most likely next tokens after the last one (the softmax of the last
+ * row of the logits), most likely first. */
+static int dump_next(FILE *f, const Model *m, const Trace *t, int k, int json)
+{
+    const TraceEntry *lg = trace_find(t, m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC, -1,
+                                      SUB_NONE, -1, T_LOGITS);
+    if (!lg || m->cfg.arch == ARCH_ENCDEC) {
+        fprintf(stderr, "attend dump: --next needs a decoder-only or encoder model\n");
+        return 1;
+    }
+    const float *r = lg->data + (size_t)(lg->rows - 1) * lg->cols;
+    int V = lg->cols, *top = calloc((size_t)k, sizeof *top);
+    if (!top)
+        return 1;
+    double mx = r[0], sum = 0.0;
+    for (int j = 1; j < V; j++)
+        mx = r[j] > mx ? r[j] : mx;
+    for (int j = 0; j < V; j++)
+        sum += exp((double)r[j] - mx);
+    int n = 0; /* insertion into the k best, highest first */
+    for (int j = 0; j < V; j++) {
+        int at = n < k ? n++ : k;
+        if (at == k && r[j] <= r[top[k - 1]])
+            continue;
+        if (at == k)
+            at = k - 1;
+        while (at > 0 && r[top[at - 1]] < r[j]) {
+            top[at] = top[at - 1];
+            at--;
+        }
+        top[at] = j;
+    }
+    if (json)
+        fprintf(f, "{\"after\": %d, \"next\": [", lg->rows - 1);
+    else
+        fprintf(f, "most likely next tokens after \"%s\":\n",
+                vocab_word(&m->vocab, t->src[lg->rows - 1]));
+    for (int i = 0; i < n; i++) {
+        double p = exp((double)r[top[i]] - mx) / sum;
+        if (json) {
+            fprintf(f, "%s{\"id\": %d, \"token\": ", i ? ", " : "", top[i]);
+            json_write_string(f, vocab_word(&m->vocab, top[i]));
+            fprintf(f, ", \"p\": %.9g}", p);
+        } else {
+            fprintf(f, "  %-20s %6.3f  (id %d)\n", vocab_word(&m->vocab, top[i]), p, top[i]);
+        }
+    }
+    if (json)
+        fprintf(f, "]}\n");
+    free(top);
+    return 0;
+}
+
+typedef struct {
+    const char *pair;
+    int next;
+} DumpMore;
+
 static int pair_opt(void *ctx, int argc, char **argv, int *i)
 {
-    if (strcmp(argv[*i], "--pair"))
+    DumpMore *more = ctx;
+    int is_next = !strcmp(argv[*i], "--next");
+    if (strcmp(argv[*i], "--pair") && !is_next)
         return 0;
     if (*i + 1 >= argc) {
-        usage_of("attend dump", DUMP_USAGE, "--pair needs a value: FROM,TO");
+        usage_of("attend dump", DUMP_USAGE, is_next ? "--next needs a value: K (1..100)"
+                                                     : "--pair needs a value: FROM,TO");
         return -1;
     }
-    *(const char **)ctx = argv[++*i];
+    if (is_next) {
+        char *end;
+        long k = strtol(argv[*i + 1], &end, 10);
+        if (*end || end == argv[*i + 1] || k < 1 || k > 100) {
+            usage_of("attend dump", DUMP_USAGE, "--next must be a number 1..100");
+            return -1;
+        }
+        more->next = (int)k;
+        ++*i;
+        return 1;
+    }
+    more->pair = argv[++*i];
     return 1;
 }
 
@@ -424,8 +497,10 @@ static int dump_ablation(FILE *f, const DumpRun *r)
 int cmd_dump(int argc, char **argv)
 {
     DumpOpts o;
+    DumpMore more = {NULL, 0};
     const char *pair = NULL;
-    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, pair_opt, &pair);
+    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, pair_opt, &more);
+    pair = more.pair;
     if (rc >= 0)
         return rc;
     const char *format = o.format;
@@ -435,10 +510,15 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "attend dump: --format must be text or json, got \"%s\"\n", format);
         return 1;
     }
+    if (strcmp(format, "json")) /* text quotes the sentence: no raw control characters */
+        safetext_wrap(&stdout, 0);
     DumpRun r;
     if (dump_run(&r, &o))
         return 1;
-    if (pair)
+    if (more.next)
+        rc = dump_next(stdout, &r.m, r.t, more.next, !strcmp(format, "json")) || fflush(stdout)
+                 ? 1 : 0;
+    else if (pair)
         rc = dump_pair(stdout, &r.m, r.t, pair, !strcmp(format, "json")) || fflush(stdout) ? 1 : 0;
     else if (o.heads_summary)
         rc = dump_heads_summary(stdout, &r.m, r.t, !strcmp(format, "json")) || fflush(stdout)

@@ -102,7 +102,7 @@ static int write_figure(const ExportView *v, ExportWhat what, ExportFormat fmt,
     char err[1400];
     if (!out) {
         FileioSink s;
-        FILE *f = fileio_sink_open(&s, 1, 0);
+        FILE *f = fileio_sink_open(&s, 1, EXPORT_MAX_BYTES);
         int rc = f ? export_write(f, v, what, fmt, err, sizeof err) : -1;
         if (!f)
             snprintf(err, sizeof err, "out of memory");
@@ -120,7 +120,7 @@ static int write_figure(const ExportView *v, ExportWhat what, ExportFormat fmt,
         fprintf(stderr, "attend export: %s\n", err);
         return 1;
     }
-    FILE *f = fileio_tmp_stream(&t, 0);
+    FILE *f = fileio_tmp_stream(&t, EXPORT_MAX_BYTES);
     if (!f) {
         fileio_tmp_abort(&t);
         fprintf(stderr, "attend export: out of memory\n");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "safetext.h"
 #include "lesson.h"
 #include "lesson_check.h"
 #include "tui.h"
@@ -117,6 +118,7 @@ int cmd_check_lessons(int argc, char **argv)
         lesson_free_course(&c);
         return 1;
     }
+    safetext_wrap(&stdout, 0); /* a lesson's text never reaches the terminal raw */
     if (show)
         show_course(&c);
     /* every problem, grouped by lesson file in course order (stable within a file) */

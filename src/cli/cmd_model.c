@@ -95,6 +95,12 @@ int cmd_init_model(int argc, char **argv)
         fprintf(stderr, "attend init-model: %s\n", err);
         return 1;
     }
+    char dup[200];
+    if (json_find_duplicate(root, dup, sizeof dup)) {
+        fprintf(stderr, "attend init-model: %s: key \"%s\" appears twice\n", cfg_path, dup);
+        cJSON_Delete(root);
+        return 1;
+    }
     const cJSON *cj = json_get(root, "config");
     ModelConfig cfg;
     char e2[512];

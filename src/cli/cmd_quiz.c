@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "safetext.h"
 #include "ui.h"
 #include "view_quiz.h"
 
@@ -350,6 +351,7 @@ int cmd_quiz(int argc, char **argv)
             lesson_free_course(&c);
             return 1;
         }
+        safetext_wrap(&stdout, 0); /* the key quotes lessons: never their escape sequences */
         quiz_print_key(stdout, &s, &o);
         quiz_set_free(&s);
         lesson_free_course(&c);

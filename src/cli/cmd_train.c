@@ -97,8 +97,13 @@ static int train_config_load(TrainConfig *tc, const char *path, char *err, size_
     if (!root)
         return -1;
     int rc = -1;
+    char dup[200];
     if (!cJSON_IsObject(root)) {
         snprintf(msg, sizeof msg, "the top level must be an object");
+        goto out;
+    }
+    if (json_find_duplicate(root, dup, sizeof dup)) {
+        snprintf(msg, sizeof msg, "key \"%s\" appears twice", dup);
         goto out;
     }
     for (const cJSON *it = root->child; it; it = it->next)
@@ -402,7 +407,7 @@ static int train_job_loop(TrainJob *j, int quiet, double *avg, double *elapsed)
     sigemptyset(&sa.sa_mask);
     stop_requested = 0;
     sigaction(SIGINT, &sa, &old);
-    int tty = isatty(fileno(stderr)), status = 0;
+    int tty = isatty(STDERR_FILENO), status = 0;
     double t0 = now_s(), last_print = 0.0;
     int every = to->steps / 20 > 0 ? to->steps / 20 : 1;
     *avg = 0.0;

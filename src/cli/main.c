@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "safetext.h"
 #include "datapath.h"
 #include "plain.h"
 #include "tui.h"
@@ -78,6 +79,9 @@ int main(int argc, char **argv)
     /* A file-size limit (ulimit -f) must make a save fail with a message, not kill attend:
      * with SIGXFSZ ignored, the write returns EFBIG and the old file stays intact. */
     signal(SIGXFSZ, SIG_IGN);
+    /* Messages quote files, lessons and sentences: their control characters are shown as ^[
+     * and so on, never sent to the terminal (carriage returns kept for progress lines). */
+    safetext_wrap(&stderr, 1);
     if (argc >= 2) {
         if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
             print_help(stdout);

@@ -80,16 +80,20 @@ static int load_step(DemoStep *s, const cJSON *o, const char *where, char *err, 
         copy_str(o, "caption", s->caption, sizeof s->caption, where, err, errlen))
         return -1;
     s->page = 1;
-    if (json_get(o, "page") &&
-        json_get_int(o, "page", 1, 10000, &s->page, where, err, errlen))
+    char e2[300]; /* the getters' message names the field; where says which step */
+    if (json_get(o, "page") && json_get_int(o, "page", 1, 10000, &s->page, "page", e2, sizeof e2)) {
+        snprintf(err, errlen, "%s: %s (pages are numbered from 1)", where, e2);
         return -1;
+    }
     if (json_get(o, "page") && !s->lesson[0]) {
         snprintf(err, errlen, "%s: \"page\" needs \"open\" (the lesson id)", where);
         return -1;
     }
     if (json_get(o, "pause")) {
-        if (json_get_number(o, "pause", &s->pause, where, err, errlen))
+        if (json_get_number(o, "pause", &s->pause, "pause", e2, sizeof e2)) {
+            snprintf(err, errlen, "%s: %s", where, e2);
             return -1;
+        }
         if (!(s->pause >= 0 && s->pause <= 600)) {
             snprintf(err, errlen, "%s: \"pause\" must be 0..600 seconds", where);
             return -1;

@@ -102,11 +102,51 @@ static int csv_chips(FILE *f, const ExportView *v)
     return 0;
 }
 
+/* The tokens of v's run (the longer sequence). */
+static int t_tokens(const ExportView *v)
+{
+    return v->trace ? (v->trace->n > v->trace->m ? v->trace->n : v->trace->m) : 0;
+}
+
+size_t export_estimate(const ExportView *v, ExportWhat what, ExportFormat fmt)
+{
+    const Trace *t = v->trace;
+    if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS || !t ||
+        !v->model)
+        return 64 << 10; /* a fixed-size figure or a hand-worked example */
+    const ModelConfig *c = &v->model->cfg;
+    double n = t->n > t->m ? t->n : t->m, cells, per;
+    /* bytes per cell measured on the writers' output, rounded up */
+    if (fmt == EXPORT_JSON || (what == EXPORT_PASSPORT && fmt == EXPORT_SVG)) {
+        /* every traced number, at most: what the trace holds */
+        cells = (double)trace_bytes(v->model, t->n, t->m) / sizeof(float);
+        per = fmt == EXPORT_JSON ? 14 : 120;
+    } else if (what == EXPORT_PASSPORT || what == EXPORT_CHIPS) { /* a row or two a token */
+        cells = n;
+        per = fmt == EXPORT_CSV ? 16 : 400;
+    } else {
+        double stacks = c->arch == ARCH_ENCDEC ? 3 : 1;
+        cells = what == EXPORT_HEADS ? stacks * c->n_layers * c->n_heads * n * n : n * n;
+        per = fmt == EXPORT_CSV ? (what == EXPORT_HEADS ? 32 : 10) : 240;
+    }
+    double bytes = cells * per + (64 << 10);
+    return bytes > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)bytes;
+}
+
 int export_write(FILE *f, const ExportView *v, ExportWhat what, ExportFormat fmt, char *err,
                  size_t errlen)
 {
     int rc = -1;
     err[0] = 0;
+    size_t est = export_estimate(v, what, fmt);
+    if (est > EXPORT_MAX_BYTES) {
+        snprintf(err, errlen, "the %s %s would be about %zu MiB (%d tokens), over attend's "
+                 "limit of %zu MiB for one export (docs/export.md): use a shorter sentence%s",
+                 export_what_name(what), export_format_name(fmt), est >> 20,
+                 t_tokens(v), EXPORT_MAX_BYTES >> 20,
+                 what == EXPORT_HEATMAP ? "" : ", or one head (--what heatmap)");
+        return -1;
+    }
     if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS) {
         if (fmt == EXPORT_JSON) {
             snprintf(err, errlen, "the %s figure has SVG and CSV, no JSON", export_what_name(what));

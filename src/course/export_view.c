@@ -178,8 +178,10 @@ void export_title(const ExportView *v, const char *what, char *out, size_t n)
         ADD("worked example");
     } else {
         ADD("\u201c");
+        /* a model's own tokens carry their spaces (" cat"): written one after the other */
+        int sep = !vocab_joins_prev(&v->model->vocab, t->n ? t->src[0] : 0);
         for (int i = 0; i < t->n; i++)
-            ADD("%s%s", i ? " " : "", token(v, t->src, i, t->n, w, sizeof w));
+            ADD("%s%s", i && sep ? " " : "", token(v, t->src, i, t->n, w, sizeof w));
         ADD("\u201d");
         if (is_encdec(v)) {
             ADD(" \u2192 \u201c");

@@ -99,6 +99,7 @@ int present_state_write(const char *dir, const PresentState *s, char *err, size_
     put(f, "keys", s->keys);
     put(f, "notes", s->notes);
     put(f, "answer", s->answer);
+    put(f, "room", s->room);
     return fileio_tmp_commit(&t, err, errlen);
 }
 
@@ -146,6 +147,7 @@ int present_state_read(const char *path, PresentState *s, char *err, size_t errl
         {"keys", s->keys, sizeof s->keys, NULL, NULL},
         {"notes", s->notes, sizeof s->notes, NULL, NULL},
         {"answer", s->answer, sizeof s->answer, NULL, NULL},
+        {"room", s->room, sizeof s->room, NULL, NULL},
     };
     for (char *line = text + 19, *next; *line; line = next) {
         next = strchr(line, '\n');
@@ -170,9 +172,22 @@ int present_state_read(const char *path, PresentState *s, char *err, size_t errl
 }
 
 /* 1 if the process pid is running (or exists under another user). */
+/* 1 when process pid runs: it exists (kill 0) and is not a zombie, a killed process its
+ * parent has not reaped yet (/proc/PID/stat's state Z, where /proc is there). */
 static int alive(long pid)
 {
-    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+    if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM))
+        return 0;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *close = strrchr(buf, ')'); /* "PID (comm) S ...": comm may hold spaces */
+    return !(close && close[1] == ' ' && close[2] == 'Z');
 }
 
 int present_state_live(const PresentState *s)

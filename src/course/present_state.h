@@ -19,6 +19,8 @@ typedef struct {
     char keys[1024];         /* the keys the page invites: "m mask:on  p PE:none ..." */
     char notes[8192];        /* the page's speaker notes ("" when none) */
     char answer[2048];       /* class quiz: the answer about to be revealed ("" when none) */
+    char room[160];          /* what the room sees beyond the page: "blank", "frozen", the class
+                                quiz's countdown and whether the answer is revealed ("" none) */
 } PresentState;
 
 /* Fills dir with the directory presenters publish in, creating it (mode 0700) when create

@@ -567,6 +567,10 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
         /* the setup line, for answers the engine computes on the page's sentence or numbers */
         if (Q->compute[0] || it->kind == QK_CELL || strstr(Q->prompt, "{{"))
             make_context(it, &r, m);
+        /* a number read off the page's weights: the figure the class quiz shows the room
+         * (the learner's quiz and the key draw a grid for cell questions only) */
+        if (it->kind == QK_NUMBER && it->context[0] && r.ctx.trace && r.ctx.trace->model)
+            fill_grid(it, &r);
         rc = 0;
     }
     widget_run_free(&r);

@@ -110,6 +110,77 @@ cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errl
     return root;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first key of object o that appears twice, or NULL. */
+static const char *dup_key(const cJSON *o)
+{
+    int k = 0;
+    for (const cJSON *c = o->child; c; c = c->next)
+        k++;
+    if (k < 2)
+        return NULL;
+    if (k <= 16) {
+        for (const cJSON *a = o->child; a; a = a->next)
+            for (const cJSON *b = a->next; b; b = b->next)
+                if (a->string && b->string && !strcmp(a->string, b->string))
+                    return a->string;
+        return NULL;
+    }
+    const char **keys = malloc(sizeof *keys * (size_t)k); /* sorted: O(k log k) */
+    if (!keys)
+        return NULL;
+    int n = 0;
+    for (const cJSON *c = o->child; c; c = c->next)
+        if (c->string)
+            keys[n++] = c->string;
+    qsort(keys, (size_t)n, sizeof *keys, cmp_key);
+    const char *d = NULL;
+    for (int i = 1; i < n && !d; i++)
+        if (!strcmp(keys[i - 1], keys[i]))
+            d = keys[i];
+    free(keys);
+    return d;
+}
+
+static int dup_walk(const cJSON *v, char *path, size_t n, int depth)
+{
+    if (depth > 64)
+        return 0;
+    size_t at = strlen(path);
+    if (cJSON_IsObject(v)) {
+        const char *d = dup_key(v);
+        if (d) {
+            snprintf(path + at, n - at, "%s%s", at ? "." : "", d);
+            return 1;
+        }
+    }
+    if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+        return 0;
+    int i = 0;
+    for (const cJSON *c = v->child; c; c = c->next, i++) {
+        if (cJSON_IsObject(v))
+            snprintf(path + at, n - at, "%s%s", at ? "." : "", c->string ? c->string : "");
+        else
+            snprintf(path + at, n - at, "[%d]", i);
+        if (dup_walk(c, path, n, depth + 1))
+            return 1;
+        path[at] = 0;
+    }
+    return 0;
+}
+
+int json_find_duplicate(const cJSON *root, char *path, size_t n)
+{
+    if (!n)
+        return 0;
+    path[0] = 0;
+    return dup_walk(root, path, n, 0);
+}
+
 const cJSON *json_get(const cJSON *obj, const char *key)
 {
     if (!obj || !cJSON_IsObject(obj))

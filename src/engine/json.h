@@ -19,6 +19,9 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
 void json_line_col(const char *text, size_t off, int *line, int *col);
 
 /* Case-sensitive member lookup; NULL if absent. */
+/* 1 if some object in root has a key twice (cJSON would keep the first silently), with its
+ * path ("config.arch", "weights.W_q[2].x") in path; else 0. Linear-logarithmic in the keys. */
+int json_find_duplicate(const cJSON *root, char *path, size_t n);
 const cJSON *json_get(const cJSON *obj, const char *key);
 /* Typed getters: 0 on success, -1 with "what: message" in err (missing, wrong type, out of
  * range). what names the key for the message, e.g. "config.d_model". */

@@ -281,6 +281,12 @@ int model_load_progress(Model *m, const char *path, ModelProgress progress, void
     cJSON *root = json_parse_file(path, NULL, err, errlen);
     if (!root)
         return -1;
+    char dup[200];
+    if (json_find_duplicate(root, dup, sizeof dup)) { /* not "missing key" further on */
+        snprintf(err, errlen, "%s: key \"%s\" appears twice", path, dup);
+        cJSON_Delete(root);
+        return -1;
+    }
     int rc = load_inner(m, root, e2, sizeof e2);
     cJSON_Delete(root);
     if (rc) {

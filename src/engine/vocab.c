@@ -85,6 +85,42 @@ int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errl
     return vocab_init_kind(v, VOCAB_WORDS, words, n, err, errlen);
 }
 
+/* Why the tokenizer of kind could never produce word w ("" when it can): it lowercases ASCII
+ * letters and splits at whitespace and at each ASCII punctuation character (next_span);
+ * special tokens <...> are written literally, WordPiece pieces may start with "##". */
+static const char *unreachable(VocabKind kind, const char *w, char *why, size_t n)
+{
+    size_t len = strlen(w);
+    if (len >= 2 && w[0] == '<' && w[len - 1] == '>')
+        return ""; /* a special token (<pad>, <bos>, <0x41>...) */
+    if (len == 1 && (unsigned char)w[0] < 128 && ispunct((unsigned char)w[0]))
+        return ""; /* punctuation is a token of its own */
+    const char *p = w;
+    (void)kind; /* a piece "##ing" is checked after its "##" (kept in either kind: a WordPiece
+                 * vocabulary read as words keeps its pieces as they are) */
+    if (!strncmp(p, VOCAB_CONT, strlen(VOCAB_CONT)) && p[strlen(VOCAB_CONT)])
+        p += strlen(VOCAB_CONT);
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (isspace(c)) {
+            snprintf(why, n, "contains %s (the tokenizer splits words at whitespace)",
+                     c == ' ' ? "a space" : "whitespace");
+            return why;
+        }
+        if (c < 128 && isupper(c)) {
+            snprintf(why, n, "has a capital letter (the tokenizer lowercases what it reads, "
+                     "so \"%c\" becomes \"%c\")", c, tolower(c));
+            return why;
+        }
+        if (c < 128 && ispunct(c)) {
+            snprintf(why, n, "contains \"%c\" (the tokenizer makes each punctuation mark a "
+                     "token of its own)", c);
+            return why;
+        }
+    }
+    return "";
+}
+
 int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, char *err,
                     size_t errlen)
 {
@@ -115,15 +151,19 @@ int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, c
             vocab_free(v);
             return -1;
         }
-        for (size_t k = 0; k < len; k++)
-            if (isspace((unsigned char)w[k])) {
-                /* the tokenizer splits at whitespace: such a word could never be produced */
-                snprintf(err, errlen, "vocabulary word %d contains %s (the tokenizer splits "
-                         "words at whitespace, so it could never be produced)", i,
-                         w[k] == ' ' ? "a space" : "whitespace");
-                vocab_free(v);
-                return -1;
-            }
+        char why[160];
+        if (unreachable(kind, w, why, sizeof why)[0]) {
+            /* a word no sentence can ever become: its weights would be dead */
+            char shown[VOCAB_WORD_MAX * 2 + 8];
+            size_t o = 0;
+            for (const char *q = w; *q && o + 2 < sizeof shown; q++)
+                shown[o++] = (unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q;
+            shown[o] = 0;
+            snprintf(err, errlen, "vocabulary word %d \"%s\" %s, so it could never be produced",
+                     i, shown, why);
+            vocab_free(v);
+            return -1;
+        }
         if (vocab_id(v, w) >= 0) {
             snprintf(err, errlen, "vocabulary word %d \"%s\" is repeated", i, w);
             vocab_free(v);

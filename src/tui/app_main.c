@@ -43,6 +43,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
                "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
+               "       attend present --plan FILE [--check] [--lessons DIR] [--theme T]\n"
                "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
                "  --lessons DIR  play the course in DIR (default: lessons/)\n"
                "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
@@ -51,6 +52,9 @@ static void usage(FILE *f)
                "                 (COLORFGBG); default dark, presenter auto\n"
                "  --record FILE  write the pages and keys of the session as a demo script\n"
                "                 (docs/demos.md) that attend demo FILE plays back\n"
+               "  --plan FILE    present: a lecture plan (lesson pages and demo steps in\n"
+               "                 order, docs/demos.md), checked first; space steps through\n"
+               "  --check        with --plan: check the plan only (FILE:LINE:COL)\n"
                "  --ascii        ASCII glyphs instead of UTF-8 blocks\n"
                "  --mouse        click chips with the mouse (off by default: mouse capture\n"
                "                 stops the terminal's own copy and paste)\n"

@@ -148,6 +148,21 @@ int demo_key(App *a, int k)
     Present *p = a->present;
     if (!p->demo || (a->overlay && a->overlay->keymap == KM_EDIT))
         return 0;
+    KeyState ks;
+    app_key_state(a, &ks);
+    if (!a->overlay && keys_lookup(&ks, KM_PRESENT, k) == REQ_DEMO_PAUSE) {
+        if (p->demo_auto <= 0) {
+            app_msg(a, 0, "P pauses attend demo --auto; this demo steps with space");
+            return 1;
+        }
+        p->demo_paused = !p->demo_paused;
+        if (!p->demo_paused)
+            schedule(a);
+        snprintf(p->echo, sizeof p->echo, "P  %s", p->demo_paused ? "demo paused (P resumes)"
+                                                                   : "demo resumed");
+        p->echo_until = ui_now_ms() + 2000;
+        return 1;
+    }
     if (k == ' ') {
         a->msg[0] = '\0';
         next_step(a);
@@ -170,8 +185,10 @@ int demo_key(App *a, int k)
 int demo_tick(App *a)
 {
     Present *p = a->present;
-    if (!p->demo || p->demo_auto <= 0 || p->demo_pos >= p->demo->n_steps ||
-        ui_now_ms() < p->demo_next)
+    /* paused (P), or an overlay open (help, the go-to box): no step fires; it comes once
+     * the overlay is closed */
+    if (!p->demo || p->demo_auto <= 0 || p->demo_paused || a->overlay ||
+        p->demo_pos >= p->demo->n_steps || ui_now_ms() < p->demo_next)
         return 0;
     return next_step(a);
 }

@@ -280,9 +280,9 @@ static const KeyRow ROWS[] = {
     {.map = KM_CHIPS, .unless = C_HEAD | C_LAYER,
      .keys = {K('h', REQ_CHIP_LEFT), K('l', REQ_CHIP_RIGHT)}},
     /* without C_SWAP enter still answers, saying swapping is not part of the page */
-    {.map = KM_CHIPS, .help_key = "enter or x", .help = "pick a chip; pick a second one to swap them",
+    {.map = KM_CHIPS, .help_key = "enter", .help = "pick a chip; pick a second one to swap them",
      .hint_key = "enter", .hint = "pick/click|pick", .label = l_pick, .when = w_swap,
-     .keys = {ENTER_KEYS(REQ_PICK), K('x', REQ_PICK), KA(KEY_ESCAPE, REQ_DROP_PICK)}},
+     .keys = {ENTER_KEYS(REQ_PICK), KA(KEY_ESCAPE, REQ_DROP_PICK)}},
     {.map = KM_CHIPS, .help_key = "mouse click", .help = "pick a chip (only with attend --mouse)"},
     {.map = KM_CHIPS, .help_key = "r", .help = "original order", .hint_key = "r",
      .hint = "reset order", .need = C_RESET, .keys = {K('r', REQ_RESET_ORDER)}},
@@ -414,6 +414,22 @@ static const KeyRow ROWS[] = {
               K(UI_KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
     {.map = KM_TENSOR, .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), K('t', REQ_CLOSE)}},
 
+    /* ---- the presenter: asked before the page's keys, in attend present only ---- */
+    {.map = KM_PRESENT, .help_key = "B",
+     .help = "blank the room's screen (B again: back); keys still work, unseen",
+     .keys = {K('B', REQ_BLANK)}},
+    {.map = KM_PRESENT, .help_key = "F",
+     .help = "freeze the room's screen on what it shows (F again: the screen as it is now); "
+             "keys still work, unseen",
+     .keys = {K('F', REQ_FREEZE)}},
+    {.map = KM_PRESENT, .help_key = "P",
+     .help = "attend demo --auto: pause the steps (P again: resume)",
+     .keys = {K('P', REQ_DEMO_PAUSE)}},
+    {.map = KM_PRESENT, .help_key = "space / b",
+     .help = "attend demo: the next step / back one step (replayed from the start)"},
+    {.map = KM_PRESENT, .help_key = "o",
+     .help = "speaker notes stay off the room's screen: attend notes shows them"},
+
     /* ---- the go-to-page prompt (G) ---- */
     {.map = KM_GOTO, .help_key = "enter, ESC", .help = "go to the page typed;  ESC cancels",
      .keys = {ENTER_KEYS(REQ_ACCEPT), K(KEY_ESCAPE, REQ_CLOSE), K(UI_KEY_BACKSPACE, REQ_EDIT_ERASE),
@@ -434,6 +450,7 @@ static const struct {
     {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
     {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"}, {KM_GENERATE, "Generate"},
+    {KM_PRESENT, "Presenter (attend present, attend demo)"},
 };
 
 /* The `?` overlay's closing paragraph (after a blank line), wrapped like the rows. */

@@ -36,7 +36,9 @@
     X(REQ_SEL_UP) X(REQ_SEL_DOWN) X(REQ_SEL_PAGE_UP) X(REQ_SEL_PAGE_DOWN) X(REQ_SEL_FIRST)   \
     X(REQ_SEL_LAST) X(REQ_ACCEPT) X(REQ_CLOSE)                                               \
     X(REQ_EDIT_LEFT) X(REQ_EDIT_RIGHT) X(REQ_EDIT_HOME) X(REQ_EDIT_END) X(REQ_EDIT_ERASE)    \
-    X(REQ_EDIT_DELETE) X(REQ_EDIT_CLEAR)
+    X(REQ_EDIT_DELETE) X(REQ_EDIT_CLEAR)                                                     \
+    /* the presenter (attend present, attend demo) */                                        \
+    X(REQ_BLANK) X(REQ_FREEZE) X(REQ_DEMO_PAUSE)
 
 typedef enum {
 #define KEYS_ENUM(name) name,
@@ -53,7 +55,7 @@ typedef enum {
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
     X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
     X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")              \
-    X(KM_GENERATE, "generate")
+    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,

@@ -383,6 +383,13 @@ void layout_plan(App *a, int cols, int lines, LayoutPlan *p)
 
 void layout_draw(App *a)
 {
+    if (app_presenting(a) && a->present->frozen)
+        return; /* F: the room keeps the last frame (the keys still work, unseen) */
+    if (app_presenting(a) && a->present->blank) { /* B: nothing for the room */
+        erase();
+        refresh();
+        return;
+    }
     if (a->overlay && a->overlay->screen) { /* the quiz: its own screen */
         Rect full = {0, 0, LINES, COLS};
         a->overlay->draw(a, full);

@@ -51,12 +51,19 @@ static void draw_state(const PresentState *s, int have, const char *dir)
     ui_putf(1, 1, COLS - 2, "page %d/%d: %s", s->page, s->n_pages, s->page_title);
     attrset(A_NORMAL);
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_putf(2, 1, COLS - 2, "next: %s", s->next_title[0] ? s->next_title : "(end)");
+    ui_putf(2, 1, COLS - 2, "space next: %s", s->next_title[0] ? s->next_title : "(the end)");
     attrset(A_NORMAL);
     int y = 4, bottom = LINES - 3;
+    if (s->room[0]) { /* the room's screen: blank, frozen, the class quiz's countdown */
+        attron(COLOR_PAIR(UI_WARN) | A_BOLD);
+        ui_putf(3, 1, COLS - 2, "room: %s", s->room);
+        attrset(A_NORMAL);
+    }
     if (s->answer[0]) {
         attron(COLOR_PAIR(UI_WARN) | A_BOLD);
-        ui_put(y++, 1, COLS - 2, "answer (not yet revealed):");
+        ui_put(y++, 1, COLS - 2, strstr(s->room, "revealed") && !strstr(s->room, "not revealed")
+                                     ? "answer (revealed to the room):"
+                                     : "answer (not yet revealed):");
         attrset(A_NORMAL);
         ui_text(s->answer, tr, sizeof tr);
         y += ui_wrap_put(y, 1, COLS - 2, tr, bottom - y > 4 ? 4 : bottom - y) + 1;
@@ -101,8 +108,13 @@ int tui_notes_main(const char *session)
     time_t shown = 0;
     while (!notes_signal) {
         struct stat sb;
-        /* the presenter to follow: found again while none is, or when its file went */
-        if (!have || stat(path, &sb) || !present_state_live(&st)) {
+        /* the presenter to follow: found again while none is, when its file went or its
+         * process ended, and (following the most recent) when another one wrote last */
+        char newest[1024];
+        int moved = !session && have &&
+                    present_state_find(dir, NULL, newest, sizeof newest) == 0 &&
+                    strcmp(newest, path) != 0;
+        if (!have || moved || stat(path, &sb) || !present_state_live(&st)) {
             int was = have;
             have = present_state_find(dir, session, path, sizeof path) == 0 &&
                    !stat(path, &sb) && !present_state_read(path, &st, err, sizeof err);

@@ -140,6 +140,8 @@ static void publish(App *a)
     next_title(a, s->next_title, sizeof s->next_title);
     page_keys(a, s->keys, sizeof s->keys);
     snprintf(s->notes, sizeof s->notes, "%s", pg->notes ? pg->notes : "");
+    snprintf(s->room, sizeof s->room, "%s", p->blank ? "blank (B shows the page again)"
+                                            : p->frozen ? "frozen (F goes live again)" : "");
     if (present_state_write(p->dir, s, err, sizeof err)) {
         app_msg(a, 1, "speaker notes not published: %s", err);
         p->dir[0] = '\0';
@@ -341,8 +343,9 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
     return 0;
 }
 
-/* What key k did, after it ran: km and r are where the key table sent it. */
-static void describe(App *a, Keymap km, Request r, int k, char *out, size_t n)
+/* What key k did, after it ran: km and r are where the key table sent it; overlay: an
+ * overlay had the key. */
+static void describe(App *a, Keymap km, Request r, int k, int overlay, char *out, size_t n)
 {
     int expl = a->w && course_kind_is_explain(a->w->kind);
     char lh[64];
@@ -380,9 +383,14 @@ static void describe(App *a, Keymap km, Request r, int k, char *out, size_t n)
             return;
         }
         break;
+    case REQ_EXPORT: /* the file written, or why not (app_export's message) */
+        snprintf(out, n, "%.*s", (int)(n > 1 ? n - 1 : 0), a->msg);
+        return;
     case REQ_QUIT: case REQ_QUIT_NOW: case REQ_CANCEL: case REQ_NONE:
         break;
     default:
+        if (overlay)
+            break; /* an overlay's key (ESC in the go-to box): no help line on the badge */
         {
             KeyState ks;
             app_key_state(a, &ks);
@@ -393,6 +401,32 @@ static void describe(App *a, Keymap km, Request r, int k, char *out, size_t n)
     }
     if (!out[0] && r == REQ_NONE && !a->overlay && strstr(a->msg, "key not used"))
         snprintf(out, n, "not used on this page");
+}
+
+/* The presenter's own keys (keys.c's KM_PRESENT rows) and the keys it keeps off the room's
+ * screen: B blanks it, F freezes it, o (speaker notes) only points to attend notes. pr: k
+ * in the presenter's keymap; r: where the page sends it. 1 when k was handled here. */
+static int room_key(App *a, Request pr, Request r, int k)
+{
+    Present *p = a->present;
+    char name[32];
+    const char *what = NULL;
+    if (pr == REQ_BLANK) {
+        p->blank = !p->blank;
+        what = p->blank ? "the room's screen is blank (B: back)" : "the room sees the screen again";
+    } else if (pr == REQ_FREEZE) {
+        p->frozen = !p->frozen;
+        what = p->frozen ? "the room's screen is frozen (F: live again)"
+                         : "the room sees the screen live again";
+    } else if (r == REQ_NOTES) {
+        what = "speaker notes: in attend notes, never on the room's screen";
+    } else {
+        return 0;
+    }
+    snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
+    p->echo_until = ui_now_ms() + ECHO_MS;
+    publish(a);
+    return 1;
 }
 
 void present_key(App *a, int k)
@@ -444,6 +478,8 @@ void present_dispatch(App *a, int k)
             r = keys_lookup(&ks, km, k);
         }
     }
+    if (!was_overlay && room_key(a, keys_lookup(&ks, KM_PRESENT, k), r, k))
+        return;
     int lesson = a->lesson, page = a->page;
     press_recorded(a, k);
     if (was_overlay && overlay_is(a, REQ_GOTO_PAGE)) /* typing a page number: no badge */
@@ -451,7 +487,7 @@ void present_dispatch(App *a, int k)
     if (was_overlay && r == REQ_ACCEPT && (lesson != a->lesson || page != a->page))
         r = REQ_GOTO_PAGE;
     char what[160], name[32];
-    describe(a, km, r, k, what, sizeof what);
+    describe(a, km, r, k, was_overlay, what, sizeof what);
     if (what[0]) {
         snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
         p->echo_until = ui_now_ms() + ECHO_MS;

@@ -58,6 +58,10 @@ typedef struct Present {
     double demo_auto;    /* --auto seconds, 0: Space steps */
     long long demo_next; /* when --auto runs the next step (monotonic ms) */
     char caption[300];   /* the caption row, "" when none */
+    int demo_paused;     /* P: --auto holds its steps */
+    /* the room's screen */
+    int blank;           /* B: the room sees a blank screen */
+    int frozen;          /* F: the room's screen keeps its last frame */
     /* --record FILE: written to an exclusive temp file renamed over FILE at the end */
     FileioTmp rec_tmp;
     FILE *rec;           /* rec_tmp's stream, NULL when not recording */

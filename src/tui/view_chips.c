@@ -102,8 +102,10 @@ static void out_row(int y, int x, int wl, const char *word, int pos, const float
  * Draws rows y.. (header first); returns the rows used. */
 static int draw_outputs(App *a, Rect r, int y)
 {
-    const TraceEntry *ea = attn_out(a, a->eq_a), *eb = attn_out(a, a->eq_b);
-    const Trace *t = a->eq_b;
+    /* the equivariance check leaves the identity run in eq_a and the current (permuted) run
+     * in t; eq_b is scratch that {{equivariance}} in some other page's prose may have left */
+    const TraceEntry *ea = attn_out(a, a->eq_a), *eb = attn_out(a, a->t);
+    const Trace *t = a->t;
     if (!ea || !eb || !t || t->n != a->eq_a->n)
         return 0;
     int n = t->n, wl = 1;

@@ -226,7 +226,11 @@ static int label_width(App *a, int rows, int max)
  * when the whole grid fits. */
 typedef struct {
     int lw, cw, rh, sumw;
+    int topw;  /* the "strongest" column (each row's largest value and its key) when the cells
+                  are too narrow for numbers (14 tokens and more at 80 columns), else 0 */
 } Geom;
+
+#define TOP_COL_W 12 /* "  0.55 word" */
 
 static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
 {
@@ -234,7 +238,14 @@ static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
     int wide = w >= APP_BIG_W, tall = h >= APP_BIG_H;
     g.lw = label_width(a, nr, wide ? 12 : 10);
     g.sumw = a->scores ? 0 : 6;
+    g.topw = 0;
     g.cw = (w - g.lw - g.sumw) / (nc > 0 ? nc : 1);
+    /* cells too narrow for their numbers (weights need 5 columns, scores about 6): each row
+     * then names its strongest value in a column of its own, so the numbers stay readable */
+    if (g.cw < (a->scores ? 6 : 5)) {
+        g.topw = TOP_COL_W;
+        g.cw = (w - g.lw - g.sumw - g.topw) / (nc > 0 ? nc : 1);
+    }
     if (g.cw > (wide || tall ? 10 : 7))
         g.cw = wide || tall ? 10 : 7;
     if (g.cw < 1)
@@ -322,7 +333,7 @@ static void draw_single(App *a, Rect r)
         over--; /* the note is drawn */
     }
     Geom g = single_geom(a, nr, nc, r.w, r.h, over);
-    int lw = g.lw, cw = g.cw, rh = g.rh, sumw = g.sumw;
+    int lw = g.lw, cw = g.cw, rh = g.rh, sumw = g.sumw, topw = g.topw;
     int big = cw > 7 || rh > 1;
     int gridw = lw + cw * nc;
     int body = r.h - over; /* token rows that fit (rh is 1 unless all of them fit) */
@@ -359,6 +370,8 @@ static void draw_single(App *a, Rect r)
     }
     if (sumw)
         ui_put(y, r.x + gridw, sumw, "   sum");
+    if (topw)
+        ui_put(y, r.x + gridw + sumw, topw, "  strongest");
     y++;
     for (int i = top; i < nr && i < top + body; i++, y += rh) {
         int cur_row = (a->allowed & C_CURSOR) && i == a->cur_r;
@@ -378,6 +391,16 @@ static void draw_single(App *a, Rect r)
         }
         if (sumw)
             ui_putf(vy, r.x + gridw, sumw, "  %.2f", (double)sum);
+        if (topw) {
+            int best = -1;
+            for (int j = 0; j < nc; j++)
+                if (!is_masked(M, i, j) && (best < 0 || V->data[(size_t)i * nc + j] >
+                                                            V->data[(size_t)i * nc + best]))
+                    best = j;
+            if (best >= 0)
+                ui_putf(vy, r.x + gridw + sumw, topw, "  %.2f %s",
+                        (double)V->data[(size_t)i * nc + best], app_col_token(a, best));
+        }
     }
     if (nr > body) {
         attron(A_DIM);

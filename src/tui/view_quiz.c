@@ -217,8 +217,8 @@ static void cell_text(float v, int masked, int cw, char *out, size_t outlen)
  * with arrows at the cut edges; rows that do not fit above the answer are cut to a window
  * around the question's row; a line says which rows and columns are shown. Returns the
  * next free row. */
-static int draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor,
-                     int keep)
+int view_quiz_draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor,
+                        int keep)
 {
     if (!it->grid_n)
         return y;
@@ -382,7 +382,7 @@ static void draw(const QV *q)
         attroff(A_DIM);
     }
     if (it->kind == QK_CELL)
-        y = draw_grid(it, y, x, w, maxy, q->cell_col, q->st == ST_ASK ? 6 : 8) + 1;
+        y = view_quiz_draw_grid(it, y, x, w, maxy, q->cell_col, q->st == ST_ASK ? 6 : 8) + 1;
     if (it->kind == QK_SHAPE && y < maxy) {
         attron(A_DIM);
         ui_put(y++, x + 2, w - 2, "shapes: 6x64, 6×64, [6, 64] or (6, 64)");

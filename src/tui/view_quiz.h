@@ -31,6 +31,12 @@ void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomi
  * before it is revealed. Returns the number of answers revealed. */
 int view_class_quiz_run(QuizSet *s, int time_s, const volatile sig_atomic_t *stop);
 
+/* Draws a cell question's weights from row y at column x, w wide, above row maxy - keep
+ * (the question's row marked '>', column cursor bracketed; -1: none). Returns the next
+ * free row (y when the item has no grid). */
+int view_quiz_draw_grid(const QuizItem *it, int y, int x, int w, int maxy, int cursor,
+                        int keep);
+
 /* The player's Q key opens VIEW_QUIZ (app_views.h): an overlay asking every question of the
  * current lesson on the whole screen, back to the page when the learner leaves it. */
 

@@ -17,7 +17,7 @@ start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- quiz --class --lesson c
 expect "question 1 of $n" "class quiz: question 1, large, alone"
 expect "1:2" "class quiz: a countdown from 1:30"
 expect "r reveal the answer" "class quiz: says r reveals"
-check "class quiz: the answer is not on the room's screen yet" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'answer:'"
+check "class quiz: the answer is not on the room's screen yet" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'Answer:'"
 tm new-session -d -s notes -x 80 -y 24 -c "$ROOT" "env XDG_RUNTIME_DIR='$RT' '$ATTEND' notes; sleep 600"
 notes_wait() {
     local i=0
@@ -28,10 +28,10 @@ check "notes: shows the question number" notes_wait "question 1 of $n"
 check "notes: shows the answer before it is revealed" notes_wait "answer (not yet revealed):"
 check "notes: the answer is the engine's ($first)" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t notes | grep -A1 'not yet revealed' | grep -qF -- '$first'"
 keys r
-expect "answer: $first" "class quiz: r reveals the engine's answer"
+expect "Answer: $first" "class quiz: r reveals the engine's answer"
 keys n
 expect "question 2 of $n" "class quiz: n moves on"
-check "class quiz: the next question starts hidden" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'answer:'"
+check "class quiz: the next question starts hidden" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'Answer:'"
 check "notes: follow to question 2" notes_wait "question 2 of $n"
 keys q
 expect_exit 0 "class quiz: q quits"

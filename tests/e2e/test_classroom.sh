@@ -46,5 +46,122 @@ check "120x60: the grid reaches below the middle (legend on row $row of 60)" tes
 keys q
 expect_exit 0 "120x60: q quits"
 
+# ---- o, B, F, x, ESC in the go-to box: what the room sees ----
+notes_text=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pages"][0]["notes"][:30])' "$LESSONS/07-causal-mask.json")
+for size in "80 24" "100 30"; do
+    set -- $size
+    start "$1" "$2" TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$LESSONS" --lesson causal-mask --page 1 --theme projector
+    expect "page 1/" "$1x$2: presenter on causal-mask"
+    keys o
+    expect "speaker notes: in attend notes" "$1x$2: o points to attend notes"
+    check "$1x$2: the notes are not on the room's screen" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qF \"\$1\"" _ "$notes_text"
+    keys B
+    check "$1x$2: B blanks the room's screen" wait_gone "page 1/" 3
+    keys B
+    expect "page 1/" "$1x$2: B again shows the page"
+    keys F
+    sleep 0.3
+    keys m
+    sleep 0.5
+    check "$1x$2: frozen: the room does not see m" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'mask:causal'"
+    keys F
+    expect "mask:causal" "$1x$2: F again: the room sees the page as it is now"
+    keys G
+    expect "go to page" "$1x$2: G opens the go-to box"
+    keys Escape
+    sleep 0.3
+    check "$1x$2: ESC in the go-to box echoes no help line" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qi 'cancels'"
+    keys q
+    expect_exit 0 "$1x$2: q quits"
+done
+mkdir -p "$E2E_TMP/x-here"
+start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" ATTEND_EXPORT_DIR="$E2E_TMP/x-here" -- present --lessons "$LESSONS" --lesson permutation-equivariance --page 1 --theme projector
+expect "page 1/" "chips page opens"
+keys x
+expect "exported " "x on a chips page: the badge names the file written"
+check "x on a chips page: an SVG in the export directory" sh -c "ls '$E2E_TMP/x-here'/*.svg >/dev/null 2>&1"
+check "x on a chips page: no chip picked" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qi 'picked'"
+keys q
+expect_exit 0 "chips: q quits"
+
+# ---- demo --auto: P pauses, no step under an overlay ----
+start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- demo causal-mask --lessons "$LESSONS" --auto 0.6
+expect "step 2/" "demo --auto runs"
+keys P
+expect "demo paused" "P pauses the demo"
+st=$(screen | grep -o 'step [0-9]*/[0-9]*' | head -n 1)
+sleep 1.5
+check "paused: no step fires ($st)" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qF '$st'"
+keys P
+expect "demo resumed" "P resumes"
+check "the key table's help lists the presenter's keys (B, F, P)" sh -c "'$ATTEND' --keys | grep -q '^line.*Presenter (attend present, attend demo)' && '$ATTEND' --keys | grep -qE '^bind.presenter.*REQ_DEMO_PAUSE'"
+keys '?'
+expect "more" "? opens the help"
+st=$(screen | grep -o 'step [0-9]*/[0-9]*' | head -n 1)
+sleep 1.5
+keys Escape
+check "an overlay open: no step fired behind it" test "$(screen | grep -o 'step [0-9]*/[0-9]*' | head -n 1)" = "$st"
+keys q
+expect_exit 0 "demo: q quits"
+
+# ---- notes follows the newest live presenter ----
+tm kill-session -t notes >/dev/null 2>&1
+tm new-session -d -s notes -x 80 -y 24 -c "$ROOT" "env XDG_RUNTIME_DIR='$RT' '$ATTEND' notes; sleep 600"
+notes_wait() { local i=0; while [ $i -lt 100 ]; do tm capture-pane -p -t notes | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done; return 1; }
+start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$LESSONS" --lesson causal-mask --page 2
+check "notes: the first presenter's page" notes_wait "page 2/"
+tm kill-session -t second >/dev/null 2>&1
+tm new-session -d -s second -x 80 -y 24 -c "$ROOT" "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_RUNTIME_DIR='$RT' TERM=xterm-256color '$ATTEND' present --lessons '$LESSONS' --lesson multi-head --page 3; sleep 600"
+check "notes: a newer presenter is followed" notes_wait "Multi-head"
+keys Space  # the first presenter again: now the most recent
+check "notes: the most recent one, the first again" notes_wait "page 3/"
+# a presenter killed by a signal its parent has not reaped (a zombie) is not followed
+bash -c "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_RUNTIME_DIR='$RT' TERM=xterm-256color script -qc \"'$ATTEND' present --lessons '$LESSONS' --lesson scaling --page 1\" /dev/null >/dev/null 2>&1 </dev/null &
+    sleep 2; pkill -KILL -P \$! 2>/dev/null; sleep 0.5" >/dev/null 2>&1
+tm kill-session -t second >/dev/null 2>&1
+keys Space
+check "notes: a killed presenter is dropped, the live one followed" notes_wait "page 4/"
+tm kill-session -t notes >/dev/null 2>&1
+keys q
+expect_exit 0 "notes: presenter quits"
+
+# ---- a lecture plan: checked like a demo, stepped through with space ----
+mkdir -p "$E2E_TMP/plan"
+printf '{"steps": [\n  {"open": "causal-mask", "page": 1},\n  {"open": "causal-mask", "page": 99}\n]}\n' >"$E2E_TMP/plan/bad.json"
+out=$(cd "$E2E_TMP/plan" && "$ATTEND" present --plan bad.json --check --lessons "$LESSONS" 2>&1)
+np=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["pages"]))' "$LESSONS/07-causal-mask.json")
+check "plan --check: a page the lesson lacks, at its file:line:col" test "$out" = "bad.json:3:3: step 2: lesson causal-mask has no page 99 (1..$np)"
+out=$(cd "$E2E_TMP/plan" && "$ATTEND" present --plan lecture-masks --check --lessons "$LESSONS" 2>&1)
+check "plan --check: the shipped plan by name ($out)" sh -c "echo '$out' | grep -q 'every lesson, page and key checked'"
+n=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["steps"]))' "$ROOT/demos/lecture-masks.json")
+first=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"][1]["open"])' "$ROOT/demos/lecture-masks.json")
+start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --plan lecture-masks --lessons "$LESSONS"
+expect "step 1/$n" "plan: the presenter opens on its first step"
+keys Space
+expect "step 2/$n" "plan: space takes the next step"
+keys q
+expect_exit 0 "plan: q quits"
+
+# ---- the class quiz on the room's screen ----
+for size in "80 24" "120 30"; do
+    set -- $size
+    start "$1" "$2" TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- quiz --class --lesson causal-mask --seed 7 --time 2 --lessons "$LESSONS"
+    expect "question 1 of" "$1x$2 class quiz: question 1"
+    expect "Setup: Sentence" "$1x$2 class quiz: the setup (sentence, mask, layer and head)"
+    check "$1x$2 class quiz: the figure (the weights' key labels)" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE '^ +the +cat +sat'"
+    expect "time is up" "$1x$2 class quiz: 0:00 says the time is up" 5
+    # the last question is a choice question: its choices whole, the answer by letter
+    n=$("$ATTEND" quiz --answers --seed 7 --lesson causal-mask --lessons "$LESSONS" | grep -cE '^[0-9]+\. \[')
+    letter=$("$ATTEND" quiz --answers --seed 7 --lesson causal-mask --lessons "$LESSONS" | sed -n 's/^   Answer: \([0-9]\) .*/\1/p' | tail -n 1)
+    i=1; while [ $i -lt "$n" ]; do keys n; i=$((i + 1)); done
+    expect "question $n of $n" "$1x$2 class quiz: the last question"
+    check "$1x$2 class quiz: no choice cut with …" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q '…'"
+    keys r
+    want=$(printf "\\$(printf %o $((96 + letter)))")
+    expect "Answer: $want)" "$1x$2 class quiz: the answer names its letter ($want)"
+    keys q
+    expect_exit 0 "$1x$2 class quiz: q quits"
+done
+
 echo "$E2E_PASS passed, $E2E_FAIL failed"
 [ "$E2E_FAIL" -eq 0 ]

@@ -66,16 +66,17 @@ expect_exit 0 "demo --auto: q quits"
 
 # ---- --record, then playback ----
 rec=$E2E_TMP/rec.json
+cpages=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["pages"]))' "$LESSONS/07-causal-mask.json")
 start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$LESSONS" --lesson causal-mask --page 1 --record "$rec"
-expect "page 1/5" "record: presenter opens"
+expect "page 1/$cpages" "record: presenter opens"
 keys m Down Down
 expect "mask:causal" "record: m"
 keys Space
-expect "page 2/5" "record: next page"
+expect "page 2/$cpages" "record: next page"
 keys v Right
 expect "[weights]" "record: v"
 keys Space
-expect "page 3/5" "record: page 3"
+expect "page 3/$cpages" "record: page 3"
 keys ']' m
 expect "m  causal mask" "record: ] m"
 wait_gone "m  causal mask" 6

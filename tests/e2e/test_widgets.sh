@@ -186,4 +186,30 @@ expect "4 022 458 880 weights (4.02 B)." "LANG=C: grouped {{x params ,}} in ASCI
 keys q
 expect_exit 0 "LANG=C: quits cleanly"
 
+# arriving on a chips page by space from another chips page: the table is this page's run
+# (L9: the reordered, masked page, then the original order), not the last page's rows
+rm -rf "$XDG_STATE_HOME"
+P9=$(/usr/bin/python3 -c 'import json,glob
+d=json.load(open(glob.glob("'"$ROOT"'/lessons/*-permutation-equivariance.json")[0]))
+print([i+1 for i,p in enumerate(d["pages"]) if "causal mask breaks" in p["title"]][0])')
+start 80 24 -- --lesson permutation-equivariance --page "$P9"
+expect "outputs do not match" "chips: the masked, reordered page does not match"
+keys Space
+expect "outputs match permutation" "chips: the next page matches"
+expect "after, order: 0 1 2 3" "chips: the table's order is this page's"
+expect_gone "changed" "chips: no row of the last page's table is left"
+keys q
+expect_exit 0 "chips: quits"
+
+# 16 tokens at 80x24: the cells are too narrow for numbers, so each row names its strongest
+# value and key (row 0 under the causal mask gives itself 1.00)
+start 80 24 -- --lessons "$ROOT/tests/e2e/fixtures/long"
+expect "strongest" "long: the strongest column is shown"
+row0=$(screen | grep -m1 -E '^ the +·')
+check "long: row 0 names its strongest value, itself ($row0)" grep -qE '1\.00 +1\.00 the *$' <<<"$row0"
+keys v
+expect "strongest" "long: scores keep the column"
+keys q
+expect_exit 0 "long: quits"
+
 finish

@@ -136,7 +136,7 @@ t 1 "config.rope_base" -- dump "$(pymut rb 'd["config"]["rope_base"]=1e300')"
 t 1 "unknown key \"config.colour\"" -- dump "$(pymut ck 'd["config"]["colour"]="red"')"
 t 1 "GB|limit" -- dump "$(pymut huge 'd["config"].update(vocab_size=1000000, d_model=4096, n_heads=64, d_head=64, d_ff=16384, n_layers=48, max_len=4096)')"
 t 1 "vocab|8 words|9" -- dump "$(pymut vs 'd["config"]["vocab_size"]=9')"
-t 1 "vocabulary word 4 contains a space" -- dump "$(pymut vsp 'd["vocab"][4]="c at"')"
+t 1 "vocabulary word 4 \"c at\" contains a space" -- dump "$(pymut vsp 'd["vocab"][4]="c at"')"
 t 1 "whitespace" -- dump "$(pymut vtab 'd["vocab"][4]="c\tat"')"
 t 1 "repeated" -- dump "$(pymut vrep 'd["vocab"][4]="the"')"
 t 1 "empty" -- dump "$(pymut vemp 'd["vocab"][4]=""')"
@@ -234,6 +234,53 @@ if grep -q hunter2 <<<"$out"; then bad "check-lessons echoed a file's contents: 
 printf '\xff\xfe{\x00' >"$tmp/l-bin.json"; mkdir -p "$tmp/l-bin"; mv "$tmp/l-bin.json" "$tmp/l-bin/01-x.json"
 t 1 "01-x.json:1:1|JSON syntax error" -- "$A" check-lessons "$tmp/l-bin"
 t 1 "$tmp/none|cannot open the lessons directory" -- "$A" check-lessons "$tmp/none"
+
+# ---- issue 23: duplicate keys, words no sentence can become, demo pages, size, escapes ----
+t 1 'key "config.d_model" appears twice' -- dump "$(mut dupkey 's/"config": {/"config": {"d_model": 4, /')"
+sed 's/"config": {/"config": {"n_layers": 1, /' "$tmp/cfg.json" >"$tmp/cfg-dup.json"
+t 1 'cfg-dup.json: key "config.n_layers" appears twice' -- "$A" init-model --config "$tmp/cfg-dup.json" --vocab "$tmp/vocab.txt" --out "$tmp/o.json"
+printf '<pad>\n<unk>\nthe\nZebra\n' >"$tmp/v-cap.txt"
+t 1 'vocabulary word 3 "Zebra" has a capital letter|could never be produced' -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/v-cap.txt" --out "$tmp/o.json"
+printf '<pad>\n<unk>\nthe\na.b\n' >"$tmp/v-dot.txt"
+t 1 'vocabulary word 3 "a.b" contains "."|could never be produced' -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/v-dot.txt" --out "$tmp/o.json"
+t 1 'vocabulary word 5 "Cat" has a capital letter' -- dump "$(pymut vcap 'd["vocab"][5]="Cat"')"
+[ ! -e "$tmp/o.json" ] && ok || bad "a refused init-model wrote --out"
+LID=$(sed -n 's/^ *"id": *"\([^"]*\)".*/\1/p' "$(ls lessons/*.json | head -n 1)" | head -n 1)
+printf '{"title": "t", "steps": [{"open": "%s", "page": 0}]}\n' "$LID" >"$tmp/demo0.json"
+t 1 'demo0.json:1:|step 1: "page" is 0, must be between 1|numbered from 1' -- "$A" demo --check "$tmp/demo0.json"
+out=$("$A" demo --check "$tmp/demo0.json" 2>&1)
+grep -q '^"' <<<"$out" && bad "demo --check garbles its message: $out" || ok
+printf '%s\n' '{"config": {"arch": "decoder", "d_model": 4, "n_heads": 2, "d_head": 2, "n_layers": 1, "d_ff": 4,' \
+    ' "max_len": 2048, "pe": "learned", "norm": "layernorm", "norm_placement": "pre", "ffn": "gelu"}}' >"$tmp/cfg-long.json"
+"$A" init-model --config "$tmp/cfg-long.json" --vocab "$tmp/vocab.txt" --out "$tmp/long.json" >/dev/null
+long=$(for i in $(seq 320); do printf 'the cat sat '; done)
+printf 'old\n' >"$tmp/fig.svg"
+t 1 "over attend's limit of 64 MiB|960 tokens|fig.svg not written" -- "$A" export --model "$tmp/long.json" --sentence "$long" -o "$tmp/fig.svg"
+t 1 "over attend's limit of 64 MiB" -- "$A" export --model "$tmp/long.json" --sentence "$long" --what heads
+[ "$(cat "$tmp/fig.svg")" = old ] && ok || bad "a refused export changed its -o file"
+# a lesson's escape sequences (OSC title, CSI colours, the C1 CSI) never reach the terminal
+mkdir -p "$tmp/l-esc"
+$PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["title"] = "Evil \x1b]0;pwned\x07 title"
+d["pages"][0]["prose"] = "Hello \x1b[31mred\x1b[0m and \u009b2J"
+for p in d["pages"]:
+    for q in p.get("questions", []):
+        q["prompt"] = "Why \x1b[2J " + q.get("prompt", "")
+json.dump(d, open(sys.argv[2], "w"))' "$(ls lessons/*.json | head -n 1)" "$tmp/l-esc/01-esc.json"
+raw() { # DESC -- command: its stdout and stderr hold no ESC byte and no C1 CSI
+    local desc=$1; shift 2
+    local out
+    out=$("$@" 2>&1)
+    if LC_ALL=C grep -q $'\x1b\|\xc2\x9b' <<<"$out"; then bad "$desc: a raw escape sequence in the output"
+    elif ! grep -qF '^[' <<<"$out"; then bad "$desc: the escape is not shown as ^["; echo "$out" | head -3
+    else ok; fi
+}
+raw "check-lessons --show" -- "$A" check-lessons --show "$tmp/l-esc"
+raw "quiz --answers" -- "$A" quiz --answers --seed 1 --lessons "$tmp/l-esc"
+raw "dump's note on stderr" -- "$A" dump --sentence $'the \x1b]0;pwned\x07 cat'
+raw "a model path in a message" -- "$A" dump --sentence "the cat" --model $'/no/such/\x1b[2Jfile'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

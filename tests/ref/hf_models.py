@@ -223,6 +223,22 @@ def pair_check(d, s, dump, ref, cfg, what):
           % (what, want[0][1], want[0][2], want[0][0]))
 
 
+def next_check(d, s, ref, what):
+    """dump --next 5: the five most likely next tokens and their probabilities, as the softmax
+    of the reference's last row of logits."""
+    r = ref["logits"][-1].detach().numpy()
+    p = np.exp(r - r.max())
+    p /= p.sum()
+    want = list(np.argsort(-p, kind="stable")[:5])
+    out = subprocess.run([ATTEND, "dump", "--model", d, "--sentence", s, "--next", "5", "--format",
+                          "json"], capture_output=True, text=True)
+    got = json.loads(out.stdout)["next"] if out.returncode == 0 else []
+    ok = [g["id"] for g in got] == [int(w) for w in want] and \
+        all(abs(g["p"] - p[w]) <= 1e-4 for g, w in zip(got, want))
+    check(ok, "%s: --next 5 gives the reference's top tokens %s (p %.3f first)" % (
+        what, [int(w) for w in want], p[want[0]]))
+
+
 def run_model(root, spec, rng):
     name, cfg, tok_kind, dtype, shards, prefix = spec
     d = os.path.join(root, name)
@@ -253,6 +269,7 @@ def run_model(root, spec, rng):
             compare(dump, ref, what)
         if "river bank" in s:
             pair_check(d, s, dump, ref, cfg, what)
+            next_check(d, s, ref, what)
     return d
 
 

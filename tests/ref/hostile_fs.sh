@@ -6,6 +6,7 @@
 # before is byte-identical after (docs/security.md). Prints "N passed, N failed".
 . "$(dirname "$0")/cli_lib.bash"
 
+[ -n "${tmp:-}" ] && [ -d "$tmp" ] || { echo "no temp folder"; echo "0 passed, 1 failed"; exit 1; }
 A=$(cd "$(dirname "$A")" && pwd)/$(basename "$A")
 root=0
 [ "$(id -u)" = 0 ] && root=1

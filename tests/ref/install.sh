@@ -113,6 +113,7 @@ touch "$tmp/elsewhere/figure-out.svg"
 [ "$(comp attend export -o figure-o)" = figure-out.svg ] && ok || bad "completion of export -o: $(comp attend export -o figure-o)"
 # an installed demo opens by name, outside the source tree
 expect 0 "every lesson, page and key checked" -- run attend demo --check causal-mask
+expect 0 "every lesson, page and key checked" -- run attend present --plan lecture-masks --check
 out=$(run attend demo no-such-demo 2>&1)
 grep -qF "causal-mask" <<<"$out" && ok || bad "attend demo no-such-demo lists the shipped demos: $out"
 

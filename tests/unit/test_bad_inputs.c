@@ -9,9 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "progress.h"
 #include "quiz.h"
+#include "safetext.h"
 #include "t.h"
+#include "vocab.h"
 
 static char tmpdir[128];
 
@@ -197,6 +200,85 @@ static void test_answer_rows(void)
     }
 }
 
+/* Vocabulary words: refused when the tokenizer could never produce them (issue 23). */
+typedef struct {
+    const char *word;
+    const char *keys; /* NULL: accepted */
+} VocabRow;
+
+static const VocabRow VOCAB_ROWS[] = {
+    {"Zebra", "has a capital letter|could never be produced"},
+    {"a.b", "contains \".\"|punctuation"},
+    {"it's", "contains \"'\""},
+    {"tab\there", "whitespace"},
+    {"##Ing", "capital"},
+    {"zebra", NULL},
+    {".", NULL},
+    {"<bos>", NULL},
+    {"<0x41>", NULL},
+    {"##ing", NULL},
+    {"caf\xc3\xa9", NULL},
+};
+
+static void test_vocab_rows(void)
+{
+    for (size_t i = 0; i < sizeof VOCAB_ROWS / sizeof VOCAB_ROWS[0]; i++) {
+        const VocabRow *r = &VOCAB_ROWS[i];
+        const char *words[] = {"<pad>", "<unk>", r->word};
+        for (int kind = VOCAB_WORDS; kind <= VOCAB_WORDPIECE; kind++) {
+            Vocab v;
+            char err[300] = "";
+            int rc = vocab_init_kind(&v, (VocabKind)kind, words, 3, err, sizeof err);
+            if (r->keys)
+                CHECK(rc == -1 && has_all(err, r->keys) && strstr(err, "word 2"),
+                      "vocab \"%s\" (%s) refused: %s", r->word, vocab_kind_name(kind), err);
+            else
+                CHECK(rc == 0, "vocab \"%s\" (%s) accepted: %s", r->word, vocab_kind_name(kind),
+                      err);
+            if (rc == 0)
+                vocab_free(&v);
+        }
+    }
+}
+
+/* Duplicate keys are found, named by their path, in small and large objects. */
+static void test_duplicate_keys(void)
+{
+    char path[200];
+    cJSON *a = cJSON_Parse("{\"config\": {\"arch\": 1, \"d\": 2, \"arch\": 3}, \"x\": [1]}");
+    CHECK(a && json_find_duplicate(a, path, sizeof path) && !strcmp(path, "config.arch"),
+          "a nested duplicate named: %s", path);
+    cJSON_Delete(a);
+    a = cJSON_Parse("{\"w\": [{\"k\": 1}, {\"k\": 1, \"k\": 2}]}");
+    CHECK(a && json_find_duplicate(a, path, sizeof path) && !strcmp(path, "w[1].k"),
+          "in an array's object: %s", path);
+    cJSON_Delete(a);
+    char big[4000];
+    size_t o = (size_t)snprintf(big, sizeof big, "{");
+    for (int i = 0; i < 100; i++)
+        o += (size_t)snprintf(big + o, sizeof big - o, "\"k%03d\": %d, ", i, i);
+    snprintf(big + o, sizeof big - o, "\"k042\": 0}");
+    a = cJSON_Parse(big);
+    CHECK(a && json_find_duplicate(a, path, sizeof path) && !strcmp(path, "k042"),
+          "in a 101-key object: %s", path);
+    cJSON_Delete(a);
+    a = cJSON_Parse("{\"a\": {\"b\": 1}, \"b\": {\"a\": 1}}");
+    CHECK(a && !json_find_duplicate(a, path, sizeof path), "no duplicate: none reported");
+    cJSON_Delete(a);
+}
+
+/* Control characters in caret notation, UTF-8 kept whole. */
+static void test_safetext(void)
+{
+    char out[64];
+    CHECK(!strcmp(safetext_escape("a\x1b]0;x\x07" "b", out, sizeof out), "a^[]0;x^Gb"), "OSC: %s", out);
+    CHECK(!strcmp(safetext_escape("\xc2\x9b" "2J\x7f", out, sizeof out), "^[[2J^?"), "C1 CSI, DEL: %s",
+          out);
+    CHECK(!strcmp(safetext_escape("caf\xc3\xa9\nok\t\r", out, sizeof out), "caf\xc3\xa9\nok\t^M"),
+          "UTF-8, newline and tab kept, a carriage return escaped: %s", out);
+    CHECK(!strcmp(safetext_escape("ab\xc3\xa9", out, 4), "ab"), "a character is never cut: %s", out);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/attend-test-bad-XXXXXX");
@@ -206,6 +288,9 @@ int main(void)
     }
     test_progress_rows();
     test_answer_rows();
+    test_vocab_rows();
+    test_duplicate_keys();
+    test_safetext();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

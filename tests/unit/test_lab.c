@@ -82,7 +82,8 @@ static void test_labs(void)
                         outs[i][k] = w[k];
                         for (size_t j = 0; j < w[k].len; j++)
                             differs |= !lab_close(lc.cases[i].want[k].v[j], w[k].v[j]);
-                    } else {
+                    } else { /* does not apply: the right answer; w's own arrays freed */
+                        lab_array_free(&w[k]);
                         lab_array_alloc(&outs[i][k], lc.cases[i].want[k].name,
                                         lc.cases[i].want[k].ndim, lc.cases[i].want[k].dim[0],
                                         lc.cases[i].want[k].dim[1], lc.cases[i].want[k].dim[2]);

@@ -1,0 +1,153 @@
+/* safetext.c - control characters in caret notation, for strings and for output streams
+ * (see safetext.h). */
+#define _GNU_SOURCE /* fopencookie */
+#include "safetext.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The caret form of byte c if it is a control to escape (into buf, 3 bytes), else NULL. */
+static const char *caret(unsigned char c, int keep_cr, char buf[3])
+{
+    if (c == '\n' || c == '\t' || (c == '\r' && keep_cr) || (c >= 0x20 && c != 0x7f))
+        return NULL;
+    buf[0] = '^';
+    buf[1] = c == 0x7f ? '?' : (char)(c + 0x40);
+    buf[2] = 0;
+    return buf;
+}
+
+char *safetext_escape(const char *s, char *out, size_t n)
+{
+    size_t o = 0;
+    char cb[3];
+    if (!n)
+        return out;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        const char *rep = caret(*p, 0, cb);
+        char c1[4];
+        if (!rep && p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* a C1 control */
+            c1[0] = '^';
+            c1[1] = '[';
+            c1[2] = (char)(p[1] - 0x40);
+            c1[3] = 0;
+            rep = c1;
+            p++;
+        }
+        size_t len = rep ? strlen(rep) : 1;
+        if (o + len >= n)
+            break;
+        if (rep) {
+            memcpy(out + o, rep, len);
+        } else {
+            /* a multi-byte character is not cut: its continuation bytes must fit too */
+            size_t more = 0;
+            while (p[more + 1] >= 0x80 && p[more + 1] < 0xC0 && more < 3)
+                more++;
+            if (*p >= 0xC0 && o + 1 + more >= n)
+                break;
+            out[o] = (char)*p;
+        }
+        o += len;
+    }
+    out[o] = 0;
+    return out;
+}
+
+typedef struct {
+    int fd;
+    int keep_cr;
+    int held_c2;  /* the previous chunk ended with 0xC2: a C1 control may follow */
+} Sink;
+
+static int put(int fd, const char *buf, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        buf += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t len)
+{
+    Sink *s = cookie;
+    char out[4096 + 8];
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (o > sizeof out - 8) {
+            if (put(s->fd, out, o))
+                return -1;
+            o = 0;
+        }
+        if (s->held_c2) {
+            s->held_c2 = 0;
+            if (c >= 0x80 && c <= 0x9F) {
+                out[o++] = '^';
+                out[o++] = '[';
+                out[o++] = (char)(c - 0x40);
+                continue;
+            }
+            out[o++] = (char)0xC2;
+        }
+        if (c == 0xC2) {
+            s->held_c2 = 1;
+            continue;
+        }
+        char cb[3];
+        const char *rep = caret(c, s->keep_cr, cb);
+        if (rep) {
+            out[o++] = rep[0];
+            out[o++] = rep[1];
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    if (o && put(s->fd, out, o))
+        return -1;
+    return (ssize_t)len;
+}
+
+static int sink_close(void *cookie)
+{
+    Sink *s = cookie;
+    int rc = s->held_c2 ? put(s->fd, "\xC2", 1) : 0;
+    free(s);
+    return rc;
+}
+
+FILE *safetext_stream(int fd, int keep_cr)
+{
+    Sink *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->fd = fd;
+    s->keep_cr = keep_cr;
+    cookie_io_functions_t io = {NULL, sink_write, NULL, sink_close};
+    FILE *f = fopencookie(s, "w", io);
+    if (!f)
+        free(s);
+    return f;
+}
+
+void safetext_wrap(FILE **stream, int keep_cr)
+{
+    fflush(*stream);
+    int line = isatty(fileno(*stream));
+    FILE *f = safetext_stream(fileno(*stream), keep_cr);
+    if (!f)
+        return;
+    if (*stream == stderr)
+        setvbuf(f, NULL, _IONBF, 0);
+    else if (line)
+        setvbuf(f, NULL, _IOLBF, 0);
+    *stream = f;
+}

@@ -1,0 +1,24 @@
+/* safetext.h - text made safe for a terminal: control characters (C0 but newline and tab, DEL,
+ * and the UTF-8-encoded C1 controls U+0080..U+009F) shown in caret notation (ESC as "^[", the
+ * CSI U+009B as "^[["), the way the player's curses shows them, so a lesson, a model or a
+ * sentence cannot send escape sequences (OSC, CSI) to the learner's terminal. No curses. */
+#ifndef ATTEND_SAFETEXT_H
+#define ATTEND_SAFETEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Copies s into out (n bytes, always NUL-terminated, cut at a character boundary when it
+ * does not fit) with control characters in caret notation. Returns out. */
+char *safetext_escape(const char *s, char *out, size_t n);
+
+/* A stdio stream writing to descriptor fd with every control character but newline, tab and
+ * carriage return (keep_cr: 1, for progress lines) in caret notation. The descriptor stays
+ * open when the stream is closed. NULL when out of memory. */
+FILE *safetext_stream(int fd, int keep_cr);
+
+/* Replaces *stream (stdout or stderr) by a safetext_stream over its descriptor, flushing it
+ * first; keeps the old stream when out of memory. */
+void safetext_wrap(FILE **stream, int keep_cr);
+
+#endif
