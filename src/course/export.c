@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "fileio.h"
 #include "names.h"
 
 static void csv_num(FILE *f, float x)
@@ -261,38 +262,36 @@ int export_write_current(const ExportView *v, ExportWhat what, ExportFormat fmt,
     snprintf(stem, sizeof stem, "%.*s", (int)(ext - name), name);
     if (!dir || !dir[0])
         dir = ".";
-    int fd = -1;
-    for (int k = 1; k < 1000; k++) {
+    /* the whole figure to a temp file first, then linked to the first free name: a failure
+     * or a kill never leaves a part of a figure under a figure's name */
+    snprintf(path, pathlen, "%s/%s", dir, name);
+    FileioTmp t;
+    if (fileio_tmp_open(&t, path, 0644, err, errlen))
+        return -1;
+    FILE *f = fileio_tmp_stream(&t, EXPORT_MAX_BYTES);
+    if (!f || export_write(f, v, what, fmt, err, errlen)) {
+        if (!f)
+            snprintf(err, errlen, "out of memory");
+        else if (t.sink.werr) /* the write itself failed: the path and the reason */
+            fileio_tmp_finish(&t, err, errlen);
+        fileio_tmp_abort(&t);
+        return -1;
+    }
+    int rc = 1;
+    for (int k = 1; k < 1000 && rc == 1; k++) {
         int len = k == 1 ? snprintf(path, pathlen, "%s/%s", dir, name)
                          : snprintf(path, pathlen, "%s/%s-%d%s", dir, stem, k, ext);
         if (len < 0 || (size_t)len >= pathlen) {
             snprintf(err, errlen, "%s: path too long", dir);
-            return -1;
-        }
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd >= 0 || errno != EEXIST)
             break;
+        }
+        rc = fileio_tmp_commit_new(&t, path, err, errlen);
     }
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, errno == EEXIST ? "999 exports of this name exist"
-                                                               : strerror(errno));
-        return -1;
-    }
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        close(fd);
-        unlink(path);
-        return -1;
-    }
-    int rc = export_write(f, v, what, fmt, err, errlen);
-    if (fclose(f) && rc == 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        rc = -1;
-    }
+    if (rc == 1)
+        snprintf(err, errlen, "%s: 999 exports of this name exist", path);
     if (rc)
-        unlink(path);
-    return rc;
+        fileio_tmp_abort(&t);
+    return rc ? -1 : 0;
 }
 
 /* ---- a page at its start state ---- */

@@ -363,6 +363,29 @@ int fileio_tmp_commit(FileioTmp *t, char *err, size_t errlen)
     return 0;
 }
 
+int fileio_tmp_commit_new(FileioTmp *t, const char *path, char *err, size_t errlen)
+{
+    if (fileio_tmp_finish(t, err, errlen))
+        return -1;
+    if (link(t->tmp, path) != 0) {
+        if (errno == EEXIST)
+            return 1;
+        snprintf(err, errlen, "%s: cannot save: %s", path, strerror(errno));
+        fileio_tmp_abort(t);
+        return -1;
+    }
+    unlink(t->tmp);
+    t->tmp[0] = 0;
+    char dir[sizeof t->path];
+    dir_of(path, dir, sizeof dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
 int fileio_write_file(const char *path, int mode, const void *buf, size_t len, char *err,
                       size_t errlen)
 {

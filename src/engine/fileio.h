@@ -72,6 +72,11 @@ int fileio_tmp_finish(FileioTmp *t, char *err, size_t errlen);
  * temp file is removed, the target is left as it was, and -1 comes back with a message
  * naming PATH. 0 on success. */
 int fileio_tmp_commit(FileioTmp *t, char *err, size_t errlen);
+/* Finishes the temp file and gives it the name path (which may differ from the target it
+ * was opened for, in the same directory) only if no file has that name yet (link: never
+ * replacing anything), then removes the temp name. 0; 1 when path exists (the temp file is
+ * kept for another name); -1 with a message naming path (the temp file removed). */
+int fileio_tmp_commit_new(FileioTmp *t, const char *path, char *err, size_t errlen);
 /* Closes and removes the temp file (a write failed). Keeps errno. */
 void fileio_tmp_abort(FileioTmp *t);
 

@@ -514,7 +514,14 @@ static void draw_multiples(App *a, Rect r)
                 ui_put(py + 1, px + j * g.cw, g.cw - 1, app_col_token(a, j));
             attroff(A_DIM);
         }
-        for (int i = 0; i < nr; i++)
+        for (int i = 0; i < nr; i++) {
+            /* cells too narrow for a value: each row's strongest key gets a '*', so the
+             * panel is not colour alone (80x24, 100x30) */
+            int best = -1;
+            for (int j = 0; j < nc; j++)
+                if (!is_masked(M, i, j) && (best < 0 || W->data[(size_t)i * nc + j] >
+                                                            W->data[(size_t)i * nc + best]))
+                    best = j;
             for (int j = 0; j < nc; j++) {
                 float v = W->data[(size_t)i * nc + j];
                 float v01 = a->scores ? (v - lo) / (hi - lo) : v;
@@ -529,16 +536,22 @@ static void draw_multiples(App *a, Rect r)
                     int at = ui_ramp_attr(ui_ramp_level(v01));
                     attron(at);
                     ui_fill(y, x, g.cw);
+                    if (j == best)
+                        ui_put(y + (g.rh - 1) / 2, x + (g.cw - 1) / 2, 1, "*");
                     attroff(at);
                 } else {
                     for (int q = 0; q < g.cw; q++)
-                        ui_put(y, x + q, 1, ui_shade(v01));
+                        ui_put(y, x + q, 1, j == best && q == (g.cw - 1) / 2 ? "*" : ui_shade(v01));
                 }
             }
+        }
     }
     int rows_used = g.collab ? g.bands * ph : g.bands * (ph + 1) - 1;
-    if (rows_used < r.h)
-        draw_legend(r.y + rows_used, r.x, r.w, 0.0f, 1.0f, a->scores);
+    if (rows_used < r.h) {
+        int legw = draw_legend(r.y + rows_used, r.x, r.w, 0.0f, 1.0f, a->scores);
+        if (g.cw < 4 && legw + 24 <= r.w)
+            ui_put(r.y + rows_used, r.x + legw + 2, r.w - legw - 2, "* strongest key of the row");
+    }
 }
 
 static void heatmap_draw(App *a, Rect r)

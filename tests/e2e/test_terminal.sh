@@ -31,10 +31,13 @@ check "notes with its output redirected says why" grep -q "standard output is no
 # ---- 2. the terminal goes away: the screen ends, nothing spins, the state file goes ----
 # attend runs in its own session (setsid), so the pty's hangup sends it no SIGHUP, as under
 # `su - user` in a closed tmux pane: it must notice from its reads (EIO/hangup) alone.
+children() { # the child processes of pid $1 (from /proc: no procps needed)
+    cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -v '^$'
+}
 attend_pid() { # the attend process under the pane's shell
     local sh
     sh=$(tm list-panes -t main -F '#{pane_pid}' 2>/dev/null | head -n 1)
-    [ -n "$sh" ] && pgrep -P "$sh" | head -n 1
+    [ -n "$sh" ] && children "$sh" | head -n 1
 }
 for s in "" "present" "notes" "demo $DEMO" "quiz"; do
     n=$(name_of "$s")
@@ -50,7 +53,7 @@ for s in "" "present" "notes" "demo $DEMO" "quiz"; do
     done
     if [ -z "$pid" ]; then fail "$n: did not start"; continue; fi
     # attend itself (setsid -w forks it): the child of setsid
-    apid=$(pgrep -P "$pid" | head -n 1)
+    apid=$(children "$pid" | head -n 1)
     apid=${apid:-$pid}
     if [ "$s" = present ]; then
         for _ in $(seq 60); do ls "$XDG_RUNTIME_DIR"/attend/*.state >/dev/null 2>&1 && break; sleep 0.05; done

@@ -212,4 +212,21 @@ expect "strongest" "long: scores keep the column"
 keys q
 expect_exit 0 "long: quits"
 
+# small multiples at 80x24 and 100x30: cells too narrow for values mark each row's strongest
+# key with '*' (not colour alone); row 0 under the causal mask has only itself
+for size in "80 24" "100 30"; do
+    start $size -- --lesson multi-head --page 1
+    wait_for "head 0 of" 2
+    screen | grep -q "head 3 " || keys a
+    # either the values fit (row 0 gives itself 1.00 in every head) or '*' marks them
+    r0=$(screen | grep -m1 -E '^ the +(\*|1\.00)')
+    check "multiples $size: row 0 of every head shows itself as strongest, not by colour alone ($r0)" \
+        test "$(grep -oE '\*|1\.00' <<<"$r0" | wc -l)" -ge 2
+    if grep -qF '*' <<<"$r0"; then
+        expect "strongest key of the row" "multiples $size: the legend names the mark"
+    fi
+    keys q
+    expect_exit 0 "multiples $size: quits"
+done
+
 finish

@@ -211,7 +211,12 @@ printf 'old demo\n' >"$tmp/rec.json"
 script -qec "'$A' --lesson '$LESSON' --record '$tmp/rec.json'" /dev/null </dev/null >/dev/null 2>&1 &
 spid=$!
 for _ in $(seq 50); do ls "$tmp"/rec.json.tmp-* >/dev/null 2>&1 && break; sleep 0.05; done
-pkill -9 -P "$spid" 2>/dev/null; kill -9 "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+kill_tree() { # kill -9 pid $1 and its descendants (from /proc: no procps needed), deepest first
+    local c
+    for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do kill_tree "$c"; done
+    kill -9 "$1" 2>/dev/null
+}
+kill_tree "$spid"; wait "$spid" 2>/dev/null
 [ "$(cat "$tmp/rec.json")" = "old demo" ] && ok || bad "--record: a killed session changed the old demo"
 
 # ---- 6. hostile paths attend reads: refused at once with the path, never waited on ----

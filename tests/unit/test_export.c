@@ -107,8 +107,21 @@ static void test_run(const Model *m)
     CHECK(export_write_current(&v, EXPORT_HEATMAP, EXPORT_SVG, dir, p2, sizeof p2, err,
                                sizeof err) == 0, "second export: %s", err);
     CHECK(strstr(p2, "/heatmap-L0-h1-the-cat-sat-2.svg") != NULL, "path %s", p2);
+    /* a symlink planted at the next name is skipped, never written through */
+    char planted[600], victim[600];
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    FILE *vf = fopen(victim, "w");
+    if (vf) {
+        fputs("precious", vf);
+        fclose(vf);
+    }
+    snprintf(planted, sizeof planted, "%s/heatmap-L0-h1-the-cat-sat-3.svg", dir);
+    CHECK(symlink(victim, planted) == 0, "planted %s", planted);
     CHECK(export_write_current(&v, EXPORT_HEATMAP, EXPORT_SVG, dir, p3, sizeof p3, err,
-                               sizeof err) == 0 && strstr(p3, "-3.svg"), "third: %s", p3);
+                               sizeof err) == 0 && strstr(p3, "-4.svg"), "third: %s", p3);
+    CHECK(slurp(victim) && !strcmp(slurp(victim), "precious"), "the link's target untouched");
+    unlink(planted);
+    unlink(victim);
     CHECK(slurp(p1) && !strcmp(slurp(p1), first), "the first file is unchanged");
     CHECK(strstr(first, "<svg") && strstr(first, "cat"), "an SVG with the tokens");
     free(first);
