@@ -21,12 +21,11 @@ BASE = "data/configs/induction.json"
 
 # name, what changes, a function editing the config
 VARIANTS = [
-    ("shipped", "data/configs/induction.json: segments 6-20, loss on both copies, lr 1e-3",
+    ("shipped", "data/configs/induction.json: 2 heads of 32, segments 6-20, loss on both copies, lr 1e-3",
      None),
     ("loss-second", "loss on the second copy only", lambda c: c["repeat"].update(loss="second-copy")),
     ("loss-all", "loss on every position", lambda c: c["repeat"].update(loss="all")),
-    ("lr-3e-3", "learning rate 3e-3", lambda c: c["train"].update(lr=0.003)),
-    ("seg-4-16", "segments 4-16", lambda c: c["repeat"].update(min_segment=4, max_segment=16)),
+    ("four-heads", "4 heads of 16 a layer", lambda c: c["config"].update(n_heads=4, d_head=16)),
     ("one-layer", "one layer (no layer to compose with)", lambda c: c["config"].update(n_layers=1)),
 ]
 

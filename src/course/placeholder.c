@@ -303,7 +303,8 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"layers", 0, 0, 0}, {"d_ff", 0, 0, 0}, {"vocab", 0, 0, 0}, {"max_len", 0, 0, 0},
     {"params", 0, 0, 0}, {"equivariance", 0, 1, 1}, {"layer", 0, 0, 0}, {"head", 0, 0, 0},
     {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
-    {"pieces", 0, 0, 1}, {"model", 0, 0, 0},
+    {"pieces", 0, 0, 1}, {"model", 0, 0, 0}, {"curve", 1, 0, 0}, {"hist", 2, 1, 0},
+    {"phase", 0, 0, 0},
 };
 
 /* {{pieces}}: the sentence's tokens that continue the word before (a WordPiece "##" piece or
@@ -374,6 +375,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         return ph_token(av[1], ctx, out, outlen, err, errlen);
     if (!strcmp(name, "pieces") || !strcmp(name, "model"))
         return ph_tokenizer(name, ctx, out, outlen);
+    if (!strcmp(name, "curve") || !strcmp(name, "hist") || !strcmp(name, "phase"))
+        return placeholder_history(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "n")) {
         snprintf(out, outlen, "%d", t->n);
         return 0;

@@ -72,4 +72,9 @@ int placeholder_number(const char *body, const PlaceholderCtx *ctx, double *v, i
  * written by placeholder_expand; PLACEHOLDER_BAD_OPEN is that prefix. */
 #define PLACEHOLDER_BAD_OPEN "[?"
 
+/* {{curve SERIES}}, {{hist SERIES STEP}}, {{phase}}: the model's recorded training history
+ * (placeholder_hist.c; docs/lessons.md). av[0] is the name. 0, or -1 with a message. */
+int placeholder_history(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                        size_t outlen, char *err, size_t errlen);
+
 #endif

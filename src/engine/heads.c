@@ -543,6 +543,116 @@ char *heads_history_json(const HeadsHistory *h)
     return b.s;
 }
 
+/* Reads a JSON array of n numbers (null: NAN) into out. 0 or -1. */
+static int read_floats(const cJSON *a, float *out, int n)
+{
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+        return -1;
+    int i = 0;
+    for (const cJSON *it = a->child; it; it = it->next, i++)
+        out[i] = cJSON_IsNumber(it) ? (float)it->valuedouble : NAN;
+    return 0;
+}
+
+int heads_history_read(const Model *m, HeadsHistory *h, char *err, size_t errlen)
+{
+    memset(h, 0, sizeof *h);
+    cJSON *t = m->training ? json_parse_text("training", m->training, strlen(m->training), err,
+                                             errlen) : NULL;
+    const cJSON *hi = t ? json_get(t, "history") : NULL;
+    const cJSON *st = hi ? json_get(hi, "step") : NULL, *sc = hi ? json_get(hi, "scores") : NULL;
+    int n = cJSON_IsArray(st) ? cJSON_GetArraySize(st) : 0, rc = -1;
+    if (!hi || n < 1 || !cJSON_IsObject(sc)) {
+        snprintf(err, errlen, "%s: no recorded training history (train it with a \"repeat\" "
+                 "config, docs/training.md)", m->path[0] ? m->path : "the model");
+        goto out;
+    }
+    HeadProbe p;
+    heads_probe_defaults(m, &p);
+    heads_history_init(h, m, &p);
+    while (h->cap < n)
+        if (history_grow(h))
+            goto bad;
+    h->n = n;
+    int i = 0;
+    for (const cJSON *it = st->child; it; it = it->next)
+        h->step[i++] = cJSON_IsNumber(it) ? it->valueint : -1;
+    if (read_floats(json_get(hi, "train_loss"), h->train_loss, n) ||
+        read_floats(json_get(hi, "loss_first"), h->loss_first, n) ||
+        read_floats(json_get(hi, "loss_second"), h->loss_second, n))
+        goto bad;
+    float *tmp = malloc(sizeof(float) * (size_t)n);
+    if (!tmp)
+        goto bad;
+    for (int s = 0; s < HEADS_N_SCORES; s++) {
+        const cJSON *per = json_get(sc, heads_score_name(s));
+        if (!cJSON_IsArray(per) || cJSON_GetArraySize(per) != h->n_heads) {
+            free(tmp);
+            goto bad;
+        }
+        int k = 0;
+        for (const cJSON *hh = per->child; hh; hh = hh->next, k++) {
+            if (read_floats(hh, tmp, n)) {
+                free(tmp);
+                goto bad;
+            }
+            for (int j = 0; j < n; j++)
+                h->scores[((size_t)j * h->n_heads + k) * HEADS_N_SCORES + s] = tmp[j];
+        }
+    }
+    free(tmp);
+    rc = 0;
+    goto out;
+bad:
+    snprintf(err, errlen, "%s: the training history is malformed", m->path[0] ? m->path : "model");
+    heads_history_free(h);
+out:
+    cJSON_Delete(t);
+    return rc;
+}
+
+int heads_history_series(const HeadsHistory *h, const Model *m, const char *name, float *out,
+                         char *err, size_t errlen)
+{
+    const float *src = !strcmp(name, "loss_first")    ? h->loss_first
+                       : !strcmp(name, "loss_second") ? h->loss_second
+                       : !strcmp(name, "train_loss")  ? h->train_loss
+                                                      : NULL;
+    if (src) {
+        memcpy(out, src, sizeof(float) * (size_t)h->n);
+        return 0;
+    }
+    char score[16];
+    int l, hd, used = 0;
+    const char *dot = strchr(name, '.');
+    int s = -1;
+    if (dot && (size_t)(dot - name) < sizeof score) {
+        memcpy(score, name, (size_t)(dot - name));
+        score[dot - name] = 0;
+        s = heads_score_parse(score);
+    }
+    if (s < 0 || sscanf(dot + 1, "%d.%d%n", &l, &hd, &used) != 2 || dot[1 + used] ||
+        l < 0 || l >= m->cfg.n_layers || hd < 0 || hd >= m->cfg.n_heads) {
+        snprintf(err, errlen, "no history series \"%s\": loss_first, loss_second, train_loss, "
+                 "or SCORE.LAYER.HEAD with SCORE one of prev, induction, prefix, self, first "
+                 "(layers 0..%d, heads 0..%d)", name, m->cfg.n_layers - 1, m->cfg.n_heads - 1);
+        return -1;
+    }
+    for (int j = 0; j < h->n; j++)
+        out[j] = h->scores[((size_t)j * h->n_heads + l * m->cfg.n_heads + hd) * HEADS_N_SCORES + s];
+    return 0;
+}
+
+int heads_history_phase(const HeadsHistory *h)
+{
+    if (h->n < 1 || !isfinite(h->loss_second[0]))
+        return -1;
+    for (int j = 0; j < h->n; j++)
+        if (h->loss_second[j] < 0.5f * h->loss_second[0])
+            return h->step[j];
+    return -1;
+}
+
 void heads_history_free(HeadsHistory *h)
 {
     free(h->step);

@@ -108,6 +108,16 @@ int heads_history_add(HeadsHistory *h, const Model *m, int step, float train_los
 /* The history as a JSON object (docs/model-format.md, "training.history"): malloc'd text, or
  * NULL when out of memory. */
 char *heads_history_json(const HeadsHistory *h);
+/* Reads m->training's "history" (as heads_history_json writes it) into h: 0, or -1 with a
+ * message when m has none or it is malformed (h is then empty). Free with heads_history_free. */
+int heads_history_read(const Model *m, HeadsHistory *h, char *err, size_t errlen);
+/* The values of one series of h: "loss_first", "loss_second", "train_loss", or a score of one
+ * head "SCORE.L.H" ("induction.1.0", "prev.0.1"); writes h->n values to out (NAN where none
+ * was measured). 0, or -1 with a message naming the series. */
+int heads_history_series(const HeadsHistory *h, const Model *m, const char *name, float *out,
+                         char *err, size_t errlen);
+/* The first recorded step whose second-copy loss is below half of the first point's, or -1. */
+int heads_history_phase(const HeadsHistory *h);
 void heads_history_free(HeadsHistory *h);
 
 #endif

@@ -106,8 +106,14 @@ static int read_config_opt(const cJSON *cj, ModelConfig *c, int allow_no_vocab, 
     c->ffn = (FfnKind)v;
     if (c->ffn == FFN_NONE) { /* attention-only: d_ff absent or 0 */
         c->d_ff = 0;
-        if (json_get(cj, "d_ff") &&
-            json_get_int(cj, "d_ff", 0, 0, &c->d_ff, "config.d_ff", err, errlen)) return -1;
+        if (json_get(cj, "d_ff")) {
+            if (json_get_int(cj, "d_ff", 0, 16384, &c->d_ff, "config.d_ff", err, errlen)) return -1;
+            if (c->d_ff != 0) {
+                snprintf(err, errlen, "\"config.d_ff\" is %d, but an attention-only model "
+                         "(\"ffn\": \"none\") has no FFN: leave d_ff out or make it 0", c->d_ff);
+                return -1;
+            }
+        }
     } else if (json_get_int(cj, "d_ff", 1, 16384, &c->d_ff, "config.d_ff", err, errlen)) {
         return -1;
     }

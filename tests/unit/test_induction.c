@@ -8,6 +8,8 @@
 
 #include "ablation.h"
 #include "heads.h"
+#include "json.h"
+#include "placeholder.h"
 #include "model.h"
 #include "repeat.h"
 #include "t.h"
@@ -280,11 +282,120 @@ static void test_scores_match_trace(void)
     model_free(&m);
 }
 
+/* The shipped data/induction.json (run from the repository root): a layer-0 previous-token
+ * head, a layer-1 induction head at every segment length it never trained on (not a fixed
+ * offset), prefix-matching on shuffled copies; knocking the induction head out raises the
+ * second-copy loss while the first copy's barely moves; knocking the previous-token head out
+ * breaks induction (K-composition); the recorded history starts at chance and ends low. */
+static void test_shipped(void)
+{
+    char err[512];
+    Model m;
+    if (model_load(&m, "data/induction.json", err, sizeof err)) {
+        CHECK(0, "%s", err);
+        return;
+    }
+    CHECK(m.cfg.ffn == FFN_NONE && m.cfg.n_layers == 2, "attention-only, two layers");
+    cJSON *tr = m.training ? cJSON_Parse(m.training) : NULL;
+    const cJSON *rep = tr ? cJSON_GetObjectItemCaseSensitive(tr, "repeat") : NULL;
+    int lo = rep ? cJSON_GetObjectItemCaseSensitive(rep, "min_segment")->valueint : 0;
+    int hi = rep ? cJSON_GetObjectItemCaseSensitive(rep, "max_segment")->valueint : 0;
+    CHECK(lo > 0 && hi >= lo, "the training record names its segment lengths %d..%d", lo, hi);
+    HeadProbe p;
+    heads_probe_defaults(&m, &p);
+    CHECK(p.n_lens >= 2, "probe lengths");
+    for (int i = 0; i < p.n_lens; i++)
+        CHECK(p.lens[i] < lo || p.lens[i] > hi, "probe length %d was never trained on",
+              p.lens[i]);
+    int H = m.cfg.n_heads, nh = 2 * H;
+    HeadScores sc[2 * 64];
+    CHECK(heads_scores(&m, &p, NULL, sc, err, sizeof err) == 0, "%s", err);
+    int prev = 0, ind = H;
+    for (int h = 0; h < H; h++) {
+        if (sc[h].prev > sc[prev].prev) prev = h;
+        if (sc[H + h].induction > sc[ind].induction) ind = H + h;
+    }
+    CHECK(sc[prev].prev >= 0.5, "L0.h%d is a previous-token head: %.3f", prev, sc[prev].prev);
+    CHECK(sc[ind].induction >= 0.4, "L1.h%d is an induction head: %.3f", ind - H,
+          sc[ind].induction);
+    for (int i = 0; i < p.n_lens; i++)
+        CHECK(sc[ind].by_len[i] >= 0.3, "at length %d too (%.3f): not a fixed offset",
+              p.lens[i], sc[ind].by_len[i]);
+    CHECK(sc[ind].prefix >= 0.3, "prefix-matching on shuffled copies: %.3f", sc[ind].prefix);
+    CHECK(sc[ind].prev < 0.2, "the induction head is not a previous-token head: %.3f",
+          sc[ind].prev);
+    double f0, s0, f1, s1, f2, s2;
+    Controls c;
+    model_default_controls(&m, &c);
+    CHECK(heads_copy_loss(&m, &p, &c, &f0, &s0, err, sizeof err) == 0, "%s", err);
+    c.ablate[1] = (uint64_t)1 << (ind - H);
+    CHECK(heads_copy_loss(&m, &p, &c, &f1, &s1, err, sizeof err) == 0, "%s", err);
+    CHECK(s1 > 1.5 * s0 && s1 > s0 + 0.3, "knocking L1.h%d out: second copy %.3f -> %.3f",
+          ind - H, s0, s1);
+    CHECK(fabs(f1 - f0) < 0.25, "the first copy barely moves: %.3f -> %.3f", f0, f1);
+    memset(c.ablate, 0, sizeof c.ablate);
+    c.ablate[0] = (uint64_t)1 << prev;
+    CHECK(heads_copy_loss(&m, &p, &c, &f2, &s2, err, sizeof err) == 0, "%s", err);
+    CHECK(s2 > 0.7 * log(64.0), "knocking out the previous-token head L0.h%d breaks induction "
+          "(K-composition): second copy %.3f -> %.3f", prev, s0, s2);
+    HeadScores sk[2 * 64];
+    CHECK(heads_scores(&m, &p, &c, sk, err, sizeof err) == 0, "%s", err);
+    CHECK(sk[ind].induction < 0.5 * sc[ind].induction, "and its pattern: %.3f -> %.3f",
+          sc[ind].induction, sk[ind].induction);
+    const cJSON *hist = tr ? cJSON_GetObjectItemCaseSensitive(tr, "history") : NULL;
+    const cJSON *ls = hist ? cJSON_GetObjectItemCaseSensitive(hist, "loss_second") : NULL;
+    int npt = ls ? cJSON_GetArraySize(ls) : 0;
+    CHECK(npt >= 10, "a recorded history of %d points", npt);
+    if (npt >= 10) {
+        double a = cJSON_GetArrayItem(ls, 0)->valuedouble, z = cJSON_GetArrayItem(ls, npt - 1)->valuedouble;
+        CHECK(a > 3.5 && z < 0.5 * a, "the second-copy loss falls from %.3f to %.3f", a, z);
+        CHECK(fabs(z - s0) < 1e-3, "the history's last point is the file's model: %.4f %.4f", z, s0);
+    }
+    /* the lesson's replay placeholders read the same history */
+    PlaceholderCtx px = {0};
+    px.model = &m;
+    char out[512], e3[320], want[64];
+    if (npt >= 10) {
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(hist, "step");
+        int phase = -1;
+        double a = cJSON_GetArrayItem(ls, 0)->valuedouble;
+        for (int i = 0; i < npt && phase < 0; i++)
+            if (cJSON_GetArrayItem(ls, i)->valuedouble < 0.5 * a)
+                phase = cJSON_GetArrayItem(st, i)->valueint;
+        snprintf(want, sizeof want, "%d", phase);
+        CHECK(placeholder_value("phase", &px, out, sizeof out, e3, sizeof e3) == 0 &&
+              !strcmp(out, want), "{{phase}} %s, the history says %s (%s)", out, want, e3);
+        snprintf(want, sizeof want, "%.2f", cJSON_GetArrayItem(ls, npt - 1)->valuedouble);
+        CHECK(placeholder_value("hist loss_second last", &px, out, sizeof out, e3, sizeof e3) == 0
+              && !strcmp(out, want), "{{hist loss_second last}} %s, want %s", out, want);
+        const cJSON *ind1 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(hist, "scores"), "induction"), H + 1);
+        snprintf(want, sizeof want, "%.3f", cJSON_GetArrayItem(ind1, 20)->valuedouble);
+        char body[64];
+        snprintf(body, sizeof body, "hist induction.1.1 %d .3",
+                 cJSON_GetArrayItem(st, 20)->valueint);
+        CHECK(placeholder_value(body, &px, out, sizeof out, e3, sizeof e3) == 0 &&
+              !strcmp(out, want), "{{%s}} %s, want %s (%s)", body, out, want, e3);
+        px.ascii = 1;
+        CHECK(placeholder_value("curve loss_second", &px, out, sizeof out, e3, sizeof e3) == 0 &&
+              strlen(out) == (size_t)(npt < 40 ? npt : 40) && out[0] == '#',
+              "an ASCII curve of 40 columns starting at the top: %s", out);
+        CHECK(placeholder_value("hist loss_second 7", &px, out, sizeof out, e3, sizeof e3) < 0,
+              "an unrecorded step is an error");
+        CHECK(placeholder_value("curve induction.5.0", &px, out, sizeof out, e3, sizeof e3) < 0 &&
+              strstr(e3, "induction.5.0"), "a head the model lacks: %s", e3);
+    }
+    (void)nh;
+    cJSON_Delete(tr);
+    model_free(&m);
+}
+
 int main(void)
 {
     test_examples();
     test_attention_only();
     test_ablation();
     test_scores_match_trace();
+    test_shipped();
     return t_done("test_induction");
 }
