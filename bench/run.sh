@@ -13,11 +13,20 @@
 # Setup: installs Debian's libopenblas0-pthread when it is missing (as root, with apt-get),
 # leaving the system's libblas.so.3 choice as it was (the peers pick theirs by LD_LIBRARY_PATH).
 # BENCH_ONLY=forward|train|hf|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
+# Builds what it runs (attend and the bench tools, with make); a part that cannot run (a
+# build failure, a missing peer, a tool that fails) is named at the end and the exit status
+# is 1: a benchmark that did not measure never passes for one that did.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 B=$BUILD/tools/bench_engine
 ONLY=${BENCH_ONLY:-}
+failed=()
+part_failed() { failed+=("$1"); echo "  (could not run: $1)"; }
+if ! make -s -j2 BUILD="$BUILD" attend "$B" "$BUILD/tools/trainbench" >/dev/null; then
+    echo "make bench: could not build attend and the bench tools (make -j2 attend $B)"
+    exit 1
+fi
 OB=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3
 if [ ! -e "$OB" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     alt=libblas.so.3-x86_64-linux-gnu
@@ -37,35 +46,49 @@ if [ "$ONLY" = "" ] || [ "$ONLY" = forward ] || [ "$ONLY" = train ]; then
         echo "# OpenBLAS is not installed (apt-get install libopenblas0-pthread): the blas=openblas lines use what libblas.so.3 is"
     fi
     if /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
-        BUILD=$BUILD /usr/bin/python3 bench/compare.py
+        BUILD=$BUILD /usr/bin/python3 bench/compare.py || part_failed "bench/compare.py"
     else
         echo "  torch or numpy not installed (apt-get install python3-torch python3-numpy): no comparison"
+        part_failed "the PyTorch and numpy peers"
     fi
 fi
 if [ "$ONLY" = "" ] || [ "$ONLY" = forward ]; then
     echo "== attention's growth with n (one head, CPU µs; growth per doubling, N² gives 4.00)"
     long=$(mktemp --suffix=.json)
-    "$B" widen data/decoder.json "$long" 2048 && "$B" attention "$long"
+    { "$B" widen data/decoder.json "$long" 2048 && "$B" attention "$long"; } ||
+        part_failed "attention's growth ($B)"
     rm -f "$long"
 fi
 if [ "$ONLY" = "" ] || [ "$ONLY" = hf ]; then
     echo "== a GPT-2-small-shaped Hugging Face model (bench/hf_gpt2.py): 12 tokens, every attention map kept"
     if /usr/bin/python3 -c 'import torch, numpy, regex' 2>/dev/null; then
-        BUILD=$BUILD /usr/bin/python3 bench/hf_gpt2.py 2>&1 | grep -v -e TracerWarning -e '_create_method_from_trace'
+        { BUILD=$BUILD /usr/bin/python3 bench/hf_gpt2.py 2>&1; echo "rc=$?" >"$BUILD/bench-hf.rc"; } |
+            grep -v -e TracerWarning -e '_create_method_from_trace'
+        [ "$(cat "$BUILD/bench-hf.rc" 2>/dev/null)" = "rc=0" ] || part_failed "bench/hf_gpt2.py"
     else
         echo "  torch, numpy or regex not installed (apt-get install python3-torch python3-numpy python3-regex)"
+        part_failed "the Hugging Face model's peers"
     fi
 fi
 if [ "$ONLY" = "" ]; then
     echo "== attend dump, whole process (target < 10 ms, < 10 MB): the default (wordnet) and the lessons' decoder"
-    printf '  wordnet: '; "$B" exec 31 -- ./attend dump --sentence "the cat sat on the mat"
-    printf '  decoder: '; "$B" exec 31 -- ./attend dump --model decoder.json --sentence "the cat sat on the mat"
-    printf '  wordnet json: '; "$B" exec 15 -- ./attend dump --sentence "the cat sat on the mat" --format json
-    printf '  decoder json: '; "$B" exec 15 -- ./attend dump --model decoder.json --sentence "the cat sat on the mat" --format json
+    printf '  wordnet: '; "$B" exec 31 -- ./attend dump --sentence "the cat sat on the mat" ||
+        part_failed "attend dump"
+    printf '  decoder: '; "$B" exec 31 -- ./attend dump --model decoder.json --sentence "the cat sat on the mat" ||
+        part_failed "attend dump --model decoder.json"
+    printf '  wordnet json: '; "$B" exec 15 -- ./attend dump --sentence "the cat sat on the mat" --format json ||
+        part_failed "attend dump --format json"
+    printf '  decoder json: '; "$B" exec 15 -- ./attend dump --model decoder.json --sentence "the cat sat on the mat" --format json ||
+        part_failed "attend dump --model decoder.json --format json"
 fi
 if [ "$ONLY" = "" ] || [ "$ONLY" = tui ]; then
     for extra in bench/*_bench.sh; do
-        [ -f "$extra" ] && bash "$extra"
+        [ -f "$extra" ] || continue
+        bash "$extra" || part_failed "$extra"
     done
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "make bench: ${#failed[@]} part(s) could not run: ${failed[*]}"
+    exit 1
 fi
 exit 0

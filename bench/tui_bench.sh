@@ -8,7 +8,7 @@ CC=${CC:-cc}
 objs=$(ls "$BUILD"/*/*.o 2>/dev/null | grep -v "/main.o$")
 if [ -z "$objs" ]; then
     echo "== tui redraw: no objects in $BUILD (run make first)"
-    exit 0
+    exit 1
 fi
 bin=$BUILD/bench/tui_bench
 mkdir -p "$BUILD/bench"
@@ -17,7 +17,7 @@ if ! $CC -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Isrc/cli -
     $(pkg-config --cflags ncursesw libcjson) -o "$bin" bench/tui_bench.c $objs \
     $(pkg-config --libs ncursesw libcjson) -lm; then
     echo "== tui redraw: could not build bench/tui_bench.c"
-    exit 0
+    exit 1
 fi
 state=$(mktemp -d)
 XDG_STATE_HOME=$state "$bin" lessons

@@ -295,10 +295,6 @@ void app_reset_widget(App *a)
     a->ran = 0;
     a->n_src = a->n_tgt = 0;
     a->layer = a->head = a->cross = a->scores = a->all_heads = 0;
-    a->cur_r = a->cur_c = a->step = a->scroll_r = a->scroll_c = 0;
-    a->chip_cur = 0;
-    a->chip_pick = -1;
-    a->tensor[0] = '\0';
     a->sentence[0] = a->target[0] = '\0';
     a->allowed = w ? w->controls : 0;
     if (!w || !a->model) {
@@ -330,9 +326,9 @@ void app_reset_widget(App *a)
     widget_view_start(w, a->model, &a->layer, &a->head, &a->cross);
     a->scores = w->start.scores;
     a->all_heads = w->start.all_heads;
-    a->step = w->start.step > 0 ? w->start.step : 0;
-    snprintf(a->tensor, sizeof a->tensor, "%s", w->start.tensor[0] ? w->start.tensor
-                                                                    : "L0.h0.weights");
+    const ViewOps *v = app_cur_view(a);
+    if (v->reset)
+        v->reset(a);
     app_run(a);
 }
 

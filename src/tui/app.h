@@ -77,6 +77,12 @@ typedef struct ViewOps {
     /* fills the view's part of the key table's state, read by conditions and footer labels
      * (may be NULL) */
     void (*key_state)(const App *a, KeyState *s);
+    /* the page's widget starts (app_reset_widget): the view sets its private state (cursor,
+     * scroll, picks) from a->w's start state (may be NULL: zeroed state is its start) */
+    void (*reset)(App *a);
+    /* the learner typed a new sentence (target 0) or decoder sentence (1): the view drops
+     * what pointed into the old one (may be NULL) */
+    void (*edited)(App *a, int target);
 } ViewOps;
 
 typedef struct {
@@ -115,10 +121,6 @@ struct App {
     Controls ctl;
     int order[APP_MAX_TOK];
     int layer, head, cross, scores, all_heads;
-    int cur_r, cur_c;        /* heatmap / worked cursor (query row, key column) */
-    int step, scroll_r, scroll_c; /* passport / matrix */
-    char tensor[40];         /* matrix widget */
-    int chip_cur, chip_pick; /* chips: cursor, picked chip or -1 */
     int ran;                 /* 1: t holds a run of the current state */
     char run_err[256];
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */

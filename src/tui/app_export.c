@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app_export.h"
+#include "view_matrix.h"
 #include "export.h"
 
 /* The figure of the current page as ExportView (what the screen shows now: layer, head,
@@ -47,7 +48,7 @@ static int current_view(const App *a, ExportView *v, ExportWhat *what)
         return 0;
     case W_MATRIX:
         *what = EXPORT_HEATMAP;
-        v->tensor = a->tensor;
+        v->tensor = matrix_view_tensor(a);
         return 0;
     case W_KVCACHE:
         *what = EXPORT_HEATMAP; /* the prefix run: the cache as it stands */

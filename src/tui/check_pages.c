@@ -19,6 +19,7 @@
 #include "lesson_guard.h"
 #include "mtable.h"
 #include "tui.h"
+#include "view_matrix.h"
 
 /* The keys a page may offer (the footer's controls), as tests/e2e/test_fit.sh presses them.
  * Left out: e/E (typed separately), z, x (writes a file), w (writes a model), q, Q, Tab. */
@@ -57,7 +58,7 @@ static void check_cited(Walk *w, App *a, const LayoutPlan *lp, const char *what)
     const Page *p = app_page(a);
     if (w->over_cited || !p || !p->prose || !a->ran || !a->w || a->w->kind != W_MATRIX)
         return;
-    const TraceEntry *e = trace_find_name(a->t, a->tensor);
+    const TraceEntry *e = trace_find_name(a->t, matrix_view_tensor(a));
     if (!e)
         return;
     int vr, vc;
@@ -66,7 +67,7 @@ static void check_cited(Walk *w, App *a, const LayoutPlan *lp, const char *what)
     for (const char *s = strstr(p->prose, "{{value "); s; s = strstr(s + 2, "{{value ")) {
         char name[64];
         int i, j;
-        if (sscanf(s, "{{value %63s %d %d", name, &i, &j) != 3 || strcmp(name, a->tensor))
+        if (sscanf(s, "{{value %63s %d %d", name, &i, &j) != 3 || strcmp(name, matrix_view_tensor(a)))
             continue;
         if (i < vr && j < vc)
             continue;

@@ -422,6 +422,10 @@ static const KeyRow ROWS[] = {
      .help = "freeze the room's screen on what it shows (F again: the screen as it is now); "
              "keys still work, unseen",
      .keys = {K('F', REQ_FREEZE)}},
+    {.map = KM_PRESENT, .help_key = "R",
+     .help = "reveal the prose a paragraph at a time: space shows the next paragraph before "
+             "it turns the page (R again: whole pages)",
+     .keys = {K('R', REQ_REVEAL)}},
     {.map = KM_PRESENT, .help_key = "P",
      .help = "attend demo --auto: pause the steps (P again: resume)",
      .keys = {K('P', REQ_DEMO_PAUSE)}},

@@ -38,7 +38,7 @@
     X(REQ_EDIT_LEFT) X(REQ_EDIT_RIGHT) X(REQ_EDIT_HOME) X(REQ_EDIT_END) X(REQ_EDIT_ERASE)    \
     X(REQ_EDIT_DELETE) X(REQ_EDIT_CLEAR)                                                     \
     /* the presenter (attend present, attend demo) */                                        \
-    X(REQ_BLANK) X(REQ_FREEZE) X(REQ_DEMO_PAUSE)
+    X(REQ_BLANK) X(REQ_FREEZE) X(REQ_DEMO_PAUSE) X(REQ_REVEAL)
 
 typedef enum {
 #define KEYS_ENUM(name) name,

@@ -76,6 +76,12 @@ static void draw_prose(App *a, Rect r)
     Rect t = {r.y + 1, r.x, r.h - 1, r.w};
     if (t.h < 1)
         return;
+    int cut = present_prose_cut(a);
+    char keep = 0;
+    if (cut >= 0) { /* R: the paragraphs revealed so far */
+        keep = a->prose[cut];
+        a->prose[cut] = '\0';
+    }
     int total = prose_height(a, t.w);
     if (a->scr.prose_scroll > total - t.h)
         a->scr.prose_scroll = total - t.h;
@@ -87,6 +93,8 @@ static void draw_prose(App *a, Rect r)
     if (more && a->scr.prose_scroll + c.rows >= total)
         c.rows = t.h; /* at the end: the last row shows text */
     ui_wrap(a->prose, t.w, prose_line, &c);
+    if (cut >= 0)
+        a->prose[cut] = keep;
     if (more && c.rows < t.h) {
         attron(A_DIM);
         ui_putf(t.y + t.h - 1, t.x, t.w, "%s more below: J scrolls down, K up (%d/%d)",

@@ -120,6 +120,40 @@ static void page_keys(const App *a, char *out, size_t n)
     (void)g;
 }
 
+/* The paragraphs of the page's prose (blank-line separated) and the end of the first n. */
+static int paragraphs(const char *t, int n, size_t *end)
+{
+    int k = 0;
+    const char *p = t;
+    while (*p == '\n')
+        p++;
+    *end = strlen(t);
+    while (*p) {
+        k++;
+        const char *e = strstr(p, "\n\n");
+        if (k == n)
+            *end = (size_t)((e ? e : p + strlen(p)) - t);
+        if (!e)
+            break;
+        p = e;
+        while (*p == '\n')
+            p++;
+    }
+    return k;
+}
+
+/* Paragraphs shown on the current page (R), reset to one on a new page. */
+static int shown_now(App *a)
+{
+    Present *p = a->present;
+    if (p->shown_lesson != a->lesson || p->shown_page != a->page) {
+        p->shown_lesson = a->lesson;
+        p->shown_page = a->page;
+        p->shown = 1;
+    }
+    return p->shown;
+}
+
 static void publish(App *a)
 {
     Present *p = a->present;
@@ -138,6 +172,11 @@ static void publish(App *a)
     s->n_pages = l->n_pages;
     snprintf(s->page_title, sizeof s->page_title, "%s", pg->title);
     next_title(a, s->next_title, sizeof s->next_title);
+    size_t end;
+    int total = paragraphs(a->prose, 1, &end);
+    if (p->reveal && shown_now(a) < total) /* space shows the next paragraph first */
+        snprintf(s->next_title, sizeof s->next_title, "paragraph %d of %d of this page",
+                 p->shown + 1, total);
     page_keys(a, s->keys, sizeof s->keys);
     snprintf(s->notes, sizeof s->notes, "%s", pg->notes ? pg->notes : "");
     snprintf(s->room, sizeof s->room, "%s", p->blank ? "blank (B shows the page again)"
@@ -403,6 +442,16 @@ static void describe(App *a, Keymap km, Request r, int k, int overlay, char *out
         snprintf(out, n, "not used on this page");
 }
 
+int present_prose_cut(const App *a)
+{
+    const Present *p = a->present;
+    if (!app_presenting(a) || !p->reveal)
+        return -1;
+    size_t end;
+    int n = paragraphs(a->prose, shown_now((App *)a), &end);
+    return n > p->shown ? (int)end : -1;
+}
+
 /* The presenter's own keys (keys.c's KM_PRESENT rows) and the keys it keeps off the room's
  * screen: B blanks it, F freezes it, o (speaker notes) only points to attend notes. pr: k
  * in the presenter's keymap; r: where the page sends it. 1 when k was handled here. */
@@ -411,7 +460,19 @@ static int room_key(App *a, Request pr, Request r, int k)
     Present *p = a->present;
     char name[32];
     const char *what = NULL;
-    if (pr == REQ_BLANK) {
+    size_t end;
+    int total = paragraphs(a->prose, 1, &end);
+    if (pr == REQ_REVEAL) {
+        p->reveal = !p->reveal;
+        p->shown_lesson = -1;
+        what = p->reveal ? "space reveals the prose a paragraph at a time (R: whole pages)"
+                         : "whole pages";
+    } else if (r == REQ_NEXT_PAGE && p->reveal && shown_now(a) < total) {
+        static char step[64];
+        p->shown++;
+        snprintf(step, sizeof step, "paragraph %d of %d", p->shown, total);
+        what = step;
+    } else if (pr == REQ_BLANK) {
         p->blank = !p->blank;
         what = p->blank ? "the room's screen is blank (B: back)" : "the room sees the screen again";
     } else if (pr == REQ_FREEZE) {

@@ -62,6 +62,8 @@ typedef struct Present {
     /* the room's screen */
     int blank;           /* B: the room sees a blank screen */
     int frozen;          /* F: the room's screen keeps its last frame */
+    int reveal;          /* R: space shows the prose a paragraph at a time */
+    int shown, shown_lesson, shown_page; /* paragraphs shown of that page */
     /* --record FILE: written to an exclusive temp file renamed over FILE at the end */
     FileioTmp rec_tmp;
     FILE *rec;           /* rec_tmp's stream, NULL when not recording */
@@ -74,6 +76,10 @@ typedef struct Present {
 /* Handles key k as the presenter does (app_key, the badge, the notes), without the demo's
  * Space and b; demo steps press their keys through it. */
 void present_dispatch(App *a, int k);
+
+/* With R (reveal) on: the bytes of the prose to show (the paragraphs revealed so far);
+ * -1: all of it. */
+int present_prose_cut(const App *a);
 
 /* The badge to show in the footer, NULL when none. */
 const char *present_echo(const App *a);

@@ -97,6 +97,16 @@ int ui_width(const char *s)
     return w;
 }
 
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* 1 if the space at q (in [from, end)) groups a number's digits, as in "1 235 814" (the ASCII
+ * form of the thin space): a digit before, exactly three after. Not a place to break. */
+static int digit_group_space(const char *q, const char *from, const char *end)
+{
+    return q > from && is_digit(q[-1]) && end - q >= 4 && is_digit(q[1]) && is_digit(q[2]) &&
+           is_digit(q[3]) && (end - q == 4 || !is_digit(q[4]));
+}
+
 int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx)
 {
     int lines = 0;
@@ -117,7 +127,7 @@ int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *
             const char *q = s, *brk = NULL;
             int cols = 0, cw;
             while (q < end) {
-                if (*q == ' ')
+                if (*q == ' ' && !digit_group_space(q, p, end))
                     brk = q;
                 int len = ui_char(q, &cw);
                 if (cols + cw > w)

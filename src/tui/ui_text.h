@@ -51,7 +51,8 @@ int ui_width(const char *s);
 int ui_char(const char *s, int *width);
 
 /* Word-wraps text (paragraphs separated by '\n') to width w; calls line(text, len, ctx) for
- * each output line (len in bytes). Returns the number of lines. Never allocates. */
+ * each output line (len in bytes), never at the space that groups a number's digits ("1 235
+ * 814", the ASCII thin space). Returns the number of lines. Never allocates. */
 int ui_wrap(const char *text, int w, void (*line)(const char *s, int len, void *ctx), void *ctx);
 
 /* Monotonic milliseconds (the presenter's badge, a demo's --auto steps). */

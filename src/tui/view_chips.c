@@ -21,6 +21,16 @@ typedef struct {
     int why;     /* 1: the line saying why under the verdict */
 } ChipsFit;
 
+/* The chips' own state: the cursor, and the picked chip (-1: none). */
+typedef struct {
+    int cur, pick;
+} Chips;
+
+static Chips *ch(App *a)
+{
+    return app_view_state(a, &VIEW_CHIPS);
+}
+
 /* Where chip i sits in r: its row and column (shared by draw and mouse clicks). */
 static void chip_pos(App *a, Rect r, int idx_row, int i, int *y, int *x, int *w)
 {
@@ -125,9 +135,9 @@ static int draw_outputs(App *a, Rect r, int y)
     int rows = 0;
     char b[200];
     attron(A_DIM);
-    if (a->chip_pick >= 0) {
+    if (ch(a)->pick >= 0) {
         ui_putf(y, r.x, r.w, "picked '%s' at %d: pick another chip to swap (ESC cancels)",
-                vocab_word(&a->model->vocab, t->src[a->chip_pick]), a->chip_pick);
+                vocab_word(&a->model->vocab, t->src[ch(a)->pick]), ch(a)->pick);
     } else {
         snprintf(b, sizeof b, "before: layer %d attention output", a->layer);
         if (ui_width(b) > half - 2)
@@ -197,15 +207,15 @@ static void chips_draw(App *a, Rect r)
             ui_putf(y - 1, x, w, "%d", i);
             attroff(A_DIM);
         }
-        int attr = COLOR_PAIR(i == a->chip_pick ? UI_CHIP_PICK : UI_CHIP);
-        if (i == a->chip_pick)
+        int attr = COLOR_PAIR(i == ch(a)->pick ? UI_CHIP_PICK : UI_CHIP);
+        if (i == ch(a)->pick)
             attr |= A_BOLD;
-        if (ui.color == UI_COLOR_NONE && i == a->chip_pick)
+        if (ui.color == UI_COLOR_NONE && i == ch(a)->pick)
             attr |= A_REVERSE;
         attron(attr);
         ui_putf(y, x, w, "[ %s ]", vocab_word(&a->model->vocab, t->src[i]));
         attroff(attr);
-        if (i == a->chip_cur) {
+        if (i == ch(a)->cur) {
             attron(A_BOLD);
             for (int q = 0; q < w; q++)
                 ui_put(y + 1, x + q, 1, ui.utf8 ? "▔" : "^");
@@ -253,18 +263,18 @@ static void chips_draw(App *a, Rect r)
 
 static void swap_with(App *a, int i)
 {
-    if (a->chip_pick < 0) {
-        a->chip_pick = i;
+    if (ch(a)->pick < 0) {
+        ch(a)->pick = i;
         return;
     }
-    if (a->chip_pick != i) {
-        int tmp = a->order[a->chip_pick];
-        a->order[a->chip_pick] = a->order[i];
+    if (ch(a)->pick != i) {
+        int tmp = a->order[ch(a)->pick];
+        a->order[ch(a)->pick] = a->order[i];
         a->order[i] = tmp;
-        app_msg(a, 0, "swapped positions %d and %d", a->chip_pick, i);
+        app_msg(a, 0, "swapped positions %d and %d", ch(a)->pick, i);
         app_run(a);
     }
-    a->chip_pick = -1;
+    ch(a)->pick = -1;
 }
 
 static int chips_key(App *a, Request req, int k)
@@ -275,34 +285,34 @@ static int chips_key(App *a, Request req, int k)
     int n = a->t->n;
     switch (req) {
     case REQ_CHIP_LEFT:
-        a->chip_cur = a->chip_cur > 0 ? a->chip_cur - 1 : 0;
+        ch(a)->cur = ch(a)->cur > 0 ? ch(a)->cur - 1 : 0;
         return 1;
     case REQ_CHIP_RIGHT:
-        a->chip_cur = a->chip_cur < n - 1 ? a->chip_cur + 1 : n - 1;
+        ch(a)->cur = ch(a)->cur < n - 1 ? ch(a)->cur + 1 : n - 1;
         return 1;
     case REQ_CHIP_FIRST:
-        a->chip_cur = 0;
+        ch(a)->cur = 0;
         return 1;
     case REQ_CHIP_LAST:
-        a->chip_cur = n - 1;
+        ch(a)->cur = n - 1;
         return 1;
     case REQ_PICK:
         if (!(a->allowed & C_SWAP)) {
             app_msg(a, 0, "swapping is not part of this page");
             return 1;
         }
-        swap_with(a, a->chip_cur);
+        swap_with(a, ch(a)->cur);
         return 1;
     case REQ_DROP_PICK:
-        if (a->chip_pick >= 0) {
-            a->chip_pick = -1;
+        if (ch(a)->pick >= 0) {
+            ch(a)->pick = -1;
             return 1;
         }
         return 0;
     case REQ_RESET_ORDER:
         for (int i = 0; i < APP_MAX_TOK; i++)
             a->order[i] = i;
-        a->chip_pick = -1;
+        ch(a)->pick = -1;
         app_run(a);
         app_msg(a, 0, "original order");
         return 1;
@@ -324,7 +334,7 @@ static int chips_click(App *a, Rect r, int y, int x)
         int cy, cx, cw;
         chip_pos(a, r, fit.idx_row, i, &cy, &cx, &cw);
         if (y == cy && x >= cx && x < cx + cw) {
-            a->chip_cur = i;
+            ch(a)->cur = i;
             swap_with(a, i);
             return 1;
         }
@@ -342,8 +352,25 @@ static int chips_need(App *a, int w)
 }
 
 /* The footer lists the shared controls but r: here it is the chips' own reset of the order. */
+static void chips_reset(App *a)
+{
+    ch(a)->cur = 0;
+    ch(a)->pick = -1;
+}
+
+/* A new sentence: no chip is picked; the cursor stays on a chip that still exists. */
+static void chips_edited(App *a, int target)
+{
+    if (target)
+        return;
+    ch(a)->pick = -1;
+    if (ch(a)->cur >= a->n_src)
+        ch(a)->cur = a->n_src - 1;
+}
+
 const ViewOps VIEW_CHIPS = {
     .name = "chips", .kind = W_CHIPS, .keymap = KM_CHIPS, .common = ~(unsigned)C_RESET,
     .draw = chips_draw, .key = chips_key, .need = chips_need,
     .click = chips_click,
+    .state_size = sizeof(Chips), .reset = chips_reset, .edited = chips_edited,
 };

@@ -140,12 +140,11 @@ static void commit(App *a)
         snprintf(a->sentence, sizeof a->sentence, "%s", e->buf);
         for (int i = 0; i < APP_MAX_TOK; i++)
             a->order[i] = i;
-        a->chip_pick = -1;
-        if (a->chip_cur >= n)
-            a->chip_cur = n - 1;
     }
     app_overlay_close(a);
-    a->scroll_r = a->scroll_c = 0;
+    const ViewOps *v = app_cur_view(a);
+    if (v->edited)
+        v->edited(a, e->target);
     app_run(a);
     if (info.n_unknown) {
         char words[300] = "";

@@ -8,6 +8,16 @@
 #include "app_views.h"
 #include "ui.h"
 
+/* The heatmap's own state: the cursor (query row r, key column c). */
+typedef struct {
+    int r, c;
+} Cursor;
+
+static Cursor *cursor(App *a)
+{
+    return app_view_state(a, &VIEW_HEATMAP);
+}
+
 static int is_masked(const TraceEntry *mask, int i, int j)
 {
     if (!mask)
@@ -19,14 +29,14 @@ static int is_masked(const TraceEntry *mask, int i, int j)
 static void clamp_cursor(App *a)
 {
     int nr = app_rows(a), nc = app_cols(a);
-    if (a->cur_r >= nr)
-        a->cur_r = nr - 1;
-    if (a->cur_c >= nc)
-        a->cur_c = nc - 1;
-    if (a->cur_r < 0)
-        a->cur_r = 0;
-    if (a->cur_c < 0)
-        a->cur_c = 0;
+    if (cursor(a)->r >= nr)
+        cursor(a)->r = nr - 1;
+    if (cursor(a)->c >= nc)
+        cursor(a)->c = nc - 1;
+    if (cursor(a)->r < 0)
+        cursor(a)->r = 0;
+    if (cursor(a)->c < 0)
+        cursor(a)->c = 0;
 }
 
 /* The status line: which attention, and the toggles. */
@@ -180,8 +190,8 @@ static int legend_width(float lo, float hi, int scores)
 /* The inspector's first line: "query i 'tok' → key j 'tok'". */
 static void inspector_title(App *a, char *out, size_t n)
 {
-    snprintf(out, n, "query %d '%s' %s key %d '%s'", a->cur_r, app_row_token(a, a->cur_r),
-             ui_glyph(G_ARROW), a->cur_c, app_col_token(a, a->cur_c));
+    snprintf(out, n, "query %d '%s' %s key %d '%s'", cursor(a)->r, app_row_token(a, cursor(a)->r),
+             ui_glyph(G_ARROW), cursor(a)->c, app_col_token(a, cursor(a)->c));
 }
 
 /* 1: the inspector's first line does not fit beside the legend at width w. */
@@ -268,7 +278,7 @@ static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
 static void draw_inspector(App *a, Rect r, int y, int legw, int grid_w, const TraceEntry *W,
                            const TraceEntry *R, const TraceEntry *SC, const TraceEntry *M)
 {
-    int i = a->cur_r, j = a->cur_c;
+    int i = cursor(a)->r, j = cursor(a)->c;
     size_t k = (size_t)i * W->cols + j;
     float mv = M ? M->data[(size_t)i * M->cols + j] : 0.0f;
     char mask[16], qk[200];
@@ -343,7 +353,7 @@ static void draw_single(App *a, Rect r)
         body = 1;
     int top = 0;
     if (nr > body) {
-        top = a->cur_r - body / 2;
+        top = cursor(a)->r - body / 2;
         if (top > nr - body)
             top = nr - body;
         if (top < 0)
@@ -355,7 +365,7 @@ static void draw_single(App *a, Rect r)
     /* column labels: keys */
     int y = r.y;
     for (int j = 0; j < nc; j++) {
-        int cur = (a->allowed & C_CURSOR) && j == a->cur_c;
+        int cur = (a->allowed & C_CURSOR) && j == cursor(a)->c;
         if (cur)
             attron(A_BOLD | A_UNDERLINE);
         if (cw >= 3) {
@@ -374,7 +384,7 @@ static void draw_single(App *a, Rect r)
         ui_put(y, r.x + gridw + sumw, topw, "  strongest");
     y++;
     for (int i = top; i < nr && i < top + body; i++, y += rh) {
-        int cur_row = (a->allowed & C_CURSOR) && i == a->cur_r;
+        int cur_row = (a->allowed & C_CURSOR) && i == cursor(a)->r;
         int vy = y + (rh - 1) / 2; /* the row with the label, the values and the sum */
         if (cur_row)
             attron(A_BOLD | A_UNDERLINE);
@@ -386,7 +396,7 @@ static void draw_single(App *a, Rect r)
             float v = V->data[(size_t)i * nc + j];
             float v01 = a->scores ? (v - lo) / (hi - lo) : v;
             sum += W->data[(size_t)i * nc + j];
-            int cur = (a->allowed & C_CURSOR) && i == a->cur_r && j == a->cur_c;
+            int cur = (a->allowed & C_CURSOR) && i == cursor(a)->r && j == cursor(a)->c;
             draw_cell(y, r.x + lw + j * cw, cw, rh, v, v01, is_masked(M, i, j), a->scores, cur);
         }
         if (sumw)
@@ -577,22 +587,22 @@ static int heatmap_key(App *a, Request req, int k)
         return 0;
     switch (req) {
     case REQ_CURSOR_UP:
-        a->cur_r--;
+        cursor(a)->r--;
         break;
     case REQ_CURSOR_DOWN:
-        a->cur_r++;
+        cursor(a)->r++;
         break;
     case REQ_CURSOR_LEFT:
-        a->cur_c--;
+        cursor(a)->c--;
         break;
     case REQ_CURSOR_RIGHT:
-        a->cur_c++;
+        cursor(a)->c++;
         break;
     case REQ_CURSOR_HOME:
-        a->cur_c = 0;
+        cursor(a)->c = 0;
         return 1;
     case REQ_CURSOR_END:
-        a->cur_c = app_cols(a) - 1;
+        cursor(a)->c = app_cols(a) - 1;
         return 1;
     default:
         return 0;
@@ -614,9 +624,16 @@ static int heatmap_need(App *a, int w)
     return 1 + nr + single_overhead(a) + inspector_own_line(a, w);
 }
 
+/* A page starts with the cursor on query 0, key 0. */
+static void cursor_reset(App *a)
+{
+    cursor(a)->r = cursor(a)->c = 0;
+}
+
 const ViewOps VIEW_HEATMAP = {
     .name = "heatmap", .kind = W_HEATMAP, .keymap = KM_HEATMAP, .common = ~0u,
     .draw = heatmap_draw, .key = heatmap_key, .need = heatmap_need, .self_scroll = 1,
+    .state_size = sizeof(Cursor), .reset = cursor_reset,
 };
 
 /* Prose-only pages: no widget. */

@@ -4,8 +4,25 @@
 #include <string.h>
 
 #include "app_views.h"
+#include "view_matrix.h"
 #include "mtable.h"
 #include "ui.h"
+
+/* The matrix's own state: the tensor shown, its scroll. */
+typedef struct {
+    char tensor[40];
+    int scroll_r, scroll_c;
+} Matrix;
+
+static Matrix *mx(App *a)
+{
+    return app_view_state(a, &VIEW_MATRIX);
+}
+
+const char *matrix_view_tensor(const App *a)
+{
+    return mx((App *)a)->tensor; /* reading it changes nothing */
+}
 
 /* Why a tensor the page names is not in the trace, when the controls explain it (the PE
  * control decides whether pe, x_pe, q_rot and k_rot exist); NULL otherwise. */
@@ -36,20 +53,20 @@ static void matrix_draw(App *a, Rect r)
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
-    const TraceEntry *e = trace_find_name(a->t, a->tensor);
+    const TraceEntry *e = trace_find_name(a->t, mx(a)->tensor);
     char why[200];
-    if (!e && absent_reason(a, a->tensor, why, sizeof why)) {
+    if (!e && absent_reason(a, mx(a)->tensor, why, sizeof why)) {
         ui_wrap_put(r.y, r.x, r.w, why, r.h);
         return;
     }
     if (!e) {
         attron(COLOR_PAIR(UI_WARN));
-        ui_putf(r.y, r.x, r.w, "no tensor \"%s\" in this trace%s", a->tensor,
+        ui_putf(r.y, r.x, r.w, "no tensor \"%s\" in this trace%s", mx(a)->tensor,
                 a->allowed & C_TENSOR ? " - t picks one" : "");
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
-    mtable_clamp(e, &a->scroll_r, &a->scroll_c);
+    mtable_clamp(e, &mx(a)->scroll_r, &mx(a)->scroll_c);
     attron(A_BOLD);
     ui_putf(r.y, r.x, r.w, "%s  %s  [%d%s%d]", e->name, trace_kind_symbol(e->kind), e->rows,
             ui_glyph(G_TIMES), e->cols);
@@ -66,7 +83,7 @@ static void matrix_draw(App *a, Rect r)
         y++; /* a blank line when there is room */
     }
     Rect m = {y, r.x, r.y + r.h - y, r.w};
-    mtable_draw(a, m, e, a->scroll_r, a->scroll_c);
+    mtable_draw(a, m, e, mx(a)->scroll_r, mx(a)->scroll_c);
 }
 
 static int matrix_key(App *a, Request req, int k)
@@ -74,9 +91,9 @@ static int matrix_key(App *a, Request req, int k)
     (void)k;
     if (req == REQ_PICK_TENSOR)
         return a->ran && app_overlay_open(a, &VIEW_TENSOR, 0) == 0;
-    if (mtable_scroll(req, &a->scroll_r, &a->scroll_c)) {
-        mtable_clamp(a->ran ? trace_find_name(a->t, a->tensor) : NULL, &a->scroll_r,
-                     &a->scroll_c);
+    if (mtable_scroll(req, &mx(a)->scroll_r, &mx(a)->scroll_c)) {
+        mtable_clamp(a->ran ? trace_find_name(a->t, mx(a)->tensor) : NULL, &mx(a)->scroll_r,
+                     &mx(a)->scroll_c);
         return 1;
     }
     return 0;
@@ -84,16 +101,31 @@ static int matrix_key(App *a, Request req, int k)
 
 static int matrix_need(App *a, int w)
 {
-    const TraceEntry *e = a->ran ? trace_find_name(a->t, a->tensor) : NULL;
+    const TraceEntry *e = a->ran ? trace_find_name(a->t, mx(a)->tensor) : NULL;
     if (!e)
         return 3;
     return 1 + ui_wrap_lines(trace_kind_formula(e->kind), w, 2) + (mtable_encdec_dec(a, e) ? 1 : 0) +
            mtable_need(a, e, w);
 }
 
+static void matrix_reset(App *a)
+{
+    snprintf(mx(a)->tensor, sizeof mx(a)->tensor, "%s",
+             a->w->start.tensor[0] ? a->w->start.tensor : "L0.h0.weights");
+    mx(a)->scroll_r = mx(a)->scroll_c = 0;
+}
+
+/* A new sentence: the matrix from its top left. */
+static void matrix_edited(App *a, int target)
+{
+    (void)target;
+    mx(a)->scroll_r = mx(a)->scroll_c = 0;
+}
+
 const ViewOps VIEW_MATRIX = {
     .name = "matrix", .kind = W_MATRIX, .keymap = KM_MATRIX, .common = ~0u,
     .draw = matrix_draw, .key = matrix_key, .need = matrix_need, .self_scroll = 1,
+    .state_size = sizeof(Matrix), .reset = matrix_reset, .edited = matrix_edited,
 };
 
 /* ---- the tensor picker overlay ---- */
@@ -107,7 +139,7 @@ static int tensor_open(App *a, int arg)
     (void)arg;
     p->sel = 0;
     for (int i = 0; i < a->t->n_entries; i++)
-        if (!strcmp(trace_entry(a->t, i)->name, a->tensor))
+        if (!strcmp(trace_entry(a->t, i)->name, mx(a)->tensor))
             p->sel = i;
     return 0;
 }
@@ -169,8 +201,8 @@ static int tensor_key(App *a, Request req, int k)
         break;
     case REQ_ACCEPT:
         if (p->sel >= 0 && p->sel < n) {
-            snprintf(a->tensor, sizeof a->tensor, "%s", trace_entry(a->t, p->sel)->name);
-            a->scroll_r = a->scroll_c = 0;
+            snprintf(mx(a)->tensor, sizeof mx(a)->tensor, "%s", trace_entry(a->t, p->sel)->name);
+            mx(a)->scroll_r = mx(a)->scroll_c = 0;
         }
         app_overlay_close(a);
         break;

@@ -9,6 +9,16 @@
 #include "mtable.h"
 #include "ui.h"
 
+/* The passport's own state: the step shown, the matrix's scroll. */
+typedef struct {
+    int step, scroll_r, scroll_c;
+} Passport;
+
+static Passport *ps(App *a)
+{
+    return app_view_state(a, &VIEW_PASSPORT);
+}
+
 #define MAX_STEPS 64
 
 /* Indices into t->entries of the steps, in the order shown (widget_passport_steps: a layer
@@ -121,9 +131,9 @@ static void passport_draw(App *a, Rect r)
         ui_put(r.y, r.x, r.w, "no tensors traced");
         return;
     }
-    if (a->step >= n)
-        a->step = n - 1;
-    const TraceEntry *e = trace_entry(a->t, idx[a->step]);
+    if (ps(a)->step >= n)
+        ps(a)->step = n - 1;
+    const TraceEntry *e = trace_entry(a->t, idx[ps(a)->step]);
     char sh[32];
     shape(e, sh, sizeof sh);
     attron(COLOR_PAIR(UI_ACCENT));
@@ -135,12 +145,12 @@ static void passport_draw(App *a, Rect r)
     attroff(COLOR_PAIR(UI_ACCENT));
     attron(A_BOLD);
     char sym[32], formula[200];
-    ui_putf(r.y + 1, r.x, r.w, "step %d/%d: %s  %s  %s", a->step + 1, n,
+    ui_putf(r.y + 1, r.x, r.w, "step %d/%d: %s  %s  %s", ps(a)->step + 1, n,
             widget_passport_symbol(e, a->layer, sym, sizeof sym), sh, e->name);
     attroff(A_BOLD);
     int y = r.y + 2;
     y += ui_wrap_put(y, r.x, r.w, widget_passport_formula(e, a->layer, formula, sizeof formula), 2);
-    int chain = chain_lines(a, idx, a->step, r.w);
+    int chain = chain_lines(a, idx, ps(a)->step, r.w);
     if (chain > 3)
         chain = 3;
     int mneed = mtable_need(a, e, r.w);
@@ -150,12 +160,12 @@ static void passport_draw(App *a, Rect r)
     if (roomy)
         y++;
     Rect ch = {y, r.x, chain, r.w};
-    y += draw_chain(a, ch, idx, a->step, chain);
+    y += draw_chain(a, ch, idx, ps(a)->step, chain);
     if (roomy)
         y++;
     Rect m = {y, r.x, r.y + r.h - y, r.w};
-    mtable_clamp(e, &a->scroll_r, &a->scroll_c);
-    mtable_draw(a, m, e, a->scroll_r, a->scroll_c);
+    mtable_clamp(e, &ps(a)->scroll_r, &ps(a)->scroll_c);
+    mtable_draw(a, m, e, ps(a)->scroll_r, ps(a)->scroll_c);
 }
 
 static int passport_key(App *a, Request req, int k)
@@ -167,24 +177,24 @@ static int passport_key(App *a, Request req, int k)
     int n = passport_steps(a, idx);
     switch (req) {
     case REQ_STEP_NEXT:
-        if (a->step < n - 1) {
-            a->step++;
-            a->scroll_r = a->scroll_c = 0;
+        if (ps(a)->step < n - 1) {
+            ps(a)->step++;
+            ps(a)->scroll_r = ps(a)->scroll_c = 0;
         } else
             app_msg(a, 0, "last step of the block");
         return 1;
     case REQ_STEP_PREV:
-        if (a->step > 0) {
-            a->step--;
-            a->scroll_r = a->scroll_c = 0;
+        if (ps(a)->step > 0) {
+            ps(a)->step--;
+            ps(a)->scroll_r = ps(a)->scroll_c = 0;
         }
         return 1;
     default:
         break;
     }
-    if (mtable_scroll(req, &a->scroll_r, &a->scroll_c)) {
-        if (a->step < n)
-            mtable_clamp(trace_entry(a->t, idx[a->step]), &a->scroll_r, &a->scroll_c);
+    if (mtable_scroll(req, &ps(a)->scroll_r, &ps(a)->scroll_c)) {
+        if (ps(a)->step < n)
+            mtable_clamp(trace_entry(a->t, idx[ps(a)->step]), &ps(a)->scroll_r, &ps(a)->scroll_c);
         return 1;
     }
     return 0;
@@ -198,7 +208,7 @@ static int passport_need(App *a, int w)
     int n = passport_steps(a, idx);
     if (n == 0)
         return 3;
-    int st = a->step < n ? a->step : n - 1;
+    int st = ps(a)->step < n ? ps(a)->step : n - 1;
     const TraceEntry *e = trace_entry(a->t, idx[st]);
     int chain = chain_lines(a, idx, st, w);
     char formula[200];
@@ -207,7 +217,21 @@ static int passport_need(App *a, int w)
            1 + mtable_need(a, e, w);
 }
 
+static void passport_reset(App *a)
+{
+    ps(a)->step = a->w->start.step > 0 ? a->w->start.step : 0;
+    ps(a)->scroll_r = ps(a)->scroll_c = 0;
+}
+
+/* A new sentence: the matrix from its top left. */
+static void passport_edited(App *a, int target)
+{
+    (void)target;
+    ps(a)->scroll_r = ps(a)->scroll_c = 0;
+}
+
 const ViewOps VIEW_PASSPORT = {
     .name = "passport", .kind = W_PASSPORT, .keymap = KM_PASSPORT, .common = ~0u,
     .draw = passport_draw, .key = passport_key, .need = passport_need, .self_scroll = 1,
+    .state_size = sizeof(Passport), .reset = passport_reset, .edited = passport_edited,
 };

@@ -11,6 +11,16 @@
 #include "ui.h"
 #include "view_explain.h"
 
+/* The worked's own state: the cursor (query row r, key column c). */
+typedef struct {
+    int r, c;
+} Cursor;
+
+static Cursor *cursor(App *a)
+{
+    return app_view_state(a, &VIEW_WORKED);
+}
+
 #define WCELL 7
 
 static const char *const FORMULA[LIVE_WORKED_STEPS] = {
@@ -91,7 +101,7 @@ static void draw_mat(App *a, int y, int x, const Mat *m, const TraceEntry *mask)
     attroff(A_DIM);
     for (int i = 0; i < nr; i++) {
         int yy = y + 2 + i;
-        int cur_row = m->result && (a->allowed & C_CURSOR) && i == a->cur_r;
+        int cur_row = m->result && (a->allowed & C_CURSOR) && i == cursor(a)->r;
         attron(cur_row ? A_BOLD : 0);
         ui_put(yy, x, lw - 1, label(a, m->rows, i, b, sizeof b));
         attroff(A_BOLD);
@@ -101,8 +111,8 @@ static void draw_mat(App *a, int y, int x, const Mat *m, const TraceEntry *mask)
                                    : m->e->data[(size_t)i * m->e->cols + j];
             sum += v;
             int cx = x + lw + j * WCELL;
-            int cur = m->result && (a->allowed & C_CURSOR) && i == a->cur_r &&
-                      (nc == a->w->worked.nk ? j == a->cur_c : 1);
+            int cur = m->result && (a->allowed & C_CURSOR) && i == cursor(a)->r &&
+                      (nc == a->w->worked.nk ? j == cursor(a)->c : 1);
             int at = cur ? A_REVERSE | A_BOLD : 0;
             int masked = m->weights && is_masked(mask, i, j);
             if (m->weights && !masked && !cur && ui.color != UI_COLOR_NONE)
@@ -195,7 +205,7 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
 {
     const Trace *t = a->live.worked;
     const WorkedSpec *ws = &a->w->worked;
-    int i = a->cur_r, j = a->cur_c;
+    int i = cursor(a)->r, j = cursor(a)->c;
     const TraceEntry *S = trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_SCORES);
     const TraceEntry *SS = trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_SCALED);
     const TraceEntry *SM = trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_MASKED);
@@ -251,10 +261,10 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
 static void clamp_cursor(App *a)
 {
     const WorkedSpec *ws = &a->w->worked;
-    if (a->cur_r >= ws->nq) a->cur_r = ws->nq - 1;
-    if (a->cur_c >= ws->nk) a->cur_c = ws->nk - 1;
-    if (a->cur_r < 0) a->cur_r = 0;
-    if (a->cur_c < 0) a->cur_c = 0;
+    if (cursor(a)->r >= ws->nq) cursor(a)->r = ws->nq - 1;
+    if (cursor(a)->c >= ws->nk) cursor(a)->c = ws->nk - 1;
+    if (cursor(a)->r < 0) cursor(a)->r = 0;
+    if (cursor(a)->c < 0) cursor(a)->c = 0;
 }
 
 static void worked_draw(App *a, Rect r)
@@ -329,10 +339,10 @@ static int worked_key(App *a, Request req, int k)
         return 1;
     }
     switch (req) {
-    case REQ_CURSOR_UP: a->cur_r--; clamp_cursor(a); return 1;
-    case REQ_CURSOR_DOWN: a->cur_r++; clamp_cursor(a); return 1;
-    case REQ_CURSOR_LEFT: a->cur_c--; clamp_cursor(a); return 1;
-    case REQ_CURSOR_RIGHT: a->cur_c++; clamp_cursor(a); return 1;
+    case REQ_CURSOR_UP: cursor(a)->r--; clamp_cursor(a); return 1;
+    case REQ_CURSOR_DOWN: cursor(a)->r++; clamp_cursor(a); return 1;
+    case REQ_CURSOR_LEFT: cursor(a)->c--; clamp_cursor(a); return 1;
+    case REQ_CURSOR_RIGHT: cursor(a)->c++; clamp_cursor(a); return 1;
     case REQ_TOGGLE_MASK: /* none -> causal -> after softmax (the mistake) -> none */
         a->live.s.causal = (a->live.s.causal + 1) % 3;
         app_msg(a, 0, "%s", a->live.s.causal == 2 ? "mask applied AFTER softmax: the mistake"
@@ -360,7 +370,14 @@ static int worked_need(App *a, int w)
     return big + 10;
 }
 
+/* A page starts with the cursor on query 0, key 0. */
+static void cursor_reset(App *a)
+{
+    cursor(a)->r = cursor(a)->c = 0;
+}
+
 const ViewOps VIEW_WORKED = {
     .name = "worked", .kind = W_WORKED, .keymap = KM_WORKED, .common = C_RESET,
     .draw = worked_draw, .key = worked_key, .need = worked_need,
+    .state_size = sizeof(Cursor), .reset = cursor_reset,
 };

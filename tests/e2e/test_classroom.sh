@@ -125,6 +125,21 @@ tm kill-session -t notes >/dev/null 2>&1
 keys q
 expect_exit 0 "notes: presenter quits"
 
+# ---- R: the prose a paragraph at a time ----
+prose_lines() { screen | sed -n '3,/^ ─/p' | grep -cv '^ *$\|^ ─'; }
+start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$LESSONS" --lesson causal-mask --page 3 --theme projector
+expect "page 3/" "reveal: page 3"
+all=$(prose_lines)
+keys R
+expect "a paragraph at a time" "reveal: R turns it on (badge)"
+one=$(prose_lines)
+check "reveal: only the first paragraph ($one of $all lines)" test "$one" -lt "$all"
+keys Space
+expect "paragraph 2 of" "reveal: space shows the next paragraph"
+check "reveal: still page 3, more prose" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'page 3/' && [ \$(tmux -L '$E2E_SOCK' capture-pane -p -t main | sed -n '3,/^ ─/p' | grep -cv '^ *\$\|^ ─') -gt $one ]"
+keys q
+expect_exit 0 "reveal: q quits"
+
 # ---- a lecture plan: checked like a demo, stepped through with space ----
 mkdir -p "$E2E_TMP/plan"
 printf '{"steps": [\n  {"open": "causal-mask", "page": 1},\n  {"open": "causal-mask", "page": 99}\n]}\n' >"$E2E_TMP/plan/bad.json"

@@ -6,8 +6,10 @@
 # must not push anything off the screen either). On a page whose footer offers "e edit", short
 # sentences of 1 to 3 words (and for an encoder-decoder page a short decoder sentence, E) are
 # typed and the screen checked again: the prose must fall back, never show "[?". FIT_SIZES
-# (default 80x24) lists the sizes walked; tests/e2e/test_fit_large.sh (make test-long) walks
-# 100×30 and 200×60, which check-lessons --size also proves headless (tests/e2e/test_guard.sh).
+# (default 80x24) lists the sizes walked; tests/e2e/test_fit_large.sh walks 100×30 and 200×60.
+# suite: long (16 minutes at load 20, about 5 idle): make test-long. It repeats, on the real
+# screen, the walk check-lessons makes headless at 80x24 in make check (every page, each control
+# key, typed sentences, layout_plan), which tests/e2e/test_guard.sh proves the player agrees with.
 . "$(dirname "$0")/harness.bash"
 set -f
 BAD='more below|more rows of the widget|enlarge the terminal|\[\?'

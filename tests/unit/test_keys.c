@@ -236,6 +236,37 @@ static void test_demo_names(void)
     }
 }
 
+typedef struct {
+    char lines[8][64];
+    int n;
+} Wrapped;
+
+static void wrapped_line(const char *s, int len, void *ctx)
+{
+    Wrapped *w = ctx;
+    if (w->n < 8)
+        snprintf(w->lines[w->n++], sizeof w->lines[0], "%.*s", len, s);
+}
+
+/* ASCII mode groups digits with plain spaces: the wrap keeps a number on one line. */
+static void test_wrap_numbers(void)
+{
+    Wrapped w = {0};
+    ui_wrap("the embedding is 21% of the 1 235 814 400 weights", 32, wrapped_line, &w);
+    CHECK(w.n == 2 && !strcmp(w.lines[1], "1 235 814 400 weights"),
+          "a grouped number moves whole to the next line (got \"%s\" / \"%s\")", w.lines[0],
+          w.lines[1]);
+    memset(&w, 0, sizeof w);
+    ui_wrap("ab 1 234", 5, wrapped_line, &w);
+    CHECK(w.n == 2 && !strcmp(w.lines[0], "ab") && !strcmp(w.lines[1], "1 234"),
+          "\"1 234\" stays whole (got \"%s\" / \"%s\")", w.lines[0], w.lines[1]);
+    memset(&w, 0, sizeof w);
+    ui_wrap("ab 1 2345", 5, wrapped_line, &w);
+    CHECK(w.n == 2 && !strcmp(w.lines[0], "ab 1") && !strcmp(w.lines[1], "2345"),
+          "a space before four digits is an ordinary break (got \"%s\" / \"%s\")", w.lines[0],
+          w.lines[1]);
+}
+
 int main(void)
 {
     ui.utf8 = 1;
@@ -244,6 +275,7 @@ int main(void)
     test_reachable();
     test_help_fits();
     test_demo_names();
+    test_wrap_numbers();
     for (int i = 0; i < MAX_ROWS; i++)
         free(help[i]);
     return t_done("keys");
