@@ -307,6 +307,8 @@ static int dup_walk(const cJSON *v, char *path, size_t n, int depth)
         return 0;
     int i = 0;
     for (const cJSON *c = v->child; c; c = c->next, i++) {
+        if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+            continue; /* a scalar holds no keys: no path to build (a vocabulary has thousands) */
         if (cJSON_IsObject(v))
             snprintf(path + at, n - at, "%s%s", at ? "." : "", c->string ? c->string : "");
         else
