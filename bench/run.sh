@@ -8,7 +8,8 @@
 #   2. attention's growth with n: one head and the whole forward at 128..2048 tokens (seeded
 #      random weights of the shipped decoder's shape); 3. the whole `attend dump` process;
 #   4. a GPT-2-small-shaped Hugging Face model against PyTorch eager and TorchScript, and the
-#      time to its first heatmap (bench/hf_gpt2.py); 5. the TUI's redraws (bench/tui_bench.sh).
+#      time to its first heatmap (bench/hf_gpt2.py); 5. the TUI's redraws (bench/tui_bench.sh), on the
+#      decoder's pages and the wordnet tokens page.
 # Setup: installs Debian's libopenblas0-pthread when it is missing (as root, with apt-get),
 # leaving the system's libblas.so.3 choice as it was (the peers pick theirs by LD_LIBRARY_PATH).
 # BENCH_ONLY=forward|train|hf|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
@@ -70,11 +71,15 @@ if [ "$ONLY" = "" ] || [ "$ONLY" = hf ]; then
     fi
 fi
 if [ "$ONLY" = "" ]; then
-    echo "== attend dump, whole process (target < 10 ms, < 10 MB)"
-    printf '  '; "$B" exec 31 -- ./attend dump --sentence "the cat sat on the mat" ||
+    echo "== attend dump, whole process (target < 10 ms, < 10 MB): the default (wordnet) and the lessons' decoder"
+    printf '  wordnet: '; "$B" exec 31 -- ./attend dump --sentence "the cat sat on the mat" ||
         part_failed "attend dump"
-    printf '  json: '; "$B" exec 15 -- ./attend dump --sentence "the cat sat on the mat" --format json ||
+    printf '  decoder: '; "$B" exec 31 -- ./attend dump --model decoder.json --sentence "the cat sat on the mat" ||
+        part_failed "attend dump --model decoder.json"
+    printf '  wordnet json: '; "$B" exec 15 -- ./attend dump --sentence "the cat sat on the mat" --format json ||
         part_failed "attend dump --format json"
+    printf '  decoder json: '; "$B" exec 15 -- ./attend dump --model decoder.json --sentence "the cat sat on the mat" --format json ||
+        part_failed "attend dump --model decoder.json --format json"
 fi
 if [ "$ONLY" = "" ] || [ "$ONLY" = tui ]; then
     for extra in bench/*_bench.sh; do

@@ -136,6 +136,7 @@ int main(int argc, char **argv)
     uo.out = out;
     uo.in = in;
     uo.term = "xterm-256color";
+    uo.offscreen = 1;
     if (ui_start(&uo, err, sizeof err)) {
         fprintf(stderr, "tui_bench: %s\n", err);
         return 1;
@@ -151,10 +152,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "tui_bench: %s\n", err);
         return 1;
     }
-    int heat = -1, chips = -1, heat_page = 0, chips_page = 0;
+    int heat = -1, chips = -1, heat_page = 0, chips_page = 0, real = -1, real_page = 0;
     for (int l = 0; l < a->course.n_lessons; l++)
         for (int p = 0; p < a->course.lessons[l].n_pages; p++) {
             const Widget *w = &a->course.lessons[l].pages[p].widget;
+            if (real < 0 && w->kind == W_HEATMAP && (w->controls & C_HEAD) &&
+                strstr(w->start.model, "wordnet")) { /* the real-English (WordPiece) model */
+                real = l;
+                real_page = p;
+            }
             if (heat < 0 && w->kind == W_HEATMAP && (w->controls & C_MASK)) {
                 heat = l;
                 heat_page = p;
@@ -171,6 +177,13 @@ int main(int argc, char **argv)
         resize_term(60, 200);
         report("lesson heatmap, m (mask) at 200x60", per_key(a, "m", 2000), 2000);
         resize_term(24, 80);
+    }
+    if (real >= 0) {
+        app_open(a, real, real_page);
+        char what[96];
+        snprintf(what, sizeof what, "wordnet heatmap (%d tokens), ] (head) at 80x24",
+                 a->model ? a->n_src : 0);
+        report(what, per_key(a, "]", 2000), 2000);
     }
     if (chips >= 0) {
         app_open(a, chips, chips_page);

@@ -572,7 +572,7 @@ int cmd_train(int argc, char **argv)
 static const char GEN_USAGE[] =
     "usage: attend generate [--model FILE] --prompt TEXT [--greedy | --temperature T --top-k K]\n"
     "                       [--seed S] [--max-tokens N]\n"
-    "Continues the prompt with a decoder model (default data/decoder.json), or translates it\n"
+    "Continues the prompt with a decoder model (default data/wordnet.json), or translates it\n"
     "with an encoder-decoder model. Greedy decoding is the default and is deterministic.\n"
     "With an encoder-only model, fills every _ (or <mask>) of the prompt with its most likely\n"
     "word, reading both sides (--top-k K also lists K candidates per blank).";

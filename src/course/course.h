@@ -55,9 +55,9 @@ enum {
 typedef struct {
     char sentence[256];
     char target[256];     /* decoder sentence for encoder-decoder models, "" otherwise */
-    char model[256];      /* as written: "" = default (data/decoder.json); a bare name such as
-                             "translate.json" is data/NAME; a name with '/' is relative to
-                             the lesson file's directory */
+    char model[256];      /* as written: "" = the lessons' default (data/decoder.json); a
+                             bare name such as "translate.json" is data/NAME; a name with
+                             '/' is relative to the lesson file's directory */
     int causal;           /* -1: the model's default */
     int padding;          /* -1: default (on) */
     int pe;               /* PeKind, -1: the model's own */

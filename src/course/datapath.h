@@ -5,8 +5,15 @@
 
 #include <stddef.h>
 
-/* The model a widget or a subcommand uses when none is named. */
-#define DATA_DEFAULT_MODEL "data/decoder.json"
+/* The model a subcommand (dump, export, generate) uses when none is named: the real-English
+ * model, whose WordPiece tokenizer reads any sentence without <unk>. */
+#define DATA_DEFAULT_MODEL "data/wordnet.json"
+/* The model a lesson page uses when it names none: the course's word-level decoder, which the
+ * lessons' chosen sentences were written for (a page where the learner types names
+ * "wordnet.json"). */
+#define DATA_LESSON_MODEL "data/decoder.json"
+/* Everyday sentences written for attend (tests, check-lessons' typing). */
+#define DATA_EVERYDAY "data/everyday.txt"
 
 /* Locates a data file or directory rel ("lessons", "data/vocab.txt"): the first root holding
  * it, in this order: $ATTEND_DATA; the installed data directory compiled in (ATTEND_DATADIR,

@@ -127,6 +127,8 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     }
     fputs(",\n\"config\":{\"model\":", f);
     json_write_string(f, m->path);
+    fprintf(f, ",\"tokenizer\":\"%s\"",
+            m->vocab.tok_encode ? "huggingface" : vocab_kind_name(m->vocab.kind));
     fprintf(f, ",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
                "\"n_heads\":%d,\"d_head\":%d,\"n_layers\":%d,\"d_ff\":%d,\"max_len\":%d,"
                "\"model_pe\":\"%s\",\"norm\":\"%s\",\"norm_placement\":\"%s\",\"ffn\":\"%s\","

@@ -69,7 +69,7 @@ int lw_course_model(Course *c, const char *name, const char *lesson_file)
 {
     char path[1024];
     if (!*name) {
-        data_path(DATA_DEFAULT_MODEL, path, sizeof path);
+        data_path(DATA_LESSON_MODEL, path, sizeof path);
     } else if (strchr(name, '/')) {
         const char *slash = strrchr(lesson_file, '/');
         if (name[0] == '/' || !slash)

@@ -124,7 +124,8 @@ static int sink_close(void *cookie)
     return rc;
 }
 
-FILE *safetext_stream(int fd, int keep_cr)
+/* A stream over fd and its sink (*sp, when sp is not NULL). */
+static FILE *open_sink(int fd, int keep_cr, Sink **sp)
 {
     Sink *s = calloc(1, sizeof *s);
     if (!s)
@@ -135,16 +136,26 @@ FILE *safetext_stream(int fd, int keep_cr)
     FILE *f = fopencookie(s, "w", io);
     if (!f)
         free(s);
+    else if (sp)
+        *sp = s;
     return f;
 }
+
+FILE *safetext_stream(int fd, int keep_cr) { return open_sink(fd, keep_cr, NULL); }
+
+/* The sinks of the wrapped stdout and stderr: they live until exit (stdio flushes them then),
+ * held here so that leak checkers (LeakSanitizer, valgrind) see them as in use. */
+static Sink *wrapped[2];
 
 void safetext_wrap(FILE **stream, int keep_cr)
 {
     fflush(*stream);
     int line = isatty(fileno(*stream));
-    FILE *f = safetext_stream(fileno(*stream), keep_cr);
+    Sink *s = NULL;
+    FILE *f = open_sink(fileno(*stream), keep_cr, &s);
     if (!f)
         return;
+    wrapped[*stream == stderr] = s;
     if (*stream == stderr)
         setvbuf(f, NULL, _IONBF, 0);
     else if (line)

@@ -1,6 +1,7 @@
 /* check_pages.c - check-lessons' walk through the player (tui_check_pages): every page opened
  * in a headless App, its control keys pressed one at a time and in a row, and on pages with a
- * sentence editor random sentences typed in; after each, the screen is laid out by
+ * sentence editor random sentences typed in (word salads from the model's vocabulary and, every
+ * other one, a real sentence of data/everyday.txt); after each, the screen is laid out by
  * layout_plan (the function the player draws with) and the prose as the player expanded it is
  * searched for an unresolved placeholder or a failed guard. Problems go to the course's list
  * as file:line:col. No drawing: curses is only told the screen size. */
@@ -11,6 +12,8 @@
 
 #include "app_key.h"
 #include "app_views.h"
+#include "datapath.h"
+#include "fileio.h"
 #include "layout.h"
 #include "lesson_check.h"
 #include "lesson_guard.h"
@@ -156,6 +159,35 @@ static void random_sentence(const Model *m, int max, unsigned *seed, char *out, 
     }
 }
 
+/* The everyday sentences (data/everyday.txt, '#' lines skipped): n of them in lines, pointing
+ * into *text (the caller frees both). 0 sentences when the file cannot be read. */
+static int everyday_load(char **text, char ***lines)
+{
+    char path[1024], err[300];
+    size_t len;
+    int n = 0;
+    *lines = NULL;
+    data_path(DATA_EVERYDAY, path, sizeof path);
+    if (fileio_read(path, (size_t)1 << 20, text, &len, err, sizeof err)) {
+        *text = NULL;
+        return 0;
+    }
+    for (char *p = *text; *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = 0;
+        if (*p && *p != '#' && strlen(p) < 200) {
+            char **nw = realloc(*lines, sizeof *nw * (size_t)(n + 1));
+            if (!nw)
+                break;
+            *lines = nw;
+            (*lines)[n++] = p;
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    return n;
+}
+
 /* Types s into the editor that key (e or E) opens, as a learner would. 1 if it was taken. */
 static int type_sentence(App *a, int key, const char *s)
 {
@@ -225,8 +257,9 @@ static void walk_row(Walk *w, App *a, const char *prefix)
     }
 }
 
-/* One page: its start, each key, the row of keys, and samples random sentences. */
-static void walk_page(Walk *w, App *a, int samples, unsigned *seed)
+/* One page: its start, each key, the row of keys, and samples random sentences (every other
+ * one an everyday sentence, when there are any). */
+static void walk_page(Walk *w, App *a, int samples, unsigned *seed, char **everyday, int n_ev)
 {
     app_open(a, w->li, w->pi);
     check_now(w, a, "on its first screen");
@@ -240,6 +273,8 @@ static void walk_page(Walk *w, App *a, int samples, unsigned *seed)
     for (int i = 0; i < samples; i++) {
         char s[256], prefix[400], first[500];
         random_sentence(m, max, seed, s, sizeof s);
+        if (n_ev && (i & 2))
+            snprintf(s, sizeof s, "%s", everyday[next_rand(seed) % (unsigned)n_ev]);
         int key = m->cfg.arch == ARCH_ENCDEC && (i & 1) ? 'E' : 'e';
         app_open(a, w->li, w->pi);
         if (!type_sentence(a, key, s))
@@ -270,6 +305,8 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
     LINES = lines;
     ui.utf8 = 1;
     unsigned seed = 0x2545F491u;
+    char *ev_text, **everyday;
+    int n_ev = everyday_load(&ev_text, &everyday);
     Walk w = {report, cols, lines, 0, 0, 0, 0, 0, 0, 0, {0}, 0, 0};
     for (int li = 0; li < a->course.n_lessons && !w.oom; li++) {
         /* a lesson with problems already reported is walked once it is fixed */
@@ -282,12 +319,14 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
             w.li = li;
             w.pi = pi;
             w.over_prose = w.over_widget = w.n_ph = w.over_toggle = w.over_cited = 0;
-            walk_page(&w, a, samples, &seed);
+            walk_page(&w, a, samples, &seed, everyday, n_ev);
         }
     }
     COLS = sc;
     LINES = sl;
     ui.utf8 = su;
+    free(everyday);
+    free(ev_text);
     app_delete(a);
     return w.oom ? -1 : w.problems;
 }

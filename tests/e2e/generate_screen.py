@@ -29,7 +29,9 @@ def main(screen_path, attend):
     text = lines[at + 1].split()
     if len(text) != n or text[0] in ("...", "…"):
         problems.append("the text line shows %d of %d tokens: %s" % (len(text), n, text))
-    out = subprocess.run([attend, "dump", "--sentence", " ".join(text), "--format", "json"],
+    # the lesson page runs the lessons' default model, decoder.json (dump's own is wordnet.json)
+    out = subprocess.run([attend, "dump", "--model", "decoder.json", "--sentence", " ".join(text),
+                          "--format", "json"],
                          capture_output=True, text=True, check=True).stdout
     d = json.loads(out)
     logits = [f32(x) for x in d["tensors"]["logits"][-1]]

@@ -83,7 +83,7 @@ keys Space
 expect "Generate  step 2" "the generate page"
 keys x
 # the file is named after the text, which the engine writes (attend generate, greedy)
-gen_text=$("$ATTEND" generate --prompt "a bird" --max-tokens 2 | tr ' ' '-')
+gen_text=$("$ATTEND" generate --model "$ROOT/data/decoder.json" --prompt "a bird" --max-tokens 2 | tr ' ' '-')
 expect "heatmap-L0-h0-$gen_text.svg" "x exports the text's heatmap"
 check "an SVG was written" sh -c "ls '$E2E_TMP/export' | grep -q '\.svg$'"
 keys q

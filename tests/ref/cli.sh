@@ -21,11 +21,15 @@ expect 1 "No such file" -- "$A" dump --sentence "$S" --model "$tmp/none.json"
 printf '{"format": "attend-model",\n "version": 1,\n "config": {' >"$tmp/trunc.json"
 expect 1 "trunc.json:3:" -- "$A" dump --sentence "$S" --model "$tmp/trunc.json"
 expect 1 "at most" -- "$A" dump --sentence "$(printf 'the cat %.0s' $(seq 1 40))"
-expect 0 "not in the vocabulary" -- "$A" dump --sentence "the zebra sat"
+expect 0 "not in the vocabulary" -- "$A" dump --model decoder.json --sentence "the zebra sat"
+# the default model (WordPiece) splits what it does not know: no note, no <unk>
+out=$("$A" dump --sentence "the zebra sat on a zeppelin" 2>&1)
+if ! grep -q "not in the vocabulary\|<unk>" <<<"$out" && grep -q "##" <<<"$out"; then ok
+else bad "the default model says <unk> or splits nothing"; echo "$out" | head -4; fi
 expect 1 "target" -- "$A" dump --model data/translate.json --sentence "the cat sat down"
 expect 0 "translate" -- "$A" dump --model translate.json --sentence "the cat sat down" --target "le chat est assis"
 expect 0 "--heads" -- "$A" dump --help
-expect 0 "previous token" -- "$A" dump --heads --sentence "the dog chased the cat and the cat sat on the mat"
+expect 0 "previous token" -- "$A" dump --model decoder.json --heads --sentence "the dog chased the cat and the cat sat on the mat"
 expect 0 "cross attention" -- "$A" dump --model data/translate.json --sentence "the cat sat down" --target "le chat est assis" --cross
 
 # Text output: the causal mask shows -- above the diagonal, and every row sums to 1.000.

@@ -93,7 +93,8 @@ mapfile -t sl < <("$PY" -c 'import json,glob,sys
 d=json.load(open(glob.glob("lessons/*-multi-head.json")[0]))["pages"][int(sys.argv[1])-1]["widget"]
 print(d["sentence"]); print(d.get("start",{}).get("layer",0))' "$p")
 sent=${sl[0]} layer=${sl[1]}
-best=$("$A" dump --sentence "$sent" --heads | awk -v L="$layer" '$1==L && $2 ~ /^[0-9]+$/ {if ($3>m) m=$3} END {print m+0}')
+# (these pages name no model: the lessons' default, decoder.json, not dump's wordnet.json)
+best=$("$A" dump --model decoder.json --sentence "$sent" --heads | awk -v L="$layer" '$1==L && $2 ~ /^[0-9]+$/ {if ($3>m) m=$3} END {print m+0}')
 if "$PY" -c "import sys; sys.exit(0 if $best >= 0.5 else 1)"; then ok; else bad "L11p5: layer $layer's best previous-token score is $best"; fi
 
 # the chips' verdict is the gap of the layer whose rows are shown, recomputed from attend dump
@@ -106,8 +107,10 @@ for layer_keys in ""; do # the page offers no layer key: layer 0, whose gap diff
     v=$(grep -oE 'Verdict: [^;]*; layer [0-9]+: the largest gap .* over its output rows is [^ ]+\.' <<<"$out" | tail -1)
     layer=$(sed -E 's/.*; layer ([0-9]+):.*/\1/' <<<"$v")
     gap=$(sed -E 's/.* is ([^ ]+)\.$/\1/' <<<"$v")
-    "$A" dump --sentence "${cw[0]}" --mask causal --pe none --format json >"$tmp/id.json"
-    "$A" dump --sentence "${cw[0]}" --mask causal --pe none --order "${cw[1]}" --format json >"$tmp/perm.json"
+    "$A" dump --model decoder.json --sentence "${cw[0]}" --mask causal --pe none --format json \
+        >"$tmp/id.json"
+    "$A" dump --model decoder.json --sentence "${cw[0]}" --mask causal --pe none \
+        --order "${cw[1]}" --format json >"$tmp/perm.json"
     if "$PY" - "$tmp/id.json" "$tmp/perm.json" "$layer" "$gap" <<'PYEOF'
 import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

@@ -72,7 +72,7 @@ numbers() { # name kind(weights|masked|cross) layer head -- options...
 }
 numbers causal weights 0 0 -- --sentence "$S"
 numbers rope weights 1 2 -- --sentence "$S" --mask none --pe rope
-numbers order weights 1 3 -- --sentence "the dog chased the cat" --order 4,3,2,1,0 --no-scale
+numbers order weights 1 3 -- --model decoder.json --sentence "the dog chased the cat" --order 4,3,2,1,0 --no-scale
 numbers scores masked 0 1 -- --sentence "$S"
 numbers cross cross 0 1 -- --model data/translate.json --sentence "the cat sat down" --target "le chat est assis" --cross
 
@@ -86,19 +86,25 @@ svg_ok() { # file: xmllint and rsvg-convert both accept it
     ok
 }
 for w in heatmap heads passport chips; do
-    "$A" export --sentence "the <cat> & \"sat\"" --what "$w" -o "$tmp/fig-$w.svg" 2>/dev/null
+    "$A" export --model decoder.json --sentence "the <cat> & \"sat\"" --what "$w" \
+        -o "$tmp/fig-$w.svg" 2>/dev/null
     svg_ok "$tmp/fig-$w.svg"
 done
-# the tokenizer turns < & " into <unk>: the title and labels must escape it
+# the word-level tokenizer turns < & " into <unk>: the title and labels must escape it
 grep -q '&lt;unk&gt;' "$tmp/fig-heatmap.svg" && ! grep -q '<unk>' "$tmp/fig-heatmap.svg" && ok ||
     bad "the tokens are not XML-escaped"
+# the default (WordPiece) model keeps < and & as tokens of their own: escaped too
+"$A" export --sentence "the <cat> & \"sat\"" -o "$tmp/fig-wp.svg" 2>/dev/null
+svg_ok "$tmp/fig-wp.svg"
+grep -q '>&lt;<' "$tmp/fig-wp.svg" && grep -q '>&amp;<' "$tmp/fig-wp.svg" && ok ||
+    bad "WordPiece tokens < and & are not XML-escaped"
 "$A" export --sentence "$S" --order 1,0,2,3,4,5 --what chips -o "$tmp/chips.svg"
 grep -q 'outputs do not match' "$tmp/chips.svg" && grep -q 'max|Attn(PX)' "$tmp/chips.svg" && ok ||
     bad "chips verdict missing"
 "$A" export --sentence "$S" --order 1,0,2,3,4,5 --mask none --pe none --what chips -o "$tmp/chips2.svg"
 grep -q 'outputs match permutation' "$tmp/chips2.svg" && ok || bad "no PE, no mask: chips should match"
 "$A" export --sentence "$S" --what heads --format csv -o "$tmp/heads.csv"
-heads=$("$PY" -c 'import json;print(json.load(open("data/decoder.json"))["config"]["n_heads"])')
+heads=$("$PY" -c 'import json;print(json.load(open("data/wordnet.json"))["config"]["n_heads"])')
 [ "$(cut -d, -f2 "$tmp/heads.csv" | sed 1d | sort -u | wc -l)" = "$heads" ] && ok ||
     bad "heads CSV should have $heads heads"
 "$A" export --sentence "$S" --what passport --format csv -o "$tmp/pp.csv"
@@ -172,11 +178,13 @@ then ok; else bad "the explanation figures' numbers"; fi
 "$A" export --lesson causal-mask --page 1 --format csv -o "$tmp/lesson.csv"
 w=$("$PY" -c 'import json;w=json.load(open("lessons/07-causal-mask.json"))["pages"][0]["widget"];print(w["sentence"]+"|"+w["start"].get("mask",""))')
 sent=${w%|*} mask=${w#*|}
-"$A" export --sentence "$sent" ${mask:+--mask "$mask"} --format csv -o "$tmp/same.csv"
+"$A" export --model decoder.json --sentence "$sent" ${mask:+--mask "$mask"} --format csv \
+    -o "$tmp/same.csv"
 cmp -s "$tmp/lesson.csv" "$tmp/same.csv" && ok || bad "lesson page 1 differs from export --sentence \"$sent\""
 
 # ---- colours follow the weights: render and read the pixels ----
-"$A" export --sentence "the dog chased the cat" --mask none --head 1 -o "$tmp/col.svg"
+"$A" export --model decoder.json --sentence "the dog chased the cat" --mask none --head 1 \
+    -o "$tmp/col.svg"
 rsvg-convert "$tmp/col.svg" -o "$tmp/col.png"
 if out=$("$PY" "$CHECK" colours "$tmp/col.svg" "$tmp/col.png" 2>&1); then ok; echo "$out"
 else bad "cell colours do not follow the weights"; echo "$out" | head -8; fi

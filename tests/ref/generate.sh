@@ -46,14 +46,16 @@ walk() { # name prompt start-extra generate-options...
         fi
         local text
         text=$("$PY" -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["generate"]["tokens"]))' "$w")
-        if ! "$A" dump --sentence "$text" --format json >"$d" 2>"$tmp/err"; then
+        # the lessons' default model is the word-level decoder (the subcommands' is wordnet)
+        if ! "$A" dump --model decoder.json --sentence "$text" --format json >"$d" 2>"$tmp/err"; then
             bad "$name step $s: dump failed: $(cat "$tmp/err")"
             return
         fi
         if out=$("$PY" "$CHECK" step "$w" "$d" data/vocab.txt $prev 2>&1); then ok
         else bad "$name step $s: the widget differs from dump"; echo "$out" | head -8; fi
         if [ "$s" -gt 0 ]; then
-            "$A" generate --prompt "$prompt" --max-tokens "$s" "$@" >"$tmp/cli" 2>/dev/null
+            "$A" generate --model data/decoder.json --prompt "$prompt" --max-tokens "$s" "$@" \
+                >"$tmp/cli" 2>/dev/null
             if out=$("$PY" "$CHECK" cli "$w" "$tmp/cli" 2>&1); then ok
             else bad "$name step $s: not attend generate's text"; echo "$out" | head -3; fi
         fi

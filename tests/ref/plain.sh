@@ -38,8 +38,8 @@ first=$(grep -nF "mask causal on:" "$tmp/mask.out" | head -1 | cut -d: -f1)
 again=$(grep -nF "Mask: causal" "$tmp/mask.out" | head -1 | cut -d: -f1)
 if [ -n "$first" ] && [ -n "$again" ] && [ "$first" -lt "$again" ]; then ok; else bad "the change is not said first ($first, $again)"; fi
 # the rows before and after, against attend dump's weights
-"$A" dump --sentence "$s" --mask causal --format json >"$tmp/causal.json"
-"$A" dump --sentence "$s" --mask none --format json >"$tmp/none.json"
+"$A" dump --model decoder.json --sentence "$s" --mask causal --format json >"$tmp/causal.json"
+"$A" dump --model decoder.json --sentence "$s" --mask none --format json >"$tmp/none.json"
 if "$PY" $CHECK rows "$tmp/mask.out" "$tmp/causal.json"; then ok; else bad "rows after m"; fi
 head -n "$(grep -nF "mask causal on:" "$tmp/mask.out" | cut -d: -f1)" "$tmp/mask.out" >"$tmp/before.out"
 if "$PY" $CHECK rows "$tmp/before.out" "$tmp/none.json"; then ok; else bad "rows before m"; fi

@@ -69,9 +69,15 @@ else bad "the interrupted run did not leave a new loadable model"; fi
 # --- generate: greedy is deterministic; the translation model knows the lesson pairs
 expect 2 "--prompt is required" -- "$A" generate
 expect 1 "No such file" -- "$A" generate --model "$tmp/none.json" --prompt "the cat"
-g1=$("$A" generate --prompt "the cat" 2>&1); g2=$("$A" generate --prompt "the cat" --greedy 2>&1)
+D=data/decoder.json
+g1=$("$A" generate --model $D --prompt "the cat" 2>&1)
+g2=$("$A" generate --model $D --prompt "the cat" --greedy 2>&1)
 [ -n "$g1" ] && [ "$g1" = "$g2" ] && ok || bad "greedy generation differs: '$g1' / '$g2'"
 case "$g1" in "the cat "*.) ok ;; *) bad "greedy continuation of 'the cat' is '$g1'" ;; esac
+# the default (WordPiece) model: pieces are joined into words, never printed with ##
+g3=$("$A" generate --prompt "the river" --max-tokens 12 2>&1)
+case "$g3" in "the river"*) ok ;; *) bad "default model's continuation is '$g3'" ;; esac
+case "$g3" in *"##"*|*"<unk>"*) bad "pieces or <unk> in the text: '$g3'" ;; *) ok ;; esac
 s1=$("$A" generate --prompt "the dog" --temperature 0.8 --top-k 5 --seed 7 2>&1)
 s2=$("$A" generate --prompt "the dog" --temperature 0.8 --top-k 5 --seed 7 2>&1)
 [ "$s1" = "$s2" ] && ok || bad "seeded sampling differs"

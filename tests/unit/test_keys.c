@@ -267,6 +267,18 @@ static void test_wrap_numbers(void)
           w.lines[1]);
 }
 
+/* The training-history chart ({{curve}}: U+2581..U+2588) reads in ASCII, not as "????". */
+static void test_ascii_blocks(void)
+{
+    char out[64];
+    int utf8 = ui.utf8;
+    ui.utf8 = 0;
+    ui_text("\xe2\x96\x81\xe2\x96\x82\xe2\x96\x83\xe2\x96\x84\xe2\x96\x85\xe2\x96\x86"
+            "\xe2\x96\x87\xe2\x96\x88", out, sizeof out);
+    ui.utf8 = utf8;
+    CHECK(!strcmp(out, "_.--==#@"), "the eight block heights in ASCII (got \"%s\")", out);
+}
+
 int main(void)
 {
     ui.utf8 = 1;
@@ -276,6 +288,7 @@ int main(void)
     test_help_fits();
     test_demo_names();
     test_wrap_numbers();
+    test_ascii_blocks();
     for (int i = 0; i < MAX_ROWS; i++)
         free(help[i]);
     return t_done("keys");

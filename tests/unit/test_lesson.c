@@ -377,6 +377,47 @@ static void test_names(void)
           "causal+padding is not a mask name (both is)");
 }
 
+
+static void count_word(const char *tok, void *ctx)
+{
+    (void)tok;
+    ++*(int *)ctx;
+}
+
+/* {{pieces}} counts the tokens beyond one per word (vocab_split's words); {{model}} names the
+ * model. On the word-level decoder there are no pieces. */
+static void test_tokenizer_placeholders(void)
+{
+    static const char *const MODELS[] = {"data/wordnet.json", "data/decoder.json"};
+    static const char *const NAMES[] = {"wordnet", "decoder"};
+    const char *sentence = "the volcanologist waved at my grandmother .";
+    for (int k = 0; k < 2; k++) {
+        Model m;
+        char err[512];
+        if (model_load(&m, MODELS[k], err, sizeof err)) {
+            CHECK(0, "model: %s", err);
+            continue;
+        }
+        int ids[64], words = 0;
+        TokenizeInfo info;
+        int n = vocab_tokenize(&m.vocab, sentence, ids, 64, &info);
+        vocab_split(sentence, count_word, &words);
+        Controls ctl;
+        model_default_controls(&m, &ctl);
+        Trace *t = trace_new(&m, n, 1);
+        CHECK(model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err) == 0, "%s", err);
+        PlaceholderCtx ctx = {&m, t, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0};
+        char want[16];
+        snprintf(want, sizeof want, "%d", k == 0 ? n - words : 0);
+        CHECK(!strcmp(ph(&ctx, "pieces"), want), "%s: {{pieces}} %s, want %s", NAMES[k], buf,
+              want);
+        CHECK(k == 1 || n > words, "wordnet splits \"volcanologist\": %d tokens", n);
+        CHECK(!strcmp(ph(&ctx, "model"), NAMES[k]), "{{model}} %s", buf);
+        trace_free(t);
+        model_free(&m);
+    }
+}
+
 int main(void)
 {
     test_names();
@@ -385,5 +426,6 @@ int main(void)
     test_missing_dir();
     test_shipped_course();
     test_placeholders();
+    test_tokenizer_placeholders();
     return t_done("lesson");
 }
