@@ -64,12 +64,12 @@ def main():
     top = (m["config"]["max_len"]) // 2
     unseen = [n for n in range(3, top + 1) if n < rep["min_segment"] or n > rep["max_segment"]]
     check(len(unseen) >= 2, "segment lengths never trained on: %s" % unseen)
-    seed = int.from_bytes(os.urandom(4), "little")
+    seed = int(os.environ.get("INDUCTION_SEED") or int.from_bytes(os.urandom(4), "little"))
     print("seed %d" % seed)
     rng = random.Random(seed)
     H = m["config"]["n_heads"]
     seqs = []
-    for k in range(16):
+    for k in range(int(os.environ.get("INDUCTION_SEQS", "48"))):
         n = rng.choice(unseen)
         r = rng.sample(words, n)
         seqs.append((n, " ".join(r + r)))
@@ -85,8 +85,16 @@ def main():
                                            len(seqs)))
     before = sum(copy_loss(dump(attend, model, s), n) for n, s in seqs) / len(seqs)
     after = sum(copy_loss(dump(attend, model, s, "1.%d" % best), n) for n, s in seqs) / len(seqs)
-    check(after > before + 0.2 and after > 1.15 * before,
+    # Both layer-1 heads of the shipped model copy (attend heads: 0.69 and 0.76), so one knocked
+    # out leaves the other: the loss rises by 0.14-0.35 nats for L1.h0, more for L1.h1 (measured
+    # over 30 seeds of 48 sequences); both knocked out, it goes back towards chance.
+    check(after > before + 0.1,
           "knocking out L1.h%d raises the second-copy loss: %.3f -> %.3f nats" % (best, before, after))
+    both = ",".join("1.%d" % h for h in range(H) if score[h] >= 0.4)
+    allk = sum(copy_loss(dump(attend, model, s, both), n) for n, s in seqs) / len(seqs)
+    check(allk > before + 1.0,
+          "knocking out every layer-1 head scoring >= 0.4 (%s) raises it by > 1 nat: %.3f -> %.3f"
+          % (both, before, allk))
     out = subprocess.run([attend, "heads", "--model", model, "--format", "json"], check=True,
                          capture_output=True, text=True).stdout
     hj = json.loads(out)
