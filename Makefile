@@ -74,7 +74,7 @@ $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ)
 
 # One pattern rule per room: the include path is the room's layering. Each object's header
 # dependencies are tracked (-MMD -MP: build/x/y.d beside build/x/y.o), so touching a header
-# rebuilds only what includes it; an object without its .d file is rebuilt (the %.d rule).
+# rebuilds only what includes it; an object without its .d file is rebuilt (DEP_FILES).
 DEPFLAGS = -MMD -MP
 $(BUILD)/engine/%.o: src/engine/%.c $(BUILD)/engine/%.d
 	@mkdir -p $(@D)
@@ -88,8 +88,10 @@ $(BUILD)/tui/%.o: src/tui/%.c $(BUILD)/tui/%.d
 $(BUILD)/cli/%.o: src/cli/%.c $(BUILD)/cli/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_cli) $(PKG_CFLAGS) -c -o $@ $<
-$(BUILD)/%.d: ;
-.PRECIOUS: $(BUILD)/%.d
+# (Named targets, not a pattern: make treats a missing pattern-made .d as an intermediate
+# file and would not rebuild the object for it.)
+DEP_FILES := $(patsubst %.o,%.d,$(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ))
+$(DEP_FILES):
 # The matmul kernel may fuse a*b+c into one FMA (see src/engine/tensor_matmul.c).
 $(BUILD)/engine/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
 # Unit tests link the core and the tui's curses-free objects only: no curses, no terminal

@@ -136,6 +136,7 @@ int main(int argc, char **argv)
     uo.out = out;
     uo.in = in;
     uo.term = "xterm-256color";
+    uo.offscreen = 1;
     if (ui_start(&uo, err, sizeof err)) {
         fprintf(stderr, "tui_bench: %s\n", err);
         return 1;

@@ -14,8 +14,8 @@ bin=$BUILD/bench/tui_bench
 mkdir -p "$BUILD/bench"
 # shellcheck disable=SC2086
 if ! $CC -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Isrc/cli -Isrc/tui -Isrc/course -Isrc/engine \
-    $(pkg-config --cflags ncursesw libcjson) -o "$bin" bench/tui_bench.c $objs \
-    $(pkg-config --libs ncursesw libcjson) -lm; then
+    $(pkg-config --cflags ncursesw libcjson libpcre2-8) -o "$bin" bench/tui_bench.c $objs \
+    $(pkg-config --libs ncursesw libcjson libpcre2-8) -lm; then
     echo "== tui redraw: could not build bench/tui_bench.c"
     exit 1
 fi

@@ -95,6 +95,13 @@ static int seen_add(Seen *t, const char *line)
     return 1;
 }
 
+static void seen_free(Seen *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->s[i]);
+    free(t->s);
+}
+
 /* 1 if line is in t. */
 static int seen_has(const Seen *t, const char *line)
 {
@@ -259,6 +266,7 @@ static int check_not_in(const char *path, const Out *o)
             }
             p = nl ? nl + 1 : p + n;
         }
+    seen_free(&mine);
     free(text);
     return rc;
 }
@@ -345,5 +353,10 @@ int main(int argc, char **argv)
            "vocabulary %d tokens in %s\n", o.n_lines, o.n_examples, o.n_definitions,
            o.n_lines / TEST_EVERY, v.n, vocab);
     vocab_free(&v);
+    free(counted.s);
+    free(o.train.s);
+    free(o.test.s);
+    free(o.examples.s);
+    seen_free(&o.seen);
     return 0;
 }

@@ -132,7 +132,7 @@ static int terminal_gone(void)
 
 int ui_start(const UiOpts *o, char *err, size_t errlen)
 {
-    if (ui_check_terminal(o, err, errlen))
+    if (!o->offscreen && ui_check_terminal(o, err, errlen))
         return -1;
     const char *cs = nl_langinfo(CODESET);
     ui.utf8 = !o->ascii && cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));

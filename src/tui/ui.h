@@ -59,12 +59,13 @@ typedef struct {
     int mouse;          /* enable mouse clicks */
     FILE *out, *in;     /* terminal streams; NULL = stdout/stdin */
     const char *term;   /* terminal type; NULL = $TERM */
+    int offscreen;      /* 1: draw into out with no terminal check (bench/tui_bench.c only) */
 } UiOpts;
 
 /* 0 when o's input and output (stdin/stdout by default) are terminals, else -1 with a
  * message saying which is not. */
 int ui_check_terminal(const UiOpts *o, char *err, size_t errlen);
-/* Refuses to start without a terminal (ui_check_terminal). Decides UTF-8 from the locale
+/* Refuses to start without a terminal (ui_check_terminal; not when o->offscreen). Decides UTF-8 from the locale
  * (call setlocale first) unless o->ascii; starts curses with newterm (never exits on
  * failure), raw keys, no echo, keypad, ESC delay 25 ms, colours unless NO_COLOR is set, and
  * installs the one crash handler of every curses screen: on SIGSEGV, SIGABRT, SIGBUS, SIGFPE
