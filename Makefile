@@ -217,8 +217,7 @@ deb:
 # through tests/ref/fuzz_short.sh; `make fuzz FUZZ_SECONDS=3600` is the long run.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result safetensors hf_tokenizer \
-                demo subword
+FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result safetensors hf_tokenizer demo subword
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 fuzz-build: check-pkgs
