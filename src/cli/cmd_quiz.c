@@ -260,8 +260,14 @@ void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
             snprintf(setup, sizeof setup, "Setup: %s", it->context);
             print_wrapped(f, "   ", setup);
         }
-        for (int c = 0; c < it->n_choices; c++)
+        for (int c = 0; c < it->n_choices; c++) {
             fprintf(f, "     %d) %s\n", c + 1, it->choices[c]);
+            if (it->why[c][0]) {
+                char why[QUIZ_WHY_MAX + 16];
+                snprintf(why, sizeof why, "Why not: %s", it->why[c]);
+                print_wrapped(f, "        ", why);
+            }
+        }
         char ans[300];
         quiz_key_answer(it, ans, sizeof ans);
         fprintf(f, "   Answer: %s\n", ans);

@@ -60,7 +60,7 @@ static void say_answer(Plain *p, const QuizItem *it)
 /* Asks one item. Returns 0 to go on, 1 when the learner left, 2 at the end of input. */
 static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
 {
-    char *line = NULL, msg[400], hint[300];
+    char *line = NULL, msg[400], hint[700];
     size_t cap = 0;
     int hints = 0, tries = 0, rc = 0;
     say_item(p, it, i, n);

@@ -127,6 +127,7 @@ typedef enum { QK_CHOICE, QK_MULTI, QK_NUMBER, QK_SHAPE, QK_CELL, QK_TEXT, QK_DR
 #define QUIZ_MAX_RANK 4
 #define QUIZ_GRID_MAX 16     /* cell questions: the weights shown are at most 16×16 */
 #define QUIZ_PROMPT_MAX 900  /* bytes of a question's prompt as written */
+#define QUIZ_WHY_MAX 240     /* bytes of a choice's "why" as written (and expanded) */
 
 /* One problem found by a loader or the placeholder check. */
 typedef struct {
@@ -148,6 +149,8 @@ typedef struct {
     char hints[QUIZ_MAX_HINTS - 1][300];
     int n_choices;        /* choice, multi */
     char choices[QUIZ_MAX_CHOICES][200];
+    char why[QUIZ_MAX_CHOICES][QUIZ_WHY_MAX]; /* choice: "why" the choice is wrong, by the
+                             author's index ("" for the answer, or when not given) */
     unsigned correct;     /* choice: the "answer" bit; multi: the "answers" bits */
     char compute[300];    /* number, shape, cell: a placeholder body, or "" (then answer);
                              longer bodies are cut here but stay too long for a placeholder */

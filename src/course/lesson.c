@@ -135,9 +135,10 @@ static void parse_questions(LjCtx *x, const cJSON *arr, const char *path, Page *
             lj_pjoin(kp, sizeof kp, qp, "prompt");
             lj_prob(x, kp, "must be a string, not %s", lj_type_name(pr));
         }
-        char err[300];
-        if (quiz_question_parse(q, Q, err, sizeof err)) {
-            lj_prob(x, qp, "%s", err);
+        char err[300], where[32];
+        if (quiz_question_parse(q, Q, where, sizeof where, err, sizeof err)) {
+            lj_pjoin(kp, sizeof kp, qp, where);
+            lj_prob(x, where[0] ? kp : qp, "%s", err);
             continue;
         }
         check_state_keys(x, q, qp, P, kind_known);

@@ -104,6 +104,13 @@ static void check_question(LjCtx *x, const char *qpath, const Question *Q, const
     }
     lj_pjoin(kp, sizeof kp, qpath, "prompt");
     check_string(x, kp, Q->prompt, ctx);
+    for (int i = 0; i < Q->n_choices; i++)
+        if (Q->why[i][0]) {
+            char wp[32];
+            snprintf(wp, sizeof wp, "why[%d]", i);
+            lj_pjoin(kp, sizeof kp, qpath, wp);
+            check_string(x, kp, Q->why[i], ctx);
+        }
     if (Q->compute[0]) {
         lj_pjoin(kp, sizeof kp, qpath, "compute");
         char val[256];

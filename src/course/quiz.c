@@ -378,6 +378,7 @@ static void answer_choices(QuizItem *it, const Question *Q, QuestionAt qa)
     it->correct = 0;
     for (int i = 0; i < it->n_choices; i++) {
         memcpy(it->choices[i], Q->choices[order[i]], sizeof it->choices[i]);
+        memcpy(it->why[i], Q->why[order[i]], sizeof it->why[i]); /* follows its choice */
         if (Q->correct & (1u << order[i]))
             it->correct |= 1u << i;
     }
@@ -491,6 +492,20 @@ static int item_drill(QuizItem *it, const Question *Q, const Course *c, uint64_t
     return 0;
 }
 
+/* The choices' "why" with their placeholders computed on the question's run r. */
+static int expand_why(QuizItem *it, const WidgetRun *r, char *err, size_t errlen)
+{
+    for (int i = 0; i < it->n_choices; i++) {
+        if (!it->why[i][0] || !strstr(it->why[i], "{{"))
+            continue;
+        char raw[sizeof it->why[0]], perr[300];
+        memcpy(raw, it->why[i], sizeof raw);
+        if (placeholder_expand(raw, &r->ctx, it->why[i], sizeof it->why[i], perr, sizeof perr))
+            return errf(err, errlen, "%s: why: %s", it->key, perr);
+    }
+    return 0;
+}
+
 /* The answer of Q on its run r, by kind. */
 static int item_answer(QuizItem *it, const Question *Q, const WidgetRun *r, QuestionAt at,
                        char *err, size_t errlen)
@@ -563,7 +578,8 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
         errf(err, errlen, "%s: prompt: %s", it->key, perr);
     } else if (it->kind == QK_DRILL) {
         rc = item_drill(it, Q, c, seed, err, errlen);
-    } else if (!item_answer(it, Q, &r, (QuestionAt){c, li, pi, qi, seed}, err, errlen)) {
+    } else if (!item_answer(it, Q, &r, (QuestionAt){c, li, pi, qi, seed}, err, errlen) &&
+               !expand_why(it, &r, err, errlen)) {
         /* the setup line, for answers the engine computes on the page's sentence or numbers */
         if (Q->compute[0] || it->kind == QK_CELL || strstr(Q->prompt, "{{"))
             make_context(it, &r, m);

@@ -530,7 +530,11 @@ const char *quiz_hint(const QuizItem *it, int h, char *out, size_t outlen)
         int k = 0;
         for (int i = it->n_choices - 1; i >= 0; i--)
             if (!(it->correct & (1u << i)) && k++ == a) {
-                snprintf(out, outlen, "It is not choice %d (%s).", i + 1, it->choices[i]);
+                if (it->why[i][0])
+                    snprintf(out, outlen, "It is not choice %d (%s): %s", i + 1,
+                             it->choices[i], it->why[i]);
+                else
+                    snprintf(out, outlen, "It is not choice %d (%s).", i + 1, it->choices[i]);
                 return out;
             }
         return NULL;

@@ -26,7 +26,7 @@ int quiz_parse_shape(const char *s, int *dims, char *msg, size_t msglen);
  * it is never counted. QV_RIGHT / QV_WRONG come with a short msg. */
 QuizVerdict quiz_check(const QuizItem *it, const char *answer, char *msg, size_t msglen);
 /* The hint number h (0-based) for an item: the author's hints first, then automatic ones
- * (a wrong choice ruled out, how many choices are right, the tolerance, the rank of a
+ * (a wrong choice ruled out, with the author's "why" when given; how many choices are right, the tolerance, the rank of a
  * shape, the first letter). NULL when there are no more. Written to out. */
 const char *quiz_hint(const QuizItem *it, int h, char *out, size_t outlen);
 /* Number of hints quiz_hint can give for it. */

@@ -24,6 +24,8 @@ typedef struct {
     char hints[QUIZ_MAX_HINTS][300];
     int n_choices;
     char choices[QUIZ_MAX_CHOICES][200];
+    char why[QUIZ_MAX_CHOICES][QUIZ_WHY_MAX]; /* choice: why choice i (shown order) is wrong,
+                                placeholders expanded; "" for the answer or when not given */
     unsigned correct;        /* choice / multi: bit i set when choice i is right */
     double number;           /* number: the expected value (may be ±inf for masked scores) */
     double tol;              /* number: absolute tolerance */

@@ -78,7 +78,7 @@ static const char *const COMMON_KEYS[] = {"id", "kind", "prompt", "explain", "st
 static const char *kind_keys(QuizKind k)
 {
     switch (k) {
-    case QK_CHOICE: return "choices answer";
+    case QK_CHOICE: return "choices answer why";
     case QK_MULTI: return "choices answers";
     case QK_NUMBER: return "compute answer tolerance";
     case QK_SHAPE: return "compute answer";
@@ -129,6 +129,44 @@ static int read_choices(const cJSON *obj, Question *q, char *err, size_t errlen)
         copy_str(q->choices[i], sizeof q->choices[0], it);
     }
     q->n_choices = n;
+    return 0;
+}
+
+/* "why" of a choice question (optional): one entry per choice, null for the answer, a
+ * non-empty string for each wrong choice saying why it is wrong (placeholders allowed). A
+ * problem names the offending entry in where ("why" or "why[2]"). */
+static int read_why(const cJSON *obj, Question *q, char *where, size_t wlen, char *err,
+                    size_t errlen)
+{
+    const cJSON *w = json_get(obj, "why");
+    if (!w)
+        return 0;
+    snprintf(where, wlen, "why");
+    int n = cJSON_GetArraySize(w);
+    if (!cJSON_IsArray(w))
+        return errf(err, errlen, "must be an array with one entry per choice (null for the "
+                                 "answer, a string for each wrong choice), not %s",
+                    lj_type_name(w));
+    if (n != q->n_choices)
+        return errf(err, errlen, "%d entr%s for %d choices: give one per choice (null for the "
+                                 "answer)", n, n == 1 ? "y" : "ies", q->n_choices);
+    int i = 0;
+    for (const cJSON *it = w->child; it; it = it->next, i++) {
+        snprintf(where, wlen, "why[%d]", i);
+        if (q->correct & (1u << i)) {
+            if (!cJSON_IsNull(it))
+                return errf(err, errlen, "choice %d is the answer: its entry must be null, "
+                                         "not %s", i, lj_type_name(it));
+            continue;
+        }
+        if (!cJSON_IsString(it) || !it->valuestring[0])
+            return errf(err, errlen, "must say why choice %d is wrong (a non-empty string), "
+                                     "not %s", i, lj_type_name(it));
+        if (strlen(it->valuestring) >= sizeof q->why[0])
+            return errf(err, errlen, "too long (at most %zu bytes)", sizeof q->why[0] - 1);
+        copy_str(q->why[i], sizeof q->why[0], it);
+    }
+    where[0] = 0;
     return 0;
 }
 
@@ -254,7 +292,8 @@ static int read_text(const cJSON *obj, Question *q, char *err, size_t errlen)
 }
 
 /* The kind's own keys. */
-static int read_kind(const cJSON *obj, Question *q, char *err, size_t errlen)
+static int read_kind(const cJSON *obj, Question *q, char *where, size_t wlen, char *err,
+                     size_t errlen)
 {
     switch (q->kind) {
     case QK_CHOICE: {
@@ -267,7 +306,7 @@ static int read_kind(const cJSON *obj, Question *q, char *err, size_t errlen)
         if (!is_whole(a, 0, q->n_choices - 1))
             return errf(err, errlen, "answer: must be a choice index 0..%d", q->n_choices - 1);
         q->correct = 1u << (int)a->valuedouble;
-        return 0;
+        return read_why(obj, q, where, wlen, err, errlen);
     }
     case QK_MULTI:
         return read_choices(obj, q, err, errlen) || read_multi(obj, q, err, errlen) ? -1 : 0;
@@ -311,9 +350,11 @@ static int read_kind(const cJSON *obj, Question *q, char *err, size_t errlen)
     }
 }
 
-int quiz_question_parse(const cJSON *obj, Question *q, char *err, size_t errlen)
+int quiz_question_parse(const cJSON *obj, Question *q, char *where, size_t wlen, char *err,
+                        size_t errlen)
 {
     q->ok = 0;
+    where[0] = 0;
     if (!cJSON_IsObject(obj))
         return errf(err, errlen, "a question must be a JSON object");
     const cJSON *kind = json_get(obj, "kind");
@@ -325,7 +366,7 @@ int quiz_question_parse(const cJSON *obj, Question *q, char *err, size_t errlen)
         return errf(err, errlen, "unknown question kind \"%s\" (choice, multi, number, shape, "
                                  "cell, text, drill)", kind->valuestring);
     q->kind = (QuizKind)k;
-    if (read_common(obj, q, kind->valuestring, err, errlen) || read_kind(obj, q, err, errlen))
+    if (read_common(obj, q, kind->valuestring, err, errlen) || read_kind(obj, q, where, wlen, err, errlen))
         return -1;
     q->ok = 1;
     return 0;
@@ -335,7 +376,10 @@ int quiz_question_from_text(Question *q, const char *json, char *err, size_t err
 {
     memset(q, 0, sizeof *q);
     cJSON *obj = cJSON_Parse(json);
-    int rc = quiz_question_parse(obj, q, err, errlen);
+    char where[32], e[300];
+    int rc = quiz_question_parse(obj, q, where, sizeof where, e, sizeof e);
+    if (rc)
+        snprintf(err, errlen, "%s%s%s", where, where[0] ? ": " : "", e);
     if (rc == 0) {
         copy_str(q->id, sizeof q->id, json_get(obj, "id"));
         copy_str(q->kind_name, sizeof q->kind_name, json_get(obj, "kind"));

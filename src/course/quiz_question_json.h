@@ -9,7 +9,9 @@
 #include "json.h"
 
 /* As quiz_question_from_text, on an already parsed object; q's id, kind_name and state are
- * left to the caller (the loader reads them with positions). */
-int quiz_question_parse(const cJSON *obj, Question *q, char *err, size_t errlen);
+ * left to the caller (the loader reads them with positions). On a problem, where gets the
+ * path of the offending value inside the question ("why[2]"), or "" for the question. */
+int quiz_question_parse(const cJSON *obj, Question *q, char *where, size_t wlen, char *err,
+                        size_t errlen);
 
 #endif

@@ -417,7 +417,7 @@ static void draw(const QV *q)
         y = put_wrapped(y, x, w, maxy, attr, line);
     }
     for (int h = 0; h < q->hints && y < maxy; h++) {
-        char hint[400], line[420];
+        char hint[700], line[720];
         if (quiz_hint(it, h, hint, sizeof hint)) {
             snprintf(line, sizeof line, "Hint %d: %s", h + 1, hint);
             y = put_wrapped(y, x, w, maxy, A_NORMAL, line);

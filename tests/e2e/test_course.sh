@@ -39,7 +39,12 @@ for size in 80x24 200x60; do
     expect "lesson $n_lessons/$n_lessons" "$size: the last lesson is $n_lessons/$n_lessons"
     keys g
     expect "lessons (enter opens" "$size: the menu opens"
-    check "$size: every lesson is marked completed" sh -c "[ \$(tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -c '✓ *[0-9]*\\.') -eq $n_lessons ]"
+    # every lesson row the menu shows is ticked; a screen too short for all of them scrolls
+    # the list (80x24 holds 18 rows), so it shows all n_lessons or fills its box
+    shown=$(screen | grep -cE '│ *. *[0-9]+\. ')
+    ticked=$(screen | grep -cE '│ *✓ *[0-9]+\. ')
+    check "$size: every lesson is marked completed ($ticked of the $shown shown, $n_lessons in all)" \
+        eval '[ "$ticked" = "$shown" ] && { [ "$shown" = "$n_lessons" ] || [ "$shown" -ge 15 ]; }'
     keys Escape q
     expect_exit 0 "$size: quits"
 done

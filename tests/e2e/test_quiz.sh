@@ -238,4 +238,37 @@ keys Enter
 expect "✓" "retry: the new answer alone is judged (right), not 6x86x6"
 keys Escape
 expect_exit 0 "retry: esc leaves"
+# choice hints say why: the plain quiz through a pipe, the teacher's key, check-lessons
+why_check() { # name, status (0: ok), what to print on failure
+    if [ "$2" -eq 0 ]; then ok "$1"; else E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL - $1: $3"; fi
+}
+out=$(printf 'quiz\n?\n?\nq\nq\n' | "$ATTEND" --plain --lessons "$ROOT/tests/fixtures/quiz" --lesson kinds 2>&1)
+rc=$?
+# the hint names a ruled-out choice by its shown number (the order is the seed's): that number
+# must show that choice, and the hint must give that choice's own why
+hint=$(echo "$out" | grep '^Hint 2: ')
+ntok=$(echo "$out" | sed -n 's/^The sentence has \([0-9]*\) tokens\.$/\1/p' | head -1)
+n=$(echo "$hint" | sed -n 's/^Hint 2: It is not choice \([0-9]\) (\(.*\)): .*/\1/p')
+c=$(echo "$hint" | sed -n 's/^Hint 2: It is not choice \([0-9]\) (\(.*\)): .*/\2/p')
+case "$c" in
+    softmax) want="softmax is applied to each of the $ntok rows; it is not a matrix." ;;
+    √d_k) want="√d_k is one number: the scale of the scores." ;;
+    *) want="(a wrong choice)" ;;
+esac
+echo "$out" | grep -qxF "$n) $c" && [ "$hint" = "Hint 2: It is not choice $n ($c): $want" ]
+why_check "plain quiz: a hint on a choice question says why the ruled-out choice is wrong" \
+    $(( rc != 0 || $? != 0 )) "rc=$rc $(echo "$out" | grep -E '^(Hint|[0-9]\))')"
+key=$("$ATTEND" quiz --answers --seed 3 --lessons "$ROOT/tests/fixtures/quiz" --lesson kinds 2>&1)
+echo "$key" | grep -A1 -E '^ +[0-9]\) softmax$' | \
+    grep -qE '^ +Why not: softmax is applied to each of the [0-9]+ rows; it is not a matrix\.$'
+why_check "the teacher's key prints each wrong choice's why under it, placeholders computed" $? \
+    "$(echo "$key" | grep -A1 -E '^ +[0-9]\) ')"
+echo "$key" | grep -A1 -E '^ +[0-9]\) QKᵀ$' | tail -1 | grep -q 'Why not'
+why_check "the right choice has no why" $(( ! $? )) "$(echo "$key" | grep -A1 'QKᵀ')"
+out=$("$ATTEND" check-lessons "$ROOT/tests/fixtures/quiz-why" 2>&1)
+rc=$?
+echo "$out" | grep -qE '01-why\.json:18:44: pages\[0\]\.questions\[2\]\.why\[1\]: choice 1 is the answer: its entry must be null' &&
+    echo "$out" | grep -qE '01-why\.json:15:17: pages\[0\]\.questions\[1\]\.why: 2 entries for 3 choices' &&
+    echo "$out" | grep -qE '02-why-placeholder\.json:15:31: pages\[0\]\.questions\[1\]\.why\[0\]: \{\{wieght 1 2\}\}: unknown placeholder'
+why_check "check-lessons reports a broken why at file:line:col" $(( rc != 1 || $? != 0 )) "rc=$rc $out"
 finish

@@ -228,6 +228,14 @@ static void test_hints(void)
         CHECK(strstr(h, "choice 2 ") == NULL, "hint %d rules out the right choice: %s", i, h);
     }
     CHECK(quiz_hint(&it, quiz_hint_count(&it), h, sizeof h) == NULL, "no more hints");
+    /* with the author's "why", the ruled-out choice comes with the reason it is wrong */
+    snprintf(it.choices[3], sizeof it.choices[3], "three");
+    snprintf(it.why[3], sizeof it.why[3], "three is odd.");
+    snprintf(it.choices[2], sizeof it.choices[2], "two");
+    CHECK(quiz_hint(&it, 1, h, sizeof h) && !strcmp(h, "It is not choice 4 (three): three is "
+          "odd."), "a ruled-out choice says why: %s", h);
+    CHECK(quiz_hint(&it, 2, h, sizeof h) && !strcmp(h, "It is not choice 3 (two)."),
+          "a choice without a why is only ruled out: %s", h);
 }
 
 static void test_schema(void)
@@ -244,6 +252,8 @@ static void test_schema(void)
         "{\"id\":\"a\",\"kind\":\"cell\",\"prompt\":\"p\",\"row\":3,\"compute\":\"argmax 3\"}",
         "{\"id\":\"a\",\"kind\":\"text\",\"prompt\":\"p\",\"answers\":[\"softmax\"]}",
         "{\"id\":\"a\",\"kind\":\"drill\",\"prompt\":\"p\",\"drill\":\"softmax\"}",
+        "{\"id\":\"a\",\"kind\":\"choice\",\"prompt\":\"p\",\"choices\":[\"x\",\"y\",\"z\"],"
+        "\"answer\":1,\"why\":[\"x is wrong\",null,\"z is {{n}}\"]}",
     };
     Question *q = malloc(sizeof *q);
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
@@ -266,7 +276,22 @@ static void test_schema(void)
     quiz_question_from_text(q, good[7], err, sizeof err);
     CHECK(q->kind == QK_DRILL && !strcmp(q->drill, "softmax") && !strcmp(q->prompt, "p"),
           "drill");
+    quiz_question_from_text(q, good[8], err, sizeof err);
+    CHECK(q->kind == QK_CHOICE && !strcmp(q->why[0], "x is wrong") && !q->why[1][0] &&
+          !strcmp(q->why[2], "z is {{n}}"), "why read by the author's index");
     struct { const char *json, *want; } bad[] = {
+        {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"],\"answer\":0,\"why\":\"no\"}",
+         "why: must be an array"},
+        {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"],\"answer\":0,\"why\":[null]}",
+         "why: 1 entry for 2 choices"},
+        {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"],\"answer\":0,\"why\":[\"a\",\"b\"]}",
+         "why[0]: choice 0 is the answer: its entry must be null"},
+        {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"],\"answer\":0,\"why\":[null,\"\"]}",
+         "why[1]: must say why choice 1 is wrong"},
+        {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"],\"answer\":0,\"why\":[null,3]}",
+         "why[1]: must say why choice 1 is wrong (a non-empty string), not a number"},
+        {"{\"kind\":\"multi\",\"choices\":[\"x\",\"y\"],\"answers\":[0],\"why\":[null,\"b\"]}",
+         "unknown key \"why\""},
         {"{\"kind\":\"choice\",\"choices\":[\"x\"],\"answer\":0}", "give 2 to"},
         {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"],\"answer\":2}", "0..1"},
         {"{\"kind\":\"choice\",\"choices\":[\"x\",\"y\"]}", "missing key \"answer\""},
@@ -471,6 +496,36 @@ static void test_computed(void)
               chk(it, want) == QV_RIGHT && !strcmp(it->answer, want), "multi answers: %s",
               want);
     }
+    /* a choice's "why" follows its choice through the seed's order, placeholders computed */
+    CHECK(find_q(&c, "cell", &pi, &qi) == 0, "cell");
+    CHECK(quiz_item_from_question(it, &c, 0, pi, qi, 1, err, sizeof err) == 0, "%s", err);
+    int ntok = it->n_cols;
+    CHECK(find_q(&c, "pick", &pi, &qi) == 0, "pick");
+    int first_at[2] = {-1, -1};
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        CHECK(quiz_item_from_question(it, &c, 0, pi, qi, seed, err, sizeof err) == 0, "%s", err);
+        char want[120];
+        snprintf(want, sizeof want, "softmax is applied to each of the %d rows; it is not a "
+                 "matrix.", ntok);
+        for (int k = 0; k < it->n_choices; k++) {
+            const char *w = !strcmp(it->choices[k], "softmax") ? want
+                          : !strcmp(it->choices[k], "√d_k") ? "√d_k is one number: the scale of "
+                                                               "the scores." : "";
+            CHECK(!strcmp(it->why[k], w), "seed %llu: choice %d (%s) has its own why: \"%s\"",
+                  (unsigned long long)seed, k + 1, it->choices[k], it->why[k]);
+            if (!strcmp(it->choices[k], "softmax") && seed <= 2)
+                first_at[seed - 1] = k;
+        }
+        /* every automatic hint names a wrong choice with its reason */
+        for (int h = it->n_hints; h < quiz_hint_count(it); h++) {
+            char hint[700];
+            CHECK(quiz_hint(it, h, hint, sizeof hint) && strstr(hint, ": ") &&
+                  (strstr(hint, want) || strstr(hint, "the scale of the scores")),
+                  "seed %llu hint %d explains: %s", (unsigned long long)seed, h, hint);
+        }
+    }
+    CHECK(first_at[0] >= 0 && first_at[1] >= 0, "softmax found: %d %d", first_at[0],
+          first_at[1]);
     CHECK(find_q(&c, "word", &pi, &qi) == 0, "word");
     CHECK(quiz_item_from_question(it, &c, 0, pi, qi, 1, err, sizeof err) == 0, "%s", err);
     CHECK(chk(it, "Soft Max") == QV_RIGHT, "second accepted answer");
@@ -925,6 +980,7 @@ static void test_explain_widgets(void)
 
 #define FIXS "tests/fixtures/quiz-setup"
 #define FIXB "tests/fixtures/quiz-broken"
+#define FIXW "tests/fixtures/quiz-why"
 
 /* Decimals printed in s (a plain number): -1 when s is not one. */
 static int decimals(const char *s)
@@ -1091,6 +1147,43 @@ static void test_state_keys(void)
     lesson_free_course(&c);
 }
 
+/* 6. a broken "why" is reported at the offending entry's file:line:col, and so is a bad
+ * placeholder inside one */
+static void test_why_positions(void)
+{
+    Course c;
+    memset(&c, 0, sizeof c);
+    char err[600] = "";
+    lesson_load_dir(&c, FIXW, err, sizeof err);
+    lesson_check_placeholders(&c);
+    static const struct {
+        const char *file, *needle, *path;
+    } want[] = {
+        {FIXW "/01-why.json", "[\"softmax is a function.\", null]",
+         "pages[0].questions[1].why: 2 entries for 3 choices"},
+        {FIXW "/01-why.json", "\"QKᵀ is wrong\"",
+         "pages[0].questions[2].why[1]: choice 1 is the answer: its entry must be null"},
+        {FIXW "/01-why.json", "7, null", "pages[0].questions[3].why[0]: must say why choice 0 "
+         "is wrong"},
+        {FIXW "/02-why-placeholder.json", "{{wieght", "pages[0].questions[1].why[0]: "
+         "{{wieght 1 2}}: unknown placeholder"},
+    };
+    CHECK(c.n_problems == 4, "four problems, the good explanations pass: %d", c.n_problems);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int line = 0, col = 0;
+        CHECK(locate(want[i].file, want[i].needle, &line, &col), "fixture has %s",
+              want[i].needle);
+        char pos[300];
+        snprintf(pos, sizeof pos, "%s:%d:%d: %s", want[i].file, line, col, want[i].path);
+        int found = 0;
+        for (int k = 0; k < c.n_problems; k++)
+            found |= strstr(c.problems[k].msg, pos) != NULL;
+        CHECK(found, "reported at file:line:col: %s (first problem: %s)", pos,
+              c.n_problems ? c.problems[0].msg : "none");
+    }
+    lesson_free_course(&c);
+}
+
 /* ---- the shipped course: every question can be built ---- */
 
 static void test_shipped_course(void)
@@ -1185,6 +1278,12 @@ static void test_choice_spread(void)
             }
             CHECK(same_set && right_kept, "%s seed %llu: the author's choices, the right ones "
                   "still right", it->key, (unsigned long long)seed);
+            for (int k = 0; k < it->n_choices; k++)
+                for (int j = 0; j < Q->n_choices; j++)
+                    if (!strcmp(it->choices[k], Q->choices[j]))
+                        CHECK(!strcmp(it->why[k], Q->why[j]), "%s seed %llu: choice %d's why "
+                              "is the author's for that choice", it->key,
+                              (unsigned long long)seed, k + 1);
             CHECK(!memcmp(it->choices, again.items[i].choices, sizeof it->choices) &&
                   it->correct == again.items[i].correct, "%s: one seed, one order", it->key);
             if (it->kind != QK_CHOICE)
@@ -1256,6 +1355,7 @@ int main(void)
     test_explain_widgets();
     test_setup_and_precision();
     test_state_keys();
+    test_why_positions();
     test_shipped_course();
     test_choice_spread();
     return t_done("quiz");
