@@ -54,12 +54,157 @@ static const char *describe_byte(unsigned char c)
     return "an unexpected character";
 }
 
+/* Long string values lifted out of the text before cJSON sees it. cJSON copies a string a
+ * byte at a time in two passes; a model's weights are megabytes of base64 in a few strings,
+ * so the parse is handed the text with those strings' contents cut out ("" left in place),
+ * and the contents are copied back into the tree afterwards with memcpy. */
+enum { LIFT_MIN = 4096 }; /* bytes: only strings this long are worth lifting */
+typedef struct {
+    size_t ord;   /* which string token of the text (keys and values, in document order) */
+    size_t at;    /* where its content starts in the original text */
+    size_t len;   /* content bytes (no backslash among them) */
+    size_t gap;   /* where the content was cut from the short text */
+} Lifted;
+
+/* Scans text for string tokens; fills *out (malloc'd, *nout entries) with the values of
+ * LIFT_MIN bytes or more that hold no backslash. Only strings are told apart: for text that
+ * is not valid JSON the list does not matter (the parse fails either way). */
+static int lift_find(const char *text, size_t len, Lifted **out, size_t *nout)
+{
+    Lifted *v = NULL;
+    size_t n = 0, cap = 0, ord = 0, i = 0;
+    while (i < len) {
+        const char *q = memchr(text + i, '"', len - i);
+        if (!q)
+            break;
+        size_t s = (size_t)(q - text) + 1, e = s;
+        const char *close = memchr(text + s, '"', len - s);
+        if (!close)
+            break;
+        e = (size_t)(close - text);
+        int escaped = memchr(text + s, '\\', e - s) != NULL;
+        if (escaped) { /* walk it: a \" does not end the string */
+            for (e = s; e < len && text[e] != '"'; e++)
+                if (text[e] == '\\')
+                    e++;
+            if (e >= len)
+                break;
+        }
+        size_t k = e + 1;
+        while (k < len && (text[k] == ' ' || text[k] == '\n' || text[k] == '\r' || text[k] == '\t'))
+            k++;
+        int key = k < len && text[k] == ':';
+        if (!escaped && !key && e - s >= LIFT_MIN) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                Lifted *nv = realloc(v, cap * sizeof *nv);
+                if (!nv) {
+                    free(v);
+                    return -1;
+                }
+                v = nv;
+            }
+            v[n++] = (Lifted){ord, s, e - s, 0};
+        }
+        ord++;
+        i = e + 1;
+    }
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+/* The text without the lifted contents (malloc'd, NUL-terminated, length in *slen); sets
+ * each entry's gap. */
+static char *lift_cut(const char *text, size_t len, Lifted *v, size_t n, size_t *slen)
+{
+    char *s = malloc(len + 1);
+    if (!s)
+        return NULL;
+    size_t from = 0, to = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(s + to, text + from, v[i].at - from);
+        to += v[i].at - from;
+        v[i].gap = to;
+        from = v[i].at + v[i].len;
+    }
+    memcpy(s + to, text + from, len - from);
+    to += len - from;
+    s[to] = 0;
+    *slen = to;
+    return s;
+}
+
+/* An offset in the short text -> the same place in the original text. */
+static size_t lift_map(const Lifted *v, size_t n, size_t off)
+{
+    size_t add = 0;
+    for (size_t i = 0; i < n && v[i].gap <= off; i++)
+        add += v[i].len;
+    return off + add;
+}
+
+/* Puts the lifted contents back into the tree, counting string tokens in document order as
+ * lift_find did. Returns -1 when out of memory. */
+static int lift_restore(cJSON *node, const char *text, const Lifted *v, size_t n, size_t *ord,
+                        size_t *next)
+{
+    for (; node; node = node->next) {
+        if (node->string)
+            (*ord)++;
+        if (cJSON_IsString(node)) {
+            if (*next < n && v[*next].ord == *ord) {
+                char *str = malloc(v[*next].len + 1);
+                if (!str)
+                    return -1;
+                memcpy(str, text + v[*next].at, v[*next].len);
+                str[v[*next].len] = 0;
+                free(node->valuestring);
+                node->valuestring = str;
+                (*next)++;
+            }
+            (*ord)++;
+        }
+        if (node->child && lift_restore(node->child, text, v, n, ord, next))
+            return -1;
+    }
+    return 0;
+}
+
 cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
+    Lifted *lift = NULL;
+    size_t nlift = 0, slen = len;
+    const char *parsed = text;
+    char *shortened = NULL;
+    if (lift_find(text, len, &lift, &nlift) == 0 && nlift) {
+        shortened = lift_cut(text, len, lift, nlift, &slen);
+        if (shortened)
+            parsed = shortened;
+    }
+    if (!shortened) {
+        nlift = 0;
+        slen = len;
+    }
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    cJSON *root = cJSON_ParseWithLengthOpts(parsed, slen, &end, 0);
+    size_t end_off = end && end >= parsed && (size_t)(end - parsed) <= slen
+                         ? lift_map(lift, nlift, (size_t)(end - parsed))
+                         : 0;
+    if (root && nlift) {
+        size_t ord = 0, next = 0;
+        if (lift_restore(root, text, lift, nlift, &ord, &next) || next != nlift) {
+            cJSON_Delete(root); /* next != nlift cannot happen on a parse that succeeded */
+            free(shortened);
+            free(lift);
+            snprintf(err, errlen, "%s: out of memory reading JSON", name);
+            return NULL;
+        }
+    }
+    free(shortened);
+    free(lift);
     if (!root) {
-        size_t off = end && end >= text ? (size_t)(end - text) : 0;
+        size_t off = end_off;
         if (off > len)
             off = len;
         int line, col;
@@ -78,7 +223,7 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
     }
     /* Anything but whitespace after the value is an error too. */
     if (end) {
-        size_t off = (size_t)(end - text);
+        size_t off = end_off;
         while (off < len && (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' ||
                              text[off] == '\t'))
             off++;
@@ -162,6 +307,8 @@ static int dup_walk(const cJSON *v, char *path, size_t n, int depth)
         return 0;
     int i = 0;
     for (const cJSON *c = v->child; c; c = c->next, i++) {
+        if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+            continue; /* a scalar holds no keys: no path to build (a vocabulary has thousands) */
         if (cJSON_IsObject(v))
             snprintf(path + at, n - at, "%s%s", at ? "." : "", c->string ? c->string : "");
         else
@@ -285,6 +432,15 @@ static int read_row(const cJSON *row, float *out, int cols, const char *what, in
     return 0;
 }
 
+/* The index of the first of p[0..len) that is not a base64 character (dec[c] < 0), or len. */
+static size_t first_non_base64(const signed char *dec, const unsigned char *p, size_t len)
+{
+    size_t k = 0;
+    while (k < len && dec[p[k]] >= 0)
+        k++;
+    return k;
+}
+
 /* {"shape": [rows, cols] or [cols], "f32": "<base64 of little-endian float32 values>"} */
 static int read_packed(const cJSON *item, float *out, int rows, int cols, const char *what,
                        char *err, size_t errlen)
@@ -320,8 +476,9 @@ static int read_packed(const cJSON *item, float *out, int rows, int cols, const 
         snprintf(err, errlen, "weight \"%s\" has shape %s, expected %dx%d", what, got, rows, cols);
         return -1;
     }
-    /* Decode 4 characters -> 3 bytes straight into out, then fix the byte order on a
-     * big-endian host, then check every value is finite. */
+    /* One pass: validate and decode 4 characters -> 3 bytes straight into out (a model's
+     * weights are megabytes of base64: this loop is most of a load), then fix the byte order
+     * on a big-endian host and check every value is finite. */
     static signed char dec[256];
     if (!dec['B']) {
         memset(dec, -1, sizeof dec);
@@ -333,40 +490,50 @@ static int read_packed(const cJSON *item, float *out, int rows, int cols, const 
     size_t len = strlen(data->valuestring);
     while (len && p[len - 1] == '=')
         len--;
-    for (size_t k = 0; k < len; k++)
-        if (dec[p[k]] < 0) {
-            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
-                     "is not base64 at %zu)", what, k);
-            return -1;
-        }
     size_t want = (size_t)rows * (size_t)cols, nbytes = len / 4 * 3;
-    if (len % 4 == 1) {
-        snprintf(err, errlen, "weight \"%s\": \"f32\" is not a whole number of float32 values", what);
-        return -1;
-    }
-    nbytes += len % 4 ? len % 4 - 1 : 0;
-    if (nbytes % 4) {
-        snprintf(err, errlen, "weight \"%s\": \"f32\" is not a whole number of float32 values", what);
-        return -1;
-    }
-    if (nbytes / 4 > want) {
-        snprintf(err, errlen, "weight \"%s\" holds more than %zu values (%zu)", what, want, nbytes / 4);
-        return -1;
-    }
-    if (nbytes / 4 != want) {
-        snprintf(err, errlen, "weight \"%s\" holds %zu values, expected %zu (%dx%d)", what,
-                 nbytes / 4, want, rows, cols);
+    nbytes += len % 4 > 1 ? len % 4 - 1 : 0;
+    if (len % 4 == 1 || nbytes % 4 || nbytes / 4 != want) {
+        /* A wrong length: a character that is not base64 is still the first thing named. */
+        size_t bad = first_non_base64(dec, p, len);
+        if (bad < len)
+            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
+                     "is not base64 at %zu)", what, bad);
+        else if (len % 4 == 1 || nbytes % 4)
+            snprintf(err, errlen, "weight \"%s\": \"f32\" is not a whole number of float32 values",
+                     what);
+        else if (nbytes / 4 > want)
+            snprintf(err, errlen, "weight \"%s\" holds more than %zu values (%zu)", what, want,
+                     nbytes / 4);
+        else
+            snprintf(err, errlen, "weight \"%s\" holds %zu values, expected %zu (%dx%d)", what,
+                     nbytes / 4, want, rows, cols);
         return -1;
     }
     unsigned char *o = (unsigned char *)out;
-    size_t q = 0;
-    for (size_t k = 0; k < len; k += 4) {
-        int c0 = dec[p[k]], c1 = k + 1 < len ? dec[p[k + 1]] : 0;
-        int c2 = k + 2 < len ? dec[p[k + 2]] : 0, c3 = k + 3 < len ? dec[p[k + 3]] : 0;
+    size_t full = len / 4 * 4, q = 0;
+    for (size_t k = 0; k < full; k += 4, q += 3) {
+        int c0 = dec[p[k]], c1 = dec[p[k + 1]], c2 = dec[p[k + 2]], c3 = dec[p[k + 3]];
+        if ((c0 | c1 | c2 | c3) < 0) {
+            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
+                     "is not base64 at %zu)", what, first_non_base64(dec, p, len));
+            return -1;
+        }
         unsigned v = (unsigned)c0 << 18 | (unsigned)c1 << 12 | (unsigned)c2 << 6 | (unsigned)c3;
-        if (q < nbytes) o[q++] = (unsigned char)(v >> 16);
-        if (q < nbytes) o[q++] = (unsigned char)(v >> 8);
-        if (q < nbytes) o[q++] = (unsigned char)v;
+        o[q] = (unsigned char)(v >> 16);
+        o[q + 1] = (unsigned char)(v >> 8);
+        o[q + 2] = (unsigned char)v;
+    }
+    if (full < len) { /* 2 or 3 characters left: 1 or 2 bytes */
+        if (first_non_base64(dec, p + full, len - full) < len - full) {
+            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
+                     "is not base64 at %zu)", what, first_non_base64(dec, p, len));
+            return -1;
+        }
+        unsigned v = (unsigned)dec[p[full]] << 18 | (unsigned)dec[p[full + 1]] << 12 |
+                     (full + 2 < len ? (unsigned)dec[p[full + 2]] << 6 : 0u);
+        o[q++] = (unsigned char)(v >> 16);
+        if (q < nbytes)
+            o[q] = (unsigned char)(v >> 8);
     }
     const uint32_t one = 1;
     int big_endian = *(const unsigned char *)&one == 0;
