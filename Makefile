@@ -217,7 +217,7 @@ deb:
 # through tests/ref/fuzz_short.sh; `make fuzz FUZZ_SECONDS=3600` is the long run.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result safetensors hf_tokenizer
+FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result safetensors hf_tokenizer demo subword
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 fuzz-build: check-pkgs
@@ -230,6 +230,9 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(CORE_OBJ)
 	  $(CORE_OBJ) $(CORE_LIBS) $(LDLIBS)
 # the lesson harness shares models loaded once (see tests/fuzz/fuzz_lesson.c)
 FUZZ_WRAP_lesson := -Wl,--wrap=model_load,--wrap=model_free
+# the demo/lecture-plan harness checks key names with the tui's curses-free key table
+FUZZ_WRAP_demo := -Isrc/tui build-fuzz/tui/keys.o build-fuzz/tui/ui_text.o
+build-fuzz/fuzz_demo: build-fuzz/tui/keys.o build-fuzz/tui/ui_text.o
 fuzz: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 	  mkdir -p build-fuzz/corpus/$$n; \

@@ -279,6 +279,8 @@ raw() { # DESC -- command: its stdout and stderr hold no ESC byte and no C1 CSI
 }
 raw "check-lessons --show" -- "$A" check-lessons --show "$tmp/l-esc"
 raw "quiz --answers" -- "$A" quiz --answers --seed 1 --lessons "$tmp/l-esc"
+# a word-level model notes unknown words on stderr (the WordPiece default has none: its byte
+# tokens cover every byte)
 raw "dump's note on stderr" -- "$A" dump --model decoder.json --sentence $'the \x1b]0;pwned\x07 cat'
 raw "a model path in a message" -- "$A" dump --sentence "the cat" --model $'/no/such/\x1b[2Jfile'
 
