@@ -272,7 +272,9 @@ static void walk_page(Walk *w, App *a, int samples, unsigned *seed, char **every
     int max = m->cfg.max_len < APP_MAX_TOK ? m->cfg.max_len : APP_MAX_TOK;
     for (int i = 0; i < samples; i++) {
         char s[256], prefix[400], first[500];
-        random_sentence(m, max, seed, s, sizeof s);
+        /* every fourth sample is short (1 to 6 words): the sentences that break a guard on
+         * {{token 5}} and the like; the everyday sentences are all longer */
+        random_sentence(m, (i & 3) == 0 && max > 6 ? 6 : max, seed, s, sizeof s);
         if (n_ev && (i & 2))
             snprintf(s, sizeof s, "%s", everyday[next_rand(seed) % (unsigned)n_ev]);
         int key = m->cfg.arch == ARCH_ENCDEC && (i & 1) ? 'E' : 'e';
