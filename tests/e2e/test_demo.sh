@@ -112,6 +112,10 @@ keys Enter
 expect_gone "edit the sentence" "record 2: enter uses the sentence"
 keys Down Right
 wait_gone "not used" 6
+# the cursor's move drawn (the inspector names query 1), then a still screen: under load the
+# capture could otherwise come before the keys were handled
+wait_for "query 1 '" 10 >/dev/null
+settle 5
 recorded2=$(body)
 keys q
 expect_exit 0 "record 2: quits and writes the script"
@@ -121,7 +125,8 @@ start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- demo "$rec2" --lessons 
 steps=$(grep -c '"open"\|"keys"\|"type"' "$rec2")
 expect "step $steps/$steps" "record 2: the playback reaches its last step" 30
 wait_gone "  ? keys" 0 >/dev/null
-sleep 0.3
+wait_for "query 1 '" 10 >/dev/null
+settle 5
 check "record 2: playback ends on the recorded screen" test "$(body)" = "$recorded2"
 keys q
 expect_exit 0 "record 2: playback quits"
