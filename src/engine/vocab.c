@@ -91,8 +91,8 @@ int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errl
 static const char *unreachable(VocabKind kind, const char *w, char *why, size_t n)
 {
     size_t len = strlen(w);
-    if (len >= 2 && w[0] == '<' && w[len - 1] == '>')
-        return ""; /* a special token (<pad>, <bos>, <0x41>...) */
+    if (len >= 2 && w[0] == '<' && w[len - 1] == '>' && !strpbrk(w, " \t\n\r\v\f"))
+        return ""; /* a special token (<pad>, <bos>, <0x41>...); whitespace splits, even here */
     if (len == 1 && (unsigned char)w[0] < 128 && ispunct((unsigned char)w[0]))
         return ""; /* punctuation is a token of its own */
     const char *p = w;
