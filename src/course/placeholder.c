@@ -304,7 +304,7 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"params", 0, 0, 0}, {"equivariance", 0, 1, 1}, {"layer", 0, 0, 0}, {"head", 0, 0, 0},
     {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
     {"pieces", 0, 0, 1}, {"model", 0, 0, 0}, {"curve", 1, 0, 0}, {"hist", 2, 1, 0},
-    {"phase", 0, 0, 0},
+    {"phase", 0, 0, 0}, {"opened", 0, 0, 0},
 };
 
 /* {{pieces}}: the sentence's tokens that continue the word before (a WordPiece "##" piece or
@@ -357,7 +357,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
      * weights needs one; what reads the trace does not */
     int needs_model = !TABLE[k].trace || !strcmp(name, "equivariance") || !strcmp(name, "pieces") ||
                       (!strcmp(name, "token") && !ctx->labels);
-    if (!strcmp(name, "lbrace") || !strcmp(name, "layer") || !strcmp(name, "head"))
+    if (!strcmp(name, "lbrace") || !strcmp(name, "layer") || !strcmp(name, "head") ||
+        !strcmp(name, "opened"))
         needs_model = 0;
     if (!m && needs_model)
         return errf(err, errlen, ctx->trace ? "this widget has no model (its own sizes are "
@@ -430,6 +431,7 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     else if (!strcmp(name, "params")) v = (long)m->n_floats;
     else if (!strcmp(name, "layer")) v = ctx->layer;
     else if (!strcmp(name, "head")) v = ctx->head;
+    else if (!strcmp(name, "opened")) v = ctx->opened;
     snprintf(out, outlen, "%ld", v);
     return 0;
 }

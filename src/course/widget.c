@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hf_model.h"
+
 int widget_traces_new(WidgetTraces *tr, const Model *m, int n, int n_tgt)
 {
     assert(m && n > 0 && n_tgt >= 0);
@@ -25,6 +27,41 @@ void widget_traces_free(WidgetTraces *tr)
     trace_free(tr->eq_a);
     trace_free(tr->eq_b);
     memset(tr, 0, sizeof *tr);
+}
+
+int widget_token_cap(const Model *m, int max, char *why, size_t whylen)
+{
+    size_t budget = TRACE_MAX_BYTES, avail = hf_mem_available();
+    if (avail && avail / 2 < budget)
+        budget = avail / 2;
+    int cap = m->cfg.max_len < max ? m->cfg.max_len : max;
+    int encdec = m->cfg.arch == ARCH_ENCDEC;
+    if (cap < 1)
+        cap = 1;
+#define TRACES(n) (3 * trace_bytes(m, (n), encdec ? (n) : 1))
+    if (TRACES(cap) > budget) { /* the largest n in 1..cap that fits */
+        int lo = 1, hi = cap;
+        while (lo < hi) {
+            int mid = lo + (hi - lo + 1) / 2;
+            if (TRACES(mid) <= budget)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        if (why)
+            snprintf(why, whylen, "memory: the traces of %d tokens would take %zu MiB, more "
+                     "than %zu MiB (%s)", cap, TRACES(cap) >> 20, budget >> 20,
+                     budget == TRACE_MAX_BYTES ? "the trace limit" : "half the memory free");
+        return lo;
+    }
+#undef TRACES
+    if (why) {
+        if (cap == m->cfg.max_len)
+            snprintf(why, whylen, "its context (max_len %d)", m->cfg.max_len);
+        else
+            snprintf(why, whylen, "the player's limit (its context is %d)", m->cfg.max_len);
+    }
+    return cap;
 }
 
 int widget_state(const Widget *w, const Model *m, Controls *ctl, int *src, int *n, int *tgt,
@@ -136,6 +173,7 @@ void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
     const Widget *w = io->w;
     memset(ctx, 0, sizeof *ctx);
     ctx->model = io->m;
+    ctx->opened = io->opened;
     ctx->layer = io->layer;
     ctx->head = io->head;
     ctx->cross = io->cross;

@@ -39,7 +39,15 @@ typedef struct {
                                 permuted run ends in t; chips, prose with {{equivariance}}) */
     LiveWidget *live;        /* explanation widgets: live->s in, the numbers out */
     WidgetTraces tr;
+    int opened;              /* 1: m is the model the learner opened ({{opened}}) */
 } WidgetIO;
+
+/* The most tokens a sentence may have when its runs are kept in three traces
+ * (widget_traces_new) of m: m's context (cfg.max_len), at most max, and as many as fit in
+ * memory: three traces within TRACE_MAX_BYTES and within half the memory available. why (may
+ * be NULL) gets the limit that binds, for a message ("its context (max_len 1024)", "memory: a
+ * trace of 200 tokens takes 300 MiB, ..."). */
+int widget_token_cap(const Model *m, int max, char *why, size_t whylen);
 
 /* The starting state of a widget, ready for model_forward: fills *ctl from the model's
  * defaults and the page's start (ctl->order points into w->start.order when n_order > 0,

@@ -400,8 +400,7 @@ static void bind_fn(void *ctx, const char *name, long long rows, long long cols)
     *dst = p;
 }
 
-/* Bytes of memory still available (MemAvailable), or 0 when unknown. */
-static size_t mem_available(void)
+size_t hf_mem_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
     if (!f)
@@ -465,7 +464,7 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
                                               : "model.";
     Bind b = {m, st, 0, 0, 0, err, errlen};
     hf_weights(&m->cfg, &in, prefix, plan_fn, &b);
-    size_t avail = mem_available();
+    size_t avail = hf_mem_available();
     if (avail && b.convert > avail) {
         snprintf(err, errlen, "%s: its half-precision weights take %zu MB as float32 and only "
                  "%zu MB of memory is available: choose a smaller model", dir, b.convert >> 20,

@@ -24,6 +24,8 @@ typedef struct {
 /* Called while the weights load: done of total bytes. */
 typedef void (*HfProgress)(void *ctx, size_t done, size_t total);
 
+/* Bytes of memory still available (/proc/meminfo's MemAvailable), or 0 when unknown. */
+size_t hf_mem_available(void);
 /* 1 if path is a directory (a Hugging Face model), else 0. */
 int hf_is_dir(const char *path);
 /* Reads a config.json (path to the file) into cfg and info: the family's choices, every size,
