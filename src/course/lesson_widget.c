@@ -14,6 +14,7 @@
 
 #include "datapath.h"
 #include "hf_model.h"
+#include "lesson.h"
 #include "lab.h"
 #include "live.h"
 #include "names.h"
