@@ -99,5 +99,9 @@ int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *id
  * layer 0 ..." for the previous layer's output, else trace_kind_symbol / _formula. */
 const char *widget_passport_symbol(const TraceEntry *e, int layer, char *buf, size_t n);
 const char *widget_passport_formula(const TraceEntry *e, int layer, char *buf, size_t n);
+/* The weights of a Hugging Face model's files a passport step uses, with the shapes the files
+ * store ("in the files: h.0.attn.c_attn.weight [768, 2304], h.0.attn.c_attn.bias [2304]"), in
+ * buf; "" for another model or a step that reads no weight. Returns buf. */
+const char *widget_passport_weights(const TraceEntry *e, const Model *m, char *buf, size_t n);
 
 #endif

@@ -41,6 +41,12 @@ void hf_weights(const ModelConfig *cfg, const HfInfo *info, const char *prefix,
 /* The parameter counter's view of a Hugging Face config (explain_params): every weight
  * hf_weights lists, counted by kind, so the totals agree. */
 void hf_param_config(const ModelConfig *cfg, const HfInfo *info, ParamConfig *out);
+/* For a model hf_model_load loaded: calls fn for every weight of its files, by the files'
+ * names (with their "transformer." or "model." prefix) and shapes (rows 0 for a vector). 0, or
+ * -1 when m is not a Hugging Face model. */
+int hf_model_weights(const Model *m, void (*fn)(void *ctx, const char *name, long long rows,
+                                                long long cols),
+                     void *ctx);
 /* Loads the directory: config, weights (memory-mapped; half precision converted), tokenizer
  * (tokenizer.json, or vocab.json + merges.txt). Refuses a model whose converted weights would
  * not fit in the memory available. progress may be NULL. 0, or -1 with a message naming the

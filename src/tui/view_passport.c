@@ -150,6 +150,12 @@ static void passport_draw(App *a, Rect r)
     attroff(A_BOLD);
     int y = r.y + 2;
     y += ui_wrap_put(y, r.x, r.w, widget_passport_formula(e, a->layer, formula, sizeof formula), 2);
+    char files[480];
+    if (widget_passport_weights(e, a->model, files, sizeof files)[0]) {
+        attron(COLOR_PAIR(UI_ACCENT));
+        y += ui_wrap_put(y, r.x, r.w, files, 2);
+        attroff(COLOR_PAIR(UI_ACCENT));
+    }
     int chain = chain_lines(a, idx, ps(a)->step, r.w);
     if (chain > 3)
         chain = 3;
@@ -211,8 +217,11 @@ static int passport_need(App *a, int w)
     int st = ps(a)->step < n ? ps(a)->step : n - 1;
     const TraceEntry *e = trace_entry(a->t, idx[st]);
     int chain = chain_lines(a, idx, st, w);
-    char formula[200];
+    char formula[200], files[480];
+    int fl = widget_passport_weights(e, a->model, files, sizeof files)[0]
+                 ? ui_wrap_lines(files, w, 2) : 0;
     return 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2) +
+           fl +
            1 + (chain > 3 ? 3 : chain) +
            1 + mtable_need(a, e, w);
 }
