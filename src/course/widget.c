@@ -48,18 +48,18 @@ int widget_token_cap(const Model *m, int max, char *why, size_t whylen)
             else
                 hi = mid - 1;
         }
-        if (why)
-            snprintf(why, whylen, "memory: the traces of %d tokens would take %zu MiB, more "
-                     "than %zu MiB (%s)", cap, TRACES(cap) >> 20, budget >> 20,
-                     budget == TRACE_MAX_BYTES ? "the trace limit" : "half the memory free");
+        if (why) /* the next length's traces against the budget */
+            snprintf(why, whylen, "memory: %d tokens need %zu MiB > %zu MiB%s", lo + 1,
+                     TRACES(lo + 1) >> 20, budget >> 20,
+                     budget == TRACE_MAX_BYTES ? "" : ", half the memory free");
         return lo;
     }
 #undef TRACES
     if (why) {
         if (cap == m->cfg.max_len)
-            snprintf(why, whylen, "its context (max_len %d)", m->cfg.max_len);
+            snprintf(why, whylen, "its context, max_len %d", m->cfg.max_len);
         else
-            snprintf(why, whylen, "the player's limit (its context is %d)", m->cfg.max_len);
+            snprintf(why, whylen, "the player's limit; its context is %d", m->cfg.max_len);
     }
     return cap;
 }

@@ -45,8 +45,8 @@ typedef struct {
 /* The most tokens a sentence may have when its runs are kept in three traces
  * (widget_traces_new) of m: m's context (cfg.max_len), at most max, and as many as fit in
  * memory: three traces within TRACE_MAX_BYTES and within half the memory available. why (may
- * be NULL) gets the limit that binds, for a message ("its context (max_len 1024)", "memory: a
- * trace of 200 tokens takes 300 MiB, ..."). */
+ * be NULL) gets the limit that binds, for a message ("its context, max_len 1024", "memory: 58
+ * tokens need 520 MiB > 512 MiB"). */
 int widget_token_cap(const Model *m, int max, char *why, size_t whylen);
 
 /* The starting state of a widget, ready for model_forward: fills *ctl from the model's

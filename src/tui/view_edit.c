@@ -52,11 +52,10 @@ static void describe(App *a, char *out, size_t n, int *bad)
         snprintf(out, n, "type at least one word");
         *bad = 1;
     } else if (info.n_tokens > cap) {
-        char why[200] = "";
+        char why[200] = "max_len";
         if (!edit_state(a)->target)
             widget_token_cap(a->model, APP_MAX_TOK, why, sizeof why);
-        snprintf(out, n, "too long: %d tokens; at most %d here%s%s - shorten it", info.n_tokens,
-                 cap, why[0] ? ", the limit of " : " (max_len)", why);
+        snprintf(out, n, "too long: %d tokens > %d (%s)", info.n_tokens, cap, why);
         *bad = 1;
     } else if (info.n_unknown) {
         int k = snprintf(out, n, "%d token%s; not in the vocabulary (will be <unk>):",
