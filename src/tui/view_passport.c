@@ -118,7 +118,9 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
 }
 
 /* The chain's lines above e's table in a w x h pane whose first head rows are taken: up to
- * three, fewer when short (four rows of the matrix kept); *roomy: blank lines around it. */
+ * three (its latest), fewer when the table would not show all its rows, down to one: the
+ * table's rows are the data, the chain's earlier steps only their history; *roomy: blank
+ * lines around it. */
 static int fit_chain(App *a, const int *idx, const TraceEntry *e, int w, int h, int head,
                      int *roomy)
 {
@@ -127,8 +129,8 @@ static int fit_chain(App *a, const int *idx, const TraceEntry *e, int w, int h, 
         chain = 3;
     int mneed = mtable_need(a, e, w);
     *roomy = h >= head + 2 + chain + mneed;
-    if (!*roomy && chain > 1 && h < head + chain + mneed)
-        chain = h - head - 1 - 4 >= 2 ? 2 : 1;
+    if (!*roomy && h - head - mneed < chain)
+        chain = h - head - mneed > 1 ? h - head - mneed : 1;
     return chain;
 }
 
