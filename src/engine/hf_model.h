@@ -47,6 +47,9 @@ void hf_param_config(const ModelConfig *cfg, const HfInfo *info, ParamConfig *ou
 int hf_model_weights(const Model *m, void (*fn)(void *ctx, const char *name, long long rows,
                                                 long long cols),
                      void *ctx);
+/* The parameter counter's view (hf_param_config) of a model hf_model_load loaded: 0, or -1
+ * when m is not a Hugging Face model. */
+int hf_model_param_config(const Model *m, ParamConfig *out);
 /* Loads the directory: config, weights (memory-mapped; half precision converted), tokenizer
  * (tokenizer.json, or vocab.json + merges.txt). Refuses a model whose converted weights would
  * not fit in the memory available. progress may be NULL. 0, or -1 with a message naming the

@@ -3,7 +3,8 @@
 # written by tests/ref/hf_models.py: at 80x24 it opens on lesson 20's river-bank page, whose
 # small multiples label every head with what it does on the sentence and whose prose names the
 # head that links bank to river; the passport names the files' weights with their shapes; the
-# next-token page shows the top probabilities. Every number is checked against `attend dump
+# parameter page's total is the number of values in the files; the next-token page shows the
+# top probabilities. Every number is checked against `attend dump
 # --format json` of the same model (tests/e2e/hf_player_screen.py). Also: NO_COLOR=1 LANG=C,
 # 200x60, a LLaMA-family model, a sentence longer than the model's context (the message names
 # the limit), a directory that is no model (exit 1, terminal restored), lesson 20 without a
@@ -31,6 +32,15 @@ for p in json.load(open("lessons/20-real-models.json"))["pages"]:
 }
 BANK=$(page_sentence heatmap)
 NEXT=$(page_sentence generate)
+# every weight the model's files hold (not GPT-2's causal-mask buffers h.N.attn.bias), grouped
+# by thousands as the table prints it
+FILE_TOTAL=$("$PY" -c 'import json,struct,glob,sys,math
+n = 0
+for f in glob.glob(sys.argv[1] + "/*.safetensors"):
+    b = open(f, "rb").read(8)
+    h = json.loads(open(f, "rb").read(8 + struct.unpack("<Q", b)[0])[8:])
+    n += sum(math.prod(t["shape"]) for k, t in h.items() if k != "__metadata__" and not k.endswith((".attn.bias", ".attn.masked_bias")))
+print(format(n, ",").replace(",", " "))' "$G")
 N_POS=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["n_positions"])' "$G/config.json")
 
 shows() { # WHAT description [ascii]: the screen against dump's numbers
@@ -61,6 +71,12 @@ walk() { # W H label [ascii] [VAR=value...]
     wait_for "step 4/" && shows passport-4 "$label: step 4 names ln_1" "$asc"
     keys n
     wait_for "step 5/" && shows passport-5 "$label: step 5 (Q) names c_attn, [d, 3d]" "$asc"
+    keys Space
+    expect "parameters of gpt2" "$label: the parameter page counts the opened model"
+    local total=$FILE_TOTAL # grouped by a thin space in UTF-8, a space in ASCII
+    [ -z "$asc" ] && total=${FILE_TOTAL// /$(printf '\u2009')}
+    check "$label: its total ($FILE_TOTAL) is the number of weights in the safetensors files" \
+        wait_for "$total  100.0%"
     keys Space
     expect "Generate  step 0" "$label: the next-token page"
     shows next "$label: the top next-token probabilities equal dump --next" "$asc"
