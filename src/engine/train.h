@@ -145,10 +145,4 @@ int train_head_stats(const Model *m, const Corpus *c, int max_lines, int enc, He
 int train_cross_alignment(const Model *m, const Corpus *c, int layer, int head,
                           double *word_acc, double *pair_acc);
 
-/* Prints one line per attention head of m, saying what it mostly attends to (previous token,
- * itself, first token, a content pattern) from its weights over the sentences of c (when c is
- * NULL, over a few built-in sentences); for an encoder-decoder with an aligned corpus, also
- * each cross-attention head's alignment accuracy. 0 or -1. */
-int train_head_summary(const Model *m, const Corpus *c, FILE *out);
-
 #endif

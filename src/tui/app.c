@@ -110,30 +110,22 @@ void app_key_state(const App *a, KeyState *s)
 /* ---- the engine side ---- */
 Stack app_stack(const App *a)
 {
-    if (!a->model)
-        return STACK_DEC;
-    Arch ar = a->model->cfg.arch;
-    if (ar == ARCH_DECODER)
-        return STACK_DEC;
-    if (ar == ARCH_ENCDEC && a->cross)
-        return STACK_DEC;
-    return STACK_ENC;
+    return model_view_stack(a->model, a->cross);
 }
 
 Sublayer app_sub(const App *a)
 {
-    return a->cross && a->model && a->model->cfg.arch == ARCH_ENCDEC ? SUB_CROSS : SUB_SELF;
+    return model_view_sub(a->model, a->cross);
 }
 
 int app_rows(const App *a)
 {
-    return app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC ? a->t->m : a->t->n;
+    return trace_view_rows(a->t, a->cross, NULL);
 }
 
 int app_cols(const App *a)
 {
-    return app_stack(a) == STACK_DEC && app_sub(a) == SUB_SELF &&
-                   a->model->cfg.arch == ARCH_ENCDEC ? a->t->m : a->t->n;
+    return a->t->n;
 }
 
 const char *app_mask_name(const App *a, Stack st, Sublayer sub)
@@ -153,23 +145,17 @@ void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
              out_now ? "  KNOCKED OUT" : any ? "  (heads knocked out: X)" : "");
 }
 
-/* Rows of a decoder (encoder-decoder) are labelled with the word each row produces (tgt);
- * the keys of its self-attention with what each position reads (tgt_in, "<bos>" first). */
+/* Rows and columns by word (trace_view_rows: the words a decoder's rows produce). */
 const char *app_row_token(const App *a, int i)
 {
-    const Trace *t = a->t;
-    if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC)
-        return vocab_word(&a->model->vocab, t->tgt[i]);
-    return vocab_word(&a->model->vocab, t->src[i]);
+    const int *ids;
+    trace_view_rows(a->t, a->cross, &ids);
+    return vocab_word(&a->model->vocab, ids[i]);
 }
 
 const char *app_col_token(const App *a, int j)
 {
-    const Trace *t = a->t;
-    if (app_stack(a) == STACK_DEC && app_sub(a) == SUB_SELF &&
-        a->model->cfg.arch == ARCH_ENCDEC)
-        return vocab_word(&a->model->vocab, t->tgt_in[j]);
-    return vocab_word(&a->model->vocab, t->src[j]);
+    return vocab_word(&a->model->vocab, a->t->src[j]);
 }
 
 /* Traces for a model, allocated the first time it is used (forward never allocates). */
