@@ -339,7 +339,7 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
     fprintf(f, ",\n  \"description\": ");
     json_write_string(f, c->description);
     fputs(",\n  ", f);
-    model_config_write(f, c, "pe", ",\n  ");
+    model_config_write(f, c, "pe", ", ");
     fputs("\n},\n", f);
     if (m->training)
         fprintf(f, "\"training\": %s,\n", m->training);
