@@ -162,7 +162,10 @@ static int head_stat(const Trace *t, Stack st, int l, int h, int bidir, HeadStat
 /* One line per head of every self-attention layer of the main stack (head_stat): "next"
  * only when the run has no causal mask (an encoder). Below 0.4 on all: "content pattern".
  * json: the same numbers as one JSON object (docs/dump-format.md). */
-int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json)
+/* One line per self-attention head: previous-token / self / first-token mean weights and a
+ * verdict; json: the same as one JSON object (docs/dump-format.md). 0, or -1 if the trace
+ * lacks the weights. */
+static int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json)
 {
     const ModelConfig *c = &m->cfg;
     Stack st = model_view_stack(m, 0);

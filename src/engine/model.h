@@ -149,7 +149,6 @@ void model_init_random(Model *m, uint64_t seed);
 void model_free(Model *m);
 /* The parameter of that name, or NULL. */
 const Param *model_param(const Model *m, const char *name);
-float *model_param_data(Model *m, const Param *p);
 
 /* Loads a model JSON file (docs/model-format.md), or a Hugging Face model directory (hf_model.h,
  * docs/models.md). Validates everything; on failure returns -1,
@@ -341,9 +340,6 @@ float model_sdpa_scale(int scale_on, int d_k);
 Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,
                     int dv, int causal, int scale);
 
-/* RoPE's angle per position of pair i of a d_head-wide head: rope_base^(−2i/dh), stretched by
- * cfg's rope_scaling (linear: divided by the factor; llama3: Hugging Face's blend). */
-double model_rope_theta(const ModelConfig *cfg, int i, int dh);
 /* Rotary position embedding of x (n rows of dh), in place: rotates each pair of row pos by
  * pos·θ_i, the pairs being (x[2i], x[2i+1]), or (x[i], x[i + dh/2]) when cfg->rope_half. */
 void model_rope_apply(float *x, int n, int dh, const ModelConfig *cfg);

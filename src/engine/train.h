@@ -110,7 +110,6 @@ float train_last_loss(const Trainer *t);  /* mean loss of the last step's batch 
 float train_last_lr(const Trainer *t);
 float train_last_grad_norm(const Trainer *t);
 long train_tokens_done(const Trainer *t); /* target tokens seen so far */
-const Model *train_model(const Trainer *t);
 const char *train_error(const Trainer *t);
 /* Mean loss over the first max_examples examples of corpus c (deterministic; LM corpora are
  * cut into consecutive sequences of o->seq_len). causal as in train_forward_backward.

@@ -81,27 +81,9 @@ void app_msg(App *a, int warn, const char *fmt, ...)
 
 void app_key_state(const App *a, KeyState *s)
 {
-    const Page *p = app_page(a);
-    memset(s, 0, sizeof *s);
-    s->allowed = a->allowed;
-    s->causal = a->ctl.causal;
-    s->padding = a->ctl.padding;
-    s->pe = a->ctl.pe;
-    s->scale = a->ctl.scale;
-    s->scores = a->scores;
-    s->live_causal = a->live.s.causal;
-    s->live_scale = a->live.s.scale;
-    s->live_tied = a->live.s.tied;
-    s->live_gqa = a->live.s.gqa;
-    s->live_step = a->live.s.step;
-    s->live_sample = a->live.s.sample;
-    s->live_temp = a->live.s.temp;
-    s->live_seed = a->live.s.seed;
+    keys_state_fill(s, a->allowed, &a->ctl, a->scores, a->all_heads, &a->live.s, a->model,
+                    app_page(a));
     s->focus = a->scr.focus;
-    s->encdec = a->model && a->model->cfg.arch == ARCH_ENCDEC;
-    s->all_heads = a->all_heads;
-    s->has_questions = p && p->n_questions > 0;
-    s->has_notes = p && p->notes;
     const ViewOps *v = app_cur_view(a);
     if (v->key_state)
         v->key_state(a, s);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "live.h"
+
 /* The requests: what a key asks for. A view receives the request, not the key. */
 #define KEYS_REQUESTS(X)                                                                     \
     X(REQ_NONE)                                                                              \
@@ -78,6 +80,13 @@ typedef struct {
     int has_questions, has_notes; /* the current page has questions / speaker notes */
     int train_running, train_causal; /* the train widget: training now; its mask */
 } KeyState;
+
+/* Fills s from what every front end (the player's App, plain mode) holds alike: the page's
+ * C_* bits, the model controls and scores, the explanation widgets' state, the model (NULL:
+ * none) and the page (NULL: none); the rest of s zero, for the front end to add (focus, the
+ * train widget's fields). */
+void keys_state_fill(KeyState *s, unsigned allowed, const Controls *ctl, int scores,
+                     int all_heads, const LiveState *live, const Model *m, const Page *pg);
 
 /* The request key is bound to in keymap km on the current page (a row whose C_*
  * conditions the page does not meet binds nothing); REQ_NONE when unbound. */
