@@ -4,6 +4,7 @@
  * tensor kinds. */
 #include <string.h>
 
+#include "attend_assert.h"
 #include "model.h"
 
 static const char *const KIND_KEY[T__COUNT] = {
@@ -83,7 +84,10 @@ static void fill(Trace *t, int i)
         k = trace_find(t, e->stack, e->layer, e->sub, e->head, T_K);
     for (int j = 0; j < 4; j++)
         e[j].lazy = 0;
-    if (!q || !k || !v) { /* never: the forward records them before the head's steps */
+    /* never: the forward records them before the head's steps (a release build shows zeros
+     * rather than stop the player; a debug build stops here) */
+    ATTEND_ASSERT(q && k && v && q->rows == e->rows && k->rows == e->cols && q->cols == k->cols);
+    if (!q || !k || !v) {
         for (int j = 0; j < 4; j++)
             memset(e[j].data, 0, sizeof(float) * (size_t)e[j].rows * e[j].cols);
         return;

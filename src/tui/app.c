@@ -54,10 +54,12 @@ int app_overlay_request(App *a, Request req, int arg)
 
 int app_overlay_open(App *a, const ViewOps *v, int arg)
 {
+    ATTEND_ASSERT(v && v->overlay && v->key); /* only a registered overlay opens */
     if (a->overlay)
         app_overlay_close(a);
     if (v->open && v->open(a, arg))
         return -1;
+    ATTEND_ASSERT(!a->overlay); /* open hooks open no other overlay */
     a->overlay = v;
     return 0;
 }
@@ -134,6 +136,7 @@ void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
 /* Rows and columns by word (trace_view_rows: the words a decoder's rows produce). */
 const char *app_row_token(const App *a, int i)
 {
+    ATTEND_ASSERT(i >= 0 && i < app_rows(a));
     const int *ids;
     trace_view_rows(a->t, a->cross, &ids);
     return vocab_word(&a->model->vocab, ids[i]);
@@ -141,6 +144,7 @@ const char *app_row_token(const App *a, int i)
 
 const char *app_col_token(const App *a, int j)
 {
+    ATTEND_ASSERT(j >= 0 && j < app_cols(a));
     return vocab_word(&a->model->vocab, a->t->src[j]);
 }
 
@@ -296,6 +300,7 @@ void app_reset_widget(App *a)
     snprintf(a->sentence, sizeof a->sentence, "%s", w->start.sentence);
     snprintf(a->target, sizeof a->target, "%s", w->start.target);
     widget_view_start(w, a->model, &a->layer, &a->head, &a->cross);
+    ATTEND_ASSERT(app_view_ok(a) && a->n_src <= cap);
     a->scores = w->start.scores;
     a->all_heads = w->start.all_heads;
     const ViewOps *v = app_cur_view(a);
@@ -333,6 +338,7 @@ void app_open(App *a, int lesson, int page)
         page = 0;
     if (page >= l->n_pages)
         page = l->n_pages - 1;
+    ATTEND_ASSERT(page >= 0 && page < l->n_pages); /* a lesson that loads has pages */
     a->lesson = lesson;
     a->page = page;
     a->scr.prose_scroll = 0;
@@ -365,6 +371,7 @@ int app_resume_page(const App *a, int lesson)
 
 void app_turn(App *a, int dir)
 {
+    ATTEND_ASSERT(dir == 1 || dir == -1);
     if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
         return;
     const Lesson *l = &a->course.lessons[a->lesson];

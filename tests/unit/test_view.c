@@ -1,8 +1,15 @@
 /* test_view.c - the rules every view shares, each written once: which stack, sublayer and
  * rows a view of a model shows (model_view_stack, model_view_sub, trace_view_rows), and the
- * ModelConfig JSON writer that both the model file and the dump's "config" use. */
+ * ModelConfig JSON writer that both the model file and the dump's "config" use; in a debug
+ * build (make debug), that the kernels' asserts are on. */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tensor.h"
 
 #include "model_json.h"
 #include "t.h"
@@ -73,8 +80,37 @@ static void check_model(const char *path)
     model_free(&m);
 }
 
+/* 1 when fn stops the process with SIGABRT (an assert), run in a child with stderr closed. */
+static int aborts(void (*fn)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0)
+            dup2(fd, 2);
+        fn();
+        _exit(0);
+    }
+    int st = 0;
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static float buf[16];
+static float *volatile alias = buf; /* the compiler cannot see the aliasing */
+static void matmul_in_place(void) { tensor_matmul(alias, buf, buf + 8, 2, 2, 2); }
+static void cols_past_the_row(void) { tensor_cols(buf + 8, buf, 2, 4, 3, 2); }
+
 int main(void)
 {
+#ifdef ATTEND_DEBUG
+    CHECK(aborts(matmul_in_place), "debug build: a matmul whose output aliases its input asserts");
+    CHECK(aborts(cols_past_the_row), "debug build: a column slice past the row asserts");
+#else
+    (void)aborts;
+    (void)matmul_in_place;
+    (void)cols_past_the_row;
+#endif
     /* a trace without a model (a worked example) is one decoder head */
     CHECK(model_view_stack(NULL, 0) == STACK_DEC && model_view_sub(NULL, 1) == SUB_SELF,
           "worked example: decoder self-attention");
