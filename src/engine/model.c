@@ -168,6 +168,7 @@ const Param *model_param(const Model *m, const char *name)
     return NULL;
 }
 
+float *model_param_data(Model *m, const Param *p) { return m->data + p->offset; }
 
 static const float *W(const Model *m, const char *fmt, const char *prefix)
 {

@@ -152,6 +152,8 @@ void model_free(Model *m);
 void model_bind(Model *m);
 /* The parameter of that name, or NULL. */
 const Param *model_param(const Model *m, const char *name);
+/* The floats of parameter p of m. */
+float *model_param_data(Model *m, const Param *p);
 
 /* Loads a model JSON file (docs/model-format.md), or a Hugging Face model directory (hf_model.h,
  * docs/models.md). Validates everything; on failure returns -1,
