@@ -23,7 +23,7 @@ static void params_draw(App *a, Rect r)
     ui_putf(y++, r.x, r.w, "d_model %lld  h %lld  kv_h %lld  d_head %lld  L %lld  d_ff %lld  "
                            "vocab %lld  %s  %s%s",
             p->d_model, p->n_heads, p->n_kv_heads, p->d_head, p->n_layers, p->d_ff, p->vocab,
-            p->swiglu ? "swiglu" : "relu/gelu", p->rmsnorm ? "rmsnorm" : "layernorm",
+            p->attn_only ? "no FFN" : p->swiglu ? "swiglu" : "relu/gelu", p->rmsnorm ? "rmsnorm" : "layernorm",
             p->bias ? "  biases" : "");
     y++;
     /* columns: name, formula (when it fits), count, share */
