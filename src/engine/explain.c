@@ -270,23 +270,14 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
         snprintf(rows[n].formula, sizeof rows[n].formula, "%s", fm); rows[n].count = (v); n++; } while (0)
     ROW("embedding", "vocab x d_model", c->vocab * d);
     if (c->pos_rows > 0)
-<<<<<<< HEAD
-        ROW("positions", "max_len x d_model (learned table)", c->pos_rows * d);
-    ROW("W_Q (all layers)", "L x d_model x h*d_head", L * q);
-    ROW("W_K, W_V (all layers)", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
-    ROW("W_O (all layers)", "L x h*d_head x d_model", L * o);
-    ROW("FFN (all layers)", c->attn_only ? "none: attention only"
-                            : c->swiglu ? "L x 3 x d_model x d_ff"
-                            : c->bias ? "L x (2 x d_model x d_ff + d_ff + d_model biases)"
-=======
         ROW("positions", "max_len x d_model", c->pos_rows * d);
     ROW("W_Q", "L x d_model x h*d_head", L * q);
     ROW("W_K, W_V", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
     ROW("W_O", "L x h*d_head x d_model", L * o);
-    ROW("FFN", c->swiglu ? "L x 3 x d_model x d_ff"
-                            : c->bias ? "L x (2 x d_model x d_ff + d_ff + d_model)"
->>>>>>> main
-                                      : "L x 2 x d_model x d_ff", L * ffn);
+    ROW("FFN", c->attn_only ? "none: attention only"
+               : c->swiglu ? "L x 3 x d_model x d_ff"
+               : c->bias   ? "L x (2 x d_model x d_ff + d_ff + d_model)"
+                           : "L x 2 x d_model x d_ff", L * ffn);
     ROW("norms", nf, (per * L + fin) * norm1);
     long long abias = (c->qkv_bias ? (c->n_heads + 2 * c->n_kv_heads) * c->d_head : 0) +
                       (c->o_bias ? d : 0);
