@@ -141,7 +141,6 @@ static FILE *open_sink(int fd, int keep_cr, Sink **sp)
     return f;
 }
 
-FILE *safetext_stream(int fd, int keep_cr) { return open_sink(fd, keep_cr, NULL); }
 
 /* The sinks of the wrapped stdout and stderr: they live until exit (stdio flushes them then),
  * held here so that leak checkers (LeakSanitizer, valgrind) see them as in use. */

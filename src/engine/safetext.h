@@ -12,13 +12,9 @@
  * does not fit) with control characters in caret notation. Returns out. */
 char *safetext_escape(const char *s, char *out, size_t n);
 
-/* A stdio stream writing to descriptor fd with every control character but newline, tab and
- * carriage return (keep_cr: 1, for progress lines) in caret notation. The descriptor stays
- * open when the stream is closed. NULL when out of memory. */
-FILE *safetext_stream(int fd, int keep_cr);
-
-/* Replaces *stream (stdout or stderr) by a safetext_stream over its descriptor, flushing it
- * first; keeps the old stream when out of memory. */
+/* Replaces *stream (stdout or stderr) by a stdio stream over its descriptor that writes every
+ * control character but newline, tab and carriage return (keep_cr: 1, for progress lines) in
+ * caret notation, flushing it first; keeps the old stream when out of memory. */
 void safetext_wrap(FILE **stream, int keep_cr);
 
 /* ---- block elements: one glyph rule for the player, plain mode and the placeholders ---- */
