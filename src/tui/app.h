@@ -73,6 +73,11 @@ typedef struct ViewOps {
     /* work between keys (may be NULL): runs one bounded slice (a few tens of ms at most) and
      * returns 1 while it has more to do (the loop then polls keys instead of waiting) */
     int (*tick)(App *a);
+    /* a screen that changes with no key (a countdown, a file it follows): called each time
+     * round the loop, before the draw, the loop waiting at most poll_ms for a key; returns 1
+     * when the screen must be redrawn (may be NULL) */
+    int (*poll)(App *a);
+    int poll_ms;
     /* frees what the view's private state holds when the App goes (may be NULL) */
     void (*release)(App *a);
     /* overlays: the request (a global key, or a shared control's) that opens it with

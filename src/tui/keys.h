@@ -57,7 +57,8 @@ typedef enum {
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
     X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
     X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")              \
-    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter") X(KM_QUIZ, "quiz")
+    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter") X(KM_QUIZ, "quiz")                 \
+    X(KM_CLASS_QUIZ, "class-quiz") X(KM_NOTES_SCREEN, "notes-screen")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,
@@ -90,6 +91,7 @@ typedef enum {
     KMODE_NONE,
     KMODE_QUIZ_ASK, KMODE_QUIZ_CELL, KMODE_QUIZ_WRONG, KMODE_QUIZ_VERDICT, KMODE_QUIZ_DONE,
     KMODE_QUIZ_SMALL,
+    KMODE_CLASS_ASK, KMODE_CLASS_REVEALED, /* attend quiz --class: the answer hidden / shown */
     KMODE__COUNT
 } KeysMode;
 
@@ -104,6 +106,8 @@ void keys_hints(const KeyState *s, Keymap km, unsigned common, char *buf, size_t
 void keys_global_hints(const KeyState *s, int with_z, char *buf, size_t n);
 /* Appends one footer hint, "key\x1flabel\x1e", to buf (n bytes; cut when full). */
 void keys_hint_append(char *buf, size_t n, const char *key, const char *label);
+/* The hints as one line of text, "key label  key label", in out (n bytes). */
+const char *keys_hints_text(const char *hints, char *out, size_t n);
 
 /* The `?` overlay's lines, generated from the table (a line starting with '#' is a section
  * title), each description word-wrapped under itself to fit width columns (transliterated

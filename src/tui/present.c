@@ -104,19 +104,7 @@ static void page_keys(const App *a, char *out, size_t n)
     app_key_state(a, &ks);
     keys_hints(&ks, vo->keymap, vo->common, h, sizeof h);
     keys_global_hints(&ks, 1, g, sizeof g);
-    size_t o = 0;
-    for (const char *s = h; *s && o + 3 < n; s++) {
-        if (*s == '\x1f')
-            out[o++] = ' ';
-        else if (*s == '\x1e') {
-            out[o++] = ' ';
-            out[o++] = ' ';
-        } else
-            out[o++] = *s;
-    }
-    if (o >= 2)
-        o -= 2;
-    out[o] = '\0';
+    keys_hints_text(h, out, n);
     (void)g;
 }
 
