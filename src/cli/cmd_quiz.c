@@ -34,82 +34,36 @@ const char QUIZ_USAGE[] =
     "  --time S       with --class: a countdown of S seconds per question\n"
     "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!*s || *s == '-')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || errno == ERANGE) /* out of range: never the silent ULLONG_MAX */
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-int quiz_cmd_parse(QuizCmd *o, int argc, char **argv, char *err, size_t errlen)
+int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            o->help = 1;
-        } else if (!strcmp(a, "--lesson") && more) {
-            o->lesson = argv[++i];
-        } else if (!strcmp(a, "--lessons") && more) {
-            o->dir = argv[++i];
-        } else if (!strcmp(a, "--count") && more) {
-            uint64_t v;
-            if (parse_u64(argv[++i], &v) || v < 1 || v > 1000) {
-                snprintf(err, errlen, "--count wants a number from 1 to 1000, not \"%s\"",
-                         argv[i]);
-                return -1;
-            }
-            o->count = (int)v;
-        } else if (!strcmp(a, "--seed") && more) {
-            if (parse_u64(argv[++i], &o->seed)) {
-                snprintf(err, errlen, "--seed wants a whole number from 0 to 18446744073709551615, "
-                         "not \"%s\"", argv[i]);
-                return -1;
-            }
-            o->have_seed = 1;
-        } else if (!strcmp(a, "--review")) {
-            o->review = 1;
-        } else if (!strcmp(a, "--answers")) {
-            o->answers = 1;
-        } else if (!strcmp(a, "--class")) {
-            o->klass = 1;
-        } else if (!strcmp(a, "--time") && more) {
-            uint64_t v;
-            if (parse_u64(argv[++i], &v) || v < 1 || v > 3600) {
-                snprintf(err, errlen, "--time wants seconds from 1 to 3600, not \"%s\"", argv[i]);
-                return -1;
-            }
-            o->time_s = (int)v;
-        } else if (!strcmp(a, "--ascii")) {
-            o->ascii = 1;
-        } else if (!strcmp(a, "--lesson") || !strcmp(a, "--lessons") || !strcmp(a, "--count") ||
-                   !strcmp(a, "--seed")) {
-            snprintf(err, errlen, "%s needs a value", a);
-            return -1;
-        } else {
-            snprintf(err, errlen, "unknown option \"%s\"", a);
-            return -1;
-        }
-    }
-    if (o->answers && !o->have_seed) {
-        snprintf(err, errlen, "--answers needs --seed S: the seed the class's quiz uses");
-        return -1;
-    }
-    if (o->answers && o->review) {
-        snprintf(err, errlen, "--answers and --review do not go together (a review depends "
-                              "on one learner's progress)");
-        return -1;
-    }
+    long count = 0, time_s = 0;
+    unsigned long long seed = 0;
+    const Opt opts[] = {
+        OPT_S("--lesson", &o->lesson), OPT_S("--lessons", &o->dir),
+        OPT_I("--count", &count, 1, 1000),
+        {"--seed", OPT_U64, &seed, 0, 0, NULL, &o->have_seed, 0},
+        OPT_F("--review", &o->review), OPT_F("--answers", &o->answers),
+        OPT_F("--class", &o->klass), OPT_I("--time", &time_s, 1, 3600),
+        OPT_F("--ascii", &o->ascii),
+    };
+    int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend quiz",
+                        QUIZ_USAGE);
+    if (rc >= 0)
+        return rc;
+    o->count = (int)count;
+    o->time_s = (int)time_s;
+    o->seed = (uint64_t)seed;
+    if (o->answers && !o->have_seed)
+        return opts_usage_error("attend quiz", QUIZ_USAGE,
+                                "--answers needs --seed S: the seed the class's quiz uses");
+    if (o->answers && o->review)
+        return opts_usage_error("attend quiz", QUIZ_USAGE,
+                                "--answers and --review do not go together (a review depends "
+                                "on one learner's progress)");
     if (!o->have_seed) /* different every run, shown on screen so it can be reused */
         o->seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
-    return 0;
+    return -1;
 }
 
 int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
@@ -341,14 +295,9 @@ int cmd_quiz(int argc, char **argv)
 {
     QuizCmd o;
     char err[1024];
-    if (quiz_cmd_parse(&o, argc, argv, err, sizeof err)) {
-        fprintf(stderr, "attend quiz: %s\n%s\n", err, QUIZ_USAGE);
-        return 2;
-    }
-    if (o.help) {
-        printf("%s\n", QUIZ_USAGE);
-        return 0;
-    }
+    int prc = quiz_cmd_parse(&o, argc, argv);
+    if (prc >= 0)
+        return prc;
     setlocale(LC_ALL, "");
     if (!o.answers && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "attend quiz: the quiz is interactive and needs a terminal (stdin and "

@@ -19,13 +19,14 @@ typedef struct {
     int count;               /* --count N, 0 = every question */
     uint64_t seed;           /* --seed S, or drawn from the clock */
     int have_seed;
-    int review, answers, ascii, help;
+    int review, answers, ascii;
     int klass;               /* --class: one question at a time for a room */
     int time_s;              /* --time S: the countdown per question (class quiz) */
 } QuizCmd;
 
-/* Parses the options after "quiz". 0, or -1 with a message (a usage error). */
-int quiz_cmd_parse(QuizCmd *o, int argc, char **argv, char *err, size_t errlen);
+/* Parses the options after "quiz" (opts.h). -1 to go on, 0 after --help, 2 on a usage error
+ * (message and usage printed). */
+int quiz_cmd_parse(QuizCmd *o, int argc, char **argv);
 /* Loads the course (o->dir or the default) and checks o->lesson. 0, or -1 with a message;
  * c is the caller's to free either way. */
 int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen);

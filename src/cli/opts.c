@@ -145,6 +145,8 @@ int opts_parse(const Opt *opts, int n, int argc, char **argv, const char *prog,
         } else if (store(o, argv[++i], prog)) {
             return 2;
         }
+        if (o->count && o->kind != OPT_MULTI)
+            ++*o->count;
     }
     return -1;
 }

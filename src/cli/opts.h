@@ -26,7 +26,8 @@ typedef struct {
     double lo, hi;     /* OPT_INT, OPT_REAL: the range, both ends included (a real
                           with lo 0: above 0) */
     const char *words; /* OPT_WORD: "text json" */
-    int *count;        /* OPT_MULTI: values so far; max: how many at most */
+    int *count;        /* OPT_MULTI: values so far (max: how many at most); any other kind:
+                          NULL, or counts the times the option is given */
     int max;
 } Opt;
 

@@ -94,10 +94,10 @@ t 2 "unknown option|--bogus" -- "$A" init-model --bogus
 t 2 "--seed needs a whole number|-1" -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/vocab.txt" --out "$tmp/o.json" --seed -1
 t 2 "--seed needs a whole number|18446744073709551616" -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/vocab.txt" --out "$tmp/o.json" --seed 18446744073709551616
 t 1 "--out /nonexistent/d/o.json" -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/vocab.txt" --out /nonexistent/d/o.json
-t 2 "--seed wants a whole number|99999999999999999999" -- "$A" quiz --answers --seed 99999999999999999999
-t 2 "--seed wants a whole number|-3" -- "$A" quiz --answers --seed -3
+t 2 "--seed needs a whole number|99999999999999999999" -- "$A" quiz --answers --seed 99999999999999999999
+t 2 "--seed needs a whole number|-3" -- "$A" quiz --answers --seed -3
 t 2 "--answers needs --seed" -- "$A" quiz --answers
-t 2 "--count wants a number from 1 to 1000" -- "$A" quiz --answers --seed 1 --count 0
+t 2 "--count needs a whole number from 1 to 1000" -- "$A" quiz --answers --seed 1 --count 0
 t 2 "--lesson needs a value" -- "$A" quiz --lesson
 t 2 "unknown option" -- "$A" quiz --frob
 t 2 "unexpected argument" -- "$A" check-lessons a b
