@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "datapath.h"
+#include "safetext.h"
 #include "ui.h"
 
 /* ---- output ---- */
@@ -26,7 +27,7 @@ static int box_glyph(const unsigned char *s)
     unsigned cp = 0x2000u | ((unsigned)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
     if (cp < 0x2500 || cp > 0x259F)
         return -1;
-    return cp >= 0x2580 ? '#' : cp == 0x2502 || cp == 0x2503 || cp == 0x2551 ? '|' : '-';
+    return cp >= 0x2580 ? safetext_block_ascii((const char *)s) : cp == 0x2502 || cp == 0x2503 || cp == 0x2551 ? '|' : '-';
 }
 
 void plain_say(Plain *p, const char *text)

@@ -17,4 +17,14 @@ char *safetext_escape(const char *s, char *out, size_t n);
  * caret notation, flushing it first; keeps the old stream when out of memory. */
 void safetext_wrap(FILE **stream, int keep_cr);
 
+/* ---- block elements: one glyph rule for the player, plain mode and the placeholders ---- */
+
+/* Level 0..7 (clamped) of a one-line chart: the eighth block U+2581..U+2588 ("▁".."█"), or
+ * with ascii its ASCII glyph, "_.--==##"[level] (the full block is '#' everywhere). */
+const char *safetext_level_glyph(int level, int ascii);
+/* The ASCII glyph of the block element U+2580..U+259F that s starts with (UTF-8): the eighth
+ * blocks by the rule above, the shades ░▒▓ '.', ':', '#', the upper eighth '-', the others
+ * '#'; 0 when s does not start with one. */
+int safetext_block_ascii(const char *s);
+
 #endif
