@@ -1,7 +1,6 @@
 /* cmd_quiz.c - the terminal-free half of `attend quiz`: options, loading the course and
  * progress, the teacher's answer key (--answers), the plain-text messages, and cmd_quiz, which
  * hands the terminal to the quiz screen (src/tui/view_quiz.c). */
-#include "cmd_quiz.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -13,10 +12,13 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "lesson.h"
+#include "progress.h"
+#include "quiz.h"
 #include "safetext.h"
 #include "tui.h"
 
-const char QUIZ_USAGE[] =
+static const char QUIZ_USAGE[] =
     "usage: attend quiz [--lesson ID] [--count N] [--seed S] [--lessons DIR] [--ascii]\n"
     "       attend quiz --review [--count N]\n"
     "       attend quiz --answers --seed S [--lesson ID] [--count N] [--lessons DIR]\n"
@@ -34,7 +36,20 @@ const char QUIZ_USAGE[] =
     "  --time S       with --class: a countdown of S seconds per question\n"
     "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
 
-int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
+typedef struct {
+    const char *lesson;      /* --lesson ID or NULL */
+    const char *dir;         /* --lessons DIR or NULL (the course's lessons/) */
+    int count;               /* --count N, 0 = every question */
+    uint64_t seed;           /* --seed S, or drawn from the clock */
+    int have_seed;
+    int review, answers, ascii;
+    int klass;               /* --class: one question at a time for a room */
+    int time_s;              /* --time S: the countdown per question (class quiz) */
+} QuizCmd;
+
+/* Parses the options after "quiz" (opts.h). -1 to go on, 0 after --help, 2 on a usage error
+ * (message and usage printed). */
+static int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
     long count = 0, time_s = 0;
@@ -66,7 +81,9 @@ int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
     return -1;
 }
 
-int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
+/* Loads the course (o->dir or the default) and checks o->lesson. 0, or -1 with a message;
+ * c is the caller's to free either way. */
+static int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
 {
     char dirbuf[1024];
     const char *dir = o->dir;
@@ -79,7 +96,7 @@ int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
     if (o->lesson) {
         int li = lesson_find(c, o->lesson);
         if (li < 0) {
-            snprintf(err, errlen, "no lesson with id \"%s\" in %s", o->lesson, dir);
+            snprintf(err, errlen, "no lesson with id \"%s\" in %.300s", o->lesson, dir);
             return -1;
         }
         if (c->lessons[li].broken) {
@@ -91,7 +108,9 @@ int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
     return 0;
 }
 
-int quiz_cmd_progress(Progress *p, char *warn, size_t warnlen)
+/* Loads the learner's progress. 0 (warn may still say a corrupt file was moved aside), or
+ * -1 when it cannot be saved (warn says why; p is empty and safe to use read-only). */
+static int quiz_cmd_progress(Progress *p, char *warn, size_t warnlen)
 {
     char path[1024], err[600];
     warn[0] = 0;
@@ -184,7 +203,8 @@ static void print_grid(FILE *f, const QuizItem *it, int ascii)
     }
 }
 
-void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
+/* The teacher's answer key for s (plain text). */
+static void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
 {
     const char *cs = nl_langinfo(CODESET);
     int ascii = o->ascii || !cs || strcmp(cs, "UTF-8");
@@ -232,7 +252,8 @@ void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
     }
 }
 
-void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
+/* "Nothing is due ..." with when the next question is due. */
+static void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
 {
     /* the soonest future due time among scheduled questions */
     long next;
