@@ -586,6 +586,30 @@ static int row_allowed(const KeyState *a, const KeyRow *r)
     return (al & r->need) == r->need && !(al & r->unless);
 }
 
+void keys_state_fill(KeyState *s, unsigned allowed, const Controls *ctl, int scores,
+                     int all_heads, const LiveState *live, const Model *m, const Page *pg)
+{
+    memset(s, 0, sizeof *s);
+    s->allowed = allowed;
+    s->causal = ctl->causal;
+    s->padding = ctl->padding;
+    s->pe = ctl->pe;
+    s->scale = ctl->scale;
+    s->scores = scores;
+    s->live_causal = live->causal;
+    s->live_scale = live->scale;
+    s->live_tied = live->tied;
+    s->live_gqa = live->gqa;
+    s->live_step = live->step;
+    s->live_sample = live->sample;
+    s->live_temp = live->temp;
+    s->live_seed = live->seed;
+    s->encdec = m && m->cfg.arch == ARCH_ENCDEC;
+    s->all_heads = all_heads;
+    s->has_questions = pg && pg->n_questions > 0;
+    s->has_notes = pg && pg->notes;
+}
+
 Request keys_lookup(const KeyState *a, Keymap km, int key)
 {
     for (int i = 0; i < N_ROWS; i++) {

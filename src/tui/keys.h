@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "live.h"
+
 /* The requests: what a key asks for. A view receives the request, not the key. */
 #define KEYS_REQUESTS(X)                                                                     \
     X(REQ_NONE)                                                                              \
@@ -83,6 +85,13 @@ typedef struct {
     int mode;                  /* the open overlay's mode (KeysMode): rows that name modes
                                   bind and hint only in those */
 } KeyState;
+
+/* Fills s from what every front end (the player's App, plain mode) holds alike: the page's
+ * C_* bits, the model controls and scores, the explanation widgets' state, the model (NULL:
+ * none) and the page (NULL: none); the rest of s zero, for the front end to add (focus, the
+ * train widget's fields). */
+void keys_state_fill(KeyState *s, unsigned allowed, const Controls *ctl, int scores,
+                     int all_heads, const LiveState *live, const Model *m, const Page *pg);
 
 /* The modes an overlay's rows may be limited to (KeyState.mode; 0: none). The quiz: asking
  * (a typed answer, or a cell question with its cursor), a wrong answer on screen, a verdict
