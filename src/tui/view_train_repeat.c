@@ -334,6 +334,13 @@ void trr_draw(const TrainRepeat *r, Rect rc)
     heat(r, 0, best_head(r, 0, 0), 0, y, rc.x, half - 1, hh);
     heat(r, mc->n_layers - 1, best_head(r, mc->n_layers - 1, 1), 1, y, rc.x + half, rc.w - half,
          hh);
+    y += 1 + r->n_ids;
+    if (y < rc.y + rc.h) { /* a spare row: what the underlines mean */
+        attron(A_DIM);
+        ui_put(y, rc.x, rc.w, "underlined: the previous word (left), the word after its first "
+                              "copy (right)");
+        attroff(A_DIM);
+    }
 }
 
 int trr_need(const TrainRepeat *r, int w)
