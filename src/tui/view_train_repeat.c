@@ -181,8 +181,8 @@ int trr_key(App *a, TrainRepeat *r, Request req)
         else if (repeat_run_save(r->run, TRR_SAVE_FILE, err, sizeof err))
             app_msg(a, 1, "cannot save: %s", err);
         else
-            app_msg(a, 0, "saved %s (step %d): attend heads --model %s", TRR_SAVE_FILE,
-                    repeat_run_steps_done(r->run), TRR_SAVE_FILE);
+            app_msg(a, 0, "saved %s (step %d); attend heads --model reads it", TRR_SAVE_FILE,
+                    repeat_run_steps_done(r->run));
         return 1;
     default:
         return 0;
