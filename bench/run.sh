@@ -30,11 +30,11 @@ if [ -z "${BENCH_INNER:-}" ]; then
     log=$BUILD/bench/run.log
     load0=$(cut -d' ' -f1-3 /proc/loadavg)
     start=$(date -u '+%Y-%m-%d %H:%M UTC')
+    rev=$(git rev-parse --short HEAD 2>/dev/null || echo "?") # what the run builds: at the start
+    [ -n "$(git status --porcelain -- src tools bench ':!bench/RESULTS.md' 2>/dev/null)" ] && rev="$rev + uncommitted changes"
     BENCH_INNER=1 bash "$0" "$@" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     load1=$(cut -d' ' -f1-3 /proc/loadavg)
-    rev=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
-    [ -n "$(git status --porcelain -- src tools bench 2>/dev/null)" ] && rev="$rev + uncommitted changes"
     cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
     {
         echo "# Benchmark results"
