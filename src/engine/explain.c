@@ -33,7 +33,14 @@ const NamedValue *explain_get(const NamedValues *nv, const char *name)
     return NULL;
 }
 
-/* splitmix64 and Box-Muller: reproducible normals. */
+/* splitmix64 and Marsaglia's polar method: reproducible normals, two per log and sqrt (the
+ * second kept for the next call), no cos or sin. */
+typedef struct {
+    uint64_t s;
+    int have;       /* 1 when spare holds the pair's second normal */
+    double spare;
+} NormalRng;
+
 static uint64_t sm64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
@@ -42,11 +49,22 @@ static uint64_t sm64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static double normal(uint64_t *s)
+static double normal(NormalRng *r)
 {
-    double u1 = ((double)(sm64(s) >> 11) + 0.5) / 9007199254740992.0;
-    double u2 = ((double)(sm64(s) >> 11) + 0.5) / 9007199254740992.0;
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    if (r->have) {
+        r->have = 0;
+        return r->spare;
+    }
+    double u, v, q;
+    do {
+        u = (double)(sm64(&r->s) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+        v = (double)(sm64(&r->s) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+        q = u * u + v * v;
+    } while (q >= 1.0 || q == 0.0);
+    double f = sqrt(-2.0 * log(q) / q);
+    r->spare = v * f;
+    r->have = 1;
+    return u * f;
 }
 
 static double entropy_bits(const float *w, int n)
@@ -64,7 +82,7 @@ int explain_scaling(ScalingDemo *out, int d_k, uint64_t seed, NamedValues *nv)
         return -1;
     memset(out, 0, sizeof *out);
     out->d_k = d_k;
-    uint64_t s = seed;
+    NormalRng s = {seed, 0, 0};
     /* The variance of q·k over many independent pairs. */
     const int pairs = 2000;
     double sum = 0, sum2 = 0;
@@ -80,7 +98,7 @@ int explain_scaling(ScalingDemo *out, int d_k, uint64_t seed, NamedValues *nv)
     out->var_scaled = out->var_raw / d_k;
     /* One query against SCALING_KEYS keys, drawn from a seed of their own so the row is the
      * same whatever the number of pairs above. */
-    uint64_t s2 = seed ^ 0xA5A5A5A5DEADBEEFULL;
+    NormalRng s2 = {seed ^ 0xA5A5A5A5DEADBEEFULL, 0, 0};
     float q[4096];
     for (int i = 0; i < d_k; i++)
         q[i] = (float)normal(&s2);
@@ -245,12 +263,12 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
         snprintf(rows[n].formula, sizeof rows[n].formula, "%s", fm); rows[n].count = (v); n++; } while (0)
     ROW("embedding", "vocab x d_model", c->vocab * d);
     if (c->pos_rows > 0)
-        ROW("positions", "max_len x d_model (learned table)", c->pos_rows * d);
-    ROW("W_Q (all layers)", "L x d_model x h*d_head", L * q);
-    ROW("W_K, W_V (all layers)", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
-    ROW("W_O (all layers)", "L x h*d_head x d_model", L * o);
-    ROW("FFN (all layers)", c->swiglu ? "L x 3 x d_model x d_ff"
-                            : c->bias ? "L x (2 x d_model x d_ff + d_ff + d_model biases)"
+        ROW("positions", "max_len x d_model", c->pos_rows * d);
+    ROW("W_Q", "L x d_model x h*d_head", L * q);
+    ROW("W_K, W_V", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
+    ROW("W_O", "L x h*d_head x d_model", L * o);
+    ROW("FFN", c->swiglu ? "L x 3 x d_model x d_ff"
+                            : c->bias ? "L x (2 x d_model x d_ff + d_ff + d_model)"
                                       : "L x 2 x d_model x d_ff", L * ffn);
     ROW("norms", c->rmsnorm ? "(2L + 1) x d_model" : "(2L + 1) x 2 x d_model", (2 * L + 1) * norm1);
     long long abias = (c->qkv_bias ? (c->n_heads + 2 * c->n_kv_heads) * c->d_head : 0) +

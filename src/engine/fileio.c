@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -19,6 +20,23 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
+
+void fileio_prefault(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+    enum { MIN = 256 << 10 };
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p, e = a + n;
+    if (n < MIN || !page || page & (page - 1))
+        return;
+    a = (a + page - 1) & ~(page - 1);
+    e &= ~(page - 1);
+    if (e > a)
+        madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
 
 /* What a non-regular file is, for the message. */
 static const char *kind_name(mode_t m)
@@ -75,6 +93,7 @@ int fileio_read(const char *path, size_t cap, char **out, size_t *len, char *err
         close(fd);
         return -1;
     }
+    fileio_prefault(buf, bufcap); /* read() would fault it in a page at a time */
     for (;;) {
         if (got == bufcap) { /* the file grew while we read it */
             if (bufcap > cap) {

@@ -19,6 +19,12 @@
 int fileio_read(const char *path, size_t cap, char **out, size_t *len, char *err,
                 size_t errlen);
 
+/* Asks the kernel to back the n bytes at p (memory about to be filled from a file: the read
+ * buffer, a model's weights) with pages now, in one call, rather than with one page fault per
+ * page as they are written: a model file is megabytes. Only blocks of 256 KiB or more; a hint,
+ * ignored where the kernel does not know it (before Linux 5.14). Contents are unchanged. */
+void fileio_prefault(void *p, size_t n);
+
 /* The largest file attend writes (a figure, a handout page, a recording, a model): 256 MiB.
  * A stream from fileio_tmp_stream or fileio_sink_open fails with EFBIG past its cap. */
 #define FILEIO_MAX_WRITE ((size_t)256 << 20)

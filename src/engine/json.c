@@ -118,7 +118,10 @@ static int lift_find(const char *text, size_t len, Lifted **out, size_t *nout)
  * each entry's gap. */
 static char *lift_cut(const char *text, size_t len, Lifted *v, size_t n, size_t *slen)
 {
-    char *s = malloc(len + 1);
+    size_t cut = 0;
+    for (size_t i = 0; i < n; i++)
+        cut += v[i].len;
+    char *s = malloc(len - cut + 1);
     if (!s)
         return NULL;
     size_t from = 0, to = 0;
@@ -145,33 +148,41 @@ static size_t lift_map(const Lifted *v, size_t n, size_t off)
 }
 
 /* Puts the lifted contents back into the tree, counting string tokens in document order as
- * lift_find did. Returns -1 when out of memory. */
-static int lift_restore(cJSON *node, const char *text, const Lifted *v, size_t n, size_t *ord,
-                        size_t *next)
+ * lift_find did: copied (own == NULL), or borrowed from own, the text itself, whose closing
+ * quote becomes the string's NUL (the node is marked cJSON_IsReference so cJSON_Delete leaves
+ * it alone). Returns -1 when out of memory. */
+static int lift_restore(cJSON *node, const char *text, char *own, const Lifted *v, size_t n,
+                        size_t *ord, size_t *next)
 {
     for (; node; node = node->next) {
         if (node->string)
             (*ord)++;
         if (cJSON_IsString(node)) {
             if (*next < n && v[*next].ord == *ord) {
-                char *str = malloc(v[*next].len + 1);
+                const Lifted *l = &v[*next];
+                char *str = own ? own + l->at : malloc(l->len + 1);
                 if (!str)
                     return -1;
-                memcpy(str, text + v[*next].at, v[*next].len);
-                str[v[*next].len] = 0;
+                if (!own)
+                    memcpy(str, text + l->at, l->len);
+                str[l->len] = 0;
                 free(node->valuestring);
                 node->valuestring = str;
+                if (own)
+                    node->type |= cJSON_IsReference;
                 (*next)++;
             }
             (*ord)++;
         }
-        if (node->child && lift_restore(node->child, text, v, n, ord, next))
+        if (node->child && lift_restore(node->child, text, own, v, n, ord, next))
             return -1;
     }
     return 0;
 }
 
-cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen)
+/* json_parse_text, and with own (the text, writable) long strings borrowed from it. */
+static cJSON *parse_text(const char *name, const char *text, char *own, size_t len, char *err,
+                         size_t errlen)
 {
     Lifted *lift = NULL;
     size_t nlift = 0, slen = len;
@@ -191,19 +202,9 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
     size_t end_off = end && end >= parsed && (size_t)(end - parsed) <= slen
                          ? lift_map(lift, nlift, (size_t)(end - parsed))
                          : 0;
-    if (root && nlift) {
-        size_t ord = 0, next = 0;
-        if (lift_restore(root, text, lift, nlift, &ord, &next) || next != nlift) {
-            cJSON_Delete(root); /* next != nlift cannot happen on a parse that succeeded */
-            free(shortened);
-            free(lift);
-            snprintf(err, errlen, "%s: out of memory reading JSON", name);
-            return NULL;
-        }
-    }
     free(shortened);
-    free(lift);
     if (!root) {
+        free(lift);
         size_t off = end_off;
         if (off > len)
             off = len;
@@ -221,7 +222,8 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
                      describe_byte((unsigned char)text[off]));
         return NULL;
     }
-    /* Anything but whitespace after the value is an error too. */
+    /* Anything but whitespace after the value is an error too (checked before a borrowed
+     * string's NUL is written into the text: the line count stops at a NUL). */
     if (end) {
         size_t off = end_off;
         while (off < len && (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' ||
@@ -233,8 +235,34 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
             snprintf(err, errlen, "%s:%d:%d: JSON syntax error: text after the end of the value",
                      name, line, col);
             cJSON_Delete(root);
+            free(lift);
             return NULL;
         }
+    }
+    size_t ord = 0, next = 0;
+    if (nlift && (lift_restore(root, text, own, lift, nlift, &ord, &next) || next != nlift)) {
+        cJSON_Delete(root); /* next != nlift cannot happen on a parse that succeeded */
+        root = NULL;
+        snprintf(err, errlen, "%s: out of memory reading JSON", name);
+    }
+    free(lift);
+    return root;
+}
+
+cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+    return parse_text(name, text, NULL, len, err, errlen);
+}
+
+cJSON *json_parse_file_borrow(const char *path, char **buf, char *err, size_t errlen)
+{
+    size_t len;
+    if (fileio_read(path, FILEIO_MAX_BYTES, buf, &len, err, errlen))
+        return NULL;
+    cJSON *root = parse_text(path, *buf, *buf, len, err, errlen);
+    if (!root) {
+        free(*buf);
+        *buf = NULL;
     }
     return root;
 }
@@ -441,6 +469,56 @@ static size_t first_non_base64(const signed char *dec, const unsigned char *p, s
     return k;
 }
 
+/* Decodes len base64 characters (no '=') at p into the nbytes bytes at o. Validation and
+ * decoding are one pass: each character's 6 bits come from a table already shifted to their
+ * place in a 4-character group, a character that is not base64 sets bit 31. -1 when one is
+ * not base64 (o then partly written). */
+static int b64_decode(const unsigned char *p, size_t len, unsigned char *o, size_t nbytes)
+{
+    static uint32_t sh[4][256]; /* sh[i][c]: c's 6 bits << (18 - 6 i), or 1 << 31 */
+    if (!sh[0][0]) {
+        static const char abc[] =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < 4; i++) {
+            for (int c = 0; c < 256; c++)
+                sh[i][c] = 1u << 31;
+            for (int v = 0; v < 64; v++)
+                sh[i][(unsigned char)abc[v]] = (uint32_t)v << (18 - 6 * i);
+        }
+    }
+    size_t full = len / 4 * 4, k = 0, q = 0;
+    uint32_t bad = 0;
+    /* 8 characters -> 6 bytes, stored as 8 (the 2 extra are overwritten next): while 8 fit. */
+    for (; k + 8 <= full && q + 8 <= nbytes; k += 8, q += 6) {
+        uint32_t a = sh[0][p[k]] | sh[1][p[k + 1]] | sh[2][p[k + 2]] | sh[3][p[k + 3]];
+        uint32_t b = sh[0][p[k + 4]] | sh[1][p[k + 5]] | sh[2][p[k + 6]] | sh[3][p[k + 7]];
+        bad |= a | b;
+        uint64_t x = (uint64_t)a << 40 | (uint64_t)b << 16; /* bytes 0..5 from the top */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        x = __builtin_bswap64(x);
+        memcpy(o + q, &x, 8);
+#else
+        for (int i = 0; i < 8; i++)
+            o[q + i] = (unsigned char)(x >> (56 - 8 * i));
+#endif
+    }
+    for (; k < full; k += 4, q += 3) {
+        uint32_t a = sh[0][p[k]] | sh[1][p[k + 1]] | sh[2][p[k + 2]] | sh[3][p[k + 3]];
+        bad |= a;
+        o[q] = (unsigned char)(a >> 16);
+        o[q + 1] = (unsigned char)(a >> 8);
+        o[q + 2] = (unsigned char)a;
+    }
+    if (full < len) { /* 2 or 3 characters left: 1 or 2 bytes */
+        uint32_t a = sh[0][p[full]] | sh[1][p[full + 1]] | (full + 2 < len ? sh[2][p[full + 2]] : 0);
+        bad |= a;
+        o[q++] = (unsigned char)(a >> 16);
+        if (q < nbytes)
+            o[q] = (unsigned char)(a >> 8);
+    }
+    return bad >> 31 ? -1 : 0;
+}
+
 /* {"shape": [rows, cols] or [cols], "f32": "<base64 of little-endian float32 values>"} */
 static int read_packed(const cJSON *item, float *out, int rows, int cols, const char *what,
                        char *err, size_t errlen)
@@ -510,30 +588,10 @@ static int read_packed(const cJSON *item, float *out, int rows, int cols, const 
         return -1;
     }
     unsigned char *o = (unsigned char *)out;
-    size_t full = len / 4 * 4, q = 0;
-    for (size_t k = 0; k < full; k += 4, q += 3) {
-        int c0 = dec[p[k]], c1 = dec[p[k + 1]], c2 = dec[p[k + 2]], c3 = dec[p[k + 3]];
-        if ((c0 | c1 | c2 | c3) < 0) {
-            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
-                     "is not base64 at %zu)", what, first_non_base64(dec, p, len));
-            return -1;
-        }
-        unsigned v = (unsigned)c0 << 18 | (unsigned)c1 << 12 | (unsigned)c2 << 6 | (unsigned)c3;
-        o[q] = (unsigned char)(v >> 16);
-        o[q + 1] = (unsigned char)(v >> 8);
-        o[q + 2] = (unsigned char)v;
-    }
-    if (full < len) { /* 2 or 3 characters left: 1 or 2 bytes */
-        if (first_non_base64(dec, p + full, len - full) < len - full) {
-            snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
-                     "is not base64 at %zu)", what, first_non_base64(dec, p, len));
-            return -1;
-        }
-        unsigned v = (unsigned)dec[p[full]] << 18 | (unsigned)dec[p[full + 1]] << 12 |
-                     (full + 2 < len ? (unsigned)dec[p[full + 2]] << 6 : 0u);
-        o[q++] = (unsigned char)(v >> 16);
-        if (q < nbytes)
-            o[q] = (unsigned char)(v >> 8);
+    if (b64_decode(p, len, o, nbytes)) {
+        snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
+                 "is not base64 at %zu)", what, first_non_base64(dec, p, len));
+        return -1;
     }
     const uint32_t one = 1;
     int big_endian = *(const unsigned char *)&one == 0;

@@ -12,6 +12,11 @@
  * The caller owns the result (cJSON_Delete). If text_out is not NULL it receives the file
  * text (caller frees), useful to locate keys. */
 cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errlen);
+/* json_parse_file without copying the long strings (a model's base64 weights): string values
+ * of 4 KiB or more point into *buf, the file's text (caller frees it, only after
+ * cJSON_Delete(root); NUL-terminated in place, so *buf no longer reads as the file). Same
+ * messages as json_parse_file; on failure *buf is NULL. */
+cJSON *json_parse_file_borrow(const char *path, char **buf, char *err, size_t errlen);
 /* Parses a string; on failure NULL and "NAME:LINE:COL: ..." in err (the offending byte is
  * described, never quoted). */
 cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen);

@@ -261,6 +261,7 @@ static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
         }
         m->training = cJSON_PrintUnformatted(tr);
     }
+    fileio_prefault(m->data, m->n_floats * sizeof *m->data); /* every weight is written */
     for (int i = 0; i < m->n_params; i++) {
         const Param *p = &m->params[i];
         char what[64];
@@ -283,18 +284,20 @@ int model_load_progress(Model *m, const char *path, ModelProgress progress, void
     memset(m, 0, sizeof *m);
     if (hf_is_dir(path)) /* a Hugging Face model directory (docs/models.md) */
         return hf_model_load(m, path, progress, ctx, err, errlen);
-    char e2[400];
-    cJSON *root = json_parse_file(path, NULL, err, errlen);
+    char e2[400], *text;
+    cJSON *root = json_parse_file_borrow(path, &text, err, errlen); /* weights: not copied */
     if (!root)
         return -1;
     char dup[200];
     if (json_find_duplicate(root, dup, sizeof dup)) { /* not "missing key" further on */
         snprintf(err, errlen, "%s: key \"%s\" appears twice", path, dup);
         cJSON_Delete(root);
+        free(text);
         return -1;
     }
     int rc = load_inner(m, root, e2, sizeof e2);
     cJSON_Delete(root);
+    free(text);
     if (rc) {
         snprintf(err, errlen, "%s: %s", path, e2);
         model_free(m);

@@ -104,8 +104,10 @@ static int parse_entry(const cJSON *e, StTensor *t, size_t data_size, const char
     if (!cJSON_IsNumber(o0) || !cJSON_IsNumber(o1))
         BAD("\"data_offsets\" must be whole numbers with begin <= end");
     double b = o0->valuedouble, en = o1->valuedouble;
-    if (!(b >= 0 && en >= b && en <= 9e15) || b != (double)(uint64_t)b ||
-        en != (double)(uint64_t)en)
+    if (b > ST_MAX_OFFSET || en > ST_MAX_OFFSET)
+        BAD("data_offsets [%.0f, %.0f] go past 2^53 = %.0f bytes, the largest offset a JSON "
+            "number holds exactly (and far past any file)", b, en, ST_MAX_OFFSET);
+    if (!(b >= 0 && en >= b) || b != (double)(uint64_t)b || en != (double)(uint64_t)en)
         BAD("\"data_offsets\" must be whole numbers with begin <= end");
     if (en > (double)data_size)
         BAD("data_offsets [%.0f, %.0f] run past the end of the data (%zu bytes)", b, en, data_size);

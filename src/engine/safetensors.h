@@ -11,6 +11,8 @@
 #define ST_MAX_HEADER ((size_t)100000000)
 #define ST_MAX_DIMS 8
 #define ST_MAX_FILES 256
+/* The largest data offset accepted: 2^53, the last whole number a JSON number holds exactly. */
+#define ST_MAX_OFFSET 9007199254740992.0
 
 typedef enum { ST_F32, ST_F16, ST_BF16, ST_OTHER } StDtype;
 

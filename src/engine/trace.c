@@ -16,7 +16,7 @@ static const char *const KIND_SYMBOL[T__COUNT] = {
 static const char *const KIND_FORMULA[T__COUNT] = {
     "X = E[token]  (one embedding row per token)",
     "X = E[token] · √d_model",
-    "PE[pos, 2i] = sin(pos/10000^(2i/d)), PE[pos, 2i+1] = cos(...)  or a learned row",
+    "PE[pos,2i] = sin(pos/10000^(2i/d)), PE[pos,2i+1] = cos(...); or learned rows",
     "X + PE  (position added to every token vector)",
     "norm(x) = g·(x − mean)/√(var + ε) + b   (RMSNorm: g·x/√(mean(x²) + ε))",
     "Q = x · W_Q[:, head]",

@@ -64,6 +64,12 @@ typedef struct ViewOps {
     int (*need)(App *a, int w);
     int self_scroll;         /* 1: draw fits any height itself (scrolls or compacts and says
                                 so); 0: the layout marks a widget cut short */
+    /* self-scrolling views: how many rows of its content (token rows, table rows, heads' rows,
+     * lines below) draw leaves out of sight in a w x h rect, for the learner to scroll to;
+     * 0 when everything shows, compacted or not (a fold that names the unchanged rows it
+     * summarises, as the KV cache's "… 3 earlier rows, unchanged", is a compact form).
+     * check-lessons reports a page whose widget hides rows at 80x24. */
+    int (*hidden)(App *a, int w, int h);
     /* work between keys (may be NULL): runs one bounded slice (a few tens of ms at most) and
      * returns 1 while it has more to do (the loop then polls keys instead of waiting) */
     int (*tick)(App *a);

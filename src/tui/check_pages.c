@@ -32,6 +32,7 @@ typedef struct {
     int li, pi;
     int over_prose, over_widget, n_ph; /* problems already reported on this page */
     int over_toggle, over_cited;
+    int longer;    /* the typed sentence is longer than the page's own: its widget may scroll */
     size_t ph_off[8];
     int problems, oom;
 } Walk;
@@ -41,14 +42,6 @@ static void report(Walk *w, const char *msg)
     w->problems++;
     if (lesson_check_page_problem(w->report, w->li, w->pi, msg))
         w->oom = 1;
-}
-
-/* Rows the matrix view spends above its table at width w (view_matrix.c): the name, the
- * formula (one line, two when longer), a decoder's note; the blank line it adds only when
- * everything fits anyway. */
-static int matrix_head_rows(App *a, const TraceEntry *e, int w)
-{
-    return 1 + (ui_width(trace_kind_formula(e->kind)) > w ? 2 : 1) + mtable_encdec_dec(a, e);
 }
 
 /* A cell the prose cites ({{value NAME i j}} of the tensor the matrix widget shows) that the
@@ -107,6 +100,14 @@ static void check_now(Walk *w, App *a, const char *what)
                  lp.widget_over, lp.widget_over == 1 ? "" : "s");
         report(w, msg);
     }
+    if (lp.widget_hidden > 0 && !w->over_widget && !w->longer) {
+        w->over_widget = 1;
+        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the %s widget shows all but %d row%s "
+                 "of it (it scrolls to them): shorten the prose or the sentence", w->cols,
+                 w->lines, what, app_cur_view(a)->name, lp.widget_hidden,
+                 lp.widget_hidden == 1 ? "" : "s");
+        report(w, msg);
+    }
     check_cited(w, a, &lp, what);
     if (!strstr(a->prose, PLACEHOLDER_BAD_OPEN))
         return;
@@ -142,10 +143,12 @@ static unsigned next_rand(unsigned *s)
     return *s;
 }
 
-/* A random sentence of 1..max words of m's vocabulary (no special tokens) into out. */
-static void random_sentence(const Model *m, int max, unsigned *seed, char *out, size_t n)
+/* A random sentence of 1..max words of m's vocabulary (no special tokens) into out; exactly
+ * max words when exact is 1. */
+static void random_sentence(const Model *m, int max, int exact, unsigned *seed, char *out,
+                            size_t n)
 {
-    int words = 1 + (int)(next_rand(seed) % (unsigned)(max > 0 ? max : 1));
+    int words = exact ? max : 1 + (int)(next_rand(seed) % (unsigned)(max > 0 ? max : 1));
     out[0] = 0;
     for (int i = 0; i < words; i++) {
         const char *wd;
@@ -258,7 +261,10 @@ static void walk_row(Walk *w, App *a, const char *prefix)
 }
 
 /* One page: its start, each key, the row of keys, and samples random sentences (every other
- * one an everyday sentence, when there are any). */
+ * one an everyday sentence, when there are any; every fourth as many words as the page's own
+ * sentence has tokens). A typed sentence longer than the page's own may make a heatmap or a
+ * table scroll (the learner chose it; the editor says how many rows show): only the screens
+ * of sentences at most as long must show the widget whole. */
 static void walk_page(Walk *w, App *a, int samples, unsigned *seed, char **everyday, int n_ev)
 {
     app_open(a, w->li, w->pi);
@@ -270,21 +276,28 @@ static void walk_page(Walk *w, App *a, int samples, unsigned *seed, char **every
         return;
     const Model *m = a->model;
     int max = m->cfg.max_len < APP_MAX_TOK ? m->cfg.max_len : APP_MAX_TOK;
+    int own[2] = {a->n_src, a->n_tgt}; /* the page's own sentence and decoder sentence */
     for (int i = 0; i < samples; i++) {
         char s[256], prefix[400], first[500];
+        int key = m->cfg.arch == ARCH_ENCDEC && (i & 1) ? 'E' : 'e', t = key == 'E';
         /* every fourth sample is short (1 to 6 words): the sentences that break a guard on
-         * {{token 5}} and the like; the everyday sentences are all longer */
-        random_sentence(m, (i & 3) == 0 && max > 6 ? 6 : max, seed, s, sizeof s);
+         * {{token 5}} and the like; every fourth as long as the page's own; the everyday
+         * sentences are all longer */
+        if ((i & 3) == 1 && own[t] > 0)
+            random_sentence(m, own[t] < max ? own[t] : max, 1, seed, s, sizeof s);
+        else
+            random_sentence(m, (i & 3) == 0 && max > 6 ? 6 : max, 0, seed, s, sizeof s);
         if (n_ev && (i & 2))
             snprintf(s, sizeof s, "%s", everyday[next_rand(seed) % (unsigned)n_ev]);
-        int key = m->cfg.arch == ARCH_ENCDEC && (i & 1) ? 'E' : 'e';
         app_open(a, w->li, w->pi);
         if (!type_sentence(a, key, s))
             continue;
+        w->longer = (t ? a->n_tgt : a->n_src) > own[t];
         snprintf(prefix, sizeof prefix, "with \"%s\" typed (%c), ", s, key);
         snprintf(first, sizeof first, "%son its first screen", prefix);
         check_now(w, a, first);
         walk_row(w, a, prefix);
+        w->longer = 0;
     }
 }
 
@@ -309,7 +322,7 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
     unsigned seed = 0x2545F491u;
     char *ev_text, **everyday;
     int n_ev = everyday_load(&ev_text, &everyday);
-    Walk w = {report, cols, lines, 0, 0, 0, 0, 0, 0, 0, {0}, 0, 0};
+    Walk w = {.report = report, .cols = cols, .lines = lines};
     for (int li = 0; li < a->course.n_lessons && !w.oom; li++) {
         /* a lesson with problems already reported is walked once it is fixed */
         int known = a->course.lessons[li].broken;

@@ -386,6 +386,8 @@ void layout_plan(App *a, int cols, int lines, LayoutPlan *p)
         p->widget_need = vo->need ? vo->need(a, p->widget.w) : 0;
         if (p->widget_need > p->widget.h && !vo->self_scroll)
             p->widget_over = p->widget_need - p->widget.h + 1;
+        if (vo->self_scroll && vo->hidden)
+            p->widget_hidden = vo->hidden(a, p->widget.w, p->widget.h);
     }
 }
 

@@ -20,6 +20,8 @@ typedef struct {
     int widget_need;         /* rows the widget asks for at its width */
     int widget_over;         /* rows of the widget cut ("more rows of the widget"), 0: fits
                                 (a self-scrolling widget compacts and is never cut) */
+    int widget_hidden;       /* a self-scrolling widget: rows of its content out of sight
+                                (ViewOps.hidden: "rows 1-6 of 8"), 0: all shown */
 } LayoutPlan;
 void layout_plan(App *a, int cols, int lines, LayoutPlan *p);
 /* Draws the whole screen: header, message line, prose and widget panes, footer, overlay. */

@@ -356,8 +356,27 @@ static int generate_need(App *a, int w)
     return (a->ran ? a->live.gen.n : 4) + 8;
 }
 
+/* Lines out of sight in a w x h pane: those below the cache tables that do not fit once the
+ * tables are folded to their newest two rows (the fold is the compact form). Mirrors
+ * generate_draw's short-pane layout (the tall one is chosen only when everything fits). */
+static int generate_hidden(App *a, int w, int h)
+{
+    (void)w;
+    const GenStep *g = &a->live.gen;
+    const TraceEntry *K = a->ran ? gen_entry(a, T_K) : NULL;
+    if (!K)
+        return 0;
+    int below = 4 + a->live.s.sample;
+    int gap = h >= g->n + 1 + below + 4 ? 1 : 0;
+    int max_rows = h - (2 + gap + 1) - below - gap;
+    int shown = K->rows > max_rows ? (max_rows < 2 ? 2 : max_rows) : K->rows;
+    int used = 2 + gap + 1 + shown + gap + below;
+    return used > h ? used - h : 0;
+}
+
 const ViewOps VIEW_GENERATE = {
     .name = "generate", .kind = W_GENERATE, .keymap = KM_GENERATE, .common = C_RESET,
     .draw = generate_draw, .key = generate_key, .need = generate_need,
     .self_scroll = 1, /* folds its earliest cache rows to fit */
+    .hidden = generate_hidden,
 };

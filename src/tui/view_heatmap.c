@@ -316,6 +316,16 @@ static void draw_inspector(App *a, Rect r, int y, int legw, int grid_w, const Tr
     }
 }
 
+/* Token rows a single heatmap shows at once in h rows, over of them taken around its grid
+ * (rh is 1 unless all of them fit): fewer than nr, and it scrolls with the cursor. */
+static int single_body(int nr, int h, int over)
+{
+    int body = h - over;
+    if (nr > body)
+        body--; /* the "rows i-j of n" line */
+    return body < 1 ? 1 : body;
+}
+
 static void draw_single(App *a, Rect r)
 {
     Stack st = app_stack(a);
@@ -346,11 +356,7 @@ static void draw_single(App *a, Rect r)
     int lw = g.lw, cw = g.cw, rh = g.rh, sumw = g.sumw, topw = g.topw;
     int big = cw > 7 || rh > 1;
     int gridw = lw + cw * nc;
-    int body = r.h - over; /* token rows that fit (rh is 1 unless all of them fit) */
-    if (nr > body)
-        body--; /* the "rows i-j of n" line */
-    if (body < 1)
-        body = 1;
+    int body = single_body(nr, r.h, over);
     int top = 0;
     if (nr > body) {
         top = cursor(a)->r - body / 2;
@@ -624,6 +630,25 @@ static int heatmap_need(App *a, int w)
     return 1 + nr + single_overhead(a) + inspector_own_line(a, w);
 }
 
+/* Rows out of sight in a w x h pane: the token rows a single heatmap scrolls to; with
+ * every head, the rows of the bands that do not fit under the status line. */
+static int heatmap_hidden(App *a, int w, int h)
+{
+    if (!a->ran)
+        return 0;
+    int nr = app_rows(a);
+    if (a->all_heads) {
+        MGeom g = multiples_geom(a, w, h - 1);
+        if (g.per < 1)
+            return nr * a->model->cfg.n_heads;
+        int used = g.collab ? g.bands * (nr * g.rh + 2) : g.bands * (nr * g.rh + 2) - 1;
+        return used > h - 1 ? used - (h - 1) : 0;
+    }
+    clamp_cursor(a);
+    int body = single_body(nr, h - 1, single_overhead(a) + inspector_own_line(a, w));
+    return nr > body ? nr - body : 0;
+}
+
 /* A page starts with the cursor on query 0, key 0. */
 static void cursor_reset(App *a)
 {
@@ -633,6 +658,7 @@ static void cursor_reset(App *a)
 const ViewOps VIEW_HEATMAP = {
     .name = "heatmap", .kind = W_HEATMAP, .keymap = KM_HEATMAP, .common = ~0u,
     .draw = heatmap_draw, .key = heatmap_key, .need = heatmap_need, .self_scroll = 1,
+    .hidden = heatmap_hidden,
     .state_size = sizeof(Cursor), .reset = cursor_reset,
 };
 

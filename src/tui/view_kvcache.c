@@ -146,8 +146,23 @@ static int kvcache_need(App *a, int w)
     return (a->ran ? a->live.kv.step : 4) + 10;
 }
 
+/* Lines out of sight in a w x h pane: those of the five below the cache tables that do not
+ * fit once the tables are folded to their newest two rows (the fold itself is the compact
+ * form: the rows it summarises are unchanged). Mirrors kvcache_draw's layout. */
+static int kvcache_hidden(App *a, int w, int h)
+{
+    (void)w;
+    const TraceEntry *K = a->ran ? kv_entry(a, T_K) : NULL;
+    if (!K)
+        return 0;
+    int max_rows = h - 10; /* status, sentence, blank, table title; five lines below */
+    int shown = K->rows > max_rows ? (max_rows < 2 ? 2 : max_rows) : K->rows;
+    return 10 + shown > h ? 10 + shown - h : 0;
+}
+
 const ViewOps VIEW_KVCACHE = {
     .name = "kvcache", .kind = W_KVCACHE, .keymap = KM_KVCACHE, .common = C_RESET,
     .draw = kvcache_draw, .key = kvcache_key, .need = kvcache_need,
     .self_scroll = 1, /* folds its earliest cache rows to fit */
+    .hidden = kvcache_hidden,
 };

@@ -185,6 +185,21 @@ static int lab_need(App *a, int w)
     return 12;
 }
 
+/* Lines out of sight in a w x h pane: the lines that say how to start and check the lab and
+ * where its last check shows (the three matrices under it compact to the rows that fit and
+ * say "the first r×c of R×C"). */
+static int lab_hidden(App *a, int w, int h)
+{
+    (void)w;
+    const LabDef *d = page_lab(a);
+    if (!d || !st(a))
+        return 0;
+    LabProgress lp;
+    lab_progress_get(progress_slot_get(&a->prog, "labs"), d->name, &lp);
+    int lines = 3 + (lp.passed || lp.checks) + 2; /* title, start, check; so far; gap, result */
+    return lines > h ? lines - h : 0;
+}
+
 static void lab_release(App *a)
 {
     LabView *s = st(a);
@@ -194,6 +209,6 @@ static void lab_release(App *a)
 
 const ViewOps VIEW_LAB = {
     .name = "lab", .kind = W_LAB, .keymap = KM_NONE, .state_size = sizeof(LabView),
-    .draw = lab_draw, .need = lab_need, .self_scroll = 1, .tick = lab_tick,
+    .draw = lab_draw, .need = lab_need, .self_scroll = 1, .hidden = lab_hidden, .tick = lab_tick,
     .release = lab_release,
 };

@@ -24,6 +24,11 @@ const char *matrix_view_tensor(const App *a)
     return mx((App *)a)->tensor; /* reading it changes nothing */
 }
 
+int matrix_head_rows(App *a, const TraceEntry *e, int w)
+{
+    return 1 + ui_wrap_lines(trace_kind_formula(e->kind), w, 2) + mtable_encdec_dec(a, e);
+}
+
 /* Why a tensor the page names is not in the trace, when the controls explain it (the PE
  * control decides whether pe, x_pe, q_rot and k_rot exist); NULL otherwise. */
 static const char *absent_reason(const App *a, const char *name, char *buf, size_t n)
@@ -104,8 +109,19 @@ static int matrix_need(App *a, int w)
     const TraceEntry *e = a->ran ? trace_find_name(a->t, mx(a)->tensor) : NULL;
     if (!e)
         return 3;
-    return 1 + ui_wrap_lines(trace_kind_formula(e->kind), w, 2) + (mtable_encdec_dec(a, e) ? 1 : 0) +
-           mtable_need(a, e, w);
+    return matrix_head_rows(a, e, w) + mtable_need(a, e, w);
+}
+
+/* Table rows out of sight in a w x h pane (columns scroll sideways by design: a d_model-wide
+ * tensor never fits 80 columns). */
+static int matrix_hidden(App *a, int w, int h)
+{
+    const TraceEntry *e = a->ran ? trace_find_name(a->t, mx(a)->tensor) : NULL;
+    if (!e)
+        return 0;
+    int vr, vc;
+    mtable_visible(a, e, w, h - matrix_head_rows(a, e, w), &vr, &vc);
+    return e->rows > vr ? e->rows - (vr > 0 ? vr : 0) : 0;
 }
 
 static void matrix_reset(App *a)
@@ -125,6 +141,7 @@ static void matrix_edited(App *a, int target)
 const ViewOps VIEW_MATRIX = {
     .name = "matrix", .kind = W_MATRIX, .keymap = KM_MATRIX, .common = ~0u,
     .draw = matrix_draw, .key = matrix_key, .need = matrix_need, .self_scroll = 1,
+    .hidden = matrix_hidden,
     .state_size = sizeof(Matrix), .reset = matrix_reset, .edited = matrix_edited,
 };
 

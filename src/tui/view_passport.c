@@ -117,6 +117,23 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
     return line - first + 1;
 }
 
+/* The chain's lines above e's table in a w x h pane whose first head rows are taken: up to
+ * three (its latest), fewer when the table would not show all its rows, down to one: the
+ * table's rows are the data, the chain's earlier steps only their history; *roomy: blank
+ * lines around it. */
+static int fit_chain(App *a, const int *idx, const TraceEntry *e, int w, int h, int head,
+                     int *roomy)
+{
+    int chain = chain_lines(a, idx, ps(a)->step, w);
+    if (chain > 3)
+        chain = 3;
+    int mneed = mtable_need(a, e, w);
+    *roomy = h >= head + 2 + chain + mneed;
+    if (!*roomy && h - head - mneed < chain)
+        chain = h - head - mneed > 1 ? h - head - mneed : 1;
+    return chain;
+}
+
 static void passport_draw(App *a, Rect r)
 {
     if (!a->ran) {
@@ -150,13 +167,7 @@ static void passport_draw(App *a, Rect r)
     attroff(A_BOLD);
     int y = r.y + 2;
     y += ui_wrap_put(y, r.x, r.w, widget_passport_formula(e, a->layer, formula, sizeof formula), 2);
-    int chain = chain_lines(a, idx, ps(a)->step, r.w);
-    if (chain > 3)
-        chain = 3;
-    int mneed = mtable_need(a, e, r.w);
-    int roomy = r.h >= (y - r.y) + 2 + chain + mneed; /* blank lines around the chain */
-    if (!roomy && chain > 1 && r.h < (y - r.y) + chain + mneed)
-        chain = r.h - (y - r.y) - 1 - 4 >= 2 ? 2 : 1; /* keep four rows of the matrix */
+    int roomy, chain = fit_chain(a, idx, e, r.w, r.h, y - r.y, &roomy);
     if (roomy)
         y++;
     Rect ch = {y, r.x, chain, r.w};
@@ -217,6 +228,24 @@ static int passport_need(App *a, int w)
            1 + mtable_need(a, e, w);
 }
 
+/* Table rows out of sight in a w x h pane (columns scroll sideways by design). */
+static int passport_hidden(App *a, int w, int h)
+{
+    int idx[MAX_STEPS];
+    int n = a->ran ? passport_steps(a, idx) : 0;
+    if (n == 0)
+        return 0;
+    if (ps(a)->step >= n)
+        ps(a)->step = n - 1;
+    const TraceEntry *e = trace_entry(a->t, idx[ps(a)->step]);
+    char formula[200];
+    int head = 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2);
+    int roomy, chain = fit_chain(a, idx, e, w, h, head, &roomy);
+    int vr, vc;
+    mtable_visible(a, e, w, h - head - chain - 2 * roomy, &vr, &vc);
+    return e->rows > vr ? e->rows - (vr > 0 ? vr : 0) : 0;
+}
+
 static void passport_reset(App *a)
 {
     ps(a)->step = a->w->start.step > 0 ? a->w->start.step : 0;
@@ -233,5 +262,6 @@ static void passport_edited(App *a, int target)
 const ViewOps VIEW_PASSPORT = {
     .name = "passport", .kind = W_PASSPORT, .keymap = KM_PASSPORT, .common = ~0u,
     .draw = passport_draw, .key = passport_key, .need = passport_need, .self_scroll = 1,
+    .hidden = passport_hidden,
     .state_size = sizeof(Passport), .reset = passport_reset, .edited = passport_edited,
 };

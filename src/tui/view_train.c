@@ -363,6 +363,20 @@ static int train_need(App *a, int w)
     return 16;
 }
 
+/* Rows out of sight in a w x h pane: the heatmap's token rows beside the loss plot that do
+ * not fit (the plot itself compacts to any height). Mirrors train_draw's layout. */
+static int train_hidden(App *a, int w, int h)
+{
+    (void)w;
+    TrainState *s = st(a);
+    if (!s || !s->run)
+        return 0;
+    int rows = h - 2 - 2; /* status and a line above; the continuation and results below */
+    if (rows < 3)
+        rows = h - 2;
+    return s->n_ids > rows - 1 ? s->n_ids - (rows - 1) : 0;
+}
+
 static void train_release(App *a)
 {
     TrainState *s = st(a);
@@ -386,6 +400,6 @@ static void train_key_state(const App *a, KeyState *ks)
 const ViewOps VIEW_TRAIN = {
     .name = "train", .kind = W_TRAIN, .keymap = KM_TRAIN, .common = 0,
     .state_size = sizeof(TrainState), .draw = train_draw, .key = train_key, .need = train_need,
-    .tick = train_tick, .release = train_release, .self_scroll = 1,
+    .tick = train_tick, .release = train_release, .self_scroll = 1, .hidden = train_hidden,
     .key_state = train_key_state,
 };

@@ -132,6 +132,13 @@ def cases(root):
 
     d, st = fresh()
     h, rest = header(st)
+    h["ln_f.bias"]["data_offsets"] = [0, 2 ** 62]
+    rewrite(st, h, rest)
+    expect(d, ["model.safetensors", "ln_f.bias", "4611686018427387904", "2^53", "9007199254740992"],
+           "data_offsets [0, 2^62] (the limit named)")
+
+    d, st = fresh()
+    h, rest = header(st)
     h["wpe.weight"]["dtype"] = "F16"
     rewrite(st, h, rest)
     expect(d, ["model.safetensors", "wpe.weight", "F16", "bytes"], "a dtype that does not match the bytes")

@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# wordnet.sh - the default model reads everyday English without <unk>; the corpus tool and
-# docs/model-report.md match the shipped files (tests/ref/wordnet.py).
+# wordnet.sh - the default model reads everyday English without <unk> (tests/ref/wordnet.py).
 cd "$(dirname "$0")/../.." || exit 1
 exec /usr/bin/python3 tests/ref/wordnet.py

@@ -1,8 +1,12 @@
 /* test_json.c - json_parse_text gives the tree cJSON gives (long strings lifted out before the
- * parse and put back after), and its syntax errors name the line:col of the original text. */
+ * parse and put back after), and its syntax errors name the line:col of the original text;
+ * json_parse_file_borrow gives the same tree and messages without copying the long strings;
+ * base64 weights decode bit for bit at every length. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "t.h"
@@ -43,6 +47,79 @@ static void fails_with(const char *t, const char *want, const char *what)
     cJSON_Delete(a);
 }
 
+/* t written to a file: json_parse_file_borrow gives cJSON's tree (its long strings inside the
+ * file's buffer, not copies), or the very message json_parse_file gives. */
+static void borrow_same(const char *t, const char *what)
+{
+    char path[64], e1[256] = "", e2[256] = "";
+    snprintf(path, sizeof path, "/tmp/attend-test-json-%d.json", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL, "%s: temp file", what);
+    if (!f)
+        return;
+    fwrite(t, 1, strlen(t), f);
+    fclose(f);
+    char *buf = NULL;
+    cJSON *a = json_parse_file_borrow(path, &buf, e1, sizeof e1);
+    cJSON *c = json_parse_file(path, NULL, e2, sizeof e2);
+    remove(path);
+    CHECK(!a == !c && strcmp(e1, e2) == 0, "%s: same outcome (\"%s\" vs \"%s\")", what, e1, e2);
+    if (a && c) {
+        char *pa = cJSON_PrintUnformatted(a), *pc = cJSON_PrintUnformatted(c);
+        CHECK(pa && pc && strcmp(pa, pc) == 0, "%s: same tree", what);
+        free(pa);
+        free(pc);
+        size_t inside = 0, len = strlen(t); /* strings of 4096+ bytes point into buf */
+        const cJSON *stack[64];
+        int top = 0;
+        stack[top++] = a;
+        while (top) {
+            const cJSON *n = stack[--top];
+            for (; n; n = n->next) {
+                if (cJSON_IsString(n) && strlen(n->valuestring) >= 4096)
+                    inside += n->valuestring > buf && n->valuestring < buf + len;
+                if (n->child && top < 64)
+                    stack[top++] = n->child;
+            }
+        }
+        CHECK(inside > 0, "%s: long strings borrowed from the buffer", what);
+    } else {
+        CHECK(buf == NULL, "%s: no buffer after a failure", what);
+    }
+    cJSON_Delete(a);
+    cJSON_Delete(c);
+    free(buf);
+}
+
+/* n floats (bit patterns from seed, all finite) written as base64 and read back: bit equal. */
+static void b64_round_trip(size_t n, unsigned seed)
+{
+    float *x = malloc(sizeof *x * (n + 1)), *y = malloc(sizeof *y * (n + 1));
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t u = seed ^ (seed >> 7) << 11;
+        u &= ~(0xffu << 23) | (uint32_t)(seed % 254 + 1) << 23; /* exponent never all ones */
+        memcpy(&x[i], &u, 4);
+    }
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&text, &tlen);
+    fprintf(f, "{\"shape\": [%zu], \"f32\": \"", n);
+    json_write_f32_base64(f, x, n);
+    fputs("\"}", f);
+    fclose(f);
+    char err[256] = "";
+    cJSON *j = json_parse_text("t.json", text, tlen, err, sizeof err);
+    y[n] = 7.0f; /* a guard after the last value: the decoder must not write past it */
+    int rc = j ? json_read_matrix(j, y, 1, (int)n, "w", err, sizeof err) : -1;
+    CHECK(rc == 0 && memcmp(x, y, sizeof *x * n) == 0 && y[n] == 7.0f,
+          "%zu floats decode bit for bit (%s)", n, err);
+    cJSON_Delete(j);
+    free(text);
+    free(x);
+    free(y);
+}
+
 int main(void)
 {
     char *l1 = longstr(5000, 'a'), *l2 = longstr(9000, 'b'), *l3 = longstr(4096, 'c');
@@ -75,6 +152,21 @@ int main(void)
     snprintf(t, cap, "{\"w\": \"%s", l3);
     fails_with(t, "t.json:1:8: JSON syntax error at a letter (a word that is not a JSON value, or a "
                   "missing quote)", "an unclosed long string");
+
+    /* The same through json_parse_file_borrow, and its errors: text after the value on a later
+     * line counts lines past the long strings (the NUL it writes must come after). */
+    snprintf(t, cap, "{\"a\": \"%s\",\n \"list\": [\"%s\", \"x\\\"y\", \"%s\"],\n \"%s\": 1}", l1,
+             l2, l3, l1);
+    borrow_same(t, "borrowed strings");
+    snprintf(t, cap, "{\"a\": \"%s\",\n \"b\": \"%s\"}\n\n x", l1, l2);
+    borrow_same(t, "borrow: text after the value");
+    snprintf(t, cap, "{\"a\": \"%s\",\n \"b\": \"%s\"", l1, l2);
+    borrow_same(t, "borrow: unexpected end");
+
+    /* Every length around the decoder's 8-character steps and its tail. */
+    for (size_t n = 0; n <= 40; n++)
+        b64_round_trip(n, (unsigned)n * 7919u + 1u);
+    b64_round_trip(4099, 5u);
 
     free(t);
     free(l1);

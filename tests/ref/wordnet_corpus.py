@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""wordnet_corpus.py - with Debian's wordnet-base installed, tools/wordnet_corpus rebuilds the
+corpus and vocabulary (the committed vocabulary is what it writes, and no everyday sentence is
+in the corpus; docs/data.md gives its sizes as the tool counts them), and tools/model_report on
+the shipped models writes docs/model-report.md exactly."""
+# suite: slow
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BUILD = os.environ.get("BUILD", "build")
+passed = failed = 0
+
+
+def check(cond, msg):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", msg)
+
+
+def thin(n):
+    """n as docs/data.md writes it: digits grouped by three with spaces (159 389)."""
+    return "{:,}".format(n).replace(",", " ")
+
+
+data_md = open("docs/data.md", encoding="utf-8").read()
+if os.path.exists("/usr/share/wordnet/data.noun"):
+    with tempfile.TemporaryDirectory() as tmp:
+        vocab = os.path.join(tmp, "vocab.txt")
+        r = subprocess.run([BUILD + "/tools/wordnet_corpus", "--out", tmp, "--vocab", vocab,
+                            "--not-in", "data/everyday.txt"], capture_output=True, text=True)
+        check(r.returncode == 0, "wordnet_corpus: %s" % r.stderr.strip())
+        m = re.search(r"(\d+) lines \((\d+) examples, \d+ definitions\), (\d+) held out", r.stdout)
+        want = m and "%s lines, %s of them examples, %s held out" % tuple(
+            thin(int(x)) for x in m.groups())
+        check(m and want in data_md.replace("\n", " "),
+              "docs/data.md gives the corpus's size as the tool counts it (%s)" % want)
+        check(r.returncode == 0 and open(vocab, "rb").read() ==
+              open("data/vocab-wordnet.txt", "rb").read(),
+              "wordnet_corpus writes the committed data/vocab-wordnet.txt")
+        specs = []
+        for spec in open("Makefile").read().split("REPORT_MODELS :=")[1].split("\nmodels:")[0] \
+                .replace("\\", " ").split():
+            specs.append(spec.replace("data/corpus/wordnet", os.path.join(tmp, "wordnet")))
+        r = subprocess.run([BUILD + "/tools/model_report"] + specs, capture_output=True,
+                           text=True)
+        want = open("docs/model-report.md", encoding="utf-8").read()
+        check(r.returncode == 0 and r.stdout == want,
+              "docs/model-report.md is what model_report measures on the shipped models%s" %
+              (": " + r.stderr.strip() if r.returncode else " (run make models)"))
+else:
+    print("wordnet: wordnet-base not installed: the corpus tool and the report are not checked")
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
