@@ -19,9 +19,6 @@ int cmd_generate(int argc, char **argv); /* cmd_train.c */
 int cmd_train_watch(int argc, char **argv);
 /* `attend heads`: every head's scores on random repeated sequences (cmd_heads.c). */
 int cmd_heads(int argc, char **argv);
-/* The model file a --model value names: the default model when NULL, a shipped model's bare
- * name ("induction.json") when no such file is here, else the value itself (cmd_dump.c). */
-const char *cmd_model_file(const char *model_path, char *path, size_t n);
 int cmd_quiz(int argc, char **argv);     /* src/tui/view_quiz.c (curses; cmd_quiz.c helps) */
 int cmd_export(int argc, char **argv);   /* cmd_export.c */
 int cmd_handout(int argc, char **argv);  /* cmd_export.c */

@@ -539,23 +539,6 @@ int cmd_dump(int argc, char **argv)
     return rc;
 }
 
-/* (contract in cmd.h) */
-const char *cmd_model_file(const char *model_path, char *path, size_t n)
-{
-    if (!model_path) {
-        data_path(DATA_DEFAULT_MODEL, path, n);
-        return path;
-    }
-    if (!strchr(model_path, '/') && access(model_path, R_OK) != 0) {
-        char rel[600];
-        snprintf(rel, sizeof rel, "data/%s", model_path);
-        data_path(rel, path, n);
-        if (access(path, R_OK) == 0)
-            return path;
-    }
-    return model_path;
-}
-
 /* Sets ctl's ablate bits from o's --ablate values. 0, or 1 with the message printed. */
 static int dump_ablate(const DumpOpts *o, const Model *m, Controls *ctl)
 {
@@ -575,7 +558,7 @@ int dump_run(DumpRun *r, const DumpOpts *o)
     int layer = o->layer, head = o->head, no_scale = o->no_scale, cross = o->cross;
     memset(r, 0, sizeof *r);
     char path[1024], err[1024];
-    model_path = cmd_model_file(model_path, path, sizeof path);
+    model_path = data_model_path(model_path, path, sizeof path);
     Model *m = &r->m;
     if (model_load_progress(m, model_path, cmd_load_progress, (void *)model_path, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", o->prog, err);

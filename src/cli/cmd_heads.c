@@ -154,7 +154,7 @@ int cmd_heads(int argc, char **argv)
         return rc;
     char path[1024], err[1024];
     Model m;
-    if (model_load(&m, cmd_model_file(a.model, path, sizeof path), err, sizeof err)) {
+    if (model_load(&m, data_model_path(a.model, path, sizeof path), err, sizeof err)) {
         fprintf(stderr, "attend heads: %s\n", err);
         return 1;
     }

@@ -791,10 +791,7 @@ int cmd_generate(int argc, char **argv)
         return 2;
     }
     char path[1024], err[1024];
-    if (model_arg)
-        snprintf(path, sizeof path, "%s", model_arg);
-    else
-        data_path(DATA_DEFAULT_MODEL, path, sizeof path);
+    data_model_path(model_arg, path, sizeof path);
     Model m;
     if (model_load_progress(&m, path, cmd_load_progress, (void *)path, err, sizeof err)) {
         fprintf(stderr, "attend generate: %s\n", err);

@@ -93,3 +93,25 @@ void data_path(const char *rel, char *out, size_t outlen)
 {
     (void)data_locate(rel, out, outlen);
 }
+
+const char *data_model_path(const char *value, char *out, size_t outlen)
+{
+    if (!value) {
+        data_path(DATA_DEFAULT_MODEL, out, outlen);
+        return out;
+    }
+    struct stat st;
+    if (!strchr(value, '/') && value[0] && strcmp(value, ".") && strcmp(value, "..") &&
+        stat(value, &st) != 0) {
+        const char *tries[] = {"data/%s", "data/%s.json"};
+        for (int i = 0; i < 2; i++) {
+            char rel[600];
+            snprintf(rel, sizeof rel, tries[i], value);
+            if (strcmp(data_locate(rel, out, outlen), "not found") &&
+                stat(out, &st) == 0 && S_ISREG(st.st_mode))
+                return out;
+        }
+    }
+    snprintf(out, outlen, "%s", value);
+    return out;
+}

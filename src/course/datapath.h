@@ -28,4 +28,12 @@ const char *data_locate(const char *rel, char *out, size_t outlen);
 /* data_locate without the label. */
 void data_path(const char *rel, char *out, size_t outlen);
 
+/* The model a --model value names, for every command that takes one (dump, export, heads,
+ * generate): NULL is DATA_DEFAULT_MODEL; a value that is a path here (it has a '/', or a file
+ * or directory of that name is in the current directory) is itself; else a shipped model's
+ * bare name, "wordnet.json" or "wordnet", is data/wordnet.json wherever data_locate finds
+ * it; a name that is none of these is itself, for the loader's "No such file" message.
+ * Writes the path to out and returns out. */
+const char *data_model_path(const char *value, char *out, size_t outlen);
+
 #endif
