@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "safetext.h"
+#include "tui.h"
 #include "ui.h"
 #include "view_quiz.h"
 
@@ -308,6 +309,59 @@ static void on_signal(int sig)
     quiz_signal = sig;
 }
 
+/* The quiz's screen (attend quiz, --class), then its summary on stdout once the terminal is
+ * back. Returns the exit status. */
+static int quiz_screen(const QuizCmd *o, QuizSet *s, Progress *prog)
+{
+    char err[1024];
+    int rc = 0;
+    if (o->klass) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
+        atexit(ui_end);
+        UiOpts uo;
+        memset(&uo, 0, sizeof uo);
+        uo.ascii = o->ascii;
+        if (ui_start(&uo, err, sizeof err)) {
+            fprintf(stderr, "attend quiz: %s\n", err);
+            rc = 1;
+        } else {
+            int shown = view_class_quiz_run(s, o->time_s, &quiz_signal);
+            ui_end();
+            printf("class quiz (seed %llu): %d question%s, %d answer%s revealed\n",
+                   (unsigned long long)s->seed, s->n, s->n == 1 ? "" : "s", shown,
+                   shown == 1 ? "" : "s");
+            if (quiz_signal)
+                rc = 128 + (int)quiz_signal;
+        }
+    } else {
+        QuizTally t;
+        char serr[300];
+        rc = tui_quiz(s, prog, !o->review, o->ascii, &t, serr, sizeof serr,
+                      err, sizeof err);
+        if (rc == 1) {
+            fprintf(stderr, "attend quiz: %s\n", err);
+        } else {
+            printf("quiz (seed %llu): %d of %d right at the first try, %d hint%s, %d skipped%s\n",
+                   (unsigned long long)s->seed, t.right, t.asked, t.hints, t.hints == 1 ? "" : "s",
+                   t.skipped, t.quit ? " (stopped early)" : "");
+            if (s->n_skipped)
+                printf("%d question%s could not be built: %s\n", s->n_skipped,
+                       s->n_skipped == 1 ? "" : "s", s->skipped);
+            if (serr[0]) {
+                fprintf(stderr, "attend quiz: results not saved: %s\n", serr);
+                rc = rc ? rc : 1;
+            }
+        }
+    }
+    return rc;
+}
+
 int cmd_quiz(int argc, char **argv)
 {
     QuizCmd o;
@@ -385,47 +439,7 @@ int cmd_quiz(int argc, char **argv)
         lesson_free_course(&c);
         return 0;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    atexit(ui_end);
-    UiOpts uo;
-    memset(&uo, 0, sizeof uo);
-    uo.ascii = o.ascii;
-    if (ui_start(&uo, err, sizeof err)) {
-        fprintf(stderr, "attend quiz: %s\n", err);
-        rc = 1;
-    } else if (o.klass) {
-        int shown = view_class_quiz_run(&s, o.time_s, &quiz_signal);
-        ui_end();
-        printf("class quiz (seed %llu): %d question%s, %d answer%s revealed\n",
-               (unsigned long long)s.seed, s.n, s.n == 1 ? "" : "s", shown,
-               shown == 1 ? "" : "s");
-        if (quiz_signal)
-            rc = 128 + (int)quiz_signal;
-    } else {
-        QuizTally t;
-        char serr[300];
-        view_quiz_run(&s, can_save ? &prog : NULL, !o.review, &quiz_signal, &t, serr,
-                      sizeof serr);
-        ui_end();
-        printf("quiz (seed %llu): %d of %d right at the first try, %d hint%s, %d skipped%s\n",
-               (unsigned long long)s.seed, t.right, t.asked, t.hints, t.hints == 1 ? "" : "s",
-               t.skipped, t.quit ? " (stopped early)" : "");
-        if (s.n_skipped)
-            printf("%d question%s could not be built: %s\n", s.n_skipped,
-                   s.n_skipped == 1 ? "" : "s", s.skipped);
-        if (serr[0]) {
-            fprintf(stderr, "attend quiz: results not saved: %s\n", serr);
-            rc = 1;
-        }
-        if (quiz_signal)
-            rc = 128 + (int)quiz_signal;
-    }
+    rc = quiz_screen(&o, &s, can_save ? &prog : NULL);
     quiz_set_free(&s);
     progress_free(&prog);
     lesson_free_course(&c);

@@ -68,6 +68,8 @@ void app_overlay_close(App *a)
     a->overlay = NULL;
     if (v && v->close)
         v->close(a);
+    if (v && a->solo) /* attend quiz, attend notes: the screen was the whole program */
+        a->quit = 1;
 }
 
 void app_msg(App *a, int warn, const char *fmt, ...)
@@ -105,6 +107,8 @@ void app_key_state(const App *a, KeyState *s)
     const ViewOps *v = app_cur_view(a);
     if (v->key_state)
         v->key_state(a, s);
+    if (a->overlay && a->overlay->key_state) /* its mode (the quiz's stage) */
+        a->overlay->key_state(a, s);
 }
 
 /* ---- the engine side ---- */

@@ -80,8 +80,8 @@ typedef struct ViewOps {
     Request opens;
     /* a mouse click at (y, x) in the widget's rect r: 1 if it used it (may be NULL) */
     int (*click)(App *a, Rect r, int y, int x);
-    /* fills the view's part of the key table's state, read by conditions and footer labels
-     * (may be NULL) */
+    /* fills the view's part of the key table's state, read by conditions and footer labels;
+     * an open overlay's runs after the page view's (its mode: KeyState.mode) (may be NULL) */
     void (*key_state)(const App *a, KeyState *s);
     /* the page's widget starts (app_reset_widget): the view sets its private state (cursor,
      * scroll, picks) from a->w's start state (may be NULL: zeroed state is its start) */
@@ -141,6 +141,8 @@ struct App {
     char warn[600];          /* persistent warning (broken lessons, corrupt progress) */
     char prose[APP_PROSE_MAX];
     int quit;
+    int solo;                /* 1: the App shows one screen overlay and nothing else (attend
+                                quiz, attend notes): closing it ends the loop */
     struct Present *present; /* presenter mode (present.c); NULL in the player */
     const ViewOps *const *views; /* every view, widget or overlay (app_views.c), n_views */
     int n_views;

@@ -17,6 +17,7 @@
 #include "present.h"
 #include "tui.h"
 #include "ui.h"
+#include "view_quiz.h"
 
 /* ---- signals: the handler only sets a flag; the loop ends cleanly ---- */
 static volatile sig_atomic_t app_signal;
@@ -59,6 +60,98 @@ static void usage(FILE *f)
                "  --mouse        click chips with the mouse (off by default: mouse capture\n"
                "                 stops the terminal's own copy and paste)\n"
                "Environment: NO_COLOR turns colour off; XDG_STATE_HOME for progress.\n");
+}
+
+/* The one loop of every curses screen (the player, the presenter, attend quiz, attend
+ * notes): draw, a busy view's tick, a key to app_key (through the presenter), until a->quit
+ * or a signal. */
+static void app_loop(App *a)
+{
+    timeout(250); /* wake up to notice signals even with no key */
+    int dirty = 1;
+    /* ATTEND_CRASH_TEST=segv|abort (undocumented, for tests/e2e): raise that signal after
+     * the first draw, to prove the crash handler restores the terminal. It only raises a
+     * signal; nothing is corrupted. */
+    const char *crash = getenv("ATTEND_CRASH_TEST");
+    while (!a->quit && !app_signal) {
+        if (dirty)
+            layout_draw(a);
+        if (crash && crash[0])
+            raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
+        dirty = 0;
+        /* a view working between keys (training) runs one slice, then polls the keyboard */
+        const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
+        int busy = cv && cv->tick && cv->tick(a);
+        timeout(busy ? 0 : 250);
+        dirty = busy;
+        int k = ui_read_key();
+        if (k < 0) {
+            dirty = present_tick(a) || busy; /* the presenter's key echo expires; training */
+            continue;
+        }
+        present_key(a, k); /* app_key, and in presenter mode the echo and the notes */
+        dirty = 1;
+    }
+}
+
+/* A screen of its own (attend quiz, attend notes): an App with no course, a->solo, the view
+ * opened by start(a, ctx) after the terminal starts, the one loop until it closes. Returns
+ * 0, 1 (err says why), or 128 + the signal that stopped it. */
+static int app_solo(int ascii, int (*start)(App *a, void *ctx), void *ctx, char *err,
+                    size_t errlen)
+{
+    UiOpts uo;
+    memset(&uo, 0, sizeof uo);
+    uo.ascii = ascii;
+    App *a = app_new();
+    if (!a) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    a->solo = 1;
+    install_signals();
+    atexit(ui_end);
+    if (ui_start(&uo, err, errlen)) {
+        app_delete(a);
+        return 1;
+    }
+    int rc = 0;
+    if (start(a, ctx)) {
+        snprintf(err, errlen, "%s", a->msg[0] ? a->msg : "out of memory");
+        rc = 1;
+    } else {
+        app_loop(a);
+    }
+    app_overlay_close(a); /* stopped by a signal: the view ends as it would */
+    ui_end();
+    app_delete(a);
+    if (app_signal)
+        rc = 128 + (int)app_signal;
+    return rc;
+}
+
+typedef struct {
+    QuizSet *s;
+    Progress *p;
+    int scores;
+    QuizTally *t;
+    char *save_err;
+    size_t save_errlen;
+} QuizStart;
+
+static int quiz_start(App *a, void *ctx)
+{
+    QuizStart *q = ctx;
+    return view_quiz_start(a, q->s, q->p, q->scores, q->t, q->save_err, q->save_errlen);
+}
+
+int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char *save_err,
+             size_t save_errlen, char *err, size_t errlen)
+{
+    QuizStart q = {s, p, scores, t, save_err, save_errlen};
+    memset(t, 0, sizeof *t);
+    snprintf(save_err, save_errlen, "%s", "");
+    return app_solo(ascii, quiz_start, &q, err, errlen);
 }
 
 /* The player (presenter 0) or the presenter (1): options, course, the loop. */
@@ -134,32 +227,8 @@ static int app_main(int argc, char **argv, int presenter)
         app_delete(a);
         return 1;
     }
-    timeout(250); /* wake up to notice signals even with no key */
-    app_run(a);   /* prose is transliterated with the final ui mode */
-    int dirty = 1;
-    /* ATTEND_CRASH_TEST=segv|abort (undocumented, for tests/e2e): raise that signal after
-     * the first draw, to prove the crash handler restores the terminal. It only raises a
-     * signal; nothing is corrupted. */
-    const char *crash = getenv("ATTEND_CRASH_TEST");
-    while (!a->quit && !app_signal) {
-        if (dirty)
-            layout_draw(a);
-        if (crash && crash[0])
-            raise(!strcmp(crash, "abort") ? SIGABRT : SIGSEGV);
-        dirty = 0;
-        /* a view working between keys (training) runs one slice, then polls the keyboard */
-        const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
-        int busy = cv && cv->tick && cv->tick(a);
-        timeout(busy ? 0 : 250);
-        dirty = busy;
-        int k = ui_read_key();
-        if (k < 0) {
-            dirty = present_tick(a) || busy; /* the presenter's key echo expires; training */
-            continue;
-        }
-        present_key(a, k); /* app_key, and in presenter mode the echo and the notes */
-        dirty = 1;
-    }
+    app_run(a); /* prose is transliterated with the final ui mode */
+    app_loop(a);
     ui_end();
     int rc = 0;
     if (app_signal) {

@@ -30,6 +30,8 @@ typedef struct {
     unsigned need, unless;  /* C_* the page must allow / must not allow, for keys and hint */
     int (*when)(const KeyState *a, int with_z); /* the hint's extra condition; NULL: none */
     int rank;               /* the global hints' footer position (the help keeps table order) */
+    unsigned modes;         /* bits 1 << KeysMode: the row binds and hints only in those
+                               modes of its overlay; 0: in every mode */
     KeyBind keys[12];       /* ended by key 0 */
 } KeyRow;
 
@@ -182,6 +184,10 @@ static int w_gqa(const KeyState *a, int z)
     {K('+', REQ_INCREASE), KA('=', REQ_INCREASE), KA(UI_KEY_UP, REQ_INCREASE),                   \
      K('-', REQ_DECREASE), KA('_', REQ_DECREASE), KA(UI_KEY_DOWN, REQ_DECREASE)}
 #define ENTER_KEYS(r) K('\r', r), K('\n', r), K(UI_KEY_ENTER, r)
+#define MODE(m) (1u << (m))
+#define QUIZ_ASKING (MODE(KMODE_QUIZ_ASK) | MODE(KMODE_QUIZ_CELL))
+#define QUIZ_ANY (QUIZ_ASKING | MODE(KMODE_QUIZ_WRONG) | MODE(KMODE_QUIZ_VERDICT) |              \
+                  MODE(KMODE_QUIZ_DONE) | MODE(KMODE_QUIZ_SMALL))
 
 /* The table, in the help's order (sections below). */
 static const KeyRow ROWS[] = {
@@ -414,6 +420,50 @@ static const KeyRow ROWS[] = {
               K(UI_KEY_END, REQ_SEL_LAST), ENTER_KEYS(REQ_ACCEPT)}},
     {.map = KM_TENSOR, .keys = {K(KEY_ESCAPE, REQ_CLOSE), K('q', REQ_CLOSE), K('t', REQ_CLOSE)}},
 
+    /* ---- the quiz (view_quiz.c: Q in the player, attend quiz): each row in its stages;
+     * while asking, an unbound key is typed into the answer ---- */
+    {.map = KM_QUIZ, .help_key = "enter",
+     .help = "check the answer typed (a cell question: the cell under the cursor)",
+     .hint_key = "enter", .hint = "check", .modes = QUIZ_ASKING, .keys = {ENTER_KEYS(REQ_ACCEPT)}},
+    {.map = KM_QUIZ, .help_key = "←/→", .help = "a cell question: the cursor along the row",
+     .hint_key = "←/→", .hint = "column", .modes = MODE(KMODE_QUIZ_CELL),
+     .keys = {K(UI_KEY_LEFT, REQ_CURSOR_LEFT), K(UI_KEY_RIGHT, REQ_CURSOR_RIGHT)}},
+    {.map = KM_QUIZ, .help_key = "backspace, Ctrl-U", .help = "erase a character / the answer",
+     .modes = QUIZ_ASKING,
+     .keys = {K(UI_KEY_BACKSPACE, REQ_EDIT_ERASE), K(KEY_ASCII_DEL, REQ_EDIT_ERASE),
+              K(KEY_CTRL_H, REQ_EDIT_ERASE), K(KEY_CTRL('u'), REQ_EDIT_CLEAR)}},
+    {.map = KM_QUIZ, .help_key = "r", .help = "after a wrong answer: try again",
+     .hint_key = "r", .hint = "retry", .modes = MODE(KMODE_QUIZ_WRONG),
+     .keys = {K('r', REQ_RETRY)}},
+    {.map = KM_QUIZ, .help_key = "?, F1", .help = "a hint (counted; each question has a few)",
+     .hint_key = "?", .hint = "hint", .modes = QUIZ_ASKING | MODE(KMODE_QUIZ_WRONG),
+     .keys = {K('?', REQ_HINT), K(UI_KEY_F1, REQ_HINT)}},
+    {.map = KM_QUIZ, .help_key = "enter, space, n",
+     .help = "after a wrong answer: show the expected answer and why",
+     .hint_key = "enter", .hint = "show the answer", .modes = MODE(KMODE_QUIZ_WRONG),
+     .keys = {ENTER_KEYS(REQ_ACCEPT), K(' ', REQ_ACCEPT), K('n', REQ_ACCEPT)}},
+    {.map = KM_QUIZ, .help_key = "Tab", .help = "skip the question (it is due again at once)",
+     .hint_key = "tab", .hint = "skip", .modes = QUIZ_ASKING | MODE(KMODE_QUIZ_WRONG),
+     .keys = {K('\t', REQ_SKIP)}},
+    {.map = KM_QUIZ, .modes = MODE(KMODE_QUIZ_VERDICT), .keys = {K('\t', REQ_SKIP)}},
+    {.map = KM_QUIZ, .help_key = "ESC", .help = "while asking: leave the quiz (q is typed)",
+     .hint_key = "esc", .hint = "quit", .modes = QUIZ_ASKING, .keys = {K(KEY_ESCAPE, REQ_CLOSE)}},
+    {.map = KM_QUIZ, .help_key = "enter, space, n", .help = "after a verdict: the next question",
+     .hint_key = "enter", .hint = "next", .modes = MODE(KMODE_QUIZ_VERDICT),
+     .keys = {ENTER_KEYS(REQ_STEP_NEXT), K(' ', REQ_STEP_NEXT), K('n', REQ_STEP_NEXT)}},
+    {.map = KM_QUIZ, .help_key = "q, ESC",
+     .help = "after a verdict, or in a terminal too small: leave the quiz", .hint_key = "q",
+     .hint = "quit", .modes = MODE(KMODE_QUIZ_WRONG) | MODE(KMODE_QUIZ_VERDICT),
+     .keys = {K('q', REQ_CLOSE), K(KEY_ESCAPE, REQ_CLOSE)}},
+    {.map = KM_QUIZ, .modes = MODE(KMODE_QUIZ_SMALL),
+     .keys = {K('q', REQ_CLOSE), K(KEY_ESCAPE, REQ_CLOSE)}},
+    {.map = KM_QUIZ, .help_key = "enter, q, ESC, space", .help = "the summary: close it",
+     .hint_key = "enter or q", .hint = "close", .modes = MODE(KMODE_QUIZ_DONE),
+     .keys = {ENTER_KEYS(REQ_CLOSE), K('q', REQ_CLOSE), K(KEY_ESCAPE, REQ_CLOSE),
+              K(' ', REQ_CLOSE)}},
+    {.map = KM_QUIZ, .help_key = "Ctrl-C", .help = "leave the quiz at once (scores so far are kept)",
+     .modes = QUIZ_ANY, .keys = {K(KEY_CTRL('c'), REQ_CLOSE)}},
+
     /* ---- the presenter: asked before the page's keys, in attend present only ---- */
     {.map = KM_PRESENT, .help_key = "B",
      .help = "blank the room's screen (B again: back); keys still work, unseen",
@@ -454,6 +504,7 @@ static const struct {
     {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
     {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"}, {KM_GENERATE, "Generate"},
+    {KM_QUIZ, "Quiz (Q, attend quiz)"},
     {KM_PRESENT, "Presenter (attend present, attend demo)"},
 };
 
@@ -492,6 +543,8 @@ const char *keys_request_name(Request r)
 static int row_allowed(const KeyState *a, const KeyRow *r)
 {
     unsigned al = a->allowed;
+    if (r->modes && !(a->mode >= 0 && a->mode < KMODE__COUNT && (r->modes >> a->mode & 1u)))
+        return 0;
     return (al & r->need) == r->need && !(al & r->unless);
 }
 

@@ -38,7 +38,9 @@
     X(REQ_EDIT_LEFT) X(REQ_EDIT_RIGHT) X(REQ_EDIT_HOME) X(REQ_EDIT_END) X(REQ_EDIT_ERASE)    \
     X(REQ_EDIT_DELETE) X(REQ_EDIT_CLEAR)                                                     \
     /* the presenter (attend present, attend demo) */                                        \
-    X(REQ_BLANK) X(REQ_FREEZE) X(REQ_DEMO_PAUSE) X(REQ_REVEAL)
+    X(REQ_BLANK) X(REQ_FREEZE) X(REQ_DEMO_PAUSE) X(REQ_REVEAL)                           \
+    /* the quiz (Q, attend quiz) */                                                          \
+    X(REQ_HINT) X(REQ_SKIP) X(REQ_RETRY)
 
 typedef enum {
 #define KEYS_ENUM(name) name,
@@ -55,7 +57,7 @@ typedef enum {
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
     X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
     X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")              \
-    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter")
+    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter") X(KM_QUIZ, "quiz")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,
@@ -77,7 +79,19 @@ typedef struct {
     int all_heads;             /* 1: small multiples are shown */
     int has_questions, has_notes; /* the current page has questions / speaker notes */
     int train_running, train_causal; /* the train widget: training now; its mask */
+    int mode;                  /* the open overlay's mode (KeysMode): rows that name modes
+                                  bind and hint only in those */
 } KeyState;
+
+/* The modes an overlay's rows may be limited to (KeyState.mode; 0: none). The quiz: asking
+ * (a typed answer, or a cell question with its cursor), a wrong answer on screen, a verdict
+ * to read (right, or the answer shown), the summary, a terminal too small. */
+typedef enum {
+    KMODE_NONE,
+    KMODE_QUIZ_ASK, KMODE_QUIZ_CELL, KMODE_QUIZ_WRONG, KMODE_QUIZ_VERDICT, KMODE_QUIZ_DONE,
+    KMODE_QUIZ_SMALL,
+    KMODE__COUNT
+} KeysMode;
 
 /* The request key is bound to in keymap km on the current page (a row whose C_*
  * conditions the page does not meet binds nothing); REQ_NONE when unbound. */

@@ -168,14 +168,16 @@ static int draw_hint(int y, int x, const char *h)
 /* Lays out the footer: the widget's hints wrap over as many rows as they need (never
  * dropped), the global hints go right-aligned on the last row. Returns the rows; draws them
  * when draw is 1. */
-static int footer_layout(App *a, int cols, int with_z, int draw)
+static int footer_layout(App *a, const ViewOps *vo, int cols, int with_z, int draw)
 {
     char v[1024] = "", g[256] = "";
-    const ViewOps *vo = app_cur_view(a);
     KeyState ks;
     app_key_state(a, &ks);
     keys_hints(&ks, vo->keymap, vo->common, v, sizeof v);
-    keys_global_hints(&ks, with_z, g, sizeof g);
+    if (!vo->overlay) /* a screen overlay's footer holds its own keys only */
+        keys_global_hints(&ks, with_z, g, sizeof g);
+    if (!v[0] && !g[0])
+        return 0;
     int gw = hints_width(g);
     /* measure */
     int rows = 1, x = 1;
@@ -334,7 +336,7 @@ void layout_plan(App *a, int cols, int lines, LayoutPlan *p)
     }
     /* the presenter: one quiet row, and a demo's caption row above it */
     int fr = app_presenting(a) ? 1 + (a->present->caption[0] != '\0')
-                               : footer_layout(a, cols, has_widget, 0);
+                               : footer_layout(a, app_cur_view(a), cols, has_widget, 0);
     p->footer_rows = fr;
     Rect body = {top, 1, lines - fr - top, cols - 2};
     if (!has_widget) {
@@ -400,9 +402,11 @@ void layout_draw(App *a)
         refresh();
         return;
     }
-    if (a->overlay && a->overlay->screen) { /* the quiz: its own screen */
+    if (a->overlay && a->overlay->screen) { /* the quiz, attend notes: the whole screen */
         Rect full = {0, 0, LINES, COLS};
         a->overlay->draw(a, full);
+        footer_layout(a, a->overlay, COLS, 0, 1); /* its keys in its mode (none: no footer) */
+        refresh();
         return;
     }
     erase();
@@ -443,7 +447,7 @@ void layout_draw(App *a)
     if (app_presenting(a))
         draw_quiet_footer(a);
     else
-        footer_layout(a, COLS,
+        footer_layout(a, vo, COLS,
                       has_widget && (a->scr.focus || a->scr.prose_cut || a->scr.widget_cut), 1);
     if (a->overlay) {
         Rect full = {0, 0, LINES, COLS};

@@ -4,6 +4,17 @@
 #define ATTEND_TUI_H
 
 #include "course.h"
+#include "progress.h"
+#include "quiz.h"
+
+/* How a quiz went (attend quiz). */
+typedef struct {
+    int asked;       /* questions answered or skipped */
+    int right;       /* right at the first try (hints allowed) */
+    int hints;       /* hints shown */
+    int skipped;
+    int quit;        /* 1: left before the end */
+} QuizTally;
 
 /* Opens the course in the terminal. Options: --lessons DIR, --lesson ID, --page N, --theme T,
  * --ascii, --mouse, --no-mouse. Returns the process exit status; every error is printed after the terminal is
@@ -12,6 +23,13 @@ int tui_main(int argc, char **argv);
 /* attend present: the player in presenter mode (theme, key echo, quiet footer, state
  * published for attend notes); the player's options. Returns the exit status. */
 int tui_present_main(int argc, char **argv);
+/* attend quiz: asks the set s on the terminal (ASCII glyphs when ascii is 1), one question
+ * at a time, on the player's loop (view_quiz.c); each result is recorded in p and saved at
+ * once (p NULL: nothing saved), and with scores 1 the per-lesson scores at the end. Fills t
+ * and save_err (the first failure to save, "" when none). Returns 0, 1 when the terminal
+ * cannot start (err says why), or 128 + the signal that stopped it. */
+int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char *save_err,
+             size_t save_errlen, char *err, size_t errlen);
 /* attend notes: follows the presenter of session (NULL: the most recent running one) until
  * q or a signal. Returns the exit status. */
 int tui_notes_main(const char *session);

@@ -167,33 +167,6 @@ static void draw_header(const QV *q)
     attrset(A_NORMAL);
 }
 
-static void draw_footer(const QV *q)
-{
-    const QuizItem *it = cur_item(q);
-    const char *keys;
-    switch (q->st) {
-    case ST_ASK:
-        keys = it && it->kind == QK_CELL ? "enter check  ←/→ column  ? hint  tab skip  esc quit"
-                                         : "enter check  ? hint  tab skip  esc quit";
-        break;
-    case ST_WRONG:
-        keys = "r retry  ? hint  enter show the answer  tab skip  q quit";
-        break;
-    case ST_DONE:
-        keys = "enter or q close";
-        break;
-    default:
-        keys = "enter next  q quit";
-        break;
-    }
-    attron(COLOR_PAIR(UI_FOOTER));
-    if (ui.color == UI_COLOR_NONE)
-        attron(A_REVERSE);
-    ui_fill(LINES - 1, 0, COLS);
-    ui_put(LINES - 1, 1, COLS - 2, keys);
-    attrset(A_NORMAL);
-}
-
 /* One weight in a cell of cw columns (5..7): "0.23" when there is room, else ".23"; a cell
  * the mask took is "·" ("x" in ASCII: G_MASKED, as the player's heatmap shows it). */
 static void cell_text(float v, int masked, int cw, char *out, size_t outlen)
@@ -339,14 +312,11 @@ static void draw(const QV *q)
         snprintf(l1, sizeof l1, "need %d%s%d (now %dx%d) - esc quits", APP_MIN_COLS,
                  ui.utf8 ? "×" : "x", APP_MIN_LINES, COLS, LINES);
         ui_put(LINES / 2, 0, COLS, l1);
-        refresh();
         return;
     }
     draw_header(q);
-    draw_footer(q);
     if (q->st == ST_DONE) {
         draw_done(q);
-        refresh();
         return;
     }
     const QuizItem *it = cur_item(q);
@@ -432,7 +402,6 @@ static void draw(const QV *q)
         if (it->explain[0])
             put_wrapped(y, x, w, maxy, A_NORMAL, it->explain);
     }
-    refresh();
 }
 
 /* ---- keys ---- */
@@ -519,94 +488,73 @@ static void input_backspace(QV *q)
     q->input[len] = 0;
 }
 
-static void key(QV *q, int k)
+/* The key table's mode for the quiz's stage (KeysMode): its rows bind in it. */
+static int quiz_mode(const QV *q)
 {
     const QuizItem *it = cur_item(q);
-    if (k == KEY_CTRL('c')) {
+    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES)
+        return KMODE_QUIZ_SMALL;
+    switch (q->st) {
+    case ST_ASK:
+        return it && it->kind == QK_CELL ? KMODE_QUIZ_CELL : KMODE_QUIZ_ASK;
+    case ST_WRONG:
+        return KMODE_QUIZ_WRONG;
+    case ST_DONE:
+        return KMODE_QUIZ_DONE;
+    default:
+        return KMODE_QUIZ_VERDICT;
+    }
+}
+
+/* Request r (the key table's, in the quiz's mode) for key k: while asking, a key the table
+ * does not bind is typed into the answer. */
+static void key(QV *q, Request r, int k)
+{
+    const QuizItem *it = cur_item(q);
+    switch (r) {
+    case REQ_CLOSE:
         q->quit = 1;
         return;
-    }
-    if (COLS < APP_MIN_COLS || LINES < APP_MIN_LINES) {
-        if (k == KEY_ESCAPE || k == 'q')
-            q->quit = 1;
-        return;
-    }
-    if (q->st == ST_DONE) {
-        if (k == '\r' || k == '\n' || k == KEY_ENTER || k == 'q' || k == KEY_ESCAPE || k == ' ')
-            q->quit = 1;
-        return;
-    }
-    if (q->st == ST_ASK) {
-        switch (k) {
-        case '\r':
-        case '\n':
-        case KEY_ENTER:
+    case REQ_ACCEPT:
+        if (q->st == ST_ASK)
             submit(q);
-            return;
-        case '?':
-        case KEY_F(1):
-            show_hint(q);
-            return;
-        case '\t':
-            record(q, QR_SKIPPED);
-            next_question(q);
-            return;
-        case KEY_ESCAPE:
-            q->quit = 1;
-            return;
-        case KEY_BACKSPACE:
-        case KEY_ASCII_DEL:
-        case KEY_CTRL_H:
-            input_backspace(q);
-            return;
-        case KEY_CTRL('u'):
-            q->input[0] = 0;
-            return;
-        case KEY_LEFT:
-            if (it->kind == QK_CELL && q->cell_col > 0)
-                q->cell_col--;
-            return;
-        case KEY_RIGHT:
-            if (it->kind == QK_CELL && q->cell_col < it->n_cols - 1)
-                q->cell_col++;
-            return;
-        default:
-            if ((k >= 32 && k < KEY_ASCII_DEL) || (k & APP_WCHAR))
-                input_add(q, k);
-            return;
-        }
-    }
-    /* a verdict is on screen */
-    switch (k) {
-    case 'r':
-        if (q->st == ST_WRONG) { /* retry: a fresh field, not the wrong answer to append to */
-            q->st = ST_ASK;
-            q->fb = FB_NONE;
-            q->msg[0] = 0;
-            q->input[0] = 0;
-        }
+        else if (q->st == ST_WRONG)
+            q->st = ST_SHOWN;
         return;
-    case '?':
-        if (q->st == ST_WRONG)
-            show_hint(q);
+    case REQ_STEP_NEXT:
+        next_question(q);
         return;
-    case '\t':
+    case REQ_HINT:
+        show_hint(q);
+        return;
+    case REQ_SKIP:
         record(q, QR_SKIPPED);
         next_question(q);
         return;
-    case '\r':
-    case '\n':
-    case KEY_ENTER:
-    case ' ':
-    case 'n':
-        if (q->st == ST_WRONG)
-            q->st = ST_SHOWN;
-        else
-            next_question(q);
+    case REQ_RETRY: /* a fresh field, not the wrong answer to append to */
+        q->st = ST_ASK;
+        q->fb = FB_NONE;
+        q->msg[0] = 0;
+        q->input[0] = 0;
         return;
-    case 'q':
-    case KEY_ESCAPE:
-        q->quit = 1;
+    case REQ_EDIT_ERASE:
+        input_backspace(q);
+        return;
+    case REQ_EDIT_CLEAR:
+        q->input[0] = 0;
+        return;
+    case REQ_CURSOR_LEFT:
+        if (q->cell_col > 0)
+            q->cell_col--;
+        return;
+    case REQ_CURSOR_RIGHT:
+        if (q->cell_col < it->n_cols - 1)
+            q->cell_col++;
+        return;
+    case REQ_NONE:
+        if (q->st == ST_ASK && quiz_mode(q) != KMODE_QUIZ_SMALL &&
+            ((k >= 32 && k < KEY_ASCII_DEL) || (k & APP_WCHAR)))
+            input_add(q, k);
         return;
     default:
         return;
@@ -647,47 +595,21 @@ static void qv_end(QV *q, QuizTally *t, char *save_err, size_t errlen)
     free(q);
 }
 
-void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
-                   QuizTally *t, char *save_err, size_t errlen)
-{
-    memset(t, 0, sizeof *t);
-    if (save_err && errlen)
-        save_err[0] = 0;
-    QV *q = qv_new(s, p, scores);
-    if (!q) {
-        if (save_err && errlen)
-            snprintf(save_err, errlen, "out of memory");
-        return;
-    }
-    timeout(250);
-    curs_set(0);
-    int dirty = 1;
-    while (!q->quit && !(stop && *stop)) {
-        if (dirty)
-            draw(q);
-        dirty = 0;
-        int k = ui_read_key();
-        if (k < 0)
-            continue;
-        dirty = 1;
-        if (k == KEY_RESIZE)
-            continue;
-        key(q, k);
-    }
-    qv_end(q, t, save_err, errlen);
-}
-
-/* ---- the player's overlay (Q): every question of the current lesson ---- */
+/* ---- the overlay: Q in the player (the current lesson's questions), attend quiz (a set
+ * built by the command, view_quiz_start) ---- */
 
 typedef struct {
-    QuizSet set;
-    QV *q;   /* NULL when closed */
+    QuizSet set;        /* Q: built from the current lesson, freed on close */
+    QV *q;              /* NULL when closed */
+    int given;          /* 1: attend quiz's set (not freed here), results to the fields below */
+    QuizTally *out;
+    char *out_err;
+    size_t out_errlen;
 } QuizOverlay;
 
-static int quiz_open(App *a, int arg)
+/* The current lesson's questions (Q on a page). */
+static int quiz_open_lesson(App *a, QuizOverlay *o)
 {
-    QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
-    (void)arg;
     if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
         return -1;
     const Lesson *L = &a->course.lessons[a->lesson];
@@ -707,8 +629,20 @@ static int quiz_open(App *a, int arg)
         app_msg(a, 1, "quiz results not saved: out of memory");
         return -1;
     }
-    curs_set(0);
     return 0;
+}
+
+/* arg 0: the current lesson's questions; 1: the set view_quiz_start put in the state. */
+static int quiz_open(App *a, int arg)
+{
+    QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
+    if (!arg) {
+        o->given = 0;
+        if (quiz_open_lesson(a, o))
+            return -1;
+    }
+    curs_set(0);
+    return o->q ? 0 : -1;
 }
 
 static void quiz_close(App *a)
@@ -720,6 +654,12 @@ static void quiz_close(App *a)
         return;
     qv_end(o->q, &t, serr, sizeof serr);
     o->q = NULL;
+    if (o->given) { /* attend quiz prints them once the terminal is back */
+        *o->out = t;
+        snprintf(o->out_err, o->out_errlen, "%s", serr);
+        o->given = 0;
+        return;
+    }
     if (serr[0])
         app_msg(a, 1, "quiz results not saved: %s", serr);
     else
@@ -727,6 +667,24 @@ static void quiz_close(App *a)
                 o->set.n_skipped ? " (some questions could not be built: attend check-lessons)"
                                  : "");
     quiz_set_free(&o->set);
+}
+
+int view_quiz_start(App *a, QuizSet *s, Progress *p, int scores, QuizTally *t, char *save_err,
+                    size_t errlen)
+{
+    QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
+    memset(t, 0, sizeof *t);
+    snprintf(save_err, errlen, "%s", "");
+    o->q = qv_new(s, p, scores);
+    if (!o->q) {
+        snprintf(save_err, errlen, "out of memory");
+        return -1;
+    }
+    o->given = 1;
+    o->out = t;
+    o->out_err = save_err;
+    o->out_errlen = errlen;
+    return app_overlay_open(a, &VIEW_QUIZ, 1);
 }
 
 static void quiz_draw(App *a, Rect full)
@@ -737,22 +695,28 @@ static void quiz_draw(App *a, Rect full)
         draw(o->q);
 }
 
-/* Every key is the quiz's own (answers are typed): req is REQ_NONE. */
+/* Every key is the quiz's own: req is its row's in the quiz's mode (REQ_NONE: typed). */
 static int quiz_key(App *a, Request req, int k)
 {
     QuizOverlay *o = app_view_state(a, &VIEW_QUIZ);
-    (void)req;
     if (!o->q)
         return 0;
-    key(o->q, k);
+    key(o->q, req, k);
     if (o->q->quit)
         app_overlay_close(a);
     return 1;
 }
 
+static void quiz_key_state(const App *a, KeyState *s)
+{
+    const QuizOverlay *o = app_view_state((App *)a, &VIEW_QUIZ);
+    if (o->q)
+        s->mode = quiz_mode(o->q);
+}
+
 const ViewOps VIEW_QUIZ = {
-    .name = "quiz", .keymap = KM_NONE, .overlay = 1, .screen = 1,
+    .name = "quiz", .keymap = KM_QUIZ, .overlay = 1, .screen = 1,
     .state_size = sizeof(QuizOverlay), .open = quiz_open, .close = quiz_close,
-    .draw = quiz_draw, .key = quiz_key,
+    .draw = quiz_draw, .key = quiz_key, .key_state = quiz_key_state,
     .opens = REQ_QUIZ,
 };

@@ -1,6 +1,6 @@
 /* view_quiz.h - the quiz screen (curses): asks a QuizSet one question at a time with hints,
  * verdicts (✓/✗ glyphs, never colour alone), retry and skip; records results in the
- * progress. Used by `attend quiz` (cmd_quiz) and by the player's Q key (VIEW_QUIZ). */
+ * progress: VIEW_QUIZ, opened by the player's Q key and by `attend quiz` (tui_quiz). */
 #ifndef ATTEND_VIEW_QUIZ_H
 #define ATTEND_VIEW_QUIZ_H
 
@@ -9,21 +9,16 @@
 #include "app.h"
 #include "progress.h"
 #include "quiz.h"
+#include "tui.h"
 
-typedef struct {
-    int asked;       /* questions answered or skipped */
-    int right;       /* right at the first try (hints allowed) */
-    int hints;       /* hints shown */
-    int skipped;
-    int quit;        /* 1: left before the end */
-} QuizTally;
-
-/* Runs the quiz s on the curses screen (ui_start done). Each result is recorded in p and
- * saved at once (p may be NULL: nothing saved); when scores is 1 the per-lesson scores are
- * recorded at the end. Returns when the learner finishes or quits, or *stop becomes
- * nonzero (a signal). save_err receives the first failure to save ("" when none). */
-void view_quiz_run(QuizSet *s, Progress *p, int scores, const volatile sig_atomic_t *stop,
-                   QuizTally *t, char *save_err, size_t errlen);
+/* attend quiz (tui_quiz, app_main.c): opens VIEW_QUIZ in a (an App of its own, a->solo)
+ * on the set s, asked one question at a time; each result is recorded in p and saved at
+ * once (p may be NULL: nothing saved); when scores is 1 the per-lesson scores are recorded
+ * at the end. When the quiz closes (the learner finishes or quits, or the App goes), t holds
+ * the tally and save_err the first failure to save ("" when none). s, t and save_err must
+ * outlive the overlay. 0, or -1 (out of memory: save_err says so). */
+int view_quiz_start(App *a, QuizSet *s, Progress *p, int scores, QuizTally *t, char *save_err,
+                    size_t errlen);
 
 /* attend quiz --class (view_class_quiz.c): asks s one question at a time for a room, large,
  * with a countdown of time_s seconds per question (0: none); r reveals the engine's answer

@@ -17,9 +17,12 @@ echo "$out" | grep -v " 0 problems" | sed 's/^/  /'
 n_alias=$(grep -c "	alias$" "$DUMP")
 echo "  ($n_alias bindings are aliases not spelled out in the help; --keys lists them)"
 
-# the overlay, whole: 120x120 holds every line
+# the overlay, whole: a screen as tall as the help (its lines, the box, the header) holds
+# every line
 mkdir -p "$E2E_TMP/export"
-start 120 120 "ATTEND_EXPORT_DIR=$E2E_TMP/export" -- --lessons "$FIXTURE"
+tall=$(( $(grep -c '^line' "$DUMP") + 6 ))
+[ "$tall" -lt 120 ] && tall=120
+start 120 "$tall" "ATTEND_EXPORT_DIR=$E2E_TMP/export" -- --lessons "$FIXTURE"
 expect "lesson 1/2" "the player opens"
 keys '?'
 expect "keys (ESC closes)" "? opens the help"

@@ -152,10 +152,15 @@ static void state_set(KeyState *s, int flag, int v)
 }
 
 #define N_ALLOWED 34
-#define N_STATES (2 * (N_FLAGS + 1) * N_ALLOWED)
+#define N_STATES (2 * (N_FLAGS + 1) * N_ALLOWED + KMODE__COUNT)
 static int states(KeyState *out)
 {
     int n = 0;
+    for (int m = 0; m < KMODE__COUNT; m++) { /* an overlay's modes (the quiz's stages) */
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].allowed = ~0u;
+        out[n++].mode = m;
+    }
     for (int al = 0; al < N_ALLOWED; al++)
         for (int base = 0; base < 2; base++) {
             KeyState s;
@@ -236,6 +241,87 @@ static void test_demo_names(void)
     }
 }
 
+/* The footer of a mode of keymap km, as "key label|key label". */
+static const char *footer_of(Keymap km, int mode, char *out, size_t n)
+{
+    char h[512] = "";
+    KeyState s;
+    memset(&s, 0, sizeof s);
+    s.mode = mode;
+    keys_hints(&s, km, 0, h, sizeof h);
+    out[0] = '\0';
+    for (char *p = h; *p;) {
+        char *sep = strchr(p, '\x1f'), *end = strchr(p, '\x1e');
+        if (!sep || !end)
+            break;
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%.*s %.*s", l ? "|" : "", (int)(sep - p), p,
+                 (int)(end - sep - 1), sep + 1);
+        p = end + 1;
+    }
+    return out;
+}
+
+/* The quiz's keys change with its stage (KeyState.mode): the footer of each stage, and keys
+ * that are typed while asking but act after a verdict. */
+static void test_quiz_modes(void)
+{
+    static const struct {
+        int mode;
+        const char *footer;
+    } F[] = {
+        {KMODE_QUIZ_ASK, "enter check|? hint|tab skip|esc quit"},
+        {KMODE_QUIZ_CELL, "enter check|←/→ column|? hint|tab skip|esc quit"},
+        {KMODE_QUIZ_WRONG, "r retry|? hint|enter show the answer|tab skip|q quit"},
+        {KMODE_QUIZ_VERDICT, "enter next|q quit"},
+        {KMODE_QUIZ_DONE, "enter or q close"},
+        {KMODE_QUIZ_SMALL, ""},
+    };
+    char got[512];
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
+        CHECK(!strcmp(footer_of(KM_QUIZ, F[i].mode, got, sizeof got), F[i].footer),
+              "quiz mode %d footer \"%s\" (want \"%s\")", F[i].mode, got, F[i].footer);
+    KeyState s;
+    memset(&s, 0, sizeof s);
+    static const struct {
+        int mode, key;
+        Request want;
+    } L[] = {
+        {KMODE_QUIZ_ASK, 'q', REQ_NONE},      /* typed */
+        {KMODE_QUIZ_ASK, 'r', REQ_NONE},      /* typed */
+        {KMODE_QUIZ_ASK, ' ', REQ_NONE},      /* typed */
+        {KMODE_QUIZ_ASK, UI_KEY_LEFT, REQ_NONE}, /* only a cell question has a cursor */
+        {KMODE_QUIZ_CELL, UI_KEY_LEFT, REQ_CURSOR_LEFT},
+        {KMODE_QUIZ_ASK, '\r', REQ_ACCEPT},
+        {KMODE_QUIZ_ASK, '?', REQ_HINT},
+        {KMODE_QUIZ_ASK, KEY_ESCAPE, REQ_CLOSE},
+        {KMODE_QUIZ_ASK, KEY_CTRL('u'), REQ_EDIT_CLEAR},
+        {KMODE_QUIZ_WRONG, 'q', REQ_CLOSE},
+        {KMODE_QUIZ_WRONG, 'r', REQ_RETRY},
+        {KMODE_QUIZ_WRONG, ' ', REQ_ACCEPT},
+        {KMODE_QUIZ_VERDICT, ' ', REQ_STEP_NEXT},
+        {KMODE_QUIZ_VERDICT, 'r', REQ_NONE},
+        {KMODE_QUIZ_VERDICT, '?', REQ_NONE},
+        {KMODE_QUIZ_VERDICT, '\t', REQ_SKIP},
+        {KMODE_QUIZ_DONE, ' ', REQ_CLOSE},
+        {KMODE_QUIZ_DONE, '\t', REQ_NONE},
+        {KMODE_QUIZ_SMALL, 'q', REQ_CLOSE},
+        {KMODE_QUIZ_SMALL, '\r', REQ_NONE},
+        {KMODE_NONE, '\r', REQ_NONE}, /* no mode: a moded row binds nothing */
+    };
+    for (size_t i = 0; i < sizeof L / sizeof L[0]; i++) {
+        s.mode = L[i].mode;
+        Request r = keys_lookup(&s, KM_QUIZ, L[i].key);
+        CHECK(r == L[i].want, "quiz mode %d key %d: %s (want %s)", L[i].mode, L[i].key,
+              keys_request_name(r), keys_request_name(L[i].want));
+    }
+    for (int m = KMODE_QUIZ_ASK; m <= KMODE_QUIZ_SMALL; m++) {
+        s.mode = m;
+        CHECK(keys_lookup(&s, KM_QUIZ, KEY_CTRL('c')) == REQ_CLOSE, "Ctrl-C leaves in mode %d",
+              m);
+    }
+}
+
 typedef struct {
     char lines[8][64];
     int n;
@@ -287,6 +373,7 @@ int main(void)
     test_reachable();
     test_help_fits();
     test_demo_names();
+    test_quiz_modes();
     test_wrap_numbers();
     test_ascii_blocks();
     for (int i = 0; i < MAX_ROWS; i++)
