@@ -1,11 +1,14 @@
 /* view_edit.c - the sentence editor overlay (e): a one-line editor drawn over the bottom of the
  * screen. Unknown words are shown as <unk> with a message; a sentence longer than the model
- * reads is explained and refused, never cut. ESC cancels; resizing keeps the text. */
+ * reads is explained and refused, never cut; one longer than the widget shows at this size is
+ * taken, and the message says how many rows it scrolls to. ESC cancels; resizing keeps the
+ * text. */
 #include <curses.h>
 #include <string.h>
 #include <wchar.h>
 
 #include "app_views.h"
+#include "layout.h"
 #include "ui.h"
 
 typedef struct {
@@ -113,6 +116,19 @@ static void edit_draw(App *a, Rect full)
     }
 }
 
+/* A sentence longer than the page was written for may not fit the widget at this size: the
+ * message after it says so, how many rows are out of sight, and how to reach them (a page's
+ * own sentence fits 80x24: check-lessons proves it). */
+static void say_scroll(App *a, int n)
+{
+    LayoutPlan lp;
+    layout_plan(a, COLS, LINES, &lp);
+    if (lp.widget_hidden > 0)
+        app_msg(a, 0, "%d tokens: %d row%s of the %s out of sight at %dx%d; z shows it alone", n,
+                lp.widget_hidden, lp.widget_hidden == 1 ? "" : "s", app_cur_view(a)->name, COLS,
+                LINES);
+}
+
 static void commit(App *a)
 {
     Edit *e = edit_state(a);
@@ -155,6 +171,7 @@ static void commit(App *a)
         app_msg(a, 1, "not in the model's vocabulary, shown as <unk>: %s", words);
     } else {
         app_msg(a, 0, "%d token%s", n, n == 1 ? "" : "s");
+        say_scroll(a, n);
     }
 }
 

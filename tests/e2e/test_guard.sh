@@ -3,7 +3,9 @@
 # lines over at 80x24 shows "more below" with exactly N lines hidden; a guarded prose shows no
 # "[?" on an edited short sentence, and the same prose unguarded is reported by check-lessons
 # with the sentence that breaks it; an {{assert}} that fails after m is reported "after m" and
-# shown in place by the player; a bad condition is reported at its file:line:col.
+# shown in place by the player; a bad condition is reported at its file:line:col; a widget that
+# scrolls by itself hides the rows check-lessons says it does, and a longer typed sentence is
+# taken with a message naming the rows out of sight.
 . "$(dirname "$0")/harness.bash"
 set -f
 C=$E2E_TMP/guard-course
@@ -86,4 +88,27 @@ check "check-lessons: an unguarded {{token 5}} fails on a typed sentence" \
 printf '{"id": "bad", "title": "B", "pages": [\n {"title": "P", "prose": "x {{if n >}}y{{end}}"}\n]}\n' >"$C/03-bad.json"
 out=$("$ATTEND" check-lessons --samples 0 "$C" 2>&1)
 check "check-lessons: a bad condition at its line:col" grep -q '03-bad.json:2:29: pages\[0\].prose: {{if n >}}: nothing after >' <<<"$out"
+# 5. self-scrolling widgets: the rows check-lessons says a heatmap, table or passport leaves
+# out of sight at 80x24 are the rows the player does not show ("rows 1-R of N"); a typed
+# sentence longer than the page's own is taken, and the message names the rows out of sight
+F=$ROOT/tests/fixtures/fit
+out=$("$ATTEND" check-lessons --samples 0 "$F/scrolls" 2>&1)
+for p in 0 1 2; do
+    want=$(grep -oE "pages\[$p\]: .* shows all but [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
+    start 80 24 -- --lessons "$F/scrolls" --lesson fit-scrolls --page $((p + 1))
+    wait_for "rows 1-" 5
+    rn=$(screen | grep -m1 -oE 'rows 1-[0-9]+ of [0-9]+')
+    r=$(cut -d' ' -f2 <<<"$rn"); r=${r#1-}; n=${rn##* }
+    check "page $((p + 1)): the player shows $rn, check-lessons says ${want:-nothing} out of sight" \
+        eval '[ -n "$want" ] && [ "$((n - r))" = "$want" ]'
+done
+start 80 24 -- --lessons "$F/fits"
+wait_for "page 1/" 5
+keys e; settle; keys C-u; literal "the cat sat on the mat . the dog sat on the mat ."; keys Enter
+wait_for "out of sight at 80x24" 5
+rn=$(screen | grep -m1 -oE 'rows 1-[0-9]+ of [0-9]+')
+r=$(cut -d' ' -f2 <<<"$rn"); r=${r#1-}; n=${rn##* }
+msg=$(screen | grep -m1 -oE '[0-9]+ tokens: [0-9]+ rows? of the heatmap out of sight at 80x24')
+check "a longer typed sentence is taken and scrolls: \"$msg\" ($rn)" \
+    eval '[ -n "$rn" ] && grep -qE "^$n tokens: $((n - r)) rows? of the heatmap" <<<"$msg"'
 finish

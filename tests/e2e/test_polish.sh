@@ -92,11 +92,18 @@ expect "+M 0 = 2.000" "worked step +M: the mask"
 check "worked step +M: no weight yet" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'weight e'"
 keys n
 expect "weight e^2.000 / " "worked step softmax: now the weight"
-# ---- a formula wider than the pane wraps instead of being cut ----
+# ---- a formula wider than the pane wraps instead of being cut (at 120 columns the widget's
+# pane beside the prose is narrower than the PE formula; at 80 columns it fits one line) ----
 keys Space
-expect "PE[pos, 2i]" "matrix: the PE formula"
-expect "row" "matrix: the formula's last word is on screen"
-check "matrix: the formula line is not cut mid-word" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE 'learned ro\$'"
+expect "PE[pos,2i]" "matrix: the PE formula"
+resize 120 30
+wait_for "learned rows" 5
+check "matrix: in a narrower pane the PE formula wraps" \
+    sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE 'PE.pos,2i. = .*learned rows'"
+check "matrix: the formula's last words are on screen, not cut mid-word" \
+    sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qE 'learned rows *\$'"
+resize 80 24
+wait_for "PE[pos,2i] = sin" 5
 # ---- the lesson menu opens a lesson at its first unseen page ----
 keys g
 expect "lessons (enter opens" "menu opens"
