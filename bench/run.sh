@@ -13,7 +13,7 @@
 #      decoder's pages and the wordnet tokens page.
 # Setup: installs Debian's libopenblas0-pthread when it is missing (as root, with apt-get),
 # leaving the system's libblas.so.3 choice as it was (the peers pick theirs by LD_LIBRARY_PATH).
-# BENCH_ONLY=forward|train|hf|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
+# BENCH_ONLY=forward|train|hf|dump|tui limits the run; BENCH_ROUNDS, TRAIN_ROUNDS: see compare.py.
 # Builds what it runs (attend and the bench tools, with make); a part that cannot run (a
 # build failure, a missing peer, a tool that fails) is named at the end and the exit status
 # is 1: a benchmark that did not measure never passes for one that did.
@@ -107,7 +107,7 @@ if [ "$ONLY" = "" ] || [ "$ONLY" = hf ]; then
         part_failed "the Hugging Face model's peers"
     fi
 fi
-if [ "$ONLY" = "" ]; then
+if [ "$ONLY" = "" ] || [ "$ONLY" = dump ]; then
     echo "== attend dump, whole process (target < 10 ms, < 10 MB): the default (wordnet) and the lessons' decoder"
     load
     printf '  wordnet: '; "$B" exec 31 -- ./attend dump --sentence "the cat sat on the mat" ||

@@ -11,7 +11,8 @@
  *                                     does); MAXN caps the trace (default: the model's max_len)
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
  *                                     weights, written to OUT (the long-sequence sizes)
- *   bench_engine exec N -- CMD ARGS   median wall time and max peak RSS of N runs of CMD
+ *   bench_engine exec N -- CMD ARGS   median wall time, CPU time and minor page faults, and the
+ *                                     largest peak RSS, of N runs of CMD
  *   bench_engine attention MODEL      how attention's cost grows with n: one head's model_sdpa_out
  *                                     and the whole forward at n = 128 .. max_len, doubling */
 #include <fcntl.h>
@@ -329,7 +330,7 @@ static int bench_attention(const char *path)
 
 static int bench_exec(int n, char **argv)
 {
-    double t[64];
+    double t[64], cpu[64], flt[64];
     long maxrss = 0;
     if (n > 64)
         n = 64;
@@ -350,12 +351,18 @@ static int bench_exec(int n, char **argv)
             fprintf(stderr, "bench: command failed\n");
             return 1;
         }
+        cpu[i] = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + ru.ru_utime.tv_usec +
+                 ru.ru_stime.tv_usec; /* the child's own user + system time, µs */
+        flt[i] = (double)ru.ru_minflt;
         if (ru.ru_maxrss > maxrss)
             maxrss = ru.ru_maxrss;
     }
     qsort(t, (size_t)n, sizeof t[0], cmp_d);
-    printf("%.2f ms median wall time over %d runs, peak RSS %.1f MB\n", t[n / 2] / 1000.0, n,
-           maxrss / 1024.0);
+    qsort(cpu, (size_t)n, sizeof cpu[0], cmp_d);
+    qsort(flt, (size_t)n, sizeof flt[0], cmp_d);
+    printf("%.2f ms median wall time, %.2f ms median CPU (user + system), %.0f page faults, "
+           "over %d runs, peak RSS %.1f MB\n", t[n / 2] / 1000.0, cpu[n / 2] / 1000.0, flt[n / 2],
+           n, maxrss / 1024.0);
     return 0;
 }
 

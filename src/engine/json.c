@@ -254,12 +254,12 @@ cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err
     return parse_text(name, text, NULL, len, err, errlen);
 }
 
-cJSON *json_parse_file_borrow(const char *path, char **buf, char *err, size_t errlen)
+cJSON *json_parse_file_borrow(const char *path, char **buf, size_t *len, char *err,
+                              size_t errlen)
 {
-    size_t len;
-    if (fileio_read(path, FILEIO_MAX_BYTES, buf, &len, err, errlen))
+    if (fileio_read(path, FILEIO_MAX_BYTES, buf, len, err, errlen))
         return NULL;
-    cJSON *root = parse_text(path, *buf, *buf, len, err, errlen);
+    cJSON *root = parse_text(path, *buf, *buf, *len, err, errlen);
     if (!root) {
         free(*buf);
         *buf = NULL;
@@ -469,11 +469,14 @@ static size_t first_non_base64(const signed char *dec, const unsigned char *p, s
     return k;
 }
 
-/* Decodes len base64 characters (no '=') at p into the nbytes bytes at o. Validation and
- * decoding are one pass: each character's 6 bits come from a table already shifted to their
- * place in a 4-character group, a character that is not base64 sets bit 31. -1 when one is
- * not base64 (o then partly written). */
-static int b64_decode(const unsigned char *p, size_t len, unsigned char *o, size_t nbytes)
+/* Decodes len base64 characters (no '=') at p into the nbytes bytes at o, which may be p
+ * itself or any place before it (the loader decodes weights into the file's own buffer): a
+ * character is always read before a byte is written over it. Validation and decoding are one
+ * pass: each character's 6 bits come from a table already shifted to their place in a
+ * 4-character group, a character that is not base64 sets bit 31. Returns len, or the index of
+ * the first character that is not base64 (o then partly written; p from there unchanged). */
+static size_t b64_decode(const signed char *dec, const unsigned char *p, size_t len,
+                         unsigned char *o, size_t nbytes)
 {
     static uint32_t sh[4][256]; /* sh[i][c]: c's 6 bits << (18 - 6 i), or 1 << 31 */
     if (!sh[0][0]) {
@@ -487,12 +490,13 @@ static int b64_decode(const unsigned char *p, size_t len, unsigned char *o, size
         }
     }
     size_t full = len / 4 * 4, k = 0, q = 0;
-    uint32_t bad = 0;
-    /* 8 characters -> 6 bytes, stored as 8 (the 2 extra are overwritten next): while 8 fit. */
+    /* 8 characters -> 6 bytes, stored as 8 (the 2 extra are overwritten next): while 8 fit.
+     * The store ends at o + q + 8 <= p + k: the characters not yet read are untouched. */
     for (; k + 8 <= full && q + 8 <= nbytes; k += 8, q += 6) {
         uint32_t a = sh[0][p[k]] | sh[1][p[k + 1]] | sh[2][p[k + 2]] | sh[3][p[k + 3]];
         uint32_t b = sh[0][p[k + 4]] | sh[1][p[k + 5]] | sh[2][p[k + 6]] | sh[3][p[k + 7]];
-        bad |= a | b;
+        if ((a | b) >> 31)
+            return k + first_non_base64(dec, p + k, 8);
         uint64_t x = (uint64_t)a << 40 | (uint64_t)b << 16; /* bytes 0..5 from the top */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         x = __builtin_bswap64(x);
@@ -504,19 +508,21 @@ static int b64_decode(const unsigned char *p, size_t len, unsigned char *o, size
     }
     for (; k < full; k += 4, q += 3) {
         uint32_t a = sh[0][p[k]] | sh[1][p[k + 1]] | sh[2][p[k + 2]] | sh[3][p[k + 3]];
-        bad |= a;
+        if (a >> 31)
+            return k + first_non_base64(dec, p + k, 4);
         o[q] = (unsigned char)(a >> 16);
         o[q + 1] = (unsigned char)(a >> 8);
         o[q + 2] = (unsigned char)a;
     }
     if (full < len) { /* 2 or 3 characters left: 1 or 2 bytes */
         uint32_t a = sh[0][p[full]] | sh[1][p[full + 1]] | (full + 2 < len ? sh[2][p[full + 2]] : 0);
-        bad |= a;
+        if (a >> 31)
+            return full + first_non_base64(dec, p + full, len - full);
         o[q++] = (unsigned char)(a >> 16);
         if (q < nbytes)
             o[q] = (unsigned char)(a >> 8);
     }
-    return bad >> 31 ? -1 : 0;
+    return len;
 }
 
 /* {"shape": [rows, cols] or [cols], "f32": "<base64 of little-endian float32 values>"} */
@@ -588,9 +594,10 @@ static int read_packed(const cJSON *item, float *out, int rows, int cols, const 
         return -1;
     }
     unsigned char *o = (unsigned char *)out;
-    if (b64_decode(p, len, o, nbytes)) {
+    size_t bad = b64_decode(dec, p, len, o, nbytes);
+    if (bad < len) {
         snprintf(err, errlen, "weight \"%s\": \"f32\" is not base64 (a character that "
-                 "is not base64 at %zu)", what, first_non_base64(dec, p, len));
+                 "is not base64 at %zu)", what, bad);
         return -1;
     }
     const uint32_t one = 1;

@@ -13,10 +13,12 @@
  * text (caller frees), useful to locate keys. */
 cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errlen);
 /* json_parse_file without copying the long strings (a model's base64 weights): string values
- * of 4 KiB or more point into *buf, the file's text (caller frees it, only after
- * cJSON_Delete(root); NUL-terminated in place, so *buf no longer reads as the file). Same
- * messages as json_parse_file; on failure *buf is NULL. */
-cJSON *json_parse_file_borrow(const char *path, char **buf, char *err, size_t errlen);
+ * of 4 KiB or more point into *buf, the file's text, *len bytes (malloc'd: the caller frees it
+ * or takes it over, only after the last use of those strings, and cJSON_Delete(root) never
+ * touches them; NUL-terminated in place, so *buf no longer reads as the file). Same messages
+ * as json_parse_file; on failure *buf is NULL. */
+cJSON *json_parse_file_borrow(const char *path, char **buf, size_t *len, char *err,
+                              size_t errlen);
 /* Parses a string; on failure NULL and "NAME:LINE:COL: ..." in err (the offending byte is
  * described, never quoted). */
 cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen);
@@ -45,7 +47,8 @@ void json_write_f32_base64(FILE *f, const float *x, size_t n);
 /* Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
 void json_write_string(FILE *f, const char *s);
 /* Reads a weight into out (rows×cols): an array of rows (rows==1 also accepts a flat array),
- * or {"shape": [rows, cols], "f32": "<base64>"} ({"shape": [cols]} for a vector).
+ * or {"shape": [rows, cols], "f32": "<base64>"} ({"shape": [cols]} for a vector). out may
+ * lie over the "f32" string itself if it starts at or before it (decoding in place).
  * Checks shape and finiteness; messages name `what` and the offending index. */
 int json_read_matrix(const cJSON *item, float *out, int rows, int cols, const char *what,
                      char *err, size_t errlen);

@@ -178,8 +178,8 @@ static const float *W(const Model *m, const char *fmt, const char *prefix)
     return p ? m->data + p->offset : NULL;
 }
 
-/* Points the named views (tok_embed, layers, ...) into data. */
-static void model_bind(Model *m)
+/* (contract in model.h) */
+void model_bind(Model *m)
 {
     const ModelConfig *c = &m->cfg;
     m->tok_embed = W(m, "%stok_embed", "");

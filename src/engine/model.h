@@ -146,6 +146,9 @@ int model_new(Model *m, const ModelConfig *cfg, Vocab *v, char *err, size_t errl
  * scaled by 1/sqrt(2·layers), norms gain 1 bias 0, biases 0. Same seed, same bits. */
 void model_init_random(Model *m, uint64_t seed);
 void model_free(Model *m);
+/* Points the named views (tok_embed, the layers' weights, ...) into m->data again: after the
+ * loader moves the weights to another block (m->data, n_floats floats, owned by m). */
+void model_bind(Model *m);
 /* The parameter of that name, or NULL. */
 const Param *model_param(const Model *m, const char *name);
 float *model_param_data(Model *m, const Param *p);

@@ -215,7 +215,34 @@ static int read_vocab(const cJSON *root, int vocab_size, Vocab *v, char *err, si
     return rc;
 }
 
-static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
+/* 1 when every weight can be decoded into the file's own buffer (buf, len bytes), at its place
+ * in the model's weight block (buf + 4 x offset), so that the weights need no memory of their
+ * own: each weight's place starts at or before its own "f32" string when that string lies in
+ * buf (decoding in place reads each character before writing over it), and ends before the
+ * string of every later weight starts. Weights in any other form (arrays, short strings
+ * copied by the parser) only need the second. Shipped models always fit. */
+static int fits_in_place(const Model *m, const cJSON *wj, const char *buf, size_t len)
+{
+    size_t limit = len; /* where the strings of the weights after this one start */
+    for (int i = m->n_params - 1; i >= 0; i--) {
+        const Param *p = &m->params[i];
+        const cJSON *it = json_get(wj, p->name), *f = json_get(it, "f32");
+        const char *s = cJSON_IsString(f) ? f->valuestring : NULL;
+        size_t at = s && s >= buf && s < buf + len ? (size_t)(s - buf) : len;
+        size_t dst = p->offset * sizeof(float), end = dst + (size_t)p->rows * p->cols * sizeof(float);
+        if (end > limit || (at < len && dst > at))
+            return 0;
+        if (at < limit)
+            limit = at;
+    }
+    return 1;
+}
+
+/* Reads the model in root; the weights go into the file's buffer text (len bytes) when they
+ * fit there (fits_in_place: m then owns text and *taken is 1), else into the block model_new
+ * allocated. */
+static int load_inner(Model *m, const cJSON *root, char *text, size_t len, int *taken, char *err,
+                      size_t errlen)
 {
     if (!cJSON_IsObject(root)) {
         snprintf(err, errlen, "the top level must be an object");
@@ -261,7 +288,14 @@ static int load_inner(Model *m, const cJSON *root, char *err, size_t errlen)
         }
         m->training = cJSON_PrintUnformatted(tr);
     }
-    fileio_prefault(m->data, m->n_floats * sizeof *m->data); /* every weight is written */
+    if (fits_in_place(m, wj, text, len)) { /* the file's pages become the weights' */
+        free(m->data);
+        m->data = (float *)(void *)text; /* malloc'd: aligned for any type */
+        *taken = 1;
+        model_bind(m);
+    } else {
+        fileio_prefault(m->data, m->n_floats * sizeof *m->data); /* every weight is written */
+    }
     for (int i = 0; i < m->n_params; i++) {
         const Param *p = &m->params[i];
         char what[64];
@@ -285,7 +319,8 @@ int model_load_progress(Model *m, const char *path, ModelProgress progress, void
     if (hf_is_dir(path)) /* a Hugging Face model directory (docs/models.md) */
         return hf_model_load(m, path, progress, ctx, err, errlen);
     char e2[400], *text;
-    cJSON *root = json_parse_file_borrow(path, &text, err, errlen); /* weights: not copied */
+    size_t len;
+    cJSON *root = json_parse_file_borrow(path, &text, &len, err, errlen); /* weights: not copied */
     if (!root)
         return -1;
     char dup[200];
@@ -295,9 +330,18 @@ int model_load_progress(Model *m, const char *path, ModelProgress progress, void
         free(text);
         return -1;
     }
-    int rc = load_inner(m, root, e2, sizeof e2);
+    int taken = 0;
+    int rc = load_inner(m, root, text, len, &taken, e2, sizeof e2);
     cJSON_Delete(root);
-    free(text);
+    if (!taken) {
+        free(text);
+    } else if (rc == 0 && m->n_floats) { /* give back the file's text after the weights */
+        float *d = realloc(m->data, m->n_floats * sizeof *m->data);
+        if (d && d != m->data) {
+            m->data = d;
+            model_bind(m);
+        }
+    }
     if (rc) {
         snprintf(err, errlen, "%s: %s", path, e2);
         model_free(m);

@@ -102,10 +102,9 @@ static void check_now(Walk *w, App *a, const char *what)
     }
     if (lp.widget_hidden > 0 && !w->over_widget && !w->longer) {
         w->over_widget = 1;
-        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the %s widget shows all but %d row%s "
-                 "of it (it scrolls to them): shorten the prose or the sentence", w->cols,
-                 w->lines, what, app_cur_view(a)->name, lp.widget_hidden,
-                 lp.widget_hidden == 1 ? "" : "s");
+        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the %s widget has %d row%s out of "
+                 "sight: shorten the prose or the sentence", w->cols, w->lines, what,
+                 app_cur_view(a)->name, lp.widget_hidden, lp.widget_hidden == 1 ? "" : "s");
         report(w, msg);
     }
     check_cited(w, a, &lp, what);

@@ -641,8 +641,12 @@ static int heatmap_hidden(App *a, int w, int h)
         MGeom g = multiples_geom(a, w, h - 1);
         if (g.per < 1)
             return nr * a->model->cfg.n_heads;
-        int used = g.collab ? g.bands * (nr * g.rh + 2) : g.bands * (nr * g.rh + 2) - 1;
-        return used > h - 1 ? used - (h - 1) : 0;
+        /* as draw_multiples: a band is drawn only when all its rows fit */
+        int ph = nr * g.rh + 1 + g.collab, out = 0;
+        for (int b = 0; b < g.bands; b++)
+            if (b * (ph + !g.collab) + ph > h - 1)
+                out += nr;
+        return out;
     }
     clamp_cursor(a);
     int body = single_body(nr, h - 1, single_overhead(a) + inspector_own_line(a, w));

@@ -94,7 +94,7 @@ check "check-lessons: a bad condition at its line:col" grep -q '03-bad.json:2:29
 F=$ROOT/tests/fixtures/fit
 out=$("$ATTEND" check-lessons --samples 0 "$F/scrolls" 2>&1)
 for p in 0 1 2; do
-    want=$(grep -oE "pages\[$p\]: .* shows all but [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
+    want=$(grep -oE "pages\[$p\]: .* has [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
     start 80 24 -- --lessons "$F/scrolls" --lesson fit-scrolls --page $((p + 1))
     wait_for "rows 1-" 5
     rn=$(screen | grep -m1 -oE 'rows 1-[0-9]+ of [0-9]+')
@@ -102,6 +102,11 @@ for p in 0 1 2; do
     check "page $((p + 1)): the player shows $rn, check-lessons says ${want:-nothing} out of sight" \
         eval '[ -n "$want" ] && [ "$((n - r))" = "$want" ]'
 done
+want=$(grep -oE "pages\[3\]: .* has [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
+start 80 24 -- --lessons "$F/scrolls" --lesson fit-scrolls --page 4
+wait_for "more heads than fit" 5
+check "page 4: every head does not fit, and check-lessons says ${want:-nothing} rows are out of sight" \
+    [ "${want:-0}" -gt 0 ]
 start 80 24 -- --lessons "$F/fits"
 wait_for "page 1/" 5
 keys e; settle; keys C-u; literal "the cat sat on the mat . the dog sat on the mat ."; keys Enter

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# check-lessons and self-scrolling widgets (80x24 first): a heatmap, a matrix table and a shape
-# passport that show only some of their rows at 80x24 under long prose are each reported with
-# the widget's name and the rows out of sight (tests/fixtures/fit/scrolls; before, a widget that
-# scrolls by itself was never reported); the same pages fit 200x60; a page that fits its own
-# sentence is not reported for the longer sentences the walk types (they may scroll: the
-# learner chose them, and the editor says so). Prints "N passed, N failed".
+# check-lessons and self-scrolling widgets (80x24 first): a heatmap, a matrix table, a shape
+# passport and small multiples (every head) that show only some of their rows at 80x24 under
+# long prose are each reported with the widget's name and the rows out of sight
+# (tests/fixtures/fit/scrolls; before, a widget that scrolls by itself was never reported); the
+# same pages fit 200x60; a page that fits its own sentence is not reported for the longer
+# sentences the walk types (they may scroll: the learner chose them, and the editor says so).
+# Prints "N passed, N failed".
 . "$(dirname "$0")/cli_lib.bash"
 F=tests/fixtures/fit
 out=$("$A" check-lessons --samples 0 "$F/scrolls" 2>&1); rc=$?
@@ -13,13 +14,13 @@ pages=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["pag
     "$F/scrolls/01-scrolls.json")
 grep -qF "1 lesson, $pages pages, $pages problems" <<<"$out" && ok ||
     bad "every page of $F/scrolls reported once: $(tail -1 <<<"$out")"
-for w in heatmap matrix passport; do
-    p=$(python3 -c 'import json,sys
-for i, p in enumerate(json.load(open(sys.argv[1]))["pages"]):
-    if p["widget"]["kind"] == sys.argv[2]: print(i)' "$F/scrolls/01-scrolls.json" "$w")
-    line=$(grep -E "01-scrolls.json:[0-9]+:[0-9]+: pages\[$p\]: does not fit 80x24 on its first screen: the $w widget shows all but [1-9][0-9]* rows? of it" <<<"$out")
-    [ -n "$line" ] && ok || bad "the $w page (pages[$p]) is not reported as scrolling: $out"
-done
+# each page by its index and its widget's name
+while read -r p w; do
+    line=$(grep -E "01-scrolls.json:[0-9]+:[0-9]+: pages\[$p\]: does not fit 80x24 on its first screen: the $w widget has [1-9][0-9]* rows? out of sight" <<<"$out")
+    [ -n "$line" ] && ok || bad "pages[$p] ($w) is not reported as scrolling: $out"
+done < <(python3 -c 'import json,sys
+for i, p in enumerate(json.load(open(sys.argv[1]))["pages"]): print(i, p["widget"]["kind"])' \
+    "$F/scrolls/01-scrolls.json")
 expect 0 '0 problems' -- "$A" check-lessons --samples 0 --size 200x60 "$F/scrolls"
 # the page fits its own sentence: the walk's longer sentences (20 of them) are allowed to scroll
 expect 0 '1 page, 0 problems' -- "$A" check-lessons --samples 20 "$F/fits"

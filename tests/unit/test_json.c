@@ -60,7 +60,8 @@ static void borrow_same(const char *t, const char *what)
     fwrite(t, 1, strlen(t), f);
     fclose(f);
     char *buf = NULL;
-    cJSON *a = json_parse_file_borrow(path, &buf, e1, sizeof e1);
+    size_t blen = 0;
+    cJSON *a = json_parse_file_borrow(path, &buf, &blen, e1, sizeof e1);
     cJSON *c = json_parse_file(path, NULL, e2, sizeof e2);
     remove(path);
     CHECK(!a == !c && strcmp(e1, e2) == 0, "%s: same outcome (\"%s\" vs \"%s\")", what, e1, e2);
@@ -70,6 +71,7 @@ static void borrow_same(const char *t, const char *what)
         free(pa);
         free(pc);
         size_t inside = 0, len = strlen(t); /* strings of 4096+ bytes point into buf */
+        CHECK(blen == len, "%s: the buffer holds the file (%zu bytes, want %zu)", what, blen, len);
         const cJSON *stack[64];
         int top = 0;
         stack[top++] = a;

@@ -1,5 +1,6 @@
 /* test_model_io.c - bad model files are refused with a message naming the file and the key
- * (or line:col for JSON syntax), and never leave a half-loaded model. */
+ * (or line:col for JSON syntax), and never leave a half-loaded model; weights decoded in the
+ * file's own buffer are the weights saved, in any order and form. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "model.h"
 #include "t.h"
 
@@ -217,6 +219,106 @@ static void test_hardening(const char *ok)
     }
 }
 
+/* A model whose long weights are lifted out of the parse (4 KiB of base64 and more) loads
+ * the very bits saved, whether the weights fit in the file's buffer (the saved order) or not
+ * (reversed), packed or as arrays; a bad character in a later weight, after earlier ones were
+ * decoded over the text, is reported at its own index. */
+static void test_in_place(void)
+{
+    ModelConfig c;
+    model_config_defaults(&c); /* d_model 32, d_ff 128: tok_embed, lm_head, ffn are long */
+    c.vocab_size = 200;
+    const char *w[200];
+    char names[200][8];
+    w[0] = "<pad>";
+    w[1] = "<unk>";
+    for (int i = 2; i < 200; i++) {
+        snprintf(names[i], sizeof names[i], "w%d", i);
+        w[i] = names[i];
+    }
+    Vocab v;
+    Model m, a;
+    char err[1024], p1[128], p2[128], p3[128];
+    CHECK(vocab_init(&v, w, 200, err, sizeof err) == 0, "vocab: %s", err);
+    CHECK(model_new(&m, &c, &v, err, sizeof err) == 0, "model: %s", err);
+    model_init_random(&m, 3);
+    snprintf(p1, sizeof p1, "%s/big.json", dir);
+    snprintf(p2, sizeof p2, "%s/big-arrays.json", dir);
+    snprintf(p3, sizeof p3, "%s/big-reversed.json", dir);
+    CHECK(model_save(&m, p1, err, sizeof err) == 0, "save: %s", err);
+    m.save_arrays = 1;
+    CHECK(model_save(&m, p2, err, sizeof err) == 0, "save arrays: %s", err);
+    cJSON *j = json_parse_file(p1, NULL, err, sizeof err); /* the weights in reverse order */
+    cJSON *wj = j ? cJSON_DetachItemFromObject(j, "weights") : NULL, *rev = cJSON_CreateObject();
+    while (wj && wj->child) {
+        cJSON *last = wj->child;
+        while (last->next)
+            last = last->next;
+        char *k = strdup(last->string);
+        cJSON_AddItemToObject(rev, k, cJSON_DetachItemViaPointer(wj, last));
+        free(k);
+    }
+    cJSON_AddItemToObject(j, "weights", rev);
+    char *txt = cJSON_PrintUnformatted(j);
+    write_file(p3, txt);
+    free(txt);
+    cJSON_Delete(j);
+    cJSON_Delete(wj);
+    const char *paths[] = {p1, p2, p3};
+    for (int i = 0; i < 3; i++) {
+        int rc = model_load(&a, paths[i], err, sizeof err);
+        CHECK(rc == 0 && a.n_floats == m.n_floats &&
+                  memcmp(a.data, m.data, sizeof(float) * m.n_floats) == 0 &&
+                  a.tok_embed == a.data && a.dec[0].w1 == model_param_data(&a, model_param(&a, "dec.0.ffn.w1")),
+              "%s loads the saved bits, views bound (%s)", paths[i], err);
+        if (rc == 0)
+            model_free(&a);
+    }
+    /* ffn.w1 (32 x 128) comes after tok_embed (200 x 32) in the file: break its 5000th char. */
+    FILE *f = fopen(p1, "r");
+    static char t[1 << 20];
+    size_t n = f ? fread(t, 1, sizeof t - 1, f) : 0;
+    t[n] = 0;
+    if (f)
+        fclose(f);
+    char *at = strstr(t, "\"dec.0.ffn.w1\": {\"shape\": [32, 128], \"f32\": \"");
+    CHECK(at && strstr(t, "\"tok_embed\"") < at, "fixture: ffn.w1 packed after tok_embed");
+    if (at) {
+        at[strlen("\"dec.0.ffn.w1\": {\"shape\": [32, 128], \"f32\": \"") + 5000] = '*';
+        expect_fail("big-bad-char", t, "weight \"weights.dec.0.ffn.w1\": \"f32\" is not base64",
+                    "not base64 at 5000)");
+    }
+    /* The weights first in the file: tok_embed's place (offset 0) lies just before its own
+     * string, so decoding it overwrites the characters already read; a bad one further on is
+     * still found at its index. */
+    j = json_parse_file(p1, NULL, err, sizeof err);
+    cJSON *first = cJSON_CreateObject();
+    cJSON_AddItemToObject(first, "weights", cJSON_DetachItemFromObject(j, "weights"));
+    while (j && j->child) {
+        char *k = strdup(j->child->string);
+        cJSON_AddItemToObject(first, k, cJSON_DetachItemViaPointer(j, j->child));
+        free(k);
+    }
+    txt = cJSON_PrintUnformatted(first);
+    cJSON_Delete(first);
+    cJSON_Delete(j);
+    at = txt ? strstr(txt, "\"tok_embed\":{\"shape\":[200,32],\"f32\":\"") : NULL;
+    CHECK(at && at - txt < 40, "fixture: tok_embed's string at the start");
+    if (at) {
+        snprintf(p3, sizeof p3, "%s/big-weights-first.json", dir);
+        write_file(p3, txt);
+        CHECK(model_load(&a, p3, err, sizeof err) == 0 &&
+                  memcmp(a.data, m.data, sizeof(float) * m.n_floats) == 0,
+              "weights first: the saved bits (%s)", err);
+        model_free(&a);
+        at[strlen("\"tok_embed\":{\"shape\":[200,32],\"f32\":\"") + 5000] = '*';
+        expect_fail("big-first-bad-char", txt, "weight \"weights.tok_embed\": \"f32\" is not base64",
+                    "not base64 at 5000)");
+    }
+    free(txt);
+    model_free(&m);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/attend-test-io-%d", (int)getpid());
@@ -327,6 +429,7 @@ int main(void)
         free(s);
     }
     test_hardening(ok);
+    test_in_place();
     /* A missing file names it. */
     CHECK(model_load(&m, "/nonexistent/model.json", err, sizeof err) == -1 &&
           strstr(err, "/nonexistent/model.json") && strstr(err, "No such file"), "missing: %s", err);
