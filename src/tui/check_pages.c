@@ -313,11 +313,14 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
     }
     a->prog_ok = 0; /* checking never touches the learner's progress */
     int sc = COLS, sl = LINES, su = ui.utf8;
+    UiColorMode scol = ui.color;
     /* the keys are dispatched as on a screen of this size (app_key reads it); nothing is
-     * drawn. The player draws UTF-8 glyphs, whose widths the layout measures. */
+     * drawn. The player draws UTF-8 glyphs, whose widths the layout measures, in colour (the
+     * heatmap's legend is widest then: two columns a ramp step) */
     COLS = cols;
     LINES = lines;
     ui.utf8 = 1;
+    ui.color = UI_COLOR_256;
     unsigned seed = 0x2545F491u;
     char *ev_text, **everyday;
     int n_ev = everyday_load(&ev_text, &everyday);
@@ -339,6 +342,7 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
     COLS = sc;
     LINES = sl;
     ui.utf8 = su;
+    ui.color = scol;
     free(everyday);
     free(ev_text);
     app_delete(a);

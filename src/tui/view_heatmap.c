@@ -147,9 +147,18 @@ static void finite_range(const TraceEntry *e, float *lo, float *hi)
     }
 }
 
+/* Columns of one of the legend's 8 ramp steps in a pane w wide: two in colour on a wide pane,
+ * else one (the shade glyphs, and the compact 80-column legend that leaves the inspector's
+ * first line room beside it). */
+static int legend_step(int w)
+{
+    return ui.color != UI_COLOR_NONE && w >= APP_BIG_W ? 2 : 1;
+}
+
 /* The colour legend on one line from x; returns the columns used. */
 static int draw_legend(int y, int x, int w, float lo, float hi, int scores)
 {
+    int sw = legend_step(w);
     char a[32], b[32];
     snprintf(a, sizeof a, scores ? "%.1f " : "%.0f ", (double)lo);
     snprintf(b, sizeof b, scores ? " %.1f" : " %.0f", (double)hi);
@@ -161,9 +170,9 @@ static int draw_legend(int y, int x, int w, float lo, float hi, int scores)
         float v = ((float)i + 0.5f) / (float)steps;
         if (ui.color != UI_COLOR_NONE) {
             attron(ui_ramp_attr(ui_ramp_level(v)));
-            ui_fill(y, cx, 2);
+            ui_fill(y, cx, sw);
             attroff(ui_ramp_attr(ui_ramp_level(v)));
-            cx += 2;
+            cx += sw;
         } else {
             cx += ui_put(y, cx, 1, ui_shade(v));
         }
@@ -177,14 +186,16 @@ static int draw_legend(int y, int x, int w, float lo, float hi, int scores)
     return cx - x;
 }
 
-static int legend_width(float lo, float hi, int scores)
+/* The columns draw_legend takes in a pane w wide (its text as the terminal shows it: "-inf"
+ * for "−∞" in ASCII). */
+static int legend_width(int w, float lo, float hi, int scores)
 {
-    char a[32], b[32];
+    char a[32], b[32], t[64];
     snprintf(a, sizeof a, scores ? "%.1f " : "%.0f ", (double)lo);
     snprintf(b, sizeof b, scores ? " %.1f" : " %.0f", (double)hi);
-    return 7 + ui_width(a) + 8 * (ui.color != UI_COLOR_NONE ? 2 : 1) + ui_width(b) + 2 +
+    return 7 + ui_width(a) + 8 * legend_step(w) + ui_width(b) + 2 +
            ui_width(scores ? ui_glyph(G_NEG_INF) : ui_glyph(G_MASKED)) +
-           ui_width(scores ? " masked (weight 0)" : " masked (score −∞)");
+           ui_width(ui_text(scores ? " masked (weight 0)" : " masked (score −∞)", t, sizeof t));
 }
 
 /* The inspector's first line: "query i 'tok' → key j 'tok'". */
@@ -194,7 +205,21 @@ static void inspector_title(App *a, char *out, size_t n)
              ui_glyph(G_ARROW), cursor(a)->c, app_col_token(a, cursor(a)->c));
 }
 
-/* 1: the inspector's first line does not fit beside the legend at width w. */
+/* Display width of the widest "query i 'tok'" part over n tokens of row (1) or column (0). */
+static int widest_end(App *a, int n, int row)
+{
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        char s[160];
+        snprintf(s, sizeof s, "%d '%s'", i, row ? app_row_token(a, i) : app_col_token(a, i));
+        if (ui_width(s) > best)
+            best = ui_width(s);
+    }
+    return best;
+}
+
+/* 1: the inspector's first line does not fit beside the legend at width w for some cell: the
+ * layout is the same wherever the cursor goes, so moving it never makes the grid scroll. */
 static int inspector_own_line(App *a, int w)
 {
     if (!(a->allowed & C_CURSOR))
@@ -203,9 +228,10 @@ static int inspector_own_line(App *a, int w)
     const TraceEntry *S = trace_find(a->t, app_stack(a), a->layer, app_sub(a), a->head, T_MASKED);
     if (a->scores && S)
         finite_range(S, &lo, &hi);
-    char qk[200];
-    inspector_title(a, qk, sizeof qk);
-    return legend_width(lo, hi, a->scores) + 3 + ui_width(qk) > w;
+    char fixed[64];
+    snprintf(fixed, sizeof fixed, "query  %s key ", ui_glyph(G_ARROW));
+    int qk = ui_width(fixed) + widest_end(a, app_rows(a), 1) + widest_end(a, app_cols(a), 0);
+    return legend_width(w, lo, hi, a->scores) + 3 + qk > w;
 }
 
 /* Rows a single heatmap needs around its grid: column labels, legend, inspector (its first
@@ -278,6 +304,7 @@ static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
 static void draw_inspector(App *a, Rect r, int y, int legw, int grid_w, const TraceEntry *W,
                            const TraceEntry *R, const TraceEntry *SC, const TraceEntry *M)
 {
+    int own = inspector_own_line(a, r.w);
     int i = cursor(a)->r, j = cursor(a)->c;
     size_t k = (size_t)i * W->cols + j;
     float mv = M ? M->data[(size_t)i * M->cols + j] : 0.0f;
@@ -294,7 +321,7 @@ static void draw_inspector(App *a, Rect r, int y, int legw, int grid_w, const Tr
         if (edge > r.w)
             edge = r.w;
     }
-    if (legw + 3 + ui_width(qk) <= edge) {
+    if (!own && legw + 3 + ui_width(qk) <= edge) {
         ui_put(y++, r.x + edge - ui_width(qk), ui_width(qk), qk);
     } else {
         y++;

@@ -2,10 +2,12 @@
 """wordnet.py - the default model reads everyday English: every sentence of data/everyday.txt
 (at least 200, written for attend, none a line of the corpus) runs through
 `attend dump --sentence S --format json` with no --model and comes back without <unk>, on the
-WordPiece model; the tokens docs/model-format.md quotes are the tokens. The rebuild of the
+WordPiece model; the tokens docs/model-format.md quotes (its example sentence and its list of
+odd splits) are the tokens. The rebuild of the
 corpus and of docs/model-report.md is checked by wordnet_corpus.py (make test)."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -70,6 +72,14 @@ check(d and d["config"]["model"].endswith("data/wordnet.json"), "default model: 
       (d and d["config"]["model"]))
 check(d and d["tokens"] == "my sister love ##s the old river bridge".split(),
       "docs/model-format.md's example: %s" % (d and d["tokens"]))
+# docs/model-format.md's list of odd splits ("  - `word` → `tokens`"): each is the split
+examples = re.findall(r"^  - `([a-z]+)` → `([^`]+)`", open("docs/model-format.md",
+                      encoding="utf-8").read(), re.M)
+check(len(examples) >= 2, "docs/model-format.md lists %d odd splits" % len(examples))
+for word, toks in examples:
+    d, _ = dump(word)
+    check(d and d["tokens"] == toks.split(), "docs/model-format.md: %s is %s, not %s" %
+          (word, d and " ".join(d["tokens"]), toks))
 r = subprocess.run([A, "dump", "--model", "decoder.json", "--sentence", "my sister loves it",
                     "--format", "json"], capture_output=True, text=True)
 check(r.returncode == 0 and "<unk>" in json.loads(r.stdout)["tokens"] and "not in the vocabulary"

@@ -2,6 +2,7 @@
  * parse and put back after), and its syntax errors name the line:col of the original text;
  * json_parse_file_borrow gives the same tree and messages without copying the long strings;
  * base64 weights decode bit for bit at every length. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,8 +94,9 @@ static void borrow_same(const char *t, const char *what)
     free(buf);
 }
 
-/* n floats (bit patterns from seed, all finite) written as base64 and read back: bit equal. */
-static void b64_round_trip(size_t n, unsigned seed)
+/* n floats (bit patterns from seed, all finite, but an infinity or a NaN at index bad if
+ * bad < n) written as base64 and read back: bit equal, or refused naming index bad. */
+static void b64_read(size_t n, unsigned seed, size_t bad)
 {
     float *x = malloc(sizeof *x * (n + 1)), *y = malloc(sizeof *y * (n + 1));
     for (size_t i = 0; i < n; i++) {
@@ -103,6 +105,8 @@ static void b64_round_trip(size_t n, unsigned seed)
         u &= ~(0xffu << 23) | (uint32_t)(seed % 254 + 1) << 23; /* exponent never all ones */
         memcpy(&x[i], &u, 4);
     }
+    if (bad < n)
+        x[bad] = bad % 2 ? INFINITY : NAN;
     char *text = NULL;
     size_t tlen = 0;
     FILE *f = open_memstream(&text, &tlen);
@@ -114,8 +118,14 @@ static void b64_round_trip(size_t n, unsigned seed)
     cJSON *j = json_parse_text("t.json", text, tlen, err, sizeof err);
     y[n] = 7.0f; /* a guard after the last value: the decoder must not write past it */
     int rc = j ? json_read_matrix(j, y, 1, (int)n, "w", err, sizeof err) : -1;
-    CHECK(rc == 0 && memcmp(x, y, sizeof *x * n) == 0 && y[n] == 7.0f,
-          "%zu floats decode bit for bit (%s)", n, err);
+    if (bad < n) {
+        char want[64];
+        snprintf(want, sizeof want, "\"w\" value %zu is not finite", bad);
+        CHECK(rc == -1 && strcmp(err, want) == 0, "%zu floats, bad at %zu: \"%s\"", n, bad, err);
+    } else {
+        CHECK(rc == 0 && memcmp(x, y, sizeof *x * n) == 0 && y[n] == 7.0f,
+              "%zu floats decode bit for bit (%s)", n, err);
+    }
     cJSON_Delete(j);
     free(text);
     free(x);
@@ -167,8 +177,13 @@ int main(void)
 
     /* Every length around the decoder's 8-character steps and its tail. */
     for (size_t n = 0; n <= 40; n++)
-        b64_round_trip(n, (unsigned)n * 7919u + 1u);
-    b64_round_trip(4099, 5u);
+        b64_read(n, (unsigned)n * 7919u + 1u, n);
+    b64_read(4099, 5u, 4099);
+    /* A value that is not finite is named by its index, inside or after a vector's block. */
+    size_t bads[] = {0, 1, 7, 8, 9, 15, 16, 33, 4090, 4098};
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++)
+        b64_read(4099, 11u, bads[i]);
+    b64_read(20, 3u, 19);
 
     free(t);
     free(l1);
