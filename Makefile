@@ -5,6 +5,7 @@
 #                   run it after every change
 #   make test       install what the tests need, build, run every test (two suites at a time)
 #   make test-long  the long end-to-end walks (CI runs them after make test)
+#   make debug      the unit suites against a debug build (ATTEND_ASSERT on)
 #   make sanitize   every test (unit, reference, end-to-end) against an ASan + UBSan build
 #   make fuzz       libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
 #   make soak       20,000 random keys and resizes through tmux, memory sampled
@@ -58,7 +59,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all run deps test-deps test test-long check unit sanitize bench models clean check-pkgs fuzz fuzz-build \
+.PHONY: all run deps test-deps test test-long check unit debug sanitize bench models clean check-pkgs fuzz fuzz-build \
         soak crashtest install uninstall deb FORCE
 BIN     ?= attend
 all: check-pkgs $(BIN)
@@ -130,14 +131,23 @@ check: check-pkgs
 	@$(MAKE) --no-print-directory -j2 WERROR=1 unit
 	@tests/run_all.sh --check
 
+# The unit suites against a debug build: -DATTEND_DEBUG turns on ATTEND_ASSERT (attend_assert.h),
+# the shape, bounds and aliasing checks of the tensor kernels and the player's state checks,
+# which the release build compiles out. CI runs it; make sanitize builds the same way.
+DEBUG_DEF := -DATTEND_DEBUG
+debug: check-pkgs
+	@$(MAKE) --no-print-directory -j2 BUILD=build-debug BIN=build-debug/attend \
+	  OPT="-O1 -g $(DEBUG_DEF)" unit
+	@BUILD=build-debug ATTEND=build-debug/attend tests/run_all.sh --quick unit/
+
 # float-cast-overflow is not part of GCC's "undefined": named so that a double converted to
 # an int out of range (issue 11) is caught.
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow
 sanitize: check-pkgs
-	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all" \
+	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all $(DEBUG_DEF)" \
 	  LDFLAGS="$(SAN_FLAGS)" unit
 	@BUILD=build-san ATTEND=build-san/attend SANITIZE=1 \
-	  SAN_OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all" \
+	  SAN_OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all $(DEBUG_DEF)" \
 	  SAN_LDFLAGS="$(SAN_FLAGS)" tests/run_all.sh
 
 bench: check-pkgs attend $(TOOL_BIN)
@@ -254,4 +264,4 @@ crashtest: check-pkgs $(BIN)
 	@CRASH_KILLS=$(CRASH_KILLS) bash tests/e2e/crashtest.bash
 
 clean:
-	rm -rf build build-san build-fuzz attend
+	rm -rf build build-san build-debug build-fuzz attend

@@ -34,10 +34,6 @@ int cmd_check_out(const char *out, char *err, size_t errlen);
  * 64 MB, a line "loading PATH  [#####.....]  45%  230 of 510 MB" redrawn in place and erased
  * at the end; ctx is the path. Nothing otherwise (cmd_model.c). */
 void cmd_load_progress(void *ctx, size_t done, size_t total);
-/* One line per self-attention head: previous-token / self / first-token mean weights and a
- * verdict; json: the same as one JSON object (docs/dump-format.md). 0, or -1 if the trace
- * lacks the weights. */
-int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json);
 
 /* The options `dump` and `export` share (docs/dump-format.md); strings point into argv. */
 typedef struct {

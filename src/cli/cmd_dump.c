@@ -60,9 +60,8 @@ static int parse_order(const char *s, int *order, int max)
 static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int head, int cross)
 {
     const ModelConfig *c = &m->cfg;
-    Stack st = c->arch == ARCH_ENCODER ? STACK_ENC : c->arch == ARCH_DECODER ? STACK_DEC
-             : cross ? STACK_DEC : STACK_ENC;
-    Sublayer sub = cross ? SUB_CROSS : SUB_SELF;
+    Stack st = model_view_stack(m, cross);
+    Sublayer sub = model_view_sub(m, cross);
     const TraceEntry *w = trace_find(t, st, layer, sub, head, T_WEIGHTS);
     const TraceEntry *mk = trace_find(t, st, layer, sub, -1, T_MASK);
     fprintf(f, "model: %s (%s, d_model %d, %d heads of %d, %d layers, %s)\n",
@@ -71,10 +70,9 @@ static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int he
     fprintf(f, "controls: mask %s, pe %s, scaling %s\n",
             names_mask(t->ctl.causal, t->ctl.padding),
             model_pe_name(t->ctl.pe), t->ctl.scale ? "1/sqrt(d_k)" : "off");
-    const int *qids = (c->arch == ARCH_ENCDEC && st == STACK_DEC) ? t->tgt : t->src;
-    /* Decoder rows are named by the word they produce; its self-attention keys by the word
-     * each position reads (<bos> first). */
-    const int *kids = (c->arch == ARCH_ENCDEC && st == STACK_DEC && !cross) ? t->tgt_in : t->src;
+    /* cross-attention rows are named by the word each decoder position produces */
+    const int *qids, *kids = t->src;
+    trace_view_rows(t, cross, &qids);
     fprintf(f, "%s attention weights, layer %d, head %d (rows: queries, columns: keys; "
                "-- marks a masked cell):\n",
             cross ? "cross" : "self", layer, head);
@@ -164,10 +162,13 @@ static int head_stat(const Trace *t, Stack st, int l, int h, int bidir, HeadStat
 /* One line per head of every self-attention layer of the main stack (head_stat): "next"
  * only when the run has no causal mask (an encoder). Below 0.4 on all: "content pattern".
  * json: the same numbers as one JSON object (docs/dump-format.md). */
-int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json)
+/* One line per self-attention head: previous-token / self / first-token mean weights and a
+ * verdict; json: the same as one JSON object (docs/dump-format.md). 0, or -1 if the trace
+ * lacks the weights. */
+static int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json)
 {
     const ModelConfig *c = &m->cfg;
-    Stack st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    Stack st = model_view_stack(m, 0);
     int bidir = !(t->ctl.causal && st == STACK_DEC);
     if (json) {
         fprintf(f, "{\"model\": ");

@@ -1,5 +1,5 @@
 /* cmd_notes.c - `attend notes [--session ID]`: speaker notes in a second terminal, following
- * the running presenter (src/tui/notes_screen.c draws; src/course/present_state.c reads). */
+ * the running presenter (src/tui/view_notes_screen.c draws; src/course/present_state.c reads). */
 #include <stdio.h>
 #include <string.h>
 

@@ -5,7 +5,6 @@
 
 #include <langinfo.h>
 #include <locale.h>
-#include <signal.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +15,6 @@
 #include "cmd.h"
 #include "safetext.h"
 #include "tui.h"
-#include "ui.h"
-#include "view_quiz.h"
 
 const char QUIZ_USAGE[] =
     "usage: attend quiz [--lesson ID] [--count N] [--seed S] [--lessons DIR] [--ascii]\n"
@@ -300,14 +297,7 @@ void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
         fprintf(f, "%.0f day%s.\n", days, days < 1.5 ? "" : "s");
 }
 
-/* ---- attend quiz: the terminal half (view_quiz_run draws) ---- */
-
-static volatile sig_atomic_t quiz_signal;
-
-static void on_signal(int sig)
-{
-    quiz_signal = sig;
-}
+/* ---- attend quiz: the terminal half (tui_quiz, tui_class_quiz: the player's loop) ---- */
 
 /* The quiz's screen (attend quiz, --class), then its summary on stdout once the terminal is
  * back. Returns the exit status. */
@@ -316,29 +306,14 @@ static int quiz_screen(const QuizCmd *o, QuizSet *s, Progress *prog)
     char err[1024];
     int rc = 0;
     if (o->klass) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGHUP, &sa, NULL);
-        atexit(ui_end);
-        UiOpts uo;
-        memset(&uo, 0, sizeof uo);
-        uo.ascii = o->ascii;
-        if (ui_start(&uo, err, sizeof err)) {
+        int shown;
+        rc = tui_class_quiz(s, o->time_s, o->ascii, &shown, err, sizeof err);
+        if (rc == 1)
             fprintf(stderr, "attend quiz: %s\n", err);
-            rc = 1;
-        } else {
-            int shown = view_class_quiz_run(s, o->time_s, &quiz_signal);
-            ui_end();
+        else
             printf("class quiz (seed %llu): %d question%s, %d answer%s revealed\n",
                    (unsigned long long)s->seed, s->n, s->n == 1 ? "" : "s", shown,
                    shown == 1 ? "" : "s");
-            if (quiz_signal)
-                rc = 128 + (int)quiz_signal;
-        }
     } else {
         QuizTally t;
         char serr[300];

@@ -456,7 +456,8 @@ static int train_job_save_repeat(TrainJob *j, const TrainArgs *o, double avg, do
         fprintf(stderr, "attend train: %s\n", err);
         return 1;
     }
-    char *rec = train_repeat_record(o->cfg_path, &j->tc.o, train_step_count(j->t), avg,
+    char *rec = train_repeat_record(o->cfg_path, &j->tc.o, j->tc.history_every,
+                                    train_step_count(j->t), avg,
                                     &j->hist, first, second, train_tokens_done(j->t));
     if (!rec) {
         fprintf(stderr, "attend train: out of memory\n");

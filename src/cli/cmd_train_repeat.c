@@ -50,8 +50,9 @@ int train_repeat_read(const cJSON *r, RepeatOpts *o, int *every, char *msg, size
     return 0;
 }
 
-char *train_repeat_record(const char *cfg_path, const TrainOpts *o, int done, double avg,
-                          const HeadsHistory *h, double first, double second, long tokens)
+char *train_repeat_record(const char *cfg_path, const TrainOpts *o, int every, int done,
+                          double avg, const HeadsHistory *h, double first, double second,
+                          long tokens)
 {
     char *hist = h->n ? heads_history_json(h) : NULL;
     if (h->n && !hist)
@@ -60,7 +61,9 @@ char *train_repeat_record(const char *cfg_path, const TrainOpts *o, int done, do
     snprintf(head, sizeof head,
              "{\"config\": \"%s\", \"task\": \"repeat\", \"repeat\": {\"min_segment\": %d, "
              "\"max_segment\": %d, \"loss\": \"%s\"}, \"seq_len\": %d, \"steps\": %d, "
-             "\"batch\": %d, \"lr\": %.6g, \"seed\": %llu, \"causal_mask\": true, "
+             "\"batch\": %d, \"lr\": %.6g, \"seed\": %llu, \"causal_mask\": true, \"warmup\": %d, "
+             "\"min_lr_ratio\": %.6g, \"weight_decay\": %.6g, \"clip\": %.6g, "
+             "\"history_every\": %d, "
              "\"final_train_loss\": %.4f, \"loss_first_copy\": %.4f, "
              "\"loss_second_copy\": %.4f, \"tokens\": %ld",
              cfg_path, o->repeat.min_seg, o->repeat.max_seg,
@@ -68,7 +71,9 @@ char *train_repeat_record(const char *cfg_path, const TrainOpts *o, int done, do
              : o->repeat.loss == REPEAT_LOSS_COPIES ? "copies"
                                                     : "all",
              o->seq_len, done,
-             o->batch, (double)o->lr, (unsigned long long)o->seed, avg, first, second, tokens);
+             o->batch, (double)o->lr, (unsigned long long)o->seed, o->warmup,
+             (double)o->min_lr_ratio, (double)o->weight_decay, (double)o->clip, every, avg, first,
+             second, tokens);
     size_t n = strlen(head) + (hist ? strlen(hist) : 0) + 32;
     char *out = malloc(n);
     if (out)

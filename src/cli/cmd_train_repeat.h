@@ -11,6 +11,7 @@
 int train_repeat_read(const cJSON *r, RepeatOpts *o, int *every, char *msg, size_t msglen);
 /* The training record of a repeated-sequence run: a JSON object's text (malloc'd) with the
  * options, the final losses of both copies and the history h; NULL when out of memory. */
-char *train_repeat_record(const char *cfg_path, const TrainOpts *o, int done, double avg,
-                          const HeadsHistory *h, double first, double second, long tokens);
+char *train_repeat_record(const char *cfg_path, const TrainOpts *o, int every, int done,
+                          double avg, const HeadsHistory *h, double first, double second,
+                          long tokens);
 #endif

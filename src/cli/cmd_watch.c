@@ -37,7 +37,7 @@ static double now_s(void)
 }
 
 /* Opens the watch run on the shipped data (data_path). NULL with a message on stderr. */
-WatchRun *cmd_watch_open(const WatchOpts *o)
+static WatchRun *cmd_watch_open(const WatchOpts *o)
 {
     char vp[1024], cp[1024], ep[1024], err[1024];
     data_path("data/vocab.txt", vp, sizeof vp);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "datapath.h"
+#include "safetext.h"
 #include "ui.h"
 
 /* ---- output ---- */
@@ -26,7 +27,7 @@ static int box_glyph(const unsigned char *s)
     unsigned cp = 0x2000u | ((unsigned)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
     if (cp < 0x2500 || cp > 0x259F)
         return -1;
-    return cp >= 0x2580 ? '#' : cp == 0x2502 || cp == 0x2503 || cp == 0x2551 ? '|' : '-';
+    return cp >= 0x2580 ? safetext_block_ascii((const char *)s) : cp == 0x2502 || cp == 0x2503 || cp == 0x2551 ? '|' : '-';
 }
 
 void plain_say(Plain *p, const char *text)
@@ -338,26 +339,8 @@ WidgetKind plain_kind(const Plain *p)
 
 void plain_key_state(const Plain *p, KeyState *s)
 {
-    const Page *pg = plain_page(p);
-    memset(s, 0, sizeof *s);
-    s->allowed = p->allowed;
-    s->causal = p->ctl.causal;
-    s->padding = p->ctl.padding;
-    s->pe = p->ctl.pe;
-    s->scale = p->ctl.scale;
-    s->scores = p->scores;
-    s->live_causal = p->live.s.causal;
-    s->live_scale = p->live.s.scale;
-    s->live_tied = p->live.s.tied;
-    s->live_gqa = p->live.s.gqa;
-    s->live_step = p->live.s.step;
-    s->live_sample = p->live.s.sample;
-    s->live_temp = p->live.s.temp;
-    s->live_seed = p->live.s.seed;
-    s->encdec = p->model && p->model->cfg.arch == ARCH_ENCDEC;
-    s->all_heads = p->all_heads;
-    s->has_questions = pg && pg->n_questions > 0;
-    s->has_notes = pg && pg->notes;
+    keys_state_fill(s, p->allowed, &p->ctl, p->scores, p->all_heads, &p->live.s, p->model,
+                    plain_page(p));
     s->train_causal = p->live.s.causal;
 }
 

@@ -93,8 +93,6 @@ const Page *plain_page(const Plain *p);
 void plain_command(Plain *p, char *line);
 /* Frees what the commands hold (the train widget's run). */
 void plain_commands_end(void);
-/* Says the commands of the current page. */
-void plain_help(Plain *p);
 
 /* ---- plain.c: the key table's view of the page ---- */
 /* The one-line list of the keys that matter on this page ("m mask, v scores, next, ..."). */

@@ -14,6 +14,8 @@
 
 static char before_prose[PLAIN_PROSE_MAX];
 
+static void plain_help(Plain *p);
+
 void plain_commands_end(void)
 {
     plain_train_free();
@@ -691,7 +693,8 @@ static void help_map(Plain *p, const KeyState *ks, Keymap km, char *done)
         plain_sayf(p, "%s: %s", names[i], helps[i]);
 }
 
-void plain_help(Plain *p)
+/* Says the commands of the current page. */
+static void plain_help(Plain *p)
 {
     KeyState ks;
     plain_key_state(p, &ks);

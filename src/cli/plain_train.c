@@ -1,12 +1,14 @@
 /* plain_train.c - the train widget in plain mode (plain_train.h): the run of the player's
- * train widget (watch.c: the same model size, schedule and seed), trained at once since a
- * line interface has no keys to answer between slices, measured every tenth of the steps. */
+ * train widget (watch.c: the same model size, schedule and seed; on a model trained on the
+ * repeated-sequence task, its recorded recipe: repeat_run.c), trained at once since a line
+ * interface has no keys to answer between slices, measured every tenth of the steps. */
 #include "plain_train.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "datapath.h"
+#include "repeat_run.h"
 #include "watch.h"
 
 #define TRAIN_PROMPT "the cat"
@@ -14,11 +16,81 @@
 #define TRAIN_REPORTS 10     /* measurements said over a run */
 
 static WatchRun *run;
+static RepeatRun *rrun;
 
 void plain_train_free(void)
 {
     watch_free(run);
     run = NULL;
+    repeat_run_free(rrun);
+    rrun = NULL;
+}
+
+/* The latest point of the repeat run's history, said in words. */
+static void say_repeat_point(Plain *p, const char *when)
+{
+    const HeadsHistory *h = repeat_run_history(rrun);
+    const Model *m = repeat_run_model(rrun);
+    if (!h->n)
+        return;
+    int i = h->n - 1, nh = m->cfg.n_heads, L = m->cfg.n_layers, bp = 0, bi = 0;
+    const float *sc = h->scores + (size_t)i * h->n_heads * HEADS_N_SCORES;
+    for (int k = 1; k < nh; k++) {
+        bp = sc[k * HEADS_N_SCORES] > sc[bp * HEADS_N_SCORES] ? k : bp;
+        bi = sc[((L - 1) * nh + k) * HEADS_N_SCORES + 1] > sc[((L - 1) * nh + bi) * HEADS_N_SCORES + 1]
+                 ? k : bi;
+    }
+    plain_sayf(p, "%s step %d: second-copy loss %.2f, first-copy loss %.2f; layer 0 head %d "
+                  "previous-token score %.2f, layer %d head %d induction score %.2f.", when,
+               h->step[i], h->loss_second[i], h->loss_first[i], bp, sc[bp * HEADS_N_SCORES],
+               L - 1, bi, sc[((L - 1) * nh + bi) * HEADS_N_SCORES + 1]);
+}
+
+/* t on a page whose model records a repeat-task recipe: a fresh model trained by it, to the
+ * end, a report every tenth of the steps and the phase change. */
+static int plain_train_repeat(Plain *p, Request req)
+{
+    char err[600];
+    if (req == REQ_SAVE) {
+        if (!rrun || repeat_run_steps_done(rrun) == 0)
+            plain_say(p, "Nothing trained yet: t trains.");
+        else if (repeat_run_save(rrun, "attend-induction.json", err, sizeof err))
+            plain_sayf(p, "Cannot save: %s", err);
+        else
+            plain_say(p, "Wrote the trained model to attend-induction.json.");
+        return 1;
+    }
+    if (req != REQ_TRAIN_RUN)
+        return 0;
+    repeat_run_free(rrun);
+    rrun = repeat_run_new(p->model, err, sizeof err);
+    if (!rrun) {
+        plain_sayf(p, "Cannot train: %s", err);
+        return 1;
+    }
+    int steps = repeat_run_opts(rrun)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
+    plain_sayf(p, "Training a fresh model by %s's recorded recipe, %d steps; a report every %d "
+                  "steps.", p->model->cfg.name, steps, every);
+    for (;;) {
+        int due = repeat_run_due(rrun);
+        if (!due && repeat_run_steps_done(rrun) >= steps)
+            break;
+        if (due ? repeat_run_measure(rrun) : repeat_run_step(rrun)) {
+            plain_sayf(p, "Training stopped: %s", repeat_run_error(rrun));
+            return 1;
+        }
+        int s = repeat_run_steps_done(rrun);
+        if (due && (s % every == 0 || s == steps))
+            say_repeat_point(p, s == 0 ? "Before training," : s == steps ? "Done at" : "At");
+    }
+    int ph = heads_history_phase(repeat_run_history(rrun));
+    if (ph >= 0)
+        plain_sayf(p, "The phase change: the second-copy loss fell below half its start at step "
+                      "%d.", ph);
+    else
+        plain_say(p, "No phase change: the second-copy loss never fell below half its start.");
+    plain_say(p, "w writes the trained model.");
+    return 1;
 }
 
 static void say_point(Plain *p, const char *when)
@@ -36,6 +108,10 @@ static void say_point(Plain *p, const char *when)
 int plain_train(Plain *p, Request req)
 {
     char err[600];
+    TrainOpts ro;
+    int re;
+    if (p->model && repeat_recipe_read(p->model, &ro, &re, err, sizeof err) == 0)
+        return plain_train_repeat(p, req);
     if (req == REQ_SAVE) {
         if (!run || watch_steps_done(run) == 0)
             plain_say(p, "Nothing trained yet: t trains.");

@@ -97,11 +97,6 @@ int course_kind_is_explain(WidgetKind k)
     return k >= W_WORKED && k < W__COUNT;
 }
 
-const char *course_start_key_name(StartKey k)
-{
-    return (int)k >= 0 && k < SK__COUNT ? COURSE_START_KEYS[k] : "?";
-}
-
 int course_start_key_parse(const char *s)
 {
     for (int i = 0; i < SK__COUNT; i++)

@@ -80,7 +80,7 @@ typedef struct {
 } WidgetStart;
 
 /* The keys of a start object (and of a question's "state"), one bit each, in the order the
- * loader lists them (course_start_key_name). */
+ * loader lists them (COURSE_START_KEYS). */
 typedef enum {
     SK_MASK, SK_PE, SK_SCALE, SK_LAYER, SK_HEAD, SK_CROSS, SK_SCORES, SK_ALL_HEADS, SK_ORDER,
     SK_STEP, SK_TENSOR, SK_D_K, SK_N, SK_TIED, SK_GQA, SK_TEMPERATURE, SK_SEED, SK__COUNT
@@ -231,8 +231,7 @@ int course_kind_needs_sentence(WidgetKind k);
 int course_kind_is_explain(WidgetKind k);
 /* The JSON keys of a start object by StartKey, NULL-terminated. */
 extern const char *const COURSE_START_KEYS[SK__COUNT + 1];
-/* The JSON key of a start key ("mask", ...), and the reverse (-1 if unknown). */
-const char *course_start_key_name(StartKey k);
+/* The start key of a JSON key ("mask", ...), -1 if unknown. */
 int course_start_key_parse(const char *s);
 /* 1: start key k does something on a widget of kind kind (the model widgets read the
  * original keys, each explanation kind its own). */

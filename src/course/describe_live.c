@@ -133,6 +133,18 @@ static void params_words(const LiveWidget *l, DBuf *b)
 
 static void train_words(const LiveWidget *l, DBuf *b)
 {
+    if (nv(l, "repeat") > 0) {
+        dbuf_put(b, "Train widget on a model trained on repeated random sequences: the replay of "
+                    "its recorded training (both copies' losses and every head's score, measured "
+                    "every %.0f steps over %.0f steps", nv(l, "history_every"), nv(l, "steps"));
+        if (nv(l, "phase") >= 0)
+            dbuf_put(b, "; the second-copy loss fell below half its start at step %.0f",
+                     nv(l, "phase"));
+        dbuf_put(b, "), and its layer-0 previous-token head beside its induction head. Type t to "
+                    "train a fresh model of %.0f weights by the same recipe (the reports are "
+                    "printed as it goes).\n", nv(l, "weights"));
+        return;
+    }
     dbuf_put(b, "Train widget: a decoder of d_model %.0f, %.0f layers of %.0f heads (%.0f "
                 "weights) trained for %.0f steps of %.0f sequences of %.0f tokens, causal mask "
                 "%s while training. Type t to train it to the end (the losses are printed as it "

@@ -34,16 +34,12 @@ void dbuf_put(DBuf *b, const char *fmt, ...)
 
 Stack describe_stack(const WidgetIO *io)
 {
-    if (!io->m || io->m->cfg.arch == ARCH_DECODER)
-        return STACK_DEC;
-    if (io->m->cfg.arch == ARCH_ENCDEC && io->cross)
-        return STACK_DEC;
-    return STACK_ENC;
+    return model_view_stack(io->m, io->cross);
 }
 
 Sublayer describe_sub(const WidgetIO *io)
 {
-    return io->cross && io->m && io->m->cfg.arch == ARCH_ENCDEC ? SUB_CROSS : SUB_SELF;
+    return model_view_sub(io->m, io->cross);
 }
 
 /* Token text of row i / column j of the attention io shows (a worked trace: its labels). */
@@ -51,21 +47,16 @@ const char *dword_row(const WidgetIO *io, const Trace *t, int i)
 {
     if (!t->model)
         return io->w->worked.labels[i];
-    const Model *m = t->model;
-    if (describe_stack(io) == STACK_DEC && m->cfg.arch == ARCH_ENCDEC)
-        return vocab_word(&m->vocab, t->tgt[i]);
-    return vocab_word(&m->vocab, t->src[i]);
+    const int *ids;
+    trace_view_rows(t, io->cross, &ids);
+    return vocab_word(&t->model->vocab, ids[i]);
 }
 
 const char *dword_col(const WidgetIO *io, const Trace *t, int j)
 {
     if (!t->model)
         return io->w->worked.labels[j];
-    const Model *m = t->model;
-    if (describe_stack(io) == STACK_DEC && describe_sub(io) == SUB_SELF &&
-        m->cfg.arch == ARCH_ENCDEC)
-        return vocab_word(&m->vocab, t->tgt_in[j]);
-    return vocab_word(&m->vocab, t->src[j]);
+    return vocab_word(&t->model->vocab, t->src[j]);
 }
 
 /* Key j's name, with its position when its word appears more than once among the keys. */

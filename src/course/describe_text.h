@@ -21,9 +21,9 @@ void dbuf_put(DBuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* The rows (queries) and columns (keys) of the attention io shows: self-attention of the one
- * stack of a decoder or encoder; an encoder-decoder's encoder, or with io->cross its
- * decoder's cross-attention. */
+/* The stack and sublayer of the attention io shows (model_view_stack/model_view_sub of io->m
+ * and io->cross): self-attention of the one stack of a decoder or encoder; an
+ * encoder-decoder's encoder, or with io->cross its decoder's cross-attention. */
 Stack describe_stack(const WidgetIO *io);
 Sublayer describe_sub(const WidgetIO *io);
 /* The token of row i / column j of the attention io shows in trace t (a worked trace: its

@@ -109,7 +109,9 @@ static int t_tokens(const ExportView *v)
     return v->trace ? (v->trace->n > v->trace->m ? v->trace->n : v->trace->m) : 0;
 }
 
-size_t export_estimate(const ExportView *v, ExportWhat what, ExportFormat fmt)
+/* An upper estimate of the bytes export_write writes for v (from the run's tokens, layers and
+ * heads; it computes nothing). */
+static size_t export_estimate(const ExportView *v, ExportWhat what, ExportFormat fmt)
 {
     const Trace *t = v->trace;
     if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS || !t ||

@@ -60,9 +60,6 @@ int export_what_for_widget(const Widget *w);
 /* The most bytes attend writes for one export (a figure, a table, a dump), checked before
  * writing from export_estimate: a 4096-token heatmap would be gigabytes. */
 #define EXPORT_MAX_BYTES ((size_t)64 << 20)
-/* An upper estimate of the bytes export_write writes for v (from the run's tokens, layers and
- * heads; it computes nothing). */
-size_t export_estimate(const ExportView *v, ExportWhat what, ExportFormat fmt);
 /* Writes the figure `what` of v to f as fmt. JSON is every traced tensor, the keys of
  * `attend dump --format json` (what is ignored); for a generate widget (v->gen) it is
  * {"generate": the widget's numbers, "run": that JSON} (docs/export.md). Returns 0, or -1 with a message in err

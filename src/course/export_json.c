@@ -129,26 +129,19 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     json_write_string(f, m->path);
     fprintf(f, ",\"tokenizer\":\"%s\"",
             m->vocab.tok_encode ? "huggingface" : vocab_kind_name(m->vocab.kind));
-    fprintf(f, ",\"arch\":\"%s\",\"vocab_size\":%d,\"d_model\":%d,"
-               "\"n_heads\":%d,\"d_head\":%d,\"n_layers\":%d,\"d_ff\":%d,\"max_len\":%d,"
-               "\"model_pe\":\"%s\",\"norm\":\"%s\",\"norm_placement\":\"%s\",\"ffn\":\"%s\","
-               "\"scale_embed\":%s,\"final_norm\":%s,\"tie_embed\":%s,\"norm_eps\":%.9g,"
-               "\"rope_base\":%.9g,\"n_kv_heads\":%d,\"pe\":\"%s\",\"causal\":%s,\"padding\":%s,"
-               "\"scale\":%s}",
-            model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
-            c->n_layers, c->d_ff, c->max_len, model_pe_name(c->pe), model_norm_name(c->norm),
-            c->pre_norm ? "pre" : "post", model_ffn_name(c->ffn), c->scale_embed ? "true" : "false",
-            c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,
-            (double)c->rope_base, c->n_kv_heads ? c->n_kv_heads : c->n_heads,
-            model_pe_name(t->ctl.pe), t->ctl.causal ? "true" : "false",
-            t->ctl.padding ? "true" : "false", t->ctl.scale ? "true" : "false");
+    fputc(',', f);
+    model_config_write(f, c, "model_pe", ",");
+    fprintf(f, ",\"n_kv_heads\":%d,\"pe\":\"%s\",\"causal\":%s,\"padding\":%s,\"scale\":%s}",
+            c->n_kv_heads ? c->n_kv_heads : c->n_heads, model_pe_name(t->ctl.pe),
+            t->ctl.causal ? "true" : "false", t->ctl.padding ? "true" : "false",
+            t->ctl.scale ? "true" : "false");
     char ablated[1024];
     heads_ablate_names(m, t->ctl.ablate, ablated, sizeof ablated);
     if (ablated[0]) { /* heads knocked out (dump --ablate): their outputs are zero */
         fputs(",\n\"ablated\":", f);
         json_write_string(f, ablated);
     }
-    Stack main_st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    Stack main_st = model_view_stack(m, 0);
     fputs(",\n\"layers\":", f);
     json_layers(f, t, main_st);
     if (c->arch == ARCH_ENCDEC) {

@@ -288,7 +288,7 @@ static int svg_params(FILE *f, const ExportView *v)
              t >= 1e9 ? "B" : t >= 1e6 ? "M" : "K");
     snprintf(sub, sizeof sub, "d_model %lld, %lld heads (%lld KV) of %lld, %lld layers, d_ff "
              "%lld, vocab %lld, %s, %s%s%s", c->d_model, c->n_heads, c->n_kv_heads, c->d_head,
-             c->n_layers, c->d_ff, c->vocab, c->swiglu ? "SwiGLU" : "ReLU/GELU",
+             c->n_layers, c->d_ff, c->vocab, c->attn_only ? "no FFN" : c->swiglu ? "SwiGLU" : "ReLU/GELU",
              c->rmsnorm ? "RMSNorm" : "LayerNorm", c->bias ? ", FFN biases" : "",
              c->tied ? ", tied embeddings" : "");
     export_svg_open(f, v, w, h, title);

@@ -72,14 +72,12 @@ static int is_encdec(const ExportView *v)
 
 static Stack view_stack(const ExportView *v)
 {
-    if (!v->model || v->model->cfg.arch == ARCH_DECODER)
-        return STACK_DEC;
-    return is_encdec(v) && v->cross ? STACK_DEC : STACK_ENC;
+    return model_view_stack(v->model, v->cross);
 }
 
 static Sublayer view_sub(const ExportView *v)
 {
-    return is_encdec(v) && v->cross ? SUB_CROSS : SUB_SELF;
+    return model_view_sub(v->model, v->cross);
 }
 
 const TraceEntry *export_weights(const ExportView *v, int layer, int head,

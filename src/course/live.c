@@ -4,6 +4,7 @@
  * and the player, so prose and screen read the same numbers. No curses, no printing. */
 #include "live.h"
 
+#include "repeat_run.h"
 #include "watch.h"
 
 #include <assert.h>
@@ -132,6 +133,30 @@ static int run_train(LiveWidget *l, const Model *m, char *err, size_t errlen)
     if (!m) {
         snprintf(err, errlen, "the train widget needs a model for its vocabulary");
         return -1;
+    }
+    TrainOpts ro;
+    int every;
+    char rerr[300];
+    if (repeat_recipe_read(m, &ro, &every, rerr, sizeof rerr) == 0) {
+        /* a model trained on the repeated-sequence task: its recorded recipe, replayed or
+         * trained again live (repeat_run.c) */
+        HeadsHistory h;
+        int phase = heads_history_read(m, &h, rerr, sizeof rerr) ? -1 : heads_history_phase(&h);
+        heads_history_free(&h);
+        explain_put(&l->nv, "repeat", 1, 1);
+        explain_put(&l->nv, "steps", ro.steps, 1);
+        explain_put(&l->nv, "batch", ro.batch, 1);
+        explain_put(&l->nv, "seq_len", ro.seq_len, 1);
+        explain_put(&l->nv, "tokens_per_step", (double)ro.batch * ro.seq_len, 1);
+        explain_put(&l->nv, "d_model", m->cfg.d_model, 1);
+        explain_put(&l->nv, "heads", m->cfg.n_heads, 1);
+        explain_put(&l->nv, "layers", m->cfg.n_layers, 1);
+        explain_put(&l->nv, "heads_total", m->cfg.n_heads * m->cfg.n_layers, 1);
+        explain_put(&l->nv, "weights", (double)m->n_floats, 1);
+        explain_put(&l->nv, "history_every", every, 1);
+        explain_put(&l->nv, "phase", phase, 1);
+        explain_put(&l->nv, "causal", 1, 1);
+        return 0;
     }
     WatchOpts o;
     watch_opts_defaults(&o);

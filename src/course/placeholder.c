@@ -17,15 +17,13 @@
 
 
 
-/* Stack and sublayer the widget's heatmap shows (as dump does). */
+/* Stack and sublayer the widget's heatmap shows (model_view_stack: as every view decides;
+ * a trace without a model, a worked example, is one decoder head). */
 static void ph_where(const PlaceholderCtx *ctx, Stack *st, Sublayer *sub)
 {
-    /* a trace without a model (a worked example) is one decoder head */
     const Model *m = ctx->trace ? ctx->trace->model : ctx->model;
-    Arch a = m ? m->cfg.arch : ARCH_DECODER;
-    *st = a == ARCH_ENCODER ? STACK_ENC : a == ARCH_DECODER ? STACK_DEC
-        : ctx->cross ? STACK_DEC : STACK_ENC;
-    *sub = ctx->cross ? SUB_CROSS : SUB_SELF;
+    *st = model_view_stack(m, ctx->cross);
+    *sub = model_view_sub(m, ctx->cross);
 }
 
 static int parse_index(const char *s, int *out)
@@ -167,14 +165,9 @@ static int ph_key_token(int j, const PlaceholderCtx *ctx, char *out, size_t outl
         snprintf(out, outlen, "%s", ctx->labels[j]);
         return 0;
     }
-    Stack st;
-    Sublayer sub;
-    ph_where(ctx, &st, &sub);
-    int use_tgt = m->cfg.arch == ARCH_ENCDEC && st == STACK_DEC && sub == SUB_SELF;
-    int len = use_tgt ? t->m : t->n;
-    if (j >= len)
-        return absent(err, errlen, "column %d out of range 0..%d", j, len - 1);
-    snprintf(out, outlen, "%s", vocab_word(&m->vocab, use_tgt ? t->tgt[j] : t->src[j]));
+    if (j >= t->n)
+        return absent(err, errlen, "column %d out of range 0..%d", j, t->n - 1);
+    snprintf(out, outlen, "%s", vocab_word(&m->vocab, t->src[j]));
     return 0;
 }
 
@@ -235,9 +228,6 @@ static int ph_token(const char *arg, const PlaceholderCtx *ctx, char *out, size_
     int i = 0;
     if (parse_index(arg, &i))
         return errf(err, errlen, "position \"%s\" is not a number", arg);
-    Stack st;
-    Sublayer sub;
-    ph_where(ctx, &st, &sub);
     if (!m || !t->model) { /* a worked example: its labels */
         if (!ctx->labels || i >= ctx->n_labels)
             return absent(err, errlen, "position %d out of range 0..%d", i, ctx->n_labels - 1);
@@ -245,11 +235,11 @@ static int ph_token(const char *arg, const PlaceholderCtx *ctx, char *out, size_
         return 0;
     }
     /* the query side of the widget: the decoder's tokens when it shows cross-attention */
-    int use_tgt = m->cfg.arch == ARCH_ENCDEC && st == STACK_DEC;
-    int len = use_tgt ? t->m : t->n;
+    const int *ids;
+    int len = trace_view_rows(t, ctx->cross, &ids);
     if (i >= len)
         return absent(err, errlen, "position %d out of range 0..%d", i, len - 1);
-    snprintf(out, outlen, "%s", vocab_word(&m->vocab, use_tgt ? t->tgt[i] : t->src[i]));
+    snprintf(out, outlen, "%s", vocab_word(&m->vocab, ids[i]));
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "errf.h"
 #include "heads.h"
 #include "placeholder.h"
+#include "safetext.h"
 
 #define CURVE_COLS 40 /* the chart's width in characters */
 
@@ -16,10 +17,6 @@
  * from 0 to the series' maximum (at least 1, so scores in 0..1 keep their scale). */
 static void curve(const float *v, int n, int ascii, char *out, size_t outlen)
 {
-    static const char *const BLOCKS[8] = {"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
-                                          "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
-                                          "\xe2\x96\x87", "\xe2\x96\x88"};
-    static const char ASCII[8] = {'_', '.', '-', '-', '=', '=', '#', '#'};
     double top = 1.0;
     for (int i = 0; i < n; i++)
         if (isfinite(v[i]) && v[i] > top)
@@ -38,7 +35,7 @@ static void curve(const float *v, int n, int ascii, char *out, size_t outlen)
             }
         int lvl = m ? (int)lround(s / m / top * 7.0) : 0;
         lvl = lvl < 0 ? 0 : lvl > 7 ? 7 : lvl;
-        const char *g = ascii ? (char[2]){ASCII[lvl], 0} : BLOCKS[lvl];
+        const char *g = safetext_level_glyph(lvl, ascii);
         size_t gl = strlen(g);
         if (k + gl + 1 > outlen)
             break;

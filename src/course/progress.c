@@ -126,11 +126,6 @@ static ProgressLesson *get_lesson(Progress *p, const char *id)
     return l;
 }
 
-const ProgressLesson *progress_lesson(const Progress *p, const char *lesson_id)
-{
-    return find_lesson(p, lesson_id);
-}
-
 int progress_set_current(Progress *p, const char *lesson_id, int page)
 {
     if (!lesson_id || strlen(lesson_id) >= sizeof p->current_lesson || page < 0)

@@ -74,8 +74,6 @@ int progress_seen(const Progress *p, const char *lesson_id, int page);
 int progress_count_seen(const Progress *p, const char *lesson_id);
 int progress_set_completed(Progress *p, const char *lesson_id, int completed);
 int progress_completed(const Progress *p, const char *lesson_id);
-/* The lesson's record, or NULL. Borrowed. */
-const ProgressLesson *progress_lesson(const Progress *p, const char *lesson_id);
 
 /* Opaque slots: key -> JSON text. get returns borrowed text or NULL. set copies json after
  * checking it parses (0, or -1 with a message); json NULL removes the slot. */

@@ -40,10 +40,8 @@ static void shown_where(const WidgetRun *r, Stack *st, Sublayer *sub)
 {
     const Trace *t = r->ctx.trace;
     const Model *m = t && t->model ? t->model : r->ctx.model;
-    Arch a = m ? m->cfg.arch : ARCH_DECODER;
-    *st = a == ARCH_ENCODER ? STACK_ENC : a == ARCH_DECODER ? STACK_DEC
-        : r->ctx.cross ? STACK_DEC : STACK_ENC;
-    *sub = r->ctx.cross ? SUB_CROSS : SUB_SELF;
+    *st = model_view_stack(m, r->ctx.cross);
+    *sub = model_view_sub(m, r->ctx.cross);
 }
 
 static const TraceEntry *weights_of(const WidgetRun *r)
@@ -63,8 +61,10 @@ static const char *pos_name(const WidgetRun *r, int i, int query)
     const Trace *t = r->ctx.trace;
     if (!t->model) /* a worked example: its labels */
         return r->ctx.labels && i < r->ctx.n_labels ? r->ctx.labels[i] : "?";
-    int tgt = query && r->ctx.cross;
-    return vocab_word(&t->model->vocab, tgt ? t->tgt[i] : t->src[i]);
+    const int *ids = t->src;
+    if (query)
+        trace_view_rows(t, r->ctx.cross, &ids);
+    return vocab_word(&t->model->vocab, ids[i]);
 }
 
 static void fill_grid(QuizItem *it, const WidgetRun *r)

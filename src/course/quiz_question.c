@@ -30,7 +30,8 @@ const char *quiz_kind_name(QuizKind k)
     return "?";
 }
 
-int quiz_kind_parse(const char *s)
+/* The kind of a name (quiz_kind_name reversed), -1 if unknown. */
+static int quiz_kind_parse(const char *s)
 {
     for (int i = 0; i < QK__COUNT; i++)
         if (!strcmp(s, KIND_NAMES[i]))

@@ -8,9 +8,8 @@
 
 #include "course.h"
 
-/* Name of a kind ("choice", ...) and the reverse (-1 if unknown). */
+/* Name of a kind ("choice", ...). */
 const char *quiz_kind_name(QuizKind k);
-int quiz_kind_parse(const char *s);
 /* Names of the drills (NULL-terminated) and one line describing each (NULL if unknown). */
 extern const char *const QUIZ_DRILLS[];
 const char *quiz_drill_about(const char *name);

@@ -246,6 +246,8 @@ void explain_param_config(const ModelConfig *mc, ParamConfig *p)
     p->tied = mc->tie_embed;
     p->rmsnorm = mc->norm == NORM_RMS;
     p->bias = mc->ffn == FFN_RELU || mc->ffn == FFN_GELU; /* attend's ReLU/GELU FFNs have b1, b2 */
+    p->attn_only = mc->ffn == FFN_NONE;
+    p->no_final_norm = !mc->final_norm;
     p->pos_rows = mc->max_len;        /* attend's model files always hold pos_embed */
 }
 
@@ -255,10 +257,15 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     long long d = c->d_model, L = c->n_layers;
     long long q = d * c->n_heads * c->d_head, kv = d * c->n_kv_heads * c->d_head;
     long long o = c->n_heads * c->d_head * d;
-    long long ffn = (c->swiglu ? 3 : 2) * d * c->d_ff;
-    if (c->bias && !c->swiglu)
+    long long ffn = c->attn_only ? 0 : (c->swiglu ? 3 : 2) * d * c->d_ff;
+    if (c->bias && !c->swiglu && !c->attn_only)
         ffn += c->d_ff + d;
     long long norm1 = c->rmsnorm ? d : 2 * d;
+    /* one norm before (or after) each sublayer: two a layer, one without the FFN; + final */
+    long long per = c->attn_only ? 1 : 2, fin = c->no_final_norm ? 0 : 1;
+    char nf[64];
+    snprintf(nf, sizeof nf, "%s%s%s x %sd_model", fin ? "(" : "", per == 2 ? "2L" : "L",
+             fin ? " + 1)" : "", c->rmsnorm ? "" : "2 x ");
 #define ROW(nm, fm, v) do { snprintf(rows[n].name, sizeof rows[n].name, "%s", nm); \
         snprintf(rows[n].formula, sizeof rows[n].formula, "%s", fm); rows[n].count = (v); n++; } while (0)
     ROW("embedding", "vocab x d_model", c->vocab * d);
@@ -267,10 +274,11 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     ROW("W_Q", "L x d_model x h*d_head", L * q);
     ROW("W_K, W_V", "L x 2 x d_model x kv_h*d_head", L * 2 * kv);
     ROW("W_O", "L x h*d_head x d_model", L * o);
-    ROW("FFN", c->swiglu ? "L x 3 x d_model x d_ff"
-                            : c->bias ? "L x (2 x d_model x d_ff + d_ff + d_model)"
-                                      : "L x 2 x d_model x d_ff", L * ffn);
-    ROW("norms", c->rmsnorm ? "(2L + 1) x d_model" : "(2L + 1) x 2 x d_model", (2 * L + 1) * norm1);
+    ROW("FFN", c->attn_only ? "none: attention only"
+               : c->swiglu ? "L x 3 x d_model x d_ff"
+               : c->bias   ? "L x (2 x d_model x d_ff + d_ff + d_model)"
+                           : "L x 2 x d_model x d_ff", L * ffn);
+    ROW("norms", nf, (per * L + fin) * norm1);
     long long abias = (c->qkv_bias ? (c->n_heads + 2 * c->n_kv_heads) * c->d_head : 0) +
                       (c->o_bias ? d : 0);
     if (abias)
@@ -293,7 +301,7 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     explain_put(nv, "positions", c->pos_rows > 0 ? (double)rows[1].count : 0.0, 1);
     explain_put(nv, "attention", (double)(rows[a0].count + rows[a0 + 1].count + rows[a0 + 2].count), 1);
     explain_put(nv, "ffn", (double)rows[a0 + 3].count, 1);
-    explain_put(nv, "per_layer", (double)((q + 2 * kv + o + ffn + 2 * norm1 + abias + qkn)), 1);
+    explain_put(nv, "per_layer", (double)((q + 2 * kv + o + ffn + per * norm1 + abias + qkn)), 1);
     explain_put(nv, "lm_head", (double)rows[n - 1].count, 1);
     explain_put(nv, "embedding_share", 100.0 * rows[0].count / (double)t, 0);
     explain_put(nv, "ffn_share", 100.0 * rows[a0 + 3].count / (double)t, 0);

@@ -92,6 +92,8 @@ typedef struct {
     int qkv_bias;                /* 1: Q, K and V projections have biases (GPT-2, Qwen2) */
     int o_bias;                  /* 1: W_O has a bias (GPT-2) */
     int qk_norm;                 /* 1: an RMSNorm gain on each head's q and k (Qwen3) */
+    int attn_only;               /* 1: no FFN sublayer, so one norm a layer (not two) */
+    int no_final_norm;           /* 1: no norm after the last layer */
 } ParamConfig;
 
 #define PARAM_ROWS 10

@@ -58,7 +58,9 @@ void heads_probe_for(const Model *m, int lo, int hi, HeadProbe *p)
     }
 }
 
-int heads_probe_check(const Model *m, const HeadProbe *p, char *err, size_t errlen)
+/* 0 if p fits m (lengths 2..(max_len-1)/2, 1..HEADS_MAX_LENS of them, 1..4096 probes, and
+ * the vocabulary has ordinary words), else -1 with a message. */
+static int heads_probe_check(const Model *m, const HeadProbe *p, char *err, size_t errlen)
 {
     int top = (m->cfg.max_len - 1) / 2;
     if (p->n_lens < 1 || p->n_lens > HEADS_MAX_LENS) {
@@ -406,7 +408,8 @@ double heads_score(const HeadScores *s, int i)
     }
 }
 
-int heads_score_parse(const char *name)
+/* The index of a score name, or -1. */
+static int heads_score_parse(const char *name)
 {
     for (int i = 0; i < HEADS_N_SCORES; i++)
         if (strcmp(name, SCORE_NAMES[i]) == 0)

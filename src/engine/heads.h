@@ -43,10 +43,6 @@ void heads_probe_defaults(const Model *m, HeadProbe *p);
 /* The same, for a model trained on segments of lo..hi (0, 0: none recorded). */
 void heads_probe_for(const Model *m, int lo, int hi, HeadProbe *p);
 
-/* 0 if p fits m (lengths 2..(max_len-1)/2, 1..HEADS_MAX_LENS of them, 1..4096 probes, and
- * the vocabulary has ordinary words), else -1 with a message. */
-int heads_probe_check(const Model *m, const HeadProbe *p, char *err, size_t errlen);
-
 /* Every self-attention head's scores of the main stack (out[layer * n_heads + head]) under
  * controls c (its ablate bits knock heads out; NULL: the model's defaults), over p's probes.
  * Runs model_forward; 0 or -1 with a message. */
@@ -64,8 +60,6 @@ int heads_copy_loss(const Model *m, const HeadProbe *p, const Controls *c, doubl
 #define HEADS_N_SCORES 5
 const char *heads_score_name(int i);
 double heads_score(const HeadScores *s, int i);
-/* The index of a score name, or -1. */
-int heads_score_parse(const char *name);
 
 /* ---- what knocking heads out changed: two runs of one sentence, intact and ablated ---- */
 

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "attend_limits.h"
 #include "vocab.h"
@@ -151,6 +152,7 @@ void model_free(Model *m);
 void model_bind(Model *m);
 /* The parameter of that name, or NULL. */
 const Param *model_param(const Model *m, const char *name);
+/* The floats of parameter p of m. */
 float *model_param_data(Model *m, const Param *p);
 
 /* Loads a model JSON file (docs/model-format.md), or a Hugging Face model directory (hf_model.h,
@@ -165,6 +167,11 @@ int model_load_progress(Model *m, const char *path, ModelProgress progress, void
 /* (model_config_read, which reads a "config" JSON object, is in model_json.h.) */
 /* Writes the model as JSON, atomically (temp file + rename). 0 or -1. */
 int model_save(const Model *m, const char *path, char *err, size_t errlen);
+/* Writes c's architecture as JSON members, no braces ("arch" ... "rope_base", the keys of
+ * docs/model-format.md that model_config_read reads), sep between them. pe_key names the
+ * model's positional encoding: "pe" in a model file, "model_pe" in a dump, whose "pe" is the
+ * run's. One writer for the model file and the dump's "config". */
+void model_config_write(FILE *f, const ModelConfig *c, const char *pe_key, const char *sep);
 
 /* ---- Controls: what the learner toggles. ---- */
 typedef struct {
@@ -260,6 +267,17 @@ const TraceEntry *trace_entry(const Trace *t, int i);
 const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
                              TensorKind kind);
 const TraceEntry *trace_find_name(const Trace *t, const char *name);
+/* Which stack and sublayer a view of m's attention shows (the player, export, placeholders,
+ * quiz, describe and dump all ask here): cross asks for an encoder-decoder's cross-attention
+ * and is ignored for any other model; without cross an encoder-decoder shows its encoder. A
+ * trace without a model (a worked example, m NULL) is one decoder head. */
+Stack model_view_stack(const Model *m, int cross);
+Sublayer model_view_sub(const Model *m, int cross);
+/* The rows (queries) of that view of t: an encoder-decoder's cross-attention rows are its
+ * decoder's positions, each named by the word it produces (t->tgt, t->m of them), any other
+ * view's are t->src (t->n); *ids (when ids is not NULL) gets them, the count is returned. The
+ * columns (keys) of every view are t->src: cross-attention reads the encoder's tokens. */
+int trace_view_rows(const Trace *t, int cross, const int **ids);
 /* Short symbol ("QKᵀ", "softmax") and formula ("Q = norm(x)·W_Q[:, head]") of a kind. */
 const char *trace_kind_symbol(TensorKind k);
 const char *trace_kind_formula(TensorKind k);
@@ -327,9 +345,6 @@ float model_sdpa_scale(int scale_on, int d_k);
 Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,
                     int dv, int causal, int scale);
 
-/* RoPE's angle per position of pair i of a d_head-wide head: rope_base^(−2i/dh), stretched by
- * cfg's rope_scaling (linear: divided by the factor; llama3: Hugging Face's blend). */
-double model_rope_theta(const ModelConfig *cfg, int i, int dh);
 /* Rotary position embedding of x (n rows of dh), in place: rotates each pair of row pos by
  * pos·θ_i, the pairs being (x[2i], x[2i+1]), or (x[i], x[i + dh/2]) when cfg->rope_half. */
 void model_rope_apply(float *x, int n, int dh, const ModelConfig *cfg);

@@ -351,6 +351,22 @@ int model_load_progress(Model *m, const char *path, ModelProgress progress, void
     return 0;
 }
 
+void model_config_write(FILE *f, const ModelConfig *c, const char *pe_key, const char *sep)
+{
+    const char *s = sep;
+    fprintf(f, "\"arch\": \"%s\"%s\"vocab_size\": %d%s\"d_model\": %d%s\"n_heads\": %d%s"
+               "\"d_head\": %d%s\"n_layers\": %d%s\"d_ff\": %d%s\"max_len\": %d%s",
+            model_arch_name(c->arch), s, c->vocab_size, s, c->d_model, s, c->n_heads, s,
+            c->d_head, s, c->n_layers, s, c->d_ff, s, c->max_len, s);
+    fprintf(f, "\"%s\": \"%s\"%s\"norm\": \"%s\"%s\"norm_placement\": \"%s\"%s\"ffn\": \"%s\"%s",
+            pe_key, model_pe_name(c->pe), s, model_norm_name(c->norm), s,
+            c->pre_norm ? "pre" : "post", s, model_ffn_name(c->ffn), s);
+    fprintf(f, "\"scale_embed\": %s%s\"final_norm\": %s%s\"tie_embed\": %s%s\"norm_eps\": %.9g%s"
+               "\"rope_base\": %.9g",
+            c->scale_embed ? "true" : "false", s, c->final_norm ? "true" : "false", s,
+            c->tie_embed ? "true" : "false", s, (double)c->norm_eps, s, (double)c->rope_base);
+}
+
 int model_save(const Model *m, const char *path, char *err, size_t errlen)
 {
     const ModelConfig *c = &m->cfg;
@@ -369,16 +385,9 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
     json_write_string(f, c->name);
     fprintf(f, ",\n  \"description\": ");
     json_write_string(f, c->description);
-    fprintf(f, ",\n  \"arch\": \"%s\", \"vocab_size\": %d, \"d_model\": %d, \"n_heads\": %d, "
-               "\"d_head\": %d,\n  \"n_layers\": %d, \"d_ff\": %d, \"max_len\": %d, \"pe\": \"%s\",\n"
-               "  \"norm\": \"%s\", \"norm_placement\": \"%s\", \"ffn\": \"%s\",\n"
-               "  \"scale_embed\": %s, \"final_norm\": %s, \"tie_embed\": %s, \"norm_eps\": %.9g, "
-               "\"rope_base\": %.9g\n},\n",
-            model_arch_name(c->arch), c->vocab_size, c->d_model, c->n_heads, c->d_head,
-            c->n_layers, c->d_ff, c->max_len, model_pe_name(c->pe), model_norm_name(c->norm),
-            c->pre_norm ? "pre" : "post", model_ffn_name(c->ffn), c->scale_embed ? "true" : "false",
-            c->final_norm ? "true" : "false", c->tie_embed ? "true" : "false", (double)c->norm_eps,
-            (double)c->rope_base);
+    fputs(",\n  ", f);
+    model_config_write(f, c, "pe", ", ");
+    fputs("\n},\n", f);
     if (m->training)
         fprintf(f, "\"training\": %s,\n", m->training);
     if (m->vocab.kind != VOCAB_WORDS)

@@ -13,7 +13,9 @@ float model_sinusoid(int pos, int i, int d)
     return (float)(i % 2 == 0 ? sin(angle) : cos(angle));
 }
 
-double model_rope_theta(const ModelConfig *c, int i, int dh)
+/* RoPE's angle per position of pair i of a d_head-wide head: rope_base^(−2i/dh), stretched by
+ * cfg's rope_scaling (linear: divided by the factor; llama3: Hugging Face's blend). */
+static double model_rope_theta(const ModelConfig *c, int i, int dh)
 {
     double theta = pow((double)c->rope_base, -2.0 * i / dh);
     if (c->rope_scaling == ROPE_SCALE_LINEAR)

@@ -257,16 +257,6 @@ static int map_file(StSet *s, const char *path, char *err, size_t errlen)
     return parse_file(s, s->n_files - 1, err, errlen);
 }
 
-int st_open_file(StSet *s, const char *path, char *err, size_t errlen)
-{
-    memset(s, 0, sizeof *s);
-    if (map_file(s, path, err, errlen) || finish(s, err, errlen)) {
-        st_close(s);
-        return -1;
-    }
-    return 0;
-}
-
 int st_parse_buffer(StSet *s, const char *name, const unsigned char *buf, size_t len, char *err,
                     size_t errlen)
 {

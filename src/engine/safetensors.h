@@ -55,8 +55,6 @@ typedef struct {
  * (length inside the file, JSON, each tensor's dtype, shape and byte range; no two ranges
  * overlap). 0, or -1 with "FILE: message" naming the tensor or key in err; s is then empty. */
 int st_open_dir(StSet *s, const char *dir, char *err, size_t errlen);
-/* Opens one .safetensors file (as st_open_dir). */
-int st_open_file(StSet *s, const char *path, char *err, size_t errlen);
 /* Validates a whole file image held in memory (name is used in messages); the tensors then
  * point into buf, which must outlive s. 0 or -1 with a message. (The fuzz harness's entry.) */
 int st_parse_buffer(StSet *s, const char *name, const unsigned char *buf, size_t len, char *err,

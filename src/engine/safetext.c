@@ -141,7 +141,6 @@ static FILE *open_sink(int fd, int keep_cr, Sink **sp)
     return f;
 }
 
-FILE *safetext_stream(int fd, int keep_cr) { return open_sink(fd, keep_cr, NULL); }
 
 /* The sinks of the wrapped stdout and stderr: they live until exit (stdio flushes them then),
  * held here so that leak checkers (LeakSanitizer, valgrind) see them as in use. */
@@ -161,4 +160,27 @@ void safetext_wrap(FILE **stream, int keep_cr)
     else if (line)
         setvbuf(f, NULL, _IOLBF, 0);
     *stream = f;
+}
+
+const char *safetext_level_glyph(int level, int ascii)
+{
+    static const char *const BLOCKS[8] = {"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
+                                          "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
+                                          "\xe2\x96\x87", "\xe2\x96\x88"};
+    static const char *const ASCII[8] = {"_", ".", "-", "-", "=", "=", "#", "#"};
+    level = level < 0 ? 0 : level > 7 ? 7 : level;
+    return ascii ? ASCII[level] : BLOCKS[level];
+}
+
+int safetext_block_ascii(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] != 0xE2 || u[1] != 0x96 || (u[2] & 0xC0) != 0x80)
+        return 0;
+    unsigned cp = 0x2580u | (u[2] & 0x3Fu); /* E2 96 80..BF: U+2580..U+25BF */
+    if (cp > 0x259F)
+        return 0;
+    if (cp >= 0x2581 && cp <= 0x2588)
+        return safetext_level_glyph((int)(cp - 0x2581), 1)[0];
+    return cp == 0x2591 ? '.' : cp == 0x2592 ? ':' : cp == 0x2594 ? '-' : '#';
 }

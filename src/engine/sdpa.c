@@ -4,6 +4,7 @@
  * (trace_entry) are in trace.c, above this file. */
 #include <math.h>
 
+#include "attend_assert.h"
 #include "model.h"
 #include "tensor.h"
 
@@ -53,8 +54,11 @@ void model_sdpa_out(float *out, float *band, const float *q, const float *k, con
                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                     float scale)
 {
+    ATTEND_ASSERT(nq >= 1 && nk >= 1 && dk >= 1 && dv >= 1 && scale > 0.0f);
+    ATTEND_ASSERT(out && band && q && k && v);
     for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
         int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS, L = band_keys(lim, mask, i0, r, nk);
+        ATTEND_ASSERT(L >= 0 && L <= nk); /* a band reads no key past the last */
         float *A = band; /* rows L apart */
         tensor_matmul_bt_scaled(A, q + (size_t)i0 * dk, k, r, dk, L, scale); /* Q Kᵀ / √d_k */
         for (int i = 0; mask && i < r; i++) { /* + M: where the mask is applied */
@@ -76,6 +80,8 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale)
 {
+    ATTEND_ASSERT(nq >= 1 && nk >= 1 && dk >= 1 && dv >= 1 && scale > 0.0f);
+    ATTEND_ASSERT(scores && scaled && masked && weights && q && k && (!out || v));
     size_t nn = (size_t)nq * nk;
     tensor_matmul_bt(scores, q, k, nq, dk, nk);                /* S = Q Kᵀ */
     /* S/√d_k, then + M: where the mask is applied (one pass) */

@@ -1,5 +1,6 @@
 /* tensor.c - pure float math on row-major matrices (see tensor.h). */
 #include "tensor.h"
+#include "attend_assert.h"
 #include "cpu.h"
 
 #include <math.h>
@@ -117,6 +118,11 @@ TENSOR_CLONES
 void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
                              const float *restrict b, int n, int k, int m, float s)
 {
+    ATTEND_ASSERT(n >= 0 && k >= 0 && m >= 0 && (!n || !m || (out && a && b)));
+    ATTEND_ASSERT(attend_disjoint(out, sizeof(float) * (size_t)n * m, a,
+                                  sizeof(float) * (size_t)n * k));
+    ATTEND_ASSERT(attend_disjoint(out, sizeof(float) * (size_t)n * m, b,
+                                  sizeof(float) * (size_t)m * k));
 #if TENSOR_Z
     if (cpu_has_avx512()) {
         matmul_bt_z(out, a, b, n, k, m, s);
@@ -134,6 +140,7 @@ void tensor_matmul_bt(float *restrict out, const float *restrict a, const float 
 
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w)
 {
+    ATTEND_ASSERT(n >= 0 && c0 >= 0 && w >= 0 && c0 + w <= lda);
     for (int i = 0; i < n; i++)
         memcpy(out + (size_t)i * w, a + (size_t)i * lda + c0, sizeof(float) * (size_t)w);
 }
@@ -175,6 +182,9 @@ TENSOR_CLONES
 void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *restrict x,
                       float s, const float *restrict add, size_t len)
 {
+    ATTEND_ASSERT(attend_disjoint(scaled, sizeof(float) * len, sum, sizeof(float) * len) &&
+                  attend_disjoint(scaled, sizeof(float) * len, x, sizeof(float) * len) &&
+                  attend_disjoint(sum, sizeof(float) * len, x, sizeof(float) * len));
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
         v8f v, a;
@@ -196,6 +206,8 @@ void tensor_scale_add(float *restrict scaled, float *restrict sum, const float *
 TENSOR_CLONES
 void tensor_add_row(float *restrict x, const float *restrict bias, int n, int m)
 {
+    ATTEND_ASSERT(n >= 0 && m >= 0 && attend_disjoint(x, sizeof(float) * (size_t)n * m, bias,
+                                                       sizeof(float) * (size_t)m));
     for (int i = 0; i < n; i++)
         tensor_add(x + (size_t)i * m, x + (size_t)i * m, bias, (size_t)m);
 }
@@ -363,6 +375,9 @@ __attribute__((target("avx512f"))) static float exp_row16(float *out, const floa
 TENSOR_CLONES
 void tensor_softmax_rows_to(float *out, const float *x, int n, int m)
 {
+    ATTEND_ASSERT(n >= 0 && m >= 0);
+    ATTEND_ASSERT(out == x || attend_disjoint(out, sizeof(float) * (size_t)n * m, x,
+                                              sizeof(float) * (size_t)n * m));
     for (int i = 0; i < n; i++) {
         const float *row = x + (size_t)i * m;
         float *o = out + (size_t)i * m;
@@ -410,6 +425,7 @@ TENSOR_CLONES
 void tensor_layernorm(float *out, const float *x, const float *gain, const float *bias,
                       int n, int m, float eps)
 {
+    ATTEND_ASSERT(n >= 0 && m >= 1 && eps >= 0.0f && gain);
     for (int i = 0; i < n; i += 4) {
         int R = n - i < 4 ? n - i : 4;
         float mu[4], inv[4];
@@ -444,6 +460,7 @@ void tensor_layernorm(float *out, const float *x, const float *gain, const float
 TENSOR_CLONES
 void tensor_rmsnorm(float *out, const float *x, const float *gain, int n, int m, float eps)
 {
+    ATTEND_ASSERT(n >= 0 && m >= 1 && eps >= 0.0f && gain);
     for (int i = 0; i < n; i++) {
         const float *r = x + (size_t)i * m;
         float *o = out + (size_t)i * m;

@@ -9,6 +9,7 @@
  * that chain, so the bits do not depend on the shape, the tile an element falls in, the vector
  * width or the path taken (ATTEND_NO_AVX512=1 forces the AVX2 path; tests compare the two). */
 #include "tensor.h"
+#include "attend_assert.h"
 #include "cpu.h"
 
 #include <string.h>
@@ -237,6 +238,11 @@ AVX512 static void matmul_avx512(float *restrict out, const float *restrict a, i
 void tensor_matmul_lda(float *restrict out, const float *restrict a, int lda,
                        const float *restrict b, int n, int k, int m)
 {
+    ATTEND_ASSERT(n >= 0 && k >= 0 && m >= 0 && lda >= k && (!n || !m || (out && a && b)));
+    ATTEND_ASSERT(attend_disjoint(out, sizeof(float) * (size_t)n * m, a,
+                                  sizeof(float) * ((size_t)(n ? n - 1 : 0) * lda + k)));
+    ATTEND_ASSERT(attend_disjoint(out, sizeof(float) * (size_t)n * m, b,
+                                  sizeof(float) * (size_t)k * m));
 #if TENSOR_X86
     if (cpu_has_avx512()) {
         matmul_avx512(out, a, lda, b, n, k, m);

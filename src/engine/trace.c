@@ -1,8 +1,10 @@
 /* trace.c - reading a Trace: its tensors found by position or name (trace_find,
  * trace_find_name), the four n×n steps of a head filled in when first read (trace_entry, with
- * sdpa.c's kernel), and the names, symbols and formulas of the tensor kinds. */
+ * sdpa.c's kernel), which stack a view shows, and the names, symbols and formulas of the
+ * tensor kinds. */
 #include <string.h>
 
+#include "attend_assert.h"
 #include "model.h"
 
 static const char *const KIND_KEY[T__COUNT] = {
@@ -82,7 +84,10 @@ static void fill(Trace *t, int i)
         k = trace_find(t, e->stack, e->layer, e->sub, e->head, T_K);
     for (int j = 0; j < 4; j++)
         e[j].lazy = 0;
-    if (!q || !k || !v) { /* never: the forward records them before the head's steps */
+    /* never: the forward records them before the head's steps (a release build shows zeros
+     * rather than stop the player; a debug build stops here) */
+    ATTEND_ASSERT(q && k && v && q->rows == e->rows && k->rows == e->cols && q->cols == k->cols);
+    if (!q || !k || !v) {
         for (int j = 0; j < 4; j++)
             memset(e[j].data, 0, sizeof(float) * (size_t)e[j].rows * e[j].cols);
         return;
@@ -99,4 +104,24 @@ const TraceEntry *trace_entry(const Trace *t, int i)
     if (t->entries[i].lazy)
         fill((Trace *)t, i); /* logically const: the values were always these */
     return &t->entries[i];
+}
+
+Stack model_view_stack(const Model *m, int cross)
+{
+    if (!m || m->cfg.arch == ARCH_DECODER)
+        return STACK_DEC;
+    return model_view_sub(m, cross) == SUB_CROSS ? STACK_DEC : STACK_ENC;
+}
+
+Sublayer model_view_sub(const Model *m, int cross)
+{
+    return cross && m && m->cfg.arch == ARCH_ENCDEC ? SUB_CROSS : SUB_SELF;
+}
+
+int trace_view_rows(const Trace *t, int cross, const int **ids)
+{
+    int tgt = model_view_sub(t->model, cross) == SUB_CROSS;
+    if (ids)
+        *ids = tgt ? t->tgt : t->src;
+    return tgt ? t->m : t->n;
 }

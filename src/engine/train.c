@@ -490,7 +490,6 @@ float train_last_loss(const Trainer *t) { return t->loss; }
 float train_last_lr(const Trainer *t) { return t->lr; }
 float train_last_grad_norm(const Trainer *t) { return t->gnorm; }
 long train_tokens_done(const Trainer *t) { return t->tokens; }
-const Model *train_model(const Trainer *t) { return t->m; }
 const char *train_error(const Trainer *t) { return t->err; }
 
 void train_free(Trainer *t)

@@ -110,7 +110,6 @@ float train_last_loss(const Trainer *t);  /* mean loss of the last step's batch 
 float train_last_lr(const Trainer *t);
 float train_last_grad_norm(const Trainer *t);
 long train_tokens_done(const Trainer *t); /* target tokens seen so far */
-const Model *train_model(const Trainer *t);
 const char *train_error(const Trainer *t);
 /* Mean loss over the first max_examples examples of corpus c (deterministic; LM corpora are
  * cut into consecutive sequences of o->seq_len). causal as in train_forward_backward.
@@ -144,11 +143,5 @@ int train_head_stats(const Model *m, const Corpus *c, int max_lines, int enc, He
  * every word's is. 0, or -1 (not an encoder-decoder, no alignments, forward error). */
 int train_cross_alignment(const Model *m, const Corpus *c, int layer, int head,
                           double *word_acc, double *pair_acc);
-
-/* Prints one line per attention head of m, saying what it mostly attends to (previous token,
- * itself, first token, a content pattern) from its weights over the sentences of c (when c is
- * NULL, over a few built-in sentences); for an encoder-decoder with an aligned corpus, also
- * each cross-attention head's alignment accuracy. 0 or -1. */
-int train_head_summary(const Model *m, const Corpus *c, FILE *out);
 
 #endif

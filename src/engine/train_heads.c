@@ -1,5 +1,5 @@
-/* train_heads.c - what a trained model's heads do: attention statistics over a corpus, the
- * cross-attention alignment of an encoder-decoder, and a one-line summary per head. */
+/* train_heads.c - what a trained model's heads do: attention statistics over a corpus and the
+ * cross-attention alignment of an encoder-decoder. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,84 +163,3 @@ out:
     free(avg);
     return rc;
 }
-
-static const char *const SUMMARY_SENTENCES[] = {
-    "the cat sat on the mat .", "she sat by the river bank .", "i deposited money at the bank .",
-    "the lawyer who the witness saw left .", "the dog chased the cat .", "the cat sat down .",
-    "i am happy .", "the animal didn't cross the street because it was too tired .",
-};
-
-/* bidir: the stack reads both ways (an encoder), so the next token is a candidate too. */
-static void verdict(FILE *out, const char *name, const HeadStat *hs, int bidir)
-{
-    const char *what = "a content pattern (by meaning, not position)";
-    double best = 0.4;
-    if (hs->prev >= best) { what = "the previous token"; best = hs->prev; }
-    if (bidir && hs->next >= best) { what = "the next token"; best = hs->next; }
-    if (hs->self >= best) { what = "itself"; best = hs->self; }
-    if (hs->first >= best) { what = "the first token"; best = hs->first; }
-    if (bidir)
-        fprintf(out, "%-14s prev %.2f  next %.2f  self %.2f  first %.2f  -> mostly %s\n", name,
-                hs->prev, hs->next, hs->self, hs->first, what);
-    else
-        fprintf(out, "%-14s prev %.2f  self %.2f  first %.2f  -> mostly %s\n", name, hs->prev,
-                hs->self, hs->first, what);
-}
-
-int train_head_summary(const Model *m, const Corpus *c, FILE *out)
-{
-    const ModelConfig *cfg = &m->cfg;
-    int H = cfg->n_heads, encdec = cfg->arch == ARCH_ENCDEC;
-    Corpus own;
-    memset(&own, 0, sizeof own);
-    if (!c) {
-        /* the built-in sentences as a small LM corpus (decoder and encoder models) */
-        if (encdec)
-            return -1;
-        own.kind = CORPUS_LM;
-        int nsent = (int)(sizeof SUMMARY_SENTENCES / sizeof SUMMARY_SENTENCES[0]);
-        own.ids = malloc(sizeof(int) * 64 * (size_t)nsent);
-        own.starts = malloc(sizeof(int) * (size_t)nsent);
-        if (!own.ids || !own.starts) {
-            corpus_free(&own);
-            return -1;
-        }
-        for (int s = 0; s < nsent; s++) {
-            own.starts[own.n_lines++] = own.n_ids;
-            own.n_ids += vocab_tokenize(&m->vocab, SUMMARY_SENTENCES[s], own.ids + own.n_ids, 64,
-                                        NULL);
-        }
-        c = &own;
-    }
-    HeadStat *hs = calloc((size_t)cfg->n_layers * H, sizeof *hs);
-    int rc = -1;
-    if (!hs)
-        goto out;
-    for (int pass = 0; pass < (encdec ? 2 : 1); pass++) {
-        int enc = encdec ? pass == 0 : cfg->arch == ARCH_ENCODER;
-        if (train_head_stats(m, c, 500, enc, hs))
-            goto out;
-        for (int l = 0; l < cfg->n_layers; l++)
-            for (int h = 0; h < H; h++) {
-                char name[48];
-                snprintf(name, sizeof name, "%sL%d.h%d", encdec ? (enc ? "enc." : "dec.") : "",
-                         l, h);
-                verdict(out, name, &hs[l * H + h], enc);
-            }
-    }
-    if (encdec)
-        for (int l = 0; l < cfg->n_layers; l++)
-            for (int h = 0; h < H; h++) {
-                double wa, pa;
-                if (train_cross_alignment(m, c, l, h, &wa, &pa))
-                    continue;
-                fprintf(out, "dec.L%d.cross.h%d argmax on the aligned English word for %.0f%% "
-                        "of French words (%.0f%% of sentences)\n", l, h, 100 * wa, 100 * pa);
-            }
-    rc = 0;
-out:
-    free(hs);
-    corpus_free(&own);
-    return rc;
-}
-

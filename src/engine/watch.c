@@ -127,7 +127,9 @@ int watch_step(WatchRun *w)
     return rc;
 }
 
-int watch_head_prev(WatchRun *w, double *prev)
+/* The previous-token score of every self-attention head (layer * n_heads + head) as
+ * train_head_stats computes it, over the held-out sentences. 0 or -1. */
+static int watch_head_prev(WatchRun *w, double *prev)
 {
     int nh = w->m.cfg.n_layers * w->m.cfg.n_heads;
     HeadStat *hs = calloc((size_t)nh, sizeof *hs);
@@ -149,7 +151,8 @@ int watch_loss(WatchRun *w, int heldout, double *loss)
     return *loss < 0 ? -1 : 0;
 }
 
-int watch_losses(WatchRun *w, double *train_loss, double *heldout_loss)
+/* The two losses of watch_measure alone. 0 or -1. */
+static int watch_losses(WatchRun *w, double *train_loss, double *heldout_loss)
 {
     int a = watch_loss(w, 0, train_loss), b = watch_loss(w, 1, heldout_loss);
     return a || b ? -1 : 0;
@@ -182,7 +185,6 @@ int watch_measure(WatchRun *w, WatchPoint *p)
 
 int watch_steps_done(const WatchRun *w) { return train_step_count(w->t); }
 long watch_tokens_done(const WatchRun *w) { return train_tokens_done(w->t); }
-float watch_last_loss(const WatchRun *w) { return train_last_loss(w->t); }
 const Model *watch_model(const WatchRun *w) { return &w->m; }
 const WatchOpts *watch_opts(const WatchRun *w) { return &w->o; }
 const char *watch_error(const WatchRun *w) { return w->err; }

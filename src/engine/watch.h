@@ -52,19 +52,13 @@ int watch_reset(WatchRun *w, int causal, char *err, size_t errlen);
 int watch_step(WatchRun *w);
 /* Measures the model as it is now into p. 0 or -1. */
 int watch_measure(WatchRun *w, WatchPoint *p);
-/* The two losses of watch_measure alone. 0 or -1. */
-int watch_losses(WatchRun *w, double *train_loss, double *heldout_loss);
 /* One of them (heldout 0: the training text with the run's mask; 1: held-out, masked), so a
  * view can spread a measurement over two slices. 0 or -1. */
 int watch_loss(WatchRun *w, int heldout, double *loss);
 /* The best head of watch_head_prev's scores: its score, layer and head. 0 or -1. */
 int watch_best_head(WatchRun *w, double *score, int *layer, int *head);
-/* The previous-token score of every self-attention head (layer * n_heads + head) as
- * train_head_stats computes it, over the held-out sentences. 0 or -1. */
-int watch_head_prev(WatchRun *w, double *prev);
 int watch_steps_done(const WatchRun *w);
 long watch_tokens_done(const WatchRun *w);
-float watch_last_loss(const WatchRun *w);
 const Model *watch_model(const WatchRun *w);
 const WatchOpts *watch_opts(const WatchRun *w);
 const char *watch_error(const WatchRun *w);

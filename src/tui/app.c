@@ -54,10 +54,12 @@ int app_overlay_request(App *a, Request req, int arg)
 
 int app_overlay_open(App *a, const ViewOps *v, int arg)
 {
+    ATTEND_ASSERT(v && v->overlay && v->key); /* only a registered overlay opens */
     if (a->overlay)
         app_overlay_close(a);
     if (v->open && v->open(a, arg))
         return -1;
+    ATTEND_ASSERT(!a->overlay); /* open hooks open no other overlay */
     a->overlay = v;
     return 0;
 }
@@ -83,27 +85,9 @@ void app_msg(App *a, int warn, const char *fmt, ...)
 
 void app_key_state(const App *a, KeyState *s)
 {
-    const Page *p = app_page(a);
-    memset(s, 0, sizeof *s);
-    s->allowed = a->allowed;
-    s->causal = a->ctl.causal;
-    s->padding = a->ctl.padding;
-    s->pe = a->ctl.pe;
-    s->scale = a->ctl.scale;
-    s->scores = a->scores;
-    s->live_causal = a->live.s.causal;
-    s->live_scale = a->live.s.scale;
-    s->live_tied = a->live.s.tied;
-    s->live_gqa = a->live.s.gqa;
-    s->live_step = a->live.s.step;
-    s->live_sample = a->live.s.sample;
-    s->live_temp = a->live.s.temp;
-    s->live_seed = a->live.s.seed;
+    keys_state_fill(s, a->allowed, &a->ctl, a->scores, a->all_heads, &a->live.s, a->model,
+                    app_page(a));
     s->focus = a->scr.focus;
-    s->encdec = a->model && a->model->cfg.arch == ARCH_ENCDEC;
-    s->all_heads = a->all_heads;
-    s->has_questions = p && p->n_questions > 0;
-    s->has_notes = p && p->notes;
     const ViewOps *v = app_cur_view(a);
     if (v->key_state)
         v->key_state(a, s);
@@ -114,30 +98,22 @@ void app_key_state(const App *a, KeyState *s)
 /* ---- the engine side ---- */
 Stack app_stack(const App *a)
 {
-    if (!a->model)
-        return STACK_DEC;
-    Arch ar = a->model->cfg.arch;
-    if (ar == ARCH_DECODER)
-        return STACK_DEC;
-    if (ar == ARCH_ENCDEC && a->cross)
-        return STACK_DEC;
-    return STACK_ENC;
+    return model_view_stack(a->model, a->cross);
 }
 
 Sublayer app_sub(const App *a)
 {
-    return a->cross && a->model && a->model->cfg.arch == ARCH_ENCDEC ? SUB_CROSS : SUB_SELF;
+    return model_view_sub(a->model, a->cross);
 }
 
 int app_rows(const App *a)
 {
-    return app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC ? a->t->m : a->t->n;
+    return trace_view_rows(a->t, a->cross, NULL);
 }
 
 int app_cols(const App *a)
 {
-    return app_stack(a) == STACK_DEC && app_sub(a) == SUB_SELF &&
-                   a->model->cfg.arch == ARCH_ENCDEC ? a->t->m : a->t->n;
+    return a->t->n;
 }
 
 const char *app_mask_name(const App *a, Stack st, Sublayer sub)
@@ -157,23 +133,19 @@ void app_layer_head(const App *a, int layer, int head, char *out, size_t n)
              out_now ? "  KNOCKED OUT" : any ? "  (heads knocked out: X)" : "");
 }
 
-/* Rows of a decoder (encoder-decoder) are labelled with the word each row produces (tgt);
- * the keys of its self-attention with what each position reads (tgt_in, "<bos>" first). */
+/* Rows and columns by word (trace_view_rows: the words a decoder's rows produce). */
 const char *app_row_token(const App *a, int i)
 {
-    const Trace *t = a->t;
-    if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC)
-        return vocab_word(&a->model->vocab, t->tgt[i]);
-    return vocab_word(&a->model->vocab, t->src[i]);
+    ATTEND_ASSERT(i >= 0 && i < app_rows(a));
+    const int *ids;
+    trace_view_rows(a->t, a->cross, &ids);
+    return vocab_word(&a->model->vocab, ids[i]);
 }
 
 const char *app_col_token(const App *a, int j)
 {
-    const Trace *t = a->t;
-    if (app_stack(a) == STACK_DEC && app_sub(a) == SUB_SELF &&
-        a->model->cfg.arch == ARCH_ENCDEC)
-        return vocab_word(&a->model->vocab, t->tgt_in[j]);
-    return vocab_word(&a->model->vocab, t->src[j]);
+    ATTEND_ASSERT(j >= 0 && j < app_cols(a));
+    return vocab_word(&a->model->vocab, a->t->src[j]);
 }
 
 /* Traces for a model, allocated the first time it is used (forward never allocates). */
@@ -328,6 +300,7 @@ void app_reset_widget(App *a)
     snprintf(a->sentence, sizeof a->sentence, "%s", w->start.sentence);
     snprintf(a->target, sizeof a->target, "%s", w->start.target);
     widget_view_start(w, a->model, &a->layer, &a->head, &a->cross);
+    ATTEND_ASSERT(app_view_ok(a) && a->n_src <= cap);
     a->scores = w->start.scores;
     a->all_heads = w->start.all_heads;
     const ViewOps *v = app_cur_view(a);
@@ -365,6 +338,7 @@ void app_open(App *a, int lesson, int page)
         page = 0;
     if (page >= l->n_pages)
         page = l->n_pages - 1;
+    ATTEND_ASSERT(page >= 0 && page < l->n_pages); /* a lesson that loads has pages */
     a->lesson = lesson;
     a->page = page;
     a->scr.prose_scroll = 0;
@@ -397,6 +371,7 @@ int app_resume_page(const App *a, int lesson)
 
 void app_turn(App *a, int dir)
 {
+    ATTEND_ASSERT(dir == 1 || dir == -1);
     if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
         return;
     const Lesson *l = &a->course.lessons[a->lesson];

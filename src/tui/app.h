@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "attend_assert.h"
 #include "keys.h"
 #include "lesson.h"
 #include "live.h"
@@ -73,6 +74,11 @@ typedef struct ViewOps {
     /* work between keys (may be NULL): runs one bounded slice (a few tens of ms at most) and
      * returns 1 while it has more to do (the loop then polls keys instead of waiting) */
     int (*tick)(App *a);
+    /* a screen that changes with no key (a countdown, a file it follows): called each time
+     * round the loop, before the draw, the loop waiting at most poll_ms for a key; returns 1
+     * when the screen must be redrawn (may be NULL) */
+    int (*poll)(App *a);
+    int poll_ms;
     /* frees what the view's private state holds when the App goes (may be NULL) */
     void (*release)(App *a);
     /* overlays: the request (a global key, or a shared control's) that opens it with
@@ -188,6 +194,13 @@ Sublayer app_sub(const App *a);
 const char *app_mask_name(const App *a, Stack st, Sublayer sub);
 /* "layer 0 of 2  head 1 of 4": counted from 0, as trace names and placeholders are. */
 void app_layer_head(const App *a, int layer, int head, char *out, size_t n);
+/* The player's view invariant (ATTEND_ASSERT after every change of page, widget or control):
+ * with a model, the layer and head shown are the model's. */
+static inline int app_view_ok(const App *a)
+{
+    return !a->model || (a->layer >= 0 && a->layer < a->model->cfg.n_layers && a->head >= 0 &&
+                         a->head < a->model->cfg.n_heads);
+}
 /* The note shown above decoder rows of an encoder-decoder model (what a row stands for). */
 #define APP_DEC_ROW_NOTE "row = the word being produced (it reads the word before it)"
 /* Token text of row i / column j of the current attention (queries, keys). */

@@ -17,6 +17,32 @@ static Request lookup(const App *a, Keymap km, int k)
     return keys_lookup(&ks, km, k);
 }
 
+/* The keymaps a key is looked up in on the page (no overlay open), in order: the page
+ * view's, the shared controls' (widget pages only), the global keys'. Returns how many. */
+static int chain(const App *a, Keymap km[3])
+{
+    const ViewOps *vo = app_cur_view(a);
+    int n = 0;
+    km[n++] = vo->keymap;
+    if (vo->kind != W_NONE)
+        km[n++] = KM_COMMON;
+    km[n++] = KM_GLOBAL;
+    return n;
+}
+
+Request app_key_route(const App *a, int k, Keymap *km)
+{
+    KeyState ks;
+    app_key_state(a, &ks);
+    Keymap c[3];
+    int n = a->overlay ? 1 : chain(a, c);
+    if (a->overlay)
+        c[0] = a->overlay->keymap;
+    Request r = REQ_NONE;
+    for (int i = 0; i < n && r == REQ_NONE; i++)
+        r = keys_lookup(&ks, *km = c[i], k);
+    return r;
+}
 
 /* A click goes to the page view's click hook, with the rect the widget was drawn in. */
 static void mouse_key(App *a)
@@ -109,12 +135,11 @@ void app_key(App *a, int k)
         return;
     }
     const ViewOps *vo = app_cur_view(a);
-    Request r = lookup(a, vo->keymap, k);
-    if (r != REQ_NONE && vo->key && vo->key(a, r, k))
-        return;
-    if (vo->kind != W_NONE) {
-        r = lookup(a, KM_COMMON, k);
-        if (r != REQ_NONE && controls_request(a, r))
+    Keymap km[3];
+    int n = chain(a, km);
+    for (int i = 0; i + 1 < n; i++) { /* the view, then the shared controls */
+        Request r = lookup(a, km[i], k);
+        if (r != REQ_NONE && (i == 0 ? vo->key && vo->key(a, r, k) : controls_request(a, r)))
             return;
     }
     global_request(a, g);

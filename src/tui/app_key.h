@@ -9,4 +9,9 @@
  * view's click hook). */
 void app_key(App *a, int key);
 
+/* Where the key table sends key now, as app_key looks it up: the open overlay's keymap, else
+ * the first of the page view's, the shared controls' (widget pages) and the global keymap that
+ * binds it (KM_GLOBAL and REQ_NONE when none does); *km gets the keymap. */
+Request app_key_route(const App *a, int key, Keymap *km);
+
 #endif

@@ -15,8 +15,10 @@
 #include "keys.h"
 #include "layout.h"
 #include "present.h"
+#include "present_state.h"
 #include "tui.h"
 #include "ui.h"
+#include "view_notes_screen.h"
 #include "view_quiz.h"
 
 /* ---- signals: the handler only sets a flag; the loop ends cleanly ---- */
@@ -74,6 +76,9 @@ static void app_loop(App *a)
      * signal; nothing is corrupted. */
     const char *crash = getenv("ATTEND_CRASH_TEST");
     while (!a->quit && !app_signal) {
+        const ViewOps *ov = a->overlay; /* a screen that changes with no key (a clock) */
+        if (ov && ov->poll && ov->poll(a))
+            dirty = 1;
         if (dirty)
             layout_draw(a);
         if (crash && crash[0])
@@ -82,7 +87,7 @@ static void app_loop(App *a)
         /* a view working between keys (training) runs one slice, then polls the keyboard */
         const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
         int busy = cv && cv->tick && cv->tick(a);
-        timeout(busy ? 0 : 250);
+        timeout(busy ? 0 : ov && ov->poll ? ov->poll_ms : 250);
         dirty = busy;
         int k = ui_read_key();
         if (k < 0) {
@@ -152,6 +157,51 @@ int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char 
     memset(t, 0, sizeof *t);
     snprintf(save_err, save_errlen, "%s", "");
     return app_solo(ascii, quiz_start, &q, err, errlen);
+}
+
+typedef struct {
+    QuizSet *s;
+    int time_s;
+    int *shown;
+} ClassStart;
+
+static int class_start(App *a, void *ctx)
+{
+    ClassStart *c = ctx;
+    return view_class_quiz_start(a, c->s, c->time_s, c->shown);
+}
+
+int tui_class_quiz(QuizSet *s, int time_s, int ascii, int *shown, char *err, size_t errlen)
+{
+    ClassStart c = {s, time_s, shown};
+    *shown = 0;
+    return app_solo(ascii, class_start, &c, err, errlen);
+}
+
+typedef struct {
+    const char *dir, *session;
+} NotesStart;
+
+static int notes_start(App *a, void *ctx)
+{
+    NotesStart *n = ctx;
+    return view_notes_screen_start(a, n->dir, n->session);
+}
+
+int tui_notes_main(const char *session)
+{
+    char dir[512], err[600];
+    setlocale(LC_ALL, "");
+    if (present_state_dir(dir, sizeof dir, 0, err, sizeof err) &&
+        present_state_dir(dir, sizeof dir, 1, err, sizeof err)) {
+        fprintf(stderr, "attend notes: %s\n", err);
+        return 1;
+    }
+    NotesStart n = {dir, session};
+    int rc = app_solo(0, notes_start, &n, err, sizeof err);
+    if (rc == 1)
+        fprintf(stderr, "attend notes: %s\n", err);
+    return rc;
 }
 
 /* The player (presenter 0) or the presenter (1): options, course, the loop. */

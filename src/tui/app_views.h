@@ -17,5 +17,7 @@ extern const ViewOps VIEW_LAB; /* a lab's commands and its last check (view_lab.
 /* Overlays. */
 extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;
 extern const ViewOps VIEW_GOTO;
+/* Screens of their own (App.solo): attend quiz --class, attend notes. */
+extern const ViewOps VIEW_CLASS_QUIZ, VIEW_NOTES_SCREEN;
 
 #endif

@@ -15,6 +15,7 @@ static void cycle(int *v, int n, int dir)
 
 int controls_request(App *a, Request req)
 {
+    ATTEND_ASSERT(a->model && app_view_ok(a)); /* only widget pages with a model get here */
     const ModelConfig *c = &a->model->cfg;
     switch (req) {
     case REQ_TOGGLE_MASK:
@@ -49,6 +50,7 @@ int controls_request(App *a, Request req)
         break;
     case REQ_KNOCK_OUT: { /* the head's output zeroed in the forward pass (Controls.ablate) */
         char words[sizeof a->msg];
+        ATTEND_ASSERT(a->layer < ATTEND_MAX_LAYERS && a->head < 64); /* one bit a head */
         a->ctl.ablate[a->layer] ^= (uint64_t)1 << a->head;
         app_run(a);
         if (a->t && a->t->model && ablation_words(a->t, a->layer, a->head, words, sizeof words) == 0)
@@ -76,6 +78,7 @@ int controls_request(App *a, Request req)
     default:
         return 0;
     }
+    ATTEND_ASSERT(app_view_ok(a));
     app_run(a);
     return 1;
 }

@@ -464,6 +464,23 @@ static const KeyRow ROWS[] = {
     {.map = KM_QUIZ, .help_key = "Ctrl-C", .help = "leave the quiz at once (scores so far are kept)",
      .modes = QUIZ_ANY, .keys = {K(KEY_CTRL('c'), REQ_CLOSE)}},
 
+    /* ---- the class quiz (view_class_quiz.c: attend quiz --class) ---- */
+    {.map = KM_CLASS_QUIZ, .help_key = "r", .help = "reveal the answer and why to the room",
+     .hint_key = "r", .hint = "reveal the answer", .modes = MODE(KMODE_CLASS_ASK),
+     .keys = {K('r', REQ_REVEAL)}},
+    {.map = KM_CLASS_QUIZ, .help_key = "n, space",
+     .help = "the next question (its countdown starts); after the last: the end",
+     .hint_key = "n", .hint = "next", .modes = MODE(KMODE_CLASS_ASK),
+     .keys = {K('n', REQ_STEP_NEXT), K(' ', REQ_STEP_NEXT)}},
+    {.map = KM_CLASS_QUIZ, .hint_key = "n", .hint = "next question",
+     .modes = MODE(KMODE_CLASS_REVEALED), .keys = {K('n', REQ_STEP_NEXT), K(' ', REQ_STEP_NEXT)}},
+    {.map = KM_CLASS_QUIZ, .help_key = "q, Ctrl-C", .help = "end the class quiz", .hint_key = "q",
+     .hint = "quit", .keys = {K('q', REQ_CLOSE), K(KEY_CTRL('c'), REQ_CLOSE)}},
+
+    /* ---- attend notes (view_notes_screen.c): the teacher's second terminal ---- */
+    {.map = KM_NOTES_SCREEN, .help_key = "q, Ctrl-C", .help = "leave (the presenter goes on)",
+     .keys = {K('q', REQ_CLOSE), K(KEY_CTRL('c'), REQ_CLOSE)}},
+
     /* ---- the presenter: asked before the page's keys, in attend present only ---- */
     {.map = KM_PRESENT, .help_key = "B",
      .help = "blank the room's screen (B again: back); keys still work, unseen",
@@ -504,8 +521,9 @@ static const struct {
     {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
     {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"}, {KM_GENERATE, "Generate"},
-    {KM_QUIZ, "Quiz (Q, attend quiz)"},
+    {KM_QUIZ, "Quiz (Q, attend quiz)"}, {KM_CLASS_QUIZ, "Class quiz (attend quiz --class)"},
     {KM_PRESENT, "Presenter (attend present, attend demo)"},
+    {KM_NOTES_SCREEN, "Speaker notes (attend notes)"},
 };
 
 /* The `?` overlay's closing paragraph (after a blank line), wrapped like the rows. */
@@ -535,6 +553,26 @@ void keys_hint_append(char *buf, size_t n, const char *key, const char *label)
         snprintf(buf + l, n - l, "%s\x1f%s\x1e", key, label);
 }
 
+const char *keys_hints_text(const char *h, char *out, size_t n)
+{
+    size_t o = 0;
+    if (!n)
+        return out;
+    for (const char *s = h; *s && o + 3 < n; s++) {
+        if (*s == '\x1f')
+            out[o++] = ' ';
+        else if (*s == '\x1e') {
+            out[o++] = ' ';
+            out[o++] = ' ';
+        } else
+            out[o++] = *s;
+    }
+    if (o >= 2 && out[o - 1] == ' ' && out[o - 2] == ' ')
+        o -= 2;
+    out[o] = '\0';
+    return out;
+}
+
 const char *keys_request_name(Request r)
 {
     return r >= 0 && r < REQ__COUNT ? REQ_NAMES[r] : "REQ_?";
@@ -546,6 +584,30 @@ static int row_allowed(const KeyState *a, const KeyRow *r)
     if (r->modes && !(a->mode >= 0 && a->mode < KMODE__COUNT && (r->modes >> a->mode & 1u)))
         return 0;
     return (al & r->need) == r->need && !(al & r->unless);
+}
+
+void keys_state_fill(KeyState *s, unsigned allowed, const Controls *ctl, int scores,
+                     int all_heads, const LiveState *live, const Model *m, const Page *pg)
+{
+    memset(s, 0, sizeof *s);
+    s->allowed = allowed;
+    s->causal = ctl->causal;
+    s->padding = ctl->padding;
+    s->pe = ctl->pe;
+    s->scale = ctl->scale;
+    s->scores = scores;
+    s->live_causal = live->causal;
+    s->live_scale = live->scale;
+    s->live_tied = live->tied;
+    s->live_gqa = live->gqa;
+    s->live_step = live->step;
+    s->live_sample = live->sample;
+    s->live_temp = live->temp;
+    s->live_seed = live->seed;
+    s->encdec = m && m->cfg.arch == ARCH_ENCDEC;
+    s->all_heads = all_heads;
+    s->has_questions = pg && pg->n_questions > 0;
+    s->has_notes = pg && pg->notes;
 }
 
 Request keys_lookup(const KeyState *a, Keymap km, int key)

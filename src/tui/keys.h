@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "live.h"
+
 /* The requests: what a key asks for. A view receives the request, not the key. */
 #define KEYS_REQUESTS(X)                                                                     \
     X(REQ_NONE)                                                                              \
@@ -57,7 +59,8 @@ typedef enum {
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
     X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
     X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")              \
-    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter") X(KM_QUIZ, "quiz")
+    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter") X(KM_QUIZ, "quiz")                 \
+    X(KM_CLASS_QUIZ, "class-quiz") X(KM_NOTES_SCREEN, "notes-screen")
 
 typedef enum {
 #define KEYS_MAP_ENUM(name, str) name,
@@ -83,6 +86,13 @@ typedef struct {
                                   bind and hint only in those */
 } KeyState;
 
+/* Fills s from what every front end (the player's App, plain mode) holds alike: the page's
+ * C_* bits, the model controls and scores, the explanation widgets' state, the model (NULL:
+ * none) and the page (NULL: none); the rest of s zero, for the front end to add (focus, the
+ * train widget's fields). */
+void keys_state_fill(KeyState *s, unsigned allowed, const Controls *ctl, int scores,
+                     int all_heads, const LiveState *live, const Model *m, const Page *pg);
+
 /* The modes an overlay's rows may be limited to (KeyState.mode; 0: none). The quiz: asking
  * (a typed answer, or a cell question with its cursor), a wrong answer on screen, a verdict
  * to read (right, or the answer shown), the summary, a terminal too small. */
@@ -90,6 +100,7 @@ typedef enum {
     KMODE_NONE,
     KMODE_QUIZ_ASK, KMODE_QUIZ_CELL, KMODE_QUIZ_WRONG, KMODE_QUIZ_VERDICT, KMODE_QUIZ_DONE,
     KMODE_QUIZ_SMALL,
+    KMODE_CLASS_ASK, KMODE_CLASS_REVEALED, /* attend quiz --class: the answer hidden / shown */
     KMODE__COUNT
 } KeysMode;
 
@@ -104,6 +115,8 @@ void keys_hints(const KeyState *s, Keymap km, unsigned common, char *buf, size_t
 void keys_global_hints(const KeyState *s, int with_z, char *buf, size_t n);
 /* Appends one footer hint, "key\x1flabel\x1e", to buf (n bytes; cut when full). */
 void keys_hint_append(char *buf, size_t n, const char *key, const char *label);
+/* The hints as one line of text, "key label  key label", in out (n bytes). */
+const char *keys_hints_text(const char *hints, char *out, size_t n);
 
 /* The `?` overlay's lines, generated from the table (a line starting with '#' is a section
  * title), each description word-wrapped under itself to fit width columns (transliterated

@@ -16,6 +16,8 @@
 
 #define ECHO_MS 2000
 
+static void present_dispatch(App *a, int k);
+
 /* 1 when the open overlay is the one registered for request opens (the sentence editor:
  * REQ_EDIT, the go-to-page prompt: REQ_GOTO_PAGE). */
 static int overlay_is(const App *a, Request opens)
@@ -104,19 +106,7 @@ static void page_keys(const App *a, char *out, size_t n)
     app_key_state(a, &ks);
     keys_hints(&ks, vo->keymap, vo->common, h, sizeof h);
     keys_global_hints(&ks, 1, g, sizeof g);
-    size_t o = 0;
-    for (const char *s = h; *s && o + 3 < n; s++) {
-        if (*s == '\x1f')
-            out[o++] = ' ';
-        else if (*s == '\x1e') {
-            out[o++] = ' ';
-            out[o++] = ' ';
-        } else
-            out[o++] = *s;
-    }
-    if (o >= 2)
-        o -= 2;
-    out[o] = '\0';
+    keys_hints_text(h, out, n);
     (void)g;
 }
 
@@ -500,7 +490,9 @@ void present_key(App *a, int k)
     present_dispatch(a, k);
 }
 
-void present_dispatch(App *a, int k)
+/* Handles key k as the presenter does (app_key, the badge, the notes), without the demo's
+ * Space and b; demo steps press their keys through it. */
+static void present_dispatch(App *a, int k)
 {
     Present *p = a->present;
     if (!p || k == KEY_RESIZE || k == KEY_MOUSE) {
@@ -512,33 +504,18 @@ void present_dispatch(App *a, int k)
         return;
     }
     /* where the key table sends k, as app_key will */
-    Keymap km = KM_GLOBAL;
-    Request r = REQ_NONE;
     int was_overlay = a->overlay != NULL;
     KeyState ks;
     app_key_state(a, &ks);
-    if (a->overlay) {
-        km = a->overlay->keymap;
-        r = keys_lookup(&ks, km, k);
-    } else if (keys_lookup(&ks, KM_GLOBAL, k) == REQ_GOTO_PAGE) {
+    if (!a->overlay && keys_lookup(&ks, KM_GLOBAL, k) == REQ_GOTO_PAGE) {
         a->msg[0] = '\0';
         app_overlay_request(a, REQ_GOTO_PAGE, 0);
         snprintf(p->echo, sizeof p->echo, "G  go to page...");
         p->echo_until = ui_now_ms() + ECHO_MS;
         return;
-    } else {
-        const ViewOps *vo = app_cur_view(a);
-        km = vo->keymap;
-        r = keys_lookup(&ks, km, k);
-        if (r == REQ_NONE && vo->kind != W_NONE) {
-            km = KM_COMMON;
-            r = keys_lookup(&ks, km, k);
-        }
-        if (r == REQ_NONE) {
-            km = KM_GLOBAL;
-            r = keys_lookup(&ks, km, k);
-        }
     }
+    Keymap km;
+    Request r = app_key_route(a, k, &km);
     if (!was_overlay && room_key(a, keys_lookup(&ks, KM_PRESENT, k), r, k))
         return;
     int lesson = a->lesson, page = a->page;

@@ -73,9 +73,6 @@ typedef struct Present {
     char rec_sentence[256]; /* the sentence when the editor opened */
 } Present;
 
-/* Handles key k as the presenter does (app_key, the badge, the notes), without the demo's
- * Space and b; demo steps press their keys through it. */
-void present_dispatch(App *a, int k);
 
 /* With R (reveal) on: the bytes of the prose to show (the paragraphs revealed so far);
  * -1: all of it. */

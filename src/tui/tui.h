@@ -30,6 +30,11 @@ int tui_present_main(int argc, char **argv);
  * cannot start (err says why), or 128 + the signal that stopped it. */
 int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char *save_err,
              size_t save_errlen, char *err, size_t errlen);
+/* attend quiz --class: asks s for a room on the terminal (VIEW_CLASS_QUIZ on the player's
+ * loop), a countdown of time_s seconds per question (0: none); *shown receives the number of
+ * answers revealed. Returns 0, 1 when the terminal cannot start (err says why), or 128 + the
+ * signal that stopped it. */
+int tui_class_quiz(QuizSet *s, int time_s, int ascii, int *shown, char *err, size_t errlen);
 /* attend notes: follows the presenter of session (NULL: the most recent running one) until
  * q or a signal. Returns the exit status. */
 int tui_notes_main(const char *session);

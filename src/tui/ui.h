@@ -41,8 +41,6 @@ enum { UI_THEME_AUTO = -1, UI_THEME_DARK = 0, UI_THEME_LIGHT = 1, UI_THEME_PROJE
 /* The theme named s ("dark", "light", "projector"; "auto" -> UI_THEME_AUTO); -2 for an
  * unknown name. */
 int ui_theme_parse(const char *s);
-/* The theme's name ("dark"...; "auto" for UI_THEME_AUTO). */
-const char *ui_theme_name(int theme);
 /* Resolves auto: UI_THEME_LIGHT when COLORFGBG (colorfgbg, may be NULL) names a light
  * background, else dark_theme. */
 int ui_theme_auto(const char *colorfgbg, int dark_theme);

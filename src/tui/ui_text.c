@@ -5,6 +5,7 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "safetext.h"
 #include "ui_text.h"
 
 Ui ui;
@@ -17,13 +18,11 @@ static const struct { const char *u, *a; } TRANSLIT[] = {
     {"—", "--"}, {"–", "-"}, {"“", "\""}, {"”", "\""}, {"‘", "'"}, {"’", "'"},
     {"≈", "~="}, {"≤", "<="}, {"≥", ">="}, {"≠", "!="}, {"∑", "sum"}, {"Σ", "sum"},
     {"α", "alpha"}, {"θ", "theta"}, {"ε", "eps"}, {"λ", "lambda"}, {"π", "pi"},
-    {"░", "."}, {"▒", ":"}, {"▓", "#"}, {"█", "@"}, {"•", "*"}, {"✓", "*"},
+    {"•", "*"}, {"✓", "*"},
     {"↑", "^"}, {"↓", "v"}, {"─", "-"}, {"│", "|"}, {"ᵢ", "_i"}, {"ⱼ", "_j"},
     {"₀", "0"}, {"₁", "1"}, {"₂", "2"}, {"₃", "3"}, {"ₖ", "_k"}, {"₍", "("}, {"₎", ")"},
     {"⁰", "^0"}, {"¹", "^1"}, {"³", "^3"}, {"ⁿ", "^n"}, {"↔", "<->"}, {"∝", "~"},
-    {"▉", "#"}, {"▊", "#"}, {"▋", "#"}, {"▌", "#"}, {"▍", "#"}, {"▎", "#"}, {"▏", "#"},
-    {"▁", "_"}, {"▂", "."}, {"▃", "-"}, {"▄", "-"}, {"▅", "="}, {"▆", "="}, {"▇", "#"},
-    {"▔", "-"}, {"▶", ">"}, {"▸", ">"}, {"▼", "v"}, {"◀", "<"}, {"◂", "<"}, {"✗", "x"},
+    {"▶", ">"}, {"▸", ">"}, {"▼", "v"}, {"◀", "<"}, {"◂", "<"}, {"✗", "x"},
 };
 
 const char *ui_text(const char *s, char *out, size_t outlen)
@@ -39,6 +38,12 @@ const char *ui_text(const char *s, char *out, size_t outlen)
         unsigned char c = (unsigned char)*s;
         if (c < 0x80) {
             out[o++] = *s++;
+            continue;
+        }
+        int block = safetext_block_ascii(s); /* blocks and shades: one rule (safetext.h) */
+        if (block) {
+            out[o++] = (char)block;
+            s += 3;
             continue;
         }
         size_t i, n = sizeof TRANSLIT / sizeof TRANSLIT[0];

@@ -77,11 +77,6 @@ int ui_theme_parse(const char *s)
     return -2;
 }
 
-const char *ui_theme_name(int theme)
-{
-    return theme >= 0 && theme < N_THEMES ? THEMES[theme].name : "auto";
-}
-
 int ui_theme_auto(const char *colorfgbg, int dark_theme)
 {
     /* COLORFGBG is "fg;bg" or "fg;default;bg" (rxvt, konsole, some xterms): the background

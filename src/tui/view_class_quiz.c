@@ -1,12 +1,15 @@
-/* view_class_quiz.c - attend quiz --class: one question at a time for a room, large, with a
- * countdown; r reveals the engine's answer and why, n moves on, q quits. The answer is
- * published with the presenter's state (present_state.h) before it is revealed, so the
- * teacher's `attend notes` shows it. */
+/* view_class_quiz.c - attend quiz --class (VIEW_CLASS_QUIZ, a screen overlay on the one
+ * loop): one question at a time for a room, large, with a countdown; r reveals the engine's
+ * answer and why, n moves on, q quits (keys: KM_CLASS_QUIZ). The answer is published with
+ * the presenter's state (present_state.h) before it is revealed, so the teacher's
+ * `attend notes` shows it. */
 #include <curses.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "app_views.h"
 #include "present_state.h"
 #include "ui.h"
 #include "view_quiz.h"
@@ -25,7 +28,12 @@ static void publish(const QuizSet *s, int i, const char *dir, PresentState *st)
     snprintf(st->page_title, sizeof st->page_title, "question %d of %d", i + 1, s->n);
     snprintf(st->next_title, sizeof st->next_title, "%s",
              i + 1 < s->n ? "the next question" : "");
-    snprintf(st->keys, sizeof st->keys, "r reveal  n next  q quit");
+    char h[256] = "";
+    KeyState ks;
+    memset(&ks, 0, sizeof ks);
+    ks.mode = KMODE_CLASS_ASK; /* the keys of a question not yet revealed, from the table */
+    keys_hints(&ks, KM_CLASS_QUIZ, 0, h, sizeof h);
+    keys_hints_text(h, st->keys, sizeof st->keys);
     snprintf(st->notes, sizeof st->notes, "%s", it->prompt);
     snprintf(st->answer, sizeof st->answer, "%s%s%s", it->answer, it->explain[0] ? " - " : "",
              it->explain);
@@ -116,10 +124,6 @@ static void draw(const QuizSet *s, int i, int revealed, long left)
         if (y < bottom)
             ui_wrap_put(y, 3, w, tr, bottom - y);
     }
-    attron(A_DIM);
-    ui_put(LINES - 1, 1, COLS - 2, revealed ? "n next question  q quit" : "r reveal the answer  n next  q quit");
-    attrset(A_NORMAL);
-    refresh();
 }
 
 /* The room's state for attend notes: the countdown and whether the answer is out. */
@@ -137,62 +141,129 @@ static void publish_room(PresentState *st, const char *dir, long left, int revea
         present_state_write(dir, st, err, sizeof err);
 }
 
-int view_class_quiz_run(QuizSet *s, int time_s, const volatile sig_atomic_t *stop)
+/* ---- the view ---- */
+
+typedef struct {
+    QuizSet *s;         /* NULL when closed */
+    int time_s;         /* seconds per question (0: no countdown) */
+    int i, revealed, shown;
+    time_t qstart;      /* when question i was shown */
+    long left, last_left; /* seconds left (-1: no countdown), when last published */
+    int *shown_out;
+    char dir[512];      /* where the state is published ("" nowhere) */
+    PresentState st;
+} ClassQuiz;
+
+static ClassQuiz *cq(const App *a)
 {
-    char dir[512] = "", err[600];
-    static PresentState st;
-    memset(&st, 0, sizeof st);
-    if (present_state_dir(dir, sizeof dir, 1, err, sizeof err))
-        dir[0] = '\0';
-    st.pid = (long)getpid();
-    st.started = (long)time(NULL);
-    snprintf(st.session, sizeof st.session, "%ld-%ld", st.pid, st.started);
-    if (dir[0]) { /* a crash removes the published state too */
+    return app_view_state((App *)a, &VIEW_CLASS_QUIZ);
+}
+
+int view_class_quiz_start(App *a, QuizSet *s, int time_s, int *shown)
+{
+    ClassQuiz *c = cq(a);
+    char err[600];
+    *shown = 0;
+    if (s->n < 1) {
+        app_msg(a, 1, "the class quiz has no questions");
+        return -1;
+    }
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->time_s = time_s;
+    c->shown_out = shown;
+    if (present_state_dir(c->dir, sizeof c->dir, 1, err, sizeof err))
+        c->dir[0] = '\0';
+    c->st.pid = (long)getpid();
+    c->st.started = (long)time(NULL);
+    snprintf(c->st.session, sizeof c->st.session, "%ld-%ld", c->st.pid, c->st.started);
+    if (c->dir[0]) { /* a crash removes the published state too */
         char path[1200];
-        snprintf(path, sizeof path, "%s/%s.state", dir, st.session);
+        snprintf(path, sizeof path, "%s/%s.state", c->dir, c->st.session);
         ui_crash_unlink(path);
     }
-    int i = 0, revealed = 0, shown = 0;
-    time_t qstart = time(NULL);
-    long last_left = -2;
-    timeout(200);
-    publish(s, i, dir, &st);
-    int dirty = 1;
-    while (!*stop && i < s->n) {
-        long left = time_s > 0 ? time_s - (long)(time(NULL) - qstart) : -1;
-        if (time_s > 0 && left < 0)
-            left = 0;
-        if (left != last_left) {
-            dirty = 1;
-            publish_room(&st, dir, left, revealed);
-        }
-        if (dirty) {
-            draw(s, i, revealed, left);
-            last_left = left;
-            dirty = 0;
-        }
-        int k = ui_read_key();
-        if (k < 0)
-            continue;
-        dirty = 1;
-        if (k == 'q' || k == KEY_CTRL('c'))
-            break;
-        if (k == 'r' && !revealed) {
-            revealed = 1;
-            shown++;
-            publish_room(&st, dir, left, revealed);
-        } else if (k == 'n' || k == ' ') {
-            if (i + 1 >= s->n)
-                break;
-            i++;
-            revealed = 0;
-            qstart = time(NULL);
-            last_left = -2;
-            publish(s, i, dir, &st);
-        }
-    }
-    if (dir[0])
-        present_state_remove(dir, st.session);
-    ui_crash_unlink(NULL);
-    return shown;
+    c->qstart = time(NULL);
+    c->last_left = -2;
+    publish(s, 0, c->dir, &c->st);
+    return app_overlay_open(a, &VIEW_CLASS_QUIZ, 0);
 }
+
+/* The countdown: the room's state is published, and the screen redrawn, each second. */
+static int class_poll(App *a)
+{
+    ClassQuiz *c = cq(a);
+    if (!c->s)
+        return 0;
+    long left = c->time_s > 0 ? c->time_s - (long)(time(NULL) - c->qstart) : -1;
+    if (c->time_s > 0 && left < 0)
+        left = 0;
+    c->left = left;
+    if (left == c->last_left)
+        return 0;
+    c->last_left = left;
+    publish_room(&c->st, c->dir, left, c->revealed);
+    return 1;
+}
+
+static void class_draw(App *a, Rect full)
+{
+    ClassQuiz *c = cq(a);
+    (void)full;
+    if (c->s)
+        draw(c->s, c->i, c->revealed, c->left);
+}
+
+static int class_key(App *a, Request r, int k)
+{
+    ClassQuiz *c = cq(a);
+    (void)k;
+    if (!c->s)
+        return 0;
+    switch (r) {
+    case REQ_CLOSE:
+        app_overlay_close(a);
+        break;
+    case REQ_REVEAL:
+        c->revealed = 1;
+        c->shown++;
+        publish_room(&c->st, c->dir, c->left, c->revealed);
+        break;
+    case REQ_STEP_NEXT:
+        if (c->i + 1 >= c->s->n) {
+            app_overlay_close(a);
+            break;
+        }
+        c->i++;
+        c->revealed = 0;
+        c->qstart = time(NULL);
+        c->last_left = -2;
+        publish(c->s, c->i, c->dir, &c->st);
+        break;
+    default:
+        break;
+    }
+    return 1;
+}
+
+static void class_close(App *a)
+{
+    ClassQuiz *c = cq(a);
+    if (!c->s)
+        return;
+    if (c->dir[0])
+        present_state_remove(c->dir, c->st.session);
+    ui_crash_unlink(NULL);
+    *c->shown_out = c->shown;
+    c->s = NULL;
+}
+
+static void class_key_state(const App *a, KeyState *s)
+{
+    s->mode = cq(a)->revealed ? KMODE_CLASS_REVEALED : KMODE_CLASS_ASK;
+}
+
+const ViewOps VIEW_CLASS_QUIZ = {
+    .name = "class-quiz", .keymap = KM_CLASS_QUIZ, .overlay = 1, .screen = 1,
+    .state_size = sizeof(ClassQuiz), .close = class_close, .draw = class_draw,
+    .key = class_key, .key_state = class_key_state, .poll = class_poll, .poll_ms = 200,
+};

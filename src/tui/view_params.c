@@ -15,7 +15,8 @@ static void params_header(const ParamConfig *p, char *sizes, size_t ns, char *ch
     snprintf(sizes, ns, "d_model %lld  h %lld  kv_h %lld  d_head %lld  L %lld  d_ff %lld  "
              "vocab %lld", p->d_model, p->n_heads, p->n_kv_heads, p->d_head, p->n_layers,
              p->d_ff, p->vocab);
-    snprintf(choices, nc, "%s  %s%s", p->swiglu ? "SwiGLU FFN (3 matrices)" : "FFN of 2 matrices",
+    snprintf(choices, nc, "%s  %s%s", p->attn_only ? "no FFN (attention only)"
+             : p->swiglu ? "SwiGLU FFN (3 matrices)" : "FFN of 2 matrices",
              p->rmsnorm ? "RMSNorm" : "LayerNorm", p->bias ? "  biases" : "");
 }
 

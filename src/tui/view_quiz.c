@@ -561,7 +561,7 @@ static void key(QV *q, Request r, int k)
     }
 }
 
-/* A quiz screen's state for the set s (see view_quiz_run); NULL when out of memory. */
+/* A quiz screen's state for the set s (see view_quiz_start); NULL when out of memory. */
 static QV *qv_new(QuizSet *s, Progress *p, int scores)
 {
     QV *q = calloc(1, sizeof *q);

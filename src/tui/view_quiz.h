@@ -4,8 +4,6 @@
 #ifndef ATTEND_VIEW_QUIZ_H
 #define ATTEND_VIEW_QUIZ_H
 
-#include <signal.h>
-
 #include "app.h"
 #include "progress.h"
 #include "quiz.h"
@@ -20,11 +18,13 @@
 int view_quiz_start(App *a, QuizSet *s, Progress *p, int scores, QuizTally *t, char *save_err,
                     size_t errlen);
 
-/* attend quiz --class (view_class_quiz.c): asks s one question at a time for a room, large,
- * with a countdown of time_s seconds per question (0: none); r reveals the engine's answer
- * and why, n moves on, q quits. Publishes each question's answer for `attend notes`
- * before it is revealed. Returns the number of answers revealed. */
-int view_class_quiz_run(QuizSet *s, int time_s, const volatile sig_atomic_t *stop);
+/* attend quiz --class (tui_class_quiz, view_class_quiz.c): opens VIEW_CLASS_QUIZ in a (an
+ * App of its own, a->solo) on s, one question at a time for a room, large, with a countdown
+ * of time_s seconds per question (0: none); r reveals the engine's answer and why, n moves
+ * on, q quits. Publishes each question's answer for `attend notes` before it is revealed.
+ * When it closes, *shown is the number of answers revealed. s and shown must outlive it. 0,
+ * or -1 (no questions: app_msg says so). */
+int view_class_quiz_start(App *a, QuizSet *s, int time_s, int *shown);
 
 /* Draws a cell question's weights from row y at column x, w wide, above row maxy - keep
  * (the question's row marked '>', column cursor bracketed; -1: none). Returns the next

@@ -14,6 +14,7 @@
 #include "datapath.h"
 #include "ui.h"
 #include "view_explain.h"
+#include "view_train_repeat.h"
 #include "watch.h"
 
 #define TR_SENTENCE "the dog chased the cat ."
@@ -42,11 +43,35 @@ typedef struct {
     char gen[200];            /* the continuation of TR_PROMPT after training */
     int have[2];              /* final losses of the cheating [0] and masked [1] runs */
     double fin_train[2], fin_held[2];
+    TrainRepeat *rep;         /* a page whose model records a repeat-task recipe (the
+                                 induction model): its replay and live run instead */
+    const Model *rep_model;   /* the model rep was made for */
 } TrainState;
 
 static TrainState *st(const App *a)
 {
     return app_view_state((App *)a, &VIEW_TRAIN);
+}
+
+/* The repeat-task page of the current model, made on first use; NULL on a corpus page. */
+static TrainRepeat *rep(const App *a)
+{
+    TrainState *s = st(a);
+    if (!s || !a->model)
+        return NULL;
+    if (s->rep && s->rep_model == a->model)
+        return s->rep;
+    trr_free(s->rep);
+    s->rep = NULL;
+    s->rep_model = NULL;
+    if (!trr_applies(a->model))
+        return NULL;
+    char err[300];
+    s->rep = trr_new(a->model, err, sizeof err);
+    if (!s->rep)
+        app_msg((App *)a, 1, "%s", err);
+    s->rep_model = a->model;
+    return s->rep;
 }
 
 static double now_s(void)
@@ -144,6 +169,9 @@ static void tr_measure(App *a, TrainState *s)
 static int train_tick(App *a)
 {
     TrainState *s = st(a);
+    TrainRepeat *rp = rep(a);
+    if (rp)
+        return trr_tick(a, rp);
     if (!s || !s->run || (!s->running && !s->measure))
         return 0;
     if (s->measure) {
@@ -172,6 +200,9 @@ static int train_key(App *a, Request req, int k)
     TrainState *s = st(a);
     if (!s)
         return 0;
+    TrainRepeat *rp = rep(a);
+    if (rp)
+        return trr_key(a, rp, req);
     if (!s->run && !s->running && req != REQ_TRAIN_RUN && req != REQ_TOGGLE_MASK &&
         req != REQ_RESET)
         s->causal = a->w->start.causal != 0;
@@ -317,6 +348,11 @@ static void train_draw(App *a, Rect r)
     TrainState *s = st(a);
     if (!s)
         return;
+    TrainRepeat *rp = rep(a);
+    if (rp) {
+        trr_draw(rp, r);
+        return;
+    }
     WatchOpts o;
     watch_opts_defaults(&o);
     int y = r.y, causal = train_causal(a);
@@ -359,8 +395,8 @@ static void train_draw(App *a, Rect r)
 
 static int train_need(App *a, int w)
 {
-    (void)a, (void)w;
-    return 16;
+    TrainRepeat *rp = rep(a);
+    return rp ? trr_need(rp, w) : 16;
 }
 
 /* Rows out of sight in a w x h pane: the heatmap's token rows beside the loss plot that do
@@ -383,6 +419,8 @@ static void train_release(App *a)
     if (!s)
         return;
     watch_free(s->run);
+    trr_free(s->rep);
+    s->rep = NULL;
     trace_free(s->trace);
     live_free(&s->live);
     s->run = NULL;
@@ -393,7 +431,8 @@ static void train_release(App *a)
 static void train_key_state(const App *a, KeyState *ks)
 {
     TrainState *s = st(a);
-    ks->train_running = s && s->running;
+    TrainRepeat *rp = s ? rep(a) : NULL;
+    ks->train_running = rp ? trr_running(rp) : s && s->running;
     ks->train_causal = train_causal(a);
 }
 

@@ -133,6 +133,15 @@ if [ "$cur" = "causal-mask 1" ]; then ok; else bad "progress not saved at page 2
 expect 2 'unknown option' -- "$A" --plain --frob
 expect 1 'no lesson with id' -- "$A" --plain --lesson no-such-lesson
 
+# ---- one glyph rule: the replayed training curves (lesson induction-heads) read the same in
+# UTF-8 and under LANG=C, and are not one glyph repeated (a curve whose blocks all became '#') ----
+ind_page=$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["pages"]; print(1 + [i for i, x in enumerate(p) if "{{curve" in x["prose"]][0])' "$(lesson_json induction-heads)")
+run curveu 'q\n' --plain --lesson induction-heads --page "$ind_page"
+LANG=C LC_ALL=C run curvea 'q\n' --plain --lesson induction-heads --page "$ind_page"
+cu=$(grep -E '^(2nd|1st) copy ' "$tmp/curveu.out"); ca=$(grep -E '^(2nd|1st) copy ' "$tmp/curvea.out")
+if [ -n "$cu" ] && [ "$cu" = "$ca" ]; then ok; else bad "curves differ: UTF-8 [$cu] vs ASCII [$ca]"; fi
+if grep -E '^2nd copy ' "$tmp/curveu.out" | grep -qE ' [#]+[^#]'; then ok; else bad "the second-copy curve has no drop: [$cu]"; fi
+
 # ---- no escape, box drawing, block or shade byte anywhere, UTF-8 and ASCII ----
 LANG=C LC_ALL=C run ascii 'm\np\nv\nq\n' --plain --lesson causal-mask
 if LC_ALL=C grep -qP '[\x80-\xff]' "$tmp/ascii.out"; then bad "non-ASCII bytes under LANG=C"; else ok; fi

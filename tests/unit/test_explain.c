@@ -6,12 +6,17 @@
 #include "explain.h"
 #include "t.h"
 
-static int make_decoder(Model *m, int pe)
+static int make_model(Model *m, int pe, int attn_only, int final_norm)
 {
     ModelConfig c;
     model_config_defaults(&c);
     c.vocab_size = 12; c.d_model = 16; c.n_heads = 2; c.d_head = 8; c.d_ff = 32; c.max_len = 10;
     c.pe = (PeKind)pe;
+    c.final_norm = final_norm;
+    if (attn_only) {
+        c.ffn = FFN_NONE;
+        c.d_ff = 0;
+    }
     const char *w[12] = {"<pad>", "<unk>", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
     Vocab v;
     char err[128];
@@ -19,6 +24,11 @@ static int make_decoder(Model *m, int pe)
         return -1;
     model_init_random(m, 11);
     return 0;
+}
+
+static int make_decoder(Model *m, int pe)
+{
+    return make_model(m, pe, 0, 1);
 }
 
 int main(void)
@@ -88,7 +98,7 @@ int main(void)
     CHECK(total == engine, "param count %lld vs the engine's layout %lld", total, engine);
     /* The source material's exercise: d 2560, h 32, L 36, d_ff 6912, vocab 151936, SwiGLU,
      * tied: recount independently. */
-    ParamConfig q = {2560, 32, 32, 80, 36, 6912, 151936, 1, 1, 1, 0, 0, 0, 0, 0};
+    ParamConfig q = {2560, 32, 32, 80, 36, 6912, 151936, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
     explain_params(&q, rows, &total, NULL);
     long long want = 151936LL * 2560 + 36 * (4LL * 2560 * 2560 + 3LL * 2560 * 6912 + 2 * 2560) + 2560;
     CHECK(total == want, "exercise: %lld vs %lld", total, want);
@@ -101,6 +111,23 @@ int main(void)
     CHECK(total == (long long)m.n_floats && total == (long long)model_config_param_count(&m.cfg),
           "learned PE: widget %lld, model file %lld floats", total, (long long)m.n_floats);
     model_free(&m);
+    /* Attention-only (one norm a layer, no FFN) and no final norm: the rows agree with the
+     * model file's floats, and the norms row counts L + 1 norms, not 2L + 1. */
+    for (int vi = 0; vi < 3; vi++) {
+        int ao = vi != 1, fin = vi != 2;
+        CHECK(make_model(&m, PE_LEARNED, ao, fin) == 0, "model variant %d", vi);
+        explain_param_config(&m.cfg, &pc);
+        int n = explain_params(&pc, rows, &total, NULL);
+        CHECK(total == (long long)m.n_floats, "variant %d: widget %lld, model %lld floats", vi,
+              total, (long long)m.n_floats);
+        long long norms = -1;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(rows[i].name, "norms"))
+                norms = rows[i].count;
+        long long want_norms = ((ao ? 1 : 2) * m.cfg.n_layers + fin) * 2LL * m.cfg.d_model;
+        CHECK(norms == want_norms, "variant %d: norms %lld, want %lld", vi, norms, want_norms);
+        model_free(&m);
+    }
 
     /* Hand-worked attention as a trace. */
     float Q[4] = {1, 0, 0, 1}, K[4] = {1, 0, 1, 1}, V[4] = {1, 2, 3, 4};

@@ -13,6 +13,7 @@
 #include "model.h"
 #include "repeat.h"
 #include "t.h"
+#include "ui_text.h"
 
 #define L 24
 
@@ -380,6 +381,17 @@ static void test_shipped(void)
         CHECK(placeholder_value("curve loss_second", &px, out, sizeof out, e3, sizeof e3) == 0 &&
               strlen(out) == (size_t)(npt < 40 ? npt : 40) && out[0] == '#',
               "an ASCII curve of 40 columns starting at the top: %s", out);
+        /* one glyph rule: the player's ASCII fallback of the UTF-8 curve is the ASCII curve
+         * (plain mode's too: tests/ref/plain.sh) */
+        char utf[400], asc[200];
+        px.ascii = 0;
+        CHECK(placeholder_value("curve loss_second", &px, utf, sizeof utf, e3, sizeof e3) == 0 &&
+              strlen(utf) == 3 * strlen(out), "a UTF-8 curve of blocks: %s", utf);
+        int was = ui.utf8;
+        ui.utf8 = 0;
+        CHECK(!strcmp(ui_text(utf, asc, sizeof asc), out), "ASCII fallback %s, want %s", asc, out);
+        ui.utf8 = was;
+        px.ascii = 1;
         CHECK(placeholder_value("hist loss_second 7", &px, out, sizeof out, e3, sizeof e3) < 0,
               "an unrecorded step is an error");
         CHECK(placeholder_value("curve induction.5.0", &px, out, sizeof out, e3, sizeof e3) < 0 &&

@@ -8,6 +8,7 @@
 
 #include "keys.h"
 #include "t.h"
+#include "safetext.h"
 #include "ui_text.h"
 
 #define MAX_BINDS 1024
@@ -281,6 +282,16 @@ static void test_quiz_modes(void)
     for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
         CHECK(!strcmp(footer_of(KM_QUIZ, F[i].mode, got, sizeof got), F[i].footer),
               "quiz mode %d footer \"%s\" (want \"%s\")", F[i].mode, got, F[i].footer);
+    /* the class quiz: r only while the answer is hidden */
+    CHECK(!strcmp(footer_of(KM_CLASS_QUIZ, KMODE_CLASS_ASK, got, sizeof got),
+                  "r reveal the answer|n next|q quit"), "class quiz footer \"%s\"", got);
+    CHECK(!strcmp(footer_of(KM_CLASS_QUIZ, KMODE_CLASS_REVEALED, got, sizeof got),
+                  "n next question|q quit"), "class quiz footer once revealed \"%s\"", got);
+    char h[256] = "", text[256];
+    keys_hint_append(h, sizeof h, "r", "reveal");
+    keys_hint_append(h, sizeof h, "q", "quit");
+    CHECK(!strcmp(keys_hints_text(h, text, sizeof text), "r reveal  q quit"),
+          "hints as text \"%s\"", text);
     KeyState s;
     memset(&s, 0, sizeof s);
     static const struct {
@@ -308,6 +319,7 @@ static void test_quiz_modes(void)
         {KMODE_QUIZ_SMALL, 'q', REQ_CLOSE},
         {KMODE_QUIZ_SMALL, '\r', REQ_NONE},
         {KMODE_NONE, '\r', REQ_NONE}, /* no mode: a moded row binds nothing */
+        {KMODE_CLASS_ASK, 'r', REQ_NONE}, /* another overlay's mode */
     };
     for (size_t i = 0; i < sizeof L / sizeof L[0]; i++) {
         s.mode = L[i].mode;
@@ -315,6 +327,10 @@ static void test_quiz_modes(void)
         CHECK(r == L[i].want, "quiz mode %d key %d: %s (want %s)", L[i].mode, L[i].key,
               keys_request_name(r), keys_request_name(L[i].want));
     }
+    s.mode = KMODE_CLASS_REVEALED;
+    CHECK(keys_lookup(&s, KM_CLASS_QUIZ, 'r') == REQ_NONE, "r reveals once");
+    s.mode = KMODE_CLASS_ASK;
+    CHECK(keys_lookup(&s, KM_CLASS_QUIZ, 'r') == REQ_REVEAL, "r reveals");
     for (int m = KMODE_QUIZ_ASK; m <= KMODE_QUIZ_SMALL; m++) {
         s.mode = m;
         CHECK(keys_lookup(&s, KM_QUIZ, KEY_CTRL('c')) == REQ_CLOSE, "Ctrl-C leaves in mode %d",
@@ -362,7 +378,11 @@ static void test_ascii_blocks(void)
     ui_text("\xe2\x96\x81\xe2\x96\x82\xe2\x96\x83\xe2\x96\x84\xe2\x96\x85\xe2\x96\x86"
             "\xe2\x96\x87\xe2\x96\x88", out, sizeof out);
     ui.utf8 = utf8;
-    CHECK(!strcmp(out, "_.--==#@"), "the eight block heights in ASCII (got \"%s\")", out);
+    char want[16] = "";
+    for (int l = 0; l < 8; l++) /* the one rule plain mode and {{curve}} use too */
+        strcat(want, safetext_level_glyph(l, 1));
+    CHECK(!strcmp(out, want) && !strchr(out, '?') && out[0] != out[7],
+          "the eight block heights in ASCII (got \"%s\", want \"%s\")", out, want);
 }
 
 int main(void)

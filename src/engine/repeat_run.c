@@ -1,0 +1,183 @@
+/* repeat_run.c - the repeated-sequence task trained live by a model file's recorded recipe,
+ * measured like `attend train` measures its history (see repeat_run.h). */
+#include "repeat_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+struct RepeatRun {
+    Model m;
+    TrainOpts o;
+    int every;
+    Trainer *t;
+    HeadsHistory hist;
+    int measured;          /* the step of the last point measured, -1 before any */
+    char err[512];
+};
+
+/* A number of the record: o (double) or -1 with "training.KEY: ..." in err. */
+static int rec_num(const cJSON *rec, const char *key, double lo, double hi, double *out,
+                   char *err, size_t errlen)
+{
+    char what[64];
+    snprintf(what, sizeof what, "training.%s", key);
+    if (json_get_number(rec, key, out, what, err, errlen))
+        return -1;
+    if (!(*out >= lo && *out <= hi)) {
+        snprintf(err, errlen, "%s is %g, expected %g..%g", what, *out, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *err,
+                       size_t errlen)
+{
+    const char *who = m->path[0] ? m->path : "the model";
+    cJSON *rec = m->training ? json_parse_text("training", m->training, strlen(m->training),
+                                               err, errlen)
+                             : NULL;
+    const cJSON *task = rec ? json_get(rec, "task") : NULL;
+    if (!rec || !cJSON_IsString(task) || strcmp(task->valuestring, "repeat")) {
+        snprintf(err, errlen, "%s was not trained on the repeated-sequence task (no \"task\": "
+                 "\"repeat\" in its training record)", who);
+        cJSON_Delete(rec);
+        return -1;
+    }
+    train_opts_defaults(o);
+    double v[11];
+    static const char *const KEYS[11] = {"seq_len", "steps", "batch", "lr", "seed", "warmup",
+                                         "min_lr_ratio", "weight_decay", "clip",
+                                         "history_every", NULL};
+    static const double LO[10] = {3, 1, 1, 0, 0, 0, 0, 0, 0, 1};
+    static const double HI[10] = {4096, 1e6, 4096, 1, 1e15, 1e6, 1, 1, 1e3, 1e6};
+    char msg[300];
+    int rc = 0;
+    for (int i = 0; KEYS[i] && !rc; i++)
+        rc = rec_num(rec, KEYS[i], LO[i], HI[i], &v[i], msg, sizeof msg);
+    const cJSON *rp = json_get(rec, "repeat");
+    const char *loss = rp ? json_get_string(rp, "loss", "training.repeat.loss", msg, sizeof msg)
+                          : NULL;
+    if (!rc && (!rp || !loss || json_get_int(rp, "min_segment", 2, 2047, &o->repeat.min_seg,
+                                             "training.repeat.min_segment", msg, sizeof msg) ||
+                json_get_int(rp, "max_segment", 2, 2047, &o->repeat.max_seg,
+                             "training.repeat.max_segment", msg, sizeof msg))) {
+        if (!rp)
+            snprintf(msg, sizeof msg, "training.repeat is missing");
+        rc = -1;
+    }
+    if (!rc) {
+        o->seq_len = (int)v[0];
+        o->steps = (int)v[1];
+        o->batch = (int)v[2];
+        o->lr = (float)v[3];
+        o->seed = (uint64_t)v[4];
+        o->warmup = (int)v[5];
+        o->min_lr_ratio = (float)v[6];
+        o->weight_decay = (float)v[7];
+        o->clip = (float)v[8];
+        *history_every = (int)v[9];
+        o->causal = 1;
+        o->threads = 2;
+        o->repeat.on = 1;
+        o->repeat.loss = !strcmp(loss, "all")      ? REPEAT_LOSS_ALL
+                         : !strcmp(loss, "copies") ? REPEAT_LOSS_COPIES
+                                                   : REPEAT_LOSS_SECOND;
+        if (repeat_check(&o->repeat, o->seq_len, msg, sizeof msg) || o->seq_len > m->cfg.max_len)
+            rc = -1;
+        if (rc && o->seq_len > m->cfg.max_len)
+            snprintf(msg, sizeof msg, "training.seq_len %d exceeds max_len %d", o->seq_len,
+                     m->cfg.max_len);
+    }
+    if (rc)
+        snprintf(err, errlen, "%s: %s (retrain it with make models)", who, msg);
+    cJSON_Delete(rec);
+    return rc;
+}
+
+RepeatRun *repeat_run_new(const Model *m, char *err, size_t errlen)
+{
+    RepeatRun *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    r->measured = -1;
+    Vocab v;
+    char msg[400];
+    if (repeat_recipe_read(m, &r->o, &r->every, err, errlen)) {
+        free(r);
+        return NULL;
+    }
+    if (vocab_init_kind(&v, m->vocab.kind, (const char *const *)m->vocab.words, m->vocab.n, msg,
+                        sizeof msg)) {
+        snprintf(err, errlen, "vocabulary: %s", msg);
+        free(r);
+        return NULL;
+    }
+    if (model_new(&r->m, &m->cfg, &v, msg, sizeof msg)) {
+        snprintf(err, errlen, "%s", msg);
+        vocab_free(&v);
+        free(r);
+        return NULL;
+    }
+    HeadProbe p;
+    heads_probe_defaults(m, &p); /* the recorded history's probes (heads_history_read) */
+    r->t = train_new(&r->m, NULL, &r->o, 1, err, errlen);
+    if (!r->t || heads_history_init(&r->hist, &r->m, &p)) {
+        if (r->t)
+            snprintf(err, errlen, "out of memory");
+        repeat_run_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+int repeat_run_step(RepeatRun *r)
+{
+    int rc = train_step(r->t);
+    if (rc < 0)
+        snprintf(r->err, sizeof r->err, "%s", train_error(r->t));
+    return rc;
+}
+
+int repeat_run_due(const RepeatRun *r)
+{
+    int s = train_step_count(r->t);
+    return s != r->measured && (s % r->every == 0 || s == r->o.steps);
+}
+
+int repeat_run_measure(RepeatRun *r)
+{
+    int s = train_step_count(r->t);
+    if (heads_history_add(&r->hist, &r->m, s, s ? train_last_loss(r->t) : NAN, r->err,
+                          sizeof r->err))
+        return -1;
+    r->measured = s;
+    return 0;
+}
+
+const HeadsHistory *repeat_run_history(const RepeatRun *r) { return &r->hist; }
+const Model *repeat_run_model(const RepeatRun *r) { return &r->m; }
+const TrainOpts *repeat_run_opts(const RepeatRun *r) { return &r->o; }
+int repeat_run_steps_done(const RepeatRun *r) { return train_step_count(r->t); }
+const char *repeat_run_error(const RepeatRun *r) { return r->err; }
+
+int repeat_run_save(const RepeatRun *r, const char *path, char *err, size_t errlen)
+{
+    return model_save(&r->m, path, err, errlen);
+}
+
+void repeat_run_free(RepeatRun *r)
+{
+    if (!r)
+        return;
+    train_free(r->t);
+    heads_history_free(&r->hist);
+    model_free(&r->m);
+    free(r);
+}

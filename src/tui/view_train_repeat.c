@@ -1,0 +1,359 @@
+/* view_train_repeat.c - the train widget on a model trained on the repeated-sequence task
+ * (the induction model): by default the replay of its recorded training (both copies' losses
+ * and every head's score over the steps, the phase change marked), with t a fresh model trained
+ * live by the same recipe (repeat_run.c) in slices between keys; below, the layer-0
+ * previous-token head and the last layer's induction head side by side on a repeated
+ * sequence, of the model the curves end with. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repeat_run.h"
+#include "safetext.h"
+#include "ui.h"
+#include "view_train_repeat.h"
+
+#define TRR_SEG 4              /* the shown sequence: R R, R this many words (a length the
+                                  shipped model never trained on: its segments are 6..20) */
+#define TRR_SEED 7             /* the words of R */
+#define TRR_SAVE_FILE "attend-induction.json"
+#define TRR_CHART_MIN 12       /* narrowest chart worth drawing */
+
+struct TrainRepeat {
+    const Model *shipped;
+    HeadsHistory rec;          /* the recorded training (the replay) */
+    RepeatRun *run;            /* the live run, NULL while replaying */
+    int running, done;
+    double secs;               /* seconds spent in live steps */
+    int ids[2 * TRR_SEG + 1], n_ids;
+    RepeatSpan span;
+    Trace *trace;              /* the shown model on ids */
+    int traced;                /* the heatmaps are of the current model */
+};
+
+int trr_applies(const Model *m)
+{
+    TrainOpts o;
+    int every;
+    char err[200];
+    return m && m->cfg.arch == ARCH_DECODER && m->cfg.n_layers >= 2 &&
+           repeat_recipe_read(m, &o, &every, err, sizeof err) == 0;
+}
+
+static void retrace(TrainRepeat *r);
+
+TrainRepeat *trr_new(const Model *m, char *err, size_t errlen)
+{
+    TrainRepeat *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    r->shipped = m;
+    if (heads_history_read(m, &r->rec, err, errlen)) {
+        free(r);
+        return NULL;
+    }
+    int pool[4096];
+    int n_pool = repeat_pool(&m->vocab, pool, 4096);
+    CorpusRng rng;
+    corpus_rng_seed(&rng, TRR_SEED);
+    r->n_ids = repeat_probe(&rng, pool, n_pool, vocab_id(&m->vocab, "<bos>"), TRR_SEG, 0, r->ids,
+                            &r->span);
+    r->trace = trace_new(m, r->n_ids, 1);
+    if (!r->trace || n_pool < TRR_SEG) {
+        snprintf(err, errlen, r->trace ? "the vocabulary has too few words" : "out of memory");
+        trr_free(r);
+        return NULL;
+    }
+    retrace(r);
+    return r;
+}
+
+static const HeadsHistory *shown(const TrainRepeat *r)
+{
+    return r->run ? repeat_run_history(r->run) : &r->rec;
+}
+
+static const Model *shown_model(const TrainRepeat *r)
+{
+    return r->run ? repeat_run_model(r->run) : r->shipped;
+}
+
+static int total_steps(const TrainRepeat *r)
+{
+    if (r->run)
+        return repeat_run_opts(r->run)->steps;
+    return r->rec.n ? r->rec.step[r->rec.n - 1] : 0;
+}
+
+/* The last point's score s of head k (layer * n_heads + head), NAN without points. */
+static double last_score(const HeadsHistory *h, int k, int s)
+{
+    return h->n ? h->scores[((size_t)(h->n - 1) * h->n_heads + k) * HEADS_N_SCORES + s] : NAN;
+}
+
+/* The head of layer l with the largest last score s. */
+static int best_head(const TrainRepeat *r, int l, int s)
+{
+    const HeadsHistory *h = shown(r);
+    int nh = r->shipped->cfg.n_heads, best = 0;
+    for (int k = 1; k < nh; k++)
+        if (last_score(h, l * nh + k, s) > last_score(h, l * nh + best, s))
+            best = k;
+    return best;
+}
+
+static void retrace(TrainRepeat *r)
+{
+    Controls c;
+    const Model *m = shown_model(r);
+    model_default_controls(m, &c);
+    char err[256];
+    r->traced = model_forward(m, r->ids, r->n_ids, NULL, 0, &c, r->trace, err, sizeof err) == 0;
+}
+
+int trr_tick(App *a, TrainRepeat *r)
+{
+    if (!r->run || !r->running)
+        return 0;
+    if (repeat_run_due(r->run)) {
+        if (repeat_run_measure(r->run)) {
+            r->running = 0;
+            app_msg(a, 1, "training stopped: %s", repeat_run_error(r->run));
+        }
+        retrace(r); /* the heatmaps follow the curves' last point */
+        return 1;
+    }
+    if (repeat_run_steps_done(r->run) >= repeat_run_opts(r->run)->steps) {
+        r->running = 0;
+        r->done = 1;
+        app_msg(a, 0, "trained %d steps in %.0f s: r goes back to the replay, w saves it",
+                repeat_run_steps_done(r->run), r->secs);
+        return 1;
+    }
+    long long t = ui_now_ms();
+    int rc = repeat_run_step(r->run);
+    r->secs += (double)(ui_now_ms() - t) / 1000.0;
+    if (rc < 0) {
+        r->running = 0;
+        app_msg(a, 1, "training stopped: %s", repeat_run_error(r->run));
+    }
+    return 1;
+}
+
+int trr_key(App *a, TrainRepeat *r, Request req)
+{
+    char err[600];
+    switch (req) {
+    case REQ_TRAIN_RUN:
+        if (r->run && !r->done) {
+            r->running = !r->running;
+            app_msg(a, 0, r->running ? "training..." : "paused at step %d",
+                    repeat_run_steps_done(r->run));
+            return 1;
+        }
+        repeat_run_free(r->run);
+        r->run = repeat_run_new(r->shipped, err, sizeof err);
+        r->done = 0;
+        r->secs = 0;
+        r->traced = 0;
+        if (!r->run) {
+            app_msg(a, 1, "cannot train: %s", err);
+            return 1;
+        }
+        r->running = 1;
+        app_msg(a, 0, "training a fresh model live, seed %llu: t pauses, q quits",
+                (unsigned long long)repeat_run_opts(r->run)->seed);
+        return 1;
+    case REQ_RESET:
+        repeat_run_free(r->run);
+        r->run = NULL;
+        r->running = r->done = 0;
+        retrace(r);
+        app_msg(a, 0, "the replay of the recorded training");
+        return 1;
+    case REQ_SAVE:
+        if (!r->run || repeat_run_steps_done(r->run) == 0)
+            app_msg(a, 0, "nothing trained yet: t trains a fresh model live");
+        else if (repeat_run_save(r->run, TRR_SAVE_FILE, err, sizeof err))
+            app_msg(a, 1, "cannot save: %s", err);
+        else
+            app_msg(a, 0, "saved %s (step %d): attend heads --model %s", TRR_SAVE_FILE,
+                    repeat_run_steps_done(r->run), TRR_SAVE_FILE);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* One series as a chart of w columns over steps 0..total (each column the mean of the points
+ * in its steps; none yet: blank), scaled 0..top, into out. */
+static void chart(const HeadsHistory *h, const float *v, size_t stride, int total, double top,
+                  int w, char *out, size_t outlen)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (int c = 0; c < w; c++) {
+        double lo = (double)c * total / w, hi = (double)(c + 1) * total / w, s = 0;
+        int m = 0;
+        for (int i = 0; i < h->n; i++) {
+            float x = v[(size_t)i * stride];
+            if (isfinite(x) && h->step[i] >= lo && (h->step[i] < hi || (c == w - 1 && h->step[i] <= hi))) {
+                s += x;
+                m++;
+            }
+        }
+        const char *g = m ? safetext_level_glyph((int)lround(s / m / top * 7.0), 0) : " ";
+        size_t gl = strlen(g);
+        if (k + gl + 1 > outlen)
+            break;
+        memcpy(out + k, g, gl + 1);
+        k += gl;
+    }
+}
+
+/* A labelled chart with the series' last value at the end, in w columns. */
+static void chart_line(const HeadsHistory *h, const float *v, size_t stride, int total, double top,
+                       int y, int x, int w, const char *label, int accent)
+{
+    char buf[512];
+    int lw = (int)strlen(label) + 1, cw = w - lw - 6;
+    if (cw < TRR_CHART_MIN)
+        return;
+    chart(h, v, stride, total, top, cw, buf, sizeof buf);
+    ui_put(y, x, lw, label);
+    if (accent)
+        attron(COLOR_PAIR(UI_ACCENT) | A_BOLD);
+    ui_put(y, x + lw, cw, buf);
+    if (accent)
+        attroff(COLOR_PAIR(UI_ACCENT) | A_BOLD);
+    float last = h->n ? v[(size_t)(h->n - 1) * stride] : NAN;
+    if (isfinite(last))
+        ui_putf(y, x + lw + cw + 1, 5, "%4.2f", (double)last);
+}
+
+/* One head's weights on the sequence, the cells it should attend to (want: the previous
+ * token for s = prev, the token after the earlier occurrence for induction) underlined. */
+static void heat(const TrainRepeat *r, int layer, int head, int s, int y, int x, int w, int h)
+{
+    const HeadsHistory *hist = shown(r);
+    const Model *m = shown_model(r);
+    int k = layer * m->cfg.n_heads + head;
+    double sc = last_score(hist, k, s);
+    attron(A_BOLD);
+    if (isfinite(sc))
+        ui_putf(y, x, w, "L%d.h%d %s %.2f", layer, head, s == 0 ? "previous-token" : "induction",
+                sc);
+    else
+        ui_putf(y, x, w, "L%d.h%d %s", layer, head, s == 0 ? "previous-token" : "induction");
+    attroff(A_BOLD);
+    const TraceEntry *e = r->traced ? trace_find(r->trace, STACK_DEC, layer, SUB_SELF, head,
+                                                 T_WEIGHTS)
+                                    : NULL;
+    if (!e) {
+        ui_put(y + 1, x, w, "(measuring)");
+        return;
+    }
+    int n = r->span.n;
+    for (int i = 0; i < e->rows && i + 1 < h; i++) {
+        int cx = x;
+        cx += ui_putf(y + 1 + i, cx, 7, "%-6.6s", vocab_word(&m->vocab, r->ids[i]));
+        int want = s == 0 ? i - 1
+                          : (i >= r->span.s2 && i < r->span.s2 + n - 1 ? i - n + 1 : -1);
+        for (int j = 0; j < e->cols && j <= i && cx + 3 <= x + w; j++) {
+            float v = e->data[(size_t)i * e->cols + j];
+            int at = ui_ramp_attr(ui_ramp_level(v)) | (j == want ? A_UNDERLINE : 0);
+            attron(at);
+            ui_putf(y + 1 + i, cx, 3, "%3.0f", (double)(v * 100 > 99 ? 99 : v * 100));
+            attroff(at);
+            cx += 3;
+        }
+    }
+}
+
+static void status(const TrainRepeat *r, int y, int x, int w)
+{
+    attron(COLOR_PAIR(UI_ACCENT));
+    if (!r->run) {
+        ui_putf(y, x, w, "replay: the recorded training of %s, %d steps  [t: train one live]",
+                r->shipped->cfg.name, total_steps(r));
+    } else {
+        int s = repeat_run_steps_done(r->run);
+        ui_putf(y, x, w, "live: step %d/%d  %.0f steps/s  %s", s, total_steps(r),
+                r->secs > 0 ? s / r->secs : 0.0,
+                r->running ? "[training]" : r->done ? "[done]" : "[paused]");
+    }
+    attroff(COLOR_PAIR(UI_ACCENT));
+}
+
+void trr_draw(const TrainRepeat *r, Rect rc)
+{
+    const HeadsHistory *h = shown(r);
+    const ModelConfig *mc = &r->shipped->cfg;
+    int y = rc.y, total = total_steps(r) > 0 ? total_steps(r) : 1, half = rc.w / 2;
+    status(r, y++, rc.x, rc.w);
+    double top = 1.0;
+    for (int i = 0; i < h->n; i++) {
+        top = isfinite(h->loss_first[i]) && h->loss_first[i] > top ? h->loss_first[i] : top;
+        top = isfinite(h->loss_second[i]) && h->loss_second[i] > top ? h->loss_second[i] : top;
+    }
+    /* the recorded top keeps a live run's scale the replay's */
+    for (int i = 0; i < r->rec.n; i++)
+        top = isfinite(r->rec.loss_first[i]) && r->rec.loss_first[i] > top ? r->rec.loss_first[i]
+                                                                             : top;
+    chart_line(h, h->loss_second, 1, total, top, y, rc.x, half, "2nd copy", 1);
+    chart_line(h, h->loss_first, 1, total, top, y++, rc.x + half, rc.w - half, "1st copy", 0);
+    size_t stride = (size_t)h->n_heads * HEADS_N_SCORES;
+    for (int l = 0; l < mc->n_layers && y < rc.y + rc.h; l++)
+        for (int hd = 0; hd < mc->n_heads && y < rc.y + rc.h; hd++) {
+            int s = l == 0 ? 0 : 1; /* prev in layer 0, induction above */
+            char label[40];
+            snprintf(label, sizeof label, "L%d.h%d %s", l, hd, s == 0 ? "prev" : "ind ");
+            int right = hd % 2;
+            chart_line(h, h->scores + (size_t)(l * mc->n_heads + hd) * HEADS_N_SCORES + s,
+                       stride, total, 1.0, y, rc.x + (right ? half : 0), right ? rc.w - half : half,
+                       label, 0);
+            if (right || hd == mc->n_heads - 1)
+                y++;
+        }
+    int ph = heads_history_phase(h);
+    attron(A_DIM);
+    if (ph >= 0)
+        ui_putf(y++, rc.x, rc.w, "steps 0..%d; losses 0..%.1f nats, scores 0..1; phase change "
+                "at step %d", total, top, ph);
+    else
+        ui_putf(y++, rc.x, rc.w, "steps 0..%d; losses 0..%.1f nats, scores 0..1; no phase "
+                "change yet", total, top);
+    attroff(A_DIM);
+    int hh = rc.y + rc.h - y;
+    if (hh < 3)
+        return;
+    heat(r, 0, best_head(r, 0, 0), 0, y, rc.x, half - 1, hh);
+    heat(r, mc->n_layers - 1, best_head(r, mc->n_layers - 1, 1), 1, y, rc.x + half, rc.w - half,
+         hh);
+}
+
+int trr_need(const TrainRepeat *r, int w)
+{
+    (void)w;
+    const ModelConfig *mc = &r->shipped->cfg;
+    return 1 + 1 + mc->n_layers * ((mc->n_heads + 1) / 2) + 1 + 1 + r->n_ids;
+}
+
+int trr_running(const TrainRepeat *r)
+{
+    return r && r->running;
+}
+
+void trr_free(TrainRepeat *r)
+{
+    if (!r)
+        return;
+    repeat_run_free(r->run);
+    heads_history_free(&r->rec);
+    trace_free(r->trace);
+    free(r);
+}
