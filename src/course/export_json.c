@@ -13,8 +13,11 @@ static void json_num(FILE *f, float v)
         fputs("\"NaN\"", f); /* never expected; kept distinct from a mask's −∞ */
     else if (isinf(v))
         fputs(v < 0 ? "null" : "\"Infinity\"", f); /* null is −∞ (docs/dump-format.md) */
-    else
-        fprintf(f, "%.9g", (double)v);
+    else {
+        char b[32];
+        json_format_g9(b, v);
+        fputs(b, f);
+    }
 }
 
 static void json_matrix(FILE *f, const TraceEntry *e)

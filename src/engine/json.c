@@ -685,6 +685,84 @@ static int read_packed(const cJSON *item, float *out, int rows, int cols, const 
     return 0;
 }
 
+/* v (finite, 1e-12 <= |v| < 1e15) as "%.9g" prints it, into out; 0 when near a tie, where
+ * the caller lets snprintf decide. v·10^k (|k| <= 22, each power exact) is one rounding off
+ * the exact product: under 2e-7 at nine digits, so the digit rounding is sure unless the
+ * fraction is within 1e-6 of one half. */
+static int g9_fast(char *out, double v)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    double a = fabs(v);
+    if (!(a >= 1e-12 && a < 1e15))
+        return 0;
+    int e = (int)floor(log10(a)), k;
+    double sc = 0;
+    for (int tries = 0; tries < 3; tries++) { /* 1e8 <= a·10^(8-e) < 1e9 */
+        k = 8 - e;
+        sc = k >= 0 ? a * p10[k] : a / p10[-k];
+        if (sc < 1e8)
+            e--;
+        else if (sc >= 1e9)
+            e++;
+        else
+            break;
+    }
+    if (!(sc >= 1e8 && sc < 1e9))
+        return 0;
+    double r = floor(sc), frac = sc - r;
+    if (fabs(frac - 0.5) < 1e-6)
+        return 0;
+    uint64_t d = (uint64_t)r + (frac > 0.5);
+    if (d == 1000000000u) {
+        d = 100000000u;
+        e++;
+    }
+    char dig[10];
+    for (int i = 8; i >= 0; i--, d /= 10)
+        dig[i] = (char)('0' + d % 10);
+    int nd = 9;
+    while (nd > 1 && dig[nd - 1] == '0')
+        nd--; /* %g drops trailing zeros */
+    char *o = out;
+    if (v < 0)
+        *o++ = '-';
+    if (e < -4 || e >= 9) { /* d.ddde+XX */
+        *o++ = dig[0];
+        if (nd > 1) {
+            *o++ = '.';
+            memcpy(o, dig + 1, (size_t)nd - 1);
+            o += nd - 1;
+        }
+        o += sprintf(o, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    } else if (e >= 0) { /* ddd.ddd */
+        for (int i = 0; i <= e; i++)
+            *o++ = i < nd ? dig[i] : '0';
+        if (nd > e + 1) {
+            *o++ = '.';
+            memcpy(o, dig + e + 1, (size_t)(nd - e - 1));
+            o += nd - e - 1;
+        }
+        *o = 0;
+    } else { /* 0.000ddd */
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = 0; i < -e - 1; i++)
+            *o++ = '0';
+        memcpy(o, dig, (size_t)nd);
+        o += nd;
+        *o = 0;
+    }
+    return 1;
+}
+
+void json_format_g9(char *out, float v)
+{
+    if (!g9_fast(out, (double)v))
+        snprintf(out, 32, "%.9g", (double)v);
+}
+
 void json_write_string(FILE *f, const char *s)
 {
     fputc('"', f);

@@ -76,6 +76,27 @@ static void check_cited(Walk *w, App *a, const LayoutPlan *lp, const char *what)
     }
 }
 
+/* The screen laid out as the player draws it in UTF-8 (*utf) and with the ASCII fallback
+ * (*asc; LANG=C: "-inf", "->", "sqrt" are wider than their glyphs). */
+static void plan_both(App *a, int cols, int lines, LayoutPlan *utf, LayoutPlan *asc)
+{
+    static char prose[APP_PROSE_MAX];
+    layout_plan(a, cols, lines, utf);
+    memcpy(prose, a->prose, sizeof prose);
+    ui.utf8 = 0; /* the prose as the player transliterates it (app.c expand_prose) */
+    ui_text(prose, a->prose, sizeof a->prose);
+    layout_plan(a, cols, lines, asc);
+    ui.utf8 = 1;
+    memcpy(a->prose, prose, sizeof prose);
+}
+
+/* The worse of an overflow u (UTF-8) and s (ASCII); *note says when only ASCII has it. */
+static int worst(int u, int s, const char **note)
+{
+    *note = u <= 0 && s > 0 ? " with the ASCII glyphs (LANG=C)" : "";
+    return u > s ? u : s;
+}
+
 /* Closes what a key opened (the tensor picker) and checks the screen; what names the state
  * ("after m p", "with \"the cat\" typed (e), after m"). Each kind of problem is reported once
  * per page (once per placeholder). */
@@ -84,27 +105,31 @@ static void check_now(Walk *w, App *a, const char *what)
     char msg[900];
     if (a->overlay)
         app_overlay_close(a);
-    LayoutPlan lp;
-    layout_plan(a, w->cols, w->lines, &lp);
-    if (lp.prose_over > 0 && !w->over_prose) {
+    LayoutPlan lp, asc;
+    const char *note;
+    plan_both(a, w->cols, w->lines, &lp, &asc);
+    int over = worst(lp.prose_over, asc.prose_over, &note);
+    if (over > 0 && !w->over_prose) {
         w->over_prose = 1;
-        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the prose is %d line%s over (the "
-                 "player says \"more below\")", w->cols, w->lines, what, lp.prose_over,
-                 lp.prose_over == 1 ? "" : "s");
+        snprintf(msg, sizeof msg, "does not fit %dx%d %s%s: the prose is %d line%s over (the "
+                 "player says \"more below\")", w->cols, w->lines, what, note, over,
+                 over == 1 ? "" : "s");
         report(w, msg);
     }
-    if (lp.widget_over > 0 && !w->over_widget) {
+    over = worst(lp.widget_over, asc.widget_over, &note);
+    if (over > 0 && !w->over_widget) {
         w->over_widget = 1;
-        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the widget is %d row%s short (the "
-                 "player says \"more rows of the widget\")", w->cols, w->lines, what,
-                 lp.widget_over, lp.widget_over == 1 ? "" : "s");
+        snprintf(msg, sizeof msg, "does not fit %dx%d %s%s: the widget is %d row%s short (the "
+                 "player says \"more rows of the widget\")", w->cols, w->lines, what, note, over,
+                 over == 1 ? "" : "s");
         report(w, msg);
     }
-    if (lp.widget_hidden > 0 && !w->over_widget && !w->longer) {
+    over = worst(lp.widget_hidden, asc.widget_hidden, &note);
+    if (over > 0 && !w->over_widget && !w->longer) {
         w->over_widget = 1;
-        snprintf(msg, sizeof msg, "does not fit %dx%d %s: the %s widget has %d row%s out of "
-                 "sight: shorten the prose or the sentence", w->cols, w->lines, what,
-                 app_cur_view(a)->name, lp.widget_hidden, lp.widget_hidden == 1 ? "" : "s");
+        snprintf(msg, sizeof msg, "does not fit %dx%d %s%s: the %s widget has %d row%s out of "
+                 "sight: shorten the prose or the sentence", w->cols, w->lines, what, note,
+                 app_cur_view(a)->name, over, over == 1 ? "" : "s");
         report(w, msg);
     }
     check_cited(w, a, &lp, what);

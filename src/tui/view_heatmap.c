@@ -182,7 +182,7 @@ static int draw_legend(int y, int x, int w, float lo, float hi, int scores)
     cx += ui_put(y, cx, x + w - cx, "  ");
     cx += ui_put(y, cx, x + w - cx, scores ? ui_glyph(G_NEG_INF) : ui_glyph(G_MASKED));
     attroff(A_DIM);
-    cx += ui_put(y, cx, x + w - cx, scores ? " masked (weight 0)" : " masked (score −∞)");
+    cx += ui_put(y, cx, x + w - cx, scores ? " masked (weight 0)" : " masked (−∞)");
     return cx - x;
 }
 
@@ -195,7 +195,7 @@ static int legend_width(int w, float lo, float hi, int scores)
     snprintf(b, sizeof b, scores ? " %.1f" : " %.0f", (double)hi);
     return 7 + ui_width(a) + 8 * legend_step(w) + ui_width(b) + 2 +
            ui_width(scores ? ui_glyph(G_NEG_INF) : ui_glyph(G_MASKED)) +
-           ui_width(ui_text(scores ? " masked (weight 0)" : " masked (score −∞)", t, sizeof t));
+           ui_width(ui_text(scores ? " masked (weight 0)" : " masked (−∞)", t, sizeof t));
 }
 
 /* The inspector's first line: "query i 'tok' → key j 'tok'". */

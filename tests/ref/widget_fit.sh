@@ -4,7 +4,8 @@
 # long prose are each reported with the widget's name and the rows out of sight
 # (tests/fixtures/fit/scrolls; before, a widget that scrolls by itself was never reported); the
 # same pages fit 200x60; a page that fits its own sentence is not reported for the longer
-# sentences the walk types (they may scroll: the learner chose them, and the editor says so).
+# sentences the walk types (they may scroll: the learner chose them, and the editor says so);
+# a page that fits in UTF-8 but not with the ASCII fallback's wider spellings is reported so.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/cli_lib.bash"
 F=tests/fixtures/fit
@@ -22,6 +23,9 @@ done < <(python3 -c 'import json,sys
 for i, p in enumerate(json.load(open(sys.argv[1]))["pages"]): print(i, p["widget"]["kind"])' \
     "$F/scrolls/01-scrolls.json")
 expect 0 '0 problems' -- "$A" check-lessons --samples 0 --size 200x60 "$F/scrolls"
+# the screen is measured with the ASCII glyphs too (LANG=C: "sqrt" for the root sign)
+expect 1 'on its first screen with the ASCII glyphs (LANG=C): the prose is 2 lines over' -- \
+    "$A" check-lessons --samples 0 "$F/ascii"
 # the page fits its own sentence: the walk's longer sentences (20 of them) are allowed to scroll
 expect 0 '1 page, 0 problems' -- "$A" check-lessons --samples 20 "$F/fits"
 echo "$pass passed, $fail failed"

@@ -1,7 +1,7 @@
 /* test_json.c - json_parse_text gives the tree cJSON gives (long strings lifted out before the
  * parse and put back after), and its syntax errors name the line:col of the original text;
  * json_parse_file_borrow gives the same tree and messages without copying the long strings;
- * base64 weights decode bit for bit at every length. */
+ * base64 weights decode bit for bit at every length; json_format_g9 is printf's %.9g. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -132,6 +132,56 @@ static void b64_read(size_t n, unsigned seed, size_t bad)
     free(y);
 }
 
+/* json_format_g9(v) is snprintf's "%.9g" of v, byte for byte; counts the values tried. */
+static int g9_mismatches, g9_tried;
+static void g9_same(float v)
+{
+    char a[32], b[32];
+    json_format_g9(a, v);
+    snprintf(b, sizeof b, "%.9g", (double)v);
+    g9_tried++;
+    if (strcmp(a, b) && g9_mismatches++ < 5)
+        fprintf(stderr, "g9: %a gives \"%s\", printf \"%s\"\n", (double)v, a, b);
+}
+
+static void g9_checks(void)
+{
+    unsigned s = 12345;
+    for (int i = 0; i < 150000; i++) { /* any bits: every exponent, subnormals, inf, nan */
+        s = s * 1103515245u + 12345u;
+        uint32_t u = s ^ (s >> 15) << 7;
+        float v;
+        memcpy(&v, &u, 4);
+        g9_same(v);
+    }
+    for (int i = 0; i < 150000; i++) { /* the usual magnitudes, 1e-14 .. 1e16, both signs */
+        s = s * 1103515245u + 12345u;
+        double x = pow(10.0, -14.0 + 30.0 * (s >> 8) / 16777216.0);
+        g9_same((float)((s & 1) ? -x : x));
+    }
+    for (int p = -13; p <= 16; p++) { /* around every power of ten and 9.99999999 10^p */
+        float c[2] = {(float)pow(10.0, p), (float)(9.999999995 * pow(10.0, p))};
+        for (int j = 0; j < 2; j++) {
+            float v = c[j];
+            for (int n = 0; n < 40; n++)
+                v = nextafterf(v, 0.0f);
+            for (int n = 0; n < 80; n++, v = nextafterf(v, INFINITY))
+                g9_same(v);
+        }
+    }
+    /* Exact ties at the ninth digit (a float with ten digits ending in 5): half to even. */
+    for (uint32_t m = 100000001u; m < 100000001u + 4000u; m += 2) {
+        g9_same((float)(m * 5.0 / 8.0)); /* some are exact: 10 digits ending in 5, or near */
+        g9_same((float)(m / 1024.0));
+    }
+    g9_same(0.0f);
+    g9_same(-0.0f);
+    g9_same(1234567.875f);
+    g9_same(-1234567.625f);
+    CHECK(g9_mismatches == 0, "json_format_g9 differs from %%.9g on %d of %d values",
+          g9_mismatches, g9_tried);
+}
+
 int main(void)
 {
     char *l1 = longstr(5000, 'a'), *l2 = longstr(9000, 'b'), *l3 = longstr(4096, 'c');
@@ -184,6 +234,8 @@ int main(void)
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++)
         b64_read(4099, 11u, bads[i]);
     b64_read(20, 3u, 19);
+
+    g9_checks();
 
     free(t);
     free(l1);
