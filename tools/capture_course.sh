@@ -27,6 +27,9 @@ settle() { # waits until the screen stops changing (3 identical polls)
         prev=$cur; sleep 0.03; i=$((i + 1))
     done
 }
+# the first screen: drawn (not the blank pane of a player still loading), then still
+i=0
+while [ $i -lt 300 ] && ! tm capture-pane -p -t main | grep -q '[a-z]'; do sleep 0.05; i=$((i + 1)); done
 settle
 n=0
 while [ $n -lt 300 ]; do

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "safetext.h"
 #include "export.h"
+#include "head_stat.h"
 #include "heads.h"
 #include "json.h"
 #include "model.h"
@@ -114,52 +115,7 @@ static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int he
     }
 }
 
-/* What one head mostly attends to (dump --heads): the mean weight each query puts on the
- * previous token, itself and the first token (queries that have a previous token only) and
- * on the next token (queries that have one); what is the largest of them at 0.4 or more. */
-typedef struct {
-    double prev, next, self, first;
-    const char *what;
-} HeadStat;
-
-static int head_stat(const Trace *t, Stack st, int l, int h, int bidir, HeadStat *s)
-{
-    const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
-    if (!w)
-        return -1;
-    double prev = 0, self = 0, first = 0, next = 0;
-    int nq = 0, nn = 0;
-    for (int i = 0; i < w->rows; i++) {
-        const float *r = w->data + (size_t)i * w->cols;
-        if (i + 1 < w->cols) {
-            next += r[i + 1];
-            nn++;
-        }
-        if (i == 0)
-            continue;
-        prev += r[i - 1];
-        self += r[i];
-        first += r[0];
-        nq++;
-    }
-    if (nq) {
-        prev /= nq;
-        self /= nq;
-        first /= nq;
-    }
-    if (nn)
-        next /= nn;
-    const char *what = "content pattern (spread by meaning, not position)";
-    double best = 0.4;
-    if (prev >= best) { what = "previous token"; best = prev; }
-    if (bidir && next >= best) { what = "next token"; best = next; }
-    if (self >= best) { what = "itself"; best = self; }
-    if (first >= best) { what = "first token"; best = first; }
-    *s = (HeadStat){prev, next, self, first, what};
-    return 0;
-}
-
-/* One line per head of every self-attention layer of the main stack (head_stat): "next"
+/* One line per head of every self-attention layer of the main stack (head_stat_read): "next"
  * only when the run has no causal mask (an encoder). Below 0.4 on all: "content pattern".
  * json: the same numbers as one JSON object (docs/dump-format.md). */
 /* One line per self-attention head: previous-token / self / first-token mean weights and a
@@ -188,7 +144,7 @@ static int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json)
     for (int l = 0; l < c->n_layers; l++)
         for (int h = 0; h < c->n_heads; h++) {
             HeadStat s;
-            if (head_stat(t, st, l, h, bidir, &s))
+            if (head_stat_read(t, st, l, h, bidir, &s))
                 return -1;
             if (json) {
                 fprintf(f, "%s\n  {\"layer\": %d, \"head\": %d, \"prev\": %.9g, ",
@@ -281,35 +237,6 @@ void dump_run_free(DumpRun *r)
     memset(r, 0, sizeof *r);
 }
 
-/* The token of the run that reads as word (case and surrounding spaces ignored): the last one
- * at or before position before; -1 if none. */
-static int find_token(const Model *m, const Trace *t, const char *word, int before)
-{
-    size_t wl = strlen(word);
-    for (int i = before; i >= 0; i--) {
-        const char *w = vocab_word(&m->vocab, t->src[i]);
-        while (*w == ' ')
-            w++;
-        size_t l = strlen(w);
-        while (l && w[l - 1] == ' ')
-            l--;
-        if (l == wl && !strncasecmp(w, word, wl))
-            return i;
-    }
-    return -1;
-}
-
-typedef struct {
-    int layer, head;
-    float w;
-} PairRow;
-
-static int cmp_pair(const void *a, const void *b)
-{
-    float x = ((const PairRow *)a)->w, y = ((const PairRow *)b)->w;
-    return x < y ? 1 : x > y ? -1 : 0;
-}
-
 /* dump --pair FROM,TO: the weight query FROM puts on key TO in every head of every layer of
  * the main stack, highest first (the river-bank exercise: which head connects them). */
 static int dump_pair(FILE *f, const Model *m, const Trace *t, const char *pair, int json)
@@ -325,26 +252,18 @@ static int dump_pair(FILE *f, const Model *m, const Trace *t, const char *pair, 
     memcpy(from, pair, (size_t)(comma - pair));
     from[comma - pair] = 0;
     snprintf(to, sizeof to, "%s", comma + 1);
-    int q = find_token(m, t, from, t->n - 1), k = q < 0 ? -1 : find_token(m, t, to, q);
+    int q = head_stat_find_token(m, t, from, t->n - 1);
+    int k = q < 0 ? -1 : head_stat_find_token(m, t, to, q);
     if (q < 0 || k < 0) {
         fprintf(stderr, "attend dump: --pair: %s \"%s\" is not a token of the sentence%s\n",
                 q < 0 ? "FROM" : "TO", q < 0 ? from : to,
                 q < 0 ? "" : " at or before FROM (a causal model reads only the past)");
         return 1;
     }
-    const ModelConfig *c = &m->cfg;
-    Stack st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    PairRow *rows = calloc((size_t)c->n_layers * c->n_heads, sizeof *rows);
+    HeadPair *rows = calloc((size_t)m->cfg.n_layers * m->cfg.n_heads, sizeof *rows);
     if (!rows)
         return 1;
-    int n = 0;
-    for (int l = 0; l < c->n_layers; l++)
-        for (int h = 0; h < c->n_heads; h++) {
-            const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
-            if (w)
-                rows[n++] = (PairRow){l, h, w->data[(size_t)q * w->cols + k]};
-        }
-    qsort(rows, (size_t)n, sizeof *rows, cmp_pair);
+    int n = head_stat_pair(m, t, q, k, rows);
     if (json) {
         fprintf(f, "{\"from\": %d, \"to\": %d, \"heads\": [", q, k);
         for (int i = 0; i < n; i++)

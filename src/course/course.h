@@ -198,6 +198,9 @@ typedef struct {
     Model model;          /* valid when ok */
     int ok;
     char error[600];
+    int opened_slot;      /* 1: written "@opened" (LESSON_OPENED): the model the learner
+                             opened (attend --model), else the lessons' default model */
+    int opened;           /* 1: model is the learner's (lesson_open_model) */
 } CourseModel;
 
 typedef struct {

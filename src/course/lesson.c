@@ -429,3 +429,29 @@ const Model *lesson_model(const Course *c, const Page *p)
         return NULL;
     return &c->models[i]->model;
 }
+
+int lesson_open_model(Course *c, Model *m, char *err, size_t errlen)
+{
+    for (int i = 0; i < c->n_models; i++) {
+        CourseModel *cm = c->models[i];
+        if (!cm->opened_slot)
+            continue;
+        if (cm->ok)
+            model_free(&cm->model);
+        cm->model = *m;
+        memset(m, 0, sizeof *m);
+        cm->ok = cm->opened = 1;
+        cm->error[0] = 0;
+        snprintf(cm->path, sizeof cm->path, "%s", cm->model.path);
+        return 0;
+    }
+    snprintf(err, errlen, "no page of the course in %.400s runs on an opened model (a widget "
+             "\"model\": \"%s\", docs/lessons.md)", c->dir, LESSON_OPENED);
+    return -1;
+}
+
+int lesson_model_opened(const Course *c, const Page *p)
+{
+    int i = p->widget.model_index;
+    return i >= 0 && i < c->n_models && c->models[i]->opened;
+}

@@ -27,4 +27,14 @@ int lesson_find(const Course *c, const char *id);
 /* The model of a page's widget, or NULL (the model failed to load). */
 const Model *lesson_model(const Course *c, const Page *p);
 
+/* A widget's "model" that names the model the learner opened (attend --model PATH); until
+ * one is opened, such pages run on the lessons' default model. */
+#define LESSON_OPENED "@opened"
+/* Hands the learner's model m to c (taken over: *m is zeroed; c frees it): every page whose
+ * widget says "model": "@opened" runs on it from now on. 0, or -1 with a message when no page
+ * of c takes an opened model (m is then left to the caller). */
+int lesson_open_model(Course *c, Model *m, char *err, size_t errlen);
+/* 1 if page p runs on the model the learner opened, else 0. */
+int lesson_model_opened(const Course *c, const Page *p);
+
 #endif

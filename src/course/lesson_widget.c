@@ -14,6 +14,7 @@
 
 #include "datapath.h"
 #include "hf_model.h"
+#include "lesson.h"
 #include "lab.h"
 #include "live.h"
 #include "names.h"
@@ -68,7 +69,11 @@ static int model_path_allowed(const Course *c, const char *name, const char *pat
 int lw_course_model(Course *c, const char *name, const char *lesson_file)
 {
     char path[1024];
-    if (!*name) {
+    int opened = !strcmp(name, LESSON_OPENED);
+    for (int i = 0; opened && i < c->n_models; i++)
+        if (c->models[i]->opened_slot)
+            return i;
+    if (!*name || opened) { /* "@opened" loads the default until the learner opens one */
         data_path(DATA_LESSON_MODEL, path, sizeof path);
     } else if (strchr(name, '/')) {
         const char *slash = strrchr(lesson_file, '/');
@@ -82,8 +87,8 @@ int lw_course_model(Course *c, const char *name, const char *lesson_file)
         snprintf(rel, sizeof rel, "data/%s", name);
         data_path(rel, path, sizeof path);
     }
-    for (int i = 0; i < c->n_models; i++)
-        if (!strcmp(c->models[i]->path, path))
+    for (int i = 0; !opened && i < c->n_models; i++)
+        if (!c->models[i]->opened_slot && !strcmp(c->models[i]->path, path))
             return i;
     CourseModel **nm = realloc(c->models, sizeof *nm * (size_t)(c->n_models + 1));
     if (!nm)
@@ -93,6 +98,7 @@ int lw_course_model(Course *c, const char *name, const char *lesson_file)
     if (!cm)
         return -1;
     snprintf(cm->name, sizeof cm->name, "%s", name);
+    cm->opened_slot = opened;
     snprintf(cm->path, sizeof cm->path, "%s", path);
     cm->ok = model_path_allowed(c, name, path, cm->error, sizeof cm->error) == 0 &&
              model_load(&cm->model, path, cm->error, sizeof cm->error) == 0;

@@ -4,6 +4,7 @@
  * and the player, so prose and screen read the same numbers. No curses, no printing. */
 #include "live.h"
 
+#include "hf_model.h"
 #include "repeat_run.h"
 #include "watch.h"
 
@@ -33,7 +34,7 @@ static void base_params(const Widget *w, const Model *m, ParamConfig *pc)
 {
     if (w->has_params)
         *pc = w->params;
-    else
+    else if (hf_model_param_config(m, pc)) /* a Hugging Face model: its files' weights */
         explain_param_config(&m->cfg, pc);
 }
 

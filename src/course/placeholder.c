@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "head_stat.h"
 #include "names.h"
 
 #define PH_MAX_ARGS 6
@@ -294,8 +295,37 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"params", 0, 0, 0}, {"equivariance", 0, 1, 1}, {"layer", 0, 0, 0}, {"head", 0, 0, 0},
     {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
     {"pieces", 0, 0, 1}, {"model", 0, 0, 0}, {"curve", 1, 0, 0}, {"hist", 2, 1, 0},
-    {"phase", 0, 0, 0},
+    {"phase", 0, 0, 0}, {"opened", 0, 0, 0}, {"pairlayer", 2, 0, 1}, {"pairhead", 2, 0, 1},
+    {"pairweight", 2, 1, 1},
 };
+
+/* {{pairlayer FROM TO}}, {{pairhead FROM TO}}, {{pairweight FROM TO}}: the head that puts the
+ * most weight from token FROM (its last occurrence) on token TO (the last at or before it),
+ * over every self-attention head of the model (head_stat_pair); absent when the sentence
+ * lacks either. */
+static int ph_pair(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                   size_t outlen, char *err, size_t errlen)
+{
+    (void)ac;
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    if (!m)
+        return errf(err, errlen, "this widget has no model");
+    int q = head_stat_find_token(m, t, av[1], t->n - 1);
+    int k = q < 0 ? -1 : head_stat_find_token(m, t, av[2], q);
+    if (q < 0 || k < 0)
+        return absent(err, errlen, "\"%s\" is not a token of the sentence%s", q < 0 ? av[1] : av[2],
+                      q < 0 ? "" : " before the other");
+    HeadPair best[ATTEND_MAX_LAYERS * ATTEND_MAX_HEADS];
+    if (m->cfg.n_layers * m->cfg.n_heads > ATTEND_MAX_LAYERS * ATTEND_MAX_HEADS ||
+        head_stat_pair(m, t, q, k, best) < 1)
+        return errf(err, errlen, "no self-attention heads to rank");
+    if (!strcmp(av[0], "pairweight"))
+        fmt_real(ctx, best[0].w, prec, out, outlen);
+    else
+        snprintf(out, outlen, "%d", !strcmp(av[0], "pairlayer") ? best[0].layer : best[0].head);
+    return 0;
+}
 
 /* {{pieces}}: the sentence's tokens that continue the word before (a WordPiece "##" piece or
  * a byte token; 0 on a word-level model); {{model}}: the model's name. */
@@ -347,7 +377,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
      * weights needs one; what reads the trace does not */
     int needs_model = !TABLE[k].trace || !strcmp(name, "equivariance") || !strcmp(name, "pieces") ||
                       (!strcmp(name, "token") && !ctx->labels);
-    if (!strcmp(name, "lbrace") || !strcmp(name, "layer") || !strcmp(name, "head"))
+    if (!strcmp(name, "lbrace") || !strcmp(name, "layer") || !strcmp(name, "head") ||
+        !strcmp(name, "opened"))
         needs_model = 0;
     if (!m && needs_model)
         return errf(err, errlen, ctx->trace ? "this widget has no model (its own sizes are "
@@ -363,6 +394,8 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         return ph_attention(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "token"))
         return ph_token(av[1], ctx, out, outlen, err, errlen);
+    if (!strncmp(name, "pair", 4))
+        return ph_pair(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "pieces") || !strcmp(name, "model"))
         return ph_tokenizer(name, ctx, out, outlen);
     if (!strcmp(name, "curve") || !strcmp(name, "hist") || !strcmp(name, "phase"))
@@ -420,6 +453,7 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     else if (!strcmp(name, "params")) v = (long)m->n_floats;
     else if (!strcmp(name, "layer")) v = ctx->layer;
     else if (!strcmp(name, "head")) v = ctx->head;
+    else if (!strcmp(name, "opened")) v = ctx->opened;
     snprintf(out, outlen, "%ld", v);
     return 0;
 }

@@ -21,6 +21,7 @@ typedef struct {
     const NamedValues *nv; /* what an explanation widget publishes, for {{x NAME}}; or NULL */
     const char (*labels)[16]; /* a worked trace's position names for {{token i}}, or NULL */
     int n_labels;
+    int opened;           /* 1: the model is the one the learner opened (attend --model) */
 } PlaceholderCtx;
 
 /* Copies prose to out with every {{...}} replaced by its value. Returns 0 when all

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hf_model.h"
+
 int widget_traces_new(WidgetTraces *tr, const Model *m, int n, int n_tgt)
 {
     assert(m && n > 0 && n_tgt >= 0);
@@ -25,6 +27,41 @@ void widget_traces_free(WidgetTraces *tr)
     trace_free(tr->eq_a);
     trace_free(tr->eq_b);
     memset(tr, 0, sizeof *tr);
+}
+
+int widget_token_cap(const Model *m, int max, char *why, size_t whylen)
+{
+    size_t budget = TRACE_MAX_BYTES, avail = hf_mem_available();
+    if (avail && avail / 2 < budget)
+        budget = avail / 2;
+    int cap = m->cfg.max_len < max ? m->cfg.max_len : max;
+    int encdec = m->cfg.arch == ARCH_ENCDEC;
+    if (cap < 1)
+        cap = 1;
+#define TRACES(n) (3 * trace_bytes(m, (n), encdec ? (n) : 1))
+    if (TRACES(cap) > budget) { /* the largest n in 1..cap that fits */
+        int lo = 1, hi = cap;
+        while (lo < hi) {
+            int mid = lo + (hi - lo + 1) / 2;
+            if (TRACES(mid) <= budget)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        if (why) /* the next length's traces against the budget */
+            snprintf(why, whylen, "memory: %d tokens need %zu MiB > %zu MiB%s", lo + 1,
+                     TRACES(lo + 1) >> 20, budget >> 20,
+                     budget == TRACE_MAX_BYTES ? "" : ", half the memory free");
+        return lo;
+    }
+#undef TRACES
+    if (why) {
+        if (cap == m->cfg.max_len)
+            snprintf(why, whylen, "its context, max_len %d", m->cfg.max_len);
+        else
+            snprintf(why, whylen, "the player's limit; its context is %d", m->cfg.max_len);
+    }
+    return cap;
 }
 
 int widget_state(const Widget *w, const Model *m, Controls *ctl, int *src, int *n, int *tgt,
@@ -136,6 +173,7 @@ void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
     const Widget *w = io->w;
     memset(ctx, 0, sizeof *ctx);
     ctx->model = io->m;
+    ctx->opened = io->opened;
     ctx->layer = io->layer;
     ctx->head = io->head;
     ctx->cross = io->cross;
@@ -289,4 +327,88 @@ const char *widget_passport_formula(const TraceEntry *e, int layer, char *buf, s
         return buf;
     }
     return trace_kind_formula(e->kind);
+}
+
+/* The weights widget_passport_weights looks for: short names (printf patterns of the layer)
+ * by the kind of step, for both Hugging Face families. */
+typedef struct {
+    char pat[6][48];
+    int n;
+    char *buf;
+    size_t len, cap;
+} WeightPick;
+
+static void pick_weight(void *ctx, const char *name, long long rows, long long cols)
+{
+    WeightPick *p = ctx;
+    size_t nl = strlen(name);
+    for (int i = 0; i < p->n; i++) {
+        size_t pl = strlen(p->pat[i]);
+        if (pl > nl || strcmp(name + nl - pl, p->pat[i]) || (nl > pl && name[nl - pl - 1] != '.'))
+            continue;
+        int k = rows ? snprintf(p->buf + p->len, p->cap - p->len, "%s%s [%lld, %lld]",
+                                p->len ? ", " : "", name, rows, cols)
+                     : snprintf(p->buf + p->len, p->cap - p->len, "%s%s [%lld]",
+                                p->len ? ", " : "", name, cols);
+        if (k > 0 && (size_t)k < p->cap - p->len)
+            p->len += (size_t)k;
+        return;
+    }
+}
+
+const char *widget_passport_weights(const TraceEntry *e, const Model *m, char *buf, size_t n)
+{
+    static const struct { TensorKind kind; Sublayer sub; const char *pat[6]; } K[] = {
+        {T_EMBED, SUB_NONE, {"wte.weight", "embed_tokens.weight"}},
+        {T_PE, SUB_NONE, {"wpe.weight"}},
+        {T_NORM_IN, SUB_SELF, {"h.%d.ln_1.weight", "h.%d.ln_1.bias",
+                               "layers.%d.input_layernorm.weight"}},
+        {T_NORM_IN, SUB_FFN, {"h.%d.ln_2.weight", "h.%d.ln_2.bias",
+                              "layers.%d.post_attention_layernorm.weight"}},
+        {T_Q, SUB_SELF, {"h.%d.attn.c_attn.weight", "h.%d.attn.c_attn.bias",
+                         "layers.%d.self_attn.q_proj.weight", "layers.%d.self_attn.q_proj.bias",
+                         "layers.%d.self_attn.q_norm.weight"}},
+        {T_K, SUB_SELF, {"h.%d.attn.c_attn.weight", "h.%d.attn.c_attn.bias",
+                         "layers.%d.self_attn.k_proj.weight", "layers.%d.self_attn.k_proj.bias",
+                         "layers.%d.self_attn.k_norm.weight"}},
+        {T_V, SUB_SELF, {"h.%d.attn.c_attn.weight", "h.%d.attn.c_attn.bias",
+                         "layers.%d.self_attn.v_proj.weight", "layers.%d.self_attn.v_proj.bias"}},
+        {T_ATTN_OUT, SUB_SELF, {"h.%d.attn.c_proj.weight", "h.%d.attn.c_proj.bias",
+                                "layers.%d.self_attn.o_proj.weight"}},
+        {T_FFN_HIDDEN, SUB_FFN, {"h.%d.mlp.c_fc.weight", "h.%d.mlp.c_fc.bias",
+                                 "layers.%d.mlp.gate_proj.weight", "layers.%d.mlp.up_proj.weight"}},
+        {T_FFN_OUT, SUB_FFN, {"h.%d.mlp.c_proj.weight", "h.%d.mlp.c_proj.bias",
+                              "layers.%d.mlp.down_proj.weight"}},
+        {T_FINAL_NORM, SUB_NONE, {"ln_f.weight", "ln_f.bias", "norm.weight"}},
+        {T_LOGITS, SUB_NONE, {"lm_head.weight"}},
+    };
+    buf[0] = 0;
+    if (!m)
+        return buf;
+    if ((e->kind == T_Q_ROT || e->kind == T_K_ROT) && m->cfg.rope_half) {
+        snprintf(buf, n, "this model rotates the pairs (x[i], x[i + d_head/2]) instead "
+                 "(Hugging Face's rotate_half): the same rotations, its own pairing");
+        return buf;
+    }
+    WeightPick p = {.buf = buf, .cap = n};
+    for (size_t i = 0; i < sizeof K / sizeof K[0]; i++) {
+        if (K[i].kind != e->kind || (K[i].sub != SUB_NONE && K[i].sub != e->sub))
+            continue;
+        for (int j = 0; j < 6 && K[i].pat[j]; j++)
+            snprintf(p.pat[p.n++], sizeof p.pat[0], K[i].pat[j], e->layer);
+    }
+    if (e->kind == T_LOGITS && m->cfg.tie_embed) /* the LM head is the embedding, transposed */
+        snprintf(p.pat[p.n++], sizeof p.pat[0], "%s", m->dec && m->dec[0].self.wqkv
+                                                           ? "wte.weight" : "embed_tokens.weight");
+    if (!p.n)
+        return buf;
+    char list[400] = "";
+    p.buf = list;
+    p.cap = sizeof list;
+    if (hf_model_weights(m, pick_weight, &p) || !list[0])
+        return buf;
+    snprintf(buf, n, "in the files: %s%s", list,
+             e->kind == T_LOGITS && m->cfg.tie_embed ? " (tied: the LM head is its transpose)"
+             : m->cfg.w_out_in && e->kind != T_EMBED ? " (stored out, in)" : "");
+    return buf;
 }

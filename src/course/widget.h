@@ -39,7 +39,15 @@ typedef struct {
                                 permuted run ends in t; chips, prose with {{equivariance}}) */
     LiveWidget *live;        /* explanation widgets: live->s in, the numbers out */
     WidgetTraces tr;
+    int opened;              /* 1: m is the model the learner opened ({{opened}}) */
 } WidgetIO;
+
+/* The most tokens a sentence may have when its runs are kept in three traces
+ * (widget_traces_new) of m: m's context (cfg.max_len), at most max, and as many as fit in
+ * memory: three traces within TRACE_MAX_BYTES and within half the memory available. why (may
+ * be NULL) gets the limit that binds, for a message ("its context, max_len 1024", "memory: 58
+ * tokens need 520 MiB > 512 MiB"). */
+int widget_token_cap(const Model *m, int max, char *why, size_t whylen);
 
 /* The starting state of a widget, ready for model_forward: fills *ctl from the model's
  * defaults and the page's start (ctl->order points into w->start.order when n_order > 0,
@@ -91,5 +99,9 @@ int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *id
  * layer 0 ..." for the previous layer's output, else trace_kind_symbol / _formula. */
 const char *widget_passport_symbol(const TraceEntry *e, int layer, char *buf, size_t n);
 const char *widget_passport_formula(const TraceEntry *e, int layer, char *buf, size_t n);
+/* The weights of a Hugging Face model's files a passport step uses, with the shapes the files
+ * store ("in the files: h.0.attn.c_attn.weight [768, 2304], h.0.attn.c_attn.bias [2304]"), in
+ * buf; "" for another model or a step that reads no weight. Returns buf. */
+const char *widget_passport_weights(const TraceEntry *e, const Model *m, char *buf, size_t n);
 
 #endif

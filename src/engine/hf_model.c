@@ -400,8 +400,7 @@ static void bind_fn(void *ctx, const char *name, long long rows, long long cols)
     *dst = p;
 }
 
-/* Bytes of memory still available (MemAvailable), or 0 when unknown. */
-static size_t mem_available(void)
+size_t hf_mem_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
     if (!f)
@@ -465,7 +464,7 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
                                               : "model.";
     Bind b = {m, st, 0, 0, 0, err, errlen};
     hf_weights(&m->cfg, &in, prefix, plan_fn, &b);
-    size_t avail = mem_available();
+    size_t avail = hf_mem_available();
     if (avail && b.convert > avail) {
         snprintf(err, errlen, "%s: its half-precision weights take %zu MB as float32 and only "
                  "%zu MB of memory is available: choose a smaller model", dir, b.convert >> 20,
@@ -484,5 +483,47 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
     snprintf(m->cfg.description, sizeof m->cfg.description, "%s (Hugging Face %s, %d layers, "
              "%d heads) from %s", m->cfg.name, in.model_type, m->cfg.n_layers, m->cfg.n_heads, dir);
     snprintf(m->path, sizeof m->path, "%s", dir);
+    return 0;
+}
+
+/* What config.json said of a loaded model, read back from its weights and files: 0, or -1
+ * when m is not a Hugging Face model. */
+static int model_info(const Model *m, HfInfo *in, const char **prefix)
+{
+    if (m->store_free != store_free || !m->store || !m->dec || m->cfg.n_layers < 1)
+        return -1;
+    const StSet *st = m->store;
+    memset(in, 0, sizeof *in);
+    in->family = m->dec[0].self.wqkv ? HF_GPT2 : HF_LLAMA;
+    in->qkv_bias = m->dec[0].self.bq != NULL;
+    in->qk_norm = m->dec[0].self.q_norm != NULL;
+    *prefix = in->family == HF_GPT2 ? (st_find(st, "wte.weight") ? "" : "transformer.")
+                                    : "model.";
+    char nm[64];
+    snprintf(nm, sizeof nm, "%swpe.weight", *prefix);
+    const StTensor *wpe = st_find(st, nm);
+    in->max_positions = wpe && wpe->ndim == 2 ? (int)wpe->shape[0] : m->cfg.max_len;
+    return 0;
+}
+
+int hf_model_weights(const Model *m, void (*fn)(void *ctx, const char *name, long long rows,
+                                                long long cols),
+                     void *ctx)
+{
+    HfInfo in;
+    const char *prefix;
+    if (model_info(m, &in, &prefix))
+        return -1;
+    hf_weights(&m->cfg, &in, prefix, fn, ctx);
+    return 0;
+}
+
+int hf_model_param_config(const Model *m, ParamConfig *out)
+{
+    HfInfo in;
+    const char *prefix;
+    if (model_info(m, &in, &prefix))
+        return -1;
+    hf_param_config(&m->cfg, &in, out);
     return 0;
 }

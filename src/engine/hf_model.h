@@ -24,6 +24,8 @@ typedef struct {
 /* Called while the weights load: done of total bytes. */
 typedef void (*HfProgress)(void *ctx, size_t done, size_t total);
 
+/* Bytes of memory still available (/proc/meminfo's MemAvailable), or 0 when unknown. */
+size_t hf_mem_available(void);
 /* 1 if path is a directory (a Hugging Face model), else 0. */
 int hf_is_dir(const char *path);
 /* Reads a config.json (path to the file) into cfg and info: the family's choices, every size,
@@ -39,6 +41,15 @@ void hf_weights(const ModelConfig *cfg, const HfInfo *info, const char *prefix,
 /* The parameter counter's view of a Hugging Face config (explain_params): every weight
  * hf_weights lists, counted by kind, so the totals agree. */
 void hf_param_config(const ModelConfig *cfg, const HfInfo *info, ParamConfig *out);
+/* For a model hf_model_load loaded: calls fn for every weight of its files, by the files'
+ * names (with their "transformer." or "model." prefix) and shapes (rows 0 for a vector). 0, or
+ * -1 when m is not a Hugging Face model. */
+int hf_model_weights(const Model *m, void (*fn)(void *ctx, const char *name, long long rows,
+                                                long long cols),
+                     void *ctx);
+/* The parameter counter's view (hf_param_config) of a model hf_model_load loaded: 0, or -1
+ * when m is not a Hugging Face model. */
+int hf_model_param_config(const Model *m, ParamConfig *out);
 /* Loads the directory: config, weights (memory-mapped; half precision converted), tokenizer
  * (tokenizer.json, or vocab.json + merges.txt). Refuses a model whose converted weights would
  * not fit in the memory available. progress may be NULL. 0, or -1 with a message naming the

@@ -160,7 +160,7 @@ static int traces_for(App *a, const Model *m)
         }
     if (a->n_mt >= APP_MAX_MODELS)
         return -1;
-    int cap = m->cfg.max_len < APP_MAX_TOK ? m->cfg.max_len : APP_MAX_TOK;
+    int cap = widget_token_cap(m, APP_MAX_TOK, NULL, 0);
     WidgetTraces tr;
     if (widget_traces_new(&tr, m, cap, m->cfg.arch == ARCH_ENCDEC ? cap : 0))
         return -1;
@@ -202,6 +202,7 @@ static void app_io(App *a, WidgetIO *io)
     io->tr.eq_b = a->eq_b;
     /* chips show the equivariance verdict; prose may quote it */
     const Page *p = cur_page(a);
+    io->opened = p && lesson_model_opened(&a->course, p);
     io->equiv = (a->w && a->w->kind == W_CHIPS) ||
                 (p && p->prose && strstr(p->prose, "{{equivariance"));
 }

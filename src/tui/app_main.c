@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app_model.h"
 #include "app_views.h"
 #include "datapath.h"
 #include "keys.h"
@@ -45,12 +46,15 @@ static void install_signals(void)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
-               "              [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
+               "              [--model DIR|FILE] [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
                "       attend present --plan FILE [--check] [--lessons DIR] [--theme T]\n"
                "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
                "  --lessons DIR  play the course in DIR (default: lessons/)\n"
                "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
                "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
+               "  --model DIR    a Hugging Face model directory (or a model JSON file): the\n"
+               "                 pages on \"your model\" run on it (docs/models.md); without\n"
+               "                 --lesson, the player opens on the first of them\n"
                "  --theme T      dark, light (white background), projector or auto\n"
                "                 (COLORFGBG); default dark, presenter auto\n"
                "  --record FILE  write the pages and keys of the session as a demo script\n"
@@ -207,7 +211,7 @@ int tui_notes_main(const char *session)
 /* The player (presenter 0) or the presenter (1): options, course, the loop. */
 static int app_main(int argc, char **argv, int presenter)
 {
-    const char *dir = NULL, *only = NULL;
+    const char *dir = NULL, *only = NULL, *model = NULL;
     char dirbuf[1024], err[1024] = "";
     UiOpts uo;
     PresentOpts po = {.presenter = presenter,
@@ -225,6 +229,8 @@ static int app_main(int argc, char **argv, int presenter)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--lesson") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--model") && i + 1 < argc)
+            model = argv[++i];
         else if (!strcmp(argv[i], "--ascii"))
             uo.ascii = 1;
         else if (!strcmp(argv[i], "--mouse"))
@@ -272,6 +278,13 @@ static int app_main(int argc, char **argv, int presenter)
     install_signals();
     atexit(ui_end);
     if (ui_start(&uo, err, sizeof err)) {
+        fprintf(stderr, "attend: %s\n", err);
+        present_end(a);
+        app_delete(a);
+        return 1;
+    }
+    if (model && app_model_open(a, model, !only && !po.page, err, sizeof err)) {
+        ui_end();
         fprintf(stderr, "attend: %s\n", err);
         present_end(a);
         app_delete(a);

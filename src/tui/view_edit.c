@@ -55,8 +55,10 @@ static void describe(App *a, char *out, size_t n, int *bad)
         snprintf(out, n, "type at least one word");
         *bad = 1;
     } else if (info.n_tokens > cap) {
-        snprintf(out, n, "too long: %d tokens; the model reads at most %d (max_len) - shorten it",
-                 info.n_tokens, cap);
+        char why[200] = "max_len";
+        if (!edit_state(a)->target)
+            widget_token_cap(a->model, APP_MAX_TOK, why, sizeof why);
+        snprintf(out, n, "too long: %d tokens > %d (%s)", info.n_tokens, cap, why);
         *bad = 1;
     } else if (info.n_unknown) {
         int k = snprintf(out, n, "%d token%s; not in the vocabulary (will be <unk>):",
@@ -141,9 +143,11 @@ static void commit(App *a)
         return;
     }
     if (info.truncated || info.n_tokens > cap) {
-        snprintf(e->msg, sizeof e->msg,
-                 "not used: %d tokens > max_len %d; nothing was cut",
-                 info.n_tokens, cap);
+        char why[200] = "max_len";
+        if (!e->target)
+            widget_token_cap(a->model, APP_MAX_TOK, why, sizeof why);
+        snprintf(e->msg, sizeof e->msg, "not used: %d tokens > %d (%s); nothing was cut",
+                 info.n_tokens, cap, why);
         return;
     }
     if (e->target) {

@@ -3,9 +3,12 @@
  * the weight; or every head of the layer as small multiples. Draws only from the Trace. */
 #include <curses.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "app_views.h"
+#include "head_stat.h"
+#include "lesson.h"
 #include "ui.h"
 
 /* The heatmap's own state: the cursor (query row r, key column c). */
@@ -529,6 +532,9 @@ static void draw_multiples(App *a, Rect r)
         return;
     }
     int top = 1 + g.collab, ph = nr * g.rh + top;
+    const Page *pg = app_page(a);
+    int labels = sub == SUB_SELF && pg && lesson_model_opened(&a->course, pg);
+    int bidir = !(a->ctl.causal && st == STACK_DEC);
     for (int h = 0; h < c->n_heads; h++) {
         int band = h / g.per;
         int py = r.y + band * (ph + !g.collab), px = r.x + g.lw + (h % g.per) * g.pw;
@@ -548,9 +554,16 @@ static void draw_multiples(App *a, Rect r)
             finite_range(W, &lo, &hi);
         if (h == a->head)
             attron(A_REVERSE | A_BOLD);
-        ui_putf(py, px, g.pw - 1, "head %d", h);
+        int tw = ui_putf(py, px, g.pw - 1, "head %d", h);
         if (h == a->head)
             attroff(A_REVERSE | A_BOLD);
+        HeadStat hs; /* the learner's model: what each head does on this sentence */
+        char tag[24];
+        if (labels && !head_stat_read(a->t, st, a->layer, h, bidir, &hs)) {
+            snprintf(tag, sizeof tag, hs.best > 0 ? "%s %.2f" : "%s", hs.tag, hs.best);
+            if (ui_width(tag) <= g.pw - 2 - tw) /* whole or not at all */
+                ui_put(py, px + tw + 1, g.pw - 2 - tw, tag);
+        }
         if (g.collab) { /* the key tokens, cut to the cell */
             attron(A_DIM);
             for (int j = 0; j < nc; j++)

@@ -29,8 +29,9 @@ static void params_draw(App *a, Rect r)
     char g[48], tr[128], sizes[160], choices[96];
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
-    ui_putf(y++, r.x, r.w, "parameters of %s", a->w->params_name[0] ? a->w->params_name
-                                                                      : "the model");
+    /* a page's "config" names it; else the page's model (the learner's, when opened) */
+    const char *name = a->w->has_params ? a->w->params_name : a->model ? a->model->cfg.name : "";
+    ui_putf(y++, r.x, r.w, "parameters of %s", name[0] ? name : "the model");
     attroff(COLOR_PAIR(UI_ACCENT));
     params_header(p, sizes, sizeof sizes, choices, sizeof choices);
     if (ui_width(sizes) + 2 + ui_width(choices) <= r.w) {

@@ -167,6 +167,12 @@ static void passport_draw(App *a, Rect r)
     attroff(A_BOLD);
     int y = r.y + 2;
     y += ui_wrap_put(y, r.x, r.w, widget_passport_formula(e, a->layer, formula, sizeof formula), 2);
+    char files[480];
+    if (widget_passport_weights(e, a->model, files, sizeof files)[0]) {
+        attron(COLOR_PAIR(UI_ACCENT));
+        y += ui_wrap_put(y, r.x, r.w, files, 2);
+        attroff(COLOR_PAIR(UI_ACCENT));
+    }
     int roomy, chain = fit_chain(a, idx, e, r.w, r.h, y - r.y, &roomy);
     if (roomy)
         y++;
@@ -222,8 +228,11 @@ static int passport_need(App *a, int w)
     int st = ps(a)->step < n ? ps(a)->step : n - 1;
     const TraceEntry *e = trace_entry(a->t, idx[st]);
     int chain = chain_lines(a, idx, st, w);
-    char formula[200];
+    char formula[200], files[480];
+    int fl = widget_passport_weights(e, a->model, files, sizeof files)[0]
+                 ? ui_wrap_lines(files, w, 2) : 0;
     return 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2) +
+           fl +
            1 + (chain > 3 ? 3 : chain) +
            1 + mtable_need(a, e, w);
 }
@@ -238,8 +247,10 @@ static int passport_hidden(App *a, int w, int h)
     if (ps(a)->step >= n)
         ps(a)->step = n - 1;
     const TraceEntry *e = trace_entry(a->t, idx[ps(a)->step]);
-    char formula[200];
+    char formula[200], files[480];
     int head = 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2);
+    if (widget_passport_weights(e, a->model, files, sizeof files)[0])
+        head += ui_wrap_lines(files, w, 2);
     int roomy, chain = fit_chain(a, idx, e, w, h, head, &roomy);
     int vr, vc;
     mtable_visible(a, e, w, h - head - chain - 2 * roomy, &vr, &vc);

@@ -27,8 +27,18 @@ notes_wait() {
 check "notes: shows the question number" notes_wait "question 1 of $n"
 check "notes: shows the answer before it is revealed" notes_wait "answer (not yet revealed):"
 check "notes: the answer is the engine's ($first)" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t notes | grep -A1 'not yet revealed' | grep -qF -- '$first'"
+check "notes: the keys the quiz invites, from the key table" notes_wait "r reveal the answer  n next  q quit"
+"$ATTEND" --keys >"$E2E_TMP/keys.txt"
+foot() { # every hint on the footer row is the key table's (KM_CLASS_QUIZ in its mode)
+    tm capture-pane -e -p -t main >"$E2E_TMP/foot-$1.txt"
+    /usr/bin/python3 "$ROOT/tests/e2e/keys_check.py" "$E2E_TMP/keys.txt" footer "$E2E_TMP/foot-$1.txt" >/dev/null
+}
+check "class quiz: the footer's hints are the key table's" foot ask
 keys r
 expect "Answer: $first" "class quiz: r reveals the engine's answer"
+expect "n next question" "class quiz: once revealed, the footer offers the next question"
+check "class quiz: r is gone from the footer once the answer is out" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | tail -1 | grep -q 'r reveal'"
+check "class quiz: the footer's hints are the key table's, revealed" foot revealed
 keys n
 expect "question 2 of $n" "class quiz: n moves on"
 check "class quiz: the next question starts hidden" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'Answer:'"

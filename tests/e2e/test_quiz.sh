@@ -30,6 +30,14 @@ literal "6x"
 keys Enter
 expect "is not a shape such as 6x64" "a malformed shape gets a clear message"
 expect "enter check" "still asking after a malformed answer"
+# the footer is the key table's (KM_QUIZ in the stage's mode), drawn as the player's is
+"$ATTEND" --keys >"$E2E_TMP/keys.txt"
+foot() { # the footer row's text, and every hint on it checked against the table
+    tm capture-pane -e -p -t main >"$E2E_TMP/foot-$1.txt"
+    /usr/bin/python3 "$ROOT/tests/e2e/keys_check.py" "$E2E_TMP/keys.txt" footer "$E2E_TMP/foot-$1.txt" >/dev/null
+}
+check "asking: the footer's hints are the key table's" foot ask
+check "asking: the footer lists the asking keys in the table's order" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | tail -1 | grep -q '^ enter check  ? hint  tab skip  esc quit'"
 keys C-u
 literal "6x6x1"
 keys Enter
@@ -40,6 +48,8 @@ literal "6x8"
 keys Enter
 expect "✗ 6x8 is not the shape." "a wrong answer gets ✗"
 expect "r retry" "retry is offered"
+check "after a wrong answer: the footer's hints are the key table's" foot wrong
+check "after a wrong answer: its keys" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | tail -1 | grep -q '^ r retry  ? hint  enter show the answer  tab skip  q quit'"
 keys "?"
 expect "Hint 1: Give 2 sizes" "a hint on request"
 expect "hints used: 1" "hints are counted"

@@ -92,6 +92,21 @@ check "notes removed the dead presenter's state file" test ! -e "$XDG_RUNTIME_DI
 check "notes left the FIFO alone" test -p "$XDG_RUNTIME_DIR/attend/999-1.state"
 keys q
 expect_exit 0 "notes quits with q"
+# the one loop's signals: every screen stopped by SIGTERM exits 128 + 15 (attend.1, EXIT
+# STATUS), notes and the quizzes as the player
+for s in "notes" "quiz" "quiz --class"; do
+    # shellcheck disable=SC2086
+    start 80 24 XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" -- $s
+    pid=""
+    for _ in $(seq 100); do
+        pid=$(attend_pid)
+        [ -n "$pid" ] && screen | grep -q '[a-z]' && break
+        sleep 0.05
+    done
+    [ -n "$pid" ] || { fail "$s: did not start"; continue; }
+    kill -TERM "$pid"
+    expect_exit 143 "$s, SIGTERM: ends cleanly with 128 + 15"
+done
 kill "$holder" 2>/dev/null
 rm -f "$XDG_RUNTIME_DIR/attend/999-1.state"
 

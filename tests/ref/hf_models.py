@@ -239,7 +239,9 @@ def next_check(d, s, ref, what):
         what, [int(w) for w in want], p[want[0]]))
 
 
-def run_model(root, spec, rng):
+def write_model(root, spec, rng):
+    """Writes model spec (a MODELS row) as root/NAME: its directory, tokenizer encoder and
+    stored weights."""
     name, cfg, tok_kind, dtype, shards, prefix = spec
     d = os.path.join(root, name)
     os.mkdir(d)
@@ -250,7 +252,12 @@ def run_model(root, spec, rng):
         W = gpt2_weights(rng, cfg, prefix, cfg.get("tie_word_embeddings", True))
     else:
         W = llama_weights(rng, cfg)
-    stored = hf_ref.save_weights(d, W, dtype, shards)
+    return d, enc, hf_ref.save_weights(d, W, dtype, shards)
+
+
+def run_model(root, spec, rng):
+    name, cfg, tok_kind, dtype, shards, prefix = spec
+    d, enc, stored = write_model(root, spec, rng)
     for s in SENTENCES:
         ids = enc.encode(s)
         if cfg["model_type"] == "gpt2":
@@ -274,6 +281,15 @@ def run_model(root, spec, rng):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--write":
+        # hf_models.py --write DIR NAME: only writes model NAME (a MODELS row) as DIR/NAME
+        # (tests/e2e/test_hf_player.sh opens it in the player)
+        spec = [m for m in MODELS if m[0] == sys.argv[3]]
+        if not spec:
+            print("no model %s (%s)" % (sys.argv[3], ", ".join(m[0] for m in MODELS)))
+            return 2
+        write_model(sys.argv[2], spec[0], np.random.default_rng(27))
+        return 0
     rng = np.random.default_rng(27)
     root = tempfile.mkdtemp(prefix="attend-hf-")
     try:

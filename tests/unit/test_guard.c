@@ -198,7 +198,7 @@ int main(void)
     ctl.padding = 0;
     Trace *t = trace_new(&m, n, 1), *a = trace_new(&m, n, 1), *b = trace_new(&m, n, 1);
     CHECK(model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err) == 0, "%s", err);
-    PlaceholderCtx ctx = {&m, t, a, b, 1, 2, 0, 1, NULL, NULL, 0};
+    PlaceholderCtx ctx = {&m, t, a, b, 1, 2, 0, 1, NULL, NULL, 0, 0};
     test_blocks(&ctx, t, &m);
     trace_free(t);
     trace_free(a);

@@ -239,7 +239,7 @@ static void test_placeholders(void)
     Trace *t = trace_new(&m, n, 1), *a = trace_new(&m, n, 1), *b = trace_new(&m, n, 1);
     Trace *a2 = trace_new(&m, n, 1), *b2 = trace_new(&m, n, 1);
     CHECK(model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err) == 0, "%s", err);
-    PlaceholderCtx ctx = {&m, t, a, b, 1, 2, 0, 0, NULL, NULL, 0};
+    PlaceholderCtx ctx = {&m, t, a, b, 1, 2, 0, 0, NULL, NULL, 0, 0};
     const TraceEntry *w = trace_find_name(t, "L1.h2.weights");
     const TraceEntry *sc = trace_find_name(t, "L1.h2.masked");
     CHECK(w && sc, "trace has the entries");
@@ -326,7 +326,7 @@ static void test_placeholders(void)
     ctx.head = 9;
     CHECK(strstr(ph(&ctx, "weight 0 0"), "ERROR"), "head out of range: %s", buf);
     ctx.head = 2;
-    PlaceholderCtx none = {&m, NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0};
+    PlaceholderCtx none = {&m, NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0};
     CHECK(!strcmp(ph(&none, "d_ff"), "128") || m.cfg.d_ff != 128, "d_ff without a trace");
     CHECK(strstr(ph(&none, "n"), "no sentence"), "n without a trace: %s", buf);
 
@@ -406,7 +406,7 @@ static void test_tokenizer_placeholders(void)
         model_default_controls(&m, &ctl);
         Trace *t = trace_new(&m, n, 1);
         CHECK(model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err) == 0, "%s", err);
-        PlaceholderCtx ctx = {&m, t, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0};
+        PlaceholderCtx ctx = {&m, t, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0};
         char want[16];
         snprintf(want, sizeof want, "%d", k == 0 ? n - words : 0);
         CHECK(!strcmp(ph(&ctx, "pieces"), want), "%s: {{pieces}} %s, want %s", NAMES[k], buf,

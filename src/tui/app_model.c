@@ -1,0 +1,90 @@
+/* app_model.c - attend --model PATH in the player: the model read with a progress bar on the
+ * screen, handed to the course's "@opened" pages (lesson_open_model), the player opened on the
+ * first of them. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app_model.h"
+#include "lesson.h"
+
+typedef struct {
+    const char *path;
+    int last;  /* last percentage drawn */
+} LoadBar;
+
+/* The loading screen: what is read, a bar, the megabytes done. */
+static void load_draw(LoadBar *b, size_t done, size_t total)
+{
+    int w = COLS > 4 ? COLS - 4 : COLS, y = LINES / 2 - 2;
+    int pct = total ? (int)(done * 100 / total) : 0;
+    int bw = w - 10 > 50 ? 50 : w - 10;
+    char bar[64];
+    if (bw < 10)
+        bw = 10;
+    for (int i = 0; i < bw; i++)
+        bar[i] = i < pct * bw / 100 ? '#' : '.';
+    bar[bw] = 0;
+    erase();
+    ui_putf(y, 2, w, "opening %s", b->path);
+    ui_putf(y + 2, 2, w, "[%s] %3d%%", bar, pct);
+    if (total)
+        ui_putf(y + 3, 2, w, "%zu of %zu MB of weights read", done >> 20, total >> 20);
+    refresh();
+}
+
+static void load_progress(void *ctx, size_t done, size_t total)
+{
+    LoadBar *b = ctx;
+    int pct = total ? (int)(done * 100 / total) : 0;
+    if (pct == b->last)
+        return;
+    b->last = pct;
+    load_draw(b, done, total);
+}
+
+/* The course model that holds the learner's model, or NULL. */
+static const Model *opened_model(const App *a)
+{
+    for (int i = 0; i < a->course.n_models; i++)
+        if (a->course.models[i]->opened)
+            return &a->course.models[i]->model;
+    return NULL;
+}
+
+int app_model_open(App *a, const char *path, int jump, char *err, size_t errlen)
+{
+    LoadBar b = {path, -1};
+    Model m;
+    load_draw(&b, 0, 0);
+    if (model_load_progress(&m, path, load_progress, &b, err, errlen))
+        return -1;
+    if (lesson_open_model(&a->course, &m, err, errlen)) {
+        model_free(&m);
+        return -1;
+    }
+    /* the slot's traces were sized for the default model it held until now */
+    const Model *om = opened_model(a);
+    for (int i = 0; i < a->n_mt; i++)
+        if (a->mt[i].model == om) {
+            WidgetTraces tr = {a->mt[i].t, a->mt[i].eq_a, a->mt[i].eq_b};
+            widget_traces_free(&tr);
+            a->mt[i] = a->mt[--a->n_mt];
+            a->t = a->eq_a = a->eq_b = NULL;
+            break;
+        }
+    int lesson = a->lesson, page = a->page;
+    for (int l = 0; jump && l < a->course.n_lessons; l++) {
+        const Lesson *ls = &a->course.lessons[l];
+        for (int p = 0; !ls->broken && p < ls->n_pages; p++)
+            if (lesson_model_opened(&a->course, &ls->pages[p])) {
+                lesson = l, page = p;
+                jump = 0;
+                break;
+            }
+    }
+    app_open(a, lesson, page);
+    app_msg(a, 0, "opened %.300s: %d layers, %d heads, d_model %d", path, om->cfg.n_layers,
+            om->cfg.n_heads, om->cfg.d_model);
+    return 0;
+}
