@@ -58,7 +58,7 @@ fi
 load() { echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"; }
 failed=()
 part_failed() { failed+=("$1"); echo "  (could not run: $1)"; }
-if ! make -s -j2 BUILD="$BUILD" attend "$B" "$BUILD/tools/trainbench" >/dev/null; then
+if ! make -s -j2 BUILD="$BUILD" attend "$B" "$BUILD/tools/trainbench" "$BUILD/tools/progress_bench" >/dev/null; then
     echo "make bench: could not build attend and the bench tools (make -j2 attend $B)"
     exit 1
 fi
