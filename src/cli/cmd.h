@@ -8,6 +8,7 @@
 
 #include "datapath.h"
 #include "model.h"
+#include "opts.h"
 
 
 int cmd_dump(int argc, char **argv);
@@ -44,15 +45,12 @@ typedef struct {
     const char *ablate[16];   /* --ablate L.H[,L.H] values, checked against the model */
     int n_ablate;
 } DumpOpts;
-/* An option the caller adds to dump's: argv[*i] is the option. Returns 1 when it took it
- * (advancing *i past its value), 0 when it is not the caller's, -1 on a usage error (the
- * hook printed the message and the usage). */
-typedef int (*DumpExtraOpt)(void *ctx, int argc, char **argv, int *i);
-/* Parses dump's options into o; options dump does not know go to extra (may be NULL).
+/* Parses dump's options into o, and the caller's extra options (n_extra rows, opts.h);
+ * formats: the words --format takes ("text json"; o->format is "text" when not given).
  * Returns -1 to go on, or the exit status to return at once: 0 after --help (usage_text on
- * stdout), 2 on a usage error, 1 on a bad number (messages on stderr, prefixed by prog). */
+ * stdout), 2 on a usage error (the message, prefixed by prog, on stderr). */
 int dump_opts_parse(DumpOpts *o, int argc, char **argv, const char *prog,
-                    const char *usage_text, DumpExtraOpt extra, void *ctx);
+                    const char *usage_text, const char *formats, const Opt *extra, int n_extra);
 /* One headless run of the options: the model loaded, the sentence (and target) tokenized,
  * the controls set, the forward pass done into t. */
 typedef struct {

@@ -23,17 +23,9 @@ static const char DUMP_USAGE[] =
     "[--ablate L.H[,L.H]]... "
     "[--format text|json]";
 
-static int usage_of(const char *prog, const char *text, const char *msg)
-{
-    if (msg)
-        fprintf(stderr, "%s: %s\n", prog, msg);
-    fprintf(stderr, "%s\n", text);
-    return 2;
-}
-
 static int usage(const char *msg)
 {
-    return usage_of("attend dump", DUMP_USAGE, msg);
+    return opts_usage_error("attend dump", DUMP_USAGE, msg);
 }
 
 /* Parses "1,0,2" into order; returns count or -1. */
@@ -167,64 +159,31 @@ static int dump_heads_summary(FILE *f, const Model *m, const Trace *t, int json)
 }
 
 int dump_opts_parse(DumpOpts *o, int argc, char **argv, const char *prog,
-                    const char *usage_text, DumpExtraOpt extra, void *ctx)
+                    const char *usage_text, const char *formats, const Opt *extra, int n_extra)
 {
     memset(o, 0, sizeof *o);
     o->format = "text";
     o->prog = prog;
-    const char **format = &o->format;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char **slot = NULL;
-        if (strcmp(a, "--sentence") == 0) slot = &o->sentence;
-        else if (strcmp(a, "--target") == 0) slot = &o->target;
-        else if (strcmp(a, "--model") == 0) slot = &o->model_path;
-        else if (strcmp(a, "--mask") == 0) slot = &o->mask;
-        else if (strcmp(a, "--pe") == 0) slot = &o->pe;
-        else if (strcmp(a, "--order") == 0) slot = &o->order_s;
-        else if (strcmp(a, "--format") == 0) slot = format;
-        else if (strcmp(a, "--no-scale") == 0) { o->no_scale = 1; continue; }
-        else if (strcmp(a, "--cross") == 0) { o->cross = 1; continue; }
-        else if (strcmp(a, "--heads") == 0) { o->heads_summary = 1; continue; }
-        else if (strcmp(a, "--ablate") == 0) {
-            if (i + 1 >= argc) return usage_of(prog, usage_text, "--ablate needs a value");
-            if (o->n_ablate >= 16)
-                return usage_of(prog, usage_text, "at most 16 --ablate options");
-            o->ablate[o->n_ablate++] = argv[++i];
-            continue;
-        }
-        else if (strcmp(a, "--layer") == 0 || strcmp(a, "--head") == 0) {
-            if (i + 1 >= argc) return usage_of(prog, usage_text, "missing value after an option");
-            char *end;
-            long v = strtol(argv[i + 1], &end, 10);
-            if (*end || end == argv[i + 1] || v < 0 || v > 1000) {
-                fprintf(stderr, "%s: %s must be a number, got \"%s\"\n", prog, a, argv[i + 1]);
-                return 1;
-            }
-            *(strcmp(a, "--layer") == 0 ? &o->layer : &o->head) = (int)v;
-            i++;
-            continue;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf("%s\n", usage_text);
-            return 0;
-        } else {
-            int took = extra ? extra(ctx, argc, argv, &i) : 0;
-            if (took > 0)
-                continue;
-            if (took < 0)
-                return 2;
-            char msg[200];
-            snprintf(msg, sizeof msg, "unknown option \"%s\"", a);
-            return usage_of(prog, usage_text, msg);
-        }
-        if (i + 1 >= argc) {
-            char msg[200];
-            snprintf(msg, sizeof msg, "%s needs a value", a);
-            return usage_of(prog, usage_text, msg);
-        }
-        *slot = argv[++i];
-    }
-    return -1;
+    long layer = 0, head = 0;
+    const Opt base[] = {
+        OPT_S("--sentence", &o->sentence), OPT_S("--target", &o->target),
+        OPT_S("--model", &o->model_path), OPT_S("--mask", &o->mask), OPT_S("--pe", &o->pe),
+        OPT_S("--order", &o->order_s), OPT_W("--format", &o->format, formats),
+        OPT_F("--no-scale", &o->no_scale), OPT_F("--cross", &o->cross),
+        OPT_F("--heads", &o->heads_summary), OPT_M("--ablate", o->ablate, &o->n_ablate, 16),
+        OPT_I("--layer", &layer, 0, 1000), OPT_I("--head", &head, 0, 1000),
+    };
+    enum { N_BASE = sizeof base / sizeof base[0], N_MAX = N_BASE + 16 };
+    Opt opts[N_MAX];
+    int n = 0;
+    for (int i = 0; i < N_BASE; i++)
+        opts[n++] = base[i];
+    for (int i = 0; i < n_extra && n < N_MAX; i++)
+        opts[n++] = extra[i];
+    int rc = opts_parse(opts, n, argc, argv, prog, usage_text);
+    o->layer = (int)layer;
+    o->head = (int)head;
+    return rc;
 }
 
 void dump_run_free(DumpRun *r)
@@ -336,37 +295,6 @@ static int dump_next(FILE *f, const Model *m, const Trace *t, int k, int json)
     return 0;
 }
 
-typedef struct {
-    const char *pair;
-    int next;
-} DumpMore;
-
-static int pair_opt(void *ctx, int argc, char **argv, int *i)
-{
-    DumpMore *more = ctx;
-    int is_next = !strcmp(argv[*i], "--next");
-    if (strcmp(argv[*i], "--pair") && !is_next)
-        return 0;
-    if (*i + 1 >= argc) {
-        usage_of("attend dump", DUMP_USAGE, is_next ? "--next needs a value: K (1..100)"
-                                                     : "--pair needs a value: FROM,TO");
-        return -1;
-    }
-    if (is_next) {
-        char *end;
-        long k = strtol(argv[*i + 1], &end, 10);
-        if (*end || end == argv[*i + 1] || k < 1 || k > 100) {
-            usage_of("attend dump", DUMP_USAGE, "--next must be a number 1..100");
-            return -1;
-        }
-        more->next = (int)k;
-        ++*i;
-        return 1;
-    }
-    more->pair = argv[++*i];
-    return 1;
-}
-
 /* What knocking the heads out changed on this sentence: the run r (ablated) against the same
  * run with every head in place. 0, or 1 with the message printed. */
 static int dump_ablation(FILE *f, const DumpRun *r)
@@ -417,26 +345,22 @@ static int dump_ablation(FILE *f, const DumpRun *r)
 int cmd_dump(int argc, char **argv)
 {
     DumpOpts o;
-    DumpMore more = {NULL, 0};
     const char *pair = NULL;
-    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, pair_opt, &more);
-    pair = more.pair;
+    long next = 0;
+    const Opt more[] = {OPT_S("--pair", &pair), OPT_I("--next", &next, 1, 100)};
+    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, "text json", more, 2);
     if (rc >= 0)
         return rc;
     const char *format = o.format;
     if (!o.sentence)
         return usage("--sentence is required");
-    if (strcmp(format, "text") && strcmp(format, "json")) {
-        fprintf(stderr, "attend dump: --format must be text or json, got \"%s\"\n", format);
-        return 1;
-    }
     if (strcmp(format, "json")) /* text quotes the sentence: no raw control characters */
         safetext_wrap(&stdout, 0);
     DumpRun r;
     if (dump_run(&r, &o))
         return 1;
-    if (more.next)
-        rc = dump_next(stdout, &r.m, r.t, more.next, !strcmp(format, "json")) || fflush(stdout)
+    if (next)
+        rc = dump_next(stdout, &r.m, r.t, (int)next, !strcmp(format, "json")) || fflush(stdout)
                  ? 1 : 0;
     else if (pair)
         rc = dump_pair(stdout, &r.m, r.t, pair, !strcmp(format, "json")) || fflush(stdout) ? 1 : 0;

@@ -26,60 +26,14 @@ static const char HANDOUT_USAGE[] =
 /* export's own options, beside dump's. */
 typedef struct {
     const char *lesson, *lessons, *what, *out;
-    int page;        /* 1-based; 0: not given */
+    long page;       /* 1-based; 0: not given */
     int scores;
 } ExportOpts;
-
-static int export_usage(const char *msg)
-{
-    if (msg)
-        fprintf(stderr, "attend export: %s\n", msg);
-    fprintf(stderr, "%s\n", EXPORT_USAGE);
-    return -1;
-}
 
 /* The usage error: message and usage on stderr, exit status 2. */
 static int usage_error(const char *msg)
 {
-    export_usage(msg);
-    return 2;
-}
-
-/* DumpExtraOpt: --lesson --lessons --page --what -o --scores. */
-static int export_extra(void *ctx, int argc, char **argv, int *i)
-{
-    ExportOpts *x = ctx;
-    const char *a = argv[*i];
-    const char **slot = NULL;
-    if (!strcmp(a, "--scores")) {
-        x->scores = 1;
-        return 1;
-    }
-    if (!strcmp(a, "--lesson")) slot = &x->lesson;
-    else if (!strcmp(a, "--lessons")) slot = &x->lessons;
-    else if (!strcmp(a, "--what")) slot = &x->what;
-    else if (!strcmp(a, "-o") || !strcmp(a, "--output")) slot = &x->out;
-    else if (strcmp(a, "--page"))
-        return 0;
-    if (*i + 1 >= argc) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "%s needs a value", a);
-        return export_usage(msg);
-    }
-    const char *v = argv[++*i];
-    if (slot) {
-        *slot = v;
-        return 1;
-    }
-    char *end;
-    long p = strtol(v, &end, 10);
-    if (*end || end == v || p < 1 || p > 100000) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "--page must be a page number from 1, got \"%s\"", v);
-        return export_usage(msg);
-    }
-    x->page = (int)p;
-    return 1;
+    return opts_usage_error("attend export", EXPORT_USAGE, msg);
 }
 
 /* Writes the figure to out (or standard output): a file through an exclusive temp file
@@ -165,15 +119,15 @@ static int export_lesson(const ExportOpts *x, int what, ExportFormat fmt)
     else if (c.lessons[li].broken)
         fprintf(stderr, "attend export: %s\n", c.lessons[li].error);
     else if (x->page > c.lessons[li].n_pages)
-        fprintf(stderr, "attend export: lesson %s has pages 1..%d, not %d\n", x->lesson,
+        fprintf(stderr, "attend export: lesson %s has pages 1..%d, not %ld\n", x->lesson,
                 c.lessons[li].n_pages, x->page);
     else {
         const Page *p = &c.lessons[li].pages[x->page - 1];
         ExportPage e;
         if (export_page_start(&e, &c, p, err, sizeof err))
-            fprintf(stderr, "attend export: %s page %d: %s\n", x->lesson, x->page, err);
+            fprintf(stderr, "attend export: %s page %ld: %s\n", x->lesson, x->page, err);
         else if (what < 0 && e.what < 0)
-            fprintf(stderr, "attend export: %s page %d: its %s widget has no figure to export\n",
+            fprintf(stderr, "attend export: %s page %ld: its %s widget has no figure to export\n",
                     x->lesson, x->page, course_widget_name(p->widget.kind));
         else {
             if (x->scores)
@@ -233,15 +187,16 @@ int cmd_export(int argc, char **argv)
     DumpOpts o;
     ExportOpts x;
     memset(&x, 0, sizeof x);
-    int rc = dump_opts_parse(&o, argc, argv, "attend export", EXPORT_USAGE, export_extra, &x);
+    const Opt more[] = {
+        OPT_S("--lesson", &x.lesson), OPT_S("--lessons", &x.lessons), OPT_S("--what", &x.what),
+        OPT_S("-o", &x.out), OPT_S("--output", &x.out), OPT_I("--page", &x.page, 1, 100000),
+        OPT_F("--scores", &x.scores),
+    };
+    int rc = dump_opts_parse(&o, argc, argv, "attend export", EXPORT_USAGE, "svg csv json", more,
+                             (int)(sizeof more / sizeof more[0]));
     if (rc >= 0)
         return rc;
     int fmt = export_format_parse(strcmp(o.format, "text") ? o.format : "svg");
-    if (fmt < 0) {
-        fprintf(stderr, "attend export: --format must be svg, csv or json, got \"%s\"\n",
-                o.format);
-        return 1;
-    }
     int what = -1;
     if (x.what && (what = export_what_parse(x.what)) < 0) {
         fprintf(stderr, "attend export: --what must be heatmap, heads, passport, chips, "
@@ -271,39 +226,14 @@ int cmd_handout(int argc, char **argv)
     HandoutOpts h;
     memset(&h, 0, sizeof h);
     h.seed = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("%s\n", HANDOUT_USAGE);
-            return 0;
-        }
-        if (!strcmp(a, "--answers")) {
-            h.answers = 1;
-            continue;
-        }
-        int known = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--lesson") ||
-                    !strcmp(a, "--lessons") || !strcmp(a, "--seed");
-        if (!known || i + 1 >= argc) {
-            fprintf(stderr, "attend handout: %s \"%s\"\n%s\n",
-                    known ? "missing value after" : "unknown option", a, HANDOUT_USAGE);
-            return 2;
-        }
-        const char *v = argv[++i];
-        if (!strcmp(a, "--lesson"))
-            h.lesson = v;
-        else if (!strcmp(a, "--lessons"))
-            lessons = v;
-        else if (!strcmp(a, "--seed")) {
-            char *end;
-            errno = 0;
-            h.seed = strtoull(v, &end, 10);
-            if (*end || end == v || errno || v[0] == '-') {
-                fprintf(stderr, "attend handout: --seed must be a whole number, got \"%s\"\n", v);
-                return 1;
-            }
-        } else
-            dir = v;
-    }
+    const Opt opts[] = {
+        OPT_S("-o", &dir), OPT_S("--output", &dir), OPT_S("--lesson", &h.lesson),
+        OPT_S("--lessons", &lessons), OPT_U("--seed", &h.seed), OPT_F("--answers", &h.answers),
+    };
+    int prc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend handout",
+                         HANDOUT_USAGE);
+    if (prc >= 0)
+        return prc;
     if (!dir) {
         fprintf(stderr, "attend handout: -o DIR is required\n%s\n", HANDOUT_USAGE);
         return 2;

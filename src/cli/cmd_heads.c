@@ -9,16 +9,11 @@
 #include "cmd.h"
 #include "heads.h"
 #include "json.h"
+#include "opts.h"
 
 static const char HEADS_USAGE[] =
     "usage: attend heads [--model FILE] [--format text|json] [--ablate L.H[,L.H...]]...\n"
     "                    [--lengths N,N,...] [--probes N] [--seed S]";
-
-static int heads_usage(const char *msg)
-{
-    fprintf(stderr, "attend heads: %s\n%s\n", msg, HEADS_USAGE);
-    return 2;
-}
 
 /* Parses "3,5,21" into p->lens. 0 or -1. */
 static int parse_lengths(const char *s, HeadProbe *p)
@@ -49,48 +44,13 @@ static int heads_args(int argc, char **argv, HeadsArgs *a)
     memset(a, 0, sizeof *a);
     a->format = "text";
     a->probes = a->seed = -1;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            printf("%s\n", HEADS_USAGE);
-            return 0;
-        }
-        if (strcmp(o, "--model") && strcmp(o, "--format") && strcmp(o, "--ablate") &&
-            strcmp(o, "--lengths") && strcmp(o, "--probes") && strcmp(o, "--seed")) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "unknown option \"%s\"", o);
-            return heads_usage(msg);
-        }
-        if (i + 1 >= argc) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "%s needs a value", o);
-            return heads_usage(msg);
-        }
-        const char *v = argv[++i];
-        if (!strcmp(o, "--model")) a->model = v;
-        else if (!strcmp(o, "--format")) a->format = v;
-        else if (!strcmp(o, "--lengths")) a->lengths = v;
-        else if (!strcmp(o, "--ablate")) {
-            if (a->n_ablate >= 16)
-                return heads_usage("at most 16 --ablate options (each may list several heads)");
-            a->ablate[a->n_ablate++] = v;
-        } else {
-            char *end;
-            long x = strtol(v, &end, 10);
-            int probes = !strcmp(o, "--probes");
-            if (*end || end == v || x < (probes ? 1 : 0) || x > (probes ? 4096 : 2147483647L)) {
-                fprintf(stderr, "attend heads: %s needs a number from %d to %ld, got \"%s\"\n",
-                        o, probes ? 1 : 0, probes ? 4096L : 2147483647L, v);
-                return 2;
-            }
-            *(probes ? &a->probes : &a->seed) = x;
-        }
-    }
-    if (strcmp(a->format, "text") && strcmp(a->format, "json")) {
-        fprintf(stderr, "attend heads: --format must be text or json, got \"%s\"\n", a->format);
-        return 2;
-    }
-    return -1;
+    const Opt opts[] = {
+        OPT_S("--model", &a->model), OPT_W("--format", &a->format, "text json"),
+        OPT_S("--lengths", &a->lengths), OPT_M("--ablate", a->ablate, &a->n_ablate, 16),
+        OPT_I("--probes", &a->probes, 1, 4096), OPT_I("--seed", &a->seed, 0, 2147483647),
+    };
+    return opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend heads",
+                      HEADS_USAGE);
 }
 
 static void print_text(const Model *m, const HeadProbe *p, const char *ablated, double first,

@@ -32,7 +32,7 @@ static const char USAGE[] =
     "       attend lab solution NAME [--lang c]    after a pass, or after 3 failed checks\n"
     "options: --timeout SECONDS (default 10)  --python PATH  --lang py|c  --no-torch\n"
     "Your code runs as a child process in FILE's directory, with time, memory and output\n"
-    "limits; it is checked cell by cell against attend's engine (docs/labs.md).\n";
+    "limits; it is checked cell by cell against attend's engine (docs/labs.md).";
 
 /* ---- progress ---- */
 
@@ -73,42 +73,20 @@ typedef struct {
 static int parse(int argc, char **argv, Args *a)
 {
     memset(a, 0, sizeof *a);
-    a->co.torch = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        int val = i + 1 < argc;
-        if (!strcmp(s, "--force")) {
-            a->force = 1;
-        } else if (!strcmp(s, "--no-torch")) {
-            a->co.torch = 0;
-        } else if (!strcmp(s, "--lang") && val) {
-            a->co.lang = argv[++i];
-            if (strcmp(a->co.lang, "py") && strcmp(a->co.lang, "c")) {
-                fprintf(stderr, "attend lab: --lang is py or c, not \"%s\"\n", a->co.lang);
-                return 2;
-            }
-        } else if (!strcmp(s, "--python") && val) {
-            a->co.python = argv[++i];
-        } else if (!strcmp(s, "--timeout") && val) {
-            char *e;
-            a->co.timeout_s = strtod(argv[++i], &e);
-            if (*e || !(a->co.timeout_s >= 0.1 && a->co.timeout_s <= 600)) {
-                fprintf(stderr, "attend lab: --timeout takes seconds from 0.1 to 600, not "
-                                "\"%s\"\n", argv[i]);
-                return 2;
-            }
-        } else if (s[0] == '-' && s[1]) {
-            fprintf(stderr, "attend lab: unknown option \"%s\"%s\n%s", s,
-                    val ? "" : " (or its value is missing)", USAGE);
-            return 2;
-        } else if (a->n_pos < 3) {
-            a->pos[a->n_pos++] = s;
-        } else {
-            fprintf(stderr, "attend lab: too many arguments\n%s", USAGE);
-            return 2;
-        }
-    }
-    return 0;
+    int no_torch = 0;
+    a->co.timeout_s = 10.0;
+    const Opt opts[] = {
+        OPT_F("--force", &a->force), OPT_F("--no-torch", &no_torch),
+        OPT_W("--lang", &a->co.lang, "py c"), OPT_S("--python", &a->co.python),
+        OPT_R("--timeout", &a->co.timeout_s, 0.1, 600.0),
+        OPT_A("NAME", &a->pos[0]), OPT_A("FILE", &a->pos[1]), OPT_A("DIR", &a->pos[2]),
+    };
+    int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend lab",
+                        USAGE);
+    a->co.torch = !no_torch;
+    while (a->n_pos < 3 && a->pos[a->n_pos])
+        a->n_pos++;
+    return rc < 0 ? 0 : rc;
 }
 
 static const LabDef *need_lab(const char *name)
@@ -381,11 +359,11 @@ static int cmd_solution(const LabDef *d, const Args *a)
 int cmd_lab(int argc, char **argv)
 {
     if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-        fputs(USAGE, stdout);
+        printf("%s\n", USAGE);
         return 0;
     }
     if (argc == 0 || !strcmp(argv[0], "list"))
-        return argc > 1 ? (fprintf(stderr, "%s", USAGE), 2) : cmd_list();
+        return argc > 1 ? (fprintf(stderr, "%s\n", USAGE), 2) : cmd_list();
     Args a;
     int rc = parse(argc - 1, argv + 1, &a);
     if (rc)
@@ -395,8 +373,8 @@ int cmd_lab(int argc, char **argv)
     int known = want == 2 || !strcmp(verb, "start") || !strcmp(verb, "hint") ||
                 !strcmp(verb, "solution");
     if (!known || a.n_pos < want || a.n_pos > (!strcmp(verb, "start") ? 2 : want)) {
-        fprintf(stderr, known ? "attend lab %s: wrong number of arguments\n%s"
-                              : "attend lab: unknown command \"%s\"\n%s", verb, USAGE);
+        fprintf(stderr, known ? "attend lab %s: wrong number of arguments\n%s\n"
+                              : "attend lab: unknown command \"%s\"\n%s\n", verb, USAGE);
         return 2;
     }
     const LabDef *d = need_lab(a.pos[0]);

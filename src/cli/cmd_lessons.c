@@ -7,6 +7,7 @@
 #include "safetext.h"
 #include "lesson.h"
 #include "lesson_check.h"
+#include "opts.h"
 #include "tui.h"
 #include "widget.h"
 
@@ -50,49 +51,24 @@ static void show_course(const Course *c)
 
 int cmd_check_lessons(int argc, char **argv)
 {
-    const char *dir = NULL;
-    int show = 0, samples = 20, cols = 80, lines = 24;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--show")) {
-            show = 1;
-            continue;
-        }
-        if (!strcmp(argv[i], "--samples")) {
-            char *end = NULL;
-            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
-            if (!end || *end || v < 0 || v > 10000) {
-                fprintf(stderr, "attend check-lessons: --samples takes a count 0..10000\n%s\n",
-                        CHECK_USAGE);
-                return 2;
-            }
-            samples = (int)v;
-            i++;
-            continue;
-        }
-        if (!strcmp(argv[i], "--size")) {
-            int w = 0, h = 0, used = 0;
-            const char *v = i + 1 < argc ? argv[i + 1] : "";
-            if (sscanf(v, "%dx%d%n", &w, &h, &used) != 2 || v[used] || w < 80 || h < 24 ||
-                w > 1000 || h > 500) {
-                fprintf(stderr, "attend check-lessons: --size takes WIDTHxHEIGHT from 80x24 to "
-                        "1000x500, not \"%s\"\n%s\n", v, CHECK_USAGE);
-                return 2;
-            }
-            cols = w;
-            lines = h;
-            i++;
-            continue;
-        }
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s\n", CHECK_USAGE);
-            return 0;
-        }
-        if (argv[i][0] == '-' || dir) {
-            fprintf(stderr, "attend check-lessons: unexpected argument \"%s\"\n%s\n", argv[i],
-                    CHECK_USAGE);
-            return 2;
-        }
-        dir = argv[i];
+    const char *dir = NULL, *size = NULL;
+    int show = 0, cols = 80, lines = 24;
+    long samples = 20;
+    const Opt opts[] = {
+        OPT_F("--show", &show), OPT_I("--samples", &samples, 0, 10000), OPT_S("--size", &size),
+        OPT_A("DIR", &dir),
+    };
+    int prc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv,
+                         "attend check-lessons", CHECK_USAGE);
+    if (prc >= 0)
+        return prc;
+    int used = 0;
+    if (size && (sscanf(size, "%dx%d%n", &cols, &lines, &used) != 2 || size[used] ||
+                 cols < 80 || lines < 24 || cols > 1000 || lines > 500)) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "--size takes WIDTHxHEIGHT from 80x24 to 1000x500, not \"%s\"",
+                 size);
+        return opts_usage_error("attend check-lessons", CHECK_USAGE, msg);
     }
     char path[1024], err[1024];
     if (!dir) {
@@ -112,7 +88,7 @@ int cmd_check_lessons(int argc, char **argv)
     }
     /* the player's walk: every page at 80x24 (or --size) after each key and on random
      * sentences (the lessons without a problem so far) */
-    if (c.n_lessons && tui_check_pages(&c, dir, cols, lines, samples) < 0) {
+    if (c.n_lessons && tui_check_pages(&c, dir, cols, lines, (int)samples) < 0) {
         fprintf(stderr, "attend check-lessons: the walk through the player failed (out of "
                 "memory)\n");
         lesson_free_course(&c);

@@ -10,8 +10,9 @@
 #include "cmd.h"
 #include "fileio.h"
 #include "json.h"
-#include "model_json.h"
 #include "model.h"
+#include "model_json.h"
+#include "opts.h"
 
 static const char INIT_USAGE[] =
     "usage: attend init-model --config FILE --vocab FILE --out FILE [--seed S] [--arrays]";
@@ -43,42 +44,14 @@ int cmd_init_model(int argc, char **argv)
     const char *cfg_path = NULL, *vocab_path = NULL, *out = NULL;
     unsigned long long seed = 1;
     int arrays = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s\n", INIT_USAGE);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--arrays")) {
-            arrays = 1;
-            continue;
-        }
-        if (strcmp(argv[i], "--config") && strcmp(argv[i], "--vocab") && strcmp(argv[i], "--out") &&
-            strcmp(argv[i], "--seed")) {
-            fprintf(stderr, "attend init-model: unknown option \"%s\"\n%s\n", argv[i], INIT_USAGE);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "attend init-model: %s needs a value\n%s\n", argv[i], INIT_USAGE);
-            return 2;
-        }
-        if (!strcmp(argv[i], "--config")) cfg_path = argv[++i];
-        else if (!strcmp(argv[i], "--vocab")) vocab_path = argv[++i];
-        else if (!strcmp(argv[i], "--out")) out = argv[++i];
-        else if (!strcmp(argv[i], "--seed")) {
-            char *end;
-            const char *sv = argv[++i];
-            errno = 0;
-            seed = strtoull(sv, &end, 10);
-            if (!*sv || *end || *sv == '-' || errno == ERANGE) {
-                fprintf(stderr, "attend init-model: --seed needs a whole number from 0 to "
-                        "18446744073709551615, not \"%s\"\n", sv);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "attend init-model: unknown option \"%s\"\n%s\n", argv[i], INIT_USAGE);
-            return 2;
-        }
-    }
+    const Opt opts[] = {
+        OPT_S("--config", &cfg_path), OPT_S("--vocab", &vocab_path), OPT_S("--out", &out),
+        OPT_U("--seed", &seed), OPT_F("--arrays", &arrays),
+    };
+    int prc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv,
+                         "attend init-model", INIT_USAGE);
+    if (prc >= 0)
+        return prc;
     if (!cfg_path || !vocab_path || !out) {
         fprintf(stderr, "attend init-model: missing %s%s%s%s%s\n%s\n", !cfg_path ? "--config FILE" : "",
                 !cfg_path && (!vocab_path || !out) ? ", " : "", !vocab_path ? "--vocab FILE" : "",

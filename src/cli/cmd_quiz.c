@@ -1,7 +1,6 @@
 /* cmd_quiz.c - the terminal-free half of `attend quiz`: options, loading the course and
  * progress, the teacher's answer key (--answers), the plain-text messages, and cmd_quiz, which
  * hands the terminal to the quiz screen (src/tui/view_quiz.c). */
-#include "cmd_quiz.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -13,10 +12,13 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "lesson.h"
+#include "progress.h"
+#include "quiz.h"
 #include "safetext.h"
 #include "tui.h"
 
-const char QUIZ_USAGE[] =
+static const char QUIZ_USAGE[] =
     "usage: attend quiz [--lesson ID] [--count N] [--seed S] [--lessons DIR] [--ascii]\n"
     "       attend quiz --review [--count N]\n"
     "       attend quiz --answers --seed S [--lesson ID] [--count N] [--lessons DIR]\n"
@@ -34,85 +36,54 @@ const char QUIZ_USAGE[] =
     "  --time S       with --class: a countdown of S seconds per question\n"
     "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!*s || *s == '-')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || errno == ERANGE) /* out of range: never the silent ULLONG_MAX */
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
+typedef struct {
+    const char *lesson;      /* --lesson ID or NULL */
+    const char *dir;         /* --lessons DIR or NULL (the course's lessons/) */
+    int count;               /* --count N, 0 = every question */
+    uint64_t seed;           /* --seed S, or drawn from the clock */
+    int have_seed;
+    int review, answers, ascii;
+    int klass;               /* --class: one question at a time for a room */
+    int time_s;              /* --time S: the countdown per question (class quiz) */
+} QuizCmd;
 
-int quiz_cmd_parse(QuizCmd *o, int argc, char **argv, char *err, size_t errlen)
+/* Parses the options after "quiz" (opts.h). -1 to go on, 0 after --help, 2 on a usage error
+ * (message and usage printed). */
+static int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            o->help = 1;
-        } else if (!strcmp(a, "--lesson") && more) {
-            o->lesson = argv[++i];
-        } else if (!strcmp(a, "--lessons") && more) {
-            o->dir = argv[++i];
-        } else if (!strcmp(a, "--count") && more) {
-            uint64_t v;
-            if (parse_u64(argv[++i], &v) || v < 1 || v > 1000) {
-                snprintf(err, errlen, "--count wants a number from 1 to 1000, not \"%s\"",
-                         argv[i]);
-                return -1;
-            }
-            o->count = (int)v;
-        } else if (!strcmp(a, "--seed") && more) {
-            if (parse_u64(argv[++i], &o->seed)) {
-                snprintf(err, errlen, "--seed wants a whole number from 0 to 18446744073709551615, "
-                         "not \"%s\"", argv[i]);
-                return -1;
-            }
-            o->have_seed = 1;
-        } else if (!strcmp(a, "--review")) {
-            o->review = 1;
-        } else if (!strcmp(a, "--answers")) {
-            o->answers = 1;
-        } else if (!strcmp(a, "--class")) {
-            o->klass = 1;
-        } else if (!strcmp(a, "--time") && more) {
-            uint64_t v;
-            if (parse_u64(argv[++i], &v) || v < 1 || v > 3600) {
-                snprintf(err, errlen, "--time wants seconds from 1 to 3600, not \"%s\"", argv[i]);
-                return -1;
-            }
-            o->time_s = (int)v;
-        } else if (!strcmp(a, "--ascii")) {
-            o->ascii = 1;
-        } else if (!strcmp(a, "--lesson") || !strcmp(a, "--lessons") || !strcmp(a, "--count") ||
-                   !strcmp(a, "--seed")) {
-            snprintf(err, errlen, "%s needs a value", a);
-            return -1;
-        } else {
-            snprintf(err, errlen, "unknown option \"%s\"", a);
-            return -1;
-        }
-    }
-    if (o->answers && !o->have_seed) {
-        snprintf(err, errlen, "--answers needs --seed S: the seed the class's quiz uses");
-        return -1;
-    }
-    if (o->answers && o->review) {
-        snprintf(err, errlen, "--answers and --review do not go together (a review depends "
-                              "on one learner's progress)");
-        return -1;
-    }
+    long count = 0, time_s = 0;
+    unsigned long long seed = 0;
+    const Opt opts[] = {
+        OPT_S("--lesson", &o->lesson), OPT_S("--lessons", &o->dir),
+        OPT_I("--count", &count, 1, 1000),
+        {"--seed", OPT_U64, &seed, 0, 0, NULL, &o->have_seed, 0},
+        OPT_F("--review", &o->review), OPT_F("--answers", &o->answers),
+        OPT_F("--class", &o->klass), OPT_I("--time", &time_s, 1, 3600),
+        OPT_F("--ascii", &o->ascii),
+    };
+    int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend quiz",
+                        QUIZ_USAGE);
+    if (rc >= 0)
+        return rc;
+    o->count = (int)count;
+    o->time_s = (int)time_s;
+    o->seed = (uint64_t)seed;
+    if (o->answers && !o->have_seed)
+        return opts_usage_error("attend quiz", QUIZ_USAGE,
+                                "--answers needs --seed S: the seed the class's quiz uses");
+    if (o->answers && o->review)
+        return opts_usage_error("attend quiz", QUIZ_USAGE,
+                                "--answers and --review do not go together (a review depends "
+                                "on one learner's progress)");
     if (!o->have_seed) /* different every run, shown on screen so it can be reused */
         o->seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
-    return 0;
+    return -1;
 }
 
-int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
+/* Loads the course (o->dir or the default) and checks o->lesson. 0, or -1 with a message;
+ * c is the caller's to free either way. */
+static int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
 {
     char dirbuf[1024];
     const char *dir = o->dir;
@@ -125,7 +96,7 @@ int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
     if (o->lesson) {
         int li = lesson_find(c, o->lesson);
         if (li < 0) {
-            snprintf(err, errlen, "no lesson with id \"%s\" in %s", o->lesson, dir);
+            snprintf(err, errlen, "no lesson with id \"%s\" in %.300s", o->lesson, dir);
             return -1;
         }
         if (c->lessons[li].broken) {
@@ -137,7 +108,9 @@ int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
     return 0;
 }
 
-int quiz_cmd_progress(Progress *p, char *warn, size_t warnlen)
+/* Loads the learner's progress. 0 (warn may still say a corrupt file was moved aside), or
+ * -1 when it cannot be saved (warn says why; p is empty and safe to use read-only). */
+static int quiz_cmd_progress(Progress *p, char *warn, size_t warnlen)
 {
     char path[1024], err[600];
     warn[0] = 0;
@@ -230,7 +203,8 @@ static void print_grid(FILE *f, const QuizItem *it, int ascii)
     }
 }
 
-void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
+/* The teacher's answer key for s (plain text). */
+static void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
 {
     const char *cs = nl_langinfo(CODESET);
     int ascii = o->ascii || !cs || strcmp(cs, "UTF-8");
@@ -278,7 +252,8 @@ void quiz_print_key(FILE *f, const QuizSet *s, const QuizCmd *o)
     }
 }
 
-void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
+/* "Nothing is due ..." with when the next question is due. */
+static void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
 {
     /* the soonest future due time among scheduled questions */
     long next;
@@ -341,14 +316,9 @@ int cmd_quiz(int argc, char **argv)
 {
     QuizCmd o;
     char err[1024];
-    if (quiz_cmd_parse(&o, argc, argv, err, sizeof err)) {
-        fprintf(stderr, "attend quiz: %s\n%s\n", err, QUIZ_USAGE);
-        return 2;
-    }
-    if (o.help) {
-        printf("%s\n", QUIZ_USAGE);
-        return 0;
-    }
+    int prc = quiz_cmd_parse(&o, argc, argv);
+    if (prc >= 0)
+        return prc;
     setlocale(LC_ALL, "");
     if (!o.answers && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "attend quiz: the quiz is interactive and needs a terminal (stdin and "

@@ -7,12 +7,13 @@
 #include "cmd.h"
 #include "hf_model.h"
 #include "json.h"
+#include "opts.h"
 
 static const char USAGE[] =
     "usage: attend shapes DIR|CONFIG.json [--format text|json]\n"
     "  every quantity, weight shape and parameter count of a Hugging Face model, computed\n"
     "  from its config.json alone (shipped: data/hf/gpt2, data/hf/llama-3.2-1b,\n"
-    "  data/hf/qwen3-4b)\n";
+    "  data/hf/qwen3-4b)";
 
 /* The shape of a weight in the named quantities, by the end of its name. */
 static const char *formula(const char *name, int gpt2)
@@ -119,24 +120,14 @@ static void quantities(FILE *f, const ModelConfig *c, const HfInfo *in)
 int cmd_shapes(int argc, char **argv)
 {
     const char *path = NULL, *format = "text";
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(USAGE, stdout);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--format") && i + 1 < argc)
-            format = argv[++i];
-        else if (argv[i][0] != '-' && !path)
-            path = argv[i];
-        else {
-            fprintf(stderr, "attend shapes: unexpected argument \"%s\"\n%s", argv[i], USAGE);
-            return 2;
-        }
-    }
-    if (!path || (strcmp(format, "text") && strcmp(format, "json"))) {
-        fputs(USAGE, stderr);
-        return 2;
-    }
+    const Opt opts[] = {OPT_W("--format", &format, "text json"), OPT_A("DIR", &path)};
+    int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend shapes",
+                        USAGE);
+    if (rc >= 0)
+        return rc;
+    if (!path)
+        return opts_usage_error("attend shapes", USAGE,
+                                "which model? give its DIR (or config.json)");
     char cfgpath[1100], err[1024];
     if (hf_is_dir(path))
         snprintf(cfgpath, sizeof cfgpath, "%s/config.json", path);

@@ -14,8 +14,9 @@
 #include "corpus.h"
 #include "generate.h"
 #include "json.h"
-#include "model_json.h"
 #include "model.h"
+#include "model_json.h"
+#include "opts.h"
 #include "train.h"
 
 /* ======================= training config ======================= */
@@ -195,31 +196,6 @@ static const char TRAIN_USAGE[] =
     "Trains a model as the config file says (docs/training.md) and writes it atomically.\n"
     "Ctrl-C stops after the current step and writes the model trained so far.";
 
-/* 1 if a is one of the space-separated words of list. */
-static int is_one_of(const char *a, const char *list)
-{
-    size_t n = strlen(a);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ' ');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && !strncmp(a, p, n))
-            return 1;
-        p += len + (e ? 1 : 0);
-    }
-    return 0;
-}
-
-static int parse_int_arg(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static void progress(FILE *f, int tty, int step, int steps, float loss, double tok_s, double eta)
 {
     if (tty) {
@@ -249,45 +225,17 @@ static int train_args(int argc, char **argv, TrainArgs *o)
 {
     memset(o, 0, sizeof *o);
     o->steps = o->seed = o->threads = -1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("%s\n", TRAIN_USAGE);
-            return 0;
-        } else if (!strcmp(a, "--no-causal-mask")) {
-            o->no_causal = 1;
-        } else if (!strcmp(a, "--quiet")) {
-            o->quiet = 1;
-        } else if (!is_one_of(a, "--config --out --steps --seed --threads")) {
-            fprintf(stderr, "attend train: unknown option %s\n%s\n", a, TRAIN_USAGE);
-            return 2;
-        } else if (i + 1 >= argc) {
-            fprintf(stderr, "attend train: %s needs a value\n%s\n", a, TRAIN_USAGE);
-            return 2;
-        } else if (!strcmp(a, "--config")) {
-            o->cfg_path = argv[++i];
-        } else if (!strcmp(a, "--out")) {
-            o->out = argv[++i];
-        } else if (!strcmp(a, "--steps")) {
-            if (parse_int_arg(argv[++i], 1, 10000000, &o->steps)) {
-                fprintf(stderr, "attend train: --steps needs a number from 1 to 10000000\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_int_arg(argv[++i], 0, 2147483647, &o->seed)) {
-                fprintf(stderr, "attend train: --seed needs a number from 0 to 2147483647\n");
-                return 2;
-            }
-        } else if (parse_int_arg(argv[++i], 1, 2, &o->threads)) { /* --threads */
-            fprintf(stderr, "attend train: --threads is 1 or 2\n");
-            return 2;
-        }
-    }
-    if (!o->cfg_path || !o->out) {
-        fprintf(stderr, "attend train: --config and --out are required\n%s\n", TRAIN_USAGE);
-        return 2;
-    }
-    return -1;
+    const Opt opts[] = {
+        OPT_S("--config", &o->cfg_path), OPT_S("--out", &o->out),
+        OPT_I("--steps", &o->steps, 1, 10000000), OPT_I("--seed", &o->seed, 0, 2147483647),
+        OPT_I("--threads", &o->threads, 1, 2), OPT_F("--no-causal-mask", &o->no_causal),
+        OPT_F("--quiet", &o->quiet),
+    };
+    int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend train",
+                        TRAIN_USAGE);
+    if (rc < 0 && (!o->cfg_path || !o->out))
+        return opts_usage_error("attend train", TRAIN_USAGE, "--config and --out are required");
+    return rc;
 }
 
 /* What one training run holds: the config, the model, the corpora, the trainer. */
@@ -723,58 +671,27 @@ typedef struct {
 } GenArgs;
 
 /* Parses the options into o. -1 to go on, or the exit status to return (0 after --help, 2 on
- * a usage error, with the message printed). */
+ * a usage error, with the message printed). --temperature or --top-k samples, unless --greedy
+ * is given too. */
 static int gen_args(int argc, char **argv, GenArgs *o)
 {
     memset(o, 0, sizeof *o);
-    o->greedy = 1;
-    o->temp = 1.0f;
     o->seed = 1;
     o->max_tokens = -1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("%s\n", GEN_USAGE);
-            return 0;
-        } else if (!strcmp(a, "--greedy")) {
-            o->greedy = 1;
-        } else if (!is_one_of(a, "--model --prompt --temperature --top-k --seed --max-tokens")) {
-            fprintf(stderr, "attend generate: unknown option %s\n%s\n", a, GEN_USAGE);
-            return 2;
-        } else if (i + 1 >= argc) {
-            fprintf(stderr, "attend generate: %s needs a value\n%s\n", a, GEN_USAGE);
-            return 2;
-        } else if (!strcmp(a, "--model")) {
-            o->model_arg = argv[++i];
-        } else if (!strcmp(a, "--prompt")) {
-            o->prompt = argv[++i];
-        } else if (!strcmp(a, "--temperature")) {
-            char *end;
-            o->temp = strtof(argv[++i], &end);
-            if (*end || !(o->temp > 0.0f && o->temp <= 100.0f)) {
-                fprintf(stderr, "attend generate: --temperature needs a number in (0, 100]\n");
-                return 2;
-            }
-            o->greedy = 0;
-        } else if (!strcmp(a, "--top-k")) {
-            long k;
-            if (parse_int_arg(argv[++i], 1, 1000000, &k)) {
-                fprintf(stderr, "attend generate: --top-k needs a positive number\n");
-                return 2;
-            }
-            o->top_k = (int)k;
-            o->greedy = 0;
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_int_arg(argv[++i], 0, 2147483647, &o->seed)) {
-                fprintf(stderr, "attend generate: --seed needs a number from 0 to 2147483647\n");
-                return 2;
-            }
-        } else if (parse_int_arg(argv[++i], 1, 4096, &o->max_tokens)) { /* --max-tokens */
-            fprintf(stderr, "attend generate: --max-tokens needs a number from 1 to 4096\n");
-            return 2;
-        }
-    }
-    return -1;
+    double temp = 0.0;
+    long top_k = 0;
+    const Opt opts[] = {
+        OPT_S("--model", &o->model_arg), OPT_S("--prompt", &o->prompt),
+        OPT_R("--temperature", &temp, 0.0, 100.0), OPT_I("--top-k", &top_k, 1, 1000000),
+        OPT_I("--seed", &o->seed, 0, 2147483647), OPT_I("--max-tokens", &o->max_tokens, 1, 4096),
+        OPT_F("--greedy", &o->greedy),
+    };
+    int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv,
+                        "attend generate", GEN_USAGE);
+    o->temp = temp > 0.0 ? (float)temp : 1.0f;
+    o->top_k = (int)top_k;
+    o->greedy = o->greedy || (temp == 0.0 && !top_k);
+    return rc;
 }
 
 int cmd_generate(int argc, char **argv)

@@ -1,6 +1,5 @@
 /* cmd_watch.c - `attend train --watch`: trains the train widget's small decoder headless and
  * prints, every N steps, the train and held-out loss and the best head's previous-token score. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 
 #include "cmd.h"
 #include "datapath.h"
+#include "opts.h"
 #include "watch.h"
 
 static const char WATCH_USAGE[] =
@@ -17,17 +17,6 @@ static const char WATCH_USAGE[] =
     "every N steps (default 50): the training loss (with the run's own mask), the held-out loss\n"
     "(always with the causal mask) and the best head's previous-token score (its mean weight\n"
     "on the previous token over held-out sentences). --no-causal-mask is the cheating run.";
-
-static int arg_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 static double now_s(void)
 {
@@ -59,49 +48,23 @@ int cmd_train_watch(int argc, char **argv)
 {
     WatchOpts o;
     watch_opts_defaults(&o);
-    long every = 50, v;
+    long every = 50, steps = o.steps, seed = (long)o.seed;
+    int watch = 0, no_causal = 0, no_causal_short = 0;
     const char *out = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--watch"))
-            continue;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("%s\n", WATCH_USAGE);
-            return 0;
-        }
-        if (!strcmp(a, "--no-causal-mask") || !strcmp(a, "--no-causal")) {
-            o.causal = 0;
-            continue;
-        }
-        if (strcmp(a, "--steps") && strcmp(a, "--every") && strcmp(a, "--seed") &&
-            strcmp(a, "--out")) {
-            fprintf(stderr, "attend train --watch: unknown option %s\n%s\n", a, WATCH_USAGE);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "attend train --watch: %s needs a value\n", a);
-            return 2;
-        }
-        const char *val = argv[++i];
-        if (!strcmp(a, "--out")) {
-            out = val;
-        } else if (!strcmp(a, "--seed")) {
-            if (arg_long(val, 0, 2147483647, &v)) {
-                fprintf(stderr, "attend train --watch: --seed needs a number from 0 to "
-                        "2147483647, not \"%s\"\n", val);
-                return 2;
-            }
-            o.seed = (uint64_t)v;
-        } else if (arg_long(val, 1, 1000000, &v)) {
-            fprintf(stderr, "attend train --watch: %s needs a number from 1 to 1000000, not "
-                    "\"%s\"\n", a, val);
-            return 2;
-        } else if (!strcmp(a, "--steps")) {
-            o.steps = (int)v;
-        } else {
-            every = v;
-        }
-    }
+    const Opt opts[] = {
+        OPT_F("--watch", &watch), OPT_I("--steps", &steps, 1, 1000000),
+        OPT_I("--every", &every, 1, 1000000), OPT_I("--seed", &seed, 0, 2147483647),
+        OPT_S("--out", &out), OPT_F("--no-causal-mask", &no_causal),
+        OPT_F("--no-causal", &no_causal_short),
+    };
+    int prc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv,
+                         "attend train --watch", WATCH_USAGE);
+    if (prc >= 0)
+        return prc;
+    o.steps = (int)steps;
+    o.seed = (uint64_t)seed;
+    if (no_causal || no_causal_short)
+        o.causal = 0;
     if (o.warmup >= o.steps)
         o.warmup = o.steps / 10;
     WatchRun *w = cmd_watch_open(&o);

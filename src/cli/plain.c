@@ -90,6 +90,7 @@ void plain_io(Plain *p, WidgetIO *io)
     io->cross = p->cross && p->model && p->model->cfg.arch == ARCH_ENCDEC;
     io->live = &p->live;
     io->tr = p->tr;
+    io->opened = pg && lesson_model_opened(&p->course, pg);
     io->equiv = (p->w && p->w->kind == W_CHIPS) ||
                 (pg && pg->prose && strstr(pg->prose, "{{equivariance"));
 }
@@ -152,7 +153,7 @@ static int traces_for(Plain *p, const Model *m)
         }
     if (p->n_mt >= PLAIN_MAX_MODELS)
         return -1;
-    int cap = m->cfg.max_len < PLAIN_MAX_TOK ? m->cfg.max_len : PLAIN_MAX_TOK;
+    int cap = widget_token_cap(m, PLAIN_MAX_TOK, NULL, 0);
     PlainTraces *mt = &p->mt[p->n_mt];
     if (widget_traces_new(&mt->tr, m, cap, m->cfg.arch == ARCH_ENCDEC ? cap : 0))
         return -1;

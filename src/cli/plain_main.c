@@ -7,31 +7,43 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "datapath.h"
+#include "opts.h"
 #include "plain.h"
 #include "ui.h"
 
 /* ---- start and stop ---- */
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: attend --plain [--lessons DIR] [--lesson ID] [--page N] [--ascii]\n"
-               "  The course as plain text for screen readers, braille displays and pipes\n"
-               "  (also when TERM=dumb): commands are read as lines from standard input\n"
-               "  (help lists them), the answers written to standard output.\n"
-               "  --lessons DIR  the course in DIR (default: lessons/)\n"
-               "  --lesson ID    open that lesson (paging stays in it)\n"
-               "  --page N       open page N of it\n"
-               "  --ascii        ASCII text only\n");
-}
+static const char PLAIN_USAGE[] =
+    "usage: attend --plain [--lessons DIR] [--lesson ID] [--page N] [--model DIR]\n"
+    "                     [--ascii]\n"
+    "  The course as plain text for screen readers, braille displays and pipes\n"
+    "  (also when TERM=dumb): commands are read as lines from standard input\n"
+    "  (help lists them), the answers written to standard output.\n"
+    "  --lessons DIR  the course in DIR (default: lessons/)\n"
+    "  --lesson ID    open that lesson (paging stays in it)\n"
+    "  --page N       open page N of it\n"
+    "  --model DIR    a Hugging Face model directory (or a model JSON file): the\n"
+    "                 pages on \"your model\" run on it (docs/models.md)\n"
+    "  --ascii        ASCII text only";
 
 /* Loads the course and progress and chooses where to start. 0, or -1 with a message. */
-static int plain_load(Plain *p, const char *dir, const char *only, int page_opt, char *err,
-                      size_t errlen)
+static int plain_load(Plain *p, const char *dir, const char *only, int page_opt,
+                      const char *model, char *err, size_t errlen)
 {
     char path[1024], perr[600] = "";
     if (lesson_load_dir(&p->course, dir, err, errlen))
         return -1;
+    if (model) { /* before any page runs: the "@opened" pages take it */
+        Model m;
+        if (model_load_progress(&m, model, cmd_load_progress, (void *)model, err, errlen))
+            return -1;
+        if (lesson_open_model(&p->course, &m, err, errlen)) {
+            model_free(&m);
+            return -1;
+        }
+    }
     int first = -1;
     for (int i = 0; i < p->course.n_lessons && first < 0; i++)
         if (!p->course.lessons[i].broken)
@@ -64,6 +76,17 @@ static int plain_load(Plain *p, const char *dir, const char *only, int page_opt,
         if (i >= 0 && !p->course.lessons[i].broken) {
             lesson = i;
             page = p->prog.current_page;
+        }
+    }
+    for (int l = 0; model && !only && !page_opt && l < p->course.n_lessons; l++) {
+        const Lesson *ls = &p->course.lessons[l]; /* the first page on the opened model */
+        int pg = -1;
+        for (int i = 0; !ls->broken && i < ls->n_pages && pg < 0; i++)
+            if (lesson_model_opened(&p->course, &ls->pages[i]))
+                pg = i;
+        if (pg >= 0) {
+            lesson = l, page = pg;
+            break;
         }
     }
     if (page_opt > 0) {
@@ -113,39 +136,20 @@ static void plain_loop(Plain *p)
 
 int plain_main(int argc, char **argv)
 {
-    const char *dir = NULL, *only = NULL;
+    const char *dir = NULL, *only = NULL, *model = NULL;
     char dirbuf[1024], err[1024] = "";
-    int ascii = 0, page = 0;
-    for (int i = 1; i < argc; i++) {
-        int more = i + 1 < argc;
-        if (!strcmp(argv[i], "--plain"))
-            continue;
-        if (!strcmp(argv[i], "--lessons") && more)
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--lesson") && more)
-            only = argv[++i];
-        else if (!strcmp(argv[i], "--page") && more) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 10000) {
-                fprintf(stderr, "attend: --page wants a page number from 1, not \"%s\"\n",
-                        argv[i]);
-                return 2;
-            }
-            page = (int)v;
-        } else if (!strcmp(argv[i], "--ascii"))
-            ascii = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--mouse") || !strcmp(argv[i], "--no-mouse")) {
-            continue; /* the player's options that mean nothing here */
-        } else {
-            fprintf(stderr, "attend: unknown option \"%s\" in plain mode\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    int ascii = 0, plain = 0, mouse = 0, no_mouse = 0;
+    long page = 0;
+    const Opt opts[] = {
+        OPT_S("--lessons", &dir), OPT_S("--lesson", &only), OPT_I("--page", &page, 1, 10000),
+        OPT_S("--model", &model),
+        OPT_F("--ascii", &ascii), OPT_F("--plain", &plain),
+        OPT_F("--mouse", &mouse), OPT_F("--no-mouse", &no_mouse), /* the player's: no use here */
+    };
+    int prc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc - 1, argv + 1,
+                         "attend --plain", PLAIN_USAGE);
+    if (prc >= 0)
+        return prc;
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
     ui.utf8 = !ascii && cs && !strcmp(cs, "UTF-8");
@@ -163,7 +167,7 @@ int plain_main(int argc, char **argv)
     }
     p->out = stdout;
     int rc = 0;
-    if (plain_load(p, dir, only, page, err, sizeof err)) {
+    if (plain_load(p, dir, only, (int)page, model, err, sizeof err)) {
         fprintf(stderr, "attend: %s\n", err);
         rc = 1;
     } else {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "describe_live.h"
+#include "head_stat.h"
 #include "names.h"
 
 #define EQUIV_TOL 1e-4f      /* the chips' verdict: outputs match below this gap */
@@ -27,7 +28,13 @@ static void heads_words(const WidgetIO *io, const Trace *t, const DescribeView *
                                                                               : T_WEIGHTS);
         if (!E)
             continue;
-        dbuf_put(b, "head %d:", h);
+        HeadStat hs; /* the learner's model: what the head does on the sentence */
+        if (io->opened && sub == SUB_SELF &&
+            !head_stat_read(t, st, io->layer, h, !(t->ctl.causal && st == STACK_DEC), &hs))
+            dbuf_put(b, hs.best > 0 ? "head %d (mostly %s, %.2f):" : "head %d (%s):", h,
+                     hs.what, hs.best);
+        else
+            dbuf_put(b, "head %d:", h);
         for (int i = 0; i < E->rows; i++) {
             int best = -1;
             for (int j = 0; j < E->cols; j++)
@@ -180,6 +187,9 @@ static void passport_words(const WidgetIO *io, const DescribeView *v, DBuf *b)
     dbuf_put(b, "Step %d of %d: %s: %d by %d. %s\n", cur + 1, n,
              widget_passport_symbol(e, io->layer, sym, sizeof sym), e->rows, e->cols,
              widget_passport_formula(e, io->layer, f, sizeof f));
+    char files[480]; /* a Hugging Face model: the weights of its files this step reads */
+    if (widget_passport_weights(e, io->m, files, sizeof files)[0])
+        dbuf_put(b, "%s.\n", files);
 }
 
 size_t describe_widget(const WidgetIO *io, const DescribeView *v, char *out, size_t n)

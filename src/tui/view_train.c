@@ -59,18 +59,17 @@ static TrainRepeat *rep(const App *a)
     TrainState *s = st(a);
     if (!s || !a->model)
         return NULL;
-    if (s->rep && s->rep_model == a->model)
+    if (s->rep_model == a->model) /* made (or failed, said once) for this model */
         return s->rep;
     trr_free(s->rep);
     s->rep = NULL;
-    s->rep_model = NULL;
+    s->rep_model = a->model;
     if (!trr_applies(a->model))
         return NULL;
     char err[300];
     s->rep = trr_new(a->model, err, sizeof err);
     if (!s->rep)
         app_msg((App *)a, 1, "%s", err);
-    s->rep_model = a->model;
     return s->rep;
 }
 
@@ -421,6 +420,7 @@ static void train_release(App *a)
     watch_free(s->run);
     trr_free(s->rep);
     s->rep = NULL;
+    s->rep_model = NULL;
     trace_free(s->trace);
     live_free(&s->live);
     s->run = NULL;

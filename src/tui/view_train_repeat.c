@@ -181,8 +181,8 @@ int trr_key(App *a, TrainRepeat *r, Request req)
         else if (repeat_run_save(r->run, TRR_SAVE_FILE, err, sizeof err))
             app_msg(a, 1, "cannot save: %s", err);
         else
-            app_msg(a, 0, "saved %s (step %d): attend heads --model %s", TRR_SAVE_FILE,
-                    repeat_run_steps_done(r->run), TRR_SAVE_FILE);
+            app_msg(a, 0, "saved %s (step %d); attend heads --model reads it", TRR_SAVE_FILE,
+                    repeat_run_steps_done(r->run));
         return 1;
     default:
         return 0;
@@ -334,6 +334,13 @@ void trr_draw(const TrainRepeat *r, Rect rc)
     heat(r, 0, best_head(r, 0, 0), 0, y, rc.x, half - 1, hh);
     heat(r, mc->n_layers - 1, best_head(r, mc->n_layers - 1, 1), 1, y, rc.x + half, rc.w - half,
          hh);
+    y += 1 + r->n_ids;
+    if (y < rc.y + rc.h) { /* a spare row: what the underlines mean */
+        attron(A_DIM);
+        ui_put(y, rc.x, rc.w, "underlined: the previous word (left), the word after its first "
+                              "copy (right)");
+        attroff(A_DIM);
+    }
 }
 
 int trr_need(const TrainRepeat *r, int w)

@@ -107,6 +107,18 @@ start 80 24 -- --lessons "$F/scrolls" --lesson fit-scrolls --page 4
 wait_for "more heads than fit" 5
 check "page 4: every head does not fit, and check-lessons says ${want:-nothing} rows are out of sight" \
     [ "${want:-0}" -gt 0 ]
+# the inspector's line goes beside or under the legend by the sentence's longest cell, not the
+# cursor's: walking the cursor to that cell (9, 9: 'recommended', the only one whose line is too
+# long to sit beside the legend) never moves the legend (check-lessons counts it from the start)
+start 80 24 -- --lessons "$F/scrolls" --lesson fit-scrolls --page 5
+wait_for "legend" 5
+at=$(screen | grep -n "^ legend " | cut -d: -f1)
+for i in 1 2 3 4 5 6 7 8 9; do keys Down; done
+keys End Left
+wait_for "key 9 'recommended'" 5
+now=$(screen | grep -n "^ legend " | cut -d: -f1)
+check "page 5: the legend stays on row $at when the cursor reaches the longest cell (row $now)" \
+    eval '[ -n "$at" ] && [ "$at" = "$now" ]'
 start 80 24 -- --lessons "$F/fits"
 wait_for "page 1/" 5
 keys e; settle; keys C-u; literal "the cat sat on the mat . the dog sat on the mat ."; keys Enter

@@ -5,7 +5,7 @@
 # computes for the same sentence and head; X again puts it back. Then the lesson's train page
 # (the widget of kind "train"): the replay of the recorded training with the phase-change step
 # the model file's history gives, t trains a fresh model live (the step count advances, t pauses
-# and resumes), and q quits mid-run with the terminal restored.
+# and resumes, r goes back to the replay), and q quits mid-run with the terminal restored.
 . "$(dirname "$0")/harness.bash"
 set -f
 L=$(find "$ROOT/lessons" -name '*-induction-heads.json' | head -1)
@@ -63,6 +63,11 @@ keys t
 expect "[paused]" "t pauses mid-run"
 keys t
 expect "[training]" "t resumes"
+keys r
+expect "replay: the recorded training" "r goes back to the replay"
+expect "phase change at step $phase" "whose phase change is the recorded one again"
+keys t
+expect "live: step" "t trains a fresh model again"
 keys q
 expect_exit 0 "q quits mid-training; the terminal is restored"
 finish

@@ -62,9 +62,9 @@ t 2 "--sentence needs a value" -- "$A" dump --sentence
 t 2 "--model needs a value" -- "$A" dump --sentence "$S" --model
 t 1 "--mask must be|upper" -- "$A" dump --sentence "$S" --mask upper
 t 1 "--pe must be|fourier" -- "$A" dump --sentence "$S" --pe fourier
-t 1 "--format must be|yaml" -- "$A" dump --sentence "$S" --format yaml
-t 1 "--layer must be a number|x" -- "$A" dump --sentence "$S" --layer x
-t 1 "--head must be a number|-1" -- "$A" dump --sentence "$S" --head -1
+t 2 "--format is text or json|yaml" -- "$A" dump --sentence "$S" --format yaml
+t 2 "--layer needs a whole number|x" -- "$A" dump --sentence "$S" --layer x
+t 2 "--head needs a whole number|-1" -- "$A" dump --sentence "$S" --head -1
 t 1 "--layer 7|layers 0..1" -- "$A" dump --sentence "$S" --layer 7
 t 1 "--order must list" -- "$A" dump --sentence "$S" --order 0,1
 t 1 "--order must list" -- "$A" dump --sentence "$S" --order a,b,c,d,e,f
@@ -74,15 +74,15 @@ t 1 "--cross needs an encoder-decoder" -- "$A" dump --sentence "$S" --cross
 t 1 "give --target" -- "$A" dump --model data/translate.json --sentence "the cat sat down"
 t 2 "--prompt needs a value" -- "$A" generate --prompt
 t 2 "unknown option|--bogus" -- "$A" generate --bogus
-t 2 "--seed needs a number from 0 to 2147483647" -- "$A" generate --prompt "the cat" --seed -1
-t 2 "--seed needs a number from 0 to 2147483647" -- "$A" generate --prompt "the cat" --seed 99999999999999999999
+t 2 "--seed needs a whole number from 0 to 2147483647" -- "$A" generate --prompt "the cat" --seed -1
+t 2 "--seed needs a whole number from 0 to 2147483647" -- "$A" generate --prompt "the cat" --seed 99999999999999999999
 t 2 "--max-tokens" -- "$A" generate --prompt "the cat" --max-tokens 0
 t 2 "--top-k" -- "$A" generate --prompt "the cat" --top-k abc
 t 2 "--temperature" -- "$A" generate --prompt "the cat" --temperature nan
 t 2 "--config and --out are required" -- "$A" train --config data/configs/decoder.json
-t 2 "--steps needs a number" -- "$A" train --config x --out y --steps 0
-t 2 "--seed needs a number from 0 to 2147483647" -- "$A" train --config x --out y --seed 4294967296
-t 2 "--threads is 1 or 2" -- "$A" train --config x --out y --threads 3
+t 2 "--steps needs a whole number" -- "$A" train --config x --out y --steps 0
+t 2 "--seed needs a whole number from 0 to 2147483647" -- "$A" train --config x --out y --seed 4294967296
+t 2 "--threads needs a whole number from 1 to 2" -- "$A" train --config x --out y --threads 3
 t 2 "unknown option" -- "$A" train --config x --out y --turbo
 t 1 "--out /nonexistent/dir/x.json|No such file or directory" -- "$A" train --config data/configs/decoder.json --out /nonexistent/dir/x.json
 t 1 "--out $tmp/adir|is a directory" -- "$A" train --config data/configs/decoder.json --out "$tmp/adir"
@@ -94,10 +94,10 @@ t 2 "unknown option|--bogus" -- "$A" init-model --bogus
 t 2 "--seed needs a whole number|-1" -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/vocab.txt" --out "$tmp/o.json" --seed -1
 t 2 "--seed needs a whole number|18446744073709551616" -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/vocab.txt" --out "$tmp/o.json" --seed 18446744073709551616
 t 1 "--out /nonexistent/d/o.json" -- "$A" init-model --config "$tmp/cfg.json" --vocab "$tmp/vocab.txt" --out /nonexistent/d/o.json
-t 2 "--seed wants a whole number|99999999999999999999" -- "$A" quiz --answers --seed 99999999999999999999
-t 2 "--seed wants a whole number|-3" -- "$A" quiz --answers --seed -3
+t 2 "--seed needs a whole number|99999999999999999999" -- "$A" quiz --answers --seed 99999999999999999999
+t 2 "--seed needs a whole number|-3" -- "$A" quiz --answers --seed -3
 t 2 "--answers needs --seed" -- "$A" quiz --answers
-t 2 "--count wants a number from 1 to 1000" -- "$A" quiz --answers --seed 1 --count 0
+t 2 "--count needs a whole number from 1 to 1000" -- "$A" quiz --answers --seed 1 --count 0
 t 2 "--lesson needs a value" -- "$A" quiz --lesson
 t 2 "unknown option" -- "$A" quiz --frob
 t 2 "unexpected argument" -- "$A" check-lessons a b

@@ -12,7 +12,15 @@ expect 2 "unknown option" -- "$A" dump --sentence "$S" --frobnicate
 expect 2 "needs a value" -- "$A" dump --sentence
 expect 1 "--mask must be" -- "$A" dump --sentence "$S" --mask upper
 expect 1 "--pe must be" -- "$A" dump --sentence "$S" --pe fourier
-expect 1 "--format must be" -- "$A" dump --sentence "$S" --format yaml
+expect 2 "--format is text or json" -- "$A" dump --sentence "$S" --format yaml
+# every subcommand's options go through one parser (src/cli/opts.c): the same messages
+expect 2 "--next needs a whole number from 1 to 100, not \"0\"" -- "$A" dump --sentence "$S" --next 0
+expect 2 "attend heads: --format is text or json, not \"xml\"" -- "$A" heads --format xml
+expect 2 "attend lab: --lang is py or c, not \"rust\"" -- "$A" lab check attention x.py --lang rust
+expect 2 "attend generate: --temperature needs a number above 0" -- "$A" generate --prompt a --temperature 0
+expect 2 "attend check-lessons: unexpected argument \"b\"" -- "$A" check-lessons a b
+expect 2 "attend notes: unknown option \"--bogus\"" -- "$A" notes --bogus
+expect 2 "attend handout: -o needs a value" -- "$A" handout -o
 expect 1 "--order must list" -- "$A" dump --sentence "$S" --order 0,1,2
 expect 1 "not a permutation" -- "$A" dump --sentence "$S" --order 0,0,1,2,3,4
 expect 1 "this model has heads" -- "$A" dump --sentence "$S" --head 9

@@ -31,10 +31,10 @@ S="the cat sat on the mat"
 expect 2 "usage: attend export" -- "$A" export
 expect 0 "--what heatmap|heads|passport|chips" -- "$A" export --help
 expect 2 "unknown option" -- "$A" export --sentence "$S" --frobnicate
-expect 1 "--format must be svg, csv or json" -- "$A" export --sentence "$S" --format png
+expect 2 "--format is one of svg, csv, json" -- "$A" export --sentence "$S" --format png
 expect 1 "--what must be" -- "$A" export --sentence "$S" --what matrix
 expect 2 "--lesson and --page go together" -- "$A" export --lesson causal-mask
-expect 2 "--page must be" -- "$A" export --lesson causal-mask --page 0
+expect 2 "--page needs a whole number from 1" -- "$A" export --lesson causal-mask --page 0
 expect 2 "either --lesson ID --page N or --sentence" -- "$A" export --lesson causal-mask --page 1 --sentence "$S"
 expect 1 "no lesson \"nope\"" -- "$A" export --lesson nope --page 1
 np=$(/usr/bin/python3 -c 'import json,glob; print(len(json.load(open(glob.glob("lessons/*-causal-mask.json")[0]))["pages"]))')

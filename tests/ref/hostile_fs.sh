@@ -97,7 +97,7 @@ expect 2 "" -- "$A" export --sentence "the cat" --frob -o fig.svg
 expect 2 "--lesson and --page go together" -- "$A" export --sentence "the cat" --lesson x -o fig.svg
 [ "$(cat fig.svg)" = keep ] && ok || bad "a bad export changed fig.svg"
 printf 'old model\n' >old.json
-expect 2 "--steps needs a number" -- "$A" train --config "$tmp/train.json" --out old.json --steps 0
+expect 2 "--steps needs a whole number" -- "$A" train --config "$tmp/train.json" --out old.json --steps 0
 [ "$(cat old.json)" = "old model" ] && ok || bad "a refused train changed --out"
 cd - >/dev/null || exit 1
 

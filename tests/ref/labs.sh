@@ -103,7 +103,7 @@ printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' > "$tmp/nonumpy"; chmod +x "
 expect 2 "apt-get install python3-numpy" -- chk attention $L/ref/attention.py --python "$tmp/nonumpy"
 expect 2 "apt-get install gcc" -- env CC=/nonexistent/cc "$A" lab check attention $L/ref/attention.c
 expect 2 "usage" -- "$A" lab check attention
-expect 2 "--timeout takes seconds" -- "$A" lab check attention x.py --timeout 0
+expect 2 "--timeout needs a number from 0.1 to 600" -- "$A" lab check attention x.py --timeout 0
 
 # progress: passed labs, hints one at a time, the solution after a pass or 3 failed checks
 expect 0 "passed" -- "$A" lab list

@@ -21,7 +21,7 @@ EOF
 # --- usage and config errors
 expect 2 "usage: attend train" -- "$A" train
 expect 2 "unknown option" -- "$A" train --config "$tmp/tiny.json" --out "$tmp/o.json" --fast
-expect 2 "--steps needs a number" -- "$A" train --config "$tmp/tiny.json" --out "$tmp/o.json" --steps x
+expect 2 "--steps needs a whole number" -- "$A" train --config "$tmp/tiny.json" --out "$tmp/o.json" --steps x
 expect 1 "No such file" -- "$A" train --config "$tmp/missing.json" --out "$tmp/o.json"
 sed 's/"steps": 40/"stepz": 40/' "$tmp/tiny.json" >"$tmp/bad1.json"
 expect 1 'unknown key "train.stepz"' -- "$A" train --config "$tmp/bad1.json" --out "$tmp/o.json"

@@ -9,8 +9,8 @@
 STEPS=600   # the widget's default run
 
 # --- usage errors
-expect 2 "unknown option --fast" -- "$A" train --watch --fast
-expect 2 "--steps needs a number from 1 to 1000000, not \"x\"" -- "$A" train --watch --steps x
+expect 2 "unknown option \"--fast\"" -- "$A" train --watch --fast
+expect 2 "--steps needs a whole number from 1 to 1000000, not \"x\"" -- "$A" train --watch --steps x
 expect 2 "--every needs a value" -- "$A" train --watch --every
 expect 0 "usage: attend train --watch" -- "$A" train --watch --help
 
