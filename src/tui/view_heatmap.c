@@ -539,7 +539,10 @@ static void draw_multiples(App *a, Rect r)
         int band = h / g.per;
         int py = r.y + band * (ph + !g.collab), px = r.x + g.lw + (h % g.per) * g.pw;
         if (py + ph > r.y + r.h) {
-            ui_put(r.y + r.h - 1, r.x, r.w, "(more heads than fit: enlarge the terminal)");
+            ui_put(r.y + r.h - 1, r.x, r.w, a->scr.focus
+                                                ? "(more heads than fit: enlarge the terminal)"
+                                                : "(more heads than fit: z shows the widget "
+                                                  "alone, or enlarge the terminal)");
             break;
         }
         const TraceEntry *W = trace_find(a->t, st, a->layer, sub, h, a->scores ? T_MASKED
@@ -552,18 +555,26 @@ static void draw_multiples(App *a, Rect r)
         float lo = 0.0f, hi = 1.0f;
         if (a->scores)
             finite_range(W, &lo, &hi);
+        /* on the learner's model, what each head does on this sentence: "head 0 prev 0.58",
+         * or "h0 prev" in a narrow panel (12 heads at 80 columns), whole or not at all */
+        HeadStat hs;
+        char tag[24] = "";
+        int lab = labels && !head_stat_read(a->t, st, a->layer, h, bidir, &hs);
+        if (lab)
+            snprintf(tag, sizeof tag, hs.best > 0 ? "%s %.2f" : "%s", hs.tag, hs.best);
+        char title[16];
+        snprintf(title, sizeof title, "head %d", h);
+        int compact = lab && ui_width(tag) > g.pw - 2 - ui_width(title) &&
+                      (int)strlen(hs.tag) + 4 <= g.pw - 1;
+        if (compact)
+            snprintf(tag, sizeof tag, "%s", hs.tag);
         if (h == a->head)
             attron(A_REVERSE | A_BOLD);
-        int tw = ui_putf(py, px, g.pw - 1, "head %d", h);
+        int tw = ui_putf(py, px, g.pw - 1, compact ? "h%d" : "head %d", h);
         if (h == a->head)
             attroff(A_REVERSE | A_BOLD);
-        HeadStat hs; /* the learner's model: what each head does on this sentence */
-        char tag[24];
-        if (labels && !head_stat_read(a->t, st, a->layer, h, bidir, &hs)) {
-            snprintf(tag, sizeof tag, hs.best > 0 ? "%s %.2f" : "%s", hs.tag, hs.best);
-            if (ui_width(tag) <= g.pw - 2 - tw) /* whole or not at all */
-                ui_put(py, px + tw + 1, g.pw - 2 - tw, tag);
-        }
+        if (lab && ui_width(tag) <= g.pw - 2 - tw)
+            ui_put(py, px + tw + 1, g.pw - 2 - tw, tag);
         if (g.collab) { /* the key tokens, cut to the cell */
             attron(A_DIM);
             for (int j = 0; j < nc; j++)

@@ -67,6 +67,9 @@ def main():
     ascii_mode = len(sys.argv) > 6 and sys.argv[6] == "ascii"
     screen = open(screen_file, encoding="utf-8", errors="replace").read()
     flat = " ".join(screen.split())
+    # wide screens put the prose left of a rule (│, | in ASCII): its sentences wrap there
+    left = " ".join(" ".join(re.split("[\u2502|]", l, 1)[0] for l in screen.splitlines()).split())
+    flat = flat + " \n " + left
     if what == "next":  # the candidates' probabilities, in order, whatever the token text
         lines = screen.splitlines()
         probs = []

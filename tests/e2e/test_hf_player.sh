@@ -60,7 +60,7 @@ walk() { # W H label [ascii] [VAR=value...]
     shift 4
     start "$w" "$h" "$@" -- --model "$G"
     expect "the model you opened" "$label: --model opens the river-bank page on the model"
-    expect "links them most" "$label: the prose names the head that links bank to river"
+    expect "Found it?" "$label: the prose answers which head links bank to river"
     shows heads "$label: every head's label and the answer equal dump --heads / --pair" "$asc"
     keys Space
     expect "shape passport" "$label: the passport page"
@@ -87,6 +87,35 @@ walk() { # W H label [ascii] [VAR=value...]
 walk 80 24 "80x24" ""
 walk 80 24 "NO_COLOR LANG=C" ascii NO_COLOR=1 LANG=C LC_ALL=C TERM=xterm
 walk 200 60 "200x60" ""
+
+# twelve heads at 80x24 (GPT-2's): the labels shrink to "h0 prev", z shows every head
+"$PY" tests/ref/hf_models.py --write "$M" gpt2-12heads-f32 || { echo "cannot write gpt2-12heads-f32"; exit 1; }
+G12=$M/gpt2-12heads-f32
+tags12=$("$PY" - "$ATTEND" "$G12" "$BANK" <<'PYEOF'
+import json, subprocess, sys
+attend, model, sentence = sys.argv[1:4]
+d = json.loads(subprocess.run([attend, "dump", "--model", model, "--sentence", sentence, "--heads",
+                               "--format", "json"], capture_output=True, text=True).stdout)
+for h in d["heads"]:
+    if h["layer"] == 1:
+        best, tag = 0.4, "mixed"
+        for key in ("prev", "self", "first"):
+            if h[key] >= best:
+                best, tag = h[key], key
+        print("h%d %s" % (h["head"], tag))
+PYEOF
+)
+start 80 24 -- --model "$G12"
+expect "the model you opened" "a 12-head model opens"
+expect "z shows the widget alone" "12 heads do not fit beside the prose: the screen says z"
+keys z
+expect "h11 " "z: all 12 heads of the layer"
+miss=""
+while IFS= read -r w; do screen | grep -qF -- "$w" || miss="$miss [$w]"; done <<<"$tags12"
+if [ -z "$miss" ] && [ -n "$tags12" ]; then ok "every head's short label equals dump --heads"
+else fail "every head's short label equals dump --heads, missing:$miss"; fi
+keys q
+expect_exit 0 "q quits the 12-head model"
 
 # plain mode (screen readers, pipes) takes --model too: each head's words and the passport's
 # files equal dump's
