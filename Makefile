@@ -133,12 +133,14 @@ check: check-pkgs
 
 # The unit suites against a debug build: -DATTEND_DEBUG turns on ATTEND_ASSERT (attend_assert.h),
 # the shape, bounds and aliasing checks of the tensor kernels and the player's state checks,
-# which the release build compiles out. CI runs it; make sanitize builds the same way.
+# which the release build compiles out; then check-lessons, whose walk drives the player's
+# state through every page and key. CI runs it; make sanitize builds the same way.
 DEBUG_DEF := -DATTEND_DEBUG
 debug: check-pkgs
 	@$(MAKE) --no-print-directory -j2 BUILD=build-debug BIN=build-debug/attend \
 	  OPT="-O1 -g $(DEBUG_DEF)" unit
 	@BUILD=build-debug ATTEND=build-debug/attend tests/run_all.sh --quick unit/
+	@build-debug/attend check-lessons >/dev/null && echo "check-lessons with asserts on: 0 problems"
 
 # float-cast-overflow is not part of GCC's "undefined": named so that a double converted to
 # an int out of range (issue 11) is caught.

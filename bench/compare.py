@@ -6,15 +6,17 @@ architecture with max_len 512 (seeded random weights, written by bench_engine wi
 tokens. Every peer runs the same weights on the same ids (their logits are checked against
 attend's first), one process each, kept alive: attend (build/tools/bench_engine serve), torch
 and numpy against OpenBLAS, and torch and numpy against the reference BLAS (LD_LIBRARY_PATH
-picks the libblas.so.3 each loads; the line says which it actually mapped). Threads: 1 for
-every peer; at 512 tokens also 2 for the OpenBLAS peers (attend's forward is one thread).
-Each peer is warmed up, then timed in interleaved rounds (every round runs every peer once per
-size, in a rotated order) for about 30 ms a turn; wall and process CPU time per forward, the
-median and min over rounds.
+picks the libblas.so.3 each loads; the line says which it actually mapped); PyTorch both
+eager and TorchScript (see peer_forward.py: inference_mode, buffers reused). One thread for
+every peer (attend's forward is one thread; two-thread peers on this shared two-core machine
+measured the other engineers' load). Each peer is warmed up, then timed in interleaved rounds
+(every round runs every peer once per size, in a rotated order) for about 30 ms a turn; wall
+and process CPU time and minor page faults per forward; medians compared with medians. The
+peak that pct_peak divides by is measured (bench_engine peak), not computed from a clock.
 
-Training: build/tools/trainbench against bench/train_torch.py on data/configs/decoder.json,
-threads 1 and 2 (OpenBLAS) and 1 (reference BLAS), interleaved rounds; tokens/s from wall and
-from CPU time, median and best.
+Training: build/tools/trainbench against bench/train_torch.py on data/configs/decoder.json at
+one thread (OpenBLAS and reference BLAS), and attend at two threads against itself at one;
+interleaved rounds; tokens/s from wall and from CPU time, medians.
 
 Environment: BENCH_ROUNDS (default 9), TRAIN_ROUNDS (5), TRAIN_STEPS (attend, 300),
 TORCH_TRAIN_STEPS (100), BENCH_ONLY=forward|train."""
@@ -63,20 +65,15 @@ class Peer:
         self.p.wait()
 
 
-def cpu_peak(ghz):
-    """Peak single-precision GFLOP/s of one core: 2 FMA units x vector floats x 2 flops x the
-    clock (every x86 core with AVX2 since Haswell / Zen 2 issues two vector FMAs a cycle); the
-    clock as bench_engine measured it, else /proc/cpuinfo's."""
-    flags, mhz = set(), 0.0
-    for ln in open("/proc/cpuinfo"):
-        if ln.startswith("flags") and not flags:
-            flags = set(ln.split(":")[1].split())
-        if ln.startswith("cpu MHz") and not mhz:
-            mhz = float(ln.split(":")[1])
-    if ghz > 0:
-        mhz = ghz * 1000.0
-    floats = 16 if "avx512f" in flags else 8 if "avx2" in flags else 4
-    return 2 * floats * 2 * mhz / 1000.0, floats, mhz
+def measured_peak(attend):
+    """One core's peak GFLOP/s, measured by bench_engine (FMA throughput at the vector width
+    attend's matrix products use on this CPU), and that width's name; the AVX2 figure too."""
+    g, isa, g2 = attend.ask("peak 1").split()
+    return float(g), isa, float(g2)
+
+
+def median(xs, i):
+    return statistics.median(x[i] for x in xs)
 
 
 def forward_bench():
@@ -84,39 +81,38 @@ def forward_bench():
     os.makedirs(os.path.dirname(models["long"]), exist_ok=True)
     subprocess.run([BUILD + "/tools/bench_engine", "widen", models["shipped"], models["long"], "512"],
                    check=True)
-    cases = [("shipped", 6, 1), ("shipped", 16, 1), ("shipped", 32, 1), ("long", 512, 1),
-             ("long", 512, 2)]
+    cases = [("shipped", 6), ("shipped", 16), ("shipped", 32), ("long", 512)]
     peers = {}
     for model in models:
-        peers[(model, "attend", None, 1)] = Peer("attend", [BUILD + "/tools/bench_engine", "serve",
-                                                           models[model]], peer_env(None, 1))
+        peers[(model, "attend", None)] = Peer("attend", [BUILD + "/tools/bench_engine", "serve",
+                                                         models[model]], peer_env(None, 1))
         for blas in BLAS_DIRS:
-            for kind in ("torch", "numpy"):
-                for th in ((1, 2) if model == "long" and blas == "openblas" else (1,)):
-                    peers[(model, kind, blas, th)] = Peer(
-                        "%s/%s/%d" % (kind, blas, th),
-                        [PY, "bench/peer_forward.py", kind, models[model], str(th)],
-                        peer_env(blas, th))
-    peak, floats, mhz = cpu_peak(float(peers[("shipped", "attend", None, 1)].ask("ghz 1")))
-    print("# one core's peak: 2 FMA units x %d floats x 2 flops x %.0f MHz (measured) = %.0f GFLOP/s "
-          "(attend's matrix products use %d-float vectors here; its other kernels 8-float AVX2)"
-          % (floats, mhz, peak, 16 if floats == 16 and not os.environ.get("ATTEND_NO_AVX512") else min(floats, 8)))
+            for kind in ("torch", "torchscript", "numpy"):
+                if kind == "torchscript" and blas != "openblas":
+                    continue
+                peers[(model, kind, blas)] = Peer("%s/%s" % (kind, blas),
+                                                  [PY, "bench/peer_forward.py", kind, models[model], "1"],
+                                                  peer_env(blas, 1))
+    peak, isa, peak_avx2 = measured_peak(peers[("shipped", "attend", None)])
+    print("# one core's peak, measured (bench_engine peak: 16 chains of %s FMAs, best of 5): "
+          "%.1f GFLOP/s; attend's matrix products use %s here (AVX2 FMA: %.1f GFLOP/s)"
+          % (isa, peak, isa, peak_avx2))
     for key, p in peers.items():
         if key[1] != "attend" and key[0] == "shipped":
             print("# %s: %s" % (p.name, p.ask("blas")))
     # the same logits: the last row's sum and argmax at every size
-    for model, n, _ in cases:
-        ref = peers[(model, "attend", None, 1)].ask("check %d" % n).split()
+    for model, n in cases:
+        ref = peers[(model, "attend", None)].ask("check %d" % n).split()
         for key, p in peers.items():
             if key[0] == model and key[1] != "attend":
                 got = p.ask("check %d" % n).split()
                 if got[1] != ref[1] or abs(float(got[0]) - float(ref[0])) > 1e-3 * (1 + abs(float(ref[0]))):
                     print("# WARNING: %s at %d tokens computes %s, attend %s" % (p.name, n, got, ref))
-    # warm-up and calibration: about 30 ms a turn
+    # warm-up (TorchScript traces each length here) and calibration: about 30 ms a turn
     iters = {}
     for key, p in peers.items():
-        for model, n, th in cases:
-            if key[0] == model and (key[1] == "attend" or key[3] == th):
+        for model, n in cases:
+            if key[0] == model:
                 p.ask("run %d 3" % n)
                 us = float(p.ask("run %d 3" % n).split()[0])
                 iters[(key, n)] = max(1, min(20000, int(30000 / max(us, 1.0))))
@@ -125,24 +121,33 @@ def forward_bench():
     for r in range(ROUNDS):
         rot = order[r % len(order):] + order[:r % len(order)]
         for key, n in rot:
-            w, c = (float(x) for x in peers[key].ask("run %d %d" % (n, iters[(key, n)])).split())
-            times[(key, n)].append((w, c))
-    for model, n, th in cases:
-        flops = float(peers[(model, "attend", None, 1)].ask("flops %d" % n))
-        a = times[((model, "attend", None, 1), n)]
-        aw, ac = statistics.median(x[0] for x in a), statistics.median(x[1] for x in a)
-        for blas in (("openblas",) if th == 2 else BLAS_DIRS):
-            t = times[((model, "torch", blas, th), n)]
-            nu = times[((model, "numpy", blas, th), n)]
-            tw, tc = statistics.median(x[0] for x in t), statistics.median(x[1] for x in t)
-            nw, nc = statistics.median(x[0] for x in nu), statistics.median(x[1] for x in nu)
-            print("forward n=%d threads=%d attend_us=%.1f torch_us=%.1f numpy_us=%.1f blas=%s "
-                  "ratio=%.2f attend_cpu_us=%.1f torch_cpu_us=%.1f numpy_cpu_us=%.1f cpu_ratio=%.2f "
-                  "attend_min_us=%.1f torch_min_us=%.1f numpy_min_us=%.1f numpy_ratio=%.2f "
-                  "attend_threads=1 pct_peak=%.1f"
-                  % (n, th, aw, tw, nw, blas, tw / aw, ac, tc, nc, tc / ac,
-                     min(x[0] for x in a), min(x[0] for x in t), min(x[0] for x in nu), nw / aw,
-                     100.0 * flops / (ac * 1e-6) / (peak * 1e9)))
+            times[(key, n)].append([float(x) for x in peers[key].ask("run %d %d" % (n, iters[(key, n)])).split()])
+    print("# medians over %d interleaved rounds, one thread each; ratio_X = X's median / attend's "
+          "median (wall), cpu_ratio_X the same on process CPU time; faults = minor page faults "
+          "per forward; torch = eager (inference_mode, buffers reused), torchscript = jit.trace + "
+          "freeze (inference_mode); pct_peak = flops / attend's median CPU time / the measured peak"
+          % ROUNDS)
+    for model, n in cases:
+        flops = float(peers[(model, "attend", None)].ask("flops %d" % n))
+        a = times[((model, "attend", None), n)]
+        aw, ac = median(a, 0), median(a, 1)
+        for blas in BLAS_DIRS:
+            line = "forward n=%d threads=1 blas=%s attend_us=%.1f" % (n, blas, aw)
+            cpu = " attend_cpu_us=%.1f" % ac
+            ratios, cratios = "", ""
+            faults = " attend_faults=%.1f" % median(a, 2)
+            for kind in ("torch", "torchscript", "numpy"):
+                t = times.get(((model, kind, blas), n))
+                if not t:
+                    continue
+                tw, tc = median(t, 0), median(t, 1)
+                line += " %s_us=%.1f" % (kind, tw)
+                cpu += " %s_cpu_us=%.1f" % (kind, tc)
+                ratios += " ratio_%s=%.2f" % (kind, tw / aw)
+                cratios += " cpu_ratio_%s=%.2f" % (kind, tc / ac)
+                faults += " %s_faults=%.1f" % (kind, median(t, 2))
+            print(line + ratios + cpu + cratios + faults +
+                  " pct_peak=%.1f" % (100.0 * flops / (ac * 1e-6) / (peak * 1e9)))
     sys.stdout.flush()
     for p in peers.values():
         p.close()
@@ -154,33 +159,37 @@ def run_train(argv, env):
 
 
 def train_bench():
+    """attend against PyTorch at one thread (OpenBLAS and the reference BLAS), and attend's own
+    two threads against its one. No PyTorch line at two threads: on this shared two-core
+    machine OpenBLAS's spinning threads measure the other processes, not PyTorch."""
     cfg = "data/configs/decoder.json"
     steps = os.environ.get("TRAIN_STEPS", "300")
     tsteps = os.environ.get("TORCH_TRAIN_STEPS", "100")
     runs = {}
-    for th, blas in ((1, "openblas"), (2, "openblas"), (1, "reference")):
-        if blas == "openblas":
-            runs[("attend", th)] = ([BUILD + "/tools/trainbench", cfg, steps, str(th)], peer_env(None, th))
-        runs[("torch", th, blas)] = ([PY, "bench/train_torch.py", tsteps, str(th), cfg], peer_env(blas, th))
+    for th in (1, 2):
+        runs[("attend", th)] = ([BUILD + "/tools/trainbench", cfg, steps, str(th)], peer_env(None, th))
+    for blas in BLAS_DIRS:
+        runs[("torch", blas)] = ([PY, "bench/train_torch.py", tsteps, "1", cfg], peer_env(blas, 1))
     res = {k: [] for k in runs}
     keys = list(runs)
-    for r in range(int(os.environ.get("TRAIN_ROUNDS", "5"))):
+    rounds = int(os.environ.get("TRAIN_ROUNDS", "5"))
+    for r in range(rounds):
         for k in keys[r % len(keys):] + keys[:r % len(keys)]:
             res[k].append(run_train(*runs[k]))
-    for th, blas in ((1, "openblas"), (2, "openblas"), (1, "reference")):
-        a, t = res[("attend", th)], res[("torch", th, blas)]
-        aw, ac = statistics.median(x[0] for x in a), statistics.median(x[1] for x in a)
-        tw, tc = statistics.median(x[0] for x in t), statistics.median(x[1] for x in t)
-        extra = ""
-        if th == 2:
-            one = statistics.median(x[0] for x in res[("attend", 1)])
-            extra = " attend_speedup_vs_1_thread=%.2f" % (aw / one)
-        print("train threads=%d attend_tok_s=%.0f torch_tok_s=%.0f ratio=%.2f blas=%s "
-              "attend_cpu_tok_s=%.0f torch_cpu_tok_s=%.0f cpu_ratio=%.2f attend_best_tok_s=%.0f "
-              "torch_best_tok_s=%.0f%s"
-              % (th, aw, tw, aw / tw, blas, ac, tc, ac / tc, max(x[0] for x in a),
-                 max(x[0] for x in t), extra))
-        sys.stdout.flush()
+    print("# medians over %d interleaved rounds: tokens/s of wall time (ratio) and of CPU time "
+          "(cpu_ratio); ratio = attend / torch" % rounds)
+    a = res[("attend", 1)]
+    aw, ac = median(a, 0), median(a, 1)
+    for blas in BLAS_DIRS:
+        t = res[("torch", blas)]
+        tw, tc = median(t, 0), median(t, 1)
+        print("train threads=1 blas=%s attend_tok_s=%.0f torch_tok_s=%.0f ratio=%.2f "
+              "attend_cpu_tok_s=%.0f torch_cpu_tok_s=%.0f cpu_ratio=%.2f"
+              % (blas, aw, tw, aw / tw, ac, tc, ac / tc))
+    two = median(res[("attend", 2)], 0)
+    print("train threads=2 attend_tok_s=%.0f attend_speedup_vs_1_thread=%.2f (attend only; the "
+          "second core is shared with whatever else runs: see the load average)" % (two, two / aw))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

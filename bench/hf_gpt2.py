@@ -9,10 +9,11 @@ random weights is written once to BUILD/bench/gpt2-small. At 12 tokens:
   * PyTorch at 1 thread on the same weights and ids, GPT-2 written as in modeling_gpt2.py,
     every attention map kept (output_attentions): eager, and TorchScript (torch.jit.trace)
     run under torch.inference_mode; its logits checked against attend's;
-  * the share of one core's peak attend reaches (bench/compare.py's cpu_peak);
+  * the share of one core's peak attend reaches, the peak measured (bench_engine peak: FMA
+    throughput at the vector width attend's matrix products use);
   * time to first heatmap: the whole `attend dump --model DIR --layer 0 --head 0` process
     (load, map, tokenize, forward, print), median of 5, with the file in the page cache.
-Interleaved rounds, medians (BENCH_ROUNDS, default 7)."""
+Interleaved rounds, medians compared with medians (BENCH_ROUNDS, default 7)."""
 import json
 import math
 import os
@@ -27,7 +28,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ref"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hf_ref  # noqa: E402
-from compare import Peer, cpu_peak, peer_env  # noqa: E402
+from compare import Peer, measured_peak, peer_env  # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
@@ -66,7 +67,7 @@ def make_model(d):
 
 
 TORCH_PEER = r'''
-import json, math, struct, sys, time
+import json, math, resource, struct, sys, time
 import numpy as np, torch
 d, mode = sys.argv[1], sys.argv[2]
 torch.set_num_threads(1)
@@ -105,7 +106,7 @@ if mode == "script":
     with torch.inference_mode():
         m = torch.jit.trace(m, (ids_of(12),), check_trace=False)
         m = torch.jit.freeze(m.eval()) if hasattr(torch.jit, "freeze") and isinstance(m, torch.jit.ScriptModule) else m
-ctx = torch.inference_mode if mode == "script" else torch.no_grad
+ctx = torch.inference_mode
 for line in sys.stdin:
     cmd, n, *rest = line.split(); n = int(n)
     if cmd == "blas":
@@ -117,10 +118,13 @@ for line in sys.stdin:
             lg, _ = m(ids); r = lg[-1].double()
             print("%.6f %d" % (r.sum().item(), int(r.argmax())), flush=True)
         elif cmd in ("run", "keep"):
-            it = int(rest[0]); w0 = time.perf_counter(); c0 = time.process_time()
+            it = int(rest[0]); f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            w0 = time.perf_counter(); c0 = time.process_time()
             for _ in range(it):
                 m(ids)
-            print("%.3f %.3f" % ((time.perf_counter() - w0) / it * 1e6, (time.process_time() - c0) / it * 1e6), flush=True)
+            w1 = time.perf_counter(); c1 = time.process_time()
+            f1 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            print("%.3f %.3f %.1f" % ((w1 - w0) / it * 1e6, (c1 - c0) / it * 1e6, (f1 - f0) / it), flush=True)
 '''
 
 
@@ -150,17 +154,23 @@ def main():
     for r in range(ROUNDS):
         for k in order[r % 3:] + order[:r % 3]:
             times[k].append([float(x) for x in peers[k].ask("keep %d %d" % (N, iters[k])).split()])
-    peak, floats, mhz = cpu_peak(float(peers["attend"].ask("ghz 1")))
+    peak, isa, _ = measured_peak(peers["attend"])
     flops = float(peers["attend"].ask("flops %d" % N))
-    med = {k: (statistics.median(t[0] for t in v), statistics.median(t[1] for t in v)) for k, v in times.items()}
-    aw, ac = med["attend"]
+    med = {k: [statistics.median(t[i] for t in v) for i in range(3)] for k, v in times.items()}
+    aw, ac, af = med["attend"]
     te, ts = med["torch_eager"], med["torch_script"]
+    print("# medians over %d interleaved rounds; ratio_X = X's median / attend's median (wall), "
+          "cpu_ratio_X on CPU time; torch_eager and torch_script (jit.trace + freeze) both under "
+          "inference_mode; faults = minor page faults per forward; pct_peak against the measured "
+          "%s peak (%.1f GFLOP/s)" % (ROUNDS, isa, peak))
     print("gpt2-small n=%d threads=1 attend_us=%.0f torch_eager_us=%.0f torch_script_us=%.0f "
           "ratio_eager=%.2f ratio_script=%.2f attend_cpu_us=%.0f torch_eager_cpu_us=%.0f "
-          "torch_script_cpu_us=%.0f cpu_ratio_eager=%.2f cpu_ratio_script=%.2f pct_peak=%.1f "
-          "peak_gflops=%.0f weights_mb_read_per_forward=%.0f"
+          "torch_script_cpu_us=%.0f cpu_ratio_eager=%.2f cpu_ratio_script=%.2f attend_faults=%.1f "
+          "torch_eager_faults=%.1f torch_script_faults=%.1f pct_peak=%.1f peak_gflops=%.1f "
+          "weights_mb_read_per_forward=%.0f attend_weights_gb_s=%.1f"
           % (N, aw, te[0], ts[0], te[0] / aw, ts[0] / aw, ac, te[1], ts[1], te[1] / ac, ts[1] / ac,
-             100.0 * flops / (ac * 1e-6) / (peak * 1e9), peak, 124.4e6 * 4 / 1e6))
+             af, te[2], ts[2], 100.0 * flops / (ac * 1e-6) / (peak * 1e9), peak, 124.4e6 * 4 / 1e6,
+             124.4e6 * 4 / (ac * 1e-6) / 1e9))
     for p in peers.values():
         p.close()
     # time to first heatmap: the whole process

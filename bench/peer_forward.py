@@ -2,15 +2,24 @@
 """peer_forward.py - a benchmark peer for bench/compare.py: the forward pass of an attend
 decoder model file (pre-norm LayerNorm, GELU-tanh, learned PE, final norm, untied LM head: the
 shipped decoder's architecture) in PyTorch or numpy, with the weights read from the file, so
-the peers and attend compute the same logits. A server on stdin/stdout:
+the peers and attend compute the same logits. Written as a performance-minded user would:
+  torch        eager PyTorch under torch.inference_mode, every activation in a buffer
+               allocated once per length and reused (out=, in place), so that a forward at
+               512 tokens does not measure glibc handing memory back to the kernel;
+  torchscript  the same forward torch.jit.trace'd (one trace per length) and frozen, run
+               under torch.inference_mode;
+  numpy        plain numpy (new arrays every step, as numpy is written).
+A server on stdin/stdout:
   blas             -> one line naming the BLAS library this process has loaded
   check N          -> the sum and argmax of the last row of the logits for the bench ids
-  run N ITERS      -> "WALL_US CPU_US": per-forward wall and process CPU time of ITERS runs
-usage: peer_forward.py torch|numpy MODEL.json THREADS"""
+  run N ITERS      -> "WALL_US CPU_US FAULTS": per-forward wall and process CPU time and
+                      minor page faults of ITERS runs
+usage: peer_forward.py torch|torchscript|numpy MODEL.json THREADS"""
 import base64
 import ctypes
 import json
 import math
+import resource
 import sys
 import time
 
@@ -54,14 +63,50 @@ def blas_name():
     return "libs=%s%s" % (",".join(libs) or "none", core)
 
 
-if kind == "torch":
+if kind in ("torch", "torchscript"):
     import torch
     torch.set_num_threads(threads)
     T = {k: torch.from_numpy(arr(k)) for k in W}
     F = torch.nn.functional
+    softmax_out, gelu_ = torch.ops.aten._softmax.out, torch._C._nn.gelu_
+    ws = {}
 
-    def forward(ids):
-        n = len(ids)
+    def buffers(n):
+        """The forward's activations at n tokens, allocated once and reused (out=): a user
+        who sees the allocator return memory to the kernel every forward writes it so."""
+        if n not in ws:
+            e = torch.empty
+            ws[n] = {"x": e(n, D), "h": e(n, D), "qkv": e(3, n, H * dh), "s": e(H, n, n),
+                     "p": e(H, n, n), "o": e(H, n, dh), "cat": e(n, H * dh), "y": e(n, D),
+                     "u": e(n, cfg["d_ff"]), "lg": e(n, V),
+                     "mask": torch.triu(torch.full((n, n), float("-inf")), 1)}
+        return ws[n]
+
+    def forward_eager(ids):
+        """Eager, every activation in a reused buffer (out= / in place)."""
+        n = ids.shape[0]
+        b = buffers(n)
+        x = torch.add(T["tok_embed"][ids], T["pos_embed"][:n], out=b["x"])
+        for l in range(L):
+            p = "dec.%d." % l
+            h = F.layer_norm(x, (D,), T[p + "norm1.gain"], T[p + "norm1.bias"], eps)
+            q = torch.mm(h, T[p + "attn.wq"], out=b["qkv"][0]).view(n, H, dh).transpose(0, 1)
+            k = torch.mm(h, T[p + "attn.wk"], out=b["qkv"][1]).view(n, H, dh).transpose(0, 1)
+            v = torch.mm(h, T[p + "attn.wv"], out=b["qkv"][2]).view(n, H, dh).transpose(0, 1)
+            s = torch.baddbmm(b["mask"], q, k.transpose(1, 2), alpha=1.0 / math.sqrt(dh), out=b["s"])
+            a = torch.bmm(softmax_out(s, -1, False, out=b["p"]), v, out=b["o"])
+            cat = b["cat"].view(n, H, dh)
+            cat.copy_(a.transpose(0, 1))
+            x.add_(torch.mm(b["cat"], T[p + "attn.wo"], out=b["y"]))
+            h = F.layer_norm(x, (D,), T[p + "norm2.gain"], T[p + "norm2.bias"], eps)
+            u = torch.addmm(T[p + "ffn.b1"], h, T[p + "ffn.w1"], out=b["u"])
+            x.add_(torch.addmm(T[p + "ffn.b2"], gelu_(u, approximate="tanh"), T[p + "ffn.w2"], out=b["y"]))
+        x = F.layer_norm(x, (D,), T["dec.final.gain"], T["dec.final.bias"], eps)
+        return torch.mm(x, T["lm_head"], out=b["lg"])
+
+    def forward_plain(ids):
+        """The same forward written plainly (new tensors), for torch.jit.trace."""
+        n = ids.shape[0]
         x = T["tok_embed"][ids] + T["pos_embed"][:n]
         mask = torch.triu(torch.full((n, n), float("-inf")), 1)
         for l in range(L):
@@ -70,7 +115,7 @@ if kind == "torch":
             q = (h @ T[p + "attn.wq"]).view(n, H, dh).transpose(0, 1)
             k = (h @ T[p + "attn.wk"]).view(n, H, dh).transpose(0, 1)
             v = (h @ T[p + "attn.wv"]).view(n, H, dh).transpose(0, 1)
-            a = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(dh) + mask, -1) @ v
+            a = torch.softmax(torch.baddbmm(mask, q, k.transpose(1, 2), alpha=1.0 / math.sqrt(dh)), -1) @ v
             x = x + a.transpose(0, 1).reshape(n, H * dh) @ T[p + "attn.wo"]
             h = F.layer_norm(x, (D,), T[p + "norm2.gain"], T[p + "norm2.bias"], eps)
             u = F.gelu(torch.addmm(T[p + "ffn.b1"], h, T[p + "ffn.w1"]), approximate="tanh")
@@ -78,9 +123,21 @@ if kind == "torch":
         x = F.layer_norm(x, (D,), T["dec.final.gain"], T["dec.final.bias"], eps)
         return x @ T["lm_head"]
 
+    traced = {}
+
     def run(ids):
-        with torch.no_grad():
-            return forward(torch.tensor(ids)).numpy()
+        if kind == "torch":
+            with torch.inference_mode():
+                return forward_eager(torch.tensor(ids)).numpy()
+        n = len(ids)
+        with torch.inference_mode():
+            if n not in traced:  # one trace per length (shapes are baked in), frozen
+                class M(torch.nn.Module):
+                    def forward(self, t):
+                        return forward_plain(t)
+                traced[n] = torch.jit.freeze(torch.jit.trace(M().eval(), (torch.tensor(ids),),
+                                                             check_trace=False))
+            return traced[n](torch.tensor(ids)).numpy()
 else:
     A = {k: arr(k) for k in W}
 
@@ -122,11 +179,13 @@ for line in sys.stdin:
         out = "%.6f %d" % (float(lg[-1].sum()), int(lg[-1].argmax()))
     elif cmd[0] == "run":
         ids, iters = bench_ids(int(cmd[1])), int(cmd[2])
+        f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         w0, c0 = time.perf_counter(), time.process_time()
         for _ in range(iters):
             run(ids)
-        out = "%.3f %.3f" % ((time.perf_counter() - w0) / iters * 1e6,
-                             (time.process_time() - c0) / iters * 1e6)
+        w1, c1 = time.perf_counter(), time.process_time()
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
+        out = "%.3f %.3f %.1f" % ((w1 - w0) / iters * 1e6, (c1 - c0) / iters * 1e6, faults / iters)
     else:
         out = "error: unknown command %s" % cmd[0]
     print(out, flush=True)

@@ -2,8 +2,11 @@
  * PyTorch and numpy peers in interleaved rounds), and whole-process time and memory of a
  * command (bench/run.sh). A benchmark, not a test.
  *   bench_engine serve MODEL [MAXN]   a server on stdin/stdout, the protocol of
- *                                     bench/peer_forward.py: check N | run N ITERS | flops N
- *                                     | ghz 1 (the core's clock, measured) | keep N ITERS (run,
+ *                                     bench/peer_forward.py: check N | run N ITERS (per
+ *                                     forward: wall µs, CPU µs, minor page faults) | flops N
+ *                                     | peak 1 (one core's FMA GFLOP/s, measured, for the
+ *                                     vector width attend's matrix products use here: "GFLOPS
+ *                                     ISA AVX2_GFLOPS") | keep N ITERS (run,
  *                                     then every head's attention map read, as a display
  *                                     does); MAXN caps the trace (default: the model's max_len)
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
@@ -22,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu.h"
 #include "model.h"
 
 static double clock_us(clockid_t id)
@@ -29,6 +33,14 @@ static double clock_us(clockid_t id)
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Minor page faults of this process so far (the kernel handing it fresh pages). */
+static long minor_faults(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -67,28 +79,72 @@ static double forward_flops(const ModelConfig *c, int n)
     return c->n_layers * per_layer + 2.0 * n * d * V;
 }
 
-/* The core's clock in GHz while it runs: a chain of dependent integer adds (one cycle each on
- * every x86-64 core) timed against process CPU time, so time spent descheduled on a loaded
- * machine does not count. 0 where it cannot be measured (not x86-64). */
-static double measure_ghz(void)
+/* FMA throughput of one core, measured: 16 independent chains of vector FMAs (enough to
+ * cover the latency of two FMA pipes), timed against process CPU time (time spent descheduled
+ * on a loaded machine does not count), best of 5 rounds. GFLOP/s = 2 × lanes × FMAs / s. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#define FMA_CHAINS(T, SET1, FMA, ADD, REDUCE)                                                  \
+    T acc[16], x = SET1(1.0000001f), y = SET1(0.9999999f);                                    \
+    for (int u = 0; u < 16; u++)                                                              \
+        acc[u] = SET1((float)u);                                                              \
+    for (long i = 0; i < iters; i++) {                                                        \
+        _Pragma("GCC unroll 16") for (int u = 0; u < 16; u++) acc[u] = FMA(acc[u], x, y);     \
+        __asm__ volatile("" : "+x"(x));                                                       \
+    }                                                                                         \
+    for (int u = 1; u < 16; u++)                                                              \
+        acc[0] = ADD(acc[0], acc[u]);                                                         \
+    return REDUCE(acc[0]);
+
+__attribute__((target("avx512f"))) static float fma_chains_512(long iters)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    const long n = 20000000;
-    unsigned long x = 0;
+    FMA_CHAINS(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps, _mm512_reduce_add_ps)
+}
+
+__attribute__((target("avx2,fma"))) static float fma_256_sum(__m256 v)
+{
+    float f[8];
+    _mm256_storeu_ps(f, v);
+    return f[0] + f[7];
+}
+
+__attribute__((target("avx2,fma"))) static float fma_chains_256(long iters)
+{
+    FMA_CHAINS(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, fma_256_sum)
+}
+
+/* Peak GFLOP/s of FMAs `lanes` floats wide (16: AVX-512, 8: AVX2+FMA); 0 when this CPU has
+ * no such instructions. */
+static double measure_peak(int lanes)
+{
+    if (lanes == 16 ? !__builtin_cpu_supports("avx512f")
+                    : !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
+        return 0.0;
+    const long iters = 4000000; /* 64 M FMAs a round */
     double best = 0.0;
+    volatile float sink = 0.0f;
     for (int round = 0; round < 5; round++) {
         double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
-        for (long i = 0; i < n; i++)
-            __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
-                             : "+r"(x));
-        double ghz = 4.0 * n / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
-        if (ghz > best)
-            best = ghz;
+        sink = lanes == 16 ? fma_chains_512(iters) : fma_chains_256(iters);
+        double g = 2.0 * lanes * 16.0 * iters / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
+        if (g > best)
+            best = g;
     }
+    (void)sink;
     return best;
+}
 #else
+static double measure_peak(int lanes)
+{
+    (void)lanes;
     return 0.0;
+}
 #endif
+
+/* The FMA width attend's matrix products use on this CPU (tensor_matmul.c's dispatch). */
+static int matmul_lanes(void)
+{
+    return cpu_has_avx512() ? 16 : cpu_has_avx2_fma() ? 8 : 0;
 }
 
 static int serve(const char *path, int maxn)
@@ -113,8 +169,10 @@ static int serve(const char *path, int maxn)
         char cmd[16];
         if (sscanf(line, "%15s %d %d", cmd, &n, &iters) < 2 || n < 1 || n > L) {
             printf("error: bad command or n outside 1..%d\n", L);
-        } else if (!strcmp(cmd, "ghz")) {
-            printf("%.3f\n", measure_ghz());
+        } else if (!strcmp(cmd, "peak")) {
+            int lanes = matmul_lanes();
+            printf("%.1f %s %.1f\n", measure_peak(lanes),
+                   lanes == 16 ? "avx512" : lanes == 8 ? "avx2" : "none", measure_peak(8));
         } else if (!strcmp(cmd, "flops")) {
             printf("%.0f\n", forward_flops(&m.cfg, n));
         } else if (!strcmp(cmd, "check")) {
@@ -136,14 +194,16 @@ static int serve(const char *path, int maxn)
         } else if ((!strcmp(cmd, "run") || !strcmp(cmd, "keep")) && iters > 0) {
             bench_ids(ids, n, V);
             int keep = !strcmp(cmd, "keep");
+            long f0 = minor_faults();
             double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
             for (int i = 0; i < iters; i++) {
                 model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err);
                 for (int e = 0; keep && e < t->n_entries; e++)
                     (void)trace_entry(t, e); /* fills each head's scores .. weights */
             }
-            printf("%.3f %.3f\n", (clock_us(CLOCK_MONOTONIC) - w0) / iters,
-                   (clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) / iters);
+            double w1 = clock_us(CLOCK_MONOTONIC), c1 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
+            printf("%.3f %.3f %.1f\n", (w1 - w0) / iters, (c1 - c0) / iters,
+                   (double)(minor_faults() - f0) / iters);
         } else {
             printf("error: unknown command\n");
         }

@@ -87,7 +87,7 @@ void plain_io(Plain *p, WidgetIO *io)
     io->ctl = &p->ctl;
     io->layer = p->layer;
     io->head = p->head;
-    io->cross = p->cross && p->model && p->model->cfg.arch == ARCH_ENCDEC;
+    io->cross = model_view_sub(p->model, p->cross) == SUB_CROSS;
     io->live = &p->live;
     io->tr = p->tr;
     io->opened = pg && lesson_model_opened(&p->course, pg);

@@ -113,7 +113,7 @@ void widget_view_start(const Widget *w, const Model *m, int *layer, int *head, i
     const WidgetStart *s = &w->start;
     *layer = s->layer >= 0 && s->layer < c->n_layers ? s->layer : 0;
     *head = s->head >= 0 && s->head < c->n_heads ? s->head : 0;
-    *cross = s->cross && c->arch == ARCH_ENCDEC;
+    *cross = model_view_sub(m, s->cross) == SUB_CROSS;
 }
 
 /* The train widget: its numbers (live.c), and, given a sentence and a trace, the run of io->m

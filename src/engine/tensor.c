@@ -2,6 +2,7 @@
 #include "tensor.h"
 #include "attend_assert.h"
 #include "cpu.h"
+#include "tensor_stream.h"
 
 #include <math.h>
 #include <string.h>
@@ -123,6 +124,8 @@ void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
                                   sizeof(float) * (size_t)n * k));
     ATTEND_ASSERT(attend_disjoint(out, sizeof(float) * (size_t)n * m, b,
                                   sizeof(float) * (size_t)m * k));
+    if (tensor_stream_matmul_bt(out, a, b, n, k, m, s)) /* a few rows, large weights */
+        return;
 #if TENSOR_Z
     if (cpu_has_avx512()) {
         matmul_bt_z(out, a, b, n, k, m, s);

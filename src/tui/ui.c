@@ -67,7 +67,9 @@ static void init_colors(int theme)
 static int ui_in_fd = -1;             /* the keyboard's descriptor while curses runs */
 static char crash_unlink_path[1024];  /* a file to remove if attend crashes ("" none) */
 
-int ui_check_terminal(const UiOpts *o, char *err, size_t errlen)
+/* 0 when o's input and output (stdin/stdout by default) are terminals, else -1 with a
+ * message saying which is not. */
+static int ui_check_terminal(const UiOpts *o, char *err, size_t errlen)
 {
     int in = fileno(o->in ? o->in : stdin), out = fileno(o->out ? o->out : stdout);
     const char *which = !isatty(in) ? "standard input" : !isatty(out) ? "standard output" : NULL;
@@ -78,6 +80,8 @@ int ui_check_terminal(const UiOpts *o, char *err, size_t errlen)
              "one)", which);
     return -1;
 }
+
+static void ui_end_fatal(void);
 
 /* A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) in any curses screen restores the
  * terminal, removes the registered file, says so, and dies of the same signal (SA_RESETHAND:
@@ -178,7 +182,8 @@ void ui_end(void)
     }
 }
 
-void ui_end_fatal(void)
+/* Restores the terminal from a crash handler: endwin only, frees nothing. */
+static void ui_end_fatal(void)
 {
     if (!ui.started)
         return;

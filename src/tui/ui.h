@@ -60,10 +60,8 @@ typedef struct {
     int offscreen;      /* 1: draw into out with no terminal check (bench/tui_bench.c only) */
 } UiOpts;
 
-/* 0 when o's input and output (stdin/stdout by default) are terminals, else -1 with a
- * message saying which is not. */
-int ui_check_terminal(const UiOpts *o, char *err, size_t errlen);
-/* Refuses to start without a terminal (ui_check_terminal; not when o->offscreen). Decides UTF-8 from the locale
+/* Refuses to start without a terminal (its input and output: stdin/stdout by default; not
+ * when o->offscreen), with a message saying which is not one. Decides UTF-8 from the locale
  * (call setlocale first) unless o->ascii; starts curses with newterm (never exits on
  * failure), raw keys, no echo, keypad, ESC delay 25 ms, colours unless NO_COLOR is set, and
  * installs the one crash handler of every curses screen: on SIGSEGV, SIGABRT, SIGBUS, SIGFPE
@@ -74,8 +72,6 @@ int ui_start(const UiOpts *o, char *err, size_t errlen);
 void ui_crash_unlink(const char *path);
 /* Restores the terminal (idempotent; safe from any exit path). */
 void ui_end(void);
-/* Restores the terminal from a crash handler: endwin only, frees nothing. */
-void ui_end_fatal(void);
 
 /* Attribute for a value in [0,1] on the ramp (colour modes), A_NORMAL without colour. The
  * companion foreground keeps printed numbers readable on that background. */

@@ -242,7 +242,7 @@ static int inspector_own_line(App *a, int w)
 static int single_overhead(App *a)
 {
     int o = 2 + ((a->allowed & C_CURSOR) ? 1 : 0);
-    if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC)
+    if (app_sub(a) == SUB_CROSS)
         o++;
     return o;
 }
@@ -374,7 +374,7 @@ static void draw_single(App *a, Rect r)
     const TraceEntry *V = a->scores ? S : W;
     int nr = W->rows, nc = W->cols;
     int over = single_overhead(a) + inspector_own_line(a, r.w);
-    if (app_stack(a) == STACK_DEC && a->model->cfg.arch == ARCH_ENCDEC) {
+    if (app_sub(a) == SUB_CROSS) {
         attron(A_DIM);
         ui_put(r.y, r.x, r.w, APP_DEC_ROW_NOTE);
         attroff(A_DIM);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# avx2_paths.sh - the engine's and the trainer's unit tests again with ATTEND_NO_AVX512=1, so
-# that on a machine with AVX-512 the AVX2 kernels (the forward's matrix product, the trainer's
-# three products) are also held to their in-order chains; the AVX-512 ones are checked by the
-# unit tests themselves, and both paths must give the same bits. On a machine without AVX-512
-# this repeats those runs. Ends with the two suites' sum, "N passed, N failed".
+# avx2_paths.sh - the engine's, the weight-streaming products' and the trainer's unit tests
+# again with ATTEND_NO_AVX512=1, so that on a machine with AVX-512 the AVX2 kernels (the
+# forward's matrix products, tensor_stream.c's, the trainer's three products) are also held to
+# their in-order chains; the AVX-512 ones are checked by the unit tests themselves, and both
+# paths must give the same bits. On a machine without AVX-512 this repeats those runs. Ends
+# with the three suites' sum, "N passed, N failed".
 BUILD=${BUILD:-build}
 pass=0 fail=0
-for t in test_engine test_train; do
+for t in test_engine test_train test_stream; do
     if [ ! -x "$BUILD/tests/$t" ]; then
         echo "avx2_paths: $BUILD/tests/$t is not built (make unit)"
         fail=$((fail + 1))

@@ -9,6 +9,7 @@
 #include "model.h"
 #include "tensor.h"
 #include "t.h"
+#include "kchain.h"
 
 /* Independent reference: softmax of a double row, −inf entries -> 0. */
 static void ref_softmax(double *r, int n)
@@ -594,88 +595,6 @@ static void test_roundtrip(void)
 }
 
 /* ---- the vectorised kernels against their plain reference paths, bit for bit ---- */
-
-static uint64_t k_state = 0x9e3779b97f4a7c15ull;
-static float k_rand(void) /* uniform in [-2, 2) */
-{
-    k_state ^= k_state << 13;
-    k_state ^= k_state >> 7;
-    k_state ^= k_state << 17;
-    return (float)((k_state >> 40) * (4.0 / 16777216.0) - 2.0);
-}
-
-static void k_fill(float *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        x[i] = k_rand();
-}
-
-/* tensor_matmul's contract: acc = acc + a[p]·b[p] in order from 0, fused into one rounding
- * (fmaf) on machines with FMA, a product then a sum elsewhere. */
-static float k_chain(const float *a, int sa, const float *b, int sb, int k, int fused)
-{
-    float acc = 0.0f;
-    for (int p = 0; p < k; p++) {
-        if (fused) {
-            acc = fmaf(a[(size_t)p * sa], b[(size_t)p * sb], acc);
-        } else {
-            volatile float prod = a[(size_t)p * sa] * b[(size_t)p * sb];
-            acc = acc + prod;
-        }
-    }
-    return acc;
-}
-
-/* Which chain tensor_matmul must follow here: fused where its x86 kernels run (gcc, no ASan:
- * the condition in tensor_matmul.c) on a CPU with FMA, whatever the vector width; -1 where
- * only the portable kernel runs (its contraction is up to the compiler). */
-static int k_expect_fused(void)
-{
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return -1;
-#endif
-}
-
-/* 0 if out (n×m) is a·b computed as the expected chain (k_expect_fused) for every element,
- * else the number of elements that differ; where either chain may be used, the one that
- * matches more elements is the one expected. */
-static long k_matmul_mismatch(const float *out, const float *a, const float *b, int n, int k,
-                              int m)
-{
-    long bad[2] = {0, 0};
-    int want_fused = k_expect_fused();
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < m; j++)
-            for (int f = 0; f < 2; f++) {
-                float want = k_chain(a + (size_t)i * k, 1, b + j, m, k, f);
-                bad[f] += memcmp(&want, out + (size_t)i * m + j, sizeof want) != 0;
-            }
-    if (want_fused >= 0)
-        return bad[want_fused];
-    return bad[0] < bad[1] ? bad[0] : bad[1];
-}
-
-/* tensor_matmul_bt's order: eight partial sums over p ≡ u (mod 8), ((0+4)+(1+5))+((2+6)+(3+7)),
- * then the last k % 8 products; products and sums rounded separately. */
-static float k_dot8(const float *a, const float *b, int k)
-{
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int p = 0;
-    for (; p + 8 <= k; p += 8)
-        for (int u = 0; u < 8; u++) {
-            volatile float prod = a[p + u] * b[p + u];
-            acc[u] = acc[u] + prod;
-        }
-    float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-    for (; p < k; p++) {
-        volatile float prod = a[p] * b[p];
-        s = s + prod;
-    }
-    return s;
-}
 
 /* The softmax of one row by its contract (tensor.h), one key at a time: max, tensor_expf of
  * each key minus the max (masked keys 0), the sum in eight lanes j mod 8 combined

@@ -1,0 +1,346 @@
+/* tensor_stream.c - products of a few rows (tokens) with a large weight matrix (see
+ * tensor_stream.h): the weights are read from memory once, in order, and applied to every row.
+ *
+ * At a dozen tokens a real model's forward is bound by memory: GPT-2 small reads 498 MB of
+ * weights per forward for 3 GFLOP. The tiled kernels (tensor_matmul.c, tensor.c) read a weight
+ * matrix once per band of 8 rows and walk it by columns; these read it once, by rows, a block
+ * of rows at a time, prefetching the next block while the current one is applied to all rows.
+ *
+ * Bits: every output element is the chain its tiled kernel computes, so a forward gives the
+ * same bits whichever path runs (tests/unit/test_stream.c compares them element by element):
+ *  - [in, out] weights (tensor_matmul): acc = fma(a[i][p], b[p][j], acc) for p in order from 0.
+ *    A block of rows continues each element's chain from the value the previous block stored
+ *    (a float, exactly what the register held).
+ *  - [out, in] weights (tensor_matmul_bt): eight partial sums over p ≡ u (mod 8), products and
+ *    sums rounded apart (this file is built without FMA contraction, and the products and sums
+ *    are separate instructions), combined ((0+4)+(1+5))+((2+6)+(3+7)), then the last k mod 8
+ *    products in order, then ·sc.
+ * AVX-512 when the CPU has it (cpu.h; ATTEND_NO_AVX512=1 hides it), else AVX2+FMA; elsewhere
+ * (and in sanitizer builds) the callers' own kernels run. */
+#include "tensor_stream.h"
+#include "cpu.h"
+
+#include <stddef.h>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) static inline
+#define AVX512 __attribute__((target("avx512f")))
+#define AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
+
+/* Weight rows per block of the [in, out] product: 32 rows of GPT-2's widest matrix are 393 KB,
+ * so the block being applied and the next one, prefetched, sit in a 1 MB L2 (16 and 64 rows
+ * measured slower). Each strip of 32 columns of the block is also prefetched into L1 one strip
+ * ahead. */
+#define SB 32
+/* Rows (tokens) whose accumulators stay in registers together: 12 × 2 zmm (24 of 32), or
+ * 6 × 2 ymm (12 of 16) on AVX2. */
+#define ZR 12
+#define YR 6
+
+#define R_CASES(F) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12)
+
+static int min_i(int x, int y) { return x < y ? x : y; }
+
+/* ---- [in, out] weights: out[n×m] = a · b, b stored k rows of m ---- */
+
+/* Rows p0..p1-1 of b, columns [j, j+32) (masks m0, m1: the columns that exist) applied to R
+ * rows of a: each element's chain continues from out (or starts from 0 when first). out, b
+ * start at column j; a at the group's first row. */
+AVX512_INLINE void zgroup(float *restrict out, const float *restrict a, int lda,
+                          const float *restrict b, int p0, int p1, int m, int R, __mmask16 m0,
+                          __mmask16 m1, int first)
+{
+    __m512 c0[ZR], c1[ZR];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++) {
+        c0[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m0, out + (size_t)r * m);
+        c1[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m1, out + (size_t)r * m + 16);
+    }
+    for (int p = p0; p < p1; p++) {
+        const float *bp = b + (size_t)p * m;
+        __m512 b0 = _mm512_maskz_loadu_ps(m0, bp), b1 = _mm512_maskz_loadu_ps(m1, bp + 16);
+#pragma GCC unroll 12
+        for (int r = 0; r < R; r++) {
+            __m512 av = _mm512_set1_ps(a[(size_t)r * lda + p]);
+            c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
+            c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++) {
+        _mm512_mask_storeu_ps(out + (size_t)r * m, m0, c0[r]);
+        _mm512_mask_storeu_ps(out + (size_t)r * m + 16, m1, c1[r]);
+    }
+}
+
+AVX512 static void stream_mm_z(float *restrict out, const float *restrict a, int lda,
+                               const float *restrict b, int n, int k, int m)
+{
+    for (int p0 = 0; p0 < k; p0 += SB) {
+        int p1 = min_i(p0 + SB, k), q1 = min_i(p1 + SB, k);
+        for (int j = 0; j < m; j += 32) {
+            int w = min_i(32, m - j);
+            __mmask16 m0 = (__mmask16)(w >= 16 ? 0xffffu : (1u << w) - 1u);
+            __mmask16 m1 = (__mmask16)(w >= 32 ? 0xffffu : w > 16 ? (1u << (w - 16)) - 1u : 0u);
+            /* the next block's rows at these columns into L2 (every line, however the rows
+             * are aligned), and this block's next strip into L1 */
+            for (int p = p1; p < q1; p++) {
+                const float *bp = b + (size_t)p * m + j;
+                _mm_prefetch((const char *)bp, _MM_HINT_T1);
+                _mm_prefetch((const char *)(bp + 16), _MM_HINT_T1);
+                _mm_prefetch((const char *)(bp + w - 1), _MM_HINT_T1);
+            }
+            if (j + 32 < m)
+                for (int p = p0; p < p1; p++) {
+                    const float *bp = b + (size_t)p * m + j + 32;
+                    _mm_prefetch((const char *)bp, _MM_HINT_T0);
+                    _mm_prefetch((const char *)(bp + 16), _MM_HINT_T0);
+                    _mm_prefetch((const char *)(bp + min_i(32, m - j - 32) - 1), _MM_HINT_T0);
+                }
+            for (int i0 = 0; i0 < n; i0 += ZR) {
+                float *o = out + (size_t)i0 * m + j;
+                const float *ai = a + (size_t)i0 * lda;
+                switch (min_i(ZR, n - i0)) {
+#define ZCASE(R) case R: zgroup(o, ai, lda, b + j, p0, p1, m, R, m0, m1, p0 == 0); break;
+                    R_CASES(ZCASE)
+#undef ZCASE
+                default: break;
+                }
+            }
+        }
+    }
+}
+
+/* AVX2: columns [j, j+16), masks for the columns that exist; R <= 6. */
+AVX2_INLINE void ygroup(float *restrict out, const float *restrict a, int lda,
+                        const float *restrict b, int p0, int p1, int m, int R, __m256i m0,
+                        __m256i m1, int first)
+{
+    __m256 c0[YR], c1[YR];
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        c0[r] = first ? _mm256_setzero_ps() : _mm256_maskload_ps(out + (size_t)r * m, m0);
+        c1[r] = first ? _mm256_setzero_ps() : _mm256_maskload_ps(out + (size_t)r * m + 8, m1);
+    }
+    for (int p = p0; p < p1; p++) {
+        const float *bp = b + (size_t)p * m;
+        __m256 b0 = _mm256_maskload_ps(bp, m0), b1 = _mm256_maskload_ps(bp + 8, m1);
+#pragma GCC unroll 6
+        for (int r = 0; r < R; r++) {
+            __m256 av = _mm256_broadcast_ss(a + (size_t)r * lda + p);
+            c0[r] = _mm256_fmadd_ps(av, b0, c0[r]);
+            c1[r] = _mm256_fmadd_ps(av, b1, c1[r]);
+        }
+    }
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        _mm256_maskstore_ps(out + (size_t)r * m, m0, c0[r]);
+        _mm256_maskstore_ps(out + (size_t)r * m + 8, m1, c1[r]);
+    }
+}
+
+/* Lanes 0..w-1 of an 8-float vector (w may be <= 0 or >= 8). */
+AVX2_INLINE __m256i lanes(int w)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(w), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+AVX2 static void stream_mm_y(float *restrict out, const float *restrict a, int lda,
+                             const float *restrict b, int n, int k, int m)
+{
+    for (int p0 = 0; p0 < k; p0 += SB) {
+        int p1 = min_i(p0 + SB, k), q1 = min_i(p1 + SB, k);
+        for (int j = 0; j < m; j += 16) {
+            int w = min_i(16, m - j);
+            __m256i m0 = lanes(w), m1 = lanes(w - 8);
+            for (int p = p1; p < q1; p++) {
+                _mm_prefetch((const char *)(b + (size_t)p * m + j), _MM_HINT_T0);
+                _mm_prefetch((const char *)(b + (size_t)p * m + j + w - 1), _MM_HINT_T0);
+            }
+            for (int i0 = 0; i0 < n; i0 += YR) {
+                float *o = out + (size_t)i0 * m + j;
+                const float *ai = a + (size_t)i0 * lda;
+                switch (min_i(YR, n - i0)) {
+#define YCASE(R) case R: ygroup(o, ai, lda, b + j, p0, p1, m, R, m0, m1, p0 == 0); break;
+                    YCASE(1) YCASE(2) YCASE(3) YCASE(4) YCASE(5) YCASE(6)
+#undef YCASE
+                default: break;
+                }
+            }
+        }
+    }
+}
+
+/* ---- [out, in] weights: out[n×m] = a · bᵀ, b stored m rows of k ---- */
+
+/* One element from its eight lane sums (tensor.c's dot_bt order), the tail and the scale. */
+static float bt_finish(const float *lane, const float *ar, const float *br, int p, int k,
+                       float sc)
+{
+    float s = ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
+    for (; p < k; p++)
+        s += ar[p] * br[p];
+    return s * sc;
+}
+
+/* Weight rows j..j+3 (clamped to the last: rows past m are computed and dropped), each read
+ * once, against R rows of a: lanes 0-7 of a zmm are one weight row's eight partial sums,
+ * lanes 8-15 the next row's. pf: the weight rows to prefetch meanwhile (4k floats). */
+AVX512_INLINE void zbt_group(float *restrict out, const float *restrict a,
+                             const float *restrict b, int k, int m, int j, int R, float sc,
+                             const float *pf)
+{
+    const float *br[4];
+    for (int q = 0; q < 4; q++)
+        br[q] = b + (size_t)min_i(j + q, m - 1) * k;
+    __m512 c0[ZR], c1[ZR];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+        c0[r] = c1[r] = _mm512_setzero_ps();
+    int p = 0;
+    for (; p + 8 <= k; p += 8) {
+        _mm_prefetch((const char *)(pf + 4 * p), _MM_HINT_T0);
+        _mm_prefetch((const char *)(pf + 4 * p + 16), _MM_HINT_T0);
+        __m512d w01 = _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(_mm256_loadu_ps(br[0] + p))),
+                                         _mm256_castps_pd(_mm256_loadu_ps(br[1] + p)), 1);
+        __m512d w23 = _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(_mm256_loadu_ps(br[2] + p))),
+                                         _mm256_castps_pd(_mm256_loadu_ps(br[3] + p)), 1);
+        __m512 b0 = _mm512_castpd_ps(w01), b1 = _mm512_castpd_ps(w23);
+#pragma GCC unroll 12
+        for (int r = 0; r < R; r++) {
+            __m512 av = _mm512_castpd_ps(
+                _mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(a + (size_t)r * k + p))));
+            c0[r] = _mm512_add_ps(c0[r], _mm512_mul_ps(av, b0));
+            c1[r] = _mm512_add_ps(c1[r], _mm512_mul_ps(av, b1));
+        }
+    }
+    for (int r = 0; r < R; r++) {
+        float lane[32];
+        _mm512_storeu_ps(lane, c0[r]);
+        _mm512_storeu_ps(lane + 16, c1[r]);
+        const float *ar = a + (size_t)r * k;
+        for (int q = 0; q < 4 && j + q < m; q++)
+            out[(size_t)r * m + j + q] = bt_finish(lane + 8 * q, ar, br[q], p, k, sc);
+    }
+}
+
+AVX512 static void stream_bt_z(float *restrict out, const float *restrict a,
+                               const float *restrict b, int n, int k, int m, float sc)
+{
+    for (int j = 0; j < m; j += 4) {
+        /* two groups ahead: 4 rows of k floats, prefetched over this group's k/8 steps */
+        const float *pf = j + 12 <= m ? b + (size_t)(j + 8) * k : b + (size_t)j * k;
+        for (int i0 = 0; i0 < n; i0 += ZR) {
+            float *o = out + (size_t)i0 * m;
+            const float *ai = a + (size_t)i0 * k;
+            switch (min_i(ZR, n - i0)) {
+#define ZCASE(R) case R: zbt_group(o, ai, b, k, m, j, R, sc, pf); break;
+                R_CASES(ZCASE)
+#undef ZCASE
+            default: break;
+            }
+        }
+    }
+}
+
+/* AVX2: weight rows j, j+1 (clamped), one ymm of eight partial sums per element; R <= 6. */
+AVX2_INLINE void ybt_group(float *restrict out, const float *restrict a,
+                           const float *restrict b, int k, int m, int j, int R, float sc,
+                           const float *pf)
+{
+    const float *b0r = b + (size_t)j * k, *b1r = b + (size_t)min_i(j + 1, m - 1) * k;
+    __m256 c0[YR], c1[YR];
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++)
+        c0[r] = c1[r] = _mm256_setzero_ps();
+    int p = 0;
+    for (; p + 8 <= k; p += 8) {
+        _mm_prefetch((const char *)(pf + 2 * p), _MM_HINT_T0);
+        __m256 b0 = _mm256_loadu_ps(b0r + p), b1 = _mm256_loadu_ps(b1r + p);
+#pragma GCC unroll 6
+        for (int r = 0; r < R; r++) {
+            __m256 av = _mm256_loadu_ps(a + (size_t)r * k + p);
+            c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(av, b0));
+            c1[r] = _mm256_add_ps(c1[r], _mm256_mul_ps(av, b1));
+        }
+    }
+    for (int r = 0; r < R; r++) {
+        float lane[16];
+        _mm256_storeu_ps(lane, c0[r]);
+        _mm256_storeu_ps(lane + 8, c1[r]);
+        const float *ar = a + (size_t)r * k;
+        out[(size_t)r * m + j] = bt_finish(lane, ar, b0r, p, k, sc);
+        if (j + 1 < m)
+            out[(size_t)r * m + j + 1] = bt_finish(lane + 8, ar, b1r, p, k, sc);
+    }
+}
+
+AVX2 static void stream_bt_y(float *restrict out, const float *restrict a,
+                             const float *restrict b, int n, int k, int m, float sc)
+{
+    for (int j = 0; j < m; j += 2) {
+        const float *pf = j + 6 <= m ? b + (size_t)(j + 4) * k : b + (size_t)j * k;
+        for (int i0 = 0; i0 < n; i0 += YR) {
+            float *o = out + (size_t)i0 * m;
+            const float *ai = a + (size_t)i0 * k;
+            switch (min_i(YR, n - i0)) {
+#define YCASE(R) case R: ybt_group(o, ai, b, k, m, j, R, sc, pf); break;
+                YCASE(1) YCASE(2) YCASE(3) YCASE(4) YCASE(5) YCASE(6)
+#undef YCASE
+            default: break;
+            }
+        }
+    }
+}
+
+static int streams(int n, int k, int m)
+{
+    return n >= 1 && n <= TENSOR_STREAM_MAX_N && k >= 1 && (size_t)k * (size_t)m >= TENSOR_STREAM_MIN_KM;
+}
+
+int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
+                         const float *restrict b, int n, int k, int m)
+{
+    if (!streams(n, k, m))
+        return 0;
+    if (cpu_has_avx512())
+        stream_mm_z(out, a, lda, b, n, k, m);
+    else if (cpu_has_avx2_fma())
+        stream_mm_y(out, a, lda, b, n, k, m);
+    else
+        return 0;
+    return 1;
+}
+
+int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
+                            const float *restrict b, int n, int k, int m, float sc)
+{
+    if (!streams(n, k, m))
+        return 0;
+    if (cpu_has_avx512())
+        stream_bt_z(out, a, b, n, k, m, sc);
+    else if (cpu_has_avx2_fma())
+        stream_bt_y(out, a, b, n, k, m, sc);
+    else
+        return 0;
+    return 1;
+}
+
+#else
+int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
+                         const float *restrict b, int n, int k, int m)
+{
+    (void)out, (void)a, (void)lda, (void)b, (void)n, (void)k, (void)m;
+    return 0;
+}
+
+int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
+                            const float *restrict b, int n, int k, int m, float sc)
+{
+    (void)out, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
+    return 0;
+}
+#endif
