@@ -43,9 +43,12 @@ static const Subcommand SUBCOMMANDS[] = {
 static void print_help(FILE *f)
 {
     fprintf(f, "attend %s - a terminal course in transformer attention\n\n"
-               "usage: attend [--lessons DIR] [--lesson ID] [--ascii]   open the course\n"
-               "       attend --plain [--lesson ID]   the course as plain text lines (screen\n"
-               "                                      readers, pipes; also when TERM=dumb)\n"
+               "usage: attend [--lessons DIR] [--lesson ID] [--page N] [--model DIR]\n"
+               "              [--theme T] [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
+               "                       open the course (--model: a Hugging Face model\n"
+               "                       directory the \"real model\" pages run on)\n"
+               "       attend --plain [--lesson ID] [--model DIR]   the course as plain text\n"
+               "                       lines (screen readers, pipes; also when TERM=dumb)\n"
                "       attend SUBCOMMAND [options]\n\nsubcommands:\n",
             ATTEND_VERSION);
     for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
