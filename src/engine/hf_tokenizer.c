@@ -105,7 +105,8 @@ int hf_tok_utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-int hf_tok_utf8_put(char *o, unsigned cp)
+/* Writes code point cp as UTF-8 into o; returns its length (1..4). */
+static int hf_tok_utf8_put(char *o, unsigned cp)
 {
     if (cp < 0x80) { o[0] = (char)cp; return 1; }
     if (cp < 0x800) { o[0] = (char)(0xc0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3f)); return 2; }
@@ -141,7 +142,7 @@ static char *utf8_clean(const char *s, size_t n, size_t *out_len)
 }
 
 /* GPT-2's bytes_to_unicode: printable bytes stand for themselves, the rest for 256 + n. */
-unsigned hf_tok_byte_char(int b)
+static unsigned hf_tok_byte_char(int b)
 {
     if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255))
         return (unsigned)b;

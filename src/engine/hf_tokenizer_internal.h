@@ -64,10 +64,7 @@ int hf_tok_map_put(SMap *m, const char *s, size_t n, int v);
 void hf_tok_map_free(SMap *m);
 /* Length of the valid UTF-8 sequence at s (n bytes left), or 0 if invalid. */
 int hf_tok_utf8_len(const unsigned char *s, size_t n);
-/* Writes code point cp as UTF-8 into o; returns its length (1..4). */
-int hf_tok_utf8_put(char *o, unsigned cp);
-/* GPT-2's bytes_to_unicode: the character byte b stands for, and back (-1: none). */
-unsigned hf_tok_byte_char(int b);
+/* GPT-2's bytes_to_unicode, back: the byte character cp stands for (-1: none). */
 int hf_tok_char_byte(unsigned cp);
 
 #endif
