@@ -412,3 +412,8 @@ const char *widget_passport_weights(const TraceEntry *e, const Model *m, char *b
              : m->cfg.w_out_in && e->kind != T_EMBED ? " (stored out, in)" : "");
     return buf;
 }
+
+const char *widget_params_name(const Widget *w, const Model *m)
+{
+    return w->has_params ? w->params_name : m ? m->cfg.name : "";
+}

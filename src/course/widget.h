@@ -49,6 +49,10 @@ typedef struct {
  * tokens need 520 MiB > 512 MiB"). */
 int widget_token_cap(const Model *m, int max, char *why, size_t whylen);
 
+/* The name a params widget's numbers are of: the page's "config" when it gives one, else the
+ * model it runs on (the learner's, when one is opened; m may be NULL); "" when neither. */
+const char *widget_params_name(const Widget *w, const Model *m);
+
 /* The starting state of a widget, ready for model_forward: fills *ctl from the model's
  * defaults and the page's start (ctl->order points into w->start.order when n_order > 0,
  * else NULL), and tokenizes the sentence (and target for encoder-decoder models) into ids

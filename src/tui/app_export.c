@@ -19,7 +19,7 @@ static int current_view(const App *a, ExportView *v, ExportWhat *what)
         /* an explanation widget: its numbers as shown (export_live.c) */
         v->model = a->model;
         v->live = &a->live;
-        v->live_name = a->w->params_name;
+        v->live_name = widget_params_name(a->w, a->model);
         *what = a->w->kind == W_SCALING ? EXPORT_SCALING
               : a->w->kind == W_COST    ? EXPORT_COST
                                         : EXPORT_PARAMS;

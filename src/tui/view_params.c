@@ -30,7 +30,7 @@ static void params_draw(App *a, Rect r)
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
     /* a page's "config" names it; else the page's model (the learner's, when opened) */
-    const char *name = a->w->has_params ? a->w->params_name : a->model ? a->model->cfg.name : "";
+    const char *name = widget_params_name(a->w, a->model);
     ui_putf(y++, r.x, r.w, "parameters of %s", name[0] ? name : "the model");
     attroff(COLOR_PAIR(UI_ACCENT));
     params_header(p, sizes, sizeof sizes, choices, sizeof choices);

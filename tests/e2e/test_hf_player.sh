@@ -58,7 +58,7 @@ shows() { # WHAT description [ascii]: the screen against dump's numbers
 walk() { # W H label [ascii] [VAR=value...]
     local w=$1 h=$2 label=$3 asc=${4:-}
     shift 4
-    start "$w" "$h" "$@" -- --model "$G"
+    start "$w" "$h" "$@" ATTEND_EXPORT_DIR="$E2E_TMP/export-${label//[^a-zA-Z0-9]/_}" -- --model "$G"
     expect "the model you opened" "$label: --model opens the river-bank page on the model"
     expect "Found it?" "$label: the prose answers which head links bank to river"
     shows heads "$label: every head's label and the answer equal dump --heads / --pair" "$asc"
@@ -77,6 +77,13 @@ walk() { # W H label [ascii] [VAR=value...]
     [ -z "$asc" ] && total=${FILE_TOTAL// /$(printf '\u2009')}
     check "$label: its total ($FILE_TOTAL) is the number of weights in the safetensors files" \
         wait_for "$total  100.0%"
+    # x exports the figure as shown: titled with the opened model, not the page's load-time one
+    local exp=$E2E_TMP/export-${label//[^a-zA-Z0-9]/_}
+    rm -rf "$exp"; mkdir -p "$exp"
+    keys x
+    expect "exported" "$label: x exports the parameter page"
+    check "$label: the exported figure counts the opened model (parameters of gpt2)" \
+        grep -qs "parameters of gpt2" "$exp"/*.svg
     keys Space
     expect "Generate  step 0" "$label: the next-token page"
     shows next "$label: the top next-token probabilities equal dump --next" "$asc"
