@@ -56,27 +56,6 @@ static void print_help(FILE *f)
     fprintf(f, "\nRun 'attend SUBCOMMAND --help' for its options.\n");
 }
 
-/* The player's options that take a value: a missing value is named here, before the
- * terminal is touched. 0, or 2 after printing the message. */
-static int check_player_args(int argc, char **argv)
-{
-    static const char *const with_value[][2] = {{"--lessons", "a directory of lessons"},
-                                                {"--lesson", "a lesson id"}};
-    for (int i = 1; i < argc; i++)
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            if (!strcmp(argv[i], with_value[k][0])) {
-                if (i + 1 >= argc || !argv[i + 1][0]) {
-                    fprintf(stderr, "attend: %s needs a value: %s (attend %s %s)\n",
-                            with_value[k][0], with_value[k][1], with_value[k][0],
-                            k == 0 ? "DIR" : "ID");
-                    return 2;
-                }
-                i++;
-                break;
-            }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     /* A file-size limit (ulimit -f) must make a save fail with a message, not kill attend:
@@ -112,8 +91,6 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (check_player_args(argc, argv))
-        return 2;
     /* plain mode: asked for, or a terminal that cannot show the player (TERM=dumb) */
     const char *term = getenv("TERM");
     for (int i = 1; i < argc; i++)

@@ -15,6 +15,7 @@
 #include "datapath.h"
 #include "keys.h"
 #include "layout.h"
+#include "opts.h"
 #include "present.h"
 #include "present_state.h"
 #include "tui.h"
@@ -43,30 +44,28 @@ static void install_signals(void)
     /* the crash handler is ui_start's, the same for every curses screen */
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
-               "              [--model DIR|FILE] [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
-               "       attend present --plan FILE [--check] [--lessons DIR] [--theme T]\n"
-               "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
-               "  --lessons DIR  play the course in DIR (default: lessons/)\n"
-               "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
-               "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
-               "  --model DIR    a Hugging Face model directory (or a model JSON file): the\n"
-               "                 pages on \"your model\" run on it (docs/models.md); without\n"
-               "                 --lesson, the player opens on the first of them\n"
-               "  --theme T      dark, light (white background), projector or auto\n"
-               "                 (COLORFGBG); default dark, presenter auto\n"
-               "  --record FILE  write the pages and keys of the session as a demo script\n"
-               "                 (docs/demos.md) that attend demo FILE plays back\n"
-               "  --plan FILE    present: a lecture plan (lesson pages and demo steps in\n"
-               "                 order, docs/demos.md), checked first; space steps through\n"
-               "  --check        with --plan: check the plan only (FILE:LINE:COL)\n"
-               "  --ascii        ASCII glyphs instead of UTF-8 blocks\n"
-               "  --mouse        click chips with the mouse (off by default: mouse capture\n"
-               "                 stops the terminal's own copy and paste)\n"
-               "Environment: NO_COLOR turns colour off; XDG_STATE_HOME for progress.\n");
-}
+static const char USAGE[] =
+    "usage: attend [present] [--lessons DIR] [--lesson ID] [--page N] [--theme T]\n"
+    "              [--model DIR|FILE] [--record FILE] [--ascii] [--mouse|--no-mouse]\n"
+    "       attend present --plan FILE [--check] [--lessons DIR] [--theme T]\n"
+    "  present        presenter mode: key echo, quiet footer, attend notes follows\n"
+    "  --lessons DIR  play the course in DIR (default: lessons/)\n"
+    "  --lesson ID    open that lesson (paging stays in it; g opens others)\n"
+    "  --page N       open page N (of --lesson ID, else of the lesson it opens)\n"
+    "  --model DIR    a Hugging Face model directory (or a model JSON file): the\n"
+    "                 pages on \"your model\" run on it (docs/models.md); without\n"
+    "                 --lesson, the player opens on the first of them\n"
+    "  --theme T      dark, light (white background), projector or auto\n"
+    "                 (COLORFGBG); default dark, presenter auto\n"
+    "  --record FILE  write the pages and keys of the session as a demo script\n"
+    "                 (docs/demos.md) that attend demo FILE plays back\n"
+    "  --plan FILE    present: a lecture plan (lesson pages and demo steps in\n"
+    "                 order, docs/demos.md), checked first; space steps through\n"
+    "  --check        with --plan: check the plan only (FILE:LINE:COL)\n"
+    "  --ascii        ASCII glyphs instead of UTF-8 blocks\n"
+    "  --mouse        click chips with the mouse (off by default: mouse capture\n"
+    "                 stops the terminal's own copy and paste)\n"
+    "Environment: NO_COLOR turns colour off; XDG_STATE_HOME for progress.";
 
 /* The one loop of every curses screen (the player, the presenter, attend quiz, attend
  * notes): draw, a busy view's tick, a key to app_key (through the presenter), until a->quit
@@ -217,40 +216,32 @@ static int app_main(int argc, char **argv, int presenter)
     PresentOpts po = {.presenter = presenter,
                       .theme = presenter ? UI_THEME_AUTO : UI_THEME_DARK};
     memset(&uo, 0, sizeof uo);
-    for (int i = 1; i < argc; i++) {
-        int pr = present_arg(&po, argc, argv, &i, err, sizeof err);
-        if (pr < 0) {
-            fprintf(stderr, "attend: %s\n", err);
-            return 2;
-        }
-        if (pr)
-            continue;
-        if (!strcmp(argv[i], "--lessons") && i + 1 < argc)
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--lesson") && i + 1 < argc)
-            only = argv[++i];
-        else if (!strcmp(argv[i], "--model") && i + 1 < argc)
-            model = argv[++i];
-        else if (!strcmp(argv[i], "--ascii"))
-            uo.ascii = 1;
-        else if (!strcmp(argv[i], "--mouse"))
-            uo.mouse = 1;
-        else if (!strcmp(argv[i], "--no-mouse"))
-            uo.mouse = 0;
-        else if (!strcmp(argv[i], "--keys")) { /* the key table, for tests/e2e/test_keys.sh */
-            setlocale(LC_ALL, "");
-            ui.utf8 = 1; /* the table as the UTF-8 help spells it, whatever the locale */
-            keys_dump(stdout);
-            return 0;
-        }
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "attend: unknown option \"%s\"\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
+    const char *theme = NULL;
+    long page = 0;
+    int mouse = 0, no_mouse = 0, keys = 0;
+    const Opt opts[] = {
+        OPT_S("--lessons", &dir),       OPT_S("--lesson", &only),
+        OPT_S("--model", &model),       OPT_I("--page", &page, 1, 100000),
+        OPT_S("--theme", &theme),       OPT_S("--record", &po.record),
+        OPT_S("--demo", &po.demo),      OPT_R("--auto", &po.auto_s, 0, 600),
+        OPT_F("--ascii", &uo.ascii),    OPT_F("--mouse", &mouse),
+        OPT_F("--no-mouse", &no_mouse), OPT_F("--keys", &keys),
+    };
+    int rc_opts = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc - 1, argv + 1,
+                             "attend", USAGE);
+    if (rc_opts >= 0)
+        return rc_opts;
+    if (theme && (po.theme = ui_theme_parse(theme)) == -2) {
+        fprintf(stderr, "attend: unknown theme \"%s\" (dark, light, projector or auto)\n", theme);
+        return 2;
+    }
+    po.page = (int)page;
+    uo.mouse = mouse && !no_mouse; /* --no-mouse wins */
+    if (keys) { /* the key table, for tests/e2e/test_keys.sh */
+        setlocale(LC_ALL, "");
+        ui.utf8 = 1; /* the table as the UTF-8 help spells it, whatever the locale */
+        keys_dump(stdout);
+        return 0;
     }
     setlocale(LC_ALL, "");
     if (!dir) {

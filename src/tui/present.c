@@ -25,50 +25,6 @@ static int overlay_is(const App *a, Request opens)
     return a->overlay && a->overlay->opens == opens;
 }
 
-int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n)
-{
-    const char *opt = argv[*i];
-    if (strcmp(opt, "--theme") && strcmp(opt, "--page") && strcmp(opt, "--record") &&
-        strcmp(opt, "--demo") && strcmp(opt, "--auto"))
-        return 0;
-    if (*i + 1 >= argc) {
-        snprintf(err, n, "%s needs a value", opt);
-        return -1;
-    }
-    const char *v = argv[++*i];
-    if (!strcmp(opt, "--record") || !strcmp(opt, "--demo")) {
-        *(!strcmp(opt, "--record") ? &o->record : &o->demo) = v;
-        return 1;
-    }
-    if (!strcmp(opt, "--auto")) {
-        char *e;
-        double sec = strtod(v, &e);
-        if (e == v || *e || !(sec > 0 && sec <= 600)) {
-            snprintf(err, n, "--auto wants seconds between steps (0..600], not \"%s\"", v);
-            return -1;
-        }
-        o->auto_s = sec;
-        return 1;
-    }
-    if (!strcmp(opt, "--theme")) {
-        int t = ui_theme_parse(v);
-        if (t == -2) {
-            snprintf(err, n, "unknown theme \"%s\" (dark, light, projector or auto)", v);
-            return -1;
-        }
-        o->theme = t;
-        return 1;
-    }
-    char *end;
-    long p = strtol(v, &end, 10);
-    if (end == v || *end || p < 1 || p > 100000) {
-        snprintf(err, n, "--page wants a page number from 1, not \"%s\"", v);
-        return -1;
-    }
-    o->page = (int)p;
-    return 1;
-}
-
 int present_theme(const PresentOpts *o)
 {
     if (o->theme != UI_THEME_AUTO)

@@ -22,10 +22,6 @@ typedef struct {
     double auto_s;       /* attend demo --auto S: a step every S seconds; 0: Space steps */
 } PresentOpts;
 
-/* Consumes option argv[*i] (and its value) if it is one of --theme, --page, --record (and
- * for attend demo --demo FILE, --auto S); 1 if it was,
- * 0 if not, -1 with a message for a bad value. */
-int present_arg(PresentOpts *o, int argc, char **argv, int *i, char *err, size_t n);
 /* The theme to start curses with: auto resolved from COLORFGBG (projector for a presenter
  * on a dark or unknown background, dark for the player). */
 int present_theme(const PresentOpts *o);

@@ -55,6 +55,10 @@ printf 'hunter2-secret-password\n' >"$tmp/secret.txt"
 t 2 "--lesson needs a value" -- "$A" --lesson
 t 2 "--lessons needs a value" -- "$A" --lessons
 t 2 "--lesson needs a value" -- "$A" --ascii --lesson
+t 2 "--model needs a value" -- "$A" --lesson causal-mask --model
+t 2 "--page needs a whole number from 1 to 100000, not \"0\"" -- "$A" --page 0
+t 2 "--page needs a whole number from 1 to 100000, not \"2x\"" -- "$A" present --page 2x
+t 2 "unknown option \"--pgae\"" -- "$A" --pgae 3
 t 2 "unknown subcommand|frobnicate" -- "$A" frobnicate
 t 2 "usage: attend dump" -- "$A" dump
 t 2 "unknown option|--frob" -- "$A" dump --sentence "$S" --frob

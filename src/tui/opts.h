@@ -1,4 +1,4 @@
-/* opts.h - the one parser of every subcommand's options (opts.c): a table of options, each
+/* opts.h - the one parser of the player's and every subcommand's options (opts.c): a table of options, each
  * with its name, the kind of value it takes (none, text, a whole number or a real in a range,
  * one of a few words, repeated text, an argument without a name) and where the value goes;
  * a bad one is refused with a message naming the option and the value. */

@@ -1,4 +1,4 @@
-/* opts.c - the one table-driven parser of the subcommands' options (opts.h). */
+/* opts.c - the one table-driven parser of the player's and every subcommand's options (opts.h). */
 #include "opts.h"
 
 #include <errno.h>
