@@ -104,7 +104,7 @@ grep -qx quiz <<<"$(comp attend "")" && grep -qx check-lessons <<<"$(comp attend
 [ "$(comp attend dump --model trans)" = translate.json ] && ok || bad "completion of dump --model: $(comp attend dump --model trans)"
 [ "$(comp attend dump --mask c)" = causal ] && ok || bad "completion of --mask c: $(comp attend dump --mask c)"
 [ "$(comp attend quiz --ans)" = --answers ] && ok || bad "completion of quiz --ans: $(comp attend quiz --ans)"
-[ "$(comp attend --mo)" = --mouse ] && ok || bad "completion of the player's --mo: $(comp attend --mo)"
+[ "$(comp attend --mo | sort | tr '\n' ' ')" = "--model --mouse " ] && ok || bad "completion of the player's --mo (--model and --mouse): $(comp attend --mo | tr '\n' ' ')"
 # demo names from the installed data directory, --theme's values, files for export -o
 [ "$(comp attend demo caus)" = causal-mask ] && ok || bad "completion of demo caus: $(comp attend demo caus)"
 [ "$(comp attend demo "" | grep -cvF .json)" = "$(ls demos/*.json | wc -l)" ] && ok || bad "completion of demo names: $(comp attend demo "" | tr '\n' ' ')"
