@@ -461,6 +461,7 @@ typedef struct {
     int layer;
     Sublayer sub;
     float *scratch;
+    int oom; /* a product with half-precision weights ran out of memory (tensor.h) */
 } Fw;
 
 typedef struct {
@@ -544,8 +545,14 @@ static const float *embed(Fw *f, const int *ids, int n)
     f->layer = -1;
     f->sub = SUB_NONE;
     float *x = rec(f, T_EMBED, -1, n, d);
-    for (int i = 0; i < n; i++)
-        memcpy(x + (size_t)i * d, f->m->tok_embed + (size_t)ids[i] * d, sizeof(float) * (size_t)d);
+    for (int i = 0; i < n; i++) {
+        float *xi = x + (size_t)i * d;
+        if (f->m->wdtype) /* half-precision rows, widened (exact) */
+            tensor_widen(xi, (const uint16_t *)(const void *)f->m->tok_embed + (size_t)ids[i] * d,
+                         f->m->wdtype, (size_t)d);
+        else
+            memcpy(xi, f->m->tok_embed + (size_t)ids[i] * d, sizeof(float) * (size_t)d);
+    }
     if (c->scale_embed) {
         float *xs = rec(f, T_EMBED_SCALED, -1, n, d);
         memcpy(xs, x, sizeof(float) * (size_t)n * d);
@@ -588,15 +595,21 @@ static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids,
         }
 }
 
-/* out[n×m] = x[n×k] · W, W stored (k, m), or (m, k) when c->w_out_in (torch's nn.Linear:
- * multiplied transposed, never copied). */
-static void proj(const ModelConfig *c, float *out, const float *x, const float *w, int n, int k,
-                 int m)
+/* out[n×m] = x[n×k] · W, W stored (k, m), or (m, k) when cfg.w_out_in (torch's nn.Linear:
+ * multiplied transposed, never copied); 16-bit values when the model's wdtype says so. */
+static void proj(Fw *f, float *out, const float *x, const float *w, int n, int k, int m)
 {
-    if (c->w_out_in)
+    const Model *md = f->m;
+    if (md->wdtype) {
+        const uint16_t *h = (const uint16_t *)(const void *)w;
+        if (md->cfg.w_out_in ? tensor_matmul_bt_half(out, x, h, md->wdtype, n, k, m, 1.0f)
+                             : tensor_matmul_half(out, x, h, md->wdtype, n, k, m))
+            f->oom = 1;
+    } else if (md->cfg.w_out_in) {
         tensor_matmul_bt(out, x, w, n, k, m);
-    else
+    } else {
         tensor_matmul(out, x, w, n, k, m);
+    }
 }
 
 /* 1 when head h of the current sublayer is knocked out (Controls.ablate): self-attention
@@ -629,7 +642,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     int ldq = hd, ldk = kvd;
     if (w->wqkv) { /* one (d, hd + 2·kvd) matrix: self-attention only (xq is xkv) */
         ldq = ldk = hd + 2 * kvd;
-        proj(c, qa, xq, w->wqkv, nq, d, ldq);
+        proj(f, qa, xq, w->wqkv, nq, d, ldq);
         if (w->bqkv)
             tensor_add_row(qa, w->bqkv, nq, ldq);
         ka = qa + hd;
@@ -639,9 +652,9 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         ka = qa + (size_t)nq * hd;
         va = ka + (size_t)nk * kvd;
         band = va + (size_t)nk * kvd;
-        proj(c, qa, xq, w->wq, nq, d, hd);
-        proj(c, ka, xkv, w->wk, nk, d, kvd);
-        proj(c, va, xkv, w->wv, nk, d, kvd);
+        proj(f, qa, xq, w->wq, nq, d, hd);
+        proj(f, ka, xkv, w->wk, nk, d, kvd);
+        proj(f, va, xkv, w->wv, nk, d, kvd);
         if (w->bq) tensor_add_row(qa, w->bq, nq, hd);
         if (w->bk) tensor_add_row(ka, w->bk, nk, kvd);
         if (w->bv) tensor_add_row(va, w->bv, nk, kvd);
@@ -691,7 +704,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             memcpy(concat_tmp + (size_t)i * hd + h * dh, heads_out[h] + (size_t)i * dh,
                    sizeof(float) * (size_t)dh);
     float *out = rec(f, T_ATTN_OUT, -1, nq, d);
-    proj(c, out, concat_tmp, w->wo, nq, hd, d);
+    proj(f, out, concat_tmp, w->wo, nq, hd, d);
     if (w->bo)
         tensor_add_row(out, w->bo, nq, d);
     return out;
@@ -703,9 +716,9 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     const ModelConfig *c = &f->m->cfg;
     int d = c->d_model, F = c->d_ff;
     float *hid = rec(f, T_FFN_HIDDEN, -1, n, F);
-    proj(c, hid, x, L->w1, n, d, F);
+    proj(f, hid, x, L->w1, n, d, F);
     if (c->ffn == FFN_SWIGLU) {
-        proj(c, f->scratch, x, L->w3, n, d, F);
+        proj(f, f->scratch, x, L->w3, n, d, F);
         for (size_t i = 0; i < (size_t)n * F; i++)
             hid[i] = tensor_silu1(hid[i]) * f->scratch[i];
     } else {
@@ -716,7 +729,7 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
             tensor_gelu(hid, (size_t)n * F);
     }
     float *out = rec(f, T_FFN_OUT, -1, n, d);
-    proj(c, out, hid, L->w2, n, F, d);
+    proj(f, out, hid, L->w2, n, F, d);
     if (L->b2)
         tensor_add_row(out, L->b2, n, d);
     return out;
@@ -774,8 +787,12 @@ static void lm_head(Fw *f, const float *x, int n)
     int d = c->d_model, V = c->vocab_size;
     float *lg = rec(f, T_LOGITS, -1, n, V);
     if (f->m->lm_head)
-        proj(c, lg, x, f->m->lm_head, n, d, V);
-    else
+        proj(f, lg, x, f->m->lm_head, n, d, V);
+    else if (f->m->wdtype) {
+        if (tensor_matmul_bt_half(lg, x, (const uint16_t *)(const void *)f->m->tok_embed,
+                                  f->m->wdtype, n, d, V, 1.0f))
+            f->oom = 1;
+    } else
         tensor_matmul_bt(lg, x, f->m->tok_embed, n, d, V);
 }
 
@@ -864,7 +881,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
     t->n = n;
     t->m = encdec ? m_tgt : 0;
 
-    Fw f = {m, c, t, 0, STACK_ENC, -1, SUB_NONE, t->arena + t->cap_main};
+    Fw f = {m, c, t, 0, STACK_ENC, -1, SUB_NONE, t->arena + t->cap_main, 0};
 
     if (cfg->arch == ARCH_ENCODER) {
         const float *h = run_stack(&f, STACK_ENC, m->enc, &m->enc_final, t->src, n, c->causal,
@@ -882,6 +899,14 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         const float *h = run_stack(&f, STACK_DEC, m->dec, &m->dec_final, t->tgt_in, m_tgt,
                                    c->causal, mem, t->src, n);
         lm_head(&f, h, m_tgt);
+    }
+    if (f.oom) {
+        snprintf(err, errlen, "out of memory widening the half-precision weights");
+        return -1;
+    }
+    if (f.oom) {
+        snprintf(err, errlen, "out of memory widening the half-precision weights");
+        return -1;
     }
     if (f.overflow) {
         snprintf(err, errlen, "internal error: trace arena too small (%zu floats)", t->cap);
@@ -922,7 +947,7 @@ Trace *model_worked(const float *q, const float *k, const float *v, int nq, int 
     t->ctl.pe = PE_NONE;
     /* A minimal model stands in for naming: decoder layout, no weights. */
     static const Model named = {.cfg = {.arch = ARCH_DECODER}};
-    Fw f = {&named, &t->ctl, t, 0, STACK_DEC, 0, SUB_SELF, NULL};
+    Fw f = {&named, &t->ctl, t, 0, STACK_DEC, 0, SUB_SELF, NULL, 0};
     float *Q = rec(&f, T_Q, 0, nq, dk), *K = rec(&f, T_K, 0, nk, dk), *V = rec(&f, T_V, 0, nk, dv);
     memcpy(Q, q, sizeof(float) * (size_t)nq * dk);
     memcpy(K, k, sizeof(float) * (size_t)nk * dk);

@@ -116,6 +116,12 @@ typedef struct {
     LayerWeights *dec;         /* (n_layers) or NULL */
     NormWeights enc_final, dec_final;
     const float *lm_head;      /* (d_model, vocab_size); NULL when tied */
+    int wdtype;                /* 0: every weight float32. TENSOR_BF16 or TENSOR_F16 (tensor.h): a
+                                  Hugging Face model's half-precision matrices kept in its mapped
+                                  file: tok_embed, lm_head and every projection (wq wk wv wo wqkv
+                                  w1 w2 w3) point at 16-bit values, read only through tensor_widen
+                                  and tensor_matmul_half / _bt_half; vectors and pos_embed are
+                                  float32 */
     char path[512];            /* file it came from, "" if made in memory */
     int save_arrays;           /* model_save: 1 writes weights as number arrays, 0 (default) as
                                   base64 float32 ("f32"), 30 times faster to load */

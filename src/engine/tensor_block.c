@@ -17,8 +17,10 @@
  * (tests/unit/test_stream.c compares element by element, on both paths).
  *
  * [out, in] weights (tensor_matmul_bt) are not here: tensor_stream.c's kernels take any number
- * of rows in token blocks. */
+ * of rows in token blocks. Half-precision weights (tensor_half.c) are widened as their panels
+ * are packed: the same bits as their float32 widening. */
 #include "tensor_block.h"
+#include "tensor.h"
 #include "cpu.h"
 #include "tensor_stream.h"
 
@@ -40,22 +42,32 @@
 
 static int min_i(int x, int y) { return x < y ? x : y; }
 
-/* buf[p][0..nr) = b[p0 + p][j .. j + w), zeros past w; the same rows at the next panel's
- * columns (nj, 0 when none) prefetched into L2 meanwhile. */
-static inline void pack(float *restrict buf, const float *restrict b, int m, int p0, int p1,
-                        int j, int w, int nr, int nj)
+/* buf[p][0..nr) = b[p0 + p][j .. j + w) (or h's, widened: h non-NULL holds dtype's 16-bit
+ * values), zeros past w; the same rows at the next panel's columns (nj, 0 when none)
+ * prefetched into L2 meanwhile. */
+static inline void pack(float *restrict buf, const float *restrict b, const uint16_t *restrict h,
+                        int dtype, int m, int p0, int p1, int j, int w, int nr, int nj)
 {
     for (int p = p0; p < p1; p++) {
-        const float *bp = b + (size_t)p * m;
         float *o = buf + (size_t)(p - p0) * nr;
-        memcpy(o, bp + j, sizeof(float) * (size_t)w);
+        if (h) {
+            const uint16_t *hp = h + (size_t)p * m;
+            tensor_widen(o, hp + j, dtype, (size_t)w);
+            if (nj) {
+                _mm_prefetch((const char *)(hp + nj), _MM_HINT_T1);
+                _mm_prefetch((const char *)(hp + min_i(nj + nr, m) - 1), _MM_HINT_T1);
+            }
+        } else {
+            const float *bp = b + (size_t)p * m;
+            memcpy(o, bp + j, sizeof(float) * (size_t)w);
+            if (nj) {
+                _mm_prefetch((const char *)(bp + nj), _MM_HINT_T1);
+                _mm_prefetch((const char *)(bp + nj + 16), _MM_HINT_T1);
+                _mm_prefetch((const char *)(bp + min_i(nj + nr, m) - 1), _MM_HINT_T1);
+            }
+        }
         if (w < nr)
             memset(o + w, 0, sizeof(float) * (size_t)(nr - w));
-        if (nj) {
-            _mm_prefetch((const char *)(bp + nj), _MM_HINT_T1);
-            _mm_prefetch((const char *)(bp + nj + 16), _MM_HINT_T1);
-            _mm_prefetch((const char *)(bp + min_i(nj + nr, m) - 1), _MM_HINT_T1);
-        }
     }
 }
 
@@ -105,7 +117,8 @@ static __mmask16 lanes16(int w)
 }
 
 AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
-                           const float *restrict b, int n, int k, int m, float *buf)
+                           const float *restrict b, const uint16_t *restrict h, int dtype, int n,
+                           int k, int m, float *buf)
 {
     for (int i0 = 0; i0 < n; i0 += TB) {
         int i1 = min_i(n, i0 + TB);
@@ -113,7 +126,7 @@ AVX512 static void block_z(float *restrict out, const float *restrict a, int lda
             int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
             for (int j = 0; j < m; j += ZNR) {
                 int w = min_i(ZNR, m - j);
-                pack(buf, b, m, p0, p1, j, w, ZNR, j + ZNR < m ? j + ZNR : 0);
+                pack(buf, b, h, dtype, m, p0, p1, j, w, ZNR, j + ZNR < m ? j + ZNR : 0);
                 __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
                 for (int r = i0; r < i1; r += ZMR) {
                     float *o = out + (size_t)r * m + j;
@@ -169,7 +182,8 @@ AVX2_INLINE void ykern(float *restrict out, const float *restrict a, int lda,
 }
 
 AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
-                         const float *restrict b, int n, int k, int m, float *buf)
+                         const float *restrict b, const uint16_t *restrict h, int dtype, int n,
+                         int k, int m, float *buf)
 {
     for (int i0 = 0; i0 < n; i0 += TB) {
         int i1 = min_i(n, i0 + TB);
@@ -177,7 +191,7 @@ AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
             int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
             for (int j = 0; j < m; j += YNR) {
                 int w = min_i(YNR, m - j);
-                pack(buf, b, m, p0, p1, j, w, YNR, j + YNR < m ? j + YNR : 0);
+                pack(buf, b, h, dtype, m, p0, p1, j, w, YNR, j + YNR < m ? j + YNR : 0);
                 __m256i m0 = lanes8(w), m1 = lanes8(w - 8);
                 for (int r = i0; r < i1; r += YMR) {
                     float *o = out + (size_t)r * m + j;
@@ -194,17 +208,32 @@ AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
     }
 }
 
+/* the panel buffer: KC rows of the widest panel, 64-byte aligned */
+static _Thread_local float panel[KC * ZNR] __attribute__((aligned(64)));
+
 int tensor_block_matmul(float *restrict out, const float *restrict a, int lda,
                         const float *restrict b, int n, int k, int m)
 {
     if (n <= TENSOR_STREAM_MAX_N || k < 1 || (size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
         return 0;
-    /* the panel buffer: KC rows of the widest panel, 64-byte aligned */
-    static _Thread_local float buf[KC * ZNR] __attribute__((aligned(64)));
     if (cpu_has_avx512())
-        block_z(out, a, lda, b, n, k, m, buf);
+        block_z(out, a, lda, b, NULL, 0, n, k, m, panel);
     else if (cpu_has_avx2_fma())
-        block_y(out, a, lda, b, n, k, m, buf);
+        block_y(out, a, lda, b, NULL, 0, n, k, m, panel);
+    else
+        return 0;
+    return 1;
+}
+
+int tensor_block_matmul_half(float *restrict out, const float *restrict a, int lda,
+                             const uint16_t *restrict h, int dtype, int n, int k, int m)
+{
+    if (n < 1 || k < 1 || m < 1)
+        return 0;
+    if (cpu_has_avx512())
+        block_z(out, a, lda, NULL, h, dtype, n, k, m, panel);
+    else if (cpu_has_avx2_fma())
+        block_y(out, a, lda, NULL, h, dtype, n, k, m, panel);
     else
         return 0;
     return 1;
@@ -215,6 +244,13 @@ int tensor_block_matmul(float *restrict out, const float *restrict a, int lda,
                         const float *restrict b, int n, int k, int m)
 {
     (void)out, (void)a, (void)lda, (void)b, (void)n, (void)k, (void)m;
+    return 0;
+}
+
+int tensor_block_matmul_half(float *restrict out, const float *restrict a, int lda,
+                             const uint16_t *restrict h, int dtype, int n, int k, int m)
+{
+    (void)out, (void)a, (void)lda, (void)h, (void)dtype, (void)n, (void)k, (void)m;
     return 0;
 }
 #endif

@@ -192,7 +192,7 @@ static float bt_finish(const float *lane, const float *ar, const float *br, int 
 /* Weight rows j..j+3 (clamped to the last: rows past m are computed and dropped), each read
  * once, against R rows of a: lanes 0-7 of a zmm are one weight row's eight partial sums,
  * lanes 8-15 the next row's. pf: the weight rows to prefetch meanwhile (4k floats). */
-AVX512_INLINE void zbt_group(float *restrict out, const float *restrict a,
+AVX512_INLINE void zbt_group(float *restrict out, int ldo, const float *restrict a,
                              const float *restrict b, int k, int m, int j, int R, float sc,
                              const float *pf)
 {
@@ -226,21 +226,21 @@ AVX512_INLINE void zbt_group(float *restrict out, const float *restrict a,
         _mm512_storeu_ps(lane + 16, c1[r]);
         const float *ar = a + (size_t)r * k;
         for (int q = 0; q < 4 && j + q < m; q++)
-            out[(size_t)r * m + j + q] = bt_finish(lane + 8 * q, ar, br[q], p, k, sc);
+            out[(size_t)r * ldo + j + q] = bt_finish(lane + 8 * q, ar, br[q], p, k, sc);
     }
 }
 
-AVX512 static void stream_bt_z(float *restrict out, const float *restrict a,
+AVX512 static void stream_bt_z(float *restrict out, int ldo, const float *restrict a,
                                const float *restrict b, int n, int k, int m, float sc)
 {
     for (int j = 0; j < m; j += 4) {
         /* two groups ahead: 4 rows of k floats, prefetched over this group's k/8 steps */
         const float *pf = j + 12 <= m ? b + (size_t)(j + 8) * k : b + (size_t)j * k;
         for (int i0 = 0; i0 < n; i0 += ZR) {
-            float *o = out + (size_t)i0 * m;
+            float *o = out + (size_t)i0 * ldo;
             const float *ai = a + (size_t)i0 * k;
             switch (min_i(ZR, n - i0)) {
-#define ZCASE(R) case R: zbt_group(o, ai, b, k, m, j, R, sc, pf); break;
+#define ZCASE(R) case R: zbt_group(o, ldo, ai, b, k, m, j, R, sc, pf); break;
                 R_CASES(ZCASE)
 #undef ZCASE
             default: break;
@@ -250,7 +250,7 @@ AVX512 static void stream_bt_z(float *restrict out, const float *restrict a,
 }
 
 /* AVX2: weight rows j, j+1 (clamped), one ymm of eight partial sums per element; R <= 6. */
-AVX2_INLINE void ybt_group(float *restrict out, const float *restrict a,
+AVX2_INLINE void ybt_group(float *restrict out, int ldo, const float *restrict a,
                            const float *restrict b, int k, int m, int j, int R, float sc,
                            const float *pf)
 {
@@ -275,22 +275,22 @@ AVX2_INLINE void ybt_group(float *restrict out, const float *restrict a,
         _mm256_storeu_ps(lane, c0[r]);
         _mm256_storeu_ps(lane + 8, c1[r]);
         const float *ar = a + (size_t)r * k;
-        out[(size_t)r * m + j] = bt_finish(lane, ar, b0r, p, k, sc);
+        out[(size_t)r * ldo + j] = bt_finish(lane, ar, b0r, p, k, sc);
         if (j + 1 < m)
-            out[(size_t)r * m + j + 1] = bt_finish(lane + 8, ar, b1r, p, k, sc);
+            out[(size_t)r * ldo + j + 1] = bt_finish(lane + 8, ar, b1r, p, k, sc);
     }
 }
 
-AVX2 static void stream_bt_y(float *restrict out, const float *restrict a,
+AVX2 static void stream_bt_y(float *restrict out, int ldo, const float *restrict a,
                              const float *restrict b, int n, int k, int m, float sc)
 {
     for (int j = 0; j < m; j += 2) {
         const float *pf = j + 6 <= m ? b + (size_t)(j + 4) * k : b + (size_t)j * k;
         for (int i0 = 0; i0 < n; i0 += YR) {
-            float *o = out + (size_t)i0 * m;
+            float *o = out + (size_t)i0 * ldo;
             const float *ai = a + (size_t)i0 * k;
             switch (min_i(YR, n - i0)) {
-#define YCASE(R) case R: ybt_group(o, ai, b, k, m, j, R, sc, pf); break;
+#define YCASE(R) case R: ybt_group(o, ldo, ai, b, k, m, j, R, sc, pf); break;
                 YCASE(1) YCASE(2) YCASE(3) YCASE(4) YCASE(5) YCASE(6)
 #undef YCASE
             default: break;
@@ -318,10 +318,10 @@ int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
     return 1;
 }
 
-int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
-                            const float *restrict b, int n, int k, int m, float sc)
+int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
+                         const float *restrict b, int n, int k, int m, float sc)
 {
-    if (n < 1 || k < 1 || (size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
+    if (n < 1 || k < 1 || m < 1)
         return 0;
     int z = cpu_has_avx512();
     if (!z && !cpu_has_avx2_fma())
@@ -332,11 +332,19 @@ int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
     for (int i0 = 0; i0 < n; i0 += tb) {
         int r = n - i0 < tb ? n - i0 : tb;
         if (z)
-            stream_bt_z(out + (size_t)i0 * m, a + (size_t)i0 * k, b, r, k, m, sc);
+            stream_bt_z(out + (size_t)i0 * ldo, ldo, a + (size_t)i0 * k, b, r, k, m, sc);
         else
-            stream_bt_y(out + (size_t)i0 * m, a + (size_t)i0 * k, b, r, k, m, sc);
+            stream_bt_y(out + (size_t)i0 * ldo, ldo, a + (size_t)i0 * k, b, r, k, m, sc);
     }
     return 1;
+}
+
+int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
+                            const float *restrict b, int n, int k, int m, float sc)
+{
+    if ((size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
+        return 0;
+    return tensor_stream_bt_ldo(out, m, a, b, n, k, m, sc);
 }
 
 #else
@@ -351,6 +359,13 @@ int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
                             const float *restrict b, int n, int k, int m, float sc)
 {
     (void)out, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
+    return 0;
+}
+
+int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
+                         const float *restrict b, int n, int k, int m, float sc)
+{
+    (void)out, (void)ldo, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
     return 0;
 }
 #endif

@@ -146,8 +146,63 @@ static void test_token_blocks(void)
     free(out2);
 }
 
+/* Half-precision weights kept half (tensor_half.c): the products' bits are those of the same
+ * weights widened to float32 first, for both layouts, both 16-bit formats, a few rows and
+ * many, shapes small and past the streaming threshold. */
+static void test_half(void)
+{
+    static const int sh[][2] = {{24, 40}, {257, 2041}, {1100, 477}};
+    static const int hrows[] = {1, 12, 33, 100};
+    enum { MAXN = 100, MAXE = 530000 };
+    float *a = malloc(sizeof(float) * MAXN * 1100), *w = malloc(sizeof(float) * MAXE),
+          *out = malloc(sizeof(float) * MAXN * 2041), *out2 = malloc(sizeof(float) * MAXN * 2041);
+    uint16_t *h = malloc(sizeof(uint16_t) * MAXE);
+    long bad = 0, cases = 0;
+    if (!a || !w || !out || !out2 || !h) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    for (int dt = TENSOR_BF16; dt <= TENSOR_F16; dt++)
+        for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++)
+            for (size_t r = 0; r < sizeof hrows / sizeof hrows[0]; r++) {
+                int k = sh[s][0], m = sh[s][1], n = hrows[r];
+                k_fill(a, (size_t)n * k);
+                for (size_t i = 0; i < (size_t)k * m; i++) { /* finite values, some subnormal */
+                    float x = k_rand();
+                    uint16_t v = (uint16_t)((unsigned)(x * 32768.0f) & 0xffffu);
+                    h[i] = dt == TENSOR_BF16 ? (uint16_t)(0x3c00u ^ (v & 0x80ffu) ^ ((v & 0x0f00u) << 3))
+                                             : (uint16_t)(v & 0xbbffu);
+                }
+                tensor_widen(w, h, dt, (size_t)k * m);
+                CHECK(tensor_matmul_half(out, a, h, dt, n, k, m) == 0, "half product runs");
+                tensor_matmul(out2, a, w, n, k, m);
+                bad += memcmp(out, out2, sizeof(float) * (size_t)n * m) != 0;
+                CHECK(tensor_matmul_bt_half(out, a, h, dt, n, k, m, 0.125f) == 0, "bt runs");
+                tensor_matmul_bt_scaled(out2, a, w, n, k, m, 0.125f);
+                bad += memcmp(out, out2, sizeof(float) * (size_t)n * m) != 0;
+                cases++;
+            }
+    CHECK(bad == 0 && cases == 2 * 3 * 4, "half weights: %ld of %ld products differ from their "
+          "float32 widening", bad, 2 * cases);
+    uint16_t one[4] = {0x3f80, 0xc000, 0x0001, 0x7f80}; /* bf16 1, -2, the least subnormal, inf */
+    float got[4];
+    tensor_widen(got, one, TENSOR_BF16, 4);
+    CHECK(got[0] == 1.0f && got[1] == -2.0f && got[2] > 0 && got[2] < 1e-38f && got[3] > 3e38f,
+          "bf16 widening: %g %g %g %g", got[0], got[1], got[2], got[3]);
+    uint16_t hf[4] = {0x3c00, 0xc000, 0x0001, 0x7bff}; /* f16 1, -2, 2^-24, 65504 */
+    tensor_widen(got, hf, TENSOR_F16, 4);
+    CHECK(got[0] == 1.0f && got[1] == -2.0f && got[2] == 0x1p-24f && got[3] == 65504.0f,
+          "f16 widening: %g %g %g %g", got[0], got[1], got[2], got[3]);
+    free(a);
+    free(w);
+    free(out);
+    free(out2);
+    free(h);
+}
+
 int main(void)
 {
+    test_half();
     test_contract();
     test_token_blocks();
     test_choice();

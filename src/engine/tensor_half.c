@@ -1,0 +1,166 @@
+/* tensor_half.c - products with half-precision weights kept half (see tensor.h): a model's
+ * BF16 or F16 matrices stay in the mapped file and are widened to float32 a cache-sized block
+ * at a time inside the products. Widening is exact, and every output element follows the same
+ * chain as with the widened matrix in float32, so the bits are those of converting the whole
+ * file first (tests/unit/test_stream.c compares them).
+ *  - [out, in] weights (tensor_matmul_bt_half): blocks of weight rows widened into a buffer of
+ *    about 128 KB, each block applied to every token (tensor_stream.c's kernel, token blocks
+ *    of 1 MB of activations).
+ *  - [in, out] weights (tensor_matmul_half): tensor_block.c's packed panels, widened as they
+ *    are packed, for any number of tokens.
+ * Without the x86 kernels (another CPU or compiler, a sanitizer build) the whole matrix is
+ * widened into a temporary buffer and the float32 product runs: the same bits, not the
+ * memory. */
+#include "tensor.h"
+#include "attend_assert.h"
+#include "cpu.h"
+#include "tensor_block.h"
+#include "tensor_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define HALF_X86 1
+#include <immintrin.h>
+#else
+#define HALF_X86 0
+#endif
+
+static float f16(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, bits;
+    if (e == 0) {
+        if (m == 0) {
+            bits = sign;
+        } else { /* subnormal: normalise */
+            e = 127 - 15 + 1;
+            while (!(m & 0x400)) {
+                m <<= 1;
+                e--;
+            }
+            bits = sign | (e << 23) | ((m & 0x3ff) << 13);
+        }
+    } else if (e == 31) {
+        bits = sign | 0x7f800000u | (m << 13);
+    } else {
+        bits = sign | ((e + 127 - 15) << 23) | (m << 13);
+    }
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+#if HALF_X86
+__attribute__((target("avx512f"))) static void widen_bf16_z(float *restrict out,
+                                                            const uint16_t *restrict in,
+                                                            size_t len)
+{
+    size_t i = 0;
+    for (; i + 16 <= len; i += 16) {
+        __m512i v = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(in + i)));
+        _mm512_storeu_si512(out + i, _mm512_slli_epi32(v, 16));
+    }
+    for (; i < len; i++) {
+        uint32_t bits = (uint32_t)in[i] << 16;
+        memcpy(out + i, &bits, sizeof bits);
+    }
+}
+
+__attribute__((target("avx2"))) static void widen_bf16_y(float *restrict out,
+                                                         const uint16_t *restrict in, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(in + i)));
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_slli_epi32(v, 16));
+    }
+    for (; i < len; i++) {
+        uint32_t bits = (uint32_t)in[i] << 16;
+        memcpy(out + i, &bits, sizeof bits);
+    }
+}
+#endif
+
+void tensor_widen(float *restrict out, const uint16_t *restrict in, int dtype, size_t len)
+{
+    ATTEND_ASSERT(dtype == TENSOR_BF16 || dtype == TENSOR_F16);
+    if (dtype == TENSOR_F16) {
+        for (size_t i = 0; i < len; i++)
+            out[i] = f16(in[i]);
+        return;
+    }
+#if HALF_X86
+    if (cpu_has_avx512()) {
+        widen_bf16_z(out, in, len);
+        return;
+    }
+    if (cpu_has_avx2()) {
+        widen_bf16_y(out, in, len);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < len; i++) {
+        uint32_t bits = (uint32_t)in[i] << 16;
+        memcpy(out + i, &bits, sizeof bits);
+    }
+}
+
+/* The whole matrix widened into a temporary buffer: NULL when out of memory. */
+static float *widened(const uint16_t *b, int dtype, size_t len)
+{
+    float *w = malloc(sizeof(float) * (len ? len : 1));
+    if (w)
+        tensor_widen(w, b, dtype, len);
+    return w;
+}
+
+/* Weight rows per widened block of the [out, in] product: about 128 KB of float32, at least 4
+ * (the kernel's group of weight rows). */
+#define HALF_BLOCK_FLOATS 32768
+
+int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
+                          const uint16_t *restrict b, int dtype, int n, int k, int m, float sc)
+{
+    ATTEND_ASSERT(n >= 0 && k >= 0 && m >= 0 && (!n || !m || (out && a && b)));
+    if (!n || !m)
+        return 0;
+#if HALF_X86
+    if (k >= 1 && cpu_has_avx2_fma()) {
+        int jb = HALF_BLOCK_FLOATS / k;
+        jb = jb < 4 ? 4 : jb - jb % 4;
+        float *buf = malloc(sizeof(float) * (size_t)jb * k); /* glibc reuses it call after call */
+        if (!buf)
+            return -1;
+        for (int j = 0; j < m; j += jb) {
+            int w = m - j < jb ? m - j : jb;
+            tensor_widen(buf, b + (size_t)j * k, dtype, (size_t)w * k);
+            tensor_stream_bt_ldo(out + j, m, a, buf, n, k, w, sc);
+        }
+        free(buf);
+        return 0;
+    }
+#endif
+    float *w = widened(b, dtype, (size_t)m * k);
+    if (!w)
+        return -1;
+    tensor_matmul_bt_scaled(out, a, w, n, k, m, sc);
+    free(w);
+    return 0;
+}
+
+int tensor_matmul_half(float *restrict out, const float *restrict a, const uint16_t *restrict b,
+                       int dtype, int n, int k, int m)
+{
+    ATTEND_ASSERT(n >= 0 && k >= 0 && m >= 0 && (!n || !m || (out && a && b)));
+    if (!n || !m)
+        return 0;
+    if (tensor_block_matmul_half(out, a, k, b, dtype, n, k, m))
+        return 0;
+    float *w = widened(b, dtype, (size_t)k * m);
+    if (!w)
+        return -1;
+    tensor_matmul(out, a, w, n, k, m);
+    free(w);
+    return 0;
+}
