@@ -26,7 +26,7 @@ static const char USAGE[] =
     "usage: attend lab [list]                      the labs and your progress\n"
     "       attend lab start NAME [DIR] [--lang c] [--force]\n"
     "                                              write the starter NAME.py (or NAME.c)\n"
-    "       attend lab check NAME FILE [options]   check FILE: exit 0 pass, 1 fail\n"
+    "       attend lab check NAME FILE [options]   check FILE: exit 0 pass, 1 wrong, 2 cannot run\n"
     "       attend lab watch NAME FILE [options]   check again on every save (Ctrl-C, Ctrl-D)\n"
     "       attend lab hint NAME                   the next hint\n"
     "       attend lab solution NAME [--lang c]    after a pass, or after 3 failed checks\n"

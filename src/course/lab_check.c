@@ -1,6 +1,7 @@
 /* lab_check.c - one check of a learner's lab file: find the interpreter or the compiler (a
  * message naming the Debian package when missing), build the cases, run the harness with the
- * learner's code as a limited child, parse its answer and judge it; the PyTorch step. */
+ * learner's code as a limited child (contained: the probe for bubblewrap is here), parse its
+ * answer and judge it; the PyTorch step. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,70 @@
 #define LAB_RES_CAP ((size_t)64 << 20)  /* the harness's answer */
 #define LAB_CC_SECONDS 30.0              /* the compiler's time ... */
 #define LAB_CC_MEM ((size_t)1 << 30)     /* ... and address space */
+
+/* ---- the probe ---- */
+
+static int probed = -1;
+static char probe_words[400];
+
+/* The first line of text, at most n-1 bytes, printable. */
+static void first_line(char *out, size_t n, const char *text)
+{
+    size_t k = 0;
+    for (; text && text[k] && text[k] != '\n' && k + 1 < n; k++)
+        out[k] = (unsigned char)text[k] < 0x20 ? '?' : text[k];
+    out[k] = '\0';
+}
+
+int lab_contain_mode(char *words, size_t n)
+{
+    if (probed < 0) {
+        const char *env = getenv("ATTEND_LAB_BWRAP");
+        char bw[1024];
+        probed = LAB_CONTAIN_LIMITS;
+        if (env && !strcmp(env, "0")) {
+            snprintf(probe_words, sizeof probe_words, "ATTEND_LAB_BWRAP=0 turns bubblewrap off");
+        } else if (lab_which("bwrap", bw, sizeof bw)) {
+            snprintf(probe_words, sizeof probe_words,
+                     "bubblewrap is not installed: apt-get install bubblewrap");
+        } else {
+            const char *argv[] = {bw, "--unshare-all", "--die-with-parent", "--new-session",
+                                  "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                                  "--tmpfs", "/tmp", "--", "/bin/true", NULL};
+            LabRunSpec s = {.argv = argv, .dir = "/", .wall_s = 10, .cpu_s = 10,
+                            .out_cap = 4096, .res_cap = 64};
+            LabRunOut o;
+            char err[256], line[200];
+            if (lab_run_child(&s, &o, err, sizeof err)) {
+                snprintf(probe_words, sizeof probe_words, "bubblewrap could not start: %s", err);
+            } else {
+                if (o.exited && o.status == 0) {
+                    probed = LAB_CONTAIN_BWRAP;
+                } else {
+                    first_line(line, sizeof line, o.out);
+                    snprintf(probe_words, sizeof probe_words,
+                             "bubblewrap cannot make a sandbox here (%s)",
+                             line[0] ? line : "it failed");
+                }
+                lab_run_out_free(&o);
+            }
+        }
+    }
+    if (words && n)
+        snprintf(words, n, "%s",
+                 probed == LAB_CONTAIN_BWRAP
+                     ? "your code runs in bubblewrap: its own process namespace (nothing it "
+                       "starts outlives the check), no network, the file system read-only "
+                       "except its folder and a private /tmp, a clean environment"
+                     : probe_words);
+    if (words && n && probed != LAB_CONTAIN_BWRAP) {
+        size_t k = strlen(words);
+        snprintf(words + k, n - k, "; your code runs with limits only: time, memory and "
+                 "output limits, a clean environment, every process it starts killed at the "
+                 "end; it can write wherever you can");
+    }
+    return probed;
+}
 
 /* The absolute path of a data file of the labs (the child runs in another directory). 0, or
  * -1 with a message when it is missing. */

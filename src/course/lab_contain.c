@@ -1,7 +1,6 @@
-/* lab_contain.c - how the learner's code is contained: bubblewrap when it is installed and
- * works here (probed once per process), else limits and a child subreaper that kills every
- * process the code started; the child's clean environment, bubblewrap's command line, and
- * the killing of a whole process tree (docs/labs.md, "Containment"). */
+/* lab_contain.c - the pieces of containing the learner's code (lab_check.c probes which is in
+ * force): the child's clean environment, bubblewrap's command line, a child subreaper and the
+ * killing of a whole process tree (docs/labs.md, "Containment"). */
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
@@ -34,70 +33,6 @@ int lab_which(const char *name, char *out, size_t n)
         p += k + (e ? 1 : 0);
     }
     return -1;
-}
-
-/* ---- the probe ---- */
-
-static int probed = -1;
-static char probe_words[400];
-
-/* The first line of text, at most n-1 bytes, printable. */
-static void first_line(char *out, size_t n, const char *text)
-{
-    size_t k = 0;
-    for (; text && text[k] && text[k] != '\n' && k + 1 < n; k++)
-        out[k] = (unsigned char)text[k] < 0x20 ? '?' : text[k];
-    out[k] = '\0';
-}
-
-int lab_contain_mode(char *words, size_t n)
-{
-    if (probed < 0) {
-        const char *env = getenv("ATTEND_LAB_BWRAP");
-        char bw[1024];
-        probed = LAB_CONTAIN_LIMITS;
-        if (env && !strcmp(env, "0")) {
-            snprintf(probe_words, sizeof probe_words, "ATTEND_LAB_BWRAP=0 turns bubblewrap off");
-        } else if (lab_which("bwrap", bw, sizeof bw)) {
-            snprintf(probe_words, sizeof probe_words,
-                     "bubblewrap is not installed: apt-get install bubblewrap");
-        } else {
-            const char *argv[] = {bw, "--unshare-all", "--die-with-parent", "--new-session",
-                                  "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                  "--tmpfs", "/tmp", "--", "/bin/true", NULL};
-            LabRunSpec s = {.argv = argv, .dir = "/", .wall_s = 10, .cpu_s = 10,
-                            .out_cap = 4096, .res_cap = 64};
-            LabRunOut o;
-            char err[256], line[200];
-            if (lab_run_child(&s, &o, err, sizeof err)) {
-                snprintf(probe_words, sizeof probe_words, "bubblewrap could not start: %s", err);
-            } else {
-                if (o.exited && o.status == 0) {
-                    probed = LAB_CONTAIN_BWRAP;
-                } else {
-                    first_line(line, sizeof line, o.out);
-                    snprintf(probe_words, sizeof probe_words,
-                             "bubblewrap cannot make a sandbox here (%s)",
-                             line[0] ? line : "it failed");
-                }
-                lab_run_out_free(&o);
-            }
-        }
-    }
-    if (words && n)
-        snprintf(words, n, "%s",
-                 probed == LAB_CONTAIN_BWRAP
-                     ? "your code runs in bubblewrap: its own process namespace (nothing it "
-                       "starts outlives the check), no network, the file system read-only "
-                       "except its folder and a private /tmp, a clean environment"
-                     : probe_words);
-    if (words && n && probed != LAB_CONTAIN_BWRAP) {
-        size_t k = strlen(words);
-        snprintf(words + k, n - k, "; your code runs with limits only: time, memory and "
-                 "output limits, a clean environment, every process it starts killed at the "
-                 "end; it can write wherever you can");
-    }
-    return probed;
 }
 
 /* ---- the child's environment and bubblewrap's command line ---- */
