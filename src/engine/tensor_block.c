@@ -22,6 +22,7 @@
 #include "tensor_block.h"
 #include "tensor.h"
 #include "cpu.h"
+#include "tensor_par.h"
 #include "tensor_stream.h"
 
 #include <stddef.h>
@@ -118,15 +119,15 @@ static __mmask16 lanes16(int w)
 
 AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
                            const float *restrict b, const uint16_t *restrict h, int dtype, int n,
-                           int k, int m, float *buf)
+                           int k, int m, float *buf, int jlo, int jhi)
 {
     for (int i0 = 0; i0 < n; i0 += TB) {
         int i1 = min_i(n, i0 + TB);
         for (int p0 = 0; p0 < k; p0 += KC) {
             int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
-            for (int j = 0; j < m; j += ZNR) {
-                int w = min_i(ZNR, m - j);
-                pack(buf, b, h, dtype, m, p0, p1, j, w, ZNR, j + ZNR < m ? j + ZNR : 0);
+            for (int j = jlo; j < jhi; j += ZNR) {
+                int w = min_i(ZNR, jhi - j);
+                pack(buf, b, h, dtype, m, p0, p1, j, w, ZNR, j + ZNR < jhi ? j + ZNR : 0);
                 __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
                 for (int r = i0; r < i1; r += ZMR) {
                     float *o = out + (size_t)r * m + j;
@@ -183,15 +184,15 @@ AVX2_INLINE void ykern(float *restrict out, const float *restrict a, int lda,
 
 AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
                          const float *restrict b, const uint16_t *restrict h, int dtype, int n,
-                         int k, int m, float *buf)
+                         int k, int m, float *buf, int jlo, int jhi)
 {
     for (int i0 = 0; i0 < n; i0 += TB) {
         int i1 = min_i(n, i0 + TB);
         for (int p0 = 0; p0 < k; p0 += KC) {
             int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
-            for (int j = 0; j < m; j += YNR) {
-                int w = min_i(YNR, m - j);
-                pack(buf, b, h, dtype, m, p0, p1, j, w, YNR, j + YNR < m ? j + YNR : 0);
+            for (int j = jlo; j < jhi; j += YNR) {
+                int w = min_i(YNR, jhi - j);
+                pack(buf, b, h, dtype, m, p0, p1, j, w, YNR, j + YNR < jhi ? j + YNR : 0);
                 __m256i m0 = lanes8(w), m1 = lanes8(w - 8);
                 for (int r = i0; r < i1; r += YMR) {
                     float *o = out + (size_t)r * m + j;
@@ -208,21 +209,47 @@ AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
     }
 }
 
-/* the panel buffer: KC rows of the widest panel, 64-byte aligned */
+/* the panel buffer: KC rows of the widest panel, 64-byte aligned; one per thread */
 static _Thread_local float panel[KC * ZNR] __attribute__((aligned(64)));
+
+typedef struct {
+    float *out;
+    const float *a, *b;
+    const uint16_t *h;
+    int lda, dtype, n, k, m, z;
+} Job;
+
+/* One part of the columns (whole panels) of the product (tensor_par.h). */
+static void part_run(void *ctx, int part, int parts)
+{
+    const Job *J = ctx;
+    int j0, j1;
+    tensor_par_range(J->m, J->z ? ZNR : YNR, part, parts, &j0, &j1);
+    if (j0 >= j1)
+        return;
+    if (J->z)
+        block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, panel, j0, j1);
+    else
+        block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, panel, j0, j1);
+}
+
+static int run(float *out, const float *a, int lda, const float *b, const uint16_t *h,
+               int dtype, int n, int k, int m)
+{
+    int z = cpu_has_avx512();
+    if (!z && !cpu_has_avx2_fma())
+        return 0;
+    Job J = {out, a, b, h, lda, dtype, n, k, m, z};
+    tensor_par_run(part_run, &J, tensor_par_parts(n, k, m));
+    return 1;
+}
 
 int tensor_block_matmul(float *restrict out, const float *restrict a, int lda,
                         const float *restrict b, int n, int k, int m)
 {
     if (n <= TENSOR_STREAM_MAX_N || k < 1 || (size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
         return 0;
-    if (cpu_has_avx512())
-        block_z(out, a, lda, b, NULL, 0, n, k, m, panel);
-    else if (cpu_has_avx2_fma())
-        block_y(out, a, lda, b, NULL, 0, n, k, m, panel);
-    else
-        return 0;
-    return 1;
+    return run(out, a, lda, b, NULL, 0, n, k, m);
 }
 
 int tensor_block_matmul_half(float *restrict out, const float *restrict a, int lda,
@@ -230,13 +257,7 @@ int tensor_block_matmul_half(float *restrict out, const float *restrict a, int l
 {
     if (n < 1 || k < 1 || m < 1)
         return 0;
-    if (cpu_has_avx512())
-        block_z(out, a, lda, NULL, h, dtype, n, k, m, panel);
-    else if (cpu_has_avx2_fma())
-        block_y(out, a, lda, NULL, h, dtype, n, k, m, panel);
-    else
-        return 0;
-    return 1;
+    return run(out, a, lda, NULL, h, dtype, n, k, m);
 }
 
 #else

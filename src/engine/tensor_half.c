@@ -15,6 +15,7 @@
 #include "attend_assert.h"
 #include "cpu.h"
 #include "tensor_block.h"
+#include "tensor_par.h"
 #include "tensor_stream.h"
 
 #include <stdlib.h>
@@ -119,6 +120,31 @@ static float *widened(const uint16_t *b, int dtype, size_t len)
  * (the kernel's group of weight rows). */
 #define HALF_BLOCK_FLOATS 32768
 
+typedef struct {
+    float *out;
+    const float *a;
+    const uint16_t *b;
+    int dtype, n, k, m, jb;
+    float sc;
+    float *bufs; /* one block of jb widened rows per part */
+} BtJob;
+
+/* One part of the weight rows, a widened block at a time into the part's own buffer. */
+static void bt_part(void *ctx, int part, int parts)
+{
+    BtJob *J = ctx;
+    int j0, j1, k = J->k;
+    tensor_par_range(J->m, J->jb, part, parts, &j0, &j1);
+    if (j0 >= j1)
+        return;
+    float *buf = J->bufs + (size_t)part * J->jb * k;
+    for (int j = j0; j < j1; j += J->jb) {
+        int w = j1 - j < J->jb ? j1 - j : J->jb;
+        tensor_widen(buf, J->b + (size_t)j * k, J->dtype, (size_t)w * k);
+        tensor_stream_bt_ldo(J->out + j, J->m, J->a, buf, J->n, k, w, J->sc);
+    }
+}
+
 int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
                           const uint16_t *restrict b, int dtype, int n, int k, int m, float sc)
 {
@@ -129,15 +155,14 @@ int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
     if (k >= 1 && cpu_has_avx2_fma()) {
         int jb = HALF_BLOCK_FLOATS / k;
         jb = jb < 4 ? 4 : jb - jb % 4;
-        float *buf = malloc(sizeof(float) * (size_t)jb * k); /* glibc reuses it call after call */
-        if (!buf)
+        int parts = tensor_par_parts(n, k, m);
+        /* glibc reuses these blocks call after call */
+        float *bufs = malloc(sizeof(float) * (size_t)jb * k * (size_t)parts);
+        if (!bufs)
             return -1;
-        for (int j = 0; j < m; j += jb) {
-            int w = m - j < jb ? m - j : jb;
-            tensor_widen(buf, b + (size_t)j * k, dtype, (size_t)w * k);
-            tensor_stream_bt_ldo(out + j, m, a, buf, n, k, w, sc);
-        }
-        free(buf);
+        BtJob J = {out, a, b, dtype, n, k, m, jb, sc, bufs};
+        tensor_par_run(bt_part, &J, parts);
+        free(bufs);
         return 0;
     }
 #endif
