@@ -28,6 +28,8 @@ import statistics
 import struct
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ left in bench/ or tests/ref/
 import time
 
 import numpy as np
