@@ -15,6 +15,8 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ left in bench/ or tests/ref/
+
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ref"))

@@ -11,6 +11,7 @@
 
 #include "attend_limits.h"
 #include "tensor.h"
+#include "tensor_par.h"
 
 /* ----------------------------------------------------------------- config */
 
@@ -267,61 +268,6 @@ void model_free(Model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* xorshift64* and Box-Muller: the project's own seeded generator. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-
-static double rng_uniform(uint64_t *s) /* (0, 1) */
-{
-    return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_normal(uint64_t *s)
-{
-    double u1 = rng_uniform(s), u2 = rng_uniform(s);
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-void model_init_random(Model *m, uint64_t seed)
-{
-    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-    if (s == 0)
-        s = 1;
-    for (int i = 0; i < m->n_params; i++) {
-        const Param *p = &m->params[i];
-        float *x = m->data + p->offset;
-        size_t len = (size_t)p->rows * p->cols;
-        double std;
-        if (ends_with(p->name, ".gain")) {
-            for (size_t k = 0; k < len; k++) x[k] = 1.0f;
-            continue;
-        }
-        if (ends_with(p->name, ".bias") || ends_with(p->name, ".b1") || ends_with(p->name, ".b2")) {
-            for (size_t k = 0; k < len; k++) x[k] = 0.0f;
-            continue;
-        }
-        if (strcmp(p->name, "tok_embed") == 0 || strcmp(p->name, "pos_embed") == 0)
-            std = 1.0;
-        else
-            std = 1.0 / sqrt((double)p->rows); /* fan-in */
-        for (size_t k = 0; k < len; k++)
-            x[k] = (float)(std * rng_normal(&s));
-    }
-}
-
 void model_default_controls(const Model *m, Controls *c)
 {
     memset(c, 0, sizeof *c);
@@ -357,10 +303,19 @@ static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
 /* Working memory of one forward pass, kept at the end of the arena: the fused Q, K, V
  * projections of one attention sublayer, the attention's band of rows and its rows' limits,
  * or the SwiGLU gate. */
+/* Bands of attention rows the heads may use at once (one per thread): one, unless a full
+ * sequence's attention is large enough to be split over the cores (tensor_par.h). */
+static int head_bands(const ModelConfig *c, int max_n, int max_m)
+{
+    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
+    return lanes * lanes * (size_t)c->n_heads * c->d_head >= TENSOR_PAR_MIN_MACS ? MODEL_HEAD_BANDS : 1;
+}
+
 static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
 {
     size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head + MODEL_SDPA_ROWS * lanes +
+    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head +
+                  (size_t)head_bands(c, max_n, max_m) * MODEL_SDPA_ROWS * lanes +
                   lanes; /* the last: each query row's limit, an int */
     size_t ffn = lanes * (size_t)c->d_ff;
     return attn > ffn ? attn : ffn;
@@ -388,6 +343,7 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
     t->model = m;
     t->max_n = max_n;
     t->max_m = max_m;
+    t->bands = head_bands(c, max_n, max_m);
     size_t n = (size_t)max_n, mm = (size_t)max_m, V = (size_t)c->vocab_size;
     size_t cap = 0, ent = 0;
     size_t per_attn = 6 + 10 * (size_t)c->n_heads;
@@ -621,6 +577,52 @@ static int ablated(const Fw *f, int h)
            f->layer < ATTEND_MAX_LAYERS && h < 64 && ((f->c->ablate[f->layer] >> h) & 1u);
 }
 
+/* The heads of one attention sublayer, their trace entries made (attention()). */
+typedef struct {
+    Fw *f;
+    const AttnWeights *w;
+    const ModelConfig *c;
+    const float *qa, *ka, *va;
+    int ldq, ldk, nq, nk, dh, group, rope;
+    float scale;
+    const float *M;
+    const int *lim;
+    float *band; /* bands of MODEL_SDPA_ROWS·nk floats, one per part */
+    float *q[ATTEND_MAX_HEADS], *k[ATTEND_MAX_HEADS], *v[ATTEND_MAX_HEADS],
+        *qr[ATTEND_MAX_HEADS], *kr[ATTEND_MAX_HEADS], *o[ATTEND_MAX_HEADS];
+} Heads;
+
+/* Heads part·H/parts .. of one sublayer (tensor_par.h), in band `part`: q, k, v sliced,
+ * normed, rotated, then the head's output. */
+static void heads_part(void *ctx, int part, int parts)
+{
+    const Heads *J = ctx;
+    const ModelConfig *c = J->c;
+    int H = c->n_heads, per = (H + parts - 1) / parts, nq = J->nq, nk = J->nk, dh = J->dh;
+    float *band = J->band + (size_t)part * MODEL_SDPA_ROWS * nk;
+    for (int h = part * per; h < H && h < (part + 1) * per; h++) {
+        float *q = J->q[h], *k = J->k[h], *v = J->v[h];
+        tensor_cols(q, J->qa, nq, J->ldq, h * dh, dh);
+        tensor_cols(k, J->ka, nk, J->ldk, h / J->group * dh, dh);
+        tensor_cols(v, J->va, nk, J->ldk, h / J->group * dh, dh);
+        if (J->w->q_norm) /* Qwen3: each head's q and k RMS-normed before RoPE */
+            tensor_rmsnorm(q, q, J->w->q_norm, nq, dh, c->norm_eps);
+        if (J->w->k_norm)
+            tensor_rmsnorm(k, k, J->w->k_norm, nk, dh, c->norm_eps);
+        if (J->rope) {
+            memcpy(J->qr[h], q, sizeof(float) * (size_t)nq * dh);
+            model_rope_apply(J->qr[h], nq, dh, c);
+            memcpy(J->kr[h], k, sizeof(float) * (size_t)nk * dh);
+            model_rope_apply(J->kr[h], nk, dh, c);
+            q = J->qr[h];
+            k = J->kr[h];
+        }
+        model_sdpa_out(J->o[h], band, q, k, v, J->M, J->lim, nq, nk, dh, dh, J->scale);
+        if (ablated(J->f, h)) /* knocked out: the pattern stays, the output is zero */
+            memset(J->o[h], 0, sizeof(float) * (size_t)nq * dh);
+    }
+}
+
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
 static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int nq,
                               const float *xkv, int nk, const int *key_ids, int causal,
@@ -659,45 +661,38 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         if (w->bk) tensor_add_row(ka, w->bk, nk, kvd);
         if (w->bv) tensor_add_row(va, w->bv, nk, kvd);
     }
-    /* band: MODEL_SDPA_ROWS rows of a head's weights */
+    /* bands: MODEL_SDPA_ROWS rows of a head's weights, one per thread; then each query row's
+     * limit */
     _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
-    int *lim = (int *)(band + MODEL_SDPA_ROWS * (size_t)nk);
+    int nb = f->t->bands > 0 ? f->t->bands : 1;
+    int *lim = (int *)(band + (size_t)nb * MODEL_SDPA_ROWS * nk);
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
-    for (int h = 0; h < H; h++) {
-        float *q = rec(f, T_Q, h, nq, dh);
-        tensor_cols(q, qa, nq, ldq, h * dh, dh);
-        float *k = rec(f, T_K, h, nk, dh);
-        tensor_cols(k, ka, nk, ldk, h / group * dh, dh);
-        float *v = rec(f, T_V, h, nk, dh);
-        tensor_cols(v, va, nk, ldk, h / group * dh, dh);
-        if (w->q_norm) /* Qwen3: each head's q and k RMS-normed before RoPE */
-            tensor_rmsnorm(q, q, w->q_norm, nq, dh, c->norm_eps);
-        if (w->k_norm)
-            tensor_rmsnorm(k, k, w->k_norm, nk, dh, c->norm_eps);
+    Heads J = {.f = f, .w = w, .c = c, .qa = qa, .ka = ka, .va = va, .ldq = ldq, .ldk = ldk,
+               .nq = nq, .nk = nk, .dh = dh, .group = group, .rope = rope, .scale = scale,
+               .M = M, .lim = lim, .band = band};
+    for (int h = 0; h < H; h++) { /* the trace's entries, in order */
+        J.q[h] = rec(f, T_Q, h, nq, dh);
+        J.k[h] = rec(f, T_K, h, nk, dh);
+        J.v[h] = rec(f, T_V, h, nk, dh);
         if (rope) {
-            float *qr = rec(f, T_Q_ROT, h, nq, dh);
-            memcpy(qr, q, sizeof(float) * (size_t)nq * dh);
-            model_rope_apply(qr, nq, dh, c);
-            float *kr = rec(f, T_K_ROT, h, nk, dh);
-            memcpy(kr, k, sizeof(float) * (size_t)nk * dh);
-            model_rope_apply(kr, nk, dh, c);
-            q = qr;
-            k = kr;
+            J.qr[h] = rec(f, T_Q_ROT, h, nq, dh);
+            J.kr[h] = rec(f, T_K_ROT, h, nk, dh);
         }
         int at = f->t->n_entries;
         rec(f, T_SCORES, h, nq, nk); /* the four n×n steps: computed when read (trace_entry) */
         rec(f, T_SCALED, h, nq, nk);
         rec(f, T_MASKED, h, nq, nk);
         rec(f, T_WEIGHTS, h, nq, nk);
-        float *o = rec(f, T_HEAD_OUT, h, nq, dh);
+        J.o[h] = rec(f, T_HEAD_OUT, h, nq, dh);
         if (!f->overflow)
             for (int e = at; e < at + 4; e++)
                 f->t->entries[e].lazy = 1;
-        model_sdpa_out(o, band, q, k, v, M, lim, nq, nk, dh, dh, scale);
-        if (ablated(f, h)) /* knocked out: the pattern stays, the output is zero */
-            memset(o, 0, sizeof(float) * (size_t)nq * dh);
-        heads_out[h] = o;
+        heads_out[h] = J.o[h];
     }
+    /* the heads over the cores when their attention is large (each head one thread's, whole:
+     * the same bits at any thread count) */
+    size_t macs = (size_t)nq * nk * dh * H;
+    tensor_par_run(heads_part, &J, macs >= TENSOR_PAR_MIN_MACS && !f->overflow ? (nb < H ? nb : H) : 1);
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
     for (int i = 0; i < nq; i++)
         for (int h = 0; h < H; h++)

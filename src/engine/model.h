@@ -247,6 +247,7 @@ typedef struct {
     int n;             /* tokens of the main sequence (encoder input, or decoder input) */
     int m;             /* decoder tokens of an encoder-decoder run, else 0 */
     int max_n, max_m;  /* capacity */
+    int bands;         /* attention row bands in the scratch: heads computed at once */
     int *src;          /* (max_n) token ids as run (after the order permutation) */
     int *tgt;          /* (max_m) decoder target words: row j of the decoder produces tgt[j] */
     int *tgt_in;       /* (max_m) what the decoder reads: <bos> tgt[0..m-2] (teacher forcing),
@@ -333,6 +334,8 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
  * may read (a causal band skips its future: half the work). lim: model_sdpa_limits of the mask,
  * computed once for all heads, or NULL (read from the mask, band by band). */
 #define MODEL_SDPA_ROWS 16
+/* The most heads one attention sublayer computes at once, one per thread (tensor_par.h). */
+#define MODEL_HEAD_BANDS 8
 void model_sdpa_out(float *out, float *band, const float *q, const float *k, const float *v,
                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                     float scale);

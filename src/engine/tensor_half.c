@@ -15,6 +15,7 @@
 #include "attend_assert.h"
 #include "cpu.h"
 #include "tensor_block.h"
+#include "tensor_par.h"
 #include "tensor_stream.h"
 
 #include <stdlib.h>
@@ -22,89 +23,9 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define HALF_X86 1
-#include <immintrin.h>
 #else
 #define HALF_X86 0
 #endif
-
-static float f16(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, bits;
-    if (e == 0) {
-        if (m == 0) {
-            bits = sign;
-        } else { /* subnormal: normalise */
-            e = 127 - 15 + 1;
-            while (!(m & 0x400)) {
-                m <<= 1;
-                e--;
-            }
-            bits = sign | (e << 23) | ((m & 0x3ff) << 13);
-        }
-    } else if (e == 31) {
-        bits = sign | 0x7f800000u | (m << 13);
-    } else {
-        bits = sign | ((e + 127 - 15) << 23) | (m << 13);
-    }
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-#if HALF_X86
-__attribute__((target("avx512f"))) static void widen_bf16_z(float *restrict out,
-                                                            const uint16_t *restrict in,
-                                                            size_t len)
-{
-    size_t i = 0;
-    for (; i + 16 <= len; i += 16) {
-        __m512i v = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(in + i)));
-        _mm512_storeu_si512(out + i, _mm512_slli_epi32(v, 16));
-    }
-    for (; i < len; i++) {
-        uint32_t bits = (uint32_t)in[i] << 16;
-        memcpy(out + i, &bits, sizeof bits);
-    }
-}
-
-__attribute__((target("avx2"))) static void widen_bf16_y(float *restrict out,
-                                                         const uint16_t *restrict in, size_t len)
-{
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(in + i)));
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_slli_epi32(v, 16));
-    }
-    for (; i < len; i++) {
-        uint32_t bits = (uint32_t)in[i] << 16;
-        memcpy(out + i, &bits, sizeof bits);
-    }
-}
-#endif
-
-void tensor_widen(float *restrict out, const uint16_t *restrict in, int dtype, size_t len)
-{
-    ATTEND_ASSERT(dtype == TENSOR_BF16 || dtype == TENSOR_F16);
-    if (dtype == TENSOR_F16) {
-        for (size_t i = 0; i < len; i++)
-            out[i] = f16(in[i]);
-        return;
-    }
-#if HALF_X86
-    if (cpu_has_avx512()) {
-        widen_bf16_z(out, in, len);
-        return;
-    }
-    if (cpu_has_avx2()) {
-        widen_bf16_y(out, in, len);
-        return;
-    }
-#endif
-    for (size_t i = 0; i < len; i++) {
-        uint32_t bits = (uint32_t)in[i] << 16;
-        memcpy(out + i, &bits, sizeof bits);
-    }
-}
 
 /* The whole matrix widened into a temporary buffer: NULL when out of memory. */
 static float *widened(const uint16_t *b, int dtype, size_t len)
@@ -119,6 +40,31 @@ static float *widened(const uint16_t *b, int dtype, size_t len)
  * (the kernel's group of weight rows). */
 #define HALF_BLOCK_FLOATS 32768
 
+typedef struct {
+    float *out;
+    const float *a;
+    const uint16_t *b;
+    int dtype, n, k, m, jb;
+    float sc;
+    float *bufs; /* one block of jb widened rows per part */
+} BtJob;
+
+/* One part of the weight rows, a widened block at a time into the part's own buffer. */
+static void bt_part(void *ctx, int part, int parts)
+{
+    BtJob *J = ctx;
+    int j0, j1, k = J->k;
+    tensor_par_range(J->m, J->jb, part, parts, &j0, &j1);
+    if (j0 >= j1)
+        return;
+    float *buf = J->bufs + (size_t)part * J->jb * k;
+    for (int j = j0; j < j1; j += J->jb) {
+        int w = j1 - j < J->jb ? j1 - j : J->jb;
+        tensor_widen(buf, J->b + (size_t)j * k, J->dtype, (size_t)w * k);
+        tensor_stream_bt_ldo(J->out + j, J->m, J->a, buf, J->n, k, w, J->sc);
+    }
+}
+
 int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
                           const uint16_t *restrict b, int dtype, int n, int k, int m, float sc)
 {
@@ -129,15 +75,14 @@ int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
     if (k >= 1 && cpu_has_avx2_fma()) {
         int jb = HALF_BLOCK_FLOATS / k;
         jb = jb < 4 ? 4 : jb - jb % 4;
-        float *buf = malloc(sizeof(float) * (size_t)jb * k); /* glibc reuses it call after call */
-        if (!buf)
+        int parts = tensor_par_parts(n, k, m);
+        /* glibc reuses these blocks call after call */
+        float *bufs = malloc(sizeof(float) * (size_t)jb * k * (size_t)parts);
+        if (!bufs)
             return -1;
-        for (int j = 0; j < m; j += jb) {
-            int w = m - j < jb ? m - j : jb;
-            tensor_widen(buf, b + (size_t)j * k, dtype, (size_t)w * k);
-            tensor_stream_bt_ldo(out + j, m, a, buf, n, k, w, sc);
-        }
-        free(buf);
+        BtJob J = {out, a, b, dtype, n, k, m, jb, sc, bufs};
+        tensor_par_run(bt_part, &J, parts);
+        free(bufs);
         return 0;
     }
 #endif

@@ -10,6 +10,7 @@
 #include "cpu.h"
 #include "tensor.h"
 #include "tensor_block.h"
+#include "tensor_par.h"
 #include "tensor_stream.h"
 #include "t.h"
 #include "kchain.h"
@@ -200,8 +201,69 @@ static void test_half(void)
     free(h);
 }
 
+/* The products split over threads (tensor_par.c) give the bits of one thread, for every path
+ * (streamed, blocked, [out, in], half), at thread counts that cut the columns unevenly. */
+static void test_threads(void)
+{
+    static const int sh[][3] = {{12, 768, 2304}, {12, 3072, 768}, {40, 768, 3072}, {100, 1100, 477},
+                                {7, 64, 30841}};
+    enum { MAXA = 100 * 1100, MAXB = 64 * 30841 > 768 * 3072 ? 64 * 30841 : 768 * 3072,
+           MAXO = 100 * 30841 };
+    float *a = malloc(sizeof(float) * MAXA), *b = malloc(sizeof(float) * MAXB),
+          *o1 = malloc(sizeof(float) * MAXO), *o2 = malloc(sizeof(float) * MAXO);
+    uint16_t *h = malloc(sizeof(uint16_t) * MAXB);
+    long bad = 0, split = 0;
+    if (!a || !b || !o1 || !o2 || !h) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    int saved = tensor_threads();
+    for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++) {
+        int n = sh[s][0], k = sh[s][1], m = sh[s][2];
+        size_t nb = (size_t)k * m, no = (size_t)n * m;
+        k_fill(a, (size_t)n * k);
+        k_fill(b, nb);
+        for (size_t i = 0; i < nb; i++)
+            memcpy(&h[i], (const char *)&b[i] + 2, 2); /* bf16: b's high halves */
+        split += tensor_par_parts(n, k, m) > 1 || saved == 1;
+        for (int way = 0; way < 5; way++)
+            for (int t = 1; t <= 3; t++) {
+                tensor_set_threads(t);
+                float *o = t == 1 ? o1 : o2;
+                if (way == 0)
+                    tensor_matmul(o, a, b, n, k, m);
+                else if (way == 1)
+                    tensor_matmul_bt_scaled(o, a, b, n, k, m, 0.125f);
+                else if (way == 2)
+                    tensor_matmul_half(o, a, h, TENSOR_BF16, n, k, m);
+                else if (way == 3)
+                    tensor_matmul_bt_half(o, a, h, TENSOR_BF16, n, k, m, 1.0f);
+                else
+                    tensor_matmul_lda(o, a, k, b, n, k, m);
+                if (t > 1)
+                    bad += memcmp(o1, o2, sizeof(float) * no) != 0;
+            }
+    }
+    tensor_set_threads(saved);
+    CHECK(bad == 0, "threads: %ld products at 2 or 3 threads differ from 1 thread", bad);
+    CHECK(tensor_par_parts(12, 768, 2304) == tensor_threads() && tensor_par_parts(12, 32, 128) == 1,
+          "split where it pays: GPT-2's 768x2304 at 12 tokens (%d parts), not a course model's "
+          "32x128 (%d)", tensor_par_parts(12, 768, 2304), tensor_par_parts(12, 32, 128));
+    int j0, j1, j2, j3;
+    tensor_par_range(100, 48, 0, 2, &j0, &j1);
+    tensor_par_range(100, 48, 1, 2, &j2, &j3);
+    CHECK(j0 == 0 && j1 == 96 && j2 == 96 && j3 == 100, "ranges %d-%d %d-%d", j0, j1, j2, j3);
+    (void)split;
+    free(a);
+    free(b);
+    free(o1);
+    free(o2);
+    free(h);
+}
+
 int main(void)
 {
+    test_threads();
     test_half();
     test_contract();
     test_token_blocks();
