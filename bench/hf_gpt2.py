@@ -172,7 +172,13 @@ for line in sys.stdin:
     cmd, n, *rest = line.split(); n = int(n)
     if cmd == "blas":
         libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.lower() and "/" in l})
-        print("libs=" + ",".join(libs), flush=True); continue
+        core = ""
+        for lib in libs:
+            if "openblas" in lib:
+                import ctypes
+                so = ctypes.CDLL(lib); so.openblas_get_corename.restype = ctypes.c_char_p
+                core = " openblas_core=" + so.openblas_get_corename().decode()
+        print("libs=" + ",".join(libs) + core, flush=True); continue
     ids = ids_of(n)
     m = model(n)
     with torch.inference_mode():
