@@ -15,7 +15,9 @@ Peers, on the same weights and ids, logits checked against attend's at every len
     attention map kept (output_attentions), one thread; torch eager on two threads too.
     Qwen3's weights are widened to float32 for torch (attend computes in float32 too).
 Each length's peers run in interleaved rounds (each round every peer once, rotated); medians
-compared with medians (BENCH_ROUNDS, default 5). Also measured: one core's FMA peak and the
+compared with medians (BENCH_ROUNDS, default 5; BENCH_ROUNDS_LONG, 3, from 256 tokens;
+BENCH_LENGTHS, default 12,64,256,1024; BENCH_TORCH2_MAX, default 1024: torch on two threads
+up to that length). Also measured: one core's FMA peak and the
 memory bandwidth (bench_engine peak / membw: the floor a 12-token forward, which streams every
 weight once, cannot beat), Qwen3-0.6B's peak RSS at 12 tokens against its file, the 4B
 model's first heatmap (the whole `attend dump` process, warm, two threads) and peak RSS, and
@@ -42,6 +44,9 @@ from compare import Peer, measured_peak, peer_env  # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+ROUNDS_LONG = int(os.environ.get("BENCH_ROUNDS_LONG", "3"))  # 256 tokens and more
+LENGTHS = [int(x) for x in os.environ.get("BENCH_LENGTHS", "12,64,256,1024").split(",")]
+TORCH2_MAX = int(os.environ.get("BENCH_TORCH2_MAX", "1024"))  # torch at 2 threads up to this length
 SENTENCE = "She sat by the river bank."
 CFG = {"model_type": "gpt2", "vocab_size": 50257, "n_positions": 1024, "n_embd": 768, "n_layer": 12,
        "n_head": 12, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new"}
@@ -167,7 +172,13 @@ for line in sys.stdin:
     cmd, n, *rest = line.split(); n = int(n)
     if cmd == "blas":
         libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.lower() and "/" in l})
-        print("libs=" + ",".join(libs), flush=True); continue
+        core = ""
+        for lib in libs:
+            if "openblas" in lib:
+                import ctypes
+                so = ctypes.CDLL(lib); so.openblas_get_corename.restype = ctypes.c_char_p
+                core = " openblas_core=" + so.openblas_get_corename().decode()
+        print("libs=" + ",".join(libs) + core, flush=True); continue
     ids = ids_of(n)
     m = model(n)
     with torch.inference_mode():
@@ -226,17 +237,19 @@ def peers_for(d, kind, peer):
                                    peer_env("openblas", 2))}
 
 
-def timed(peers, n, rounds):
+def timed(peers, n, rounds, torch2):
     """Interleaved rounds at n tokens: attend at 1 and 2 threads, torch eager and script at 1,
-    torch eager at 2. Returns name -> [median wall µs, median CPU µs, faults]."""
-    runs = [("attend", 1), ("attend", 2), ("torch_eager", 1), ("torch_script", 1), ("torch_eager_2t", 2)]
+    torch eager at 2 (when torch2). Returns name -> [median wall µs, median CPU µs, faults]."""
+    runs = [("attend", 1), ("attend", 2), ("torch_eager", 1), ("torch_script", 1)] + (
+        [("torch_eager_2t", 2)] if torch2 else [])
     iters = {}
     for name, t in runs:
         p = peers[name]
         if name == "attend":
             p.ask("threads %d" % t)
-        p.ask("keep %d 1" % n)
-        us = float(p.ask("keep %d 1" % n).split()[0])
+        us = float(p.ask("keep %d 1" % n).split()[0])  # the warm-up (TorchScript traces here)
+        if us < 300000:
+            us = float(p.ask("keep %d 1" % n).split()[0])
         iters[(name, t)] = max(1, int(300000 / max(us, 1.0)))
     times = {r: [] for r in runs}
     for r in range(rounds):
@@ -268,10 +281,12 @@ def model_lines(name, d, kind, ns, peer, weights_mb, flops_of):
         print("# %s: %s" % (k, peers[k].ask("blas 1")))
     for n in ns:
         same = checks(peers, n)
-        m = timed(peers, n, ROUNDS)
+        torch2 = n <= TORCH2_MAX
+        m = timed(peers, n, ROUNDS if n < 256 else ROUNDS_LONG, torch2)
         aw, ac, af = m["attend"]
         a2 = m["attend_2t"]
-        te, ts, t2 = m["torch_eager"], m["torch_script"], m["torch_eager_2t"]
+        te, ts = m["torch_eager"], m["torch_script"]
+        t2 = m["torch_eager_2t"] if torch2 else [float("nan")] * 3
         flops = float(peers["attend"].ask("flops %d" % n))
         print("%s n=%d threads=1 attend_ms=%.1f torch_eager_ms=%.1f torch_script_ms=%.1f ratio_eager=%.2f "
               "ratio_script=%.2f attend_cpu_ms=%.1f torch_eager_cpu_ms=%.1f cpu_ratio_eager=%.2f "
@@ -279,8 +294,9 @@ def model_lines(name, d, kind, ns, peer, weights_mb, flops_of):
               % (name, n, aw / 1e3, te[0] / 1e3, ts[0] / 1e3, te[0] / aw, ts[0] / aw, ac / 1e3, te[1] / 1e3,
                  te[1] / ac, flops / (ac * 1e3), "same" if same else "DIFFERENT", load()))
         print("%s n=%d threads=2 attend_ms=%.1f torch_eager_ms=%.1f ratio_eager=%.2f attend_speedup_vs_1_thread=%.2f "
-              "torch_speedup_vs_1_thread=%.2f attend_cpu_ms=%.1f (%s)"
-              % (name, n, a2[0] / 1e3, t2[0] / 1e3, t2[0] / a2[0], aw / a2[0], te[0] / t2[0], a2[1] / 1e3, load()))
+              "torch_speedup_vs_1_thread=%.2f attend_cpu_ms=%.1f (%s%s)"
+              % (name, n, a2[0] / 1e3, t2[0] / 1e3, t2[0] / a2[0], aw / a2[0], te[0] / t2[0], a2[1] / 1e3, load(),
+                 "" if torch2 else "; torch at 2 threads not run past BENCH_TORCH2_MAX=%d tokens" % TORCH2_MAX))
         sys.stdout.flush()
     for p in peers.values():
         p.close()
@@ -368,10 +384,11 @@ def main():
     make_gpt2(g)
     gmb = os.path.getsize(os.path.join(g, "model.safetensors")) / 1e6
     peak, bw1, bw2 = floor_line(g, gmb)
-    print("# medians of %d interleaved rounds per length (each round: attend 1 and 2 threads, torch eager 1, "
-          "TorchScript 1, torch eager 2); ratio_X = X's median wall time / attend's (> 1: attend faster); "
-          "attend reads every trace entry after each forward, torch keeps every attention map" % ROUNDS)
-    model_lines("gpt2-small", g, "gpt2", [12, 64, 256, 1024], peer, gmb, None)
+    print("# medians of %d interleaved rounds per length (%d from 256 tokens; each round: attend 1 and 2 threads, "
+          "torch eager 1, TorchScript 1, torch eager 2); ratio_X = X's median wall time / attend's (> 1: attend "
+          "faster); attend fills and reads every trace entry after each forward, torch keeps every attention map"
+          % (ROUNDS, ROUNDS_LONG))
+    model_lines("gpt2-small", g, "gpt2", LENGTHS, peer, gmb, None)
     floor_ratio(g, gmb, bw1, bw2)
     q = os.path.join(BUILD, "bench", "qwen3-0.6b")
     hf_shapes.write("qwen3-0.6b", q)

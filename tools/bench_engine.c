@@ -285,6 +285,8 @@ static int serve(const char *path, int maxn)
             double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
             for (int i = 0; i < iters; i++) {
                 model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err);
+                if (keep)
+                    trace_fill_all(t); /* every head's maps, over the threads in use */
                 for (int e = 0; keep && e < t->n_entries; e++)
                     (void)trace_entry(t, e); /* fills each head's scores .. weights */
             }

@@ -269,6 +269,11 @@ void trace_free(Trace *t);
  * reads t->entries. A scaled or masked entry is computed on its first read (the trace is
  * written then, though passed const: do not read one trace from two threads). */
 const TraceEntry *trace_entry(const Trace *t, int i);
+/* Fills every head's four n×n steps not yet computed (what trace_entry would fill one head at
+ * a time), the heads split over the cores when there are enough (tensor_par.h): a display or
+ * a bench about to read them all. The same bits as trace_entry's. 0, or -1 when out of
+ * memory (nothing filled; trace_entry still fills on demand). */
+int trace_fill_all(const Trace *t);
 /* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. Filled, as
  * trace_entry. */
 const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,

@@ -863,7 +863,8 @@ static void test_sdpa_out(void)
 }
 
 /* A forward whose products and heads are split over threads (tensor_par.h: a model big enough,
- * 100 tokens) gives every trace entry the bits of one thread, at 2 and 3 threads. */
+ * 100 tokens) gives every trace entry the bits of one thread, at 2 and 3 threads, its maps
+ * filled all at once (trace_fill_all) or one by one (trace_entry). */
 static void test_threads_forward(void)
 {
     ModelConfig c;
@@ -902,6 +903,8 @@ static void test_threads_forward(void)
         tensor_set_threads(th);
         CHECK(model_forward(&m, ids, N, NULL, 0, &ctl, t, err, sizeof err) == 0, "forward: %s", err);
         size_t off = 0;
+        if (th > 1) /* the heads' maps filled all at once, over the threads */
+            CHECK(trace_fill_all(t) == 0, "trace_fill_all");
         if (!ref) {
             for (int e = 0; e < t->n_entries; e++)
                 total += (size_t)t->entries[e].rows * t->entries[e].cols;
