@@ -86,12 +86,25 @@ static int add_base(StrMap *out)
             if (tab_find(out, t, 1) < 0)
                 return -1;
         }
-    for (unsigned b = 1; b < 256; b++) {
-        snprintf(t, sizeof t, "<0x%02X>", b);
-        if (is_byte_token(b) && tab_find(out, t, 1) < 0)
-            return -1;
-    }
+    for (int cont = 0; cont < 2; cont++)
+        for (unsigned b = 1; b < 256; b++) {
+            snprintf(t, sizeof t, "%s<0x%02X>", cont ? VOCAB_CONT : "", b);
+            if (is_byte_token(b) && tab_find(out, t, 1) < 0)
+                return -1;
+        }
     return 0;
+}
+
+/* 1 if an everyday word can be a whole word: 1..VOCAB_WORD_MAX lowercase ASCII letters. */
+static int everyday_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > VOCAB_WORD_MAX)
+        return 0;
+    for (; *s; s++)
+        if (*s < 'a' || *s > 'z')
+            return 0;
+    return 1;
 }
 
 /* ---- BPE merges over the words not kept whole ---- */
@@ -120,7 +133,7 @@ static int base_symbol(Words *w, unsigned char b, int pos)
     if (is_alnum_piece(b))
         snprintf(t, sizeof t, "%s%c", pos ? VOCAB_CONT : "", b);
     else
-        snprintf(t, sizeof t, "<0x%02X>", b);
+        snprintf(t, sizeof t, "%s<0x%02X>", pos ? VOCAB_CONT : "", b);
     return tab_find(&w->syms, t, 1);
 }
 
@@ -168,14 +181,21 @@ static void words_free(Words *w)
     memset(w, 0, sizeof *w);
 }
 
+/* 1 if piece x holds a digit or a byte token: pieces never join those (a number is whole or
+ * its digits: vocab.c's split_digits). */
+static int unmergeable(const char *x)
+{
+    return strpbrk(x, "0123456789<") != NULL;
+}
+
 /* The piece made by joining symbols a and b ("ab" + "##c" = "abc"), or "" when either is a
- * byte token or the piece would be too long. */
+ * byte token or holds a digit, or the piece would be too long. */
 static void joined(const Words *w, int a, int b, char *out)
 {
     const char *x = w->syms.keys[a], *y = w->syms.keys[b];
     size_t cl = strlen(VOCAB_CONT);
     out[0] = 0;
-    if (x[0] == '<' || y[0] == '<' || strncmp(y, VOCAB_CONT, cl) != 0)
+    if (unmergeable(x) || unmergeable(y) || strncmp(y, VOCAB_CONT, cl) != 0)
         return;
     size_t xl = strlen(x), yl = strlen(y) - cl;
     if (xl + yl > VOCAB_WORD_MAX)
@@ -304,6 +324,13 @@ int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err,
         if (tab_find(&toks, s, 1) < 0)
             goto oom;
         kept++;
+    }
+    for (int i = 0; i < o->n_everyday; i++) {
+        const char *s = o->everyday[i];
+        if (!everyday_ok(s) || tab_find(&toks, s, 0) >= 0)
+            continue;
+        if (tab_find(&toks, s, 1) < 0)
+            goto oom;
     }
     if (words_build(&w, &words, &toks) || learn_pieces(&w, o->n_pieces, &toks))
         goto oom;

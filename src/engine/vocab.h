@@ -40,6 +40,8 @@ typedef struct {
     char **words;     /* (n) owned strings, id -> word */
     StrMap map;       /* word -> id (the first id of a word two ids spell alike) */
     int pad_id, unk_id;
+    int cont_bytes;   /* 1: the vocabulary marks a byte inside a word "##<0xHH>" (a plain
+                         "<0xHH>" starts a word); 0: a plain byte token may continue one */
     /* A model's own tokenizer (a Hugging Face directory's, hf_tokenizer.c), or NULL:
      * vocab_tokenize hands the text to tok_encode, and vocab_free calls tok_free. */
     void *tok;
