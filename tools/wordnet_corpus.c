@@ -2,7 +2,7 @@
  * WordNet database that Debian's wordnet-base package installs (docs/data.md).
  *
  *   wordnet_corpus [--wordnet DIR] [--out DIR] [--vocab FILE] [--words N] [--pieces N]
- *                  [--not-in FILE] [--everyday FILE]...
+ *                  [--not-in FILE] [--natural] [--everyday FILE]...
  *
  * Reads DIR/data.noun, data.verb, data.adj and data.adv (default /usr/share/wordnet). Each
  * synset line ends in "| gloss": a definition, then example sentences in double quotes. The
@@ -13,7 +13,8 @@
  * with the engine's subword_train (the N most frequent words whole, a word of an example
  * counted three times and one of a definition once; then every word of the --everyday
  * files, one a line, lowercased, that is only letters (SCOWL's lists of common English words
- * and names: docs/data.md); then N pieces) and writes
+ * and names: docs/data.md); then N pieces; --natural: the vocabulary of the natural split,
+ * vocab.h) and writes
  * FILE (default data/vocab-wordnet.txt). Same package, same files, byte for byte. With --not-in,
  * it fails if a sentence of that file ('#' lines skipped; data/everyday.txt) is a line of the
  * corpus, compared lowercased without spaces or final punctuation. */
@@ -307,7 +308,7 @@ static int read_everyday(const char *path, char ***words, int *n, char *err, siz
 static int usage(void)
 {
     fprintf(stderr, "usage: wordnet_corpus [--wordnet DIR] [--out DIR] [--vocab FILE] "
-                    "[--words N] [--pieces N] [--not-in FILE] [--everyday FILE]...\n");
+                    "[--words N] [--pieces N] [--not-in FILE] [--natural] [--everyday FILE]...\n");
     return 2;
 }
 
@@ -320,6 +321,10 @@ int main(int argc, char **argv)
     int n_everyday = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--natural")) {
+            so.natural = 1;
+            continue;
+        }
         if (!v)
             return usage();
         if (!strcmp(a, "--wordnet"))

@@ -148,7 +148,8 @@ int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, c
     }
     v->pad_id = vocab_id(v, VOCAB_PAD);
     v->unk_id = vocab_id(v, VOCAB_UNK);
-    v->cont_bytes = vocab_id(v, VOCAB_CONT "<0x80>") >= 0;
+    for (int i = 0; i < n && !v->cont_bytes; i++)
+        v->cont_bytes = !strncmp(v->words[i], VOCAB_CONT "<0x", strlen(VOCAB_CONT) + 3);
     if (v->pad_id < 0 || v->unk_id < 0) {
         snprintf(err, errlen, "vocabulary lacks %s", v->pad_id < 0 ? VOCAB_PAD : VOCAB_UNK);
         vocab_free(v);
@@ -410,9 +411,38 @@ static void split_digits(TokCtx *c, const char *s, size_t n, int at_start)
     }
 }
 
-/* WordPiece: the word s[0..len) as one token when known; else its runs of digits and of other
- * bytes, each split by split_digits or split_letters, the first piece of the word plain, the
- * later ones "##" (a letter after a digit starts a piece: "12 ##b"). */
+/* The split of a vocabulary without "##<0xHH>" (trained before the natural split, and so
+ * read as it was trained): the longest known pieces from the left ("##" on all but the
+ * first), a byte token where no piece starts. */
+static void split_greedy(TokCtx *c, const char *s, size_t len)
+{
+    char buf[VOCAB_WORD_MAX + 1];
+    size_t cl = strlen(VOCAB_CONT);
+    for (size_t i = 0; i < len;) {
+        size_t pre = i ? cl : 0, room = VOCAB_WORD_MAX - pre;
+        size_t j = len - i < room ? len - i : room;
+        int id = -1;
+        for (; j > 0; j--) {
+            memcpy(buf, VOCAB_CONT, pre);
+            lower_copy(buf + pre, s + i, j);
+            if ((id = vocab_id(c->v, buf)) >= 0)
+                break;
+        }
+        if (id >= 0) {
+            emit(c, id, buf);
+            i += j;
+            continue;
+        }
+        lower_copy(buf, s + i, 1);
+        emit(c, byte_id(c->v, (unsigned char)buf[0], 0), buf);
+        i++;
+    }
+}
+
+/* WordPiece: the word s[0..len) as one token when known. Else, in a vocabulary that marks
+ * inner bytes (cont_bytes: the natural split), its runs of digits and of other bytes, each
+ * split by split_digits or split_letters, the first piece of the word plain, the later ones
+ * "##" (a letter after a digit starts a piece: "12 ##b"); in an older one, split_greedy. */
 static void wordpiece(TokCtx *c, const char *s, size_t len)
 {
     int id = piece_id(c->v, s, len, 0);
@@ -422,6 +452,10 @@ static void wordpiece(TokCtx *c, const char *s, size_t len)
     }
     if (c->info)
         c->info->n_split++;
+    if (!c->v->cont_bytes) {
+        split_greedy(c, s, len);
+        return;
+    }
     for (size_t i = 0; i < len;) {
         int digit = isdigit((unsigned char)s[i]) != 0;
         size_t j = i + 1;
