@@ -40,6 +40,7 @@ static float *widened(const uint16_t *b, int dtype, size_t len)
  * (the kernel's group of weight rows). */
 #define HALF_BLOCK_FLOATS 32768
 
+#if HALF_X86
 typedef struct {
     float *out;
     const float *a;
@@ -64,6 +65,7 @@ static void bt_part(void *ctx, int part, int parts)
         tensor_stream_bt_ldo(J->out + j, J->m, J->a, buf, J->n, k, w, J->sc);
     }
 }
+#endif
 
 int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
                           const uint16_t *restrict b, int dtype, int n, int k, int m, float sc)

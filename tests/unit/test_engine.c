@@ -873,7 +873,7 @@ static void test_threads_forward(void)
     c.vocab_size = 300; c.d_model = 512; c.n_heads = 8; c.d_head = 64; c.d_ff = 1024;
     c.max_len = 128; c.n_layers = 2;
     const char *words[300];
-    char buf[300][8];
+    char buf[300][16];
     for (int i = 0; i < 300; i++) {
         snprintf(buf[i], sizeof buf[i], "w%d", i);
         words[i] = buf[i];

@@ -120,14 +120,15 @@ static void test_choice(void)
 static void test_token_blocks(void)
 {
     enum { N = 1030, K1 = 64, M1 = 8193, K2 = 1100, M2 = 477 };
-    float *a = malloc(sizeof(float) * N * K2), *b = malloc(sizeof(float) * K1 * M1),
+    enum { NB = K1 * M1 > K2 * M2 ? K1 * M1 : K2 * M2 };
+    float *a = malloc(sizeof(float) * N * K2), *b = malloc(sizeof(float) * NB),
           *out = malloc(sizeof(float) * N * M1), *out2 = malloc(sizeof(float) * N * M1);
     if (!a || !b || !out || !out2) {
         CHECK(0, "out of memory");
         return;
     }
     k_fill(a, (size_t)N * K2);
-    k_fill(b, (size_t)K1 * M1);
+    k_fill(b, NB);
     tensor_matmul(out, a, b, N, K1, M1);
     for (int i = 0; i < N; i += TENSOR_STREAM_MAX_N)
         tensor_matmul(out2 + (size_t)i * M1, a + (size_t)i * K1, b,
@@ -170,7 +171,7 @@ static void test_half(void)
                 k_fill(a, (size_t)n * k);
                 for (size_t i = 0; i < (size_t)k * m; i++) { /* finite values, some subnormal */
                     float x = k_rand();
-                    uint16_t v = (uint16_t)((unsigned)(x * 32768.0f) & 0xffffu);
+                    uint16_t v = (uint16_t)((unsigned)(int)(x * 32768.0f) & 0xffffu);
                     h[i] = dt == TENSOR_BF16 ? (uint16_t)(0x3c00u ^ (v & 0x80ffu) ^ ((v & 0x0f00u) << 3))
                                              : (uint16_t)(v & 0xbbffu);
                 }
