@@ -18,6 +18,7 @@
 static const char CLASS_USAGE[] =
     "usage: attend class serve [--lesson ID] [--count N] [--seed S] [--time S] [--port P]\n"
     "                          [--bind ADDR] [--names] [--results FILE] [--lessons DIR]\n"
+    "                          [--code NNNNNN]\n"
     "       attend class join HOST[:PORT] CODE [--name NAME] [--new]\n"
     "  serve          the class quiz on this terminal (the projector) with a room open:\n"
     "                 it shows the room code and the command students type\n"

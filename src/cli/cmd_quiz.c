@@ -25,7 +25,7 @@ static const char QUIZ_USAGE[] =
     "       attend quiz --answers --seed S [--lesson ID] [--count N] [--lessons DIR]\n"
     "       attend quiz --class [--lesson ID] [--time S] [--seed S] [--count N]\n"
     "       attend class serve [--lesson ID] [--count N] [--seed S] [--time S] [--port P]\n"
-    "                          [--bind ADDR] [--names] [--results FILE]\n"
+    "                          [--bind ADDR] [--names] [--results FILE] [--code NNNNNN]\n"
     "  --lesson ID    only that lesson's questions (default: every lesson)\n"
     "  --count N      ask N questions picked with the seed (default: all, in course order);\n"
     "                 drills come back with fresh numbers when N exceeds the questions\n"
@@ -44,6 +44,7 @@ static const char QUIZ_USAGE[] =
     "  --bind ADDR    listen on that IPv4 address only (default: every interface)\n"
     "  --names        show students' names on the projector (default: anonymous)\n"
     "  --results FILE write every student's answers and score as JSON at the end\n"
+    "  --code NNNNNN  a fixed room code (default: six random digits)\n"
     "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
 
 typedef struct {
