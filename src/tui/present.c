@@ -540,7 +540,8 @@ static void present_dispatch(App *a, int k)
         snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
         p->echo_until = ui_now_ms() + ECHO_MS;
     }
-    publish(a);
+    if (!(a->overlay && a->overlay->screen)) /* a plan's class quiz publishes its own state */
+        publish(a);
 }
 
 int present_tick(App *a)
