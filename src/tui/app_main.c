@@ -284,6 +284,7 @@ static int app_main(int argc, char **argv, int presenter)
         return 1;
     }
     app_run(a); /* prose is transliterated with the final ui mode */
+    present_publish(a); /* notes follow the page --model opened on, not the one before */
     app_loop(a);
     ui_end();
     int rc = 0;
