@@ -141,7 +141,10 @@ static int run_step(App *a, const Demo *d, int i, int depth, void (*press)(App *
         return 0;
     if (s->demo[0] && run_demo(a, s, depth, press, where, err, n))
         return -1;
-    if (s->quiz[0] && run_quiz(a, s, where, err, n))
+    /* a class quiz is an event, not a screen: it runs when its step is taken, never again
+     * when a replay (b, space back to the plan, a recorded position) passes it */
+    int quiz_now = !p || !p->presenter || (depth == 0 && !p->replaying);
+    if (s->quiz[0] && quiz_now && run_quiz(a, s, where, err, n))
         return -1;
     if (s->lesson[0]) {
         int li = lesson_find(&a->course, s->lesson);
@@ -324,7 +327,9 @@ static void replay(App *a, int to)
     p->cap_on = 0;
     if (a->overlay)
         app_overlay_close(a);
+    p->replaying = 1;
     run_steps(a, 0, to);
+    p->replaying = 0;
     schedule(a);
 }
 

@@ -83,6 +83,7 @@ typedef struct Present {
     int cap_on;
     PlanMark mark;       /* where the last step (or replay) left the screen */
     int plan_checking;   /* 1: --check runs the steps headless (no room, no files) */
+    int replaying;       /* 1: b or space back to the plan replays the steps (no class quiz) */
     char plan_name[300]; /* how a recording names the plan played (its path or shipped name) */
     QuizSet *quiz;       /* a plan's class quiz being asked (owned), NULL when none */
     int quiz_shown;

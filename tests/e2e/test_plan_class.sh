@@ -73,6 +73,10 @@ check "notes: space next is the plan's step 3" notes_wait "step 3/3: padding-mas
 keys Space
 expect "step 3/3" "space: the plan's next step"
 check "notes follow the plan to the padding mask" notes_wait "The padding mask"
+keys b
+expect "step 2/3" "b: back to step 2"
+check "b: the class quiz is not asked again (a replay passes it)" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'class quiz:'"
+expect "page 1/" "b: on the plan's page"
 keys q
 expect_exit 0 "q ends the lecture"
 tm kill-session -t notes >/dev/null 2>&1
