@@ -30,6 +30,7 @@ static const char USAGE[] =
     "       attend lab watch NAME FILE [options]   check again on every save (Ctrl-C, Ctrl-D)\n"
     "       attend lab hint NAME                   the next hint\n"
     "       attend lab solution NAME [--lang c]    after a pass, or after 3 failed checks\n"
+    "       attend lab mistakes [NAME]             the misconceptions a check names\n"
     "options: --timeout SECONDS (default 10)  --python PATH  --lang py|c  --no-torch\n"
     "Your code runs as a child process in FILE's directory, with time, memory and output\n"
     "limits; it is checked cell by cell against attend's engine (docs/labs.md).";
@@ -241,11 +242,13 @@ static void print_verdict(const LabDef *d, const char *file, const LabCheck *c)
     }
     printf("FAIL %s: %d of %d cases right\n%s\n", file, v->cases_ok, c->cases.n_cases,
            v->message);
-    if (v->mistake) {
+    for (int i = 0; i < v->n_found; i++) {
         char ref[300];
-        lesson_ref(v->mistake->lesson, ref, sizeof ref);
-        printf("Diagnosis (%s): %s\nSee %s.\n", v->mistake->id, v->mistake->words, ref);
+        lesson_ref(v->found[i]->lesson, ref, sizeof ref);
+        printf("Diagnosis (%s): %s\nSee %s.\n", v->found[i]->id, v->found[i]->words, ref);
     }
+    if (!v->n_found && v->maybe[0])
+        printf("It looks like one of these, each fitting as well: %s.\n", v->maybe);
 }
 
 /* One check, printed and recorded. Returns the exit status (0 pass, 1 fail, 2 could not). */
@@ -331,6 +334,37 @@ static int cmd_watch(const LabDef *d, const char *file, const Args *a)
     return last == 2 ? 2 : 0;
 }
 
+/* ---- mistakes ---- */
+
+/* The misconceptions the check names in each lab (or in one): every catalogue row that
+ * applies there, one line per id: "LAB ID  words". */
+static int cmd_mistakes(const char *name)
+{
+    int rc = 0;
+    for (int i = 0; i < lab_count(); i++) {
+        const LabDef *d = lab_at(i);
+        if (name && strcmp(name, d->name))
+            continue;
+        LabCases lc;
+        char err[256];
+        if (lab_cases_make(d, &lc, err, sizeof err)) {
+            fprintf(stderr, "attend lab: %s\n", err);
+            return 2;
+        }
+        for (const LabMistake *mk = LAB_CATALOGUE; mk->id; mk++) {
+            int dup = 0;
+            for (const LabMistake *p = LAB_CATALOGUE; p < mk; p++)
+                dup |= !strcmp(p->id, mk->id) && lab_mistake_applies(d, &lc, p) == 1;
+            int a = dup ? 0 : lab_mistake_applies(d, &lc, mk);
+            rc = a < 0 ? 2 : rc;
+            if (a == 1)
+                printf("%-10s %-20s %s\n", d->name, mk->id, mk->words);
+        }
+        lab_cases_free(&lc);
+    }
+    return rc;
+}
+
 /* ---- hint, solution ---- */
 
 static int cmd_hint(const LabDef *d)
@@ -389,6 +423,11 @@ int cmd_lab(int argc, char **argv)
     }
     if (argc == 0 || !strcmp(argv[0], "list"))
         return argc > 1 ? (fprintf(stderr, "%s\n", USAGE), 2) : cmd_list();
+    if (!strcmp(argv[0], "mistakes")) {
+        if (argc > 2 || (argc == 2 && !need_lab(argv[1])))
+            return argc > 2 ? (fprintf(stderr, "%s\n", USAGE), 2) : 2;
+        return cmd_mistakes(argc == 2 ? argv[1] : NULL);
+    }
     Args a;
     int rc = parse(argc - 1, argv + 1, &a);
     if (rc)

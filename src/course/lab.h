@@ -16,7 +16,7 @@
 #define LAB_MAX_DIM 4096                 /* largest extent of one axis */
 #define LAB_MAX_VALUES ((size_t)1 << 20) /* most numbers in one array */
 #define LAB_MAX_HINTS 4
-#define LAB_MAX_MISTAKES 8
+#define LAB_MAX_FOUND 6
 
 /* An argument or a result: an array of 1..3 axes (row-major doubles), an integer, or None. */
 enum { LAB_ARRAY, LAB_INT, LAB_NONE };
@@ -55,6 +55,7 @@ typedef struct {
     char error[320];
     int n_outs;
     LabArray outs[LAB_MAX_OUTS];
+    char mutated[64];         /* the arguments the function changed in place ("Q mask"), or "" */
 } LabGot;
 
 /* The harness's whole answer (lab_result_parse). */
@@ -64,17 +65,28 @@ typedef struct {
     int n_cases;
     LabGot got[LAB_MAX_CASES];
     char torch[256];          /* the PyTorch step's line after "torch ", or "" */
+    int lang_c;               /* 1: from the C harness (set by lab_check, not parsed) */
 } LabResult;
 
-/* A misconception: the engine run the wrong way on a case. wrong() fills outs (the same
- * names as the case's outputs, allocated) and returns 0, 1 when it does not apply to that
- * case (shapes), -1 out of memory. */
+/* How a lab's function is computed: each field 0 is the right way, another value one of the
+ * misconceptions of its kind (the enums in lab_way.h): the scale of the scores; the softmax's
+ * axis (1: down the columns) and kind; the orientation of a product (K·Qᵀ, Q·K, X·Wᵀ); the
+ * mask (where and what it adds; the builders' shape); the heads' layout and W_o; the norm; the
+ * FFN's gate and activation; the residuals; the positions; the cache. */
+typedef struct LabWay {
+    unsigned char scale, axis, softmax, orient, mask, heads, norm, ffn, resid, pos, cache;
+} LabWay;
+
+/* A misconception: one row of the catalogue (LAB_CATALOGUE, lab_catalogue.c), shared by
+ * every lab: the engine's computation with that mistake (way), named by id. */
 typedef struct {
-    const char *id;           /* "no-scale", "softmax-axis", ... */
+    const char *id;           /* "no-scale", "softmax-axis", ... (several rows may share one) */
     const char *words;        /* the diagnosis, in the lesson's words */
     const char *lesson;       /* lesson id the words come from */
-    int (*wrong)(const LabCase *c, LabArray *outs);
+    LabWay way;
 } LabMistake;
+/* The catalogue, ended by a row whose id is NULL. */
+extern const LabMistake LAB_CATALOGUE[];
 
 typedef struct {
     const char *name;         /* "attention" */
@@ -83,7 +95,6 @@ typedef struct {
     const char *langs;        /* "py" or "py c" */
     const char *hints[LAB_MAX_HINTS];
     int (*make)(LabCases *lc);  /* the seeded cases and the engine's values; 0 or -1 (memory) */
-    const LabMistake *mistakes; /* terminated by an id of NULL */
     /* After a pass, a few words measured on the learner's outputs (may be NULL). */
     void (*note)(const LabCases *lc, const LabResult *r, char *out, size_t outlen);
 } LabDef;
@@ -122,13 +133,27 @@ typedef struct {
     int wrong_out;            /* which output */
     int cell[LAB_MAX_DIMS];   /* first wrong cell */
     double expected, got;
-    const LabMistake *mistake; /* the misconception recognised, or NULL */
+    const LabMistake *mistake; /* the misconception recognised, or NULL (found[0]) */
+    const LabMistake *found[LAB_MAX_FOUND]; /* every one recognised, one per id */
+    int n_found;
+    char maybe[160];           /* ids that fit equally well when none is unique, or "" */
     char message[1536];        /* what is wrong, in words (several lines) */
 } LabVerdict;
-/* Compares r with the cases. Fills v; 0, or -1 out of memory. */
+/* Compares r with the cases. Fills v: the first wrong cell, and for each function that fails
+ * the catalogue's row its answers match (on every case of that function the row applies to;
+ * it must differ from the engine somewhere), named when it is the only id that fits, else a
+ * pair of rows when one pair alone fits; v->maybe lists ids that fit equally. 0, or -1 out of
+ * memory. */
 int lab_diagnose(const LabDef *d, const LabCases *lc, const LabResult *r, LabVerdict *v);
 /* 1 if got matches want within the lab's tolerance (NaN matches NaN, ±inf the same inf). */
 int lab_close(double want, double got);
+/* 1 if the row applies to lab d: the lab computes what its way changes and, on d's cases lc,
+ * its outputs differ from the engine's; 0 if not; -1 out of memory. */
+int lab_mistake_applies(const LabDef *d, const LabCases *lc, const LabMistake *mk);
+/* 1 if the lab computes every field the row's way sets (lab_catalogue.c). */
+int lab_mistake_usable(const LabDef *d, const LabMistake *mk);
+/* The way of two rows together into out: 0, or 1 when both set the same field. */
+int lab_way_join(const LabWay *a, const LabWay *b, LabWay *out);
 
 /* ---- lab_run.c: the learner's code as a child process ---- */
 #define LAB_RUN_RO 4

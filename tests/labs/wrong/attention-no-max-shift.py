@@ -1,4 +1,4 @@
-# Wrong on purpose (no max subtracted, no convention for a hidden row): NaN, named by the check.
+# Wrong on purpose (e^x without subtracting the max): the test expects the diagnosis "no-max-shift".
 import numpy as np
 
 
