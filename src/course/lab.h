@@ -236,9 +236,20 @@ void lab_check_free(LabCheck *c);
 /* The starter for d in lang: its text (caller frees) from the data directory, or NULL with a
  * message. */
 char *lab_starter_text(const LabDef *d, const char *lang, char *err, size_t errlen);
-/* The reference solution is not shipped: the command that shows the engine's way in words
- * (lab_solution_text) is. The solution's outline for d, as text (static). */
-const char *lab_solution_text(const LabDef *d, const char *lang);
+/* The solution of d in lang ("py" or "c"): real code that passes the check, from the data
+ * directory (caller frees), or NULL with a message (no such version). */
+char *lab_solution_text(const LabDef *d, const char *lang, char *err, size_t errlen);
+
+/* ---- lab_explain.c: the failing case shown ---- */
+/* The failing case of a check in words (caller frees), NULL when there is none (a pass, or
+ * the code did not run) or out of memory: its inputs (matrices up to 8×8 printed, larger ones
+ * "in the file"), the first wrong output's rows that hold the first wrong cell, the engine's
+ * above the learner's, the wrong cells marked '*'; json_path (may be NULL): where
+ * lab_case_write put the case, with the line of Python that loads it. */
+char *lab_case_text(const LabCheck *c, const char *json_path);
+/* Writes the failing case as JSON to path (atomic): every input, "expected_NAME" and
+ * "got_NAME" as nested lists (−∞ as -Infinity, as Python's json reads it). 0, or -1. */
+int lab_case_write(const char *path, const LabCheck *c, char *err, size_t errlen);
 
 /* ---- lab_progress.c: progress of labs in the progress file's "labs" slot ---- */
 typedef struct {
@@ -251,6 +262,13 @@ void lab_progress_get(const char *slot_json, const char *name, LabProgress *p);
 /* The slot's text with the lab's record replaced by p (caller frees), NULL on memory. */
 char *lab_progress_put(const char *slot_json, const char *name, const LabProgress *p);
 
+/* The current lab and its file from the "lab_current" slot's text: 0, or -1 when there is
+ * none (or it names no lab, or does not fit). */
+int lab_current_get(const char *slot_json, char *lab, size_t nl, char *file, size_t nf);
+/* The "lab_current" slot's text for lab and file (absolute), stamped when (caller frees),
+ * NULL on memory. */
+char *lab_current_put(const char *lab, const char *file, double when);
+
 /* ---- lab_show.c: what `lab watch` leaves for the player's lab page ---- */
 /* The path of the lab's show file in the state directory: $XDG_STATE_HOME/attend/lab-NAME.show
  * (or ~/.local/state/...). 0, or -1 with a message. */
@@ -260,6 +278,7 @@ int lab_show_path(const char *name, char *out, size_t outlen, char *err, size_t 
 typedef struct {
     char status[16];          /* "pass", "fail", "error" */
     char line[320];           /* one line in words */
+    char diagnosis[320];      /* "ID: the first sentence of its words", or "" */
     char file[256];           /* the learner's file */
     double when;
     int have;                 /* 1 when got and want are filled */

@@ -42,7 +42,7 @@ for _ in $(seq 600); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 port=$(cat "$tmp/port")
 
 modes="limits"
-probe=$("$A" lab check attention tests/labs/ref/attention.py --no-torch 2>&1)
+probe=$("$A" lab check attention data/labs/solutions/attention.py --no-torch 2>&1)
 grep -q "your code runs in bubblewrap" <<<"$probe" && modes="bwrap limits"
 echo "lab_contain: modes: $modes"
 

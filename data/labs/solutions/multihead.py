@@ -1,4 +1,4 @@
-# Reference solution of the multihead lab (tests only: never shipped).
+# The multihead lab's solution (attend lab solution multihead shows it).
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# Reference solution of the attention lab (tests only: never shipped).
+# The attention lab's solution (attend lab solution attention shows it).
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# Reference solution of the block lab (tests only: never shipped).
+# The block lab's solution (attend lab solution block shows it).
 import numpy as np
 
 

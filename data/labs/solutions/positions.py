@@ -1,4 +1,4 @@
-# Reference solution of the positions lab (tests only: never shipped).
+# The positions lab's solution (attend lab solution positions shows it).
 import numpy as np
 
 
