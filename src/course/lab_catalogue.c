@@ -15,8 +15,8 @@
     "reshape to (n, h, d_h), then swap the first two axes (and back before merging)."
 #define W_RES "A residual is missing: each sublayer adds its output to the stream, x = x + " \
     "f(norm(x)), and does not replace it."
-#define W_ACT "The FFN's activation is SiLU, silu(z) = z·σ(z) = z / (1 + e^−z), applied to "   \
-    "x·W1 and gating x·W3: not ReLU, GELU, or σ(z) alone."
+#define W_ACT "The FFN's activation is SiLU, silu(z) = z·sigmoid(z) = z / (1 + e^−z), applied to "   \
+    "x·W1 and gating x·W3: not ReLU, GELU, or sigmoid(z) alone."
 #define W_EXP "The frequencies are off: dimensions 2i and 2i+1 share the angle pos / "        \
     "10000^(2i/d) (the pair's index doubled, over d)."
 
