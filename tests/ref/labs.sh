@@ -110,8 +110,6 @@ out=$("$A" lab check attention $L/hostile/raises.py --no-torch 2>&1)
 if LC_ALL=C grep -q $'\x1b' <<<"$out"; then bad "an escape character reached the terminal"; else ok; fi
 sleep 0.2
 if grep -qs "hostile/fork.py" /proc/[0-9]*/cmdline; then bad "fork.py's child outlived the check"; else ok; fi
-# no __pycache__ left beside the learner's files
-if ls -d $L/*/__pycache__ 2>/dev/null; then bad "a __pycache__ was left"; else ok; fi
 
 # missing python3 or numpy: a message naming the Debian package
 expect 2 "apt-get install python3" -- chk attention data/labs/solutions/attention.py --python /nonexistent/python3
