@@ -88,7 +88,7 @@ $(BUILD)/course/%.o: src/course/%.c $(BUILD)/course/%.d
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_course) $(CJSON_CFLAGS) -c -o $@ $<
 $(BUILD)/session/%.o: src/session/%.c $(BUILD)/session/%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_session) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_session) -D_XOPEN_SOURCE=700 -c -o $@ $<
 $(BUILD)/tui/%.o: src/tui/%.c $(BUILD)/tui/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_tui) $(PKG_CFLAGS) -c -o $@ $<

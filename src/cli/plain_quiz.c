@@ -45,8 +45,8 @@ static void record(Plain *p, const QuizItem *it, QuizResult r, Tally *t)
     t->asked++;
     if (r == QR_RIGHT || r == QR_RIGHT_HINTED)
         t->right++;
-    if (p->prog_ok && (quiz_record(&p->prog, it->key, r, (long)time(NULL), err, sizeof err) ||
-                       progress_save(&p->prog, err, sizeof err)))
+    if (p->s->prog_ok && (quiz_record(&p->s->prog, it->key, r, (long)time(NULL), err, sizeof err) ||
+                       progress_save(&p->s->prog, err, sizeof err)))
         plain_sayf(p, "Result not saved: %s", err);
 }
 
@@ -120,15 +120,15 @@ static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
 
 int plain_quiz(Plain *p, const char *start_id)
 {
-    const Lesson *l = &p->course.lessons[p->lesson];
+    const Lesson *l = &p->s->course.lessons[p->s->lesson];
     QuizSet set;
     char err[600];
-    if (quiz_build(&set, &p->course, l->id, 0, (uint64_t)time(NULL), err, sizeof err)) {
+    if (quiz_build(&set, &p->s->course, l->id, 0, (uint64_t)time(NULL), err, sizeof err)) {
         plain_sayf(p, "No questions: %s", err);
         return 0;
     }
     /* from a page with questions: its first comes first (or the one named: Q ID) */
-    const Page *pg = plain_page(p);
+    const Page *pg = session_page(p->s);
     const char *start = start_id && start_id[0] ? start_id
                         : pg && pg->n_questions ? pg->questions[0].id : NULL;
     if (start && quiz_set_start_at(&set, l->id, start) && start_id && start_id[0])
@@ -138,14 +138,14 @@ int plain_quiz(Plain *p, const char *start_id)
     int rc = 0;
     for (int i = 0; i < set.n && !rc; i++)
         rc = ask(p, &set.items[i], i, set.n, &t);
-    if (t.asked && p->prog_ok &&
-        (quiz_record_score(&p->prog, l->id, t.right, t.asked, t.hints, (long)time(NULL), err,
-                           sizeof err) || progress_save(&p->prog, err, sizeof err)))
+    if (t.asked && p->s->prog_ok &&
+        (quiz_record_score(&p->s->prog, l->id, t.right, t.asked, t.hints, (long)time(NULL), err,
+                           sizeof err) || progress_save(&p->s->prog, err, sizeof err)))
         plain_sayf(p, "Score not saved: %s", err);
     plain_sayf(p, "Questions done: %d right of %d answered, %d hint%s. Back on page %d.",
-               t.right, t.asked, t.hints, t.hints == 1 ? "" : "s", p->page + 1);
+               t.right, t.asked, t.hints, t.hints == 1 ? "" : "s", p->s->page + 1);
     quiz_set_free(&set);
     if (rc == 2)
-        plain_say(p, p->prog_ok ? "End of input. Progress is saved." : "End of input.");
+        plain_say(p, p->s->prog_ok ? "End of input. Progress is saved." : "End of input.");
     return rc == 2;
 }

@@ -272,7 +272,7 @@ void describe_snap(const WidgetIO *io, const DescribeView *v, DescribeSnap *s)
     int src_rows = t->model && E->rows == t->n && describe_sub(io) == SUB_SELF &&
                    (describe_stack(io) != STACK_DEC || t->model->cfg.arch != ARCH_ENCDEC);
     for (int i = 0; i < E->rows; i++)
-        s->row_id[i] = src_rows && t->order ? t->order[i] : i;
+        s->row_id[i] = src_rows ? (t->order ? t->order[i] : i) : -1 - i;
     for (int j = 0; j < E->cols; j++)
         s->col_id[j] = t->model && t->order && E->cols == t->n ? t->order[j] : j;
 }
@@ -355,6 +355,7 @@ static void cells_diff(const DescribeSnap *a, const DescribeSnap *b, DescribeDif
         }
     }
     if (d->col >= 0) {
+        d->self = b->row_id[d->row] == b->col_id[d->col];
         d->key_from = find_id(a->col_id, a->cols, b->col_id[d->col]);
         d->key_to = d->col;
     }
@@ -390,8 +391,9 @@ void describe_diff(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO 
     d->fresh = a->n_tok != b->n_tok || a->n_tgt != b->n_tgt ||
                memcmp(a->tok, b->tok, sizeof(int) * (size_t)b->n_tok) ||
                memcmp(a->tgt, b->tgt, sizeof(int) * (size_t)b->n_tgt);
-    d->view = a->layer != b->layer || a->head != b->head || a->scores != b->scores ||
-              a->all_heads != b->all_heads;
+    d->view = (a->layer != b->layer || a->head != b->head ? DIFF_VIEW_HEAD : 0) |
+              (a->scores != b->scores ? DIFF_VIEW_SCORES : 0) |
+              (a->all_heads != b->all_heads ? DIFF_VIEW_HEADS : 0);
     if (b->kind == W_CHIPS && b->equiv >= 0) {
         d->equiv_shown = 1;
         d->equiv = b->equiv;
@@ -414,6 +416,8 @@ void describe_diff(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO 
                 }
             }
             d->to = best;
+            if (d->row >= 0)
+                d->self = b->row_id[d->row] == b->col_id[d->col];
         }
     } else if (b->rows && a->rows == b->rows && a->cols == b->cols && !d->view &&
                !b->all_heads) {
@@ -445,11 +449,12 @@ size_t describe_diff_words(const DescribeDiff *d, const WidgetIO *io, char *out,
     }
     const Trace *t = io->w && io->w->kind == W_WORKED && io->live ? io->live->worked : io->tr.t;
     const char *what = d->scores ? "score" : "weight";
-    if (d->view) {
-        dbuf_put(&o, "now layer %d, head %d, %s%s; ", d->layer, d->head,
-                 d->all_heads ? "every head of the layer" : "one head",
-                 d->scores ? ", scores before softmax" : "");
-    }
+    if (d->view & DIFF_VIEW_HEAD)
+        dbuf_put(&o, "now layer %d, head %d; ", d->layer, d->head);
+    if (d->view & DIFF_VIEW_SCORES)
+        dbuf_put(&o, "now showing %s; ", d->scores ? "scores before softmax" : "weights");
+    if (d->view & DIFF_VIEW_HEADS)
+        dbuf_put(&o, "%s; ", d->all_heads ? "every head of the layer" : "one head");
     if (d->equiv_shown)
         dbuf_put(&o, "%s: gap %.3g%s; ", d->equiv < EQUIV_TOL ? "outputs match"
                                                               : "outputs do not match",
@@ -471,21 +476,23 @@ size_t describe_diff_words(const DescribeDiff *d, const WidgetIO *io, char *out,
         dbuf_put(&o, "the new sentence has %d token%s", d->n_tok, d->n_tok == 1 ? "" : "s");
         if (d->row >= 0 && t)
             dbuf_put(&o, "; its strongest %s: row %d (%s) gives %s %.2f", what, d->row,
-                     dword_row(io, t, d->row), dword_col(io, t, d->col), (double)d->to);
+                     dword_row(io, t, d->row), d->self ? "itself" : dword_col(io, t, d->col),
+                     (double)d->to);
         dbuf_put(&o, "; masked cells: %d; ", d->masked_after);
     } else if (d->cells && t) {
         const char *rw = d->row >= 0 ? dword_row(io, t, d->row) : "";
         const char *kw = d->col >= 0 ? dword_col(io, t, d->col) : "";
         if (d->moved) {
-            dbuf_put(&o, "row %d (%s) changed most: its %s on %s is now %.2f (was %.2f)",
-                     d->row, rw, what, kw, (double)d->to, (double)d->from);
+            dbuf_put(&o, "row %d (%s) changed most: it now gives %s %.2f (was %.2f)", d->row, rw,
+                     d->self ? "itself" : kw, (double)d->to, (double)d->from);
         } else {
             dbuf_put(&o, "no %s changed at the printed precision (2 decimals)", what);
             if (d->reordered && d->row >= 0)
-                dbuf_put(&o, ": '%s' still gives '%s' %.2f", rw, kw, (double)d->to);
+                dbuf_put(&o, ": '%s' still gives %s %.2f", rw,
+                         d->self ? "itself" : kw, (double)d->to);
         }
         if (d->reordered && d->col >= 0 && d->key_from >= 0 && d->key_from != d->key_to)
-            dbuf_put(&o, "; '%s' moved from place %d to %d", kw, d->key_from, d->key_to);
+            dbuf_put(&o, "; '%s' moved from position %d to %d", kw, d->key_from, d->key_to);
         if (d->masked_before != d->masked_after)
             dbuf_put(&o, "; masked cells: %d (were %d); ", d->masked_after, d->masked_before);
         else

@@ -53,6 +53,7 @@ typedef struct {
 } DescribeSnap;
 
 #define DESCRIBE_LIVE_CHANGES 4
+enum { DIFF_VIEW_HEAD = 1, DIFF_VIEW_SCORES = 2, DIFF_VIEW_HEADS = 4 };
 
 /* What the numbers did between two runs, as data (describe_diff); describe_diff_words says
  * it. Rows and columns are positions in the after run; by token: a row or column of the
@@ -62,7 +63,7 @@ typedef struct {
     int ok;               /* 0: nothing to compare (no run before, another widget) */
     int ran;              /* 1: the after run succeeded */
     int fresh;            /* 1: another sentence: after's own facts, nothing compared */
-    int view;             /* 1: another layer, head, scores/weights or all heads shown */
+    int view;             /* what else is shown: DIFF_VIEW_HEAD | DIFF_VIEW_SCORES | _HEADS */
     int layer, head, scores, all_heads;
     int n_tok;            /* tokens of the after run */
     int cells;            /* 1: the cells were compared (same sentence and view) */
@@ -70,6 +71,7 @@ typedef struct {
     int row, col;         /* moved: the cell that moved most; else the row that moved most by
                              position and its strongest key; fresh: the strongest cell */
     float from, to;       /* its value before (by token) and after */
+    int self;             /* 1: row and col are the same token (self-attention) */
     float max_delta;      /* the largest change of a cell by token */
     int reordered;        /* 1: tokens changed places */
     int key_from, key_to; /* reordered: the places of col's token before and after */

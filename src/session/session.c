@@ -171,6 +171,39 @@ int session_prose_fails(Session *s, PlaceholderFail *f, int max)
     return n;
 }
 
+/* The selection kept inside what the run shows (a shorter sentence, a layer with fewer
+ * steps): the cell, the chip cursor, the passport's step. */
+static void clamp_selection(Session *s)
+{
+    WidgetKind k = session_kind(s);
+    if (!s->ran)
+        return;
+    int rows = 0, cols = 0;
+    if (k == W_HEATMAP) {
+        rows = session_rows(s);
+        cols = session_cols(s);
+    } else if (k == W_WORKED) {
+        rows = s->w->worked.nq;
+        cols = s->w->worked.nk;
+    }
+    if (rows > 0 && cols > 0) {
+        s->cur_r = s->cur_r >= rows ? rows - 1 : s->cur_r < 0 ? 0 : s->cur_r;
+        s->cur_c = s->cur_c >= cols ? cols - 1 : s->cur_c < 0 ? 0 : s->cur_c;
+    }
+    if (k == W_CHIPS && s->t->n > 0) {
+        if (s->chip_cur >= s->t->n)
+            s->chip_cur = s->t->n - 1;
+        if (s->chip_pick >= s->t->n)
+            s->chip_pick = -1;
+    }
+    if (k == W_PASSPORT) {
+        int idx[128];
+        int n = widget_passport_steps(s->t, session_stack(s), s->layer, s->head, idx, 128);
+        if (s->step >= n)
+            s->step = n > 0 ? n - 1 : 0;
+    }
+}
+
 void session_run(Session *s)
 {
     s->ran = 0;
@@ -183,6 +216,7 @@ void session_run(Session *s)
         session_io(s, &io);
         s->ran = widget_run(&io, &s->equiv, s->run_err, sizeof s->run_err) == 0;
     }
+    clamp_selection(s);
     expand_prose(s);
 }
 
@@ -447,4 +481,32 @@ int session_use(Session *s, const Model *m, const Widget *w)
     session_reset_widget(s);
     session_snap(s);
     return s->model ? 0 : -1;
+}
+
+int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen)
+{
+    const Model *om = NULL;
+    if (lesson_open_model(&s->course, m, err, errlen))
+        return -1;
+    for (int i = 0; i < s->course.n_models && !om; i++)
+        if (s->course.models[i]->opened)
+            om = &s->course.models[i]->model;
+    for (int i = 0; i < s->n_mt; i++) /* the slot's traces were sized for its old model */
+        if (s->mt[i].model == om) {
+            WidgetTraces tr = {s->mt[i].t, s->mt[i].eq_a, s->mt[i].eq_b};
+            widget_traces_free(&tr);
+            s->mt[i] = s->mt[--s->n_mt];
+            s->t = s->eq_a = s->eq_b = NULL;
+            break;
+        }
+    for (int l = 0; jump && l < s->course.n_lessons; l++) {
+        const Lesson *ls = &s->course.lessons[l];
+        for (int p = 0; !ls->broken && p < ls->n_pages; p++)
+            if (lesson_model_opened(&s->course, &ls->pages[p])) {
+                s->lesson = l, s->page = p;
+                jump = 0;
+                break;
+            }
+    }
+    return 0;
 }

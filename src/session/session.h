@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "attend_assert.h"
 #include "describe.h"
 #include "keys.h"
 #include "lesson.h"
@@ -138,6 +139,10 @@ int session_open(Session *s, int lesson, int page);
 /* Next (+1) or previous (-1) page, across lessons unless only_lesson, skipping broken
  * lessons; 1 when a page opened. msg says what happened when none did, or what was skipped. */
 int session_turn(Session *s, int dir);
+/* Gives the course's "@opened" pages the model m (lesson_open_model: the course takes it;
+ * the traces sized for the model that held its slot go). jump: s->lesson and s->page become
+ * the first page on it. Does not open a page. 0, or -1 with a message in err. */
+int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen);
 /* Shows widget w on model m outside any course (m and w must outlive s). 0, or -1. */
 int session_use(Session *s, const Model *m, const Widget *w);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
@@ -191,6 +196,8 @@ int session_request(Session *s, Request req, const char *arg, Change *ch);
 int session_set_sentence(Session *s, int target, const char *text, Change *ch);
 /* Swaps the chips at positions i and j. */
 int session_swap(Session *s, int i, int j, Change *ch);
+/* Moves the chip cursor to chip i and picks it (a click: as moving there and pressing Enter). */
+int session_pick_chip(Session *s, int i, Change *ch);
 /* Inspects cell (row, col) of the attention shown. */
 int session_select_cell(Session *s, int row, int col, Change *ch);
 /* Shows tensor name on the matrix widget. */

@@ -421,19 +421,13 @@ int session_request(Session *s, Request req, const char *arg, Change *ch)
     case REQ_TOGGLE_SAMPLE: case REQ_NEXT_SEED:
         done = live(s, req, ch);
         break;
-    case REQ_TOGGLE_MASK: case REQ_TOGGLE_SCALE:
-        if (k == W_WORKED || (k == W_SCALING && req == REQ_TOGGLE_SCALE)) {
-            done = live(s, req, ch);
+    default:
+        if ((req == REQ_TOGGLE_MASK || req == REQ_TOGGLE_SCALE) &&
+            (k == W_WORKED || (k == W_SCALING && req == REQ_TOGGLE_SCALE))) {
+            done = live(s, req, ch); /* the explanation widget's own mask or scaling */
             break;
         }
-        /* fall through: the model's own */
-    default:
-        /* the shared controls: pages with a model that ran (the explanation widgets take
-         * only r from them) */
-        if (course_kind_is_explain(k) && req != REQ_RESET)
-            break;
-        if (req == REQ_RESET || s->ran)
-            done = control(s, req, arg, ch);
+        done = control(s, req, arg, ch); /* the shared controls */
         break;
     }
     if (!done)
@@ -507,6 +501,16 @@ int session_swap(Session *s, int i, int j, Change *ch)
     ch->b = j;
     rerun(s, ch);
     return 1;
+}
+
+int session_pick_chip(Session *s, int i, Change *ch)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->req = REQ_PICK;
+    if (session_kind(s) != W_CHIPS || !s->ran || i < 0 || i >= s->t->n)
+        return 0;
+    s->chip_cur = i;
+    return session_request(s, REQ_PICK, NULL, ch);
 }
 
 int session_select_cell(Session *s, int row, int col, Change *ch)

@@ -14,34 +14,34 @@ static int current_view(const App *a, ExportView *v, ExportWhat *what)
 {
     memset(v, 0, sizeof *v);
     v->equiv = -1.0f;
-    if (a->w && a->ran && a->live.ok &&
-        (a->w->kind == W_SCALING || a->w->kind == W_COST || a->w->kind == W_PARAMS)) {
+    if (a->s->w && a->s->ran && a->s->live.ok &&
+        (a->s->w->kind == W_SCALING || a->s->w->kind == W_COST || a->s->w->kind == W_PARAMS)) {
         /* an explanation widget: its numbers as shown (export_live.c) */
-        v->model = a->model;
-        v->live = &a->live;
-        v->live_name = widget_params_name(a->w, a->model);
-        *what = a->w->kind == W_SCALING ? EXPORT_SCALING
-              : a->w->kind == W_COST    ? EXPORT_COST
+        v->model = a->s->model;
+        v->live = &a->s->live;
+        v->live_name = widget_params_name(a->s->w, a->s->model);
+        *what = a->s->w->kind == W_SCALING ? EXPORT_SCALING
+              : a->s->w->kind == W_COST    ? EXPORT_COST
                                         : EXPORT_PARAMS;
         return 0;
     }
-    if (!a->w || !a->model || !a->ran || !a->t)
+    if (!a->s->w || !a->s->model || !a->s->ran || !a->s->t)
         return -1;
-    v->model = a->model;
-    v->trace = a->t;
-    v->layer = a->layer;
-    v->head = a->head;
-    v->cross = a->cross;
-    v->scores = a->scores;
-    v->input_ids = a->src;
-    v->n_input = a->n_src;
-    switch (a->w->kind) {
+    v->model = a->s->model;
+    v->trace = a->s->t;
+    v->layer = a->s->layer;
+    v->head = a->s->head;
+    v->cross = a->s->cross;
+    v->scores = a->s->scores;
+    v->input_ids = a->s->src;
+    v->n_input = a->s->n_src;
+    switch (a->s->w->kind) {
     case W_HEATMAP:
-        *what = a->all_heads ? EXPORT_HEADS : EXPORT_HEATMAP;
+        *what = a->s->all_heads ? EXPORT_HEADS : EXPORT_HEATMAP;
         return 0;
     case W_CHIPS:
         *what = EXPORT_CHIPS;
-        v->equiv = a->equiv;
+        v->equiv = a->s->equiv;
         return 0;
     case W_PASSPORT:
         *what = EXPORT_PASSPORT;
@@ -55,23 +55,23 @@ static int current_view(const App *a, ExportView *v, ExportWhat *what)
         return 0;
     case W_GENERATE:
         *what = EXPORT_HEATMAP; /* the text so far: its last row is the new query's */
-        v->layer = a->w->start.layer;
-        v->head = a->w->start.head;
-        v->input_ids = a->live.gen_ids;
-        v->n_input = a->live.gen.n;
-        v->gen = &a->live.gen;
-        v->gen_temp = a->live.s.sample ? a->live.s.temp : 0.0f;
-        v->gen_seed = a->live.s.seed;
+        v->layer = a->s->w->start.layer;
+        v->head = a->s->w->start.head;
+        v->input_ids = a->s->live.gen_ids;
+        v->n_input = a->s->live.gen.n;
+        v->gen = &a->s->live.gen;
+        v->gen_temp = a->s->live.s.sample ? a->s->live.s.temp : 0.0f;
+        v->gen_seed = a->s->live.s.seed;
         return 0;
     case W_WORKED:
-        if (!a->live.worked)
+        if (!a->s->live.worked)
             return -1;
         *what = EXPORT_HEATMAP;
         v->model = NULL; /* a hand-worked trace: positions, not tokens */
-        v->trace = a->live.worked;
+        v->trace = a->s->live.worked;
         v->layer = v->head = v->cross = 0;
-        v->labels = a->w->worked.labels;
-        v->n_labels = a->w->worked.nq > a->w->worked.nk ? a->w->worked.nq : a->w->worked.nk;
+        v->labels = a->s->w->worked.labels;
+        v->n_labels = a->s->w->worked.nq > a->s->w->worked.nk ? a->s->w->worked.nq : a->s->w->worked.nk;
         v->input_ids = NULL;
         return 0;
     default:

@@ -610,12 +610,12 @@ typedef struct {
 /* The current lesson's questions (Q on a page). */
 static int quiz_open_lesson(App *a, QuizOverlay *o)
 {
-    if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
+    if (a->s->lesson < 0 || a->s->lesson >= a->s->course.n_lessons)
         return -1;
-    const Lesson *L = &a->course.lessons[a->lesson];
+    const Lesson *L = &a->s->course.lessons[a->s->lesson];
     char err[600];
     uint64_t seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
-    if (quiz_build(&o->set, &a->course, L->id, 0, seed, err, sizeof err)) {
+    if (quiz_build(&o->set, &a->s->course, L->id, 0, seed, err, sizeof err)) {
         app_msg(a, 0, "%s", err);
         return -1;
     }
@@ -623,7 +623,7 @@ static int quiz_open_lesson(App *a, QuizOverlay *o)
     const Page *pg = app_page(a);
     if (pg && pg->n_questions > 0)
         quiz_set_start_at(&o->set, L->id, pg->questions[0].id);
-    o->q = qv_new(&o->set, a->prog_ok ? &a->prog : NULL, 1);
+    o->q = qv_new(&o->set, a->s->prog_ok ? &a->s->prog : NULL, 1);
     if (!o->q) {
         quiz_set_free(&o->set);
         app_msg(a, 1, "quiz results not saved: out of memory");
