@@ -52,6 +52,12 @@ static void say_refused(Plain *p, const Change *ch)
         plain_sayf(p, "Swap needs two different positions from 0 to %d.", ch->to);
         break;
     case WHY_NO_CELL: plain_say(p, "No such cell: rows and keys count from 0."); break;
+    case WHY_ALL_HEADS:
+        plain_say(p, "Every head is shown: a shows one head, whose cells the cursor reads.");
+        break;
+    case WHY_GREEDY:
+        plain_say(p, "Greedy decoding has no temperature or seed: t switches to sampling.");
+        break;
     case WHY_NO_TENSOR:
         plain_sayf(p, "No tensor \"%s\" in this run; t alone lists them.", ch->detail);
         break;
@@ -164,10 +170,12 @@ void plain_change(Plain *p, const Change *ch)
     WidgetIO io;
     session_io(s, &io);
     what_changed(p, ch, what, sizeof what);
-    describe_diff_words(&ch->diff, &io, change, sizeof change);
-    plain_sayf(p, "%s: %s.", what, change);
-    if (ch->kind == CH_KNOCK && ch->detail[0])
-        plain_say(p, ch->detail);
+    if (ch->kind == CH_KNOCK && ch->detail[0]) /* the course's words for it (ablation.c) */
+        snprintf(change, sizeof change, "%s", ch->detail);
+    else
+        describe_diff_words(&ch->diff, &io, change, sizeof change);
+    plain_sayf(p, "%s: %s%s", what, change, change[0] && change[strlen(change) - 1] == '.' ? ""
+                                                                                         : ".");
     plain_say_widget(p);
     say_prose_changes(p);
 }

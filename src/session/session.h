@@ -42,9 +42,11 @@ typedef enum {
     WHY_NO_SWAP,         /* the page does not allow swapping */
     WHY_BAD_SWAP,        /* a swap of positions that are not two different tokens */
     WHY_NO_CELL,         /* a cell outside the attention shown */
+    WHY_ALL_HEADS,       /* the cell cursor while every head is shown (a shows one) */
     WHY_EMPTY,           /* an edited sentence without a token */
     WHY_TOO_LONG,        /* an edited sentence of Change.from tokens over the cap Change.to */
     WHY_NO_TENSOR,       /* a tensor name the run does not have */
+    WHY_GREEDY,          /* generate: a temperature or seed while greedy (t samples) */
 } ChangeWhy;
 
 /* Why generate's text ended (Change.to with WHY_TEXT_DONE). */
@@ -120,6 +122,8 @@ typedef struct Session {
     char prose[SESSION_PROSE_MAX]; /* the page's prose, placeholders resolved (UTF-8, or ASCII
                                       in ASCII mode: ui_text) */
     DescribeSnap *snap;      /* the numbers after the last change (owned) */
+    Change last;             /* the last request's Change (the parity test compares them) */
+    long n_requests;         /* requests the Session handled since it began */
     char msg[600];           /* what the last page change said (skipped lessons, the end) */
 } Session;
 

@@ -13,6 +13,10 @@
 static const float TEMPS[] = {0.25f, 0.5f, 0.7f, 1.0f, 1.5f, 2.0f, 3.0f};
 #define N_TEMPS (int)(sizeof TEMPS / sizeof TEMPS[0])
 
+static int set_sentence(Session *s, int target, const char *text, Change *ch);
+static int swap(Session *s, int i, int j, Change *ch);
+static int set_tensor(Session *s, const char *name, Change *ch);
+
 Keymap session_keymap(WidgetKind k)
 {
     switch (k) {
@@ -151,7 +155,7 @@ static int control(Session *s, Request req, const char *arg, Change *ch)
     case REQ_EDIT_DECODER:
         if (!arg) /* the front end asks for the sentence first */
             return ch->kind = CH_NONE, 0;
-        return session_set_sentence(s, req == REQ_EDIT_DECODER && c->arch == ARCH_ENCDEC, arg,
+        return set_sentence(s, req == REQ_EDIT_DECODER && c->arch == ARCH_ENCDEC, arg,
                                     ch);
     case REQ_RESET: {
         int layer = s->layer, head = s->head;
@@ -181,8 +185,10 @@ static int cursor(Session *s, Request req, Change *ch)
     if (!s->ran)
         return 0;
     if (k == W_HEATMAP) {
-        if (!(s->allowed & C_CURSOR) || s->all_heads)
+        if (!(s->allowed & C_CURSOR))
             return 0;
+        if (s->all_heads) /* the cells are one head's: a shows one */
+            return refuse(ch, WHY_ALL_HEADS, 0);
         rows = session_rows(s);
         cols = session_cols(s);
     } else if (k == W_WORKED) {
@@ -239,7 +245,7 @@ static int chips(Session *s, Request req, Change *ch)
             ch->a = s->chip_cur;
             return 1;
         }
-        return session_swap(s, s->chip_pick, s->chip_cur, ch);
+        return swap(s, s->chip_pick, s->chip_cur, ch);
     case REQ_DROP_PICK:
         if (s->chip_pick < 0)
             return ch->kind = CH_NONE, 0;
@@ -356,6 +362,9 @@ static int live(Session *s, Request req, Change *ch)
         ch->fto = l->temp = TEMPS[temp_index(l->temp, req == REQ_INCREASE)];
         rerun_keep_step(s, ch);
         return 1;
+    } else if ((req == REQ_INCREASE || req == REQ_DECREASE || req == REQ_NEXT_SEED) &&
+               k == W_GENERATE && !l->sample) {
+        return refuse(ch, WHY_GREEDY, 0);
     } else if (req == REQ_TOGGLE_SCALE && (k == W_SCALING || k == W_WORKED)) {
         ch->from = l->scale;
         ch->to = l->scale = !l->scale;
@@ -394,7 +403,7 @@ static int live(Session *s, Request req, Change *ch)
     return 1;
 }
 
-int session_request(Session *s, Request req, const char *arg, Change *ch)
+static int request(Session *s, Request req, const char *arg, Change *ch)
 {
     memset(ch, 0, sizeof *ch);
     ch->req = req;
@@ -415,7 +424,7 @@ int session_request(Session *s, Request req, const char *arg, Change *ch)
         done = steps(s, req, ch);
         break;
     case REQ_PICK_TENSOR:
-        done = k == W_MATRIX && arg && session_set_tensor(s, arg, ch);
+        done = k == W_MATRIX && arg && set_tensor(s, arg, ch);
         break;
     case REQ_INCREASE: case REQ_DECREASE: case REQ_TOGGLE_TIE: case REQ_TOGGLE_GQA:
     case REQ_TOGGLE_SAMPLE: case REQ_NEXT_SEED:
@@ -436,7 +445,7 @@ int session_request(Session *s, Request req, const char *arg, Change *ch)
     return done;
 }
 
-int session_set_sentence(Session *s, int target, const char *text, Change *ch)
+static int set_sentence(Session *s, int target, const char *text, Change *ch)
 {
     TokenizeInfo info;
     int ids[SESSION_MAX_TOK];
@@ -482,7 +491,7 @@ int session_set_sentence(Session *s, int target, const char *text, Change *ch)
     return 1;
 }
 
-int session_swap(Session *s, int i, int j, Change *ch)
+static int swap(Session *s, int i, int j, Change *ch)
 {
     int n = s->t && s->ran ? s->t->n : 0;
     memset(ch, 0, sizeof *ch);
@@ -503,17 +512,17 @@ int session_swap(Session *s, int i, int j, Change *ch)
     return 1;
 }
 
-int session_pick_chip(Session *s, int i, Change *ch)
+static int pick_chip(Session *s, int i, Change *ch)
 {
     memset(ch, 0, sizeof *ch);
     ch->req = REQ_PICK;
     if (session_kind(s) != W_CHIPS || !s->ran || i < 0 || i >= s->t->n)
         return 0;
     s->chip_cur = i;
-    return session_request(s, REQ_PICK, NULL, ch);
+    return request(s, REQ_PICK, NULL, ch);
 }
 
-int session_select_cell(Session *s, int row, int col, Change *ch)
+static int select_cell(Session *s, int row, int col, Change *ch)
 {
     memset(ch, 0, sizeof *ch);
     ch->req = REQ_CURSOR_DOWN;
@@ -533,7 +542,7 @@ int session_select_cell(Session *s, int row, int col, Change *ch)
     return 1;
 }
 
-int session_set_tensor(Session *s, const char *name, Change *ch)
+static int set_tensor(Session *s, const char *name, Change *ch)
 {
     memset(ch, 0, sizeof *ch);
     ch->req = REQ_PICK_TENSOR;
@@ -548,12 +557,54 @@ int session_set_tensor(Session *s, const char *name, Change *ch)
     return 1;
 }
 
+/* ---- the public entries: each keeps its Change as the Session's last ---- */
+static int keep(Session *s, int done, const Change *ch)
+{
+    if (done) {
+        s->last = *ch;
+        s->n_requests++;
+    }
+    return done;
+}
+
+int session_request(Session *s, Request req, const char *arg, Change *ch)
+{
+    return keep(s, request(s, req, arg, ch), ch);
+}
+
+int session_set_sentence(Session *s, int target, const char *text, Change *ch)
+{
+    return keep(s, set_sentence(s, target, text, ch), ch);
+}
+
+int session_swap(Session *s, int i, int j, Change *ch)
+{
+    return keep(s, swap(s, i, j, ch), ch);
+}
+
+int session_pick_chip(Session *s, int i, Change *ch)
+{
+    return keep(s, pick_chip(s, i, ch), ch);
+}
+
+int session_select_cell(Session *s, int row, int col, Change *ch)
+{
+    return keep(s, select_cell(s, row, col, ch), ch);
+}
+
+int session_set_tensor(Session *s, const char *name, Change *ch)
+{
+    return keep(s, set_tensor(s, name, ch), ch);
+}
+
 const char *session_state_line(const Session *s, char *out, size_t n)
 {
     size_t k = 0;
 #define PUT(...) (k += (size_t)snprintf(out + k, k < n ? n - k : 0, __VA_ARGS__))
-    PUT("lesson %d page %d kind %d ran %d model %p sentence \"%s\" target \"%s\" src", s->lesson,
-        s->page, (int)session_kind(s), s->ran, (const void *)s->model, s->sentence, s->target);
+    PUT("lesson %d page %d kind %d ran %d model %d/%d/%d sentence \"%s\" target \"%s\" src",
+        s->lesson, s->page, (int)session_kind(s), s->ran, s->model ? s->model->cfg.n_layers : 0,
+        s->model ? s->model->cfg.n_heads : 0, s->model ? s->model->cfg.d_model : 0, s->sentence,
+        s->target);
     for (int i = 0; i < s->n_src; i++)
         PUT(" %d", s->src[i]);
     PUT(" tgt");

@@ -46,6 +46,12 @@ static void refused(App *a, const Change *ch)
     case WHY_NO_CELL:
         app_msg(a, 0, "no such cell");
         break;
+    case WHY_ALL_HEADS:
+        app_msg(a, 0, "every head is shown: a shows one head, whose cells the cursor reads");
+        break;
+    case WHY_GREEDY:
+        app_msg(a, 0, "greedy decoding has no temperature or seed: t switches to sampling");
+        break;
     case WHY_NO_TENSOR:
         app_msg(a, 0, "no tensor %s in this run", ch->detail);
         break;
