@@ -76,7 +76,7 @@ static ChipsFit chips_fit(App *a, Rect r)
 /* Row i of tensor kind T_ATTN_OUT (self-attention of layer) of trace t, or NULL. */
 static const TraceEntry *attn_out(const App *a, const Trace *t)
 {
-    Stack st = a->s->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    Stack st = model_self_stack(a->s->model);
     return t ? trace_find(t, st, a->s->layer, SUB_SELF, -1, T_ATTN_OUT) : NULL;
 }
 
@@ -182,7 +182,7 @@ static void chips_draw(App *a, Rect r)
     char s[400];
     attron(COLOR_PAIR(UI_ACCENT));
     snprintf(s, sizeof s, "token chips  mask:%s  PE:%s  scale:%s",
-             app_mask_name(a, a->s->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC, SUB_SELF),
+             app_mask_name(a, model_self_stack(a->s->model), SUB_SELF),
              model_pe_name(a->s->ctl.pe),
              a->s->ctl.scale ? "on" : "off");
     ui_put(r.y, r.x, r.w, s);

@@ -161,7 +161,7 @@ static void passport_draw(App *a, Rect r)
     char lh[80];
     app_layer_head(a, a->s->layer, a->s->head, lh, sizeof lh);
     ui_putf(r.y, r.x, r.w, "shape passport  %s  mask:%s  PE:%s", lh,
-            app_mask_name(a, a->s->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC, SUB_SELF),
+            app_mask_name(a, model_self_stack(a->s->model), SUB_SELF),
             model_pe_name(a->s->ctl.pe));
     attroff(COLOR_PAIR(UI_ACCENT));
     attron(A_BOLD);

@@ -182,6 +182,15 @@ check(len(bound) > 50 and not unhandled,
       "every request the key table binds (%d) has a handler in the Session, a view or a front end"
       % len(bound) + "".join("\n    no handler: " + r for r in unhandled))
 
+# which stack is shown: one rule, model_self_stack / model_output_stack / model_view_stack
+# (trace.c), never a ternary of its own on the architecture
+ARCH_TERNARY = re.compile(r"ARCH_(DECODER|ENCODER|ENCDEC)\s*\)?\s*\?\s*STACK_")
+ternaries = ["%s:%d: %s" % (path, n, line.strip()) for path, text in sorted(files.items())
+             if path != "engine/trace.c" for n, line in enumerate(text.split("\n"), 1)
+             if ARCH_TERNARY.search(line)]
+check(not ternaries, "which stack is shown is asked of model_self_stack/model_output_stack, "
+      "never an inline ARCH_ ? STACK_ ternary" + "".join("\n    " + b for b in ternaries))
+
 # circles: the call graph between object files (nm), Tarjan's strongly connected components
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 objs = {}  # "room/name" -> object path, for every .c of the rooms
