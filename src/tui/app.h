@@ -73,7 +73,8 @@ typedef struct ViewOps {
     /* work between keys (may be NULL): runs one bounded slice (a few tens of ms at most) and
      * returns 1 while it has more to do (the loop then polls keys instead of waiting) */
     int (*tick)(App *a);
-    /* a screen that changes with no key (a countdown, a file it follows): called each time
+    /* a screen that changes with no key (a countdown, a file it follows: the class quiz, the
+     * notes screen, the lab page): the open overlay's, else the page view's, called each time
      * round the loop, before the draw, the loop waiting at most poll_ms for a key; returns 1
      * when the screen must be redrawn (may be NULL) */
     int (*poll)(App *a);

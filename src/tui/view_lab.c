@@ -28,8 +28,9 @@ static const LabDef *page_lab(const App *a)
     return a->s->w && a->s->w->kind == W_LAB ? lab_find(a->s->w->lab) : NULL;
 }
 
-/* Reads the show file again when it changed (or the page's lab did). 1 when something new. */
-static int lab_tick(App *a)
+/* The poll hook (as the notes screen follows its file): reads the show file again when it
+ * changed (or the page's lab did). 1 when something new, to draw. */
+static int lab_poll(App *a)
 {
     LabView *s = st(a);
     const LabDef *d = page_lab(a);
@@ -209,6 +210,7 @@ static void lab_release(App *a)
 
 const ViewOps VIEW_LAB = {
     .name = "lab", .kind = W_LAB, .keymap = KM_NONE, .state_size = sizeof(LabView),
-    .draw = lab_draw, .need = lab_need, .self_scroll = 1, .hidden = lab_hidden, .tick = lab_tick,
+    .draw = lab_draw, .need = lab_need, .self_scroll = 1, .hidden = lab_hidden,
+    .poll = lab_poll, .poll_ms = 250,
     .release = lab_release,
 };
