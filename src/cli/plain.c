@@ -94,37 +94,48 @@ void plain_say_page(Plain *p)
     plain_say(p, keys);
 }
 
-/* The Session's word on a page change, said as a sentence ("Skipped broken lesson ..."). */
-static void say_msg(Plain *p)
+/* Plain mode's words for a page Change; the page said when one opened. */
+static void page_words(Plain *p, const Change *ch)
 {
-    if (p->s->msg[0])
+    const Course *c = &p->s->course;
+    if (ch->kind == CH_REFUSED) {
+        switch (ch->why) {
+        case WHY_BROKEN:
+            if (ch->a >= 0 && ch->a < c->n_lessons)
+                plain_sayf(p, "Lesson %d (%s) is broken and was skipped: %s", ch->a + 1,
+                           c->lessons[ch->a].file, ch->detail);
+            break;
+        case WHY_FIRST_PAGE: plain_say(p, "This is the first page."); break;
+        case WHY_LAST_PAGE: plain_say(p, "This is the last page of this lesson (q quits)."); break;
+        case WHY_END:
+            plain_sayf(p, "End of the course%s%s. Type lessons to list them, q to quit.",
+                       ch->detail[0] ? "; skipped broken " : "", ch->detail);
+            break;
+        default: break;
+        }
+        return;
+    }
+    if (ch->detail[0])
+        plain_sayf(p, "Skipped broken lesson %s (attend check-lessons says why).", ch->detail);
+    if (p->s->msg[0]) /* the page's model did not load, progress not saved */
         plain_sayf(p, "%c%s.", p->s->msg[0] >= 'a' && p->s->msg[0] <= 'z'
                                    ? p->s->msg[0] - 'a' + 'A' : p->s->msg[0], p->s->msg + 1);
-}
-
-void plain_open(Plain *p, int lesson, int page)
-{
-    int opened = session_open(p->s, lesson, page);
-    say_msg(p);
-    if (!opened)
-        return;
     plain_say(p, "");
     plain_say_page(p);
 }
 
+void plain_open(Plain *p, int lesson, int page)
+{
+    Change ch;
+    session_open(p->s, lesson, page, &ch);
+    page_words(p, &ch);
+}
+
 void plain_turn(Plain *p, int dir)
 {
-    if (session_turn(p->s, dir)) {
-        say_msg(p);
-        plain_say(p, "");
-        plain_say_page(p);
-        return;
-    }
-    if (!strncmp(p->s->msg, "end of the course", 17))
-        plain_sayf(p, "End of the course%s. Type lessons to list them, q to quit.",
-                   p->s->msg + 17);
-    else
-        say_msg(p);
+    Change ch;
+    session_turn(p->s, dir, &ch);
+    page_words(p, &ch);
 }
 
 /* ---- keys: the key table's names for what a page offers ---- */

@@ -66,7 +66,8 @@ static void say_refused(Plain *p, const Change *ch)
         plain_sayf(p, "Not used: %d tokens, the model reads at most %d; nothing was cut.",
                    ch->from, ch->to);
         break;
-    case WHY_NONE: break;
+    case WHY_BROKEN: case WHY_FIRST_PAGE: case WHY_LAST_PAGE: case WHY_END:
+    case WHY_NONE: break; /* pages: plain.c's page_words */
     }
 }
 

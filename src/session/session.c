@@ -316,15 +316,36 @@ static void save_progress(Session *s)
         snprintf(s->msg, sizeof s->msg, "progress not saved: %s", err);
 }
 
-int session_open(Session *s, int lesson, int page)
+/* A page Change (or a refusal) into ch, when the caller wants one; the Session's last. */
+static int page_change(Session *s, Change *ch, ChangeKind kind, ChangeWhy why, const char *detail)
 {
+    Change c;
+    memset(&c, 0, sizeof c);
+    c.req = REQ_NONE;
+    c.kind = kind;
+    c.why = why;
+    c.a = s->lesson;
+    c.b = s->page;
+    snprintf(c.detail, sizeof c.detail, "%s", detail ? detail : "");
+    s->last = c;
+    if (ch)
+        *ch = c;
+    return kind == CH_PAGE;
+}
+
+int session_open(Session *s, int lesson, int page, Change *ch)
+{
+    char why[SESSION_DETAIL_MAX];
     s->msg[0] = '\0';
     if (lesson < 0 || lesson >= s->course.n_lessons)
-        return 0;
+        return page_change(s, ch, CH_REFUSED, WHY_BROKEN, "no such lesson");
     const Lesson *l = &s->course.lessons[lesson];
-    if (l->broken) {
-        snprintf(s->msg, sizeof s->msg, "lesson %d (%.200s) is broken and was skipped: %.300s",
-                 lesson + 1, l->file, l->error);
+    if (l->broken) { /* a: the broken lesson; detail: why it did not load */
+        snprintf(why, sizeof why, "%s", l->error);
+        page_change(s, ch, CH_REFUSED, WHY_BROKEN, why);
+        s->last.a = lesson;
+        if (ch)
+            ch->a = lesson;
         return 0;
     }
     page = page < 0 ? 0 : page >= l->n_pages ? l->n_pages - 1 : page;
@@ -343,7 +364,7 @@ int session_open(Session *s, int lesson, int page)
     session_reset_widget(s);
     save_progress(s);
     session_snap(s);
-    return 1;
+    return page_change(s, ch, CH_PAGE, WHY_NONE, NULL);
 }
 
 int session_resume_page(const Session *s, int lesson)
@@ -360,21 +381,17 @@ int session_resume_page(const Session *s, int lesson)
     return 0; /* every page seen: start again from the top */
 }
 
-int session_turn(Session *s, int dir)
+int session_turn(Session *s, int dir, Change *ch)
 {
     ATTEND_ASSERT(dir == 1 || dir == -1);
-    s->msg[0] = '\0';
     if (s->lesson < 0 || s->lesson >= s->course.n_lessons)
-        return 0;
+        return page_change(s, ch, CH_REFUSED, dir > 0 ? WHY_END : WHY_FIRST_PAGE, NULL);
     const Lesson *l = &s->course.lessons[s->lesson];
     int np = s->page + dir;
     if (np >= 0 && np < l->n_pages)
-        return session_open(s, s->lesson, np);
-    if (s->only_lesson) {
-        snprintf(s->msg, sizeof s->msg, dir > 0 ? "last page of this lesson (q quits)"
-                                                : "first page");
-        return 0;
-    }
+        return session_open(s, s->lesson, np, ch);
+    if (s->only_lesson)
+        return page_change(s, ch, CH_REFUSED, dir > 0 ? WHY_LAST_PAGE : WHY_FIRST_PAGE, NULL);
     char skipped[400] = "";
     for (int i = s->lesson + dir; i >= 0 && i < s->course.n_lessons; i += dir) {
         const Lesson *nl = &s->course.lessons[i];
@@ -383,18 +400,10 @@ int session_turn(Session *s, int dir)
             snprintf(skipped + k, sizeof skipped - k, "%s%.120s", k ? ", " : "", nl->file);
             continue;
         }
-        session_open(s, i, dir > 0 ? 0 : nl->n_pages - 1);
-        if (skipped[0])
-            snprintf(s->msg, sizeof s->msg,
-                     "skipped broken lesson %s (attend check-lessons says why)", skipped);
-        return 1;
+        session_open(s, i, dir > 0 ? 0 : nl->n_pages - 1, NULL);
+        return page_change(s, ch, CH_PAGE, WHY_NONE, skipped);
     }
-    if (dir > 0)
-        snprintf(s->msg, sizeof s->msg, "end of the course%s%s", skipped[0] ? "; skipped broken "
-                                                                             : "", skipped);
-    else
-        snprintf(s->msg, sizeof s->msg, "this is the first page");
-    return 0;
+    return page_change(s, ch, CH_REFUSED, dir > 0 ? WHY_END : WHY_FIRST_PAGE, skipped);
 }
 
 int session_load(Session *s, const char *dir, const char *only, int page_opt, char *err,

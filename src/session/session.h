@@ -47,6 +47,11 @@ typedef enum {
     WHY_TOO_LONG,        /* an edited sentence of Change.from tokens over the cap Change.to */
     WHY_NO_TENSOR,       /* a tensor name the run does not have */
     WHY_GREEDY,          /* generate: a temperature or seed while greedy (t samples) */
+    WHY_BROKEN,          /* a page of a lesson that did not load (detail: file: why) */
+    WHY_FIRST_PAGE,      /* back from the first page (of the course, or of --lesson) */
+    WHY_LAST_PAGE,       /* on from the last page of --lesson */
+    WHY_END,             /* on from the last page of the course (detail: broken lessons
+                            skipped on the way) */
 } ChangeWhy;
 
 /* Why generate's text ended (Change.to with WHY_TEXT_DONE). */
@@ -71,6 +76,8 @@ typedef enum {
     CH_CURSOR,    /* the chip cursor or the inspected cell moved */
     CH_TENSOR,    /* the matrix widget's tensor */
     CH_RESET,     /* the page's starting state */
+    CH_PAGE,      /* another page: a lesson, b page (detail: broken lessons skipped on the
+                     way, "" when none) */
 } ChangeKind;
 
 typedef struct {
@@ -124,7 +131,7 @@ typedef struct Session {
     DescribeSnap *snap;      /* the numbers after the last change (owned) */
     Change last;             /* the last request's Change (the parity test compares them) */
     long n_requests;         /* requests the Session handled since it began */
-    char msg[600];           /* what the last page change said (skipped lessons, the end) */
+    char msg[600];           /* what went wrong opening the last page ("" when nothing) */
 } Session;
 
 /* ---- session.c: course, pages, runs ---- */
@@ -138,11 +145,14 @@ void session_delete(Session *s);
 int session_load(Session *s, const char *dir, const char *only, int page, char *err,
                  size_t errlen);
 /* Opens page of lesson (clamped), starts its widget, saves progress; a broken lesson is not
- * opened (msg says why). 1 when it opened. */
-int session_open(Session *s, int lesson, int page);
+ * opened. ch (NULL: not wanted) gets CH_PAGE, or CH_REFUSED with WHY_BROKEN; msg says what
+ * went wrong on the way (the page's model did not load, progress not saved), "" when
+ * nothing did. 1 when it opened. */
+int session_open(Session *s, int lesson, int page, Change *ch);
 /* Next (+1) or previous (-1) page, across lessons unless only_lesson, skipping broken
- * lessons; 1 when a page opened. msg says what happened when none did, or what was skipped. */
-int session_turn(Session *s, int dir);
+ * lessons. ch gets CH_PAGE (detail: the broken lessons skipped), or CH_REFUSED with
+ * WHY_FIRST_PAGE, WHY_LAST_PAGE or WHY_END. 1 when a page opened. */
+int session_turn(Session *s, int dir, Change *ch);
 /* Gives the course's "@opened" pages the model m (lesson_open_model: the course takes it;
  * the traces sized for the model that held its slot go). jump: s->lesson and s->page become
  * the first page on it. Does not open a page. 0, or -1 with a message in err. */

@@ -172,24 +172,47 @@ void app_reset_widget(App *a)
     view_reset(a);
 }
 
-/* ---- progress and paging ---- */
-/* The Session's word on a page change (a broken lesson skipped, progress not saved). */
-static void page_msg(App *a, int opened)
+/* ---- paging ---- */
+/* The player's words for a page Change, and what went wrong opening the page. */
+static void page_words(App *a, const Change *ch)
 {
-    if (a->s->msg[0])
+    const Course *c = &a->s->course;
+    if (ch->kind == CH_REFUSED) {
+        switch (ch->why) {
+        case WHY_BROKEN:
+            if (ch->a >= 0 && ch->a < c->n_lessons)
+                app_msg(a, 1, "lesson %d (%s) is broken and was skipped: %s", ch->a + 1,
+                        c->lessons[ch->a].file, ch->detail);
+            break;
+        case WHY_FIRST_PAGE:
+            app_msg(a, 0, a->s->only_lesson ? "first page" : "this is the first page");
+            break;
+        case WHY_LAST_PAGE:
+            app_msg(a, 0, "last page of this lesson (q quits)");
+            break;
+        case WHY_END:
+            app_msg(a, 0, "end of the course%s%s - g opens the lesson menu, q quits",
+                    ch->detail[0] ? "; skipped broken " : "", ch->detail);
+            break;
+        default:
+            break;
+        }
+        return;
+    }
+    if (ch->detail[0])
+        app_msg(a, 1, "skipped broken lesson %s (attend check-lessons says why)", ch->detail);
+    if (a->s->msg[0]) /* the page's model did not load, progress not saved */
         app_msg(a, 1, "%s", a->s->msg);
-    (void)opened;
+    a->scr.prose_scroll = 0;
+    a->scr.focus = 0;
+    view_reset(a);
 }
 
 void app_open(App *a, int lesson, int page)
 {
-    int opened = session_open(a->s, lesson, page);
-    if (opened) {
-        a->scr.prose_scroll = 0;
-        a->scr.focus = 0;
-        view_reset(a);
-    }
-    page_msg(a, opened);
+    Change ch;
+    session_open(a->s, lesson, page, &ch);
+    page_words(a, &ch);
 }
 
 int app_resume_page(const App *a, int lesson)
@@ -199,20 +222,10 @@ int app_resume_page(const App *a, int lesson)
 
 void app_turn(App *a, int dir)
 {
+    Change ch;
     ATTEND_ASSERT(dir == 1 || dir == -1);
-    int lesson = a->s->lesson, page = a->s->page;
-    if (session_turn(a->s, dir)) {
-        a->scr.prose_scroll = 0;
-        a->scr.focus = 0;
-        view_reset(a);
-        page_msg(a, 1);
-        return;
-    }
-    (void)lesson, (void)page;
-    if (!strncmp(a->s->msg, "end of the course", 17))
-        app_msg(a, 0, "%s - g opens the lesson menu, q quits", a->s->msg);
-    else if (a->s->msg[0])
-        app_msg(a, 0, "%s", a->s->msg);
+    session_turn(a->s, dir, &ch);
+    page_words(a, &ch);
 }
 
 /* ---- start and stop ---- */

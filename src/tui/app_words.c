@@ -62,8 +62,9 @@ static void refused(App *a, const Change *ch)
         app_msg(a, 0, "not used: %d tokens > %d (%s); nothing was cut", ch->from, ch->to,
                 ch->detail);
         break;
+    case WHY_BROKEN: case WHY_FIRST_PAGE: case WHY_LAST_PAGE: case WHY_END:
     case WHY_NONE:
-        break;
+        break; /* pages: app.c's page_words */
     }
 }
 
@@ -140,6 +141,7 @@ void app_change(App *a, const Change *ch)
     case CH_RESET:
         app_msg(a, 0, "reset to the page's starting state");
         break;
+    case CH_PAGE: /* app.c's page_words */
     case CH_STEP: case CH_PICK: case CH_CURSOR: case CH_TENSOR:
         break; /* the widget shows it */
     }

@@ -19,7 +19,7 @@ static Session *open_page(const char *lesson, int page)
         return NULL;
     }
     s->prog_ok = 0; /* a test never touches the learner's progress */
-    session_open(s, s->lesson, s->page);
+    session_open(s, s->lesson, s->page, NULL);
     return s;
 }
 
