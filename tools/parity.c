@@ -162,20 +162,22 @@ static void reversed(const char *s, char *out, size_t n)
         k += (size_t)snprintf(out + k, n - k, "%s%s", k ? " " : "", words[i]);
 }
 
-static void type_sentence(Both *b, const char *text)
+/* Types text into the sentence editor (key e, or E: the decoder's sentence) and plain mode's
+ * edit (or E) line. */
+static void type_sentence(Both *b, int key, const char *text)
 {
     char line[400];
     begin(b);
-    app_key(b->a, 'e');
+    app_key(b->a, key);
     app_key(b->a, KEY_CTRL('u'));
     for (const char *c = text; *c; c++)
         app_key(b->a, (unsigned char)*c);
     app_key(b->a, '\r');
     if (b->a->overlay)
         app_overlay_close(b->a);
-    snprintf(line, sizeof line, "edit %s", text);
+    snprintf(line, sizeof line, "%s %s", key == 'E' ? "E" : "edit", text);
     plain_command(b->p, line);
-    snprintf(line, sizeof line, "edit \"%.60s\"", text);
+    snprintf(line, sizeof line, "%c \"%.60s\"", key, text);
     compare(b, line, 1);
 }
 
@@ -220,7 +222,11 @@ static void walk_page(Both *b)
     if ((b->a->s->allowed & C_EDIT) && b->a->s->ran && b->a->s->sentence[0]) {
         char text[256];
         reversed(b->a->s->sentence, text, sizeof text);
-        type_sentence(b, text);
+        type_sentence(b, 'e', text);
+        if (b->a->s->model->cfg.arch == ARCH_ENCDEC && b->a->s->target[0]) {
+            reversed(b->a->s->target, text, sizeof text);
+            type_sentence(b, 'E', text);
+        }
     }
     if (k == W_CHIPS && (b->a->s->allowed & C_SWAP) && b->a->s->ran && b->a->s->t->n > 1)
         swap_chips(b, 0, b->a->s->t->n - 1);
