@@ -529,6 +529,8 @@ static int select_cell(Session *s, int row, int col, Change *ch)
     WidgetKind k = session_kind(s);
     if (!(s->allowed & C_CURSOR) || !s->ran || (k != W_HEATMAP && k != W_WORKED))
         return refuse(ch, WHY_NO_CELL, 0);
+    if (k == W_HEATMAP && s->all_heads) /* as the cursor keys: the cells are one head's */
+        return refuse(ch, WHY_ALL_HEADS, 0);
     int rows = k == W_WORKED ? s->w->worked.nq : session_rows(s);
     int cols = k == W_WORKED ? s->w->worked.nk : session_cols(s);
     if (row < 0 || col < 0 || row >= rows || col >= cols)
