@@ -27,18 +27,18 @@ static unsigned long long fnv(unsigned long long h, const void *v, size_t n)
 void present_mark(const App *a, PlanMark *m)
 {
     unsigned long long h = 1469598103934665603ull;
-    m->lesson = a->lesson;
-    m->page = a->page;
-    MIX(h, a->ctl.causal); MIX(h, a->ctl.padding); MIX(h, a->ctl.pe); MIX(h, a->ctl.scale);
+    m->lesson = a->s->lesson;
+    m->page = a->s->page;
+    MIX(h, a->s->ctl.causal); MIX(h, a->s->ctl.padding); MIX(h, a->s->ctl.pe); MIX(h, a->s->ctl.scale);
     for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
-        MIX(h, a->ctl.ablate[l]);
-    for (int i = 0; i < a->n_src && i < APP_MAX_TOK; i++)
-        MIX(h, a->order[i]);
-    MIX(h, a->layer); MIX(h, a->head); MIX(h, a->cross); MIX(h, a->scores);
-    MIX(h, a->all_heads); MIX(h, a->scr.focus);
-    h = fnv(h, a->sentence, strlen(a->sentence) + 1);
-    h = fnv(h, a->target, strlen(a->target) + 1);
-    const LiveState *l = &a->live.s;
+        MIX(h, a->s->ctl.ablate[l]);
+    for (int i = 0; i < a->s->n_src && i < SESSION_MAX_TOK; i++)
+        MIX(h, a->s->order[i]);
+    MIX(h, a->s->layer); MIX(h, a->s->head); MIX(h, a->s->cross); MIX(h, a->s->scores);
+    MIX(h, a->s->all_heads); MIX(h, a->scr.focus);
+    h = fnv(h, a->s->sentence, strlen(a->s->sentence) + 1);
+    h = fnv(h, a->s->target, strlen(a->s->target) + 1);
+    const LiveState *l = &a->s->live.s;
     MIX(h, l->causal); MIX(h, l->scale); MIX(h, l->step); MIX(h, l->d_k); MIX(h, l->n);
     MIX(h, l->tied); MIX(h, l->gqa); MIX(h, l->sample); MIX(h, l->temp * 1000); MIX(h, l->seed);
     m->sig = h;
@@ -94,7 +94,7 @@ static int run_quiz(App *a, const DemoStep *s, const char *where, char *err, siz
     Present *p = a->present;
     char qerr[600];
     QuizSet *q = calloc(1, sizeof *q);
-    if (!q || quiz_build(q, &a->course, s->quiz, s->quiz_count, s->quiz_seed, qerr,
+    if (!q || quiz_build(q, &a->s->course, s->quiz, s->quiz_count, s->quiz_seed, qerr,
                          sizeof qerr)) {
         snprintf(err, n, "%s: \"quiz\": %s", where, q ? qerr : "out of memory");
         free(q);
@@ -147,12 +147,12 @@ static int run_step(App *a, const Demo *d, int i, int depth, void (*press)(App *
     if (s->quiz[0] && quiz_now && run_quiz(a, s, where, err, n))
         return -1;
     if (s->lesson[0]) {
-        int li = lesson_find(&a->course, s->lesson);
+        int li = lesson_find(&a->s->course, s->lesson);
         if (li < 0) {
             snprintf(err, n, "%s: no lesson \"%s\" in the course", where, s->lesson);
             return -1;
         }
-        const Lesson *l = &a->course.lessons[li];
+        const Lesson *l = &a->s->course.lessons[li];
         if (l->broken || s->page > l->n_pages) {
             snprintf(err, n, "%s: lesson %s has no page %d (1..%d)%s", where, s->lesson, s->page,
                      l->n_pages, l->broken ? "; it is broken" : "");
@@ -163,7 +163,7 @@ static int run_step(App *a, const Demo *d, int i, int depth, void (*press)(App *
         app_open(a, li, s->page - 1);
     }
     if (s->type[0]) {
-        if (!app_page(a) || !(a->allowed & C_EDIT)) {
+        if (!app_page(a) || !(a->s->allowed & C_EDIT)) {
             snprintf(err, n, "%s: \"type\": this page's widget takes no sentence (no e key)",
                      where);
             return -1;
@@ -192,7 +192,7 @@ static int run_step(App *a, const Demo *d, int i, int depth, void (*press)(App *
         if (!demo_key_used(a, k)) {
             const Page *pg = app_page(a);
             snprintf(err, n, "%s: key \"%s\" does nothing on %s page %d (%s)%s", where, t,
-                     pg ? a->course.lessons[a->lesson].id : "this", a->page + 1,
+                     pg ? a->s->course.lessons[a->s->lesson].id : "this", a->s->page + 1,
                      pg ? pg->title : "no page", a->overlay ? " with an overlay open" : "");
             return -1;
         }
