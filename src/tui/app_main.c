@@ -79,8 +79,10 @@ static void app_loop(App *a)
      * signal; nothing is corrupted. */
     const char *crash = getenv("ATTEND_CRASH_TEST");
     while (!a->quit && !app_signal) {
-        const ViewOps *ov = a->overlay; /* a screen that changes with no key (a clock) */
-        if (ov && ov->poll && ov->poll(a))
+        /* a screen that changes with no key (a clock, a file it follows): the open overlay,
+         * else the page's view (the lab page follows its show file) */
+        const ViewOps *ov = a->overlay ? a->overlay : app_cur_view(a);
+        if (ov->poll && ov->poll(a))
             dirty = 1;
         if (dirty)
             layout_draw(a);
@@ -90,7 +92,7 @@ static void app_loop(App *a)
         /* a view working between keys (training) runs one slice, then polls the keyboard */
         const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
         int busy = cv && cv->tick && cv->tick(a);
-        timeout(busy ? 0 : ov && ov->poll ? ov->poll_ms : 250);
+        timeout(busy ? 0 : ov->poll ? ov->poll_ms : 250);
         dirty = busy;
         int k = ui_read_key();
         if (k < 0) {
@@ -165,18 +167,20 @@ int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char 
 typedef struct {
     QuizSet *s;
     int time_s;
+    TuiClassRoom *room;
     int *shown;
 } ClassStart;
 
 static int class_start(App *a, void *ctx)
 {
     ClassStart *c = ctx;
-    return view_class_quiz_start(a, c->s, c->time_s, c->shown);
+    return view_class_quiz_start(a, c->s, c->time_s, c->room, c->shown);
 }
 
-int tui_class_quiz(QuizSet *s, int time_s, int ascii, int *shown, char *err, size_t errlen)
+int tui_class_quiz(QuizSet *s, int time_s, int ascii, TuiClassRoom *room, int *shown,
+                   char *err, size_t errlen)
 {
-    ClassStart c = {s, time_s, shown};
+    ClassStart c = {s, time_s, room, shown};
     *shown = 0;
     return app_solo(ascii, class_start, &c, err, errlen);
 }
@@ -282,6 +286,7 @@ static int app_main(int argc, char **argv, int presenter)
         return 1;
     }
     app_run(a); /* prose is transliterated with the final ui mode */
+    present_publish(a); /* notes follow the page --model opened on, not the one before */
     app_loop(a);
     ui_end();
     int rc = 0;
