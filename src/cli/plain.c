@@ -143,7 +143,6 @@ void plain_turn(Plain *p, int dir)
 void plain_key_state(const Plain *p, KeyState *s)
 {
     session_key_state(p->s, s);
-    s->train_causal = p->s->live.s.causal;
 }
 
 void plain_keys_line(Plain *p, char *out, size_t n)
@@ -155,7 +154,7 @@ void plain_keys_line(Plain *p, char *out, size_t n)
     int utf8 = ui.utf8;
     ui.utf8 = 0; /* the hints' ASCII key names: words a line can hold */
     if (kind != W_NONE)
-        keys_hints(&ks, session_keymap(kind), p->s->allowed, hints, sizeof hints);
+        keys_hints(&ks, session_keymap(kind), session_common_hints(kind), hints, sizeof hints);
     ui.utf8 = utf8;
     size_t k = (size_t)snprintf(out, n, "Keys:");
     for (char *h = hints; *h && k < n;) {

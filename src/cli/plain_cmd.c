@@ -59,15 +59,9 @@ static int plain_own(Plain *p, Request req, const char *arg)
     case REQ_SCROLL_UP: case REQ_SCROLL_DOWN: case REQ_SCROLL_LEFT: case REQ_SCROLL_RIGHT:
         plain_say(p, "Plain mode says the first rows and columns; t NAME shows another tensor.");
         return 1;
-    case REQ_TRAIN_RUN: case REQ_SAVE:
+    case REQ_TRAIN_RUN: case REQ_SAVE: /* t trains to the end at once; a replay page's own */
         return plain_train(p, req);
     default:
-        if (session_kind(s) == W_TRAIN && (req == REQ_TOGGLE_MASK || req == REQ_RESET)) {
-            s->live.s.causal = req == REQ_RESET ? s->w->start.causal != 0 : !s->live.s.causal;
-            plain_say(p, s->live.s.causal ? "causal mask on while training"
-                                          : "causal mask OFF while training: the cheating run");
-            return 1;
-        }
         return 0;
     }
 }

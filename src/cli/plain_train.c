@@ -7,21 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "datapath.h"
 #include "repeat_run.h"
 #include "watch.h"
 
 #define TRAIN_PROMPT "the cat"
-#define TRAIN_SAVE_FILE "attend-trained.json"
 #define TRAIN_REPORTS 10     /* measurements said over a run */
 
-static WatchRun *run;
 static RepeatRun *rrun;
 
 void plain_train_free(void)
 {
-    watch_free(run);
-    run = NULL;
     repeat_run_free(rrun);
     rrun = NULL;
 }
@@ -96,6 +91,7 @@ static int plain_train_repeat(Plain *p, Request req)
 static void say_point(Plain *p, const char *when)
 {
     WatchPoint pt;
+    WatchRun *run = p->s->train.run;
     if (watch_measure(run, &pt)) {
         plain_sayf(p, "%s: could not measure: %s", when, watch_error(run));
         return;
@@ -107,56 +103,42 @@ static void say_point(Plain *p, const char *when)
 
 int plain_train(Plain *p, Request req)
 {
-    char err[600];
-    TrainOpts ro;
-    int re;
-    if (p->s->model && repeat_recipe_read(p->s->model, &ro, &re, err, sizeof err) == 0)
+    Session *s = p->s;
+    Change ch;
+    if (session_train_repeat_page(s->model))
         return plain_train_repeat(p, req);
-    if (req == REQ_SAVE) {
-        if (!run || watch_steps_done(run) == 0)
-            plain_say(p, "Nothing trained yet: t trains.");
-        else if (watch_save(run, TRAIN_SAVE_FILE, err, sizeof err))
-            plain_sayf(p, "Cannot save: %s", err);
-        else
-            plain_sayf(p, "Wrote the trained model to %s.", TRAIN_SAVE_FILE);
-        return 1;
-    }
     if (req != REQ_TRAIN_RUN)
         return 0;
-    WatchOpts o;
-    watch_opts_defaults(&o);
-    o.causal = p->s->live.s.causal;
-    if (!run) {
-        char vp[1024], cp[1024], ep[1024];
-        data_path("data/vocab.txt", vp, sizeof vp);
-        data_path("data/corpus/english.txt", cp, sizeof cp);
-        data_path("data/corpus/english-test.txt", ep, sizeof ep);
-        run = watch_new(vp, cp, ep, &o, err, sizeof err);
-        if (!run) {
-            plain_sayf(p, "Cannot train: %s", err);
+    /* t: the Session starts the run (or refuses); a line interface has no keys to answer
+     * between slices, so it trains to the end at once */
+    session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+    if (ch.kind != CH_TRAIN || !s->train.running) {
+        if (ch.kind == CH_TRAIN) /* paused: plain mode never is; go on */
+            session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+        if (ch.kind != CH_TRAIN) {
+            plain_change(p, &ch);
             return 1;
         }
-    } else if (watch_reset(run, o.causal, err, sizeof err)) {
-        plain_sayf(p, "Cannot train: %s", err);
-        return 1;
     }
-    plain_sayf(p, "Training %d steps with the causal mask %s; a report every %d steps.",
-               o.steps, o.causal ? "on" : "OFF (the cheating run)", o.steps / TRAIN_REPORTS);
-    say_point(p, "Before training,");
-    int every = o.steps / TRAIN_REPORTS > 0 ? o.steps / TRAIN_REPORTS : 1, rc = 0;
-    while (rc == 0 && watch_steps_done(run) < o.steps) {
-        rc = watch_step(run);
-        if (rc < 0) {
-            plain_sayf(p, "Training stopped: %s", watch_error(run));
-            return 1;
-        }
-        if (watch_steps_done(run) % every == 0 && watch_steps_done(run) < o.steps)
+    WatchRun *run = s->train.run;
+    int steps = watch_opts(run)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
+    plain_sayf(p, "Training %d steps with the causal mask %s; a report every %d steps.", steps,
+               s->train.causal ? "on" : "OFF (the cheating run)", every);
+    if (watch_steps_done(run) == 0)
+        say_point(p, "Before training,");
+    int rc;
+    while ((rc = session_train_step(s)) > 0 && !s->train.done)
+        if (watch_steps_done(run) % every == 0)
             say_point(p, "At");
+    if (rc < 0) {
+        plain_sayf(p, "Training stopped: %s", s->train.err);
+        return 1;
     }
     say_point(p, "Done at");
     char gen[200];
     if (watch_generate(run, TRAIN_PROMPT, 12, gen, sizeof gen) >= 0)
         plain_sayf(p, "It continues \"%s\" as: %s", TRAIN_PROMPT, gen);
-    plain_say(p, "w writes the trained model; m then t trains again with the mask switched.");
+    plain_say(p, "w writes the trained model; r resets, then m switches the mask and t trains "
+                 "again.");
     return 1;
 }

@@ -30,6 +30,7 @@ void session_delete(Session *s)
         trace_free(s->mt[i].eq_b);
     }
     live_free(&s->live);
+    session_train_free(s);
     lesson_free_course(&s->course);
     progress_free(&s->prog);
     free(s->snap);
@@ -269,6 +270,8 @@ void session_reset_widget(Session *s)
     s->allowed = w ? w->controls : 0;
     select_start(s);
     live_free(&s->live);
+    if (!s->train.run) /* the train widget's run outlives a page (come back to it) */
+        s->train.set = 0;
     if (!w || !s->model) {
         session_run(s);
         return;

@@ -21,10 +21,12 @@ int demo_key_used(App *a, int k)
     if (a->overlay)
         return a->overlay->keymap == KM_EDIT ||
                keys_lookup(&ks, a->overlay->keymap, k) != REQ_NONE;
-    const ViewOps *vo = app_cur_view(a);
-    return keys_lookup(&ks, vo->keymap, k) != REQ_NONE ||
-           (vo->kind != W_NONE && keys_lookup(&ks, KM_COMMON, k) != REQ_NONE) ||
-           keys_lookup(&ks, KM_GLOBAL, k) != REQ_NONE;
+    Keymap km[3];
+    int n = session_keymaps(a->s, km); /* the widget's, the shared controls', the global */
+    for (int i = 0; i < n; i++)
+        if (keys_lookup(&ks, km[i], k) != REQ_NONE)
+            return 1;
+    return 0;
 }
 
 int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), char *err, size_t n)

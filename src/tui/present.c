@@ -60,7 +60,7 @@ static void page_keys(const App *a, char *out, size_t n)
     const ViewOps *vo = app_cur_view(a);
     KeyState ks;
     app_key_state(a, &ks);
-    keys_hints(&ks, vo->keymap, vo->common, h, sizeof h);
+    keys_hints(&ks, vo->keymap, session_common_hints(vo->kind), h, sizeof h);
     keys_global_hints(&ks, 1, g, sizeof g);
     keys_hints_text(h, out, n);
     (void)g;

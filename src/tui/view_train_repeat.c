@@ -35,11 +35,7 @@ struct TrainRepeat {
 
 int trr_applies(const Model *m)
 {
-    TrainOpts o;
-    int every;
-    char err[200];
-    return m && m->cfg.arch == ARCH_DECODER && m->cfg.n_layers >= 2 &&
-           repeat_recipe_read(m, &o, &every, err, sizeof err) == 0;
+    return session_train_repeat_page(m); /* the one rule, plain mode's too */
 }
 
 static void retrace(TrainRepeat *r);
