@@ -83,33 +83,12 @@ static void list_lessons(Plain *p)
     }
 }
 
-/* goto N (a page of this lesson) or goto ID:N. */
+/* goto N (a page of this lesson) or goto ID:N (session_goto, the player's G too). */
 static void goto_page(Plain *p, const char *arg)
 {
-    int lesson = p->s->lesson;
-    const char *num = arg ? arg : "";
-    const char *colon = strchr(num, ':');
-    if (colon) {
-        char id[48];
-        snprintf(id, sizeof id, "%.*s", (int)(colon - num < 47 ? colon - num : 47), num);
-        lesson = lesson_find(&p->s->course, id);
-        if (lesson < 0) {
-            plain_sayf(p, "No lesson with id \"%s\"; lessons lists them.", id);
-            return;
-        }
-        num = colon + 1;
-    }
-    char *end;
-    long n = strtol(num, &end, 10);
-    const Lesson *l = &p->s->course.lessons[lesson];
-    if (!*num || *end || n < 1 || n > l->n_pages) {
-        plain_sayf(p, "Type goto and a page number from 1 to %d, or goto lesson-id:number.",
-                   l->n_pages);
-        return;
-    }
-    if (p->s->only_lesson && lesson != p->s->lesson)
-        p->s->only_lesson = NULL;
-    plain_open(p, lesson, (int)n - 1);
+    Change ch;
+    session_goto(p->s, arg ? arg : "", 0, &ch);
+    plain_page_change(p, &ch);
 }
 
 static void say_notes(Plain *p)

@@ -73,7 +73,8 @@ static void say_refused(Plain *p, const Change *ch)
     case WHY_NOTHING_TRAINED: plain_say(p, "Nothing trained yet: t trains."); break;
     case WHY_TRAIN_ERROR: plain_sayf(p, "Cannot train: %s", ch->detail); break;
     case WHY_BROKEN: case WHY_FIRST_PAGE: case WHY_LAST_PAGE: case WHY_END:
-    case WHY_NONE: break; /* pages: plain.c's page_words */
+    case WHY_NO_LESSON: case WHY_NO_PAGE: case WHY_ONLY_LESSON:
+    case WHY_NONE: break; /* pages: plain_page_change (plain.c) */
     }
 }
 

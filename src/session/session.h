@@ -66,6 +66,9 @@ typedef enum {
     WHY_LAST_PAGE,       /* on from the last page of --lesson */
     WHY_END,             /* on from the last page of the course (detail: broken lessons
                             skipped on the way) */
+    WHY_NO_LESSON,       /* a page address naming no lesson (detail: the name) */
+    WHY_NO_PAGE,         /* a page address naming no page of lesson a (detail: what) */
+    WHY_ONLY_LESSON,     /* another lesson while --lesson keeps to one (detail: its id) */
     WHY_TRAIN_DONE,      /* t after every step is done (r resets, m first for the other mask) */
     WHY_TRAIN_STARTED,   /* m once training started (the mask is set before it) */
     WHY_NOTHING_TRAINED, /* w before a step */
@@ -179,6 +182,12 @@ int session_turn(Session *s, int dir, Change *ch);
  * the traces sized for the model that held its slot go). jump: s->lesson and s->page become
  * the first page on it. Does not open a page. 0, or -1 with a message in err. */
 int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen);
+/* Opens the page a learner or teacher names (the G prompt, plain mode's goto): "N" in this
+ * lesson, or "ID:N" (a lesson id or number). keep_only: --lesson stays (the presenter);
+ * else going to another lesson makes the course whole again, as the lesson menu does. ch as
+ * session_open's, or CH_REFUSED with WHY_NO_LESSON, WHY_NO_PAGE, WHY_BROKEN or
+ * WHY_ONLY_LESSON. 1 when it opened. */
+int session_goto(Session *s, const char *spec, int keep_only, Change *ch);
 /* Shows widget w on model m outside any course (m and w must outlive s). 0, or -1. */
 int session_use(Session *s, const Model *m, const Widget *w);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the

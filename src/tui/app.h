@@ -196,6 +196,9 @@ int app_use(App *a, const Model *m, const Widget *w);
 void app_open(App *a, int lesson, int page);
 /* Next (dir +1) or previous (-1) page, across lessons, skipping broken ones with a warning. */
 void app_turn(App *a, int dir);
+/* After the Session opened a page, or refused to (ch): the player's words for it, and the
+ * view's viewport starts again when a page opened. */
+void app_open_done(App *a, const Change *ch);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
  * progress file was left in, else its first page not yet seen, else 0. */
 int app_resume_page(const App *a, int lesson);

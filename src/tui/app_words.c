@@ -75,8 +75,9 @@ static void refused(App *a, const Change *ch)
         app_msg(a, 1, "cannot train: %s", ch->detail);
         break;
     case WHY_BROKEN: case WHY_FIRST_PAGE: case WHY_LAST_PAGE: case WHY_END:
+    case WHY_NO_LESSON: case WHY_NO_PAGE: case WHY_ONLY_LESSON:
     case WHY_NONE:
-        break; /* pages: app.c's page_words */
+        break; /* pages: app_open_done (app.c), present_goto */
     }
 }
 
@@ -167,7 +168,7 @@ void app_change(App *a, const Change *ch)
         else
             app_msg(a, 0, "heatmap: layer %d head %d", ch->a, ch->b);
         break;
-    case CH_PAGE: /* app.c's page_words */
+    case CH_PAGE: /* app_open_done (app.c) */
     case CH_STEP: case CH_PICK: case CH_CURSOR: case CH_TENSOR:
         break; /* the widget shows it */
     }
