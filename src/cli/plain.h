@@ -60,8 +60,6 @@ void plain_change(Plain *p, const Change *ch);
 /* ---- plain_cmd.c ---- */
 /* Handles one line of input. */
 void plain_command(Plain *p, char *line);
-/* Frees what the commands hold (the train widget's run). */
-void plain_commands_end(void);
 
 /* ---- plain_quiz.c ---- */
 /* The current lesson's questions, asked and answered as lines (practice: start at the

@@ -14,11 +14,6 @@
 
 static void plain_help(Plain *p);
 
-void plain_commands_end(void)
-{
-    plain_train_free();
-}
-
 /* The tensors of the run, for the matrix widget's t. */
 static void list_tensors(Plain *p)
 {

@@ -150,7 +150,9 @@ void plain_change(Plain *p, const Change *ch)
         return;
     }
     if (ch->kind == CH_TRAIN) { /* t itself is plain_train.c's: it trains to the end */
-        if (ch->req == REQ_TOGGLE_MASK || (ch->req == REQ_RESET && !ch->b))
+        if (ch->req == REQ_RESET && ch->b == 2)
+            plain_say(p, "Back to the replay of the recorded training.");
+        else if (ch->req == REQ_TOGGLE_MASK || (ch->req == REQ_RESET && !ch->b))
             plain_say(p, ch->to ? "causal mask on while training"
                                 : "causal mask OFF while training: the cheating run");
         else if (ch->req == REQ_RESET)

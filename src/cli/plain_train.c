@@ -13,17 +13,10 @@
 #define TRAIN_PROMPT "the cat"
 #define TRAIN_REPORTS 10     /* measurements said over a run */
 
-static RepeatRun *rrun;
-
-void plain_train_free(void)
-{
-    repeat_run_free(rrun);
-    rrun = NULL;
-}
-
-/* The latest point of the repeat run's history, said in words. */
+/* The latest point of the live run's history, said in words. */
 static void say_repeat_point(Plain *p, const char *when)
 {
+    RepeatRun *rrun = p->s->train.rep.run;
     const HeadsHistory *h = repeat_run_history(rrun);
     const Model *m = repeat_run_model(rrun);
     if (!h->n)
@@ -41,42 +34,32 @@ static void say_repeat_point(Plain *p, const char *when)
                L - 1, bi, sc[((L - 1) * nh + bi) * HEADS_N_SCORES + 1]);
 }
 
-/* t on a page whose model records a repeat-task recipe: a fresh model trained by it, to the
- * end, a report every tenth of the steps and the phase change. */
-static int plain_train_repeat(Plain *p, Request req)
+/* t on a replay page: the Session's fresh model trained by the recipe, to the end, a report
+ * every tenth of the steps and the phase change. */
+static int plain_train_repeat(Plain *p)
 {
-    char err[600];
-    if (req == REQ_SAVE) {
-        if (!rrun || repeat_run_steps_done(rrun) == 0)
-            plain_say(p, "Nothing trained yet: t trains.");
-        else if (repeat_run_save(rrun, "attend-induction.json", err, sizeof err))
-            plain_sayf(p, "Cannot save: %s", err);
-        else
-            plain_say(p, "Wrote the trained model to attend-induction.json.");
+    Session *s = p->s;
+    Change ch;
+    session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+    if (ch.kind == CH_TRAIN && !s->train.rep.running) /* paused: plain mode never is */
+        session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+    if (ch.kind != CH_TRAIN) {
+        plain_change(p, &ch);
         return 1;
     }
-    if (req != REQ_TRAIN_RUN)
-        return 0;
-    repeat_run_free(rrun);
-    rrun = repeat_run_new(p->s->model, err, sizeof err);
-    if (!rrun) {
-        plain_sayf(p, "Cannot train: %s", err);
-        return 1;
-    }
+    RepeatRun *rrun = s->train.rep.run;
     int steps = repeat_run_opts(rrun)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
     plain_sayf(p, "Training a fresh model by %s's recorded recipe, %d steps; a report every %d "
-                  "steps.", p->s->model->cfg.name, steps, every);
-    for (;;) {
-        int due = repeat_run_due(rrun);
-        if (!due && repeat_run_steps_done(rrun) >= steps)
-            break;
-        if (due ? repeat_run_measure(rrun) : repeat_run_step(rrun)) {
-            plain_sayf(p, "Training stopped: %s", repeat_run_error(rrun));
-            return 1;
-        }
-        int s = repeat_run_steps_done(rrun);
-        if (due && (s % every == 0 || s == steps))
-            say_repeat_point(p, s == 0 ? "Before training," : s == steps ? "Done at" : "At");
+                  "steps.", s->model->cfg.name, steps, every);
+    int rc;
+    while ((rc = session_train_repeat_step(s)) > 0 && rc != 3) {
+        int n = repeat_run_steps_done(rrun);
+        if (rc == 2 && (n % every == 0 || n == steps))
+            say_repeat_point(p, n == 0 ? "Before training," : n == steps ? "Done at" : "At");
+    }
+    if (rc < 0) {
+        plain_sayf(p, "Training stopped: %s", s->train.err);
+        return 1;
     }
     int ph = heads_history_phase(repeat_run_history(rrun));
     if (ph >= 0)
@@ -105,10 +88,10 @@ int plain_train(Plain *p, Request req)
 {
     Session *s = p->s;
     Change ch;
-    if (session_train_repeat_page(s->model))
-        return plain_train_repeat(p, req);
-    if (req != REQ_TRAIN_RUN)
+    if (req != REQ_TRAIN_RUN) /* w is the Session's */
         return 0;
+    if (session_train_repeat_page(s->model))
+        return plain_train_repeat(p);
     /* t: the Session starts the run (or refuses); a line interface has no keys to answer
      * between slices, so it trains to the end at once */
     session_request(s, REQ_TRAIN_RUN, NULL, &ch);

@@ -26,8 +26,10 @@
 #define SESSION_PROSE_MAX 16384
 #define SESSION_DETAIL_MAX 600
 #define SESSION_TRAIN_FILE "attend-trained.json" /* where w writes the train widget's model */
+#define SESSION_REPEAT_FILE "attend-induction.json" /* ... and a replay page's fresh model */
 
 struct WatchRun;
+struct RepeatRun;
 
 /* The train widget's run (session_train.c): the model being trained, its mask, the head its
  * heatmap shows. */
@@ -37,6 +39,11 @@ typedef struct {
     int causal, set;         /* the mask it trains with; set: m chose it before a run */
     int layer, head;         /* the heatmap's head */
     int fresh;               /* counts the runs started over (a view's curves restart) */
+    struct {                 /* a replay page (the induction model): a fresh model trained
+                                live by the recipe it records, instead of the replay */
+        struct RepeatRun *run; /* NULL: the replay */
+        int running, done;
+    } rep;
     char err[300];
 } SessionTrain;
 
@@ -235,6 +242,10 @@ int session_train_request(Session *s, Request req, Change *ch);
 /* One optimisation step of a running run: 1 when one ran (the run may be done after it:
  * train.done), 0 when none runs, -1 when it failed (train.err). */
 int session_train_step(Session *s);
+/* One slice of a replay page's running live run: 2 a measurement of its history (the
+ * recipe's schedule), 1 an optimisation step, 3 it just finished (rep.done), 0 none runs,
+ * -1 it failed (train.err). */
+int session_train_repeat_step(Session *s);
 /* Frees the run (a page change, the end). */
 void session_train_free(Session *s);
 

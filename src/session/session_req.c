@@ -64,7 +64,8 @@ void session_key_state(const Session *s, KeyState *ks)
 {
     keys_state_fill(ks, s->allowed, &s->ctl, s->scores, s->all_heads, &s->live.s, s->model,
                     session_page(s));
-    ks->train_running = s->train.running;
+    ks->train_running = session_kind(s) == W_TRAIN && session_train_repeat_page(s->model)
+                            ? s->train.rep.running : s->train.running;
     ks->train_causal = session_train_causal(s);
 }
 
@@ -424,9 +425,9 @@ static int request(Session *s, Request req, const char *arg, Change *ch)
     memset(ch, 0, sizeof *ch);
     ch->req = req;
     WidgetKind k = session_kind(s);
-    if (k == W_TRAIN && !session_train_repeat_page(s->model))
+    if (k == W_TRAIN) /* the train widget's run, or a replay page's live run */
         return session_train_request(s, req, ch);
-    if (k == W_NONE || k == W_TRAIN || k == W_LAB) /* a replay page, the lab: their view's */
+    if (k == W_NONE || k == W_LAB) /* the lab's file is its view's */
         return 0;
     int done = 0;
     switch (req) {

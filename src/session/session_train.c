@@ -24,6 +24,7 @@ int session_train_repeat_page(const Model *m)
 void session_train_free(Session *s)
 {
     watch_free(s->train.run);
+    repeat_run_free(s->train.rep.run);
     memset(&s->train, 0, sizeof s->train);
 }
 
@@ -65,9 +66,78 @@ static int refuse_train(Change *ch, ChangeWhy why, const char *detail)
     return 1;
 }
 
+/* t, r, w on a replay page: a fresh model trained live by the recipe (t pauses and goes on;
+ * after the end, t starts another), back to the replay (r), saved (w). */
+static int repeat_request(Session *s, Request req, Change *ch)
+{
+    SessionTrain *t = &s->train;
+    ch->kind = CH_TRAIN;
+    switch (req) {
+    case REQ_TRAIN_RUN:
+        if (t->rep.run && !t->rep.done) {
+            t->rep.running = !t->rep.running;
+            ch->to = t->rep.running;
+            ch->a = repeat_run_steps_done(t->rep.run);
+            return 1;
+        }
+        repeat_run_free(t->rep.run);
+        t->rep.done = 0;
+        t->rep.run = repeat_run_new(s->model, t->err, sizeof t->err);
+        if (!t->rep.run)
+            return refuse_train(ch, WHY_TRAIN_ERROR, t->err);
+        t->rep.running = ch->to = ch->b = 1; /* a fresh run */
+        ch->a = (int)repeat_run_opts(t->rep.run)->seed;
+        return 1;
+    case REQ_RESET:
+        repeat_run_free(t->rep.run);
+        t->rep.run = NULL;
+        t->rep.running = t->rep.done = 0;
+        ch->b = 2; /* the replay again */
+        return 1;
+    case REQ_SAVE:
+        if (!t->rep.run || repeat_run_steps_done(t->rep.run) == 0)
+            return refuse_train(ch, WHY_NOTHING_TRAINED, NULL);
+        if (repeat_run_save(t->rep.run, SESSION_REPEAT_FILE, t->err, sizeof t->err))
+            return refuse_train(ch, WHY_TRAIN_ERROR, t->err);
+        ch->a = repeat_run_steps_done(t->rep.run);
+        snprintf(ch->detail, sizeof ch->detail, "%s", SESSION_REPEAT_FILE);
+        return 1;
+    default:
+        ch->kind = CH_NONE;
+        return 0;
+    }
+}
+
+int session_train_repeat_step(Session *s)
+{
+    SessionTrain *t = &s->train;
+    RepeatRun *r = t->rep.run;
+    if (!r || !t->rep.running)
+        return 0;
+    if (repeat_run_due(r)) {
+        if (repeat_run_measure(r))
+            goto failed;
+        return 2;
+    }
+    if (repeat_run_steps_done(r) >= repeat_run_opts(r)->steps) {
+        t->rep.running = 0;
+        t->rep.done = 1;
+        return 3;
+    }
+    if (repeat_run_step(r) < 0)
+        goto failed;
+    return 1;
+failed:
+    t->rep.running = 0;
+    snprintf(t->err, sizeof t->err, "%s", repeat_run_error(r));
+    return -1;
+}
+
 int session_train_request(Session *s, Request req, Change *ch)
 {
     SessionTrain *t = &s->train;
+    if (session_train_repeat_page(s->model))
+        return repeat_request(s, req, ch);
     ch->kind = CH_TRAIN;
     switch (req) {
     case REQ_TRAIN_RUN:

@@ -69,7 +69,9 @@ static void refused(App *a, const Change *ch)
         app_msg(a, 0, "the mask is set before training: r resets, then m");
         break;
     case WHY_NOTHING_TRAINED:
-        app_msg(a, 0, "nothing trained yet: t starts training");
+        app_msg(a, 0, "%s", session_train_repeat_page(a->s->model)
+                                ? "nothing trained yet: t trains a fresh model live"
+                                : "nothing trained yet: t starts training");
         break;
     case WHY_TRAIN_ERROR:
         app_msg(a, 1, "cannot train: %s", ch->detail);
@@ -155,6 +157,18 @@ void app_change(App *a, const Change *ch)
         app_msg(a, 0, "reset to the page's starting state");
         break;
     case CH_TRAIN:
+        if (session_train_repeat_page(a->s->model)) { /* a replay page's live run */
+            if (ch->req == REQ_TRAIN_RUN && ch->b)
+                app_msg(a, 0, "training a fresh model live, seed %d: t pauses, q quits", ch->a);
+            else if (ch->req == REQ_TRAIN_RUN)
+                app_msg(a, 0, ch->to ? "training..." : "paused at step %d", ch->a);
+            else if (ch->req == REQ_RESET)
+                app_msg(a, 0, "the replay of the recorded training");
+            else if (ch->req == REQ_SAVE)
+                app_msg(a, 0, "saved %s (step %d); attend heads --model reads it", ch->detail,
+                        ch->a);
+            break;
+        }
         if (ch->req == REQ_TRAIN_RUN)
             app_msg(a, 0, ch->to ? "training..." : "paused at step %d", ch->a);
         else if (ch->req == REQ_TOGGLE_MASK || (ch->req == REQ_RESET && !ch->b))

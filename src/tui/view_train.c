@@ -67,7 +67,7 @@ static TrainRepeat *rep(const App *a)
     if (!trr_applies(a->s->model))
         return NULL;
     char err[300];
-    s->rep = trr_new(a->s->model, err, sizeof err);
+    s->rep = trr_new(a->s->model, &a->s->train, err, sizeof err);
     if (!s->rep)
         app_msg((App *)a, 1, "%s", err);
     return s->rep;
@@ -184,20 +184,16 @@ static int train_tick(App *a)
     return 1;
 }
 
-/* t, m, r, h/l, w: the Session's (session_train.c), but on a replay page; a run opened or
- * reset restarts the curves, another head redraws the heatmap. */
-static int train_key(App *a, Request req, int k)
-{
-    (void)k;
-    TrainRepeat *rp = rep(a);
-    if (rp)
-        return trr_key(a, rp, req);
-    return 0;
-}
-
+/* t, m, r, h/l, w are the Session's (session_train.c): a run opened or reset restarts the
+ * curves, another head redraws the heatmap; a replay page follows its live run. */
 static void train_changed(App *a, const Change *ch)
 {
     TrainState *s = st(a);
+    TrainRepeat *rp = s ? rep(a) : NULL;
+    if (rp) {
+        trr_changed(a, rp, ch);
+        return;
+    }
     if (!s || ch->kind != CH_TRAIN)
         return;
     tr_follow(a, s);
@@ -361,18 +357,9 @@ static void train_release(App *a)
     s->trace = NULL;
 }
 
-/* The key table's train_running and train_causal (the footer's labels). */
-static void train_key_state(const App *a, KeyState *ks)
-{
-    TrainState *s = st(a);
-    TrainRepeat *rp = s ? rep(a) : NULL;
-    ks->train_running = rp ? trr_running(rp) : a->s->train.running;
-    ks->train_causal = session_train_causal(a->s);
-}
-
 const ViewOps VIEW_TRAIN = {
     .name = "train", .kind = W_TRAIN, .keymap = KM_TRAIN,
-    .state_size = sizeof(TrainState), .draw = train_draw, .key = train_key, .need = train_need,
+    .state_size = sizeof(TrainState), .draw = train_draw, .need = train_need,
     .tick = train_tick, .release = train_release, .self_scroll = 1, .hidden = train_hidden,
-    .key_state = train_key_state, .changed = train_changed,
+    .changed = train_changed, /* its key state is the Session's */
 };
