@@ -171,6 +171,8 @@ static void lab_draw(App *a, Rect r)
     y++;
     ui_putf(y++, r.x, r.w, "%s %s  %s", pass ? "PASS" : "FAIL", when, sh->line);
     attroff(A_BOLD | (pass ? COLOR_PAIR(UI_ACCENT) : 0));
+    if (sh->diagnosis[0] && y < lim)
+        ui_putf(y++, r.x, r.w, "Diagnosis %s", sh->diagnosis);
     if (sh->have && y + 2 < lim) {
         attron(A_DIM);
         ui_putf(y++, r.x, r.w, "%s", sh->what);
