@@ -2,7 +2,8 @@
  * every page of a course opened in the player (a headless App: keys through app_key, as
  * check-lessons walks it) and in plain mode (lines through plain_command), then the same key
  * script sent to both: every key the page offers (its widget's keymap and the shared
- * controls, each key the table binds there), a sentence typed (the page's own, reversed),
+ * controls, each key the table binds there but t, which trains), a sentence typed (the
+ * page's own, reversed),
  * a swap of the first and last chips, and the keys again. After every step the Session's
  * state (session_state_line), its last Change (session_change_line) and its count of
  * handled requests must be the same in both, and no key either front end offers may answer
@@ -123,7 +124,7 @@ static int offered(Both *b, int *keys, int max)
             if (r == REQ_NONE)
                 continue;
             if (r != REQ_EDIT && r != REQ_EDIT_DECODER && r != REQ_PICK_TENSOR &&
-                r != REQ_TRAIN_RUN && r != REQ_SAVE)
+                r != REQ_TRAIN_RUN) /* typed text; training (w before it writes nothing) */
                 keys[n++] = k;
             break;
         }
@@ -214,7 +215,7 @@ static void walk_page(Both *b)
     plain_open(b->p, b->li, b->pi);
     compare(b, "opened", 1);
     WidgetKind k = session_kind(b->a->s);
-    if (k == W_TRAIN || k == W_LAB) /* the train run and the lab file are their views' own */
+    if (k == W_LAB) /* the lab's show file is its view's */
         return;
     int n = offered(b, keys, 200);
     for (int i = 0; i < n; i++)
@@ -272,7 +273,6 @@ int main(int argc, char **argv)
     fclose(b.p->out);
     free(b.out);
     session_delete(b.p->s);
-    plain_commands_end();
     free(b.p);
     return failed ? 1 : 0;
 }

@@ -94,8 +94,7 @@ void plain_say_page(Plain *p)
     plain_say(p, keys);
 }
 
-/* Plain mode's words for a page Change; the page said when one opened. */
-static void page_words(Plain *p, const Change *ch)
+void plain_page_change(Plain *p, const Change *ch)
 {
     const Course *c = &p->s->course;
     if (ch->kind == CH_REFUSED) {
@@ -106,6 +105,13 @@ static void page_words(Plain *p, const Change *ch)
                            c->lessons[ch->a].file, ch->detail);
             break;
         case WHY_FIRST_PAGE: plain_say(p, "This is the first page."); break;
+        case WHY_NO_LESSON:
+            plain_sayf(p, "No lesson with id \"%s\"; lessons lists them.", ch->detail);
+            break;
+        case WHY_NO_PAGE: case WHY_ONLY_LESSON:
+            plain_sayf(p, "Type goto and a page number from 1 to %d, or goto lesson-id:number.",
+                       ch->a >= 0 && ch->a < c->n_lessons ? c->lessons[ch->a].n_pages : 1);
+            break;
         case WHY_LAST_PAGE: plain_say(p, "This is the last page of this lesson (q quits)."); break;
         case WHY_END:
             plain_sayf(p, "End of the course%s%s. Type lessons to list them, q to quit.",
@@ -128,14 +134,14 @@ void plain_open(Plain *p, int lesson, int page)
 {
     Change ch;
     session_open(p->s, lesson, page, &ch);
-    page_words(p, &ch);
+    plain_page_change(p, &ch);
 }
 
 void plain_turn(Plain *p, int dir)
 {
     Change ch;
     session_turn(p->s, dir, &ch);
-    page_words(p, &ch);
+    plain_page_change(p, &ch);
 }
 
 /* ---- keys: the key table's names for what a page offers ---- */
@@ -143,7 +149,6 @@ void plain_turn(Plain *p, int dir)
 void plain_key_state(const Plain *p, KeyState *s)
 {
     session_key_state(p->s, s);
-    s->train_causal = p->s->live.s.causal;
 }
 
 void plain_keys_line(Plain *p, char *out, size_t n)
@@ -155,7 +160,7 @@ void plain_keys_line(Plain *p, char *out, size_t n)
     int utf8 = ui.utf8;
     ui.utf8 = 0; /* the hints' ASCII key names: words a line can hold */
     if (kind != W_NONE)
-        keys_hints(&ks, session_keymap(kind), p->s->allowed, hints, sizeof hints);
+        keys_hints(&ks, session_keymap(kind), session_common_hints(kind), hints, sizeof hints);
     ui.utf8 = utf8;
     size_t k = (size_t)snprintf(out, n, "Keys:");
     for (char *h = hints; *h && k < n;) {

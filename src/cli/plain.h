@@ -42,6 +42,9 @@ void plain_say_widget(Plain *p);
 void plain_say_page(Plain *p);
 /* Opens a page (saving progress) and says it: title, prose, widget, keys. */
 void plain_open(Plain *p, int lesson, int page);
+/* Says a page Change: the page that opened (what went wrong on the way first), or why none
+ * did. */
+void plain_page_change(Plain *p, const Change *ch);
 /* Next (+1) or previous (-1) page, across lessons unless --lesson; says where it went. */
 void plain_turn(Plain *p, int dir);
 /* The one-line list of the keys that matter on this page ("m mask, v scores, next, ..."). */
@@ -57,8 +60,6 @@ void plain_change(Plain *p, const Change *ch);
 /* ---- plain_cmd.c ---- */
 /* Handles one line of input. */
 void plain_command(Plain *p, char *line);
-/* Frees what the commands hold (the train widget's run). */
-void plain_commands_end(void);
 
 /* ---- plain_quiz.c ---- */
 /* The current lesson's questions, asked and answered as lines (practice: start at the

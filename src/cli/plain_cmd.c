@@ -14,11 +14,6 @@
 
 static void plain_help(Plain *p);
 
-void plain_commands_end(void)
-{
-    plain_train_free();
-}
-
 /* The tensors of the run, for the matrix widget's t. */
 static void list_tensors(Plain *p)
 {
@@ -59,15 +54,9 @@ static int plain_own(Plain *p, Request req, const char *arg)
     case REQ_SCROLL_UP: case REQ_SCROLL_DOWN: case REQ_SCROLL_LEFT: case REQ_SCROLL_RIGHT:
         plain_say(p, "Plain mode says the first rows and columns; t NAME shows another tensor.");
         return 1;
-    case REQ_TRAIN_RUN: case REQ_SAVE:
+    case REQ_TRAIN_RUN: case REQ_SAVE: /* t trains to the end at once; a replay page's own */
         return plain_train(p, req);
     default:
-        if (session_kind(s) == W_TRAIN && (req == REQ_TOGGLE_MASK || req == REQ_RESET)) {
-            s->live.s.causal = req == REQ_RESET ? s->w->start.causal != 0 : !s->live.s.causal;
-            plain_say(p, s->live.s.causal ? "causal mask on while training"
-                                          : "causal mask OFF while training: the cheating run");
-            return 1;
-        }
         return 0;
     }
 }
@@ -89,33 +78,12 @@ static void list_lessons(Plain *p)
     }
 }
 
-/* goto N (a page of this lesson) or goto ID:N. */
+/* goto N (a page of this lesson) or goto ID:N (session_goto, the player's G too). */
 static void goto_page(Plain *p, const char *arg)
 {
-    int lesson = p->s->lesson;
-    const char *num = arg ? arg : "";
-    const char *colon = strchr(num, ':');
-    if (colon) {
-        char id[48];
-        snprintf(id, sizeof id, "%.*s", (int)(colon - num < 47 ? colon - num : 47), num);
-        lesson = lesson_find(&p->s->course, id);
-        if (lesson < 0) {
-            plain_sayf(p, "No lesson with id \"%s\"; lessons lists them.", id);
-            return;
-        }
-        num = colon + 1;
-    }
-    char *end;
-    long n = strtol(num, &end, 10);
-    const Lesson *l = &p->s->course.lessons[lesson];
-    if (!*num || *end || n < 1 || n > l->n_pages) {
-        plain_sayf(p, "Type goto and a page number from 1 to %d, or goto lesson-id:number.",
-                   l->n_pages);
-        return;
-    }
-    if (p->s->only_lesson && lesson != p->s->lesson)
-        p->s->only_lesson = NULL;
-    plain_open(p, lesson, (int)n - 1);
+    Change ch;
+    session_goto(p->s, arg ? arg : "", 0, &ch);
+    plain_page_change(p, &ch);
 }
 
 static void say_notes(Plain *p)

@@ -54,7 +54,6 @@ static int plain_load(Plain *p, const char *dir, const char *only, int page, con
 static void plain_free(Plain *p)
 {
     session_delete(p->s);
-    plain_commands_end();
 }
 
 /* Reads lines until q or the end of input. */

@@ -66,8 +66,15 @@ static void say_refused(Plain *p, const Change *ch)
         plain_sayf(p, "Not used: %d tokens, the model reads at most %d; nothing was cut.",
                    ch->from, ch->to);
         break;
+    case WHY_TRAIN_DONE:
+        plain_say(p, "Training is done: r resets, then m switches the mask, t trains again.");
+        break;
+    case WHY_TRAIN_STARTED: plain_say(p, "The mask is set before training: r resets, then m."); break;
+    case WHY_NOTHING_TRAINED: plain_say(p, "Nothing trained yet: t trains."); break;
+    case WHY_TRAIN_ERROR: plain_sayf(p, "Cannot train: %s", ch->detail); break;
     case WHY_BROKEN: case WHY_FIRST_PAGE: case WHY_LAST_PAGE: case WHY_END:
-    case WHY_NONE: break; /* pages: plain.c's page_words */
+    case WHY_NO_LESSON: case WHY_NO_PAGE: case WHY_ONLY_LESSON:
+    case WHY_NONE: break; /* pages: plain_page_change (plain.c) */
     }
 }
 
@@ -140,6 +147,20 @@ void plain_change(Plain *p, const Change *ch)
         return;
     if (ch->kind == CH_REFUSED) {
         say_refused(p, ch);
+        return;
+    }
+    if (ch->kind == CH_TRAIN) { /* t itself is plain_train.c's: it trains to the end */
+        if (ch->req == REQ_RESET && ch->b == 2)
+            plain_say(p, "Back to the replay of the recorded training.");
+        else if (ch->req == REQ_TOGGLE_MASK || (ch->req == REQ_RESET && !ch->b))
+            plain_say(p, ch->to ? "causal mask on while training"
+                                : "causal mask OFF while training: the cheating run");
+        else if (ch->req == REQ_RESET)
+            plain_sayf(p, "Reset: fresh weights from seed %d, step 0.", ch->a);
+        else if (ch->req == REQ_SAVE)
+            plain_sayf(p, "Wrote the trained model to %s.", ch->detail);
+        else if (ch->req != REQ_TRAIN_RUN)
+            plain_sayf(p, "The heatmap shows layer %d head %d.", ch->a, ch->b);
         return;
     }
     if (ch->kind == CH_PICK) {

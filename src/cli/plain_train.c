@@ -7,28 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "datapath.h"
 #include "repeat_run.h"
 #include "watch.h"
 
 #define TRAIN_PROMPT "the cat"
-#define TRAIN_SAVE_FILE "attend-trained.json"
 #define TRAIN_REPORTS 10     /* measurements said over a run */
 
-static WatchRun *run;
-static RepeatRun *rrun;
-
-void plain_train_free(void)
-{
-    watch_free(run);
-    run = NULL;
-    repeat_run_free(rrun);
-    rrun = NULL;
-}
-
-/* The latest point of the repeat run's history, said in words. */
+/* The latest point of the live run's history, said in words. */
 static void say_repeat_point(Plain *p, const char *when)
 {
+    RepeatRun *rrun = p->s->train.rep.run;
     const HeadsHistory *h = repeat_run_history(rrun);
     const Model *m = repeat_run_model(rrun);
     if (!h->n)
@@ -46,42 +34,32 @@ static void say_repeat_point(Plain *p, const char *when)
                L - 1, bi, sc[((L - 1) * nh + bi) * HEADS_N_SCORES + 1]);
 }
 
-/* t on a page whose model records a repeat-task recipe: a fresh model trained by it, to the
- * end, a report every tenth of the steps and the phase change. */
-static int plain_train_repeat(Plain *p, Request req)
+/* t on a replay page: the Session's fresh model trained by the recipe, to the end, a report
+ * every tenth of the steps and the phase change. */
+static int plain_train_repeat(Plain *p)
 {
-    char err[600];
-    if (req == REQ_SAVE) {
-        if (!rrun || repeat_run_steps_done(rrun) == 0)
-            plain_say(p, "Nothing trained yet: t trains.");
-        else if (repeat_run_save(rrun, "attend-induction.json", err, sizeof err))
-            plain_sayf(p, "Cannot save: %s", err);
-        else
-            plain_say(p, "Wrote the trained model to attend-induction.json.");
+    Session *s = p->s;
+    Change ch;
+    session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+    if (ch.kind == CH_TRAIN && !s->train.rep.running) /* paused: plain mode never is */
+        session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+    if (ch.kind != CH_TRAIN) {
+        plain_change(p, &ch);
         return 1;
     }
-    if (req != REQ_TRAIN_RUN)
-        return 0;
-    repeat_run_free(rrun);
-    rrun = repeat_run_new(p->s->model, err, sizeof err);
-    if (!rrun) {
-        plain_sayf(p, "Cannot train: %s", err);
-        return 1;
-    }
+    RepeatRun *rrun = s->train.rep.run;
     int steps = repeat_run_opts(rrun)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
     plain_sayf(p, "Training a fresh model by %s's recorded recipe, %d steps; a report every %d "
-                  "steps.", p->s->model->cfg.name, steps, every);
-    for (;;) {
-        int due = repeat_run_due(rrun);
-        if (!due && repeat_run_steps_done(rrun) >= steps)
-            break;
-        if (due ? repeat_run_measure(rrun) : repeat_run_step(rrun)) {
-            plain_sayf(p, "Training stopped: %s", repeat_run_error(rrun));
-            return 1;
-        }
-        int s = repeat_run_steps_done(rrun);
-        if (due && (s % every == 0 || s == steps))
-            say_repeat_point(p, s == 0 ? "Before training," : s == steps ? "Done at" : "At");
+                  "steps.", s->model->cfg.name, steps, every);
+    int rc;
+    while ((rc = session_train_repeat_step(s)) > 0 && rc != 3) {
+        int n = repeat_run_steps_done(rrun);
+        if (rc == 2 && (n % every == 0 || n == steps))
+            say_repeat_point(p, n == 0 ? "Before training," : n == steps ? "Done at" : "At");
+    }
+    if (rc < 0) {
+        plain_sayf(p, "Training stopped: %s", s->train.err);
+        return 1;
     }
     int ph = heads_history_phase(repeat_run_history(rrun));
     if (ph >= 0)
@@ -96,6 +74,7 @@ static int plain_train_repeat(Plain *p, Request req)
 static void say_point(Plain *p, const char *when)
 {
     WatchPoint pt;
+    WatchRun *run = p->s->train.run;
     if (watch_measure(run, &pt)) {
         plain_sayf(p, "%s: could not measure: %s", when, watch_error(run));
         return;
@@ -107,56 +86,42 @@ static void say_point(Plain *p, const char *when)
 
 int plain_train(Plain *p, Request req)
 {
-    char err[600];
-    TrainOpts ro;
-    int re;
-    if (p->s->model && repeat_recipe_read(p->s->model, &ro, &re, err, sizeof err) == 0)
-        return plain_train_repeat(p, req);
-    if (req == REQ_SAVE) {
-        if (!run || watch_steps_done(run) == 0)
-            plain_say(p, "Nothing trained yet: t trains.");
-        else if (watch_save(run, TRAIN_SAVE_FILE, err, sizeof err))
-            plain_sayf(p, "Cannot save: %s", err);
-        else
-            plain_sayf(p, "Wrote the trained model to %s.", TRAIN_SAVE_FILE);
-        return 1;
-    }
-    if (req != REQ_TRAIN_RUN)
+    Session *s = p->s;
+    Change ch;
+    if (req != REQ_TRAIN_RUN) /* w is the Session's */
         return 0;
-    WatchOpts o;
-    watch_opts_defaults(&o);
-    o.causal = p->s->live.s.causal;
-    if (!run) {
-        char vp[1024], cp[1024], ep[1024];
-        data_path("data/vocab.txt", vp, sizeof vp);
-        data_path("data/corpus/english.txt", cp, sizeof cp);
-        data_path("data/corpus/english-test.txt", ep, sizeof ep);
-        run = watch_new(vp, cp, ep, &o, err, sizeof err);
-        if (!run) {
-            plain_sayf(p, "Cannot train: %s", err);
+    if (session_train_repeat_page(s->model))
+        return plain_train_repeat(p);
+    /* t: the Session starts the run (or refuses); a line interface has no keys to answer
+     * between slices, so it trains to the end at once */
+    session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+    if (ch.kind != CH_TRAIN || !s->train.running) {
+        if (ch.kind == CH_TRAIN) /* paused: plain mode never is; go on */
+            session_request(s, REQ_TRAIN_RUN, NULL, &ch);
+        if (ch.kind != CH_TRAIN) {
+            plain_change(p, &ch);
             return 1;
         }
-    } else if (watch_reset(run, o.causal, err, sizeof err)) {
-        plain_sayf(p, "Cannot train: %s", err);
-        return 1;
     }
-    plain_sayf(p, "Training %d steps with the causal mask %s; a report every %d steps.",
-               o.steps, o.causal ? "on" : "OFF (the cheating run)", o.steps / TRAIN_REPORTS);
-    say_point(p, "Before training,");
-    int every = o.steps / TRAIN_REPORTS > 0 ? o.steps / TRAIN_REPORTS : 1, rc = 0;
-    while (rc == 0 && watch_steps_done(run) < o.steps) {
-        rc = watch_step(run);
-        if (rc < 0) {
-            plain_sayf(p, "Training stopped: %s", watch_error(run));
-            return 1;
-        }
-        if (watch_steps_done(run) % every == 0 && watch_steps_done(run) < o.steps)
+    WatchRun *run = s->train.run;
+    int steps = watch_opts(run)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
+    plain_sayf(p, "Training %d steps with the causal mask %s; a report every %d steps.", steps,
+               s->train.causal ? "on" : "OFF (the cheating run)", every);
+    if (watch_steps_done(run) == 0)
+        say_point(p, "Before training,");
+    int rc;
+    while ((rc = session_train_step(s)) > 0 && !s->train.done)
+        if (watch_steps_done(run) % every == 0)
             say_point(p, "At");
+    if (rc < 0) {
+        plain_sayf(p, "Training stopped: %s", s->train.err);
+        return 1;
     }
     say_point(p, "Done at");
     char gen[200];
     if (watch_generate(run, TRAIN_PROMPT, 12, gen, sizeof gen) >= 0)
         plain_sayf(p, "It continues \"%s\" as: %s", TRAIN_PROMPT, gen);
-    plain_say(p, "w writes the trained model; m then t trains again with the mask switched.");
+    plain_say(p, "w writes the trained model; r resets, then m switches the mask and t trains "
+                 "again.");
     return 1;
 }

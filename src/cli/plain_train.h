@@ -1,15 +1,13 @@
-/* plain_train.h - the train widget in plain mode: t trains the small decoder of the page
- * (src/engine/watch.c) to the end, saying its losses and best head as it goes; w writes the
- * trained model. */
+/* plain_train.h - the train widget in plain mode: t trains the Session's run (session_train.c)
+ * to the end, saying its losses and best head as it goes; on a replay page (the induction
+ * model) a fresh model by its recorded recipe. */
 #ifndef ATTEND_PLAIN_TRAIN_H
 #define ATTEND_PLAIN_TRAIN_H
 
 #include "plain.h"
 
-/* Handles REQ_TRAIN_RUN (train to the end) and REQ_SAVE (write attend-trained.json). 1 when
- * used. */
+/* Handles REQ_TRAIN_RUN: the Session's run (or a replay page's live run) trained to the
+ * end. 1 when used. */
 int plain_train(Plain *p, Request req);
-/* Frees the trained run. */
-void plain_train_free(void);
 
 #endif

@@ -30,6 +30,7 @@ void session_delete(Session *s)
         trace_free(s->mt[i].eq_b);
     }
     live_free(&s->live);
+    session_train_free(s);
     lesson_free_course(&s->course);
     progress_free(&s->prog);
     free(s->snap);
@@ -269,6 +270,8 @@ void session_reset_widget(Session *s)
     s->allowed = w ? w->controls : 0;
     select_start(s);
     live_free(&s->live);
+    if (!s->train.run) /* the train widget's run outlives a page (come back to it) */
+        s->train.set = 0;
     if (!w || !s->model) {
         session_run(s);
         return;
@@ -365,6 +368,40 @@ int session_open(Session *s, int lesson, int page, Change *ch)
     save_progress(s);
     session_snap(s);
     return page_change(s, ch, CH_PAGE, WHY_NONE, NULL);
+}
+
+int session_goto(Session *s, const char *spec, int keep_only, Change *ch)
+{
+    int lesson = s->lesson;
+    const char *colon = strrchr(spec, ':');
+    char *end, id[64], part[64];
+    if (colon) {
+        snprintf(id, sizeof id, "%.*s", (int)(colon - spec < 63 ? colon - spec : 63), spec);
+        lesson = lesson_find(&s->course, id);
+        long ln = strtol(id, &end, 10);
+        if (lesson < 0 && end != id && !*end && ln >= 1 && ln <= s->course.n_lessons)
+            lesson = (int)ln - 1;
+        if (lesson < 0)
+            return page_change(s, ch, CH_REFUSED, WHY_NO_LESSON, id);
+        if (keep_only && s->only_lesson && lesson != s->lesson)
+            return page_change(s, ch, CH_REFUSED, WHY_ONLY_LESSON, s->only_lesson);
+        spec = colon + 1;
+    }
+    if (lesson < 0 || lesson >= s->course.n_lessons)
+        return page_change(s, ch, CH_REFUSED, WHY_NO_LESSON, spec);
+    const Lesson *l = &s->course.lessons[lesson];
+    long pn = strtol(spec, &end, 10);
+    if (end == spec || *end || pn < 1 || pn > l->n_pages) {
+        snprintf(part, sizeof part, "%.60s", spec);
+        page_change(s, ch, CH_REFUSED, WHY_NO_PAGE, part);
+        s->last.a = lesson;
+        if (ch)
+            ch->a = lesson;
+        return 0;
+    }
+    if (lesson != s->lesson && !keep_only) /* as the lesson menu: the course is whole again */
+        s->only_lesson = NULL;
+    return session_open(s, lesson, (int)pn - 1, ch);
 }
 
 int session_resume_page(const Session *s, int lesson)

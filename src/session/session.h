@@ -25,6 +25,27 @@
 #define SESSION_MAX_MODELS 16  /* models per course with their traces */
 #define SESSION_PROSE_MAX 16384
 #define SESSION_DETAIL_MAX 600
+#define SESSION_TRAIN_FILE "attend-trained.json" /* where w writes the train widget's model */
+#define SESSION_REPEAT_FILE "attend-induction.json" /* ... and a replay page's fresh model */
+
+struct WatchRun;
+struct RepeatRun;
+
+/* The train widget's run (session_train.c): the model being trained, its mask, the head its
+ * heatmap shows. */
+typedef struct {
+    struct WatchRun *run;    /* NULL before the first t (and after a page change) */
+    int running, done;       /* training between keys / all its steps done */
+    int causal, set;         /* the mask it trains with; set: m chose it before a run */
+    int layer, head;         /* the heatmap's head */
+    int fresh;               /* counts the runs started over (a view's curves restart) */
+    struct {                 /* a replay page (the induction model): a fresh model trained
+                                live by the recipe it records, instead of the replay */
+        struct RepeatRun *run; /* NULL: the replay */
+        int running, done;
+    } rep;
+    char err[300];
+} SessionTrain;
 
 typedef struct {
     const Model *model;
@@ -52,6 +73,13 @@ typedef enum {
     WHY_LAST_PAGE,       /* on from the last page of --lesson */
     WHY_END,             /* on from the last page of the course (detail: broken lessons
                             skipped on the way) */
+    WHY_NO_LESSON,       /* a page address naming no lesson (detail: the name) */
+    WHY_NO_PAGE,         /* a page address naming no page of lesson a (detail: what) */
+    WHY_ONLY_LESSON,     /* another lesson while --lesson keeps to one (detail: its id) */
+    WHY_TRAIN_DONE,      /* t after every step is done (r resets, m first for the other mask) */
+    WHY_TRAIN_STARTED,   /* m once training started (the mask is set before it) */
+    WHY_NOTHING_TRAINED, /* w before a step */
+    WHY_TRAIN_ERROR,     /* the run could not start or save (detail: why) */
 } ChangeWhy;
 
 /* Why generate's text ended (Change.to with WHY_TEXT_DONE). */
@@ -78,6 +106,9 @@ typedef enum {
     CH_RESET,     /* the page's starting state */
     CH_PAGE,      /* another page: a lesson, b page (detail: broken lessons skipped on the
                      way, "" when none) */
+    CH_TRAIN,     /* the train widget's run (req: t started/paused: to, a steps, b 1 for a
+                     fresh run; m: to the mask; r: b fresh, a the seed; h/l: a layer, b
+                     head; w: a steps, detail the file) */
 } ChangeKind;
 
 typedef struct {
@@ -118,6 +149,7 @@ typedef struct Session {
     char run_err[256];
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
     LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */
+    SessionTrain train;      /* the train widget's run */
 
     /* the selection both front ends show */
     int cur_r, cur_c;        /* the inspected cell (heatmap, worked) */
@@ -157,6 +189,12 @@ int session_turn(Session *s, int dir, Change *ch);
  * the traces sized for the model that held its slot go). jump: s->lesson and s->page become
  * the first page on it. Does not open a page. 0, or -1 with a message in err. */
 int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen);
+/* Opens the page a learner or teacher names (the G prompt, plain mode's goto): "N" in this
+ * lesson, or "ID:N" (a lesson id or number). keep_only: --lesson stays (the presenter);
+ * else going to another lesson makes the course whole again, as the lesson menu does. ch as
+ * session_open's, or CH_REFUSED with WHY_NO_LESSON, WHY_NO_PAGE, WHY_BROKEN or
+ * WHY_ONLY_LESSON. 1 when it opened. */
+int session_goto(Session *s, const char *spec, int keep_only, Change *ch);
 /* Shows widget w on model m outside any course (m and w must outlive s). 0, or -1. */
 int session_use(Session *s, const Model *m, const Widget *w);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
@@ -193,11 +231,33 @@ static inline int session_view_ok(const Session *s)
                          s->head < s->model->cfg.n_heads);
 }
 
+/* ---- session_train.c: the train widget's run ---- */
+/* 1: a train page on model m replays the recipe the model records (the induction model):
+ * its front end's own run, not this one. */
+int session_train_repeat_page(const Model *m);
+/* The mask the run trains (or will train) with: the run's, m's choice, else the page's. */
+int session_train_causal(const Session *s);
+/* t, m, r, h/l, w on a train page (session_request calls it). */
+int session_train_request(Session *s, Request req, Change *ch);
+/* One optimisation step of a running run: 1 when one ran (the run may be done after it:
+ * train.done), 0 when none runs, -1 when it failed (train.err). */
+int session_train_step(Session *s);
+/* One slice of a replay page's running live run: 2 a measurement of its history (the
+ * recipe's schedule), 1 an optimisation step, 3 it just finished (rep.done), 0 none runs,
+ * -1 it failed (train.err). */
+int session_train_repeat_step(Session *s);
+/* Frees the run (a page change, the end). */
+void session_train_free(Session *s);
+
 /* ---- session_req.c: requests and their Change ---- */
 /* The keymap of widget kind k (KM_NONE for a prose page). */
 Keymap session_keymap(WidgetKind k);
+/* The C_* bits of the shared controls whose hints a page of kind k lists (the player's
+ * footer, plain mode's key line). */
+unsigned session_common_hints(WidgetKind k);
 /* The keymaps a key is looked up in on the page, in order: the widget's, the shared
- * controls' (widget pages), the global keys'. Returns how many (at most 3). */
+ * controls' (widget pages but the train widget's, whose keys are its run's), the global
+ * keys'. Returns how many (at most 3). */
 int session_keymaps(const Session *s, Keymap km[3]);
 /* What the key table's conditions and footer labels read of the Session. */
 void session_key_state(const Session *s, KeyState *ks);

@@ -35,12 +35,26 @@ Keymap session_keymap(WidgetKind k)
     }
 }
 
+unsigned session_common_hints(WidgetKind k)
+{
+    switch (k) {
+    case W_HEATMAP: case W_PASSPORT: case W_MATRIX:
+        return ~0u;
+    case W_CHIPS:
+        return ~(unsigned)C_RESET; /* r is the chips' own: the original order */
+    case W_WORKED: case W_SCALING: case W_KVCACHE: case W_COST: case W_PARAMS: case W_GENERATE:
+        return C_RESET;
+    default:
+        return 0; /* prose, the train widget (its run's keys), the lab */
+    }
+}
+
 int session_keymaps(const Session *s, Keymap km[3])
 {
     WidgetKind k = session_kind(s);
     int n = 0;
     km[n++] = session_keymap(k);
-    if (k != W_NONE)
+    if (k != W_NONE && k != W_TRAIN) /* the train widget's keys are its own run's */
         km[n++] = KM_COMMON;
     km[n++] = KM_GLOBAL;
     return n;
@@ -50,6 +64,9 @@ void session_key_state(const Session *s, KeyState *ks)
 {
     keys_state_fill(ks, s->allowed, &s->ctl, s->scores, s->all_heads, &s->live.s, s->model,
                     session_page(s));
+    ks->train_running = session_kind(s) == W_TRAIN && session_train_repeat_page(s->model)
+                            ? s->train.rep.running : s->train.running;
+    ks->train_causal = session_train_causal(s);
 }
 
 static void cycle(int *v, int n, int dir)
@@ -408,7 +425,9 @@ static int request(Session *s, Request req, const char *arg, Change *ch)
     memset(ch, 0, sizeof *ch);
     ch->req = req;
     WidgetKind k = session_kind(s);
-    if (k == W_NONE || k == W_TRAIN || k == W_LAB) /* the train and lab pages: their view's */
+    if (k == W_TRAIN) /* the train widget's run, or a replay page's live run */
+        return session_train_request(s, req, ch);
+    if (k == W_NONE || k == W_LAB) /* the lab's file is its view's */
         return 0;
     int done = 0;
     switch (req) {

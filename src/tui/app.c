@@ -173,8 +173,7 @@ void app_reset_widget(App *a)
 }
 
 /* ---- paging ---- */
-/* The player's words for a page Change, and what went wrong opening the page. */
-static void page_words(App *a, const Change *ch)
+void app_open_done(App *a, const Change *ch)
 {
     const Course *c = &a->s->course;
     if (ch->kind == CH_REFUSED) {
@@ -212,7 +211,7 @@ void app_open(App *a, int lesson, int page)
 {
     Change ch;
     session_open(a->s, lesson, page, &ch);
-    page_words(a, &ch);
+    app_open_done(a, &ch);
 }
 
 int app_resume_page(const App *a, int lesson)
@@ -225,7 +224,7 @@ void app_turn(App *a, int dir)
     Change ch;
     ATTEND_ASSERT(dir == 1 || dir == -1);
     session_turn(a->s, dir, &ch);
-    page_words(a, &ch);
+    app_open_done(a, &ch);
 }
 
 /* ---- start and stop ---- */

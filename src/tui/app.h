@@ -50,7 +50,6 @@ typedef struct ViewOps {
     const char *name;
     WidgetKind kind;         /* the widget it draws; W_NONE for overlays and prose pages */
     Keymap keymap;           /* its rows in the key table */
-    unsigned common;         /* C_* whose shared control hints its footer lists */
     int overlay;             /* 1: an overlay, every key is its own (modal) */
     int screen;              /* 1: owns the whole screen and every key, Ctrl-C and a too
                                 small terminal included (the quiz) */
@@ -95,6 +94,9 @@ typedef struct ViewOps {
     /* the learner typed a new sentence (target 0) or decoder sentence (1): the view drops
      * what pointed into the old one (may be NULL) */
     void (*edited)(App *a, int target);
+    /* the Session answered a request with ch (app_request): the view follows what it keeps
+     * of its own (the train widget's curves and heatmap) (may be NULL) */
+    void (*changed)(App *a, const Change *ch);
 } ViewOps;
 
 /* The screen's layout state, shared by the loop (keys J K z, mouse) and layout.c. */
@@ -194,6 +196,9 @@ int app_use(App *a, const Model *m, const Widget *w);
 void app_open(App *a, int lesson, int page);
 /* Next (dir +1) or previous (-1) page, across lessons, skipping broken ones with a warning. */
 void app_turn(App *a, int dir);
+/* After the Session opened a page, or refused to (ch): the player's words for it, and the
+ * view's viewport starts again when a page opened. */
+void app_open_done(App *a, const Change *ch);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
  * progress file was left in, else its first page not yet seen, else 0. */
 int app_resume_page(const App *a, int lesson);

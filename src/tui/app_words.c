@@ -62,9 +62,24 @@ static void refused(App *a, const Change *ch)
         app_msg(a, 0, "not used: %d tokens > %d (%s); nothing was cut", ch->from, ch->to,
                 ch->detail);
         break;
+    case WHY_TRAIN_DONE:
+        app_msg(a, 0, "training is done: r resets, m switches the mask first");
+        break;
+    case WHY_TRAIN_STARTED:
+        app_msg(a, 0, "the mask is set before training: r resets, then m");
+        break;
+    case WHY_NOTHING_TRAINED:
+        app_msg(a, 0, "%s", session_train_repeat_page(a->s->model)
+                                ? "nothing trained yet: t trains a fresh model live"
+                                : "nothing trained yet: t starts training");
+        break;
+    case WHY_TRAIN_ERROR:
+        app_msg(a, 1, "cannot train: %s", ch->detail);
+        break;
     case WHY_BROKEN: case WHY_FIRST_PAGE: case WHY_LAST_PAGE: case WHY_END:
+    case WHY_NO_LESSON: case WHY_NO_PAGE: case WHY_ONLY_LESSON:
     case WHY_NONE:
-        break; /* pages: app.c's page_words */
+        break; /* pages: app_open_done (app.c), present_goto */
     }
 }
 
@@ -141,7 +156,33 @@ void app_change(App *a, const Change *ch)
     case CH_RESET:
         app_msg(a, 0, "reset to the page's starting state");
         break;
-    case CH_PAGE: /* app.c's page_words */
+    case CH_TRAIN:
+        if (session_train_repeat_page(a->s->model)) { /* a replay page's live run */
+            if (ch->req == REQ_TRAIN_RUN && ch->b)
+                app_msg(a, 0, "training a fresh model live, seed %d: t pauses, q quits", ch->a);
+            else if (ch->req == REQ_TRAIN_RUN)
+                app_msg(a, 0, ch->to ? "training..." : "paused at step %d", ch->a);
+            else if (ch->req == REQ_RESET)
+                app_msg(a, 0, "the replay of the recorded training");
+            else if (ch->req == REQ_SAVE)
+                app_msg(a, 0, "saved %s (step %d); attend heads --model reads it", ch->detail,
+                        ch->a);
+            break;
+        }
+        if (ch->req == REQ_TRAIN_RUN)
+            app_msg(a, 0, ch->to ? "training..." : "paused at step %d", ch->a);
+        else if (ch->req == REQ_TOGGLE_MASK || (ch->req == REQ_RESET && !ch->b))
+            app_msg(a, 0, "causal mask %s while training%s", ch->to ? "on" : "OFF",
+                    ch->to ? "" : ": the cheating run");
+        else if (ch->req == REQ_RESET)
+            app_msg(a, 0, "reset: fresh weights from seed %d, step 0", ch->a);
+        else if (ch->req == REQ_SAVE)
+            app_msg(a, 0, "saved %s (step %d): attend dump --model %s", ch->detail, ch->a,
+                    ch->detail);
+        else
+            app_msg(a, 0, "heatmap: layer %d head %d", ch->a, ch->b);
+        break;
+    case CH_PAGE: /* app_open_done (app.c) */
     case CH_STEP: case CH_PICK: case CH_CURSOR: case CH_TENSOR:
         break; /* the widget shows it */
     }
@@ -157,6 +198,8 @@ int app_request(App *a, Request req, const char *arg)
         v->edited(a, ch.b);
     if (ch.kind == CH_RESET && v->reset)
         v->reset(a);
+    if (v->changed)
+        v->changed(a, &ch);
     app_change(a, &ch);
     return 1;
 }

@@ -68,12 +68,13 @@ int demo_key_used(App *a, int k)
     if (a->overlay)
         return a->overlay->keymap == KM_EDIT ||
                keys_lookup(&ks, a->overlay->keymap, k) != REQ_NONE;
-    const ViewOps *vo = app_cur_view(a);
-    Request pr = keys_lookup(&ks, KM_PRESENT, k);
-    return keys_lookup(&ks, vo->keymap, k) != REQ_NONE ||
-           (vo->kind != W_NONE && keys_lookup(&ks, KM_COMMON, k) != REQ_NONE) ||
-           keys_lookup(&ks, KM_GLOBAL, k) != REQ_NONE || pr == REQ_BLANK || pr == REQ_FREEZE ||
-           pr == REQ_REVEAL;
+    Keymap km[3];
+    int n = session_keymaps(a->s, km); /* the widget's, the shared controls', the global */
+    for (int i = 0; i < n; i++)
+        if (keys_lookup(&ks, km[i], k) != REQ_NONE)
+            return 1;
+    Request pr = keys_lookup(&ks, KM_PRESENT, k); /* the presenter's own */
+    return pr == REQ_BLANK || pr == REQ_FREEZE || pr == REQ_REVEAL;
 }
 
 /* 1 when k would end the session where it is pressed (q, Ctrl-C): a plan never quits. */

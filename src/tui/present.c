@@ -60,7 +60,7 @@ static void page_keys(const App *a, char *out, size_t n)
     const ViewOps *vo = app_cur_view(a);
     KeyState ks;
     app_key_state(a, &ks);
-    keys_hints(&ks, vo->keymap, vo->common, h, sizeof h);
+    keys_hints(&ks, vo->keymap, session_common_hints(vo->kind), h, sizeof h);
     keys_global_hints(&ks, 1, g, sizeof g);
     keys_hints_text(h, out, n);
     (void)g;
@@ -152,43 +152,27 @@ int present_reveal_pending(App *a)
 
 int present_goto(App *a, const char *spec, char *err, size_t n)
 {
-    int lesson = a->s->lesson, page;
-    const char *colon = strrchr(spec, ':');
-    char *end;
-    if (colon) {
-        char id[64];
-        snprintf(id, sizeof id, "%.*s", (int)(colon - spec), spec);
-        lesson = lesson_find(&a->s->course, id);
-        if (lesson < 0) {
-            long ln = strtol(id, &end, 10);
-            if (end != id && !*end && ln >= 1 && ln <= a->s->course.n_lessons)
-                lesson = (int)ln - 1;
-        }
-        if (lesson < 0) {
-            snprintf(err, n, "no lesson \"%s\" (an id or a number)", id);
-            return -1;
-        }
-        if (a->s->only_lesson && lesson != a->s->lesson && app_presenting(a)) {
-            snprintf(err, n, "only lesson %s is open (--lesson)", a->s->only_lesson);
-            return -1;
-        }
-        spec = colon + 1;
+    Change ch;
+    const Course *c = &a->s->course;
+    if (session_goto(a->s, spec, app_presenting(a), &ch))
+        return app_open_done(a, &ch), 0;
+    switch (ch.why) {
+    case WHY_NO_LESSON:
+        snprintf(err, n, "no lesson \"%s\" (an id or a number)", ch.detail);
+        break;
+    case WHY_ONLY_LESSON:
+        snprintf(err, n, "only lesson %s is open (--lesson)", ch.detail);
+        break;
+    case WHY_NO_PAGE:
+        snprintf(err, n, "no page \"%s\" in lesson %s (1..%d)", ch.detail, c->lessons[ch.a].id,
+                 c->lessons[ch.a].n_pages);
+        break;
+    default: /* a broken lesson */
+        snprintf(err, n, "lesson %s is broken: %s", ch.a >= 0 && ch.a < c->n_lessons
+                                                       ? c->lessons[ch.a].id : "?", ch.detail);
+        break;
     }
-    const Lesson *l = &a->s->course.lessons[lesson];
-    long pn = strtol(spec, &end, 10);
-    if (end == spec || *end || pn < 1 || pn > l->n_pages) {
-        snprintf(err, n, "no page \"%s\" in lesson %s (1..%d)", spec, l->id, l->n_pages);
-        return -1;
-    }
-    if (l->broken) {
-        snprintf(err, n, "lesson %s is broken: %s", l->id, l->error);
-        return -1;
-    }
-    page = (int)pn - 1;
-    if (lesson != a->s->lesson) /* the player: as the lesson menu, the course is whole again */
-        a->s->only_lesson = NULL;
-    app_open(a, lesson, page);
-    return 0;
+    return -1;
 }
 
 /* ---- --record: the session as a demo script (docs/demos.md) ---- */

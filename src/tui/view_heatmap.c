@@ -652,7 +652,7 @@ static int heatmap_hidden(App *a, int w, int h)
 
 
 const ViewOps VIEW_HEATMAP = {
-    .name = "heatmap", .kind = W_HEATMAP, .keymap = KM_HEATMAP, .common = ~0u,
+    .name = "heatmap", .kind = W_HEATMAP, .keymap = KM_HEATMAP,
     .draw = heatmap_draw, .need = heatmap_need, .self_scroll = 1,
     .hidden = heatmap_hidden,
 };

@@ -21,12 +21,12 @@
 #define TR_PROMPT "the cat"
 #define TR_MEASURE_EVERY 10   /* steps between two points of the curves */
 #define TR_MAX_POINTS 256
-#define TR_SAVE_FILE "attend-trained.json"
 
+/* The view's own: the curves it measured, the heatmap's run and the continuation it shows;
+ * the run itself, its mask, start and pause and the heatmap's head are the Session's
+ * (a->s->train, session_train.c). */
 typedef struct {
-    WatchRun *run;
-    char err[300];
-    int running, causal, layer, head, done;
+    int fresh;                /* the Session's train.fresh the curves are of */
     int measure;              /* due: 1 the training loss, 2 the held-out loss, 3 the head
                                  scores and heatmap (one slice each, ~30 ms at most) */
     double tl;                /* the training loss of the measurement under way */
@@ -67,7 +67,7 @@ static TrainRepeat *rep(const App *a)
     if (!trr_applies(a->s->model))
         return NULL;
     char err[300];
-    s->rep = trr_new(a->s->model, err, sizeof err);
+    s->rep = trr_new(a->s->model, &a->s->train, err, sizeof err);
     if (!s->rep)
         app_msg((App *)a, 1, "%s", err);
     return s->rep;
@@ -80,11 +80,10 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* The causal mask of the run: the running one's, else the page's start state. */
-static int train_causal(const App *a)
+/* The Session's run. */
+static WatchRun *run_of(const App *a)
 {
-    TrainState *s = st(a);
-    return s && (s->run ? s->causal : (a->s->w ? a->s->w->start.causal != 0 : 1));
+    return a->s->train.run;
 }
 
 /* The heatmap: the trained model on the fixed sentence, through the one widget run. */
@@ -93,184 +92,114 @@ static void tr_heatmap(App *a, TrainState *s)
     WidgetIO io;
     memset(&io, 0, sizeof io);
     io.w = a->s->w;
-    io.m = watch_model(s->run);
+    io.m = watch_model(run_of(a));
     io.src = s->ids;
     io.n_src = s->n_ids;
     io.live = &s->live;
-    io.layer = s->layer;
-    io.head = s->head;
+    io.layer = a->s->train.layer;
+    io.head = a->s->train.head;
     io.tr.t = s->trace;
     char err[256];
     s->hm_ok = widget_run(&io, NULL, err, sizeof err) == 0;
 }
 
-/* Opens the run (first use) or resets it to step 0 with the current mask. 0 or -1. */
-static int tr_open(App *a, TrainState *s)
+/* The curves start again for a run the Session opened or reset (train.fresh moved). */
+static void tr_follow(App *a, TrainState *s)
 {
-    if (!s->run) {
-        char vp[1024], cp[1024], ep[1024];
-        data_path("data/vocab.txt", vp, sizeof vp);
-        data_path("data/corpus/english.txt", cp, sizeof cp);
-        data_path("data/corpus/english-test.txt", ep, sizeof ep);
-        WatchOpts o;
-        watch_opts_defaults(&o);
-        o.causal = s->causal;
-        s->run = watch_new(vp, cp, ep, &o, s->err, sizeof s->err);
-        if (!s->run)
-            return -1;
-        const Model *m = watch_model(s->run);
+    WatchRun *run = run_of(a);
+    if (!run || s->fresh == a->s->train.fresh)
+        return;
+    s->fresh = a->s->train.fresh;
+    if (!s->trace) { /* the heatmap's run of the model being trained, once */
+        const Model *m = watch_model(run);
         s->n_ids = vocab_tokenize(&m->vocab, TR_SENTENCE, s->ids, 32, NULL);
         s->trace = trace_new(m, s->n_ids, 1);
         live_start(&s->live, a->s->w, m);
-    } else if (watch_reset(s->run, s->causal, s->err, sizeof s->err)) {
-        return -1;
     }
     s->n_pts = 0;
     s->run_secs = 0;
-    s->done = 0;
     s->gen[0] = 0;
     s->measure = 1;
-    return 0;
 }
 
 static void tr_measure(App *a, TrainState *s)
 {
+    WatchRun *run = run_of(a);
     if (s->measure == 1) {
-        if (watch_loss(s->run, 0, &s->tl))
+        if (watch_loss(run, 0, &s->tl))
             s->tl = -1;
         s->measure = 2;
         return;
     }
     if (s->measure == 2) {
         double hl;
-        if (s->tl >= 0 && !watch_loss(s->run, 1, &hl) && s->n_pts < TR_MAX_POINTS) {
-            s->pt_step[s->n_pts] = watch_steps_done(s->run);
+        if (s->tl >= 0 && !watch_loss(run, 1, &hl) && s->n_pts < TR_MAX_POINTS) {
+            s->pt_step[s->n_pts] = watch_steps_done(run);
             s->pt_train[s->n_pts] = (float)s->tl;
             s->pt_held[s->n_pts++] = (float)hl;
         }
         s->measure = 3;
         return;
     }
-    watch_best_head(s->run, &s->best_prev, &s->best_layer, &s->best_head);
+    watch_best_head(run, &s->best_prev, &s->best_layer, &s->best_head);
     tr_heatmap(a, s);
     s->measure = 0;
-    if (s->done && s->n_pts) {
-        int c = s->causal ? 1 : 0;
+    if (a->s->train.done && s->n_pts) {
+        int c = a->s->train.causal ? 1 : 0;
         s->have[c] = 1;
         s->fin_train[c] = s->pt_train[s->n_pts - 1];
         s->fin_held[c] = s->pt_held[s->n_pts - 1];
-        if (watch_generate(s->run, TR_PROMPT, 12, s->gen, sizeof s->gen) < 0)
+        if (watch_generate(run, TR_PROMPT, 12, s->gen, sizeof s->gen) < 0)
             snprintf(s->gen, sizeof s->gen, "(generation failed)");
     }
 }
 
-/* One slice: a pending measurement, or one optimisation step (~30 ms at this size). */
+/* One slice: a pending measurement, or one optimisation step of the Session's run (~30 ms
+ * at this size). */
 static int train_tick(App *a)
 {
     TrainState *s = st(a);
     TrainRepeat *rp = rep(a);
     if (rp)
         return trr_tick(a, rp);
-    if (!s || !s->run || (!s->running && !s->measure))
+    if (!s)
+        return 0;
+    tr_follow(a, s);
+    if (!run_of(a) || (!a->s->train.running && !s->measure))
         return 0;
     if (s->measure) {
         tr_measure(a, s);
         return 1;
     }
     double t = now_s();
-    int rc = watch_step(s->run);
+    int rc = session_train_step(a->s);
     s->run_secs += now_s() - t;
-    int done = watch_steps_done(s->run);
-    if (rc != 0 || done >= watch_opts(s->run)->steps) {
-        s->running = 0;
-        s->done = 1;
+    if (a->s->train.done) {
         s->measure = 1;
         if (rc < 0)
-            app_msg(a, 1, "training stopped: %s", watch_error(s->run));
-    } else if (done % TR_MEASURE_EVERY == 0) {
+            app_msg(a, 1, "training stopped: %s", a->s->train.err);
+    } else if (watch_steps_done(run_of(a)) % TR_MEASURE_EVERY == 0) {
         s->measure = 1;
     }
     return 1;
 }
 
-static int train_key(App *a, Request req, int k)
+/* t, m, r, h/l, w are the Session's (session_train.c): a run opened or reset restarts the
+ * curves, another head redraws the heatmap; a replay page follows its live run. */
+static void train_changed(App *a, const Change *ch)
 {
-    (void)k;
     TrainState *s = st(a);
-    if (!s)
-        return 0;
-    TrainRepeat *rp = rep(a);
-    if (rp)
-        return trr_key(a, rp, req);
-    if (!s->run && !s->running && req != REQ_TRAIN_RUN && req != REQ_TOGGLE_MASK &&
-        req != REQ_RESET)
-        s->causal = a->s->w->start.causal != 0;
-    switch (req) {
-    case REQ_TRAIN_RUN:
-        if (!s->run) {
-            s->causal = train_causal(a);
-            if (tr_open(a, s)) {
-                app_msg(a, 1, "cannot train: %s", s->err);
-                return 1;
-            }
-        } else if (s->done) {
-            app_msg(a, 0, "training is done: r resets, m switches the mask first");
-            return 1;
-        }
-        s->running = !s->running;
-        app_msg(a, 0, s->running ? "training..." : "paused at step %d", watch_steps_done(s->run));
-        return 1;
-    case REQ_TOGGLE_MASK:
-        if (s->run && (watch_steps_done(s->run) > 0 || s->running)) {
-            app_msg(a, 0, "the mask is set before training: r resets, then m");
-            return 1;
-        }
-        s->causal = !train_causal(a);
-        if (s->run && watch_reset(s->run, s->causal, s->err, sizeof s->err))
-            app_msg(a, 1, "%s", s->err);
-        app_msg(a, 0, "causal mask %s while training%s", s->causal ? "on" : "OFF",
-                s->causal ? "" : ": the cheating run");
-        return 1;
-    case REQ_RESET:
-        s->running = 0;
-        if (!s->run) {
-            s->causal = a->s->w->start.causal != 0;
-            return 1;
-        }
-        if (tr_open(a, s))
-            app_msg(a, 1, "%s", s->err);
-        else
-            app_msg(a, 0, "reset: fresh weights from seed %llu, step 0",
-                    (unsigned long long)watch_opts(s->run)->seed);
-        return 1;
-    case REQ_NEXT_HEAD: case REQ_PREV_HEAD: case REQ_NEXT_LAYER: case REQ_PREV_LAYER: {
-        WatchOpts o;
-        watch_opts_defaults(&o);
-        int dh = req == REQ_NEXT_HEAD ? 1 : req == REQ_PREV_HEAD ? -1 : 0;
-        int dl = req == REQ_NEXT_LAYER ? 1 : req == REQ_PREV_LAYER ? -1 : 0;
-        s->head = (s->head + dh + o.n_heads) % o.n_heads;
-        s->layer = (s->layer + dl + o.n_layers) % o.n_layers;
-        if (s->run)
-            tr_heatmap(a, s);
-        app_msg(a, 0, "heatmap: layer %d head %d", s->layer, s->head);
-        return 1;
+    TrainRepeat *rp = s ? rep(a) : NULL;
+    if (rp) {
+        trr_changed(a, rp, ch);
+        return;
     }
-    case REQ_SAVE: {
-        if (!s->run || watch_steps_done(s->run) == 0) {
-            app_msg(a, 0, "nothing trained yet: t starts training");
-            return 1;
-        }
-        char err[600];
-        if (watch_save(s->run, TR_SAVE_FILE, err, sizeof err))
-            app_msg(a, 1, "cannot save: %s", err);
-        else
-            app_msg(a, 0, "saved %s (step %d): attend dump --model %s", TR_SAVE_FILE,
-                    watch_steps_done(s->run), TR_SAVE_FILE);
-        return 1;
-    }
-    default:
-        return 0;
-    }
+    if (!s || ch->kind != CH_TRAIN)
+        return;
+    tr_follow(a, s);
+    if (run_of(a) && (ch->req == REQ_NEXT_HEAD || ch->req == REQ_PREV_HEAD ||
+                      ch->req == REQ_NEXT_LAYER || ch->req == REQ_PREV_LAYER))
+        tr_heatmap(a, s);
 }
 
 /* The loss curves: train '*', held-out 'o', over steps 0..steps on a shared scale. */
@@ -317,11 +246,12 @@ static void tr_plot(TrainState *s, int y, int x, int h, int w, int steps)
 }
 
 /* The chosen head's weights on the fixed sentence, one shaded cell per weight. */
-static void tr_heat(TrainState *s, int y, int x, int h, int w)
+static void tr_heat(App *a, TrainState *s, int y, int x, int h, int w)
 {
-    const Model *m = watch_model(s->run);
-    ui_putf(y, x, w, "L%d.h%d on \"%s\"", s->layer, s->head, TR_SENTENCE);
-    const TraceEntry *e = s->hm_ok ? trace_find(s->trace, STACK_DEC, s->layer, SUB_SELF, s->head,
+    const Model *m = watch_model(run_of(a));
+    int layer = a->s->train.layer, head = a->s->train.head;
+    ui_putf(y, x, w, "L%d.h%d on \"%s\"", layer, head, TR_SENTENCE);
+    const TraceEntry *e = s->hm_ok ? trace_find(s->trace, STACK_DEC, layer, SUB_SELF, head,
                                                 T_WEIGHTS)
                                    : NULL;
     if (!e) {
@@ -354,13 +284,15 @@ static void train_draw(App *a, Rect r)
     }
     WatchOpts o;
     watch_opts_defaults(&o);
-    int y = r.y, causal = train_causal(a);
+    int y = r.y, causal = session_train_causal(a->s);
     attron(COLOR_PAIR(UI_ACCENT));
-    int step = s->run ? watch_steps_done(s->run) : 0;
-    double tps = s->run && s->run_secs > 0 ? (double)watch_tokens_done(s->run) / s->run_secs : 0;
+    WatchRun *run = run_of(a);
+    int step = run ? watch_steps_done(run) : 0;
+    double tps = run && s->run_secs > 0 ? (double)watch_tokens_done(run) / s->run_secs : 0;
     ui_putf(y++, r.x, r.w, "train  step %d/%d  %.0f tokens/s  causal mask %s  %s", step,
             o.steps, tps, causal ? "on" : "OFF (cheating)",
-            s->running ? "[training]" : s->done ? "[done]" : step ? "[paused]" : "[t starts]");
+            a->s->train.running ? "[training]" : a->s->train.done ? "[done]"
+                                : step ? "[paused]" : "[t starts]");
     attroff(COLOR_PAIR(UI_ACCENT));
     if (s->n_pts)
         ui_putf(y++, r.x, r.w, "loss: train %.3f  held-out %.3f   best previous-token head "
@@ -377,8 +309,8 @@ static void train_draw(App *a, Rect r)
     ui_put(y, r.x, pw, "loss  * train  o held-out (mask on)");
     attroff(A_DIM);
     tr_plot(s, y + 1, r.x, rows - 1, pw - 1, o.steps);
-    if (s->run)
-        tr_heat(s, y, r.x + pw + 1, rows, r.w - pw - 1);
+    if (run)
+        tr_heat(a, s, y, r.x + pw + 1, rows, r.w - pw - 1);
     y += rows;
     if (y < r.y + r.h && s->gen[0])
         ui_putf(y++, r.x, r.w, "\"%s\" -> %s", TR_PROMPT, s->gen);
@@ -404,7 +336,7 @@ static int train_hidden(App *a, int w, int h)
 {
     (void)w;
     TrainState *s = st(a);
-    if (!s || !s->run)
+    if (!s || !run_of(a))
         return 0;
     int rows = h - 2 - 2; /* status and a line above; the continuation and results below */
     if (rows < 3)
@@ -417,28 +349,17 @@ static void train_release(App *a)
     TrainState *s = st(a);
     if (!s)
         return;
-    watch_free(s->run);
     trr_free(s->rep);
     s->rep = NULL;
     s->rep_model = NULL;
     trace_free(s->trace);
     live_free(&s->live);
-    s->run = NULL;
     s->trace = NULL;
 }
 
-/* The key table's train_running and train_causal (the footer's labels). */
-static void train_key_state(const App *a, KeyState *ks)
-{
-    TrainState *s = st(a);
-    TrainRepeat *rp = s ? rep(a) : NULL;
-    ks->train_running = rp ? trr_running(rp) : s && s->running;
-    ks->train_causal = train_causal(a);
-}
-
 const ViewOps VIEW_TRAIN = {
-    .name = "train", .kind = W_TRAIN, .keymap = KM_TRAIN, .common = 0,
-    .state_size = sizeof(TrainState), .draw = train_draw, .key = train_key, .need = train_need,
+    .name = "train", .kind = W_TRAIN, .keymap = KM_TRAIN,
+    .state_size = sizeof(TrainState), .draw = train_draw, .need = train_need,
     .tick = train_tick, .release = train_release, .self_scroll = 1, .hidden = train_hidden,
-    .key_state = train_key_state,
+    .changed = train_changed, /* its key state is the Session's */
 };

@@ -18,14 +18,14 @@
 #define TRR_SEG 4              /* the shown sequence: R R, R this many words (a length the
                                   shipped model never trained on: its segments are 6..20) */
 #define TRR_SEED 7             /* the words of R */
-#define TRR_SAVE_FILE "attend-induction.json"
 #define TRR_CHART_MIN 12       /* narrowest chart worth drawing */
 
+/* The page's own: the replay of the recorded training, the heatmaps' run, the live run's
+ * clock; the live run itself is the Session's (a->s->train.rep, session_train.c). */
 struct TrainRepeat {
     const Model *shipped;
     HeadsHistory rec;          /* the recorded training (the replay) */
-    RepeatRun *run;            /* the live run, NULL while replaying */
-    int running, done;
+    const SessionTrain *t;     /* the Session's: t->rep.run is the live run, NULL replaying */
     double secs;               /* seconds spent in live steps */
     int ids[2 * TRR_SEG + 1], n_ids;
     RepeatSpan span;
@@ -35,16 +35,12 @@ struct TrainRepeat {
 
 int trr_applies(const Model *m)
 {
-    TrainOpts o;
-    int every;
-    char err[200];
-    return m && m->cfg.arch == ARCH_DECODER && m->cfg.n_layers >= 2 &&
-           repeat_recipe_read(m, &o, &every, err, sizeof err) == 0;
+    return session_train_repeat_page(m); /* the one rule, plain mode's too */
 }
 
 static void retrace(TrainRepeat *r);
 
-TrainRepeat *trr_new(const Model *m, char *err, size_t errlen)
+TrainRepeat *trr_new(const Model *m, const SessionTrain *t, char *err, size_t errlen)
 {
     TrainRepeat *r = calloc(1, sizeof *r);
     if (!r) {
@@ -52,6 +48,7 @@ TrainRepeat *trr_new(const Model *m, char *err, size_t errlen)
         return NULL;
     }
     r->shipped = m;
+    r->t = t;
     if (heads_history_read(m, &r->rec, err, errlen)) {
         free(r);
         return NULL;
@@ -74,18 +71,18 @@ TrainRepeat *trr_new(const Model *m, char *err, size_t errlen)
 
 static const HeadsHistory *shown(const TrainRepeat *r)
 {
-    return r->run ? repeat_run_history(r->run) : &r->rec;
+    return r->t->rep.run ? repeat_run_history(r->t->rep.run) : &r->rec;
 }
 
 static const Model *shown_model(const TrainRepeat *r)
 {
-    return r->run ? repeat_run_model(r->run) : r->shipped;
+    return r->t->rep.run ? repeat_run_model(r->t->rep.run) : r->shipped;
 }
 
 static int total_steps(const TrainRepeat *r)
 {
-    if (r->run)
-        return repeat_run_opts(r->run)->steps;
+    if (r->t->rep.run)
+        return repeat_run_opts(r->t->rep.run)->steps;
     return r->rec.n ? r->rec.step[r->rec.n - 1] : 0;
 }
 
@@ -117,75 +114,30 @@ static void retrace(TrainRepeat *r)
 
 int trr_tick(App *a, TrainRepeat *r)
 {
-    if (!r->run || !r->running)
-        return 0;
-    if (repeat_run_due(r->run)) {
-        if (repeat_run_measure(r->run)) {
-            r->running = 0;
-            app_msg(a, 1, "training stopped: %s", repeat_run_error(r->run));
-        }
+    long long t0 = ui_now_ms();
+    int rc = session_train_repeat_step(a->s);
+    if (rc == 1)
+        r->secs += (double)(ui_now_ms() - t0) / 1000.0;
+    if (rc < 0)
+        app_msg(a, 1, "training stopped: %s", a->s->train.err);
+    else if (rc == 2)
         retrace(r); /* the heatmaps follow the curves' last point */
-        return 1;
-    }
-    if (repeat_run_steps_done(r->run) >= repeat_run_opts(r->run)->steps) {
-        r->running = 0;
-        r->done = 1;
+    else if (rc == 3)
         app_msg(a, 0, "trained %d steps in %.0f s: r goes back to the replay, w saves it",
-                repeat_run_steps_done(r->run), r->secs);
-        return 1;
-    }
-    long long t = ui_now_ms();
-    int rc = repeat_run_step(r->run);
-    r->secs += (double)(ui_now_ms() - t) / 1000.0;
-    if (rc < 0) {
-        r->running = 0;
-        app_msg(a, 1, "training stopped: %s", repeat_run_error(r->run));
-    }
-    return 1;
+                repeat_run_steps_done(r->t->rep.run), r->secs);
+    return rc != 0;
 }
 
-int trr_key(App *a, TrainRepeat *r, Request req)
+void trr_changed(App *a, TrainRepeat *r, const Change *ch)
 {
-    char err[600];
-    switch (req) {
-    case REQ_TRAIN_RUN:
-        if (r->run && !r->done) {
-            r->running = !r->running;
-            app_msg(a, 0, r->running ? "training..." : "paused at step %d",
-                    repeat_run_steps_done(r->run));
-            return 1;
-        }
-        repeat_run_free(r->run);
-        r->run = repeat_run_new(r->shipped, err, sizeof err);
-        r->done = 0;
+    (void)a;
+    if (ch->kind != CH_TRAIN)
+        return;
+    if (ch->b == 1) { /* a fresh live run */
         r->secs = 0;
         r->traced = 0;
-        if (!r->run) {
-            app_msg(a, 1, "cannot train: %s", err);
-            return 1;
-        }
-        r->running = 1;
-        app_msg(a, 0, "training a fresh model live, seed %llu: t pauses, q quits",
-                (unsigned long long)repeat_run_opts(r->run)->seed);
-        return 1;
-    case REQ_RESET:
-        repeat_run_free(r->run);
-        r->run = NULL;
-        r->running = r->done = 0;
+    } else if (ch->b == 2) { /* the replay again */
         retrace(r);
-        app_msg(a, 0, "the replay of the recorded training");
-        return 1;
-    case REQ_SAVE:
-        if (!r->run || repeat_run_steps_done(r->run) == 0)
-            app_msg(a, 0, "nothing trained yet: t trains a fresh model live");
-        else if (repeat_run_save(r->run, TRR_SAVE_FILE, err, sizeof err))
-            app_msg(a, 1, "cannot save: %s", err);
-        else
-            app_msg(a, 0, "saved %s (step %d); attend heads --model reads it", TRR_SAVE_FILE,
-                    repeat_run_steps_done(r->run));
-        return 1;
-    default:
-        return 0;
     }
 }
 
@@ -277,14 +229,14 @@ static void heat(const TrainRepeat *r, int layer, int head, int s, int y, int x,
 static void status(const TrainRepeat *r, int y, int x, int w)
 {
     attron(COLOR_PAIR(UI_ACCENT));
-    if (!r->run) {
+    if (!r->t->rep.run) {
         ui_putf(y, x, w, "replay: the recorded training of %s, %d steps  [t: train one live]",
                 r->shipped->cfg.name, total_steps(r));
     } else {
-        int s = repeat_run_steps_done(r->run);
+        int s = repeat_run_steps_done(r->t->rep.run);
         ui_putf(y, x, w, "live: step %d/%d  %.0f steps/s  %s", s, total_steps(r),
                 r->secs > 0 ? s / r->secs : 0.0,
-                r->running ? "[training]" : r->done ? "[done]" : "[paused]");
+                r->t->rep.running ? "[training]" : r->t->rep.done ? "[done]" : "[paused]");
     }
     attroff(COLOR_PAIR(UI_ACCENT));
 }
@@ -350,16 +302,11 @@ int trr_need(const TrainRepeat *r, int w)
     return 1 + 1 + mc->n_layers * ((mc->n_heads + 1) / 2) + 1 + 1 + r->n_ids;
 }
 
-int trr_running(const TrainRepeat *r)
-{
-    return r && r->running;
-}
 
 void trr_free(TrainRepeat *r)
 {
     if (!r)
         return;
-    repeat_run_free(r->run);
     heads_history_free(&r->rec);
     trace_free(r->trace);
     free(r);

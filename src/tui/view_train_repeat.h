@@ -9,16 +9,16 @@ typedef struct TrainRepeat TrainRepeat;
 
 /* 1 when the page's model records a repeat-task recipe (the induction model), 0 otherwise. */
 int trr_applies(const Model *m);
-/* The replay of m's recorded training, its heads on a repeated sequence; NULL with a message. */
-TrainRepeat *trr_new(const Model *m, char *err, size_t errlen);
+/* The replay of m's recorded training, its heads on a repeated sequence, beside the live run
+ * the Session's t holds (t, r, w are the Session's: session_train.c); NULL with a message. */
+TrainRepeat *trr_new(const Model *m, const SessionTrain *t, char *err, size_t errlen);
 /* One slice of live training (a step or a measurement): 1 if it worked, 0 when idle. */
 int trr_tick(App *a, TrainRepeat *r);
-/* t (train live / pause / again), r (back to the replay), w (save): 1 if handled. */
-int trr_key(App *a, TrainRepeat *r, Request req);
+/* The Session changed the live run (ch): a fresh run's clock, the replay's heatmaps. */
+void trr_changed(App *a, TrainRepeat *r, const Change *ch);
 void trr_draw(const TrainRepeat *r, Rect rc);
 /* Rows the page wants at width w. */
 int trr_need(const TrainRepeat *r, int w);
-int trr_running(const TrainRepeat *r);
 void trr_free(TrainRepeat *r);
 
 #endif

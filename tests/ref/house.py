@@ -130,8 +130,8 @@ SESSION_STATE = {"ctl", "order", "sentence", "src", "n_src", "tgt", "n_tgt", "ch
                  "layer", "head", "cross", "live", "step", "ran"}
 # Front-end structs that hold state of that name which is not the Session's, and why.
 STATE_OK = {
-    ("tui/view_train.c", "TrainState"): "the train widget's own training run and the heatmap "
-                                        "of the model it trains (not the page's model)",
+    ("tui/view_train.c", "TrainState"): "live: the widget run of its heatmap on the model "
+                                        "being trained (the run is the Session's)",
 }
 FRONT_END = re.compile(r"^(tui/(app|view_|layout|present|demo_play|check_pages)|cli/plain)")
 
