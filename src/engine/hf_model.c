@@ -423,6 +423,12 @@ static void store_free(void *p)
     }
 }
 
+static int store_check(const void *p, int nonfinite, char *err, size_t errlen)
+{
+    const StSet *st = p;
+    return st_check(st, err, errlen) || (nonfinite && st_nonfinite(st, err, errlen)) ? -1 : 0;
+}
+
 static int load_tokenizer(Model *m, const char *dir, int bos_id, char *err, size_t errlen)
 {
     HfTok *tok = NULL;
@@ -460,6 +466,7 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
     }
     m->store = st;
     m->store_free = store_free;
+    m->store_check = store_check;
     const char *prefix = in.family == HF_GPT2 ? (st_find(st, "wte.weight") ? "" : "transformer.")
                                               : "model.";
     Bind b = {m, st, 0, 0, 0, err, errlen};

@@ -89,12 +89,15 @@ static int add_merge(HfTok *t, const char *a, const char *b, int rank, const cha
     return 0;
 }
 
+/* literal: a String pattern; 2: the file's own regex, its steps counted against the work
+ * limit per sentence (PCRE2_AUTO_CALLOUT: hf_tokenizer.c); 0: attend's own patterns. */
 static pcre2_code *compile(const char *pat, int literal, const char *fname, const char *key,
                            char *err, size_t errlen)
 {
     int ec;
     PCRE2_SIZE eo;
-    uint32_t opt = PCRE2_UTF | PCRE2_UCP | (literal ? PCRE2_LITERAL : 0);
+    uint32_t opt = PCRE2_UTF | PCRE2_UCP | (literal == 1 ? PCRE2_LITERAL : 0) |
+                   (literal ? PCRE2_AUTO_CALLOUT : 0);
     pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, opt, &ec, &eo, NULL);
     if (!re) {
         PCRE2_UCHAR msg[120];
@@ -163,7 +166,7 @@ static int read_pre(HfTok *t, const cJSON *p, const char *fname, char *err, size
         if (!(s = new_step(t, PT_SPLIT, fname, err, errlen))) return -1;
         s->removed = !strcmp(b, "Removed");
         s->re = compile(cJSON_IsString(rx) ? rx->valuestring : st->valuestring,
-                        !cJSON_IsString(rx), fname, "pre_tokenizer.pattern", err, errlen);
+                        cJSON_IsString(rx) ? 2 : 1, fname, "pre_tokenizer.pattern", err, errlen);
         return s->re ? 0 : -1;
     }
     if (!strcmp(type, "Digits")) {

@@ -30,6 +30,10 @@ typedef struct {
     int n_unknown;                        /* tokens mapped to <unk> */
     int n_split;                          /* words written as two or more pieces (WordPiece) */
     char unknown[VOCAB_MAX_UNKNOWN][VOCAB_WORD_MAX + 1]; /* the first unknown words */
+    int stopped;                          /* 1: the tokenizer stopped counting past max_ids
+                                             (truncated; n_tokens is then a lower bound) */
+    char error[240];                      /* "" or why the text was refused (a limit of a
+                                             model's own tokenizer, named); no ids then */
 } TokenizeInfo;
 
 typedef struct {
