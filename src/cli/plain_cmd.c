@@ -127,10 +127,16 @@ static int common_request(Plain *p, Request req, const char *arg)
         TokenizeInfo info;
         int ids[PLAIN_MAX_TOK], cap = target ? p->tr.t->max_m : p->tr.t->max_n;
         int n = vocab_tokenize(&p->model->vocab, arg, ids, cap, &info);
+        char cnt[32];
+        if (info.error[0]) {
+            plain_sayf(p, "Not used: %s; nothing changed.", info.error);
+            return 1;
+        }
         if (info.n_tokens == 0 || info.truncated || info.n_tokens > cap) {
             plain_sayf(p, info.n_tokens == 0 ? "The sentence is empty; nothing changed."
-                                             : "Not used: %d tokens, the model reads at most %d; "
-                                               "nothing was cut.", info.n_tokens, cap);
+                                             : "Not used: %s tokens, the model reads at most %d; "
+                                               "nothing was cut.",
+                       vocab_count_text(&info, cnt, sizeof cnt), cap);
             return 1;
         }
         memcpy(target ? p->tgt : p->src, ids, sizeof(int) * (size_t)n);

@@ -189,6 +189,19 @@ static int read_pre(HfTok *t, const cJSON *p, const char *fname, char *err, size
     return -1;
 }
 
+/* 1 if s is valid UTF-8 throughout (the tokenizer matches with PCRE2_NO_UTF_CHECK). */
+static int valid_utf8(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        int l = hf_tok_utf8_len((const unsigned char *)s + i, n - i);
+        if (!l)
+            return 0;
+        i += (size_t)l;
+    }
+    return 1;
+}
+
 static int read_norm(HfTok *t, const cJSON *p, const char *fname, char *err, size_t errlen)
 {
     if (!p || cJSON_IsNull(p))
@@ -214,6 +227,10 @@ static int read_norm(HfTok *t, const cJSON *p, const char *fname, char *err, siz
     }
     if (t->n_norms == HF_TOK_MAX_STEPS) {
         snprintf(err, errlen, "%s: normalizer: more than %d steps", fname, HF_TOK_MAX_STEPS);
+        return -1;
+    }
+    if (!valid_utf8(a->valuestring) || (cJSON_IsString(b) && !valid_utf8(b->valuestring))) {
+        snprintf(err, errlen, "%s: normalizer %s: a string that is not valid UTF-8", fname, type);
         return -1;
     }
     Norm *n = &t->norms[t->n_norms++];

@@ -90,6 +90,14 @@ int vocab_joins_prev(const Vocab *v, int id);
  * <unk>) or its WordPiece pieces. Writes at most max_ids ids; returns the number written.
  * info (may be NULL) says how many tokens there were and which words were unknown. */
 int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, TokenizeInfo *info);
+/* The token count of info for a message: "12", or "more than 1024" when the tokenizer stopped
+ * counting past the limit (info->stopped). Returns buf. */
+const char *vocab_count_text(const TokenizeInfo *info, char *buf, size_t n);
+/* Whether tokenizing a text into n ids (at most cap) went wrong: 1 with "the WHAT: <the
+ * tokenizer's error>", "the WHAT has N tokens; this model reads at most CAP" or "the WHAT has
+ * no tokens" in buf, else 0. */
+int vocab_tokenize_problem(const TokenizeInfo *info, int n, int cap, const char *what,
+                           char *buf, size_t len);
 /* Splits text into words without a vocabulary (the same rules before any word is split into
  * pieces; a word is cut at 199 bytes); calls fn for each. */
 void vocab_split(const char *text, void (*fn)(const char *tok, void *ctx), void *ctx);

@@ -51,14 +51,19 @@ static void describe(App *a, char *out, size_t n, int *bad)
     int cap = edit_cap(a);
     vocab_tokenize(&a->model->vocab, e->buf, ids, 4 * APP_MAX_TOK, &info);
     *bad = 0;
-    if (info.n_tokens == 0) {
+    if (info.error[0]) {
+        snprintf(out, n, "%s", info.error);
+        *bad = 1;
+    } else if (info.n_tokens == 0) {
         snprintf(out, n, "type at least one word");
         *bad = 1;
     } else if (info.n_tokens > cap) {
         char why[200] = "max_len";
         if (!edit_state(a)->target)
             widget_token_cap(a->model, APP_MAX_TOK, why, sizeof why);
-        snprintf(out, n, "too long: %d tokens > %d (%s)", info.n_tokens, cap, why);
+        char cnt[32];
+        snprintf(out, n, "too long: %s tokens > %d (%s)", vocab_count_text(&info, cnt, sizeof cnt),
+                 cap, why);
         *bad = 1;
     } else if (info.n_unknown) {
         int k = snprintf(out, n, "%d token%s; not in the vocabulary (will be <unk>):",
@@ -138,6 +143,10 @@ static void commit(App *a)
     int cap = edit_cap(a);
     static int ids[APP_MAX_TOK];
     int n = vocab_tokenize(&a->model->vocab, e->buf, ids, cap, &info);
+    if (info.error[0]) {
+        snprintf(e->msg, sizeof e->msg, "not used: %s", info.error);
+        return;
+    }
     if (info.n_tokens == 0) {
         snprintf(e->msg, sizeof e->msg, "the sentence is empty");
         return;
@@ -146,8 +155,9 @@ static void commit(App *a)
         char why[200] = "max_len";
         if (!e->target)
             widget_token_cap(a->model, APP_MAX_TOK, why, sizeof why);
-        snprintf(e->msg, sizeof e->msg, "not used: %d tokens > %d (%s); nothing was cut",
-                 info.n_tokens, cap, why);
+        char cnt[32];
+        snprintf(e->msg, sizeof e->msg, "not used: %s tokens > %d (%s); nothing was cut",
+                 vocab_count_text(&info, cnt, sizeof cnt), cap, why);
         return;
     }
     if (e->target) {

@@ -117,6 +117,16 @@ static void test_normalizer_growth(void)
     int n = hf_tok_encode(t, "aaaa", ids, 64, &info);
     CHECK(n == 0 && strstr(info.error, "normalizer") && strstr(info.error, "cap"),
           "normalizer growth is an error naming the cap (n %d): %s", n, info.error);
+    /* a normalizer string that is not UTF-8 is refused at load (the pre-tokenizer matched the
+     * text it made without a UTF-8 check: a crash inside PCRE2, found by fuzz_hf_pretok) */
+    hf_tok_free(t);
+    const char bad[] = "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": []}, "
+                       "\"normalizer\": {\"type\": \"Replace\", \"pattern\": {\"String\": \"a\"}, "
+                       "\"content\": \"\xf4\xf4\"}}";
+    char err[512] = "";
+    CHECK(hf_tok_parse_json(&t, "mem.json", bad, sizeof bad - 1, err, sizeof err) == -1 &&
+              strstr(err, "not valid UTF-8"), "invalid UTF-8 in a normalizer: %s", err);
+    t = tok(norm, "null", 1);
     /* growth within the cap (a space as three bytes) is fine */
     hf_tok_free(t);
     t = tok("{\"type\": \"Replace\", \"pattern\": {\"String\": \"b\"}, \"content\": \"ab\"}", "null", 1);
