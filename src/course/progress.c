@@ -53,6 +53,8 @@ void progress_free(Progress *p)
     for (int i = 0; i < p->n_slots; i++)
         free(p->slots[i].json);
     free(p->slots);
+    free(p->slot_index);
+    free(p->extra);
     char path[sizeof p->path];
     memcpy(path, p->path, sizeof path);
     memset(p, 0, sizeof *p);
@@ -184,12 +186,41 @@ int progress_completed(const Progress *p, const char *lesson_id)
     return l && l->completed;
 }
 
+/* The slot index's entry for key, or the empty entry where it would go. */
+static int *slot_entry(const Progress *p, const char *key)
+{
+    unsigned mask = (unsigned)p->slot_index_cap - 1;
+    for (unsigned h = id_hash(key) & mask;; h = (h + 1) & mask) {
+        int at = p->slot_index[h];
+        if (!at || !strcmp(p->slots[at - 1].key, key))
+            return &p->slot_index[h];
+    }
+}
+
+/* Rebuilds the slot index with cap entries (a power of two > 2 n_slots). 0 or -1. */
+static int slot_index_build(Progress *p, int cap)
+{
+    int *ni = calloc((size_t)cap, sizeof *ni);
+    if (!ni)
+        return -1;
+    free(p->slot_index);
+    p->slot_index = ni;
+    p->slot_index_cap = cap;
+    for (int i = 0; i < p->n_slots; i++)
+        *slot_entry(p, p->slots[i].key) = i + 1;
+    return 0;
+}
+
+/* The position of slot key, or -1: O(1). */
+static int slot_find(const Progress *p, const char *key)
+{
+    return p->slot_index_cap ? *slot_entry(p, key) - 1 : -1;
+}
+
 const char *progress_slot_get(const Progress *p, const char *key)
 {
-    for (int i = 0; i < p->n_slots; i++)
-        if (!strcmp(p->slots[i].key, key))
-            return p->slots[i].json;
-    return NULL;
+    int at = slot_find(p, key);
+    return at >= 0 ? p->slots[at].json : NULL;
 }
 
 int progress_slot_set(Progress *p, const char *key, const char *json, char *err, size_t errlen)
@@ -199,14 +230,15 @@ int progress_slot_set(Progress *p, const char *key, const char *json, char *err,
                  sizeof p->slots[0].key - 1);
         return -1;
     }
-    int at = -1;
-    for (int i = 0; i < p->n_slots; i++)
-        if (!strcmp(p->slots[i].key, key))
-            at = i;
+    int at = slot_find(p, key);
     if (!json) {
         if (at >= 0) {
             free(p->slots[at].json);
             p->slots[at] = p->slots[--p->n_slots];
+            if (slot_index_build(p, p->slot_index_cap)) { /* positions moved */
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
         }
         return 0;
     }
@@ -222,16 +254,27 @@ int progress_slot_set(Progress *p, const char *key, const char *json, char *err,
         return -1;
     }
     if (at < 0) {
-        ProgressSlot *ns = realloc(p->slots, sizeof *ns * (size_t)(p->n_slots + 1));
-        if (!ns) {
+        if (p->n_slots == p->cap_slots) { /* doubling: n slots cost O(n) in all */
+            int nc = p->cap_slots ? 2 * p->cap_slots : 8;
+            ProgressSlot *ns = realloc(p->slots, sizeof *ns * (size_t)nc);
+            if (!ns) {
+                free(text);
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            p->slots = ns;
+            p->cap_slots = nc;
+        }
+        if (2 * (p->n_slots + 1) > p->slot_index_cap &&
+            slot_index_build(p, p->slot_index_cap ? 2 * p->slot_index_cap : 16)) {
             free(text);
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        p->slots = ns;
         at = p->n_slots++;
         snprintf(p->slots[at].key, sizeof p->slots[at].key, "%s", key);
         p->slots[at].json = NULL;
+        *slot_entry(p, key) = at + 1;
     }
     free(p->slots[at].json);
     p->slots[at].json = text;
@@ -305,7 +348,33 @@ static int from_json(Progress *p, const cJSON *root, char *err, size_t errlen)
             return -1;
         }
     }
+    /* keys this attend does not know (a newer one's, another tool's): kept as they are */
+    cJSON *extra = NULL;
+    for (const cJSON *k = root->child; k; k = k->next) {
+        if (!strcmp(k->string, "version") || !strcmp(k->string, "current") ||
+            !strcmp(k->string, "lessons") || !strcmp(k->string, "slots"))
+            continue;
+        if (!extra && !(extra = cJSON_CreateObject()))
+            goto oom;
+        cJSON *c = cJSON_Duplicate(k, 1);
+        if (!c || !cJSON_AddItemToObject(extra, k->string, c)) {
+            cJSON_Delete(c);
+            goto oom;
+        }
+    }
+    if (extra) {
+        p->extra = cJSON_PrintUnformatted(extra);
+        cJSON_Delete(extra);
+        if (!p->extra) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
     return 0;
+oom:
+    cJSON_Delete(extra);
+    snprintf(err, errlen, "out of memory");
+    return -1;
 }
 
 int progress_load(Progress *p, const char *path, char *err, size_t errlen)
@@ -439,7 +508,14 @@ static char *to_json(const Progress *p, size_t *len)
         fputs(": ", f);
         fputs(p->slots[i].json, f); /* checked JSON, printed compact by progress_slot_set */
     }
-    fputs(p->n_slots ? "\n  }\n}\n" : "}\n}\n", f);
+    fputs(p->n_slots ? "\n  }" : "}", f);
+    /* the top-level keys this attend does not know, as they were: the object's members */
+    if (p->extra && p->extra[0] == '{' && p->extra[1] != '}') {
+        size_t el = strlen(p->extra);
+        fputs(",\n  ", f);
+        fwrite(p->extra + 1, 1, el - 2, f);
+    }
+    fputs("\n}\n", f);
     int bad = ferror(f);
     if (fclose(f) || bad) {
         free(text);
@@ -482,18 +558,50 @@ static cJSON *merge_value(const cJSON *disk, const cJSON *mine, int depth)
         return r;
     }
     cJSON *r = cJSON_Duplicate(mine, 1);
-    for (const cJSON *d = disk->child; r && d; d = d->next) {
-        cJSON *m = cJSON_GetObjectItemCaseSensitive(r, d->string);
+    if (!r)
+        return NULL;
+    /* mine's keys in a hash (open addressing): one lookup per key of disk, linear in all */
+    int n = 0;
+    for (const cJSON *c = r->child; c; c = c->next)
+        n++;
+    unsigned cap = 16;
+    while (cap < 2u * (unsigned)n + 2)
+        cap *= 2;
+    cJSON **tab = calloc(cap, sizeof *tab);
+    if (!tab) {
+        cJSON_Delete(r);
+        return NULL;
+    }
+    for (cJSON *c = r->child; c; c = c->next) {
+        if (!c->string)
+            continue;
+        unsigned h = id_hash(c->string) & (cap - 1);
+        while (tab[h] && strcmp(tab[h]->string, c->string))
+            h = (h + 1) & (cap - 1);
+        if (!tab[h])
+            tab[h] = c; /* a key given twice: the first, as cJSON's lookup */
+    }
+    for (const cJSON *d = disk->child; d; d = d->next) {
+        if (!d->string)
+            continue;
+        unsigned h = id_hash(d->string) & (cap - 1);
+        while (tab[h] && strcmp(tab[h]->string, d->string))
+            h = (h + 1) & (cap - 1);
+        cJSON *m = tab[h];
         cJSON *v = m ? merge_value(d, m, depth + 1) : cJSON_Duplicate(d, 1);
         if (!v) {
+            free(tab);
             cJSON_Delete(r);
             return NULL;
         }
-        if (m)
-            cJSON_ReplaceItemInObjectCaseSensitive(r, d->string, v);
-        else
+        if (m) {
+            tab[h] = v; /* the merged value takes m's place in the list and the hash */
+            cJSON_ReplaceItemViaPointer(r, m, v);
+        } else {
             cJSON_AddItemToObject(r, d->string, v);
+        }
     }
+    free(tab);
     return r;
 }
 
@@ -518,6 +626,19 @@ static int merge_into(Progress *disk, const Progress *mine, char *err, size_t er
         for (int k = 0; k < l->n_seen; k++)
             d->seen[k] |= l->seen[k];
         d->completed |= l->completed;
+    }
+    if (mine->extra) { /* unknown top-level keys: merged as a slot's value is */
+        cJSON *a = disk->extra ? cJSON_Parse(disk->extra) : cJSON_CreateObject();
+        cJSON *b = cJSON_Parse(mine->extra);
+        cJSON *m = a && b ? merge_value(a, b, 0) : NULL;
+        char *text = m ? cJSON_PrintUnformatted(m) : NULL;
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+        cJSON_Delete(m);
+        if (!text)
+            goto oom;
+        free(disk->extra);
+        disk->extra = text;
     }
     for (int i = 0; i < mine->n_slots; i++) {
         const ProgressSlot *sl = &mine->slots[i];

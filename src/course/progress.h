@@ -31,7 +31,12 @@ typedef struct Progress {
                               * each a lessons[] position + 1 (0: empty); lookups O(1) */
     int index_cap;           /* a power of two, at least twice n_lessons; 0: none yet */
     int n_slots;
-    ProgressSlot *slots;     /* owned */
+    ProgressSlot *slots;     /* owned; (cap_slots) allocated */
+    int cap_slots;
+    int *slot_index;         /* owned: open-addressing hash of slot keys, as index */
+    int slot_index_cap;
+    char *extra;             /* owned JSON object text of the file's top-level keys this attend
+                              * does not know (a newer attend's), kept on save; or NULL */
     int no_save;             /* 1 after a failed load: progress_save refuses (keeps the file) */
     struct Progress *disk;   /* owned: what the file held after this window's last save, so
                               * a save re-reads the file only when another window changed it;

@@ -504,7 +504,10 @@ int hf_tok_load_dir(HfTok **out, const char *dir, int bos_id, char *err, size_t 
 {
     char a[1024], b[1024];
     snprintf(a, sizeof a, "%s/tokenizer.json", dir);
-    if (access(a, F_OK) != 0) {
+    int ab = fileio_absent(a, err, errlen);
+    if (ab == 2)
+        return -1; /* a dangling link, named */
+    if (ab) {
         snprintf(a, sizeof a, "%s/vocab.json", dir);
         snprintf(b, sizeof b, "%s/merges.txt", dir);
         if (access(a, F_OK) != 0 || access(b, F_OK) != 0) {

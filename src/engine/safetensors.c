@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "json.h"
 
 float st_f16(uint16_t h)
@@ -207,9 +208,11 @@ static int parse_entry(const cJSON *e, StTensor *t, size_t data_size, const char
     if (!cJSON_IsNumber(o0) || !cJSON_IsNumber(o1))
         BAD("\"data_offsets\" must be whole numbers with begin <= end");
     double b = o0->valuedouble, en = o1->valuedouble;
+    char nb[40], ne[40];
     if (b > ST_MAX_OFFSET || en > ST_MAX_OFFSET)
-        BAD("data_offsets [%.0f, %.0f] go past 2^53 = %.0f bytes, the largest offset a JSON "
-            "number holds exactly (and far past any file)", b, en, ST_MAX_OFFSET);
+        BAD("data_offsets [%s, %s] go past 2^53 = %.0f bytes, the largest offset a JSON "
+            "number holds exactly (and far past any file)", json_num_text(b, nb, sizeof nb),
+            json_num_text(en, ne, sizeof ne), ST_MAX_OFFSET);
     if (!(b >= 0 && en >= b) || b != (double)(uint64_t)b || en != (double)(uint64_t)en)
         BAD("\"data_offsets\" must be whole numbers with begin <= end");
     if (en > (double)data_size)
@@ -237,14 +240,13 @@ static int parse_file(StSet *s, int fi, char *err, size_t errlen)
     for (int i = 7; i >= 0; i--)
         hlen = hlen << 8 | f->map[i];
     if (hlen > ST_MAX_HEADER) {
-        snprintf(err, errlen, "%s: the header length is %llu bytes, more than the %zu accepted",
-                 fname, (unsigned long long)hlen, ST_MAX_HEADER);
+        snprintf(err, errlen, "%s: its first 8 bytes give a header length over the %zu bytes "
+                 "accepted: not a safetensors file, or a damaged one", fname, ST_MAX_HEADER);
         return -1;
     }
     if (hlen > f->size - 8) {
-        snprintf(err, errlen, "%s: the header length (%llu bytes) runs past the end of the file "
-                 "(%zu bytes): truncated or not a safetensors file", fname,
-                 (unsigned long long)hlen, f->size);
+        snprintf(err, errlen, "%s: the header length (its first 8 bytes) runs past the end of "
+                 "the file (%zu bytes): truncated or not a safetensors file", fname, f->size);
         return -1;
     }
     f->data_off = 8 + (size_t)hlen;
@@ -418,17 +420,24 @@ static int open_index(StSet *s, const char *dir, const char *index, char *err, s
             seen = strcmp(s->files[i].path, path) == 0;
         if (seen)
             continue;
-        if (access(path, F_OK) != 0) {
-            snprintf(err, errlen, "%s: shard %s (holding \"%.100s\") is missing", index,
-                     e->valuestring, e->string);
+        char e2[700];
+        int ab = fileio_absent(path, e2, sizeof e2);
+        if (ab) {
+            if (ab == 2)
+                snprintf(err, errlen, "%s: shard %s (holding \"%.100s\"): %s", index,
+                         e->valuestring, e->string, e2);
+            else
+                snprintf(err, errlen, "%s: shard %s (holding \"%.100s\") is missing", index,
+                         e->valuestring, e->string);
             rc = -1;
             break;
         }
         rc = map_file(s, path, err, errlen);
     }
-    /* every tensor the index names is in the shard it names */
+    /* no tensor is in two shards (else the lookup below finds either), and every tensor the
+     * index names is in the shard it names */
     if (!rc)
-        qsort(s->t, (size_t)s->n, sizeof *s->t, cmp_name);
+        rc = finish(s, err, errlen);
     for (const cJSON *e = wm && !rc ? wm->child : NULL; e && !rc; e = e->next) {
         const StTensor *t = st_find(s, e->string);
         if (!t || strcmp(base_name(s->files[t->file].path), e->valuestring) != 0) {
@@ -447,10 +456,12 @@ int st_open_dir(StSet *s, const char *dir, char *err, size_t errlen)
     char one[1024], index[1024];
     snprintf(one, sizeof one, "%s/model.safetensors", dir);
     snprintf(index, sizeof index, "%s/model.safetensors.index.json", dir);
-    int rc;
-    if (access(one, F_OK) == 0)
+    int rc, a1 = fileio_absent(one, err, errlen), a2 = a1 == 1 ? fileio_absent(index, err, errlen) : 1;
+    if (a1 == 2 || a2 == 2)
+        rc = -1; /* a dangling link, named as such in err */
+    else if (!a1)
         rc = map_file(s, one, err, errlen);
-    else if (access(index, F_OK) == 0)
+    else if (!a2)
         rc = open_index(s, dir, index, err, errlen);
     else {
         snprintf(err, errlen, "%s: no weights: neither model.safetensors nor "

@@ -78,6 +78,12 @@ int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), ch
             return -1;
         }
         press(a, k);
+        if (a->quit) { /* the rule for demos and lecture plans alike: a step never ends the
+                        * show (demo --check and present --plan --check fail on it) */
+            snprintf(err, n, "%s: key \"%s\" quits the presenter: a step must not end the "
+                     "show (the presenter quits with q after the last step)", where, t);
+            return -1;
+        }
     }
     if (s->caption[0] && a->present)
         snprintf(a->present->caption, sizeof a->present->caption, "%s", s->caption);
