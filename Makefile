@@ -219,7 +219,10 @@ uninstall:
 # ignored ones): dpkg-buildpackage writes into the parent directory, build/deb/.
 DEB_FILES = { git ls-files -co --exclude-standard 2>/dev/null || \
 	  find . \( -path './build*' -o -path ./attend -o -path ./.git \) -prune -o -type f -print; }
+# The build dependencies first (debian/control's Build-Depends), installed or named as
+# ./setup.sh does: never dpkg's raw "Unmet build dependencies: debhelper-compat (= 13)".
 deb:
+	@tools/deps.sh deb
 	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/src
 	$(DEB_FILES) | while read -r f; do [ -f "$$f" ] && echo "$$f"; done | tar -cf - -T - | tar -C $(BUILD)/deb/src -xf -
 	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b -J2

@@ -77,7 +77,7 @@ hostile() { # FILE NEEDLE [STATUS]: 1 a wrong or stopped run, 2 a file that cann
     t0=$(date +%s.%N)
     expect "$st" "$needle" -- "$A" lab check attention "$L/hostile/$f" --no-torch --timeout 2
     t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 10) }' && ok || bad "$f took $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
+    awk -v a="$t0" -v b="$t1" -v s="$SLOW" 'BEGIN { exit !(b - a < 10 * s) }' && ok || bad "$f took $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
 }
 hostile loop.py "stopped after 2 s: the time limit"
 hostile flood.py "printed more than 64 KiB"
@@ -135,8 +135,8 @@ mkfifo "$tmp/in"
 wpid=$!
 exec 7>"$tmp/in"
 # conditions, not times: the show file is written after the verdict is printed (scaled
-# deadlines: ATTEND_TEST_SLOW, tests/run_all.sh)
-wait_for() { for _ in $(seq $((300 * ${ATTEND_TEST_SLOW:-1}))); do grep -q "$1" "${2:-$tmp/watch.out}" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# deadlines: SLOW, cli_lib.bash)
+wait_for() { for _ in $(seq $((300 * SLOW))); do grep -q "$1" "${2:-$tmp/watch.out}" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 SHOW=$XDG_STATE_HOME/attend/lab-attention.show
 wait_for "Diagnosis (no-scale)" && ok || bad "watch: no first check"
 wait_for "^status fail" "$SHOW" && ok || bad "watch: no show file"
