@@ -160,6 +160,26 @@ def hostile(root, fresh):
     rewrite(s2, h2, r2 + r1[b:e])
     expect(d, [name, "given twice", "model-00001-of-00002", "model-00002-of-00002"],
            "a tensor in two shards")
+    # the weights file truncated while plain mode has it open: SIGBUS killed attend (exit 135)
+    # with no message; now the next run says the file changed, and attend goes on
+    d, st = fresh()
+    env = dict(os.environ, XDG_STATE_HOME=os.path.join(root, "state-sigbus"))
+    pr = subprocess.Popen([ATTEND, "--plain", "--model", d, "--lesson", "real-models", "--page", "4"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          env=env)
+    seen = b""
+    while b"Keys:" not in seen:  # a condition: the page is up, the weights mapped and read
+        line = pr.stdout.readline()
+        if not line:
+            break
+        seen += line
+    with open(st, "r+b") as f:
+        f.truncate(64)
+    out, _ = pr.communicate(b"edit the river bank\nq\n", timeout=120)
+    out = (seen + out).decode("utf-8", "replace")
+    check(pr.returncode == 0 and "the model file changed while open" in out and st in out,
+          "a weights file truncated while open: said, no SIGBUS (exit %d): %s" % (
+              pr.returncode, out.strip()[-300:]))
     # a dangling model.safetensors (an interrupted download)
     d, st = fresh()
     os.remove(st)
