@@ -15,6 +15,7 @@
 
 #include "fileio.h"
 #include "json.h"
+#include "strmap.h"
 
 #define PROGRESS_VERSION 1
 #define PROGRESS_MAX_PAGE 10000
@@ -45,7 +46,7 @@ void progress_free(Progress *p)
     for (int i = 0; i < p->n_lessons; i++)
         free(p->lessons[i].seen);
     free(p->lessons);
-    free(p->index);
+    strmap_free(&p->index);
     if (p->disk) {
         progress_free(p->disk);
         free(p->disk);
@@ -53,7 +54,7 @@ void progress_free(Progress *p)
     for (int i = 0; i < p->n_slots; i++)
         free(p->slots[i].json);
     free(p->slots);
-    free(p->slot_index);
+    strmap_free(&p->slot_map);
     free(p->extra);
     char path[sizeof p->path];
     memcpy(path, p->path, sizeof path);
@@ -61,46 +62,10 @@ void progress_free(Progress *p)
     memcpy(p->path, path, sizeof path);
 }
 
-/* FNV-1a of a lesson id. */
-static unsigned id_hash(const char *id)
-{
-    unsigned h = 2166136261u;
-    for (; *id; id++)
-        h = (h ^ (unsigned char)*id) * 16777619u;
-    return h;
-}
-
-/* The index slot holding id, or the empty slot where it would go. */
-static int *index_slot(const Progress *p, const char *id)
-{
-    unsigned mask = (unsigned)p->index_cap - 1;
-    for (unsigned h = id_hash(id) & mask;; h = (h + 1) & mask) {
-        int at = p->index[h];
-        if (!at || !strcmp(p->lessons[at - 1].id, id))
-            return &p->index[h];
-    }
-}
-
-/* Rebuilds the index with cap slots (a power of two > 2 n_lessons). 0, or -1 out of memory. */
-static int index_grow(Progress *p, int cap)
-{
-    int *ni = calloc((size_t)cap, sizeof *ni);
-    if (!ni)
-        return -1;
-    free(p->index);
-    p->index = ni;
-    p->index_cap = cap;
-    for (int i = 0; i < p->n_lessons; i++)
-        *index_slot(p, p->lessons[i].id) = i + 1;
-    return 0;
-}
-
 static ProgressLesson *find_lesson(const Progress *p, const char *id)
 {
-    if (!p->index_cap || !id)
-        return NULL;
-    int at = *index_slot(p, id);
-    return at ? &p->lessons[at - 1] : NULL;
+    int at = id ? strmap_get(&p->index, id, strlen(id)) : -1;
+    return at >= 0 ? &p->lessons[at] : NULL;
 }
 
 static ProgressLesson *get_lesson(Progress *p, const char *id)
@@ -118,13 +83,11 @@ static ProgressLesson *get_lesson(Progress *p, const char *id)
         p->lessons = nl;
         p->cap_lessons = nc;
     }
-    if (2 * (p->n_lessons + 1) > p->index_cap &&
-        index_grow(p, p->index_cap ? p->index_cap * 2 : 64))
+    if (strmap_put(&p->index, id, strlen(id), p->n_lessons, NULL) < 0)
         return NULL;
     l = &p->lessons[p->n_lessons++];
     memset(l, 0, sizeof *l);
     snprintf(l->id, sizeof l->id, "%s", id);
-    *index_slot(p, l->id) = p->n_lessons;
     return l;
 }
 
@@ -186,35 +149,20 @@ int progress_completed(const Progress *p, const char *lesson_id)
     return l && l->completed;
 }
 
-/* The slot index's entry for key, or the empty entry where it would go. */
-static int *slot_entry(const Progress *p, const char *key)
+/* Makes the slot map again from slots[] (after a removal moved a slot). 0 or -1. */
+static int slot_map_build(Progress *p)
 {
-    unsigned mask = (unsigned)p->slot_index_cap - 1;
-    for (unsigned h = id_hash(key) & mask;; h = (h + 1) & mask) {
-        int at = p->slot_index[h];
-        if (!at || !strcmp(p->slots[at - 1].key, key))
-            return &p->slot_index[h];
-    }
-}
-
-/* Rebuilds the slot index with cap entries (a power of two > 2 n_slots). 0 or -1. */
-static int slot_index_build(Progress *p, int cap)
-{
-    int *ni = calloc((size_t)cap, sizeof *ni);
-    if (!ni)
-        return -1;
-    free(p->slot_index);
-    p->slot_index = ni;
-    p->slot_index_cap = cap;
+    strmap_free(&p->slot_map);
     for (int i = 0; i < p->n_slots; i++)
-        *slot_entry(p, p->slots[i].key) = i + 1;
+        if (strmap_put(&p->slot_map, p->slots[i].key, strlen(p->slots[i].key), i, NULL) < 0)
+            return -1;
     return 0;
 }
 
 /* The position of slot key, or -1: O(1). */
 static int slot_find(const Progress *p, const char *key)
 {
-    return p->slot_index_cap ? *slot_entry(p, key) - 1 : -1;
+    return strmap_get(&p->slot_map, key, strlen(key));
 }
 
 const char *progress_slot_get(const Progress *p, const char *key)
@@ -235,7 +183,7 @@ int progress_slot_set(Progress *p, const char *key, const char *json, char *err,
         if (at >= 0) {
             free(p->slots[at].json);
             p->slots[at] = p->slots[--p->n_slots];
-            if (slot_index_build(p, p->slot_index_cap)) { /* positions moved */
+            if (slot_map_build(p)) { /* positions moved */
                 snprintf(err, errlen, "out of memory");
                 return -1;
             }
@@ -265,8 +213,7 @@ int progress_slot_set(Progress *p, const char *key, const char *json, char *err,
             p->slots = ns;
             p->cap_slots = nc;
         }
-        if (2 * (p->n_slots + 1) > p->slot_index_cap &&
-            slot_index_build(p, p->slot_index_cap ? 2 * p->slot_index_cap : 16)) {
+        if (strmap_put(&p->slot_map, key, strlen(key), p->n_slots, NULL) < 0) {
             free(text);
             snprintf(err, errlen, "out of memory");
             return -1;
@@ -274,7 +221,6 @@ int progress_slot_set(Progress *p, const char *key, const char *json, char *err,
         at = p->n_slots++;
         snprintf(p->slots[at].key, sizeof p->slots[at].key, "%s", key);
         p->slots[at].json = NULL;
-        *slot_entry(p, key) = at + 1;
     }
     free(p->slots[at].json);
     p->slots[at].json = text;
@@ -560,48 +506,42 @@ static cJSON *merge_value(const cJSON *disk, const cJSON *mine, int depth)
     cJSON *r = cJSON_Duplicate(mine, 1);
     if (!r)
         return NULL;
-    /* mine's keys in a hash (open addressing): one lookup per key of disk, linear in all */
+    /* mine's keys in the string map: one lookup per key of disk, linear in all */
     int n = 0;
     for (const cJSON *c = r->child; c; c = c->next)
         n++;
-    unsigned cap = 16;
-    while (cap < 2u * (unsigned)n + 2)
-        cap *= 2;
-    cJSON **tab = calloc(cap, sizeof *tab);
-    if (!tab) {
-        cJSON_Delete(r);
-        return NULL;
+    cJSON **at = malloc(sizeof *at * (size_t)(n ? n : 1));
+    StrMap keys = {0};
+    int fail = !at;
+    for (cJSON *c = r->child; c && !fail; c = c->next) {
+        int added = 0, i = c->string ? strmap_put(&keys, c->string, strlen(c->string), 0, &added) : 0;
+        fail = i < 0;
+        if (!fail && added)
+            at[i] = c; /* a key given twice: the first, as cJSON's lookup */
     }
-    for (cJSON *c = r->child; c; c = c->next) {
-        if (!c->string)
-            continue;
-        unsigned h = id_hash(c->string) & (cap - 1);
-        while (tab[h] && strcmp(tab[h]->string, c->string))
-            h = (h + 1) & (cap - 1);
-        if (!tab[h])
-            tab[h] = c; /* a key given twice: the first, as cJSON's lookup */
-    }
-    for (const cJSON *d = disk->child; d; d = d->next) {
+    for (const cJSON *d = disk->child; d && !fail; d = d->next) {
         if (!d->string)
             continue;
-        unsigned h = id_hash(d->string) & (cap - 1);
-        while (tab[h] && strcmp(tab[h]->string, d->string))
-            h = (h + 1) & (cap - 1);
-        cJSON *m = tab[h];
+        int i = strmap_index(&keys, d->string, strlen(d->string));
+        cJSON *m = i >= 0 ? at[i] : NULL;
         cJSON *v = m ? merge_value(d, m, depth + 1) : cJSON_Duplicate(d, 1);
         if (!v) {
-            free(tab);
-            cJSON_Delete(r);
-            return NULL;
+            fail = 1;
+            break;
         }
         if (m) {
-            tab[h] = v; /* the merged value takes m's place in the list and the hash */
+            at[i] = v; /* the merged value takes m's place in the list */
             cJSON_ReplaceItemViaPointer(r, m, v);
         } else {
             cJSON_AddItemToObject(r, d->string, v);
         }
     }
-    free(tab);
+    free(at);
+    strmap_free(&keys);
+    if (fail) {
+        cJSON_Delete(r);
+        return NULL;
+    }
     return r;
 }
 

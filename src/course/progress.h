@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "strmap.h"
+
 typedef struct {
     char id[48];             /* stable lesson id */
     int n_seen;              /* length of seen[] */
@@ -27,14 +29,12 @@ typedef struct Progress {
     int n_lessons;
     ProgressLesson *lessons; /* owned; (cap_lessons) allocated */
     int cap_lessons;
-    int *index;              /* owned: open-addressing hash of lesson ids, (index_cap) slots,
-                              * each a lessons[] position + 1 (0: empty); lookups O(1) */
-    int index_cap;           /* a power of two, at least twice n_lessons; 0: none yet */
+    StrMap index;            /* owned: lesson id -> its lessons[] position (strmap.h);
+                              * lookups O(1) */
     int n_slots;
     ProgressSlot *slots;     /* owned; (cap_slots) allocated */
     int cap_slots;
-    int *slot_index;         /* owned: open-addressing hash of slot keys, as index */
-    int slot_index_cap;
+    StrMap slot_map;         /* owned: slot key -> its slots[] position (strmap.h): O(1) */
     char *extra;             /* owned JSON object text of the file's top-level keys this attend
                               * does not know (a newer attend's), kept on save; or NULL */
     int no_save;             /* 1 after a failed load: progress_save refuses (keeps the file) */
