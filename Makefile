@@ -235,7 +235,10 @@ uninstall:
 # ignored ones): dpkg-buildpackage writes into the parent directory, build/deb/.
 DEB_FILES = { git ls-files -co --exclude-standard 2>/dev/null || \
 	  find . \( -path './build*' -o -path ./attend -o -path ./.git \) -prune -o -type f -print; }
+# The build dependencies first (debian/control's Build-Depends), installed or named as
+# ./setup.sh does: never dpkg's raw "Unmet build dependencies: debhelper-compat (= 13)".
 deb:
+	@tools/deps.sh deb
 	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/src
 	$(DEB_FILES) | while read -r f; do [ -f "$$f" ] && echo "$$f"; done | tar -cf - -T - | tar -C $(BUILD)/deb/src -xf -
 	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b -J2
@@ -247,7 +250,7 @@ deb:
 # through tests/ref/fuzz_short.sh; `make fuzz FUZZ_SECONDS=3600` is the long run.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result safetensors hf_tokenizer demo subword
+FUZZ_NAMES   := model lesson progress tokenizer quiz_answer lab_result safetensors hf_tokenizer hf_pretok demo subword
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 fuzz-build: check-pkgs
@@ -263,11 +266,16 @@ FUZZ_WRAP_lesson := -Wl,--wrap=model_load,--wrap=model_free
 # the demo/lecture-plan harness checks key names with the tui's curses-free key table
 FUZZ_WRAP_demo := -Isrc/session build-fuzz/session/keys.o build-fuzz/session/ui_text.o
 build-fuzz/fuzz_demo: build-fuzz/session/keys.o build-fuzz/session/ui_text.o
+# tokenizer.json's normalizers and pre-tokenizers: every input within 2 s and 512 MB (the
+# tokenizer's limits per sentence make each cheap; tests/fuzz/fuzz_hf_pretok.c)
+FUZZ_LIMITS_hf_pretok := -timeout=2 -rss_limit_mb=512 -malloc_limit_mb=256
 fuzz: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 	  mkdir -p build-fuzz/corpus/$$n; \
 	  echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
-	  build-fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  lim="-timeout=10 -rss_limit_mb=2048"; \
+	  [ $$n = hf_pretok ] && lim="$(FUZZ_LIMITS_hf_pretok)"; \
+	  build-fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) $$lim \
 	    -max_len=8192 -print_final_stats=0 -artifact_prefix=build-fuzz/crash-$$n- \
 	    build-fuzz/corpus/$$n tests/fuzz/corpus/$$n 2>build-fuzz/fuzz_$$n.log \
 	    || { tail -n 40 build-fuzz/fuzz_$$n.log; echo "fuzz_$$n FAILED (inputs: build-fuzz/crash-$$n-*)"; exit 1; }; \

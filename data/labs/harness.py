@@ -10,6 +10,10 @@ import traceback
 
 def one_line(text, limit=240):
     text = " ".join(str(text).split())
+    # a control character (a NUL, C1) of the learner's text is shown, not sent: attend reads
+    # a NUL in the answer as a broken harness
+    text = "".join("\\x%02x" % ord(c) if ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f else c
+                   for c in text)
     return text[:limit] + ("..." if len(text) > limit else "")
 
 

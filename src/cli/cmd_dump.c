@@ -440,14 +440,10 @@ int dump_run(DumpRun *r, const DumpOpts *o)
         goto out;
     }
     TokenizeInfo info;
+    char cnt[32], why[300];
     int n = vocab_tokenize(&m->vocab, sentence, ids, cap, &info);
-    if (info.truncated) {
-        fprintf(stderr, "%s: the sentence has %d tokens; this model reads at most %d\n", o->prog,
-                info.n_tokens, cap);
-        goto out;
-    }
-    if (n == 0) {
-        fprintf(stderr, "%s: the sentence has no tokens\n", o->prog);
+    if (vocab_tokenize_problem(&info, n, cap, "sentence", why, sizeof why)) {
+        fprintf(stderr, "%s: %s\n", o->prog, why);
         goto out;
     }
     for (int i = 0; i < info.n_unknown && i < VOCAB_MAX_UNKNOWN; i++)
@@ -461,9 +457,13 @@ int dump_run(DumpRun *r, const DumpOpts *o)
         }
         TokenizeInfo ti;
         mt = vocab_tokenize(&m->vocab, target, tids, cap, &ti);
+        if (ti.error[0]) {
+            fprintf(stderr, "%s: the target: %s\n", o->prog, ti.error);
+            goto out;
+        }
         if (ti.truncated || mt == 0) {
-            fprintf(stderr, "%s: the target has %d tokens; it needs 1 to %d\n", o->prog,
-                    ti.n_tokens, cap);
+            fprintf(stderr, "%s: the target has %s tokens; it needs 1 to %d\n", o->prog,
+                    vocab_count_text(&ti, cnt, sizeof cnt), cap);
             goto out;
         }
         for (int i = 0; i < ti.n_unknown && i < VOCAB_MAX_UNKNOWN; i++)

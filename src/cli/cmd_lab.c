@@ -392,8 +392,10 @@ static int check_once(const LabDef *d, const char *file, const Args *a, int show
         printf("(a hint: attend lab hint %s)\n", d->name);
     if (show) {
         char path[1024];
-        if (!lab_show_path(d->name, path, sizeof path, err, sizeof err))
-            lab_show_write(path, d, file, &c, err, sizeof err);
+        if (lab_show_path(d->name, path, sizeof path, err, sizeof err) ||
+            lab_show_write(path, d, file, &c, err, sizeof err))
+            fprintf(stderr, "attend lab: %s (the player's lab page will not show this check)\n",
+                    err);
     }
 
     int rc = pass ? 0 : c.cannot_run ? 2 : 1;
@@ -415,6 +417,7 @@ static double stamp(const char *file)
 static int cmd_watch(const LabDef *d, const char *file, const Args *a)
 {
     int in_open = 1, last = 2;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* piped, too: its lines and stderr's stay in order */
     while (!stop_sig) {
         double seen = stamp(file);
         printf("---- %s: checking %s\n", d->name, file);

@@ -96,22 +96,28 @@ static void one(void *ctx, const char *name, long long rows, long long cols)
 
 static void quantities(FILE *f, const ModelConfig *c, const HfInfo *in)
 {
-    int gpt2 = in->family == HF_GPT2, kv = c->n_kv_heads ? c->n_kv_heads : c->n_heads;
+    /* the keys from the family's row (hf_model.c's HF_FAMILIES); a quantity the family has
+     * no key for is said in the keys it comes from */
+    const HfFamilyRow *r = in->row;
+    int kv = c->n_kv_heads ? c->n_kv_heads : c->n_heads;
+    char kvk[64], hdk[64], ffk[64];
+    snprintf(kvk, sizeof kvk, r->k_kv_heads[0] ? "%s" : "(%s)", r->k_kv_heads[0] ? r->k_kv_heads : r->k_heads);
+    snprintf(hdk, sizeof hdk, "%s%s%s", r->k_head_dim[0] ? r->k_head_dim : r->k_d_model,
+             r->k_head_dim[0] ? "" : " / ", r->k_head_dim[0] ? "" : r->k_heads);
+    snprintf(ffk, sizeof ffk, r->layout == HF_GPT2 ? "%s or 4·%s" : "%s", r->k_d_ff, r->k_d_model);
     fprintf(f, "quantities (attend's name = config.json's key):\n");
-    fprintf(f, "  d_model    = %-24s %d\n", gpt2 ? "n_embd" : "hidden_size", c->d_model);
-    fprintf(f, "  n_layers   = %-24s %d\n", gpt2 ? "n_layer" : "num_hidden_layers", c->n_layers);
-    fprintf(f, "  n_heads    = %-24s %d\n", gpt2 ? "n_head" : "num_attention_heads", c->n_heads);
+    fprintf(f, "  d_model    = %-24s %d\n", r->k_d_model, c->d_model);
+    fprintf(f, "  n_layers   = %-24s %d\n", r->k_layers, c->n_layers);
+    fprintf(f, "  n_heads    = %-24s %d\n", r->k_heads, c->n_heads);
     fprintf(f, "  n_kv_heads = %-24s %d  (each K/V head serves %d query head%s)\n",
-            gpt2 ? "(n_head)" : "num_key_value_heads", kv, c->n_heads / kv,
-            c->n_heads / kv == 1 ? "" : "s");
-    fprintf(f, "  d_head     = %-24s %d%s\n", gpt2 ? "n_embd / n_head" : "head_dim", c->d_head,
-            !gpt2 && c->d_head * c->n_heads != c->d_model ? "  (n_heads·d_head is not d_model here)" : "");
-    fprintf(f, "  d_ff       = %-24s %d\n", gpt2 ? "n_inner or 4·n_embd" : "intermediate_size", c->d_ff);
-    fprintf(f, "  vocab_size = %-24s %d\n", "vocab_size", c->vocab_size);
-    fprintf(f, "  context    = %-24s %d\n", gpt2 ? "n_positions" : "max_position_embeddings",
-            in->max_positions);
-    if (!gpt2)
-        fprintf(f, "  rope_theta = %-24s %.9g%s\n", "rope_theta", (double)c->rope_base,
+            kvk, kv, c->n_heads / kv, c->n_heads / kv == 1 ? "" : "s");
+    fprintf(f, "  d_head     = %-24s %d%s\n", hdk, c->d_head,
+            c->d_head * c->n_heads != c->d_model ? "  (n_heads·d_head is not d_model here)" : "");
+    fprintf(f, "  d_ff       = %-24s %d\n", ffk, c->d_ff);
+    fprintf(f, "  vocab_size = %-24s %d\n", r->k_vocab, c->vocab_size);
+    fprintf(f, "  context    = %-24s %d\n", r->k_positions, in->max_positions);
+    if (r->k_theta[0])
+        fprintf(f, "  rope_theta = %-24s %.9g%s\n", r->k_theta, (double)c->rope_base,
                 c->rope_scaling == ROPE_SCALE_LLAMA3 ? "  (rope_scaling: llama3)"
                 : c->rope_scaling == ROPE_SCALE_LINEAR ? "  (rope_scaling: linear)" : "");
     fprintf(f, "  tied head  = %-24s %s\n", "tie_word_embeddings", c->tie_embed ? "yes" : "no");
@@ -141,7 +147,7 @@ int cmd_shapes(int argc, char **argv)
     }
     int json = !strcmp(format, "json");
     Walk w = {stdout, json, in.family == HF_GPT2, 1, 0, 0, 0, 0};
-    const char *prefix = in.family == HF_GPT2 ? "" : "model.";
+    const char *prefix = in.row->prefix;
     int kv = c.n_kv_heads ? c.n_kv_heads : c.n_heads;
     long long kv_token = 2LL * c.n_layers * kv * c.d_head;
     if (json) {
@@ -157,8 +163,7 @@ int cmd_shapes(int argc, char **argv)
                "\"kv_cache_values_per_token\": %lld}\n", w.total, w.layer0, w.embed, kv_token);
         return 0;
     }
-    printf("%s: %s (%s family)\n\n", cfgpath, in.model_type,
-           in.family == HF_GPT2 ? "GPT-2" : "LLaMA");
+    printf("%s: %s (%s family)\n\n", cfgpath, in.model_type, in.row->label);
     quantities(stdout, &c, &in);
     printf("\nweights (layer 0 shown; every layer has the same), name, shape, in quantities:\n");
     hf_weights(&c, &in, prefix, one, &w);

@@ -737,13 +737,9 @@ int cmd_generate(int argc, char **argv)
     }
     TokenizeInfo info;
     int n = vocab_tokenize(&m.vocab, prompt, ids, L, &info);
-    if (info.truncated) {
-        fprintf(stderr, "attend generate: the prompt has %d tokens; this model reads at most %d\n",
-                info.n_tokens, L);
-        goto out;
-    }
-    if (n == 0) {
-        fprintf(stderr, "attend generate: the prompt is empty\n");
+    char why[300];
+    if (vocab_tokenize_problem(&info, n, L, "prompt", why, sizeof why)) {
+        fprintf(stderr, "attend generate: %s\n", why);
         goto out;
     }
     if (info.n_unknown)

@@ -30,8 +30,8 @@ static int box_glyph(const unsigned char *s)
 
 void plain_say(Plain *p, const char *text)
 {
-    static char tr[PLAIN_WORDS_MAX];
-    ui_text(text, tr, sizeof tr);
+    static char tr[PLAIN_WORDS_MAX], esc[3 * PLAIN_WORDS_MAX];
+    ui_text(safetext_escape(text, esc, sizeof esc), tr, sizeof tr); /* no C0/C1 control */
     const unsigned char *s = (const unsigned char *)tr;
     size_t len = 0;
     for (; *s; s++, len++) {

@@ -63,8 +63,11 @@ static void say_refused(Plain *p, const Change *ch)
         break;
     case WHY_EMPTY: plain_say(p, "The sentence is empty; nothing changed."); break;
     case WHY_TOO_LONG:
-        plain_sayf(p, "Not used: %d tokens, the model reads at most %d; nothing was cut.",
-                   ch->from, ch->to);
+        plain_sayf(p, "Not used: %s%d tokens, the model reads at most %d; nothing was cut.",
+                   ch->a ? "more than " : "", ch->a ? ch->to : ch->from, ch->to);
+        break;
+    case WHY_TOKENIZER:
+        plain_sayf(p, "Not used: %s; nothing changed.", ch->detail);
         break;
     case WHY_TRAIN_DONE:
         plain_say(p, "Training is done: r resets, then m switches the mask, t trains again.");

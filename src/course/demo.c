@@ -176,7 +176,7 @@ int demo_load(Demo *d, const char *path, char *err, size_t errlen)
     char *text = NULL;
     memset(d, 0, sizeof *d);
     snprintf(d->path, sizeof d->path, "%s", path);
-    cJSON *root = json_parse_file(path, &text, err, errlen);
+    cJSON *root = json_parse_file_strict(path, &text, err, errlen);
     if (!root) {
         free(text);
         return -1;

@@ -204,12 +204,16 @@ static int check_sentence(LjCtx *x, const char *path, const char *what, const ch
     int n = vocab_tokenize(&m->vocab, text, ids, cap, &info);
     free(ids);
     int bad = 0;
-    if (info.n_tokens == 0) {
+    char cnt[32];
+    if (info.error[0]) {
+        lj_prob(x, path, "the %s: %s", what, info.error);
+        bad = 1;
+    } else if (info.n_tokens == 0) {
         lj_prob(x, path, "the %s has no tokens", what);
         bad = 1;
     } else if (info.truncated) {
-        lj_prob(x, path, "the %s has %d tokens; the model %s reads at most %d", what, info.n_tokens,
-             m->path, cap);
+        lj_prob(x, path, "the %s has %s tokens; the model %s reads at most %d", what,
+                vocab_count_text(&info, cnt, sizeof cnt), m->path, cap);
         bad = 1;
     }
     if (info.n_unknown) {

@@ -54,6 +54,8 @@ void progress_free(Progress *p)
     for (int i = 0; i < p->n_slots; i++)
         free(p->slots[i].json);
     free(p->slots);
+    strmap_free(&p->slot_map);
+    free(p->extra);
     char path[sizeof p->path];
     memcpy(path, p->path, sizeof path);
     memset(p, 0, sizeof *p);
@@ -147,12 +149,26 @@ int progress_completed(const Progress *p, const char *lesson_id)
     return l && l->completed;
 }
 
+/* Makes the slot map again from slots[] (after a removal moved a slot). 0 or -1. */
+static int slot_map_build(Progress *p)
+{
+    strmap_free(&p->slot_map);
+    for (int i = 0; i < p->n_slots; i++)
+        if (strmap_put(&p->slot_map, p->slots[i].key, strlen(p->slots[i].key), i, NULL) < 0)
+            return -1;
+    return 0;
+}
+
+/* The position of slot key, or -1: O(1). */
+static int slot_find(const Progress *p, const char *key)
+{
+    return strmap_get(&p->slot_map, key, strlen(key));
+}
+
 const char *progress_slot_get(const Progress *p, const char *key)
 {
-    for (int i = 0; i < p->n_slots; i++)
-        if (!strcmp(p->slots[i].key, key))
-            return p->slots[i].json;
-    return NULL;
+    int at = slot_find(p, key);
+    return at >= 0 ? p->slots[at].json : NULL;
 }
 
 int progress_slot_set(Progress *p, const char *key, const char *json, char *err, size_t errlen)
@@ -162,14 +178,15 @@ int progress_slot_set(Progress *p, const char *key, const char *json, char *err,
                  sizeof p->slots[0].key - 1);
         return -1;
     }
-    int at = -1;
-    for (int i = 0; i < p->n_slots; i++)
-        if (!strcmp(p->slots[i].key, key))
-            at = i;
+    int at = slot_find(p, key);
     if (!json) {
         if (at >= 0) {
             free(p->slots[at].json);
             p->slots[at] = p->slots[--p->n_slots];
+            if (slot_map_build(p)) { /* positions moved */
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
         }
         return 0;
     }
@@ -185,13 +202,22 @@ int progress_slot_set(Progress *p, const char *key, const char *json, char *err,
         return -1;
     }
     if (at < 0) {
-        ProgressSlot *ns = realloc(p->slots, sizeof *ns * (size_t)(p->n_slots + 1));
-        if (!ns) {
+        if (p->n_slots == p->cap_slots) { /* doubling: n slots cost O(n) in all */
+            int nc = p->cap_slots ? 2 * p->cap_slots : 8;
+            ProgressSlot *ns = realloc(p->slots, sizeof *ns * (size_t)nc);
+            if (!ns) {
+                free(text);
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            p->slots = ns;
+            p->cap_slots = nc;
+        }
+        if (strmap_put(&p->slot_map, key, strlen(key), p->n_slots, NULL) < 0) {
             free(text);
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        p->slots = ns;
         at = p->n_slots++;
         snprintf(p->slots[at].key, sizeof p->slots[at].key, "%s", key);
         p->slots[at].json = NULL;
@@ -268,7 +294,33 @@ static int from_json(Progress *p, const cJSON *root, char *err, size_t errlen)
             return -1;
         }
     }
+    /* keys this attend does not know (a newer one's, another tool's): kept as they are */
+    cJSON *extra = NULL;
+    for (const cJSON *k = root->child; k; k = k->next) {
+        if (!strcmp(k->string, "version") || !strcmp(k->string, "current") ||
+            !strcmp(k->string, "lessons") || !strcmp(k->string, "slots"))
+            continue;
+        if (!extra && !(extra = cJSON_CreateObject()))
+            goto oom;
+        cJSON *c = cJSON_Duplicate(k, 1);
+        if (!c || !cJSON_AddItemToObject(extra, k->string, c)) {
+            cJSON_Delete(c);
+            goto oom;
+        }
+    }
+    if (extra) {
+        p->extra = cJSON_PrintUnformatted(extra);
+        cJSON_Delete(extra);
+        if (!p->extra) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
     return 0;
+oom:
+    cJSON_Delete(extra);
+    snprintf(err, errlen, "out of memory");
+    return -1;
 }
 
 int progress_load(Progress *p, const char *path, char *err, size_t errlen)
@@ -402,7 +454,14 @@ static char *to_json(const Progress *p, size_t *len)
         fputs(": ", f);
         fputs(p->slots[i].json, f); /* checked JSON, printed compact by progress_slot_set */
     }
-    fputs(p->n_slots ? "\n  }\n}\n" : "}\n}\n", f);
+    fputs(p->n_slots ? "\n  }" : "}", f);
+    /* the top-level keys this attend does not know, as they were: the object's members */
+    if (p->extra && p->extra[0] == '{' && p->extra[1] != '}') {
+        size_t el = strlen(p->extra);
+        fputs(",\n  ", f);
+        fwrite(p->extra + 1, 1, el - 2, f);
+    }
+    fputs("\n}\n", f);
     int bad = ferror(f);
     if (fclose(f) || bad) {
         free(text);
@@ -445,17 +504,43 @@ static cJSON *merge_value(const cJSON *disk, const cJSON *mine, int depth)
         return r;
     }
     cJSON *r = cJSON_Duplicate(mine, 1);
-    for (const cJSON *d = disk->child; r && d; d = d->next) {
-        cJSON *m = cJSON_GetObjectItemCaseSensitive(r, d->string);
+    if (!r)
+        return NULL;
+    /* mine's keys in the string map: one lookup per key of disk, linear in all */
+    int n = 0;
+    for (const cJSON *c = r->child; c; c = c->next)
+        n++;
+    cJSON **at = malloc(sizeof *at * (size_t)(n ? n : 1));
+    StrMap keys = {0};
+    int fail = !at;
+    for (cJSON *c = r->child; c && !fail; c = c->next) {
+        int added = 0, i = c->string ? strmap_put(&keys, c->string, strlen(c->string), 0, &added) : 0;
+        fail = i < 0;
+        if (!fail && added)
+            at[i] = c; /* a key given twice: the first, as cJSON's lookup */
+    }
+    for (const cJSON *d = disk->child; d && !fail; d = d->next) {
+        if (!d->string)
+            continue;
+        int i = strmap_index(&keys, d->string, strlen(d->string));
+        cJSON *m = i >= 0 ? at[i] : NULL;
         cJSON *v = m ? merge_value(d, m, depth + 1) : cJSON_Duplicate(d, 1);
         if (!v) {
-            cJSON_Delete(r);
-            return NULL;
+            fail = 1;
+            break;
         }
-        if (m)
-            cJSON_ReplaceItemInObjectCaseSensitive(r, d->string, v);
-        else
+        if (m) {
+            at[i] = v; /* the merged value takes m's place in the list */
+            cJSON_ReplaceItemViaPointer(r, m, v);
+        } else {
             cJSON_AddItemToObject(r, d->string, v);
+        }
+    }
+    free(at);
+    strmap_free(&keys);
+    if (fail) {
+        cJSON_Delete(r);
+        return NULL;
     }
     return r;
 }
@@ -481,6 +566,19 @@ static int merge_into(Progress *disk, const Progress *mine, char *err, size_t er
         for (int k = 0; k < l->n_seen; k++)
             d->seen[k] |= l->seen[k];
         d->completed |= l->completed;
+    }
+    if (mine->extra) { /* unknown top-level keys: merged as a slot's value is */
+        cJSON *a = disk->extra ? cJSON_Parse(disk->extra) : cJSON_CreateObject();
+        cJSON *b = cJSON_Parse(mine->extra);
+        cJSON *m = a && b ? merge_value(a, b, 0) : NULL;
+        char *text = m ? cJSON_PrintUnformatted(m) : NULL;
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+        cJSON_Delete(m);
+        if (!text)
+            goto oom;
+        free(disk->extra);
+        disk->extra = text;
     }
     for (int i = 0; i < mine->n_slots; i++) {
         const ProgressSlot *sl = &mine->slots[i];

@@ -32,7 +32,11 @@ typedef struct Progress {
     StrMap index;            /* owned: lesson id -> its lessons[] position (strmap.h);
                               * lookups O(1) */
     int n_slots;
-    ProgressSlot *slots;     /* owned */
+    ProgressSlot *slots;     /* owned; (cap_slots) allocated */
+    int cap_slots;
+    StrMap slot_map;         /* owned: slot key -> its slots[] position (strmap.h): O(1) */
+    char *extra;             /* owned JSON object text of the file's top-level keys this attend
+                              * does not know (a newer attend's), kept on save; or NULL */
     int no_save;             /* 1 after a failed load: progress_save refuses (keeps the file) */
     struct Progress *disk;   /* owned: what the file held after this window's last save, so
                               * a save re-reads the file only when another window changed it;

@@ -86,10 +86,15 @@ int widget_state(const Widget *w, const Model *m, Controls *ctl, int *src, int *
         return -1;
     }
     TokenizeInfo info;
+    char cnt[32];
     *n = vocab_tokenize(&m->vocab, s->sentence, src, cap, &info);
+    if (info.error[0]) {
+        snprintf(err, errlen, "the sentence: %s", info.error);
+        return -1;
+    }
     if (info.truncated || *n == 0) {
-        snprintf(err, errlen, "the sentence has %d tokens; it needs 1 to %d", info.n_tokens,
-                 cap);
+        snprintf(err, errlen, "the sentence has %s tokens; it needs 1 to %d",
+                 vocab_count_text(&info, cnt, sizeof cnt), cap);
         return -1;
     }
     if (s->n_order > 0 && s->n_order != *n) {
@@ -98,9 +103,13 @@ int widget_state(const Widget *w, const Model *m, Controls *ctl, int *src, int *
     }
     if (m->cfg.arch == ARCH_ENCDEC) {
         *n_tgt = vocab_tokenize(&m->vocab, s->target, tgt, cap, &info);
+        if (info.error[0]) {
+            snprintf(err, errlen, "the target: %s", info.error);
+            return -1;
+        }
         if (info.truncated || *n_tgt == 0) {
-            snprintf(err, errlen, "the target has %d tokens; it needs 1 to %d", info.n_tokens,
-                     cap);
+            snprintf(err, errlen, "the target has %s tokens; it needs 1 to %d",
+                     vocab_count_text(&info, cnt, sizeof cnt), cap);
             return -1;
         }
     }

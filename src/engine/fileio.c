@@ -459,3 +459,18 @@ int fileio_clean_stale(const char *path)
     closedir(d);
     return removed;
 }
+
+int fileio_absent(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return 0;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return 1;
+    char to[512];
+    ssize_t n = readlink(path, to, sizeof to - 1);
+    to[n > 0 ? n : 0] = 0;
+    snprintf(err, errlen, "%s is a symbolic link to a missing file (%.300s): an interrupted "
+             "download, or a file moved away", path, to);
+    return 2;
+}

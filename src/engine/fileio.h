@@ -16,6 +16,11 @@
  * without the NUL). Only regular files of at most cap bytes are read: a directory, a FIFO, a
  * device (such as /dev/zero) or a socket is refused without blocking or reading from it.
  * 0, or -1 with "PATH: what is wrong" in err (never the file's contents). */
+/* Whether path is absent: 0 when something is there (a file, a directory, anything stat
+ * reaches); 1 when nothing is; 2 when path is a symbolic link whose target is missing (an
+ * interrupted download), with "PATH is a symbolic link to a missing file (TARGET): ..." in
+ * err. */
+int fileio_absent(const char *path, char *err, size_t errlen);
 int fileio_read(const char *path, size_t cap, char **out, size_t *len, char *err,
                 size_t errlen);
 

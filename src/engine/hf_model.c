@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "attend_limits.h"
+#include "fileio.h"
 #include "hf_tokenizer.h"
 #include "json.h"
 #include "safetensors.h"
@@ -71,21 +72,64 @@ static int cfg_only(const cJSON *j, const char *key, const char *want1, const ch
     return -1;
 }
 
-static int read_gpt2(const cJSON *j, ModelConfig *c, HfInfo *in, char *err, size_t errlen)
+/* The families attend opens: one row each (HfFamilyRow, hf_model.h). */
+static const HfFamilyRow FAMILIES[] = {
+    {"gpt2", HF_GPT2, "GPT-2", "GPT-2, distilgpt2", 1, 0, "",
+     "vocab_size", "n_embd", "n_layer", "n_head", "", "", "n_inner",
+     "n_positions", "layer_norm_epsilon", ""},
+    {"llama", HF_LLAMA, "LLaMA", "LLaMA, SmolLM2, TinyLlama", 0, 0, "model.",
+     "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+     "num_key_value_heads", "head_dim", "intermediate_size", "max_position_embeddings",
+     "rms_norm_eps", "rope_theta"},
+    {"qwen2", HF_LLAMA, "Qwen2", "Qwen2, Qwen2.5", 1, 0, "model.",
+     "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+     "num_key_value_heads", "head_dim", "intermediate_size", "max_position_embeddings",
+     "rms_norm_eps", "rope_theta"},
+    {"qwen3", HF_LLAMA, "Qwen3", "Qwen3", 0, 1, "model.",
+     "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+     "num_key_value_heads", "head_dim", "intermediate_size", "max_position_embeddings",
+     "rms_norm_eps", "rope_theta"},
+};
+
+const HfFamilyRow *hf_families(int *n)
+{
+    *n = (int)(sizeof FAMILIES / sizeof FAMILIES[0]);
+    return FAMILIES;
+}
+
+const HfFamilyRow *hf_family(const char *model_type)
+{
+    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
+        if (!strcmp(FAMILIES[i].model_type, model_type))
+            return &FAMILIES[i];
+    return NULL;
+}
+
+/* Families attend knows by name but does not open: only these values of model_type are
+ * quoted back (any other value may be the text of a file that is not a config at all). */
+static const char *const KNOWN_OTHER[] = {
+    "bert", "roberta", "distilbert", "albert", "electra", "t5", "mt5", "bart", "mbart",
+    "mistral", "mixtral", "gemma", "gemma2", "gemma3", "phi", "phi3", "falcon", "gpt_neox",
+    "gptj", "gpt_neo", "opt", "bloom", "mpt", "stablelm", "starcoder2", "olmo", "qwen2_moe",
+    "qwen3_moe", "deepseek_v2", "deepseek_v3", "mamba", "whisper", "vit", "clip"};
+
+static int read_gpt2(const cJSON *j, const HfFamilyRow *r, ModelConfig *c, HfInfo *in,
+                     char *err, size_t errlen)
 {
     int inner;
     double eps;
-    if (cfg_int(j, "vocab_size", -1, 2, 1000000, &c->vocab_size, err, errlen) ||
-        cfg_int(j, "n_embd", -1, 1, ATTEND_MAX_D_MODEL, &c->d_model, err, errlen) ||
-        cfg_int(j, "n_layer", -1, 1, ATTEND_MAX_LAYERS, &c->n_layers, err, errlen) ||
-        cfg_int(j, "n_head", -1, 1, ATTEND_MAX_HEADS, &c->n_heads, err, errlen) ||
-        cfg_int(j, "n_positions", 1024, 1, 1 << 24, &in->max_positions, err, errlen) ||
-        cfg_int(j, "n_inner", 0, 1, 65536, &inner, err, errlen) ||
-        cfg_num(j, "layer_norm_epsilon", 1e-5, &eps, err, errlen) ||
+    if (cfg_int(j, r->k_vocab, -1, 2, 1000000, &c->vocab_size, err, errlen) ||
+        cfg_int(j, r->k_d_model, -1, 1, ATTEND_MAX_D_MODEL, &c->d_model, err, errlen) ||
+        cfg_int(j, r->k_layers, -1, 1, ATTEND_MAX_LAYERS, &c->n_layers, err, errlen) ||
+        cfg_int(j, r->k_heads, -1, 1, ATTEND_MAX_HEADS, &c->n_heads, err, errlen) ||
+        cfg_int(j, r->k_positions, 1024, 1, 1 << 24, &in->max_positions, err, errlen) ||
+        cfg_int(j, r->k_d_ff, 0, 1, 65536, &inner, err, errlen) ||
+        cfg_num(j, r->k_eps, 1e-5, &eps, err, errlen) ||
         cfg_only(j, "activation_function", "gelu_new", "gelu_pytorch_tanh", err, errlen))
         return -1;
     if (c->d_model % c->n_heads) {
-        snprintf(err, errlen, "key \"n_embd\" (%d) is not a multiple of \"n_head\" (%d)", c->d_model, c->n_heads);
+        snprintf(err, errlen, "key \"%s\" (%d) is not a multiple of \"%s\" (%d)", r->k_d_model,
+                 c->d_model, r->k_heads, c->n_heads);
         return -1;
     }
     if (cfg_bool(j, "scale_attn_by_inverse_layer_idx", 0) || cfg_bool(j, "add_cross_attention", 0) ||
@@ -145,26 +189,27 @@ static int read_rope_scaling(const cJSON *j, ModelConfig *c, char *err, size_t e
     return 0;
 }
 
-static int read_llama(const cJSON *j, ModelConfig *c, HfInfo *in, char *err, size_t errlen)
+static int read_llama(const cJSON *j, const HfFamilyRow *r, ModelConfig *c, HfInfo *in,
+                      char *err, size_t errlen)
 {
     double eps, theta, prf;
-    if (cfg_int(j, "vocab_size", -1, 2, 1000000, &c->vocab_size, err, errlen) ||
-        cfg_int(j, "hidden_size", -1, 1, ATTEND_MAX_D_MODEL, &c->d_model, err, errlen) ||
-        cfg_int(j, "num_hidden_layers", -1, 1, ATTEND_MAX_LAYERS, &c->n_layers, err, errlen) ||
-        cfg_int(j, "num_attention_heads", -1, 1, ATTEND_MAX_HEADS, &c->n_heads, err, errlen) ||
-        cfg_int(j, "intermediate_size", -1, 1, 65536, &c->d_ff, err, errlen) ||
-        cfg_int(j, "num_key_value_heads", c->n_heads, 1, ATTEND_MAX_HEADS, &c->n_kv_heads, err, errlen) ||
-        cfg_int(j, "max_position_embeddings", 2048, 1, 1 << 24, &in->max_positions, err, errlen) ||
-        cfg_num(j, "rms_norm_eps", 1e-6, &eps, err, errlen) ||
-        cfg_num(j, "rope_theta", 10000, &theta, err, errlen) ||
+    if (cfg_int(j, r->k_vocab, -1, 2, 1000000, &c->vocab_size, err, errlen) ||
+        cfg_int(j, r->k_d_model, -1, 1, ATTEND_MAX_D_MODEL, &c->d_model, err, errlen) ||
+        cfg_int(j, r->k_layers, -1, 1, ATTEND_MAX_LAYERS, &c->n_layers, err, errlen) ||
+        cfg_int(j, r->k_heads, -1, 1, ATTEND_MAX_HEADS, &c->n_heads, err, errlen) ||
+        cfg_int(j, r->k_d_ff, -1, 1, 65536, &c->d_ff, err, errlen) ||
+        cfg_int(j, r->k_kv_heads, c->n_heads, 1, ATTEND_MAX_HEADS, &c->n_kv_heads, err, errlen) ||
+        cfg_int(j, r->k_positions, 2048, 1, 1 << 24, &in->max_positions, err, errlen) ||
+        cfg_num(j, r->k_eps, 1e-6, &eps, err, errlen) ||
+        cfg_num(j, r->k_theta, 10000, &theta, err, errlen) ||
         cfg_num(j, "partial_rotary_factor", 1, &prf, err, errlen) ||
         cfg_only(j, "hidden_act", "silu", NULL, err, errlen) || read_rope_scaling(j, c, err, errlen))
         return -1;
-    if (cfg_int(j, "head_dim", c->d_model / c->n_heads, 1, ATTEND_MAX_D_HEAD, &c->d_head, err, errlen))
+    if (cfg_int(j, r->k_head_dim, c->d_model / c->n_heads, 1, ATTEND_MAX_D_HEAD, &c->d_head, err, errlen))
         return -1;
     if (c->n_heads % c->n_kv_heads) {
-        snprintf(err, errlen, "key \"num_key_value_heads\" (%d) does not divide "
-                 "\"num_attention_heads\" (%d)", c->n_kv_heads, c->n_heads);
+        snprintf(err, errlen, "key \"%s\" (%d) does not divide \"%s\" (%d)", r->k_kv_heads,
+                 c->n_kv_heads, r->k_heads, c->n_heads);
         return -1;
     }
     const char *bad = prf != 1.0 ? "partial_rotary_factor"
@@ -182,9 +227,35 @@ static int read_llama(const cJSON *j, ModelConfig *c, HfInfo *in, char *err, siz
     c->norm_eps = (float)eps;
     c->rope_base = (float)theta;
     c->tie_embed = cfg_bool(j, "tie_word_embeddings", 0);
-    in->qkv_bias = !strcmp(in->model_type, "qwen2") || cfg_bool(j, "attention_bias", 0);
-    in->qk_norm = !strcmp(in->model_type, "qwen3");
+    in->qkv_bias = r->qkv_bias || cfg_bool(j, "attention_bias", 0);
+    in->qk_norm = r->qk_norm;
     return 0;
+}
+
+/* model_config_check's message with attend's names of the quantities ("config.norm_eps")
+ * replaced by the family's config.json keys ("\"layer_norm_epsilon\""). */
+static void file_keys(char *msg, size_t n, const HfFamilyRow *r)
+{
+    const char *const map[][2] = {
+        {"config.vocab_size", r->k_vocab}, {"config.d_model", r->k_d_model},
+        {"config.n_layers", r->k_layers}, {"config.n_heads", r->k_heads},
+        {"config.n_kv_heads", r->k_kv_heads}, {"config.d_head", r->k_head_dim},
+        {"config.d_ff", r->k_d_ff}, {"config.max_len", r->k_positions},
+        {"config.norm_eps", r->k_eps}, {"config.rope_base", r->k_theta},
+        {"config.rope_factor", "rope_scaling.factor"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        char *at = strstr(msg, map[i][0]);
+        if (!at)
+            continue;
+        char key[80], rest[512];
+        if (map[i][1][0])
+            snprintf(key, sizeof key, "\"%s\"", map[i][1]);
+        else /* a quantity the family has no key for (GPT-2's d_head is n_embd / n_head) */
+            snprintf(key, sizeof key, "%s", !strcmp(map[i][0], "config.d_head")
+                                                 ? "n_embd / n_head" : map[i][0] + 7);
+        snprintf(rest, sizeof rest, "%s", at + strlen(map[i][0]));
+        snprintf(at, n - (size_t)(at - msg), "%s%s", key, rest);
+    }
 }
 
 int hf_config_read(const char *path, ModelConfig *c, HfInfo *in, char *err, size_t errlen)
@@ -192,32 +263,41 @@ int hf_config_read(const char *path, ModelConfig *c, HfInfo *in, char *err, size
     char e2[400];
     model_config_defaults(c);
     memset(in, 0, sizeof *in);
-    cJSON *j = json_parse_file(path, NULL, err, errlen);
+    cJSON *j = json_parse_file_strict(path, NULL, err, errlen);
     if (!j)
         return -1;
     int rc = -1;
     const cJSON *mt = json_get(j, "model_type");
-    if (!cJSON_IsString(mt)) {
-        snprintf(e2, sizeof e2, "key \"model_type\" is missing");
+    const HfFamilyRow *r = cJSON_IsString(mt) ? hf_family(mt->valuestring) : NULL;
+    if (!cJSON_IsObject(j) || !mt) {
+        snprintf(e2, sizeof e2, "key \"model_type\" is missing: not a Hugging Face config.json");
         goto out;
     }
-    snprintf(in->model_type, sizeof in->model_type, "%s", mt->valuestring);
-    if (!strcmp(in->model_type, "gpt2")) {
-        in->family = HF_GPT2;
-        rc = read_gpt2(j, c, in, e2, sizeof e2);
-    } else if (!strcmp(in->model_type, "llama") || !strcmp(in->model_type, "qwen2") ||
-               !strcmp(in->model_type, "qwen3")) {
-        in->family = HF_LLAMA;
-        rc = read_llama(j, c, in, e2, sizeof e2);
-    } else {
-        snprintf(e2, sizeof e2, "model_type \"%.40s\" is not supported: attend opens gpt2 "
-                 "(GPT-2, distilgpt2), llama (LLaMA, SmolLM2, TinyLlama), qwen2 and qwen3",
-                 mt->valuestring);
+    if (!r) {
+        /* the value is quoted only when it is a family name attend knows: the file may be
+         * anything (a symlinked config.json), and its contents are never echoed */
+        const char *known = NULL;
+        for (size_t i = 0; cJSON_IsString(mt) && i < sizeof KNOWN_OTHER / sizeof KNOWN_OTHER[0]; i++)
+            if (!strcmp(mt->valuestring, KNOWN_OTHER[i]))
+                known = KNOWN_OTHER[i];
+        int k = known ? snprintf(e2, sizeof e2, "model_type \"%s\" is not supported", known)
+                      : snprintf(e2, sizeof e2, "key \"model_type\" names no family attend knows");
+        k += snprintf(e2 + k, sizeof e2 - (size_t)k, ": attend opens");
+        for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
+            k += snprintf(e2 + k, sizeof e2 - (size_t)k, "%s%s (%s)", i ? ", " : " ",
+                          FAMILIES[i].model_type, FAMILIES[i].examples);
+        goto out;
     }
+    in->row = r;
+    in->family = r->layout;
+    snprintf(in->model_type, sizeof in->model_type, "%s", r->model_type);
+    rc = r->layout == HF_GPT2 ? read_gpt2(j, r, c, in, e2, sizeof e2)
+                              : read_llama(j, r, c, in, e2, sizeof e2);
     if (rc)
         goto out;
     const cJSON *bos = json_get(j, "bos_token_id");
-    in->bos_id = cJSON_IsNumber(bos) ? bos->valueint : -1;
+    in->bos_id = cJSON_IsNumber(bos) && bos->valuedouble >= 0 && bos->valuedouble < 2e9
+                     ? (int)bos->valuedouble : -1;
     c->arch = ARCH_DECODER;
     c->pre_norm = 1;
     c->final_norm = 1;
@@ -227,6 +307,8 @@ int hf_config_read(const char *path, ModelConfig *c, HfInfo *in, char *err, size
     const cJSON *nm = json_get(j, "_name_or_path");
     snprintf(c->name, sizeof c->name, "%.63s", cJSON_IsString(nm) && nm->valuestring[0] ? nm->valuestring : in->model_type);
     rc = model_config_check(c, e2, sizeof e2);
+    if (rc)
+        file_keys(e2, sizeof e2, r);
 out:
     if (rc)
         snprintf(err, errlen, "%s: %s", path, e2);
@@ -448,6 +530,12 @@ static void store_free(void *p)
     }
 }
 
+static int store_check(const void *p, int nonfinite, char *err, size_t errlen)
+{
+    const StSet *st = p;
+    return st_check(st, err, errlen) || (nonfinite && st_nonfinite(st, err, errlen)) ? -1 : 0;
+}
+
 static int load_tokenizer(Model *m, const char *dir, int bos_id, char *err, size_t errlen)
 {
     HfTok *tok = NULL;
@@ -463,7 +551,10 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
     char path[1024];
     HfInfo in;
     snprintf(path, sizeof path, "%s/config.json", dir);
-    if (access(path, F_OK) != 0) {
+    int ab = fileio_absent(path, err, errlen);
+    if (ab == 2)
+        return -1;
+    if (ab) {
         snprintf(err, errlen, "%s: a directory without config.json: neither a regular file (a model "
                  "JSON) nor a Hugging Face model directory (docs/models.md)", dir);
         return -1;
@@ -485,8 +576,9 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
     }
     m->store = st;
     m->store_free = store_free;
+    m->store_check = store_check;
     const char *prefix = in.family == HF_GPT2 ? (st_find(st, "wte.weight") ? "" : "transformer.")
-                                              : "model.";
+                                              : in.row->prefix;
     Bind b = {m, st, 0, 0, 0, err, errlen, 0, 0, {0, 0, 0}};
     /* Half-precision matrices stay half when all of them are of one kind, in place */
     hf_weights(&m->cfg, &in, prefix, half_fn, &b);

@@ -9,10 +9,34 @@
 #include "explain.h"
 #include "model.h"
 
+/* The two layouts of weights and config keys attend knows (a family is one of them plus its
+ * row of choices in HF_FAMILIES). */
 typedef enum { HF_GPT2, HF_LLAMA } HfFamily;
+
+/* One Hugging Face family: its model_type, layout, choices and config.json's key for each
+ * quantity ("" when the family has no such key). The one table the loader, `attend shapes` and
+ * the config errors read: a new family of a known layout is one row (hf_model.c). */
+typedef struct {
+    const char *model_type;   /* config.json's "model_type" */
+    HfFamily layout;
+    const char *label;        /* "GPT-2", "LLaMA", "Qwen2", "Qwen3" */
+    const char *examples;     /* models of this family, for messages */
+    int qkv_bias;             /* Q, K, V projections have biases */
+    int qk_norm;              /* per-head RMSNorm of q and k */
+    const char *prefix;       /* of the weights' names in the files ("" or "transformer." is
+                                 found for GPT-2) */
+    const char *k_vocab, *k_d_model, *k_layers, *k_heads, *k_kv_heads, *k_head_dim, *k_d_ff,
+        *k_positions, *k_eps, *k_theta;
+} HfFamilyRow;
+
+/* The row of model_type, or NULL. */
+const HfFamilyRow *hf_family(const char *model_type);
+/* The rows: n of them. */
+const HfFamilyRow *hf_families(int *n);
 
 /* What config.json says beyond a ModelConfig. */
 typedef struct {
+    const HfFamilyRow *row;   /* the family's row */
     HfFamily family;
     char model_type[32];      /* "gpt2", "llama", "qwen2", "qwen3" */
     int qkv_bias;             /* Q, K, V projections have biases (Qwen2, attention_bias) */

@@ -13,6 +13,15 @@
 #define HF_TOK_GPT2_PATTERN \
     "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+"
 #define HF_TOK_MAX_STEPS 8
+/* Limits per sentence (hf_tokenizer.c): the text's bytes; the normalizers' output (GROWTH
+ * times the text plus SLACK bytes); units of work (regex steps of the file's own patterns and
+ * BPE pair lookups); PCRE2's match limit per call. Any of them hit is an error naming it. */
+#define HF_TOK_MAX_TEXT 65536
+#define HF_TOK_NORM_GROWTH 4
+#define HF_TOK_NORM_SLACK 64
+#define HF_TOK_MAX_WORK 20000000
+#define HF_TOK_MATCH_LIMIT 1000000
+#define HF_TOK_ERROR_WORK (-1000) /* a callout's "budget spent" */
 #define HF_TOK_MAX_ADDED 4096
 #define HF_TOK_MAX_AFFIX 4
 

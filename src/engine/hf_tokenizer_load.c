@@ -90,12 +90,15 @@ static int add_merge(HfTok *t, const char *a, const char *b, int rank, const cha
     return 0;
 }
 
+/* literal: a String pattern; 2: the file's own regex, its steps counted against the work
+ * limit per sentence (PCRE2_AUTO_CALLOUT: hf_tokenizer.c); 0: attend's own patterns. */
 static pcre2_code *compile(const char *pat, int literal, const char *fname, const char *key,
                            char *err, size_t errlen)
 {
     int ec;
     PCRE2_SIZE eo;
-    uint32_t opt = PCRE2_UTF | PCRE2_UCP | (literal ? PCRE2_LITERAL : 0);
+    uint32_t opt = PCRE2_UTF | PCRE2_UCP | (literal == 1 ? PCRE2_LITERAL : 0) |
+                   (literal ? PCRE2_AUTO_CALLOUT : 0);
     pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, opt, &ec, &eo, NULL);
     if (!re) {
         PCRE2_UCHAR msg[120];
@@ -164,7 +167,7 @@ static int read_pre(HfTok *t, const cJSON *p, const char *fname, char *err, size
         if (!(s = new_step(t, PT_SPLIT, fname, err, errlen))) return -1;
         s->removed = !strcmp(b, "Removed");
         s->re = compile(cJSON_IsString(rx) ? rx->valuestring : st->valuestring,
-                        !cJSON_IsString(rx), fname, "pre_tokenizer.pattern", err, errlen);
+                        cJSON_IsString(rx) ? 2 : 1, fname, "pre_tokenizer.pattern", err, errlen);
         return s->re ? 0 : -1;
     }
     if (!strcmp(type, "Digits")) {
@@ -185,6 +188,19 @@ static int read_pre(HfTok *t, const cJSON *p, const char *fname, char *err, size
     snprintf(err, errlen, "%s: pre_tokenizer type \"%.40s\" is not supported (attend knows "
              "ByteLevel, Split, Digits, Metaspace and Sequence)", fname, type);
     return -1;
+}
+
+/* 1 if s is valid UTF-8 throughout (the tokenizer matches with PCRE2_NO_UTF_CHECK). */
+static int valid_utf8(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        int l = utf8_decode(s + i, n - i, NULL);
+        if (!l)
+            return 0;
+        i += (size_t)l;
+    }
+    return 1;
 }
 
 static int read_norm(HfTok *t, const cJSON *p, const char *fname, char *err, size_t errlen)
@@ -212,6 +228,10 @@ static int read_norm(HfTok *t, const cJSON *p, const char *fname, char *err, siz
     }
     if (t->n_norms == HF_TOK_MAX_STEPS) {
         snprintf(err, errlen, "%s: normalizer: more than %d steps", fname, HF_TOK_MAX_STEPS);
+        return -1;
+    }
+    if (!valid_utf8(a->valuestring) || (cJSON_IsString(b) && !valid_utf8(b->valuestring))) {
+        snprintf(err, errlen, "%s: normalizer %s: a string that is not valid UTF-8", fname, type);
         return -1;
     }
     Norm *n = &t->norms[t->n_norms++];
@@ -485,7 +505,10 @@ int hf_tok_load_dir(HfTok **out, const char *dir, int bos_id, char *err, size_t 
 {
     char a[1024], b[1024];
     snprintf(a, sizeof a, "%s/tokenizer.json", dir);
-    if (access(a, F_OK) != 0) {
+    int ab = fileio_absent(a, err, errlen);
+    if (ab == 2)
+        return -1; /* a dangling link, named */
+    if (ab) {
         snprintf(a, sizeof a, "%s/vocab.json", dir);
         snprintf(b, sizeof b, "%s/merges.txt", dir);
         if (access(a, F_OK) != 0 || access(b, F_OK) != 0) {

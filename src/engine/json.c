@@ -182,6 +182,24 @@ static int lift_restore(cJSON *node, const char *text, char *own, const Lifted *
     return 0;
 }
 
+/* How many arrays and objects are open at byte off of text (strings skipped). */
+static int nesting_at(const char *text, size_t off)
+{
+    int d = 0;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '"') {
+            for (i++; i < off && text[i] != '"'; i++)
+                if (text[i] == '\\')
+                    i++;
+        } else if (text[i] == '{' || text[i] == '[') {
+            d++;
+        } else if ((text[i] == '}' || text[i] == ']') && d > 0) {
+            d--;
+        }
+    }
+    return d;
+}
+
 /* json_parse_text, and with own (the text, writable) long strings borrowed from it. */
 static cJSON *parse_text(const char *name, const char *text, char *own, size_t len, char *err,
                          size_t errlen)
@@ -216,7 +234,10 @@ static cJSON *parse_text(const char *name, const char *text, char *own, size_t l
         while (rest < len && (text[rest] == ' ' || text[rest] == '\n' || text[rest] == '\r' ||
                               text[rest] == '\t'))
             rest++;
-        if (rest >= len)
+        if (nesting_at(text, off) >= CJSON_NESTING_LIMIT)
+            snprintf(err, errlen, "%s:%d:%d: JSON nested more than %d levels deep (the limit "
+                     "of attend's JSON reader, cJSON)", name, line, col, CJSON_NESTING_LIMIT);
+        else if (rest >= len)
             snprintf(err, errlen, "%s:%d:%d: JSON syntax error: unexpected end of file", name,
                      line, col);
         else
@@ -282,6 +303,105 @@ cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errl
         *text_out = buf;
     else
         free(buf);
+    return root;
+}
+
+/* ----------------------------------------------- duplicate keys located in the text */
+
+typedef struct {
+    const char *p;    /* the key's raw text between its quotes */
+    size_t len, off;  /* its length; the offset of its opening quote */
+} KeySpan;
+
+static int cmp_span(const void *a, const void *b)
+{
+    const KeySpan *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->p, y->p, n);
+    if (c)
+        return c;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int json_text_duplicate(const char *text, size_t len, size_t *dup_off, size_t *dup_len)
+{
+    /* a stack of open containers; each object's keys in one growing array, from base */
+    enum { MAXD = 1100 };
+    static const size_t NONE = (size_t)-1;
+    size_t base[MAXD];
+    char kind[MAXD];
+    int depth = 0, found = 0;
+    KeySpan *keys = NULL;
+    size_t nk = 0, cap = 0;
+    *dup_off = NONE;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '"') {
+            size_t s = i + 1, e = s;
+            while (e < len && text[e] != '"')
+                e += text[e] == '\\' ? 2 : 1;
+            if (e >= len)
+                break;
+            size_t k = e + 1;
+            while (k < len && (text[k] == ' ' || text[k] == '\n' || text[k] == '\r' || text[k] == '\t'))
+                k++;
+            if (k < len && text[k] == ':' && depth > 0 && kind[depth - 1] == '{') {
+                if (nk == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    KeySpan *nkeys = realloc(keys, cap * sizeof *nkeys);
+                    if (!nkeys)
+                        break;
+                    keys = nkeys;
+                }
+                keys[nk++] = (KeySpan){text + s, e - s, i};
+            }
+            i = e;
+        } else if (c == '{' || c == '[') {
+            if (depth == MAXD)
+                break;
+            kind[depth] = c;
+            base[depth++] = nk;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            depth--;
+            if (kind[depth] == '{' && nk - base[depth] > 1) {
+                KeySpan *o = keys + base[depth];
+                size_t m = nk - base[depth];
+                qsort(o, m, sizeof *o, cmp_span);
+                for (size_t j = 1; j < m; j++)
+                    if (o[j].len == o[j - 1].len && !memcmp(o[j].p, o[j - 1].p, o[j].len) &&
+                        o[j].off < *dup_off) {
+                        *dup_off = o[j].off; /* the second of the pair, in the file's order */
+                        *dup_len = o[j].len;
+                        found = 1;
+                    }
+            }
+            nk = base[depth];
+        }
+    }
+    free(keys);
+    return found;
+}
+
+cJSON *json_parse_file_strict(const char *path, char **text_out, char *err, size_t errlen)
+{
+    char *text = NULL;
+    cJSON *root = json_parse_file(path, &text, err, errlen);
+    size_t off, klen;
+    if (root && json_text_duplicate(text, strlen(text), &off, &klen)) {
+        int line, col;
+        json_line_col(text, off, &line, &col);
+        snprintf(err, errlen, "%s:%d:%d: key \"%.*s\" appears twice in one object (attend "
+                 "refuses to guess which one is meant)", path, line, col,
+                 (int)(klen < 60 ? klen : 60), text + off + 1);
+        cJSON_Delete(root);
+        root = NULL;
+    }
+    if (root && text_out)
+        *text_out = text;
+    else
+        free(text);
     return root;
 }
 
@@ -385,18 +505,32 @@ int json_get_number(const cJSON *obj, const char *key, double *out, const char *
     return 0;
 }
 
+const char *json_num_text(double d, char *buf, size_t n)
+{
+    if (d == floor(d) && fabs(d) < 1e20)
+        snprintf(buf, n, "%.0f", d); /* exact: 2147483648, not 2.14748e+09 */
+    else if (fabs(d) < 1e18 && fabs(d) >= 1e-4)
+        snprintf(buf, n, "%.17g", d);
+    else
+        snprintf(buf, n, "%.6g", d); /* 1e+300: short, and says it is far out of range */
+    return buf;
+}
+
 int json_get_int(const cJSON *obj, const char *key, int lo, int hi, int *out, const char *what,
                  char *err, size_t errlen)
 {
     double d;
     if (json_get_number(obj, key, &d, what, err, errlen))
         return -1;
+    char num[40];
     if (d != floor(d)) {
-        snprintf(err, errlen, "\"%s\" must be a whole number, got %g", what, d);
+        snprintf(err, errlen, "\"%s\" must be a whole number, got %s", what,
+                 json_num_text(d, num, sizeof num));
         return -1;
     }
     if (d < lo || d > hi) {
-        snprintf(err, errlen, "\"%s\" is %g, must be between %d and %d", what, d, lo, hi);
+        snprintf(err, errlen, "\"%s\" is %s, must be between %d and %d", what,
+                 json_num_text(d, num, sizeof num), lo, hi);
         return -1;
     }
     *out = (int)d;

@@ -19,6 +19,14 @@ cJSON *json_parse_file(const char *path, char **text_out, char *err, size_t errl
  * as json_parse_file; on failure *buf is NULL. */
 cJSON *json_parse_file_borrow(const char *path, char **buf, size_t *len, char *err,
                               size_t errlen);
+/* json_parse_file that also refuses an object holding a key twice (cJSON would keep the first,
+ * Python's json the last): NULL with "FILE:LINE:COL: key \"K\" appears twice in one object"
+ * (the second one's place; a key's name is the only text of the file quoted). */
+cJSON *json_parse_file_strict(const char *path, char **text_out, char *err, size_t errlen);
+/* For JSON text that parsed: 1 if an object holds a key twice, with the offset of the second
+ * one's opening quote (the first such in the file) and the key's raw length; else 0. Linear-
+ * logarithmic in the keys. */
+int json_text_duplicate(const char *text, size_t len, size_t *dup_off, size_t *dup_len);
 /* Parses a string; on failure NULL and "NAME:LINE:COL: ..." in err (the offending byte is
  * described, never quoted). */
 cJSON *json_parse_text(const char *name, const char *text, size_t len, char *err, size_t errlen);
@@ -30,6 +38,9 @@ void json_line_col(const char *text, size_t off, int *line, int *col);
  * path ("config.arch", "weights.W_q[2].x") in path; else 0. Linear-logarithmic in the keys. */
 int json_find_duplicate(const cJSON *root, char *path, size_t n);
 const cJSON *json_get(const cJSON *obj, const char *key);
+/* d for a message: a whole number exactly ("2147483648"), others to 17 digits, a huge or tiny
+ * one short ("1e+300"). Returns buf (40 bytes are enough). */
+const char *json_num_text(double d, char *buf, size_t n);
 /* Typed getters: 0 on success, -1 with "what: message" in err (missing, wrong type, out of
  * range). what names the key for the message, e.g. "config.d_model". */
 int json_get_int(const cJSON *obj, const char *key, int lo, int hi, int *out,

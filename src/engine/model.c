@@ -908,7 +908,22 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         t->n_entries = 0;
         return -1;
     }
-    return trace_check_finite(t, err, errlen);
+    if (m->store_check && m->store_check(m->store, 0, err, errlen)) {
+        t->n_entries = 0;
+        return -1;
+    }
+    if (trace_check_finite(t, err, errlen)) {
+        /* a weight of the file that is not finite is the likely cause: name it */
+        char *guess = strstr(err, " (the model's numbers");
+        size_t k = guess ? (size_t)(guess - err) : strlen(err);
+        if (m->store_check && k + 3 < errlen) {
+            char e2[300];
+            if (m->store_check(m->store, 1, e2, sizeof e2))
+                snprintf(err + k, errlen - k, ": %s", e2);
+        }
+        return -1;
+    }
+    return 0;
 }
 
 Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,

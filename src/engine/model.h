@@ -131,6 +131,10 @@ typedef struct {
      * the views point into store, which model_free releases with store_free. */
     void *store;
     void (*store_free)(void *store);
+    /* Called by model_forward after every pass when not NULL: 0, or -1 with a message when the
+     * store's files changed under it (truncated while mapped); with nonfinite set (the pass
+     * produced a NaN or an infinity), -1 with a message naming the weight that holds one. */
+    int (*store_check)(const void *store, int nonfinite, char *err, size_t errlen);
 } Model;
 
 /* Fills cfg with defaults (decoder, d_model 32, 4 heads, 2 layers, ...). */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "json.h"
 
 float st_f16(uint16_t h)
@@ -44,6 +46,108 @@ float st_bf16(uint16_t h)
     float f;
     memcpy(&f, &bits, sizeof f);
     return f;
+}
+
+/* ------------------------------------------------ a file that changes while mapped (SIGBUS)
+ *
+ * A mapped file truncated while open (a download restarted over it, a copy rewritten) makes
+ * every read of a vanished page raise SIGBUS. The handler below, for an address inside one of
+ * the maps registered here, maps zero pages over that whole map (MAP_FIXED, anonymous) and
+ * marks it changed, then returns: the read that faulted runs again and reads zeros, in
+ * whatever code and thread it was (the loader, a kernel of the forward pass, a worker
+ * thread). Whoever read the weights then asks st_changed (st_matrix does; the forward pass
+ * does through Model.store_check) and reports "the model file changed while open: PATH"
+ * instead of any number computed from those zeros. A SIGBUS anywhere else goes to the
+ * handler that was installed before (the player's crash handler, or the default). */
+
+#define ST_GUARD_MAX 64
+static struct {
+    volatile uintptr_t lo, hi;       /* [lo, hi) the mapped bytes, 0 when free */
+    volatile sig_atomic_t changed;   /* 1 once a read there faulted */
+} st_guard[ST_GUARD_MAX];
+static struct sigaction st_old_bus;
+
+static void st_on_bus(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t a = (uintptr_t)si->si_addr;
+    if (si->si_code > 0) /* a fault, not a kill(): is it in one of our maps? */
+        for (int i = 0; i < ST_GUARD_MAX; i++) {
+            uintptr_t lo = st_guard[i].lo, hi = st_guard[i].hi;
+            if (lo && a >= lo && a < hi) {
+                void *p = mmap((void *)lo, hi - lo, PROT_READ,
+                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+                if (p != MAP_FAILED) {
+                    st_guard[i].changed = 1;
+                    return; /* the faulting read runs again and reads zeros */
+                }
+            }
+        }
+    /* Not ours: the handler before ours. A fault returns and faults again into it; a signal
+     * sent by kill() is raised again (blocked until this handler returns). */
+    sigaction(SIGBUS, &st_old_bus, NULL);
+    if (si->si_code <= 0)
+        raise(sig);
+    (void)uc;
+}
+
+void st_guard_install(void)
+{
+    struct sigaction cur, sa;
+    if (sigaction(SIGBUS, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+        cur.sa_sigaction == st_on_bus)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = st_on_bus;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_SIGINFO;
+    st_old_bus = cur;
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+/* Registers a map; its slot, or -1 when all are taken (then a truncation is not caught). */
+static int guard_add(const void *p, size_t n)
+{
+    st_guard_install();
+    for (int i = 0; i < ST_GUARD_MAX; i++)
+        if (!st_guard[i].lo) {
+            st_guard[i].changed = 0;
+            st_guard[i].hi = (uintptr_t)p + n;
+            st_guard[i].lo = (uintptr_t)p;
+            return i;
+        }
+    return -1;
+}
+
+static void guard_remove(const void *p)
+{
+    for (int i = 0; i < ST_GUARD_MAX; i++)
+        if (st_guard[i].lo == (uintptr_t)p) {
+            st_guard[i].lo = st_guard[i].hi = 0;
+            st_guard[i].changed = 0;
+        }
+}
+
+const char *st_changed(const StSet *s)
+{
+    for (int i = 0; i < s->n_files; i++) {
+        const StFile *f = &s->files[i];
+        if (!f->mapped)
+            continue;
+        for (int g = 0; g < ST_GUARD_MAX; g++)
+            if (st_guard[g].lo == (uintptr_t)f->map && st_guard[g].changed)
+                return f->path;
+    }
+    return NULL;
+}
+
+int st_check(const StSet *s, char *err, size_t errlen)
+{
+    const char *p = st_changed(s);
+    if (!p)
+        return 0;
+    snprintf(err, errlen, "the model file changed while open: %s (it is shorter than when it "
+             "was opened: open the model again once it is complete)", p);
+    return -1;
 }
 
 static int dtype_size(const char *d, StDtype *kind)
@@ -104,9 +208,11 @@ static int parse_entry(const cJSON *e, StTensor *t, size_t data_size, const char
     if (!cJSON_IsNumber(o0) || !cJSON_IsNumber(o1))
         BAD("\"data_offsets\" must be whole numbers with begin <= end");
     double b = o0->valuedouble, en = o1->valuedouble;
+    char nb[40], ne[40];
     if (b > ST_MAX_OFFSET || en > ST_MAX_OFFSET)
-        BAD("data_offsets [%.0f, %.0f] go past 2^53 = %.0f bytes, the largest offset a JSON "
-            "number holds exactly (and far past any file)", b, en, ST_MAX_OFFSET);
+        BAD("data_offsets [%s, %s] go past 2^53 = %.0f bytes, the largest offset a JSON "
+            "number holds exactly (and far past any file)", json_num_text(b, nb, sizeof nb),
+            json_num_text(en, ne, sizeof ne), ST_MAX_OFFSET);
     if (!(b >= 0 && en >= b) || b != (double)(uint64_t)b || en != (double)(uint64_t)en)
         BAD("\"data_offsets\" must be whole numbers with begin <= end");
     if (en > (double)data_size)
@@ -134,14 +240,13 @@ static int parse_file(StSet *s, int fi, char *err, size_t errlen)
     for (int i = 7; i >= 0; i--)
         hlen = hlen << 8 | f->map[i];
     if (hlen > ST_MAX_HEADER) {
-        snprintf(err, errlen, "%s: the header length is %llu bytes, more than the %zu accepted",
-                 fname, (unsigned long long)hlen, ST_MAX_HEADER);
+        snprintf(err, errlen, "%s: its first 8 bytes give a header length over the %zu bytes "
+                 "accepted: not a safetensors file, or a damaged one", fname, ST_MAX_HEADER);
         return -1;
     }
     if (hlen > f->size - 8) {
-        snprintf(err, errlen, "%s: the header length (%llu bytes) runs past the end of the file "
-                 "(%zu bytes): truncated or not a safetensors file", fname,
-                 (unsigned long long)hlen, f->size);
+        snprintf(err, errlen, "%s: the header length (its first 8 bytes) runs past the end of "
+                 "the file (%zu bytes): truncated or not a safetensors file", fname, f->size);
         return -1;
     }
     f->data_off = 8 + (size_t)hlen;
@@ -248,13 +353,18 @@ static int map_file(StSet *s, const char *path, char *err, size_t errlen)
         return -1;
     }
     f->mapped = f->map != NULL;
+    if (f->mapped)
+        guard_add(f->map, f->size);
     if (!f->map) { /* an empty file: nothing mapped, reported by parse_file */
         static const unsigned char none[1];
         f->map = none;
     }
     s->n_files++;
     s->mapped_bytes += f->size;
-    return parse_file(s, s->n_files - 1, err, errlen);
+    int rc = parse_file(s, s->n_files - 1, err, errlen);
+    if (st_check(s, err, errlen)) /* truncated while its header was read */
+        return -1;
+    return rc;
 }
 
 int st_parse_buffer(StSet *s, const char *name, const unsigned char *buf, size_t len, char *err,
@@ -310,17 +420,24 @@ static int open_index(StSet *s, const char *dir, const char *index, char *err, s
             seen = strcmp(s->files[i].path, path) == 0;
         if (seen)
             continue;
-        if (access(path, F_OK) != 0) {
-            snprintf(err, errlen, "%s: shard %s (holding \"%.100s\") is missing", index,
-                     e->valuestring, e->string);
+        char e2[700];
+        int ab = fileio_absent(path, e2, sizeof e2);
+        if (ab) {
+            if (ab == 2)
+                snprintf(err, errlen, "%s: shard %s (holding \"%.100s\"): %s", index,
+                         e->valuestring, e->string, e2);
+            else
+                snprintf(err, errlen, "%s: shard %s (holding \"%.100s\") is missing", index,
+                         e->valuestring, e->string);
             rc = -1;
             break;
         }
         rc = map_file(s, path, err, errlen);
     }
-    /* every tensor the index names is in the shard it names */
+    /* no tensor is in two shards (else the lookup below finds either), and every tensor the
+     * index names is in the shard it names */
     if (!rc)
-        qsort(s->t, (size_t)s->n, sizeof *s->t, cmp_name);
+        rc = finish(s, err, errlen);
     for (const cJSON *e = wm && !rc ? wm->child : NULL; e && !rc; e = e->next) {
         const StTensor *t = st_find(s, e->string);
         if (!t || strcmp(base_name(s->files[t->file].path), e->valuestring) != 0) {
@@ -339,10 +456,12 @@ int st_open_dir(StSet *s, const char *dir, char *err, size_t errlen)
     char one[1024], index[1024];
     snprintf(one, sizeof one, "%s/model.safetensors", dir);
     snprintf(index, sizeof index, "%s/model.safetensors.index.json", dir);
-    int rc;
-    if (access(one, F_OK) == 0)
+    int rc, a1 = fileio_absent(one, err, errlen), a2 = a1 == 1 ? fileio_absent(index, err, errlen) : 1;
+    if (a1 == 2 || a2 == 2)
+        rc = -1; /* a dangling link, named as such in err */
+    else if (!a1)
         rc = map_file(s, one, err, errlen);
-    else if (access(index, F_OK) == 0)
+    else if (!a2)
         rc = open_index(s, dir, index, err, errlen);
     else {
         snprintf(err, errlen, "%s: no weights: neither model.safetensors nor "
@@ -367,6 +486,37 @@ static int in_place(const StSet *s, const StTensor *t)
 {
     const unsigned char *p = s->files[t->file].map + s->files[t->file].data_off + t->begin;
     return t->kind == ST_F32 && ((uintptr_t)p % sizeof(float)) == 0;
+}
+
+int st_nonfinite(const StSet *s, char *err, size_t errlen)
+{
+    for (int i = 0; i < s->n; i++) {
+        const StTensor *t = &s->t[i];
+        const StFile *f = &s->files[t->file];
+        const unsigned char *p = f->map + f->data_off + t->begin;
+        int w = t->kind == ST_F32 ? 4 : t->kind == ST_OTHER ? 0 : 2;
+        for (size_t k = 0; w && k < (t->end - t->begin) / (size_t)w; k++) {
+            const unsigned char *x = p + k * (size_t)w;
+            int bad = t->kind == ST_F32 ? (x[3] & 0x7f) == 0x7f && (x[2] & 0x80)
+                    : t->kind == ST_BF16 ? (x[1] & 0x7f) == 0x7f && (x[0] & 0x80)
+                                         : (x[1] & 0x7c) == 0x7c;
+            if (!bad)
+                continue;
+            int nan = t->kind == ST_F32 ? ((x[2] & 0x7f) | x[1] | x[0]) != 0
+                    : t->kind == ST_BF16 ? (x[0] & 0x7f) != 0 : ((x[1] & 3) | x[0]) != 0;
+            int64_t cols = t->ndim >= 2 ? t->shape[t->ndim - 1] : 0;
+            char at[64];
+            if (cols > 0)
+                snprintf(at, sizeof at, "[%lld][%lld]", (long long)((int64_t)k / cols),
+                         (long long)((int64_t)k % cols));
+            else
+                snprintf(at, sizeof at, "[%zu]", k);
+            snprintf(err, errlen, "%s: tensor \"%.100s\" holds %s at %s", f->path, t->name,
+                     nan ? "NaN" : "an infinity", at);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 size_t st_convert_bytes(const StSet *s, const char *name)
@@ -452,7 +602,7 @@ const uint16_t *st_half(StSet *s, const char *name, int64_t rows, int64_t cols, 
         return NULL;
     }
     touch(s, t, src);
-    return (const uint16_t *)(const void *)src;
+    return st_check(s, err, errlen) ? NULL : (const uint16_t *)(const void *)src;
 }
 
 int st_half_in_place(const StSet *s, const char *name)
@@ -479,7 +629,7 @@ const float *st_matrix(StSet *s, const char *name, int64_t rows, int64_t cols, c
     size_t n = (t->end - t->begin) / (t->kind == ST_F32 ? 4 : 2);
     if (in_place(s, t)) {
         touch(s, t, src);
-        return (const float *)(const void *)src;
+        return st_check(s, err, errlen) ? NULL : (const float *)(const void *)src;
     }
     if (s->n_owned == s->cap_owned) {
         int cap = s->cap_owned ? 2 * s->cap_owned : 64;
@@ -512,14 +662,16 @@ const float *st_matrix(StSet *s, const char *name, int64_t rows, int64_t cols, c
         }
         tick(s, (i1 - i0) * (t->kind == ST_F32 ? 4 : 2));
     }
-    return out;
+    return st_check(s, err, errlen) ? NULL : out;
 }
 
 void st_close(StSet *s)
 {
     for (int i = 0; i < s->n_files; i++) {
-        if (s->files[i].mapped)
+        if (s->files[i].mapped) {
+            guard_remove(s->files[i].map);
             munmap((void *)s->files[i].map, s->files[i].size);
+        }
         free(s->files[i].path);
     }
     for (int i = 0; i < s->n; i++)

@@ -78,6 +78,18 @@ const uint16_t *st_half(StSet *s, const char *name, int64_t rows, int64_t cols, 
                         size_t errlen);
 /* Bytes st_matrix will allocate for tensor name (its float32 size unless it is read in place). */
 size_t st_convert_bytes(const StSet *s, const char *name);
+/* Installs the SIGBUS handler that survives a mapped file truncated while open (see
+ * safetensors.c): idempotent; called by every map, and again by a screen that installs its
+ * own crash handler (which then gets every SIGBUS that is not a mapped file's). */
+void st_guard_install(void);
+/* The path of a file of s that was truncated while mapped (a read of it faulted; it now reads
+ * as zeros), or NULL. Async-signal-safe to read; cheap (no system call). */
+const char *st_changed(const StSet *s);
+/* 0, or -1 with "the model file changed while open: PATH ..." when st_changed says so. */
+int st_check(const StSet *s, char *err, size_t errlen);
+/* 0, or -1 with "FILE: tensor \"NAME\" holds NaN at [r][c]" for the first tensor (by name)
+ * holding a NaN or an infinity. Reads every weight: called only after a pass went wrong. */
+int st_nonfinite(const StSet *s, char *err, size_t errlen);
 /* Unmaps and frees everything; s is zeroed. */
 void st_close(StSet *s);
 /* IEEE half and bfloat16 to float. */

@@ -20,39 +20,82 @@ static const char *caret(unsigned char c, int keep_cr, char buf[3])
     return buf;
 }
 
-char *safetext_escape(const char *s, char *out, size_t n)
+/* Where a byte stream is in UTF-8: a pending 0xC2 lead (a C1 control may follow) and the
+ * continuation bytes still expected. */
+typedef struct {
+    int held_c2;
+    int cont;
+} Utf8State;
+
+/* The bytes to write for byte c (into out, at most 4), in caret notation for the controls: C0
+ * (newline, tab and with keep_cr carriage return kept), DEL, the UTF-8-encoded C1 controls
+ * (0xC2 0x80..0x9F) and a raw byte 0x80..0x9F outside a UTF-8 character (an 8-bit terminal
+ * reads 0x9B as CSI). Other bytes as they are. Returns the count. */
+static size_t escape_byte(Utf8State *st, unsigned char c, int keep_cr, char *out)
 {
     size_t o = 0;
+    if (st->held_c2) {
+        st->held_c2 = 0;
+        if (c >= 0x80 && c <= 0x9F) {
+            out[0] = '^';
+            out[1] = '[';
+            out[2] = (char)(c - 0x40);
+            return 3;
+        }
+        out[o++] = (char)0xC2;
+        if (c >= 0xA0 && c < 0xC0) { /* U+00A0..U+00BF */
+            out[o++] = (char)c;
+            return o;
+        }
+    }
+    if (st->cont > 0 && c >= 0x80 && c < 0xC0) {
+        st->cont--;
+        out[o++] = (char)c;
+        return o;
+    }
+    st->cont = 0;
+    if (c == 0xC2) {
+        st->held_c2 = 1;
+        return o;
+    }
+    if (c >= 0xC3 && c <= 0xF4)
+        st->cont = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
     char cb[3];
+    const char *rep = caret(c, keep_cr, cb);
+    if (rep) {
+        out[o++] = rep[0];
+        out[o++] = rep[1];
+    } else if (c >= 0x80 && c <= 0x9F) { /* a stray C1 byte */
+        out[o++] = '^';
+        out[o++] = '[';
+        out[o++] = (char)(c - 0x40);
+    } else {
+        out[o++] = (char)c;
+    }
+    return o;
+}
+
+char *safetext_escape(const char *s, char *out, size_t n)
+{
+    size_t o = 0, mark = 0; /* mark: where the character being copied starts */
+    Utf8State st = {0, 0};
     if (!n)
         return out;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        const char *rep = caret(*p, 0, cb);
-        char c1[4];
-        if (!rep && p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* a C1 control */
-            c1[0] = '^';
-            c1[1] = '[';
-            c1[2] = (char)(p[1] - 0x40);
-            c1[3] = 0;
-            rep = c1;
-            p++;
-        }
-        size_t len = rep ? strlen(rep) : 1;
-        if (o + len >= n)
+        if (!st.cont && !st.held_c2)
+            mark = o;
+        char b[8];
+        size_t k = escape_byte(&st, *p, 0, b);
+        if (o + k >= n) { /* full: never cut a character */
+            o = mark;
+            st.held_c2 = 0;
             break;
-        if (rep) {
-            memcpy(out + o, rep, len);
-        } else {
-            /* a multi-byte character is not cut: its continuation bytes must fit too */
-            size_t more = 0;
-            while (more < 3 && utf8_is_cont(p[more + 1]))
-                more++;
-            if (*p >= 0xC0 && o + 1 + more >= n)
-                break;
-            out[o] = (char)*p;
         }
-        o += len;
+        memcpy(out + o, b, k);
+        o += k;
     }
+    if (st.held_c2 && o + 1 < n)
+        out[o++] = (char)0xC2;
     out[o] = 0;
     return out;
 }
@@ -60,7 +103,7 @@ char *safetext_escape(const char *s, char *out, size_t n)
 typedef struct {
     int fd;
     int keep_cr;
-    int held_c2;  /* the previous chunk ended with 0xC2: a C1 control may follow */
+    Utf8State st;
 } Sink;
 
 static int put(int fd, const char *buf, size_t len)
@@ -83,34 +126,12 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
     char out[4096 + 8];
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)buf[i];
         if (o > sizeof out - 8) {
             if (put(s->fd, out, o))
                 return -1;
             o = 0;
         }
-        if (s->held_c2) {
-            s->held_c2 = 0;
-            if (c >= 0x80 && c <= 0x9F) {
-                out[o++] = '^';
-                out[o++] = '[';
-                out[o++] = (char)(c - 0x40);
-                continue;
-            }
-            out[o++] = (char)0xC2;
-        }
-        if (c == 0xC2) {
-            s->held_c2 = 1;
-            continue;
-        }
-        char cb[3];
-        const char *rep = caret(c, s->keep_cr, cb);
-        if (rep) {
-            out[o++] = rep[0];
-            out[o++] = rep[1];
-        } else {
-            out[o++] = (char)c;
-        }
+        o += escape_byte(&s->st, (unsigned char)buf[i], s->keep_cr, out + o);
     }
     if (o && put(s->fd, out, o))
         return -1;
@@ -120,7 +141,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
 static int sink_close(void *cookie)
 {
     Sink *s = cookie;
-    int rc = s->held_c2 ? put(s->fd, "\xC2", 1) : 0;
+    int rc = s->st.held_c2 ? put(s->fd, "\xC2", 1) : 0;
     free(s);
     return rc;
 }

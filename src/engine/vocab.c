@@ -544,3 +544,28 @@ size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len)
     }
     return o;
 }
+
+const char *vocab_count_text(const TokenizeInfo *info, char *buf, size_t n)
+{
+    if (info->stopped)
+        snprintf(buf, n, "more than %d", info->n_tokens - 1);
+    else
+        snprintf(buf, n, "%d", info->n_tokens);
+    return buf;
+}
+
+int vocab_tokenize_problem(const TokenizeInfo *info, int n, int cap, const char *what,
+                           char *buf, size_t len)
+{
+    char cnt[32];
+    if (info->error[0])
+        snprintf(buf, len, "the %s: %s", what, info->error);
+    else if (info->truncated)
+        snprintf(buf, len, "the %s has %s tokens; this model reads at most %d", what,
+                 vocab_count_text(info, cnt, sizeof cnt), cap);
+    else if (n == 0)
+        snprintf(buf, len, "the %s has no tokens", what);
+    else
+        return 0;
+    return 1;
+}

@@ -32,6 +32,10 @@ typedef struct {
     int n_unknown;                        /* tokens mapped to <unk> */
     int n_split;                          /* words written as two or more pieces (WordPiece) */
     char unknown[VOCAB_MAX_UNKNOWN][VOCAB_WORD_MAX + 1]; /* the first unknown words */
+    int stopped;                          /* 1: the tokenizer stopped counting past max_ids
+                                             (truncated; n_tokens is then a lower bound) */
+    char error[240];                      /* "" or why the text was refused (a limit of a
+                                             model's own tokenizer, named); no ids then */
 } TokenizeInfo;
 
 typedef struct {
@@ -97,6 +101,14 @@ int vocab_joins_prev(const Vocab *v, int id);
  * max_ids ids; returns the number written.
  * info (may be NULL) says how many tokens there were and which words were unknown. */
 int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, TokenizeInfo *info);
+/* The token count of info for a message: "12", or "more than 1024" when the tokenizer stopped
+ * counting past the limit (info->stopped). Returns buf. */
+const char *vocab_count_text(const TokenizeInfo *info, char *buf, size_t n);
+/* Whether tokenizing a text into n ids (at most cap) went wrong: 1 with "the WHAT: <the
+ * tokenizer's error>", "the WHAT has N tokens; this model reads at most CAP" or "the WHAT has
+ * no tokens" in buf, else 0. */
+int vocab_tokenize_problem(const TokenizeInfo *info, int n, int cap, const char *what,
+                           char *buf, size_t len);
 /* Splits text into words without a vocabulary (the same rules before any word is split into
  * pieces; a word is cut at 199 bytes); calls fn for each. */
 void vocab_split(const char *text, void (*fn)(const char *tok, void *ctx), void *ctx);

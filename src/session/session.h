@@ -65,7 +65,9 @@ typedef enum {
     WHY_NO_CELL,         /* a cell outside the attention shown */
     WHY_ALL_HEADS,       /* the cell cursor while every head is shown (a shows one) */
     WHY_EMPTY,           /* an edited sentence without a token */
-    WHY_TOO_LONG,        /* an edited sentence of Change.from tokens over the cap Change.to */
+    WHY_TOO_LONG,        /* an edited sentence of Change.from tokens over the cap Change.to
+                            (Change.a 1: more than Change.to, the tokenizer stopped counting) */
+    WHY_TOKENIZER,       /* the tokenizer refused the text: a limit it names in Change.detail */
     WHY_NO_TENSOR,       /* a tensor name the run does not have */
     WHY_GREEDY,          /* generate: a temperature or seed while greedy (t samples) */
     WHY_BROKEN,          /* a page of a lesson that did not load (detail: file: why) */

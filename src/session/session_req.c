@@ -474,11 +474,17 @@ static int set_sentence(Session *s, int target, const char *text, Change *ch)
         return refuse(ch, WHY_EMPTY, 0);
     int cap = target ? s->t->max_m : s->t->max_n;
     int n = vocab_tokenize(&s->model->vocab, text, ids, cap, &info);
+    if (info.error[0]) { /* a limit of the model's own tokenizer (issue 39), named */
+        refuse(ch, WHY_TOKENIZER, 0);
+        snprintf(ch->detail, sizeof ch->detail, "%s", info.error);
+        return 1;
+    }
     if (info.n_tokens == 0)
         return refuse(ch, WHY_EMPTY, 0);
     if (info.truncated || info.n_tokens > cap) {
         refuse(ch, WHY_TOO_LONG, cap);
         ch->from = info.n_tokens;
+        ch->a = info.stopped;
         snprintf(ch->detail, sizeof ch->detail, "max_len");
         if (!target)
             widget_token_cap(s->model, SESSION_MAX_TOK, ch->detail, sizeof ch->detail);

@@ -59,8 +59,11 @@ static void refused(App *a, const Change *ch)
         app_msg(a, 0, "the sentence is empty");
         break;
     case WHY_TOO_LONG:
-        app_msg(a, 0, "not used: %d tokens > %d (%s); nothing was cut", ch->from, ch->to,
-                ch->detail);
+        app_msg(a, 0, "not used: %s%d tokens > %d (%s); nothing was cut",
+                ch->a ? "more than " : "", ch->a ? ch->to : ch->from, ch->to, ch->detail);
+        break;
+    case WHY_TOKENIZER:
+        app_msg(a, 0, "not used: %s", ch->detail);
         break;
     case WHY_TRAIN_DONE:
         app_msg(a, 0, "training is done: r resets, m switches the mask first");

@@ -198,6 +198,12 @@ static int run_step(App *a, const Demo *d, int i, int depth, void (*press)(App *
             return -1;
         }
         press(a, k);
+        if (a->quit) { /* the rule for demos and lecture plans alike: a step never ends the
+                        * show (demo --check and present --plan --check fail on it) */
+            snprintf(err, n, "%s: key \"%s\" quits the presenter: a step must not end the "
+                     "show (the presenter quits with q after the last step)", where, t);
+            return -1;
+        }
     }
     if (p) { /* the caption belongs to this step: it leaves with it */
         if (s->caption[0]) {

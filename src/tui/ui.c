@@ -13,6 +13,7 @@
 #include <wchar.h>
 
 #include "ui.h"
+#include "safetensors.h"
 
 /* The key table (keys.c) binds curses' function keys by value, without curses: */
 _Static_assert(UI_KEY_DOWN == KEY_DOWN && UI_KEY_UP == KEY_UP && UI_KEY_LEFT == KEY_LEFT &&
@@ -108,6 +109,7 @@ static void install_crash_handlers(void)
     sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
+    st_guard_install(); /* a mapped model file truncated while open: not a crash (safetensors.c) */
 }
 
 void ui_crash_unlink(const char *path)

@@ -140,9 +140,11 @@ static void commit(App *a)
     Change ch;
     session_set_sentence(a->s, e->target, e->buf, &ch);
     if (ch.kind == CH_REFUSED) {
-        if (ch.why == WHY_TOO_LONG)
-            snprintf(e->msg, sizeof e->msg, "not used: %d tokens > %d (%.120s); nothing was cut",
-                     ch.from, ch.to, ch.detail);
+        if (ch.why == WHY_TOKENIZER)
+            snprintf(e->msg, sizeof e->msg, "not used: %.200s", ch.detail);
+        else if (ch.why == WHY_TOO_LONG)
+            snprintf(e->msg, sizeof e->msg, "not used: %s%d tokens > %d (%.120s); nothing was cut",
+                     ch.a ? "more than " : "", ch.a ? ch.to : ch.from, ch.to, ch.detail);
         else
             snprintf(e->msg, sizeof e->msg, "the sentence is empty");
         return;

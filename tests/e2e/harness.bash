@@ -85,6 +85,13 @@ literal() { tm send-keys -t main -l "$1"; }
 # Deadlines of a second or more are multiplied by E2E_SLOW (default 3): a passing wait ends
 # when the text appears, so a long deadline costs nothing on an idle machine and keeps a
 # loaded one (two suites at a time, other work) from failing. Shorter ones are probes.
+# E2E_SLOW defaults to 3 times the machine's load per core (at least 3), measured once: a
+# machine running two busy processes per core waits six times as long before failing.
+if [ -z "${E2E_SLOW:-}" ]; then
+    E2E_SLOW=$(awk -v n="$(nproc 2>/dev/null || echo 1)" '{ s = 3 * $1 / n; print (s > 3 ? int(s + 0.5) : 3) }' /proc/loadavg 2>/dev/null)
+    E2E_SLOW=${E2E_SLOW:-3}
+fi
+export E2E_SLOW
 deadline_polls() { # SECONDS -> polls of 50 ms
     awk -v l="$1" -v s="${E2E_SLOW:-3}" 'BEGIN { if (l >= 1) l *= s; print int(l * 20) }'
 }

@@ -21,7 +21,7 @@ check "class quiz: the answer is not on the room's screen yet" sh -c "! tmux -L 
 tm new-session -d -s notes -x 80 -y 24 -c "$ROOT" "env XDG_RUNTIME_DIR='$RT' '$ATTEND' notes; sleep 600"
 notes_wait() {
     local i=0
-    while [ $i -lt 100 ]; do tm capture-pane -p -t notes | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done
+    local n_; n_=$(deadline_polls 5); while [ $i -lt "$n_" ]; do tm capture-pane -p -t notes | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done
     return 1
 }
 check "notes: shows the question number" notes_wait "question 1 of $n"

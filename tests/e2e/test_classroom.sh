@@ -107,7 +107,7 @@ expect_exit 0 "demo: q quits"
 # ---- notes follows the newest live presenter ----
 tm kill-session -t notes >/dev/null 2>&1
 tm new-session -d -s notes -x 80 -y 24 -c "$ROOT" "env XDG_RUNTIME_DIR='$RT' '$ATTEND' notes; sleep 600"
-notes_wait() { local i=0; while [ $i -lt 100 ]; do tm capture-pane -p -t notes | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done; return 1; }
+notes_wait() { local i=0 n; n=$(deadline_polls 5); while [ $i -lt "$n" ]; do tm capture-pane -p -t notes | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done; return 1; }
 start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- present --lessons "$LESSONS" --lesson causal-mask --page 2
 check "notes: the first presenter's page" notes_wait "page 2/"
 tm kill-session -t second >/dev/null 2>&1

@@ -33,7 +33,7 @@ for size in 80x24 200x60; do
         fi
         # wait for the header to change
         j=0
-        while [ "$(screen | head -1)" = "$before" ] && [ $j -lt 40 ]; do sleep 0.05; j=$((j + 1)); done
+        while [ "$(screen | head -1)" = "$before" ] && [ $j -lt "$(deadline_polls 2)" ]; do sleep 0.05; j=$((j + 1)); done
     done
     expect "end of the course" "$size: paging reaches the end of the course ($pages pages)"
     expect "lesson $n_lessons/$n_lessons" "$size: the last lesson is $n_lessons/$n_lessons"

@@ -136,7 +136,7 @@ mkdir -p "$E2E_TMP/talk"
 printf '{"steps": [\n  {"open": "no-such-lesson", "page": 1},\n  {"keys": "m"}\n]}\n' >"$E2E_TMP/talk/broken.json"
 tm kill-session -t bad >/dev/null 2>&1
 tm new-session -d -s bad -x 80 -y 24 -c "$E2E_TMP/talk" "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_RUNTIME_DIR='$RT' '$ATTEND' demo broken.json --lessons '$LESSONS' 2>'$E2E_TMP/talk.err'; echo EXITED rc=\$?; sleep 600"
-bad_wait() { local i=0; while [ $i -lt 100 ]; do tm capture-pane -p -t bad | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done; return 1; }
+bad_wait() { local i=0; local n_; n_=$(deadline_polls 5); while [ $i -lt "$n_" ]; do tm capture-pane -p -t bad | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done; return 1; }
 check "broken demo: refused with exit 1, no player opened" bad_wait "EXITED rc=1"
 check "broken demo: no lesson page on the screen" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t bad | grep -q 'page [0-9]*/'"
 check "broken demo: the error on stderr, file:line:col relative" grep -qxF 'broken.json:2:3: step 1: no lesson "no-such-lesson" in the course' "$E2E_TMP/talk.err"

@@ -29,7 +29,7 @@ walk_footers() {
             break
         fi
         j=0
-        while [ "$(screen | head -1)" = "$before" ] && [ $j -lt 40 ]; do sleep 0.05; j=$((j + 1)); done
+        while [ "$(screen | head -1)" = "$before" ] && [ $j -lt "$(deadline_polls 2)" ]; do sleep 0.05; j=$((j + 1)); done
     done
     keys q
 }

@@ -33,7 +33,7 @@ cell_width() {
 # wait_screen FILE: polls until the screen equals FILE (5 s).
 wait_screen() {
     local i=0
-    while [ $i -lt 100 ]; do
+    local n_; n_=$(deadline_polls 5); while [ $i -lt "$n_" ]; do
         screen | cmp -s - "$1" && return 0
         sleep 0.05
         i=$((i + 1))

@@ -34,7 +34,7 @@ tm new-session -d -s notes -x 80 -y 24 -c "$ROOT" "env XDG_RUNTIME_DIR='$RT' '$A
 notes_screen() { tm capture-pane -p -t notes; }
 notes_wait() { # TEXT: polls the notes pane
     local i=0
-    while [ $i -lt 100 ]; do notes_screen | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done
+    local n_; n_=$(deadline_polls 5); while [ $i -lt "$n_" ]; do notes_screen | grep -qF -- "$1" && return 0; sleep 0.05; i=$((i + 1)); done
     return 1
 }
 check "notes: no presenter running, it says so" notes_wait "No presenter is running"

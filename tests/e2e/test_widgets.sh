@@ -18,20 +18,26 @@ if ! command -v python3 >/dev/null 2>&1; then
     exit 1
 fi
 
-# pycheck DESCRIPTION CHECK ARGS...: screen to a file, then widgets_screen.py CHECK FILE ARGS
+# pycheck DESCRIPTION CHECK ARGS...: screen to a file, then widgets_screen.py CHECK FILE ARGS,
+# again until it passes or the (scaled) deadline: the screen may lag the key that changed it
+# (a busy machine), so a check waits for its condition rather than reading the screen once
 pycheck() {
-    local d=$1 what=$2
+    local d=$1 what=$2 i n msg
     shift 2
-    screen >"$SCR"
-    local msg
-    if msg=$(python3 "$PY" "$what" "$SCR" "$@" 2>&1); then ok "$d"; else fail "$d: $msg"; fi
+    n=$(deadline_polls 5)
+    for ((i = 0; i < n; i++)); do
+        screen >"$SCR"
+        msg=$(python3 "$PY" "$what" "$SCR" "$@" 2>&1) && { ok "$d"; return; }
+        sleep 0.05
+    done
+    fail "$d: $msg"
 }
 pyvalue() { screen >"$SCR"; python3 "$PY" "$@" 2>/dev/null | sed -n '1p'; }
 # The value printed by CHECK once the screen satisfies it (polls: the screen may lag a key).
 poll_value() {
     local what=$1 i v
     shift
-    for i in $(seq 1 40); do
+    for i in $(seq 1 "$(deadline_polls 2)"); do
         screen >"$SCR"
         v=$(python3 "$PY" "$what" "$SCR" "$@" 2>/dev/null) && { echo "$v"; return 0; }
         sleep 0.05
@@ -219,7 +225,12 @@ for size in "80 24" "100 30"; do
     wait_for "head 0 of" 2
     screen | grep -q "head 3 " || keys a
     # either the values fit (row 0 gives itself 1.00 in every head) or '*' marks them
-    r0=$(screen | grep -m1 -E '^ the +(\*|1\.00)')
+    # polled: after a the screen redraws when the player gets to it (a busy machine lags)
+    r0=""
+    for ((i = 0; i < $(deadline_polls 5); i++)); do
+        r0=$(screen | grep -m1 -E '^ the +(\*|1\.00)') && break
+        sleep 0.05
+    done
     check "multiples $size: row 0 of every head shows itself as strongest, not by colour alone ($r0)" \
         test "$(grep -oE '\*|1\.00' <<<"$r0" | wc -l)" -ge 2
     if grep -qF '*' <<<"$r0"; then

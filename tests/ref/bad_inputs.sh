@@ -254,6 +254,19 @@ printf '{"title": "t", "steps": [{"open": "%s", "page": 0}]}\n' "$LID" >"$tmp/de
 t 1 'demo0.json:1:|step 1: "page" is 0, must be between 1|numbered from 1' -- "$A" demo --check "$tmp/demo0.json"
 out=$("$A" demo --check "$tmp/demo0.json" 2>&1)
 grep -q '^"' <<<"$out" && bad "demo --check garbles its message: $out" || ok
+# issue 39: a step that quits the presenter; a key twice (file:line:col); a FIFO or a
+# directory as the script names itself, not "demos//x.json.json"
+printf '{"title": "t", "steps": [{"open": "%s", "page": 1},\n {"keys": "q"}]}\n' "$LID" >"$tmp/demo-q.json"
+t 1 'demo-q.json:2:2: step 2|key "q" quits the presenter' -- "$A" demo --check "$tmp/demo-q.json"
+t 1 'demo-q.json:2:2: step 2|quits the presenter' -- "$A" present --plan "$tmp/demo-q.json" --check
+printf '{"title": "t",\n "steps": [{"open": "%s", "page": 1, "page": 2}]}\n' "$LID" >"$tmp/demo-dup.json"
+t 1 'demo-dup.json:2:|key "page" appears twice' -- "$A" demo --check "$tmp/demo-dup.json"
+t 1 'demo-dup.json:2:|key "page" appears twice' -- "$A" present --plan "$tmp/demo-dup.json" --check
+mkfifo "$tmp/plan.fifo"; mkdir "$tmp/plan.dir"
+t 1 "$tmp/plan.fifo: is a FIFO" -- timeout 20 "$A" demo --check "$tmp/plan.fifo"
+t 1 "$tmp/plan.dir: is a directory" -- "$A" present --plan "$tmp/plan.dir" --check
+out=$("$A" demo "$tmp/plan.dir" 2>&1)
+grep -q 'demos/' <<<"$out" && bad "a directory as the demo: $out" || ok
 printf '%s\n' '{"config": {"arch": "decoder", "d_model": 4, "n_heads": 2, "d_head": 2, "n_layers": 1, "d_ff": 4,' \
     ' "max_len": 2048, "pe": "learned", "norm": "layernorm", "norm_placement": "pre", "ffn": "gelu"}}' >"$tmp/cfg-long.json"
 "$A" init-model --config "$tmp/cfg-long.json" --vocab "$tmp/vocab.txt" --out "$tmp/long.json" >/dev/null

@@ -72,6 +72,122 @@ def expect(d, words, what):
                                                         "" if not missing else ": got " + out.strip()[:300]))
 
 
+def expect_not(d, words, absent, what, args=None):
+    """Like expect, and none of absent appears in the output."""
+    p = subprocess.run([ATTEND, "dump", "--model", d, "--sentence", "the river bank"] + (args or []),
+                       capture_output=True, text=True, timeout=60)
+    out = p.stdout + p.stderr
+    missing = [w for w in words if w not in out]
+    leaked = [w for w in absent if w in out]
+    check(p.returncode == 1 and not missing and not leaked,
+          "%s: exit %d (want 1), names %s, never %s%s" % (
+              what, p.returncode, words, absent,
+              "" if not (missing or leaked) else ": got " + out.strip()[:400]))
+
+
+def hostile(root, fresh):
+    """Issue 39: messages that name the file's own keys and tensors and never echo contents."""
+    # a symlinked model.safetensors pointing at another file: its first 8 bytes are not echoed
+    d, st = fresh()
+    secret = os.path.join(root, "secret.txt")
+    with open(secret, "wb") as f:
+        f.write(b"password=hunter2\n" * 4)
+    os.remove(st)
+    os.symlink(secret, st)
+    n = struct.unpack("<Q", b"password")[0]
+    expect_not(d, ["model.safetensors", "header length"], [str(n), "hunter2", "password"],
+               "a model.safetensors linked to another file")
+    # a symlinked config.json: its model_type value is not quoted
+    d, st = fresh()
+    with open(os.path.join(root, "other.json"), "w") as f:
+        json.dump({"model_type": "hunter2-private"}, f)
+    os.remove(os.path.join(d, "config.json"))
+    os.symlink(os.path.join(root, "other.json"), os.path.join(d, "config.json"))
+    expect_not(d, ["config.json", "model_type", "gpt2"], ["hunter2"], "a config.json linked to another file")
+    # the file's own keys, exact integers
+    for key, val, words, absent in (
+            ("layer_norm_epsilon", 2.0, ["\"layer_norm_epsilon\""], ["config.norm_eps"]),
+            ("n_embd", 2147483648, ["2147483648", "n_embd"], ["e+09"]),
+            ("n_head", 2.5, ["n_head", "2.5"], [])):
+        d, st = fresh()
+        cfg = dict(CFG)
+        cfg[key] = val
+        with open(os.path.join(d, "config.json"), "w") as f:
+            json.dump(cfg, f)
+        expect_not(d, ["config.json"] + words, absent, "config.json %s = %r" % (key, val))
+    d, st = fresh()
+    lcfg = {"model_type": "llama", "vocab_size": 330, "hidden_size": 8, "intermediate_size": 8,
+            "num_hidden_layers": 1, "num_attention_heads": 2, "rope_theta": 0.5}
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(lcfg, f)
+    expect_not(d, ["config.json", "\"rope_theta\""], ["config.rope_base"], "rope_theta 0.5")
+    lcfg["rope_theta"] = 10000.0
+    lcfg["head_dim"] = 3
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(lcfg, f)
+    expect_not(d, ["config.json", "\"head_dim\""], ["config.d_head"], "head_dim 3 (odd, RoPE)")
+    # a key given twice: refused, at its line and column (cJSON kept the first n_head)
+    d, st = fresh()
+    with open(os.path.join(d, "config.json"), "w") as f:
+        f.write(json.dumps(CFG)[:-1] + ',\n  "n_head": 4}')
+    expect(d, ["config.json:2:3", "\"n_head\" appears twice"], "config.json with n_head twice")
+    # nested past cJSON's limit: said so, not "a syntax error"
+    d, st = fresh()
+    with open(os.path.join(d, "config.json"), "w") as f:
+        f.write("[" * 1200 + "]" * 1200)
+    expect_not(d, ["config.json", "nested more than 1000"], ["syntax error"], "JSON nested 1200 deep")
+    # a NaN in the weights names the tensor
+    d, st = fresh()
+    h, rest = header(st)
+    b, e = h["h.1.mlp.c_fc.bias"]["data_offsets"]
+    rest = rest[:b + 8] + struct.pack("<f", float("nan")) + rest[b + 12:]
+    rewrite(st, h, rest)
+    expect(d, ["NaN", "h.1.mlp.c_fc.bias", "[2]"], "a NaN weight is named")
+    # data_offsets of 1e300: a short number, and the reason is not cut off
+    d, st = fresh()
+    h, rest = header(st)
+    h["ln_f.bias"]["data_offsets"] = [0, 1e300]
+    rewrite(st, h, rest)
+    expect(d, ["ln_f.bias", "1e+300", "2^53", "far past any file"], "data_offsets [0, 1e300]")
+    # a tensor present in two shards is named as such
+    d, st = fresh(shards=2)
+    s1, s2 = (os.path.join(d, "model-0000%d-of-00002.safetensors" % i) for i in (1, 2))
+    h1, r1 = header(s1)
+    h2, r2 = header(s2)
+    name = sorted(k for k in h1 if k != "__metadata__")[0]
+    b, e = h1[name]["data_offsets"]
+    h2[name] = dict(h1[name], data_offsets=[len(r2), len(r2) + e - b])
+    rewrite(s2, h2, r2 + r1[b:e])
+    expect(d, [name, "given twice", "model-00001-of-00002", "model-00002-of-00002"],
+           "a tensor in two shards")
+    # the weights file truncated while plain mode has it open: SIGBUS killed attend (exit 135)
+    # with no message; now the next run says the file changed, and attend goes on
+    d, st = fresh()
+    env = dict(os.environ, XDG_STATE_HOME=os.path.join(root, "state-sigbus"))
+    pr = subprocess.Popen([ATTEND, "--plain", "--model", d, "--lesson", "real-models", "--page", "4"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          env=env)
+    seen = b""
+    while b"Keys:" not in seen:  # a condition: the page is up, the weights mapped and read
+        line = pr.stdout.readline()
+        if not line:
+            break
+        seen += line
+    with open(st, "r+b") as f:
+        f.truncate(64)
+    out, _ = pr.communicate(b"edit the river bank\nq\n", timeout=120)
+    out = (seen + out).decode("utf-8", "replace")
+    check(pr.returncode == 0 and "the model file changed while open" in out and st in out,
+          "a weights file truncated while open: said, no SIGBUS (exit %d): %s" % (
+              pr.returncode, out.strip()[-300:]))
+    # a dangling model.safetensors (an interrupted download)
+    d, st = fresh()
+    os.remove(st)
+    os.symlink(os.path.join(d, "blobs-partial"), st)
+    expect(d, ["model.safetensors", "symbolic link to a missing file", "blobs-partial"],
+           "a dangling model.safetensors link")
+
+
 def main():
     root = tempfile.mkdtemp(prefix="attend-hfbad-")
     try:
@@ -115,7 +231,7 @@ def cases(root):
     d, st = fresh()
     with open(st, "r+b") as f:
         f.write(struct.pack("<Q", 100_000_001))
-    expect(d, ["model.safetensors", "100000001", "more than the 100000000"], "a 100 MB header")
+    expect(d, ["model.safetensors", "header length over the 100000000"], "a 100 MB header")
 
     d, st = fresh()
     h, rest = header(st)
@@ -213,6 +329,7 @@ def cases(root):
     d, st = fresh()
     os.remove(os.path.join(d, "tokenizer.json"))
     expect(d, [d, "no tokenizer"], "no tokenizer file")
+    hostile(root, fresh)
 
 
 if __name__ == "__main__":

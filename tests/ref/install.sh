@@ -14,6 +14,15 @@ VERSION=$(cat VERSION)
 [[ $VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] && ok || bad "VERSION is not x.y.z: '$VERSION'"
 deb_version=$(sed -n '1s/^attend (\([^)]*\)).*/\1/p' debian/changelog)
 [ "${deb_version%-*}" = "$VERSION" ] && ok || bad "debian/changelog says $deb_version, VERSION says $VERSION"
+# issue 39: make deb installs or names its build dependencies as ./setup.sh does: every
+# Build-Depends of debian/control is in setup.sh's deb list (debhelper-compat is debhelper's),
+# and the deb target asks for them before dpkg-buildpackage runs
+deb_pkgs="$(sed -n 's/^DEB_PKGS="\$RUN_PKGS \(.*\)"/\1/p' setup.sh) $(sed -n 's/^RUN_PKGS="\(.*\)"/\1/p' setup.sh)"
+for dep in $(sed -n 's/^Build-Depends: *//p' debian/control | tr ',' '\n' | sed 's/(.*)//; s/ //g'); do
+    [ "$dep" = debhelper-compat ] && dep=debhelper
+    grep -qw -- "$dep" <<<"$deb_pkgs" && ok || bad "setup.sh's deb packages lack the build dependency $dep"
+done
+make -n deb 2>/dev/null | grep -q "tools/deps.sh deb" && ok || bad "make deb does not install or name its build dependencies first"
 [ "$(grep -c 'ATTEND_VERSION "' src/cli/main.c)" = 0 ] && ok || bad "src/cli/main.c defines its own version"
 
 # ---- the tree's binary finds the tree from any directory ----

@@ -174,6 +174,11 @@ cu=$(grep -E '^(2nd|1st) copy ' "$tmp/curveu.out"); ca=$(grep -E '^(2nd|1st) cop
 if [ -n "$cu" ] && [ "$cu" = "$ca" ]; then ok; else bad "curves differ: UTF-8 [$cu] vs ASCII [$ca]"; fi
 if grep -E '^2nd copy ' "$tmp/curveu.out" | grep -qE ' [#]+[^#]'; then ok; else bad "the second-copy curve has no drop: [$cu]"; fi
 
+# ---- C1 controls (a raw 0x9B, U+009B) typed into a sentence are never echoed (issue 39) ----
+run c1 'edit the \x9b[2J cat \xc2\x9b[2J sat\nq\n' --plain --lesson why-attention --page 4
+if "$PY" $CHECK clean "$tmp/c1.out"; then ok; else bad "plain mode echoed a C1 control"; fi
+has c1 'sentence "the ^[[[2J cat ^[[[2J sat"'
+
 # ---- no escape, box drawing, block or shade byte anywhere, UTF-8 and ASCII ----
 LANG=C LC_ALL=C run ascii 'm\np\nv\nq\n' --plain --lesson causal-mask
 if LC_ALL=C grep -qP '[\x80-\xff]' "$tmp/ascii.out"; then bad "non-ASCII bytes under LANG=C"; else ok; fi

@@ -141,7 +141,13 @@ def clean(paths):
             if (b < 0x20 and b not in (0x0A,)) or b == 0x7F:
                 problems.append("%s: byte 0x%02x at %d" % (p, b, k))
                 break
-        text = data.decode("utf-8")
+        text = data.decode("utf-8", errors="surrogateescape")
+        for k, c in enumerate(text):
+            # a C1 control, raw (0x80-0x9F outside a character) or as U+0080-U+009F: an 8-bit
+            # terminal reads 0x9B as CSI (issue 39)
+            if 0xDC80 <= ord(c) <= 0xDC9F or 0x80 <= ord(c) <= 0x9F:
+                problems.append("%s: a C1 control at character %d" % (p, k))
+                break
         for k, c in enumerate(text):
             if 0x2500 <= ord(c) <= 0x259F:
                 problems.append("%s: U+%04X at character %d" % (p, ord(c), k))

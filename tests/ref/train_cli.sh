@@ -57,7 +57,8 @@ grep -q '"causal_mask": false' "$tmp/nm.json" && grep -q '"steps": 5,' "$tmp/nm.
 cp "$tmp/a.json" "$tmp/int.json"
 "$A" train --config "$tmp/tiny.json" --out "$tmp/int.json" --steps 1000000 >"$tmp/int.log" 2>&1 &
 pid=$!
-sleep 1.5
+# a condition, not a time: the first step's line says training runs (and Ctrl-C is handled)
+for _ in $(seq 3000); do grep -q "^step " "$tmp/int.log" && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
 kill -INT "$pid"
 wait "$pid"; rc=$?
 [ "$rc" -eq 130 ] && ok || bad "interrupted train exited $rc (want 130)"

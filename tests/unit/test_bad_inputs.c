@@ -277,6 +277,11 @@ static void test_safetext(void)
     CHECK(!strcmp(safetext_escape("caf\xc3\xa9\nok\t\r", out, sizeof out), "caf\xc3\xa9\nok\t^M"),
           "UTF-8, newline and tab kept, a carriage return escaped: %s", out);
     CHECK(!strcmp(safetext_escape("ab\xc3\xa9", out, 4), "ab"), "a character is never cut: %s", out);
+    /* issue 39: a raw 0x80..0x9F byte outside a character is a C1 control too (an 8-bit
+     * terminal reads 0x9B as CSI); continuation bytes of real characters are kept */
+    CHECK(!strcmp(safetext_escape("a\x9b" "2J\x85z", out, sizeof out), "a^[[2J^[Ez"), "raw C1: %s", out);
+    CHECK(!strcmp(safetext_escape("\xe2\x80\x9c\xc4\x80\xf0\x9f\x98\x80", out, sizeof out),
+                  "\xe2\x80\x9c\xc4\x80\xf0\x9f\x98\x80"), "continuation bytes kept: %s", out);
 }
 
 int main(void)

@@ -450,6 +450,70 @@ static void test_corrupt(const char *name, const char *content)
     progress_free(&p);
 }
 
+/* Issue 39: top-level keys this attend does not know (a newer attend's, another tool's) are
+ * kept on save, and merged between two windows; many slots and a slot of 20,000 records merge
+ * whole. */
+static void test_unknown_keys(void)
+{
+    char dir[512], path[600], err[1024];
+    snprintf(dir, sizeof dir, "%s/unknown", tmpdir);
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    write_file(path, "{\"version\": 1, \"future\": {\"streak\": 5, \"list\": [1, 2]}, "
+                     "\"lessons\": {}, \"theme\": \"dark\"}");
+    Progress a, b, m;
+    CHECK(progress_load(&a, path, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_load(&b, path, err, sizeof err) == 0, "%s", err);
+    progress_mark_seen(&a, "intro", 1);
+    CHECK(progress_save(&a, err, sizeof err) == 0, "%s", err);
+    char *t = read_file(path);
+    CHECK(t && strstr(t, "\"future\":{\"streak\":5,\"list\":[1,2]}") && strstr(t, "\"theme\":\"dark\""),
+          "unknown top-level keys kept on save: %s", t ? t : "(none)");
+    /* another tool adds a key; b (loaded before) saves: both kept */
+    write_file(path, "{\"version\": 1, \"future\": {\"streak\": 6}, \"lessons\": {\"intro\": "
+                     "{\"seen\": [1], \"completed\": false}}, \"theme\": \"dark\", \"more\": 1}");
+    progress_mark_seen(&b, "intro", 2);
+    CHECK(progress_save(&b, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_load(&m, path, err, sizeof err) == 0, "%s", err);
+    CHECK(m.extra && strstr(m.extra, "\"more\":1") && strstr(m.extra, "\"theme\":\"dark\"") &&
+              strstr(m.extra, "\"list\":[1,2]") && progress_seen(&m, "intro", 1) &&
+              progress_seen(&m, "intro", 2), "merged: %s", m.extra ? m.extra : "(none)");
+    progress_free(&m);
+    progress_free(&a);
+    progress_free(&b);
+    /* 2,000 slots, and a slot of 20,000 records, saved by two windows: merged whole */
+    snprintf(path, sizeof path, "%s/slots.json", dir);
+    CHECK(progress_load(&a, path, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_load(&b, path, err, sizeof err) == 0, "%s", err);
+    char key[64], *big = malloc(20000 * 48 + 16);
+    size_t k = 0;
+    k += (size_t)sprintf(big + k, "{");
+    for (int i = 0; i < 20000; i++)
+        k += (size_t)sprintf(big + k, "%s\"l%05d\": {\"best\": %d, \"when\": %d}", i ? "," : "", i,
+                             i % 7, i);
+    sprintf(big + k, "}");
+    for (int i = 0; i < 2000; i++) {
+        snprintf(key, sizeof key, "s%04d", i);
+        progress_slot_set(i % 2 ? &a : &b, key, "{\"v\": 1}", err, sizeof err);
+    }
+    CHECK(progress_slot_set(&a, "quiz", big, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_slot_set(&b, "quiz", "{\"l19999\": {\"best\": 9, \"when\": 1}, \"new\": 1}", err,
+                            sizeof err) == 0, "%s", err);
+    CHECK(progress_save(&a, err, sizeof err) == 0 && progress_save(&b, err, sizeof err) == 0, "%s", err);
+    CHECK(progress_load(&m, path, err, sizeof err) == 0, "%s", err);
+    const char *q = progress_slot_get(&m, "quiz");
+    CHECK(m.n_slots == 2001 && q && strstr(q, "\"l00000\":{\"best\":0,\"when\":0}") &&
+              strstr(q, "\"l19999\":{\"best\":9,\"when\":19999}") && strstr(q, "\"new\":1") &&
+              progress_slot_get(&m, "s0000") && progress_slot_get(&m, "s1999"),
+          "2,001 slots and 20,001 records merged (%d slots)", m.n_slots);
+    CHECK(progress_slot_set(&m, "s0000", NULL, err, sizeof err) == 0 && !progress_slot_get(&m, "s0000") &&
+              progress_slot_get(&m, "s1999") && progress_slot_get(&m, "quiz"), "a slot removed");
+    free(big);
+    progress_free(&m);
+    progress_free(&a);
+    progress_free(&b);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/attend-test-progress-XXXXXX");
@@ -470,6 +534,7 @@ int main(void)
     test_corrupt("version", "{\"version\": 0}");
     test_many();
     test_newer();
+    test_unknown_keys();
     test_corrupt("empty", "");
     test_corrupt("huge-page", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [1e300]}}}");
     test_corrupt("nan-page", "{\"version\": 1, \"lessons\": {\"a\": {\"seen\": [-1e19]}}}");
