@@ -4,6 +4,7 @@
  * curses, no printing, no exit(). */
 #include "lesson_guard.h"
 #include "lesson_check.h"
+#include "lesson_claims.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,9 @@ int lesson_check_placeholders(Course *c)
                 PlaceholderFail gf[CHECK_MAX_FAILS];
                 int ng = lesson_guard_keys(P->prose, P->widget.kind, P->widget.controls, gf,
                                            CHECK_MAX_FAILS);
+                for (int i = 0; i < ng && i < CHECK_MAX_FAILS; i++)
+                    prob_in_string(&x, kp, gf[i].off, gf[i].msg);
+                ng = claims_lint(L->id, P->prose, P->widget.kind, gf, CHECK_MAX_FAILS);
                 for (int i = 0; i < ng && i < CHECK_MAX_FAILS; i++)
                     prob_in_string(&x, kp, gf[i].off, gf[i].msg);
             }

@@ -296,7 +296,7 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
     {"pieces", 0, 0, 1}, {"model", 0, 0, 0}, {"curve", 1, 0, 0}, {"hist", 2, 1, 0},
     {"phase", 0, 0, 0}, {"opened", 0, 0, 0}, {"pairlayer", 2, 0, 1}, {"pairhead", 2, 0, 1},
-    {"pairweight", 2, 1, 1},
+    {"pairweight", 2, 1, 1}, {"moved", 0, 0, 1}, {"model_pe", 0, 0, 0}, {"knocked", 0, 0, 1},
 };
 
 /* {{pairlayer FROM TO}}, {{pairhead FROM TO}}, {{pairweight FROM TO}}: the head that puts the
@@ -440,6 +440,24 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     }
     if (!strcmp(name, "scale")) {
         snprintf(out, outlen, "%s", t->ctl.scale ? "on" : "off");
+        return 0;
+    }
+    if (!strcmp(name, "model_pe")) {
+        snprintf(out, outlen, "%s", model_pe_name(c->pe));
+        return 0;
+    }
+    if (!strcmp(name, "moved")) { /* positions run out of the sentence's order (chips) */
+        int moved = 0;
+        for (int p = 0; p < t->n; p++)
+            moved += t->order[p] != p;
+        snprintf(out, outlen, "%d", moved);
+        return 0;
+    }
+    if (!strcmp(name, "knocked")) { /* heads knocked out (X) */
+        int out_ = 0;
+        for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
+            out_ += __builtin_popcountll(t->ctl.ablate[l]);
+        snprintf(out, outlen, "%d", out_);
         return 0;
     }
     long v = 0;
