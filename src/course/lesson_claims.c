@@ -255,8 +255,8 @@ static const char *const QUANT[] = {
 };
 /* Words that point at the widget. */
 static const char *const DEIXIS[] = {
-    "here", "now", "press", "the heatmap", "the chips", "the bars", "the table", "on screen",
-    "this page", "the widget", "the status line", "this head", "this row", "reads", "gives",
+    "here", "now", "press", "on screen",
+    "the status line", "this head", "this row", "reads", "gives",
 };
 
 /* row 2, key 3, head 1...: a numbered thing on screen. */

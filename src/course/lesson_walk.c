@@ -496,6 +496,15 @@ static void walk_page(PageWalk *w, LessonWalkStats *stats, char *out, size_t cap
     }
     w->n_tok = r.n_src < ATTEND_MAX_ORDER ? r.n_src : 0;
     set_dims(w, &r);
+    { /* what fails on the start is the placeholder check's (lesson_check.c) to report */
+        PlaceholderFail f[8];
+        int nf = 0;
+        placeholder_expand_fails(w->P->prose, &r.ctx, out, cap, f, 8, &nf);
+        for (int i = 0; i < nf && i < 8 && w->n_seen < 32; i++) {
+            w->seen_off[w->n_seen] = f[i].off;
+            w->seen_rule[w->n_seen++] = 0;
+        }
+    }
     const char *start_state[3] = {NULL, NULL, NULL};
     char sv[3][24];
     if (w->model_widget && r.ran) {
