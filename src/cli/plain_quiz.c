@@ -60,7 +60,7 @@ static void say_answer(Plain *p, const QuizItem *it)
 /* Asks one item. Returns 0 to go on, 1 when the learner left, 2 at the end of input. */
 static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
 {
-    char *line = NULL, msg[400], hint[700];
+    char *line = NULL, msg[700], hint[700], last[256] = "";
     size_t cap = 0;
     int hints = 0, tries = 0, rc = 0;
     say_item(p, it, i, n);
@@ -78,7 +78,7 @@ static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
             break;
         }
         if (!strcmp(a, "?") || !strcmp(a, "hint")) {
-            if (quiz_hint(it, hints, hint, sizeof hint)) {
+            if (quiz_hint_after(it, hints, last, hint, sizeof hint)) {
                 hints++;
                 t->hints++;
                 plain_sayf(p, "Hint %d: %s", hints, hint);
@@ -109,6 +109,7 @@ static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
                 plain_sayf(p, "Why: %s", it->explain);
             break;
         }
+        snprintf(last, sizeof last, "%s", a); /* the hints speak to this pick */
         if (!tries++)
             record(p, it, QR_WRONG, t);
         plain_sayf(p, "Not right: %s Type another answer to try again, ? for a hint, show for "

@@ -105,6 +105,10 @@ static void check_question(LjCtx *x, const char *qpath, const Question *Q, const
     }
     lj_pjoin(kp, sizeof kp, qpath, "prompt");
     check_string(x, kp, Q->prompt, ctx);
+    /* the quiz says how to answer; a class quiz is read by a room, without a keyboard */
+    if (strstr(Q->prompt, "press ") || strstr(Q->prompt, "Press ") || strstr(Q->prompt, "Enter"))
+        lj_prob(x, kp, "tells the keys to press: the quiz screen says how to answer, and the "
+                "class quiz has no keyboard");
     for (int i = 0; i < Q->n_choices; i++)
         if (Q->why[i][0]) {
             char wp[32];

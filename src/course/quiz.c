@@ -67,6 +67,18 @@ static const char *pos_name(const WidgetRun *r, int i, int query)
     return vocab_word(&t->model->vocab, ids[i]);
 }
 
+/* 1 when a number question's answer can be read off its grid: a cell that prints it (2
+ * decimals) or, for an answer of 0, a masked cell ("·" is a weight of 0). */
+static int grid_shows_answer(const QuizItem *it)
+{
+    double tol = it->tol > 0.005 ? it->tol : 0.005;
+    for (int i = 0; i < it->grid_n * it->grid_m; i++)
+        if ((it->grid_masked[i] && fabs(it->number) <= tol) ||
+            (!it->grid_masked[i] && fabs((double)it->grid[i] - it->number) <= tol))
+            return 1;
+    return 0;
+}
+
 static void fill_grid(QuizItem *it, const WidgetRun *r)
 {
     const TraceEntry *e = weights_of(r);
@@ -610,8 +622,11 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
             make_context(it, &r, m, Q->compute);
         /* a number read off the page's weights: the figure the class quiz shows the room
          * (the learner's quiz and the key draw a grid for cell questions only) */
-        if (it->kind == QK_NUMBER && it->context[0] && r.ctx.trace && r.ctx.trace->model)
+        if (it->kind == QK_NUMBER && it->context[0] && r.ctx.trace && r.ctx.trace->model) {
             fill_grid(it, &r);
+            if (grid_shows_answer(it))
+                it->grid_n = it->grid_m = 0; /* the room would read the answer off it */
+        }
         rc = 0;
     }
     widget_run_free(&r);
