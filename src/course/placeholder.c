@@ -297,6 +297,7 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"pieces", 0, 0, 1}, {"model", 0, 0, 0}, {"curve", 1, 0, 0}, {"hist", 2, 1, 0},
     {"phase", 0, 0, 0}, {"opened", 0, 0, 0}, {"pairlayer", 2, 0, 1}, {"pairhead", 2, 0, 1},
     {"pairweight", 2, 1, 1}, {"moved", 0, 0, 1}, {"model_pe", 0, 0, 0}, {"knocked", 0, 0, 1},
+    {"sentence", 0, 0, 1}, {"target", 0, 0, 1},
 };
 
 /* {{pairlayer FROM TO}}, {{pairhead FROM TO}}, {{pairweight FROM TO}}: the head that puts the
@@ -440,6 +441,26 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     }
     if (!strcmp(name, "scale")) {
         snprintf(out, outlen, "%s", t->ctl.scale ? "on" : "off");
+        return 0;
+    }
+    if (!strcmp(name, "sentence") || !strcmp(name, "target")) {
+        /* the words the engine runs, in the sentence's own order (chips may run another) */
+        int tgt = name[0] == 't', n = tgt ? t->m : t->n;
+        if (tgt && m->cfg.arch != ARCH_ENCDEC)
+            return errf(err, errlen, "{{target}} needs an encoder-decoder model");
+        size_t len = 0;
+        out[0] = 0;
+        for (int p = 0; p < n; p++) {
+            int id = tgt ? t->tgt[p] : t->src[p];
+            for (int q = 0; !tgt && q < n; q++)
+                if (t->order[q] == p)
+                    id = t->src[q];
+            const char *wd = vocab_word(&m->vocab, id);
+            int w_ = snprintf(out + len, outlen - len, "%s%s", p ? " " : "", wd ? wd : "?");
+            if (w_ < 0 || (size_t)w_ >= outlen - len)
+                return errf(err, errlen, "the sentence is too long to write here");
+            len += (size_t)w_;
+        }
         return 0;
     }
     if (!strcmp(name, "model_pe")) {
