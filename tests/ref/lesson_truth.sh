@@ -7,7 +7,8 @@
 # the state now (pe: none, pe: rope, pe: sinusoidal); 5 "only because" that head, unguarded
 # (a knock-out that changes nothing says otherwise); 6 "the" cited where the sentence has two;
 # 7 one model counted with two totals; 8 a quiz setup naming the mask of another sublayer
-# than the answer reads (today's code wrote "mask none"; the fixed setup says causal). The
+# than the answer reads (today's code wrote "mask none"; the fixed setup says causal; its
+# prompt now names the target with {{target}}, as the shipped one does). The
 # shipped course passes all of them. Prints "N passed, N failed".
 . "$(dirname "$0")/cli_lib.bash"
 F=tests/fixtures/truth
