@@ -28,6 +28,7 @@ int cmd_notes(int argc, char **argv);    /* cmd_notes.c: speaker notes following
 int cmd_demo(int argc, char **argv);     /* cmd_demo.c: play or check a demo script */
 int cmd_lab(int argc, char **argv);      /* cmd_lab.c: write, check and watch a lab */
 int cmd_shapes(int argc, char **argv);   /* cmd_shapes.c: a Hugging Face config's shapes */
+int cmd_class(int argc, char **argv);    /* cmd_class.c: class serve (the room), class join */
 /* Checks that --out PATH can be written (not a directory; a file can be created beside it),
  * leaving nothing behind. 0, or -1 with "--out PATH: what is wrong" in err (cmd_model.c). */
 int cmd_check_out(const char *out, char *err, size_t errlen);

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "datapath.h"
+#include "demo.h"
 #include "tui.h"
 
 static void usage(FILE *f)
@@ -25,37 +26,6 @@ static void usage(FILE *f)
                "  --check         validate the script against the course: FILE:LINE:COL\n"
                "  --list          the shipped demos' names\n"
                "  --lessons DIR   the course (default: the shipped lessons/)\n");
-}
-
-/* 1 when path names a regular file. */
-static int is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The demo arg names: the file as given when there is one, else the shipped demo
- * demos/ARG.json (ARG without ".json" too). Writes the path to out (relative to the
- * current directory when it lies below it); 0, or -1 when there is no such demo. */
-static int resolve(const char *arg, char *out, size_t n)
-{
-    char rel[600], cwd[PATH_MAX];
-    if (is_file(arg)) {
-        snprintf(out, n, "%s", arg);
-    } else {
-        if (strchr(arg, '/'))
-            return -1;
-        size_t l = strlen(arg);
-        snprintf(rel, sizeof rel, "demos/%s%s", arg,
-                 l > 5 && !strcmp(arg + l - 5, ".json") ? "" : ".json");
-        data_path(rel, out, n);
-        if (!is_file(out))
-            return -1;
-    }
-    size_t c = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
-    if (c > 1 && !strncmp(out, cwd, c) && out[c] == '/')
-        memmove(out, out + c + 1, strlen(out + c + 1) + 1);
-    return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -118,7 +88,7 @@ int cmd_demo(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (resolve(file, path, sizeof path)) {
+    if (demo_resolve(file, path, sizeof path)) {
         fprintf(stderr, "attend demo: no demo \"%s\": not a file, and no demos/%s.json in the "
                 "data directory; the shipped demos:\n", file, file);
         if (!list_demos(stderr, "  "))

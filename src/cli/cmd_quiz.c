@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fileio.h"
 #include "lesson.h"
 #include "progress.h"
 #include "utf8.h"
@@ -23,7 +24,9 @@ static const char QUIZ_USAGE[] =
     "usage: attend quiz [--lesson ID] [--count N] [--seed S] [--lessons DIR] [--ascii]\n"
     "       attend quiz --review [--count N]\n"
     "       attend quiz --answers --seed S [--lesson ID] [--count N] [--lessons DIR]\n"
-    "       attend quiz --class [--lesson ID] [--time S] [--seed S]\n"
+    "       attend quiz --class [--lesson ID] [--time S] [--seed S] [--count N]\n"
+    "       attend class serve [--lesson ID] [--count N] [--seed S] [--time S] [--port P]\n"
+    "                          [--bind ADDR] [--names] [--results FILE] [--code NNNNNN]\n"
     "  --lesson ID    only that lesson's questions (default: every lesson)\n"
     "  --count N      ask N questions picked with the seed (default: all, in course order);\n"
     "                 drills come back with fresh numbers when N exceeds the questions\n"
@@ -35,6 +38,14 @@ static const char QUIZ_USAGE[] =
     "  --class        for a room: one question at a time, large; r reveals the answer,\n"
     "                 n moves on; attend notes shows the answer before it is revealed\n"
     "  --time S       with --class: a countdown of S seconds per question\n"
+    "  --serve        with --class (attend class serve): open a room at once; students\n"
+    "                 answer from their terminals with attend class join HOST CODE; o\n"
+    "                 opens one during a class quiz (docs/classroom.md)\n"
+    "  --port P       the room's TCP port (default 7341; 0: any free port)\n"
+    "  --bind ADDR    listen on that IPv4 address only (default: every interface)\n"
+    "  --names        show students' names on the projector (default: anonymous)\n"
+    "  --results FILE write every student's answers and score as JSON at the end\n"
+    "  --code NNNNNN  a fixed room code (default: six random digits)\n"
     "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
 
 typedef struct {
@@ -46,6 +57,7 @@ typedef struct {
     int review, answers, ascii;
     int klass;               /* --class: one question at a time for a room */
     int time_s;              /* --time S: the countdown per question (class quiz) */
+    TuiClassRoom room;       /* --serve, --port, --bind, --names, --results, --code */
 } QuizCmd;
 
 /* Parses the options after "quiz" (opts.h). -1 to go on, 0 after --help, 2 on a usage error
@@ -53,7 +65,7 @@ typedef struct {
 static int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
-    long count = 0, time_s = 0;
+    long count = 0, time_s = 0, port = -2;
     unsigned long long seed = 0;
     const Opt opts[] = {
         OPT_S("--lesson", &o->lesson), OPT_S("--lessons", &o->dir),
@@ -62,6 +74,9 @@ static int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
         OPT_F("--review", &o->review), OPT_F("--answers", &o->answers),
         OPT_F("--class", &o->klass), OPT_I("--time", &time_s, 1, 3600),
         OPT_F("--ascii", &o->ascii),
+        OPT_F("--serve", &o->room.open), OPT_I("--port", &port, 0, 65535),
+        OPT_S("--bind", &o->room.o.bind), OPT_F("--names", &o->room.o.names),
+        OPT_S("--results", &o->room.results), OPT_S("--code", &o->room.o.code),
     };
     int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend quiz",
                         QUIZ_USAGE);
@@ -70,6 +85,19 @@ static int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
     o->count = (int)count;
     o->time_s = (int)time_s;
     o->seed = (uint64_t)seed;
+    o->room.o.port = port == -2 ? 0 : port == 0 ? -1 : (int)port; /* 0 asks for any port */
+    if ((o->room.open || port != -2 || o->room.o.bind || o->room.o.names || o->room.results ||
+         o->room.o.code) && !o->klass)
+        return opts_usage_error("attend quiz", QUIZ_USAGE,
+                                "--serve, --port, --bind, --names, --results and --code are "
+                                "for the class quiz (--class, attend class serve)");
+    if (o->room.results && !o->room.open)
+        return opts_usage_error("attend quiz", QUIZ_USAGE, "--results needs --serve");
+    if (o->room.results) {
+        char ferr[1200];
+        if (fileio_check_target(o->room.results, ferr, sizeof ferr))
+            return opts_usage_error("attend quiz", QUIZ_USAGE, ferr);
+    }
     if (o->answers && !o->have_seed)
         return opts_usage_error("attend quiz", QUIZ_USAGE,
                                 "--answers needs --seed S: the seed the class's quiz uses");
@@ -277,19 +305,30 @@ static void quiz_print_nothing_due(FILE *f, const Progress *p, long now)
 
 /* The quiz's screen (attend quiz, --class), then its summary on stdout once the terminal is
  * back. Returns the exit status. */
-static int quiz_screen(const QuizCmd *o, QuizSet *s, Progress *prog)
+static int quiz_screen(QuizCmd *o, QuizSet *s, Progress *prog)
 {
     char err[1024];
     int rc = 0;
     if (o->klass) {
         int shown;
-        rc = tui_class_quiz(s, o->time_s, o->ascii, &shown, err, sizeof err);
-        if (rc == 1)
+        TuiClassRoom *room = &o->room;
+        rc = tui_class_quiz(s, o->time_s, o->ascii, room, &shown, err, sizeof err);
+        if (rc == 1) {
             fprintf(stderr, "attend quiz: %s\n", err);
-        else
-            printf("class quiz (seed %llu): %d question%s, %d answer%s revealed\n",
-                   (unsigned long long)s->seed, s->n, s->n == 1 ? "" : "s", shown,
-                   shown == 1 ? "" : "s");
+            return rc;
+        }
+        printf("class quiz (seed %llu): %d question%s, %d answer%s revealed\n",
+               (unsigned long long)s->seed, s->n, s->n == 1 ? "" : "s", shown,
+               shown == 1 ? "" : "s");
+        if (room->opened)
+            printf("room (%s): %d student%s joined%s%s\n", room->join, room->students,
+                   room->students == 1 ? "" : "s", room->results && !room->results_failed
+                   ? "; results in " : "", room->results && !room->results_failed
+                   ? room->results : "");
+        if (room->results_failed) {
+            fprintf(stderr, "attend quiz: results not written: %s\n", room->err);
+            rc = rc ? rc : 1;
+        }
     } else {
         QuizTally t;
         char serr[300];

@@ -38,6 +38,7 @@ static const Subcommand SUBCOMMANDS[] = {
     {"heads", cmd_heads, "every head's scores (previous-token, induction...), heads knocked out"},
     {"lab", cmd_lab, "write attention yourself; checked against the engine (docs/labs.md)"},
     {"quiz", cmd_quiz, "quiz with computed answers, drills, review; --answers: a teacher's key"},
+    {"class", cmd_class, "a class quiz students answer from their own terminals (serve, join)"},
 };
 
 static void print_help(FILE *f)

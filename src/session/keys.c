@@ -472,18 +472,30 @@ static const KeyRow ROWS[] = {
     {.map = KM_QUIZ, .help_key = "Ctrl-C", .help = "leave the quiz at once (scores so far are kept)",
      .modes = QUIZ_ANY, .keys = {K(KEY_CTRL('c'), REQ_CLOSE)}},
 
-    /* ---- the class quiz (view_class_quiz.c: attend quiz --class) ---- */
+    /* ---- the class quiz (view_class_quiz.c: attend quiz --class, attend class serve) ---- */
     {.map = KM_CLASS_QUIZ, .help_key = "r", .help = "reveal the answer and why to the room",
-     .hint_key = "r", .hint = "reveal the answer", .modes = MODE(KMODE_CLASS_ASK),
+     .hint_key = "r", .hint = "reveal the answer",
+     .modes = MODE(KMODE_CLASS_ASK) | MODE(KMODE_CLASS_DIST), .keys = {K('r', REQ_REVEAL)}},
+    {.map = KM_CLASS_QUIZ, .help_key = "r",
+     .help = "with students in a room: close the answers and show their distribution",
+     .hint_key = "r", .hint = "close the answers", .modes = MODE(KMODE_CLASS_ROOM),
      .keys = {K('r', REQ_REVEAL)}},
     {.map = KM_CLASS_QUIZ, .help_key = "n, space",
      .help = "the next question (its countdown starts); after the last: the end",
-     .hint_key = "n", .hint = "next", .modes = MODE(KMODE_CLASS_ASK),
+     .hint_key = "n", .hint = "next",
+     .modes = MODE(KMODE_CLASS_ASK) | MODE(KMODE_CLASS_ROOM) | MODE(KMODE_CLASS_DIST),
      .keys = {K('n', REQ_STEP_NEXT), K(' ', REQ_STEP_NEXT)}},
     {.map = KM_CLASS_QUIZ, .hint_key = "n", .hint = "next question",
      .modes = MODE(KMODE_CLASS_REVEALED), .keys = {K('n', REQ_STEP_NEXT), K(' ', REQ_STEP_NEXT)}},
+    {.map = KM_CLASS_QUIZ, .help_key = "n, space", .help = "the final scores: end the class quiz",
+     .hint_key = "n", .hint = "end", .modes = MODE(KMODE_CLASS_END),
+     .keys = {K('n', REQ_CLOSE), K(' ', REQ_CLOSE)}},
     {.map = KM_CLASS_QUIZ, .help_key = "q, Ctrl-C", .help = "end the class quiz", .hint_key = "q",
      .hint = "quit", .keys = {K('q', REQ_CLOSE), K(KEY_CTRL('c'), REQ_CLOSE)}},
+    {.map = KM_CLASS_QUIZ, .help_key = "o",
+     .help = "open a room: students answer from their own terminals (attend class join)",
+     .hint_key = "o", .hint = "open a room", .modes = MODE(KMODE_CLASS_ASK),
+     .keys = {K('o', REQ_OPEN_ROOM)}},
 
     /* ---- attend notes (view_notes_screen.c): the teacher's second terminal ---- */
     {.map = KM_NOTES_SCREEN, .help_key = "q, Ctrl-C", .help = "leave (the presenter goes on)",

@@ -40,7 +40,7 @@
     X(REQ_EDIT_LEFT) X(REQ_EDIT_RIGHT) X(REQ_EDIT_HOME) X(REQ_EDIT_END) X(REQ_EDIT_ERASE)    \
     X(REQ_EDIT_DELETE) X(REQ_EDIT_CLEAR)                                                     \
     /* the presenter (attend present, attend demo) */                                        \
-    X(REQ_BLANK) X(REQ_FREEZE) X(REQ_DEMO_PAUSE) X(REQ_REVEAL)                           \
+    X(REQ_BLANK) X(REQ_FREEZE) X(REQ_DEMO_PAUSE) X(REQ_REVEAL) X(REQ_OPEN_ROOM)             \
     /* the quiz (Q, attend quiz) */                                                          \
     X(REQ_HINT) X(REQ_SKIP) X(REQ_RETRY)
 
@@ -101,6 +101,8 @@ typedef enum {
     KMODE_QUIZ_ASK, KMODE_QUIZ_CELL, KMODE_QUIZ_WRONG, KMODE_QUIZ_VERDICT, KMODE_QUIZ_DONE,
     KMODE_QUIZ_SMALL,
     KMODE_CLASS_ASK, KMODE_CLASS_REVEALED, /* attend quiz --class: the answer hidden / shown */
+    KMODE_CLASS_ROOM, KMODE_CLASS_DIST, KMODE_CLASS_END, /* with a room of students: answers
+                                open, closed (the distribution shown), the final scores */
     KMODE__COUNT
 } KeysMode;
 

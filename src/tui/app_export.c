@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "app_export.h"
+#include "demo.h"
+#include "present.h"
 #include "export.h"
 
 /* The figure of the current page as ExportView (what the screen shows now: layer, head,
@@ -41,10 +43,15 @@ void app_export(App *a)
     }
     /* a heatmap's numbers too, at full precision, for a spreadsheet or a notebook; the
      * explanation figures' tables too */
+    char shown[1024];
+    if (a->present && a->present->presenter) /* the room sees a name, never a machine's path */
+        demo_room_path(svg, shown, sizeof shown);
+    else
+        snprintf(shown, sizeof shown, "%s", svg);
     if ((what == EXPORT_HEATMAP || what >= EXPORT_SCALING) &&
         export_write_current(&v, what, EXPORT_CSV, dir, csv, sizeof csv, err, sizeof err) == 0) {
-        app_msg(a, 0, "exported %s and %s", svg, strrchr(csv, '/') ? strrchr(csv, '/') + 1 : csv);
+        app_msg(a, 0, "exported %s and %s", shown, strrchr(csv, '/') ? strrchr(csv, '/') + 1 : csv);
         return;
     }
-    app_msg(a, 0, "exported %s", svg);
+    app_msg(a, 0, "exported %s", shown);
 }

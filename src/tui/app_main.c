@@ -167,18 +167,20 @@ int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char 
 typedef struct {
     QuizSet *s;
     int time_s;
+    TuiClassRoom *room;
     int *shown;
 } ClassStart;
 
 static int class_start(App *a, void *ctx)
 {
     ClassStart *c = ctx;
-    return view_class_quiz_start(a, c->s, c->time_s, c->shown);
+    return view_class_quiz_start(a, c->s, c->time_s, c->room, c->shown);
 }
 
-int tui_class_quiz(QuizSet *s, int time_s, int ascii, int *shown, char *err, size_t errlen)
+int tui_class_quiz(QuizSet *s, int time_s, int ascii, TuiClassRoom *room, int *shown,
+                   char *err, size_t errlen)
 {
-    ClassStart c = {s, time_s, shown};
+    ClassStart c = {s, time_s, room, shown};
     *shown = 0;
     return app_solo(ascii, class_start, &c, err, errlen);
 }
@@ -284,6 +286,7 @@ static int app_main(int argc, char **argv, int presenter)
         return 1;
     }
     app_run(a); /* prose is transliterated with the final ui mode */
+    present_publish(a); /* notes follow the page --model opened on, not the one before */
     app_loop(a);
     ui_end();
     int rc = 0;

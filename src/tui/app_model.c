@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "app_model.h"
+#include "demo.h"
+#include "present.h"
 #include "lesson.h"
 
 typedef struct {
@@ -54,7 +56,12 @@ static const Model *opened_model(const App *a)
 
 int app_model_open(App *a, const char *path, int jump, char *err, size_t errlen)
 {
-    LoadBar b = {path, -1};
+    char shown[1024]; /* the room sees the model's name, never a machine's path */
+    if (a->present && a->present->presenter)
+        demo_room_path(path, shown, sizeof shown);
+    else
+        snprintf(shown, sizeof shown, "%s", path);
+    LoadBar b = {shown, -1};
     Model m;
     load_draw(&b, 0, 0);
     if (model_load_progress(&m, path, load_progress, &b, err, errlen))
@@ -65,7 +72,7 @@ int app_model_open(App *a, const char *path, int jump, char *err, size_t errlen)
     }
     const Model *om = opened_model(a);
     app_open(a, a->s->lesson, a->s->page);
-    app_msg(a, 0, "opened %.300s: %d layers, %d heads, d_model %d", path, om->cfg.n_layers,
+    app_msg(a, 0, "opened %.300s: %d layers, %d heads, d_model %d", shown, om->cfg.n_layers,
             om->cfg.n_heads, om->cfg.d_model);
     return 0;
 }

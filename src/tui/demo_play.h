@@ -25,6 +25,9 @@ const char *demo_status(const App *a, char *buf, size_t n);
  * page, types its sentence, presses its keys, checking each means something where it is
  * pressed. 0, or -1 with a message (FILE:LINE:COL: step N: ...) in err. */
 int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), char *err, size_t n);
+/* 1 when a plan plays and the screen is no longer where its last step left it (G, a page
+ * turn, keys): space returns to the plan's step first. */
+int demo_suspended(const App *a);
 /* Frees the demo a->present plays (none: nothing). */
 void demo_free(App *a);
 

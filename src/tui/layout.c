@@ -232,9 +232,9 @@ static void draw_quiet_footer(App *a)
 {
     int y = LINES - 1;
     char st[64], hint[96];
-    if (a->present->caption[0]) { /* attend demo: the caption row above it */
+    if (present_caption(a)) { /* attend demo: the caption row above it, while its step's */
         attrset(A_BOLD);
-        ui_put(y - 1, 1, COLS - 2, a->present->caption);
+        ui_put(y - 1, 1, COLS - 2, present_caption(a));
         attrset(A_NORMAL);
     }
     if (demo_status(a, st, sizeof st))
@@ -335,7 +335,7 @@ void layout_plan(App *a, int cols, int lines, LayoutPlan *p)
         top = 2;
     }
     /* the presenter: one quiet row, and a demo's caption row above it */
-    int fr = app_presenting(a) ? 1 + (a->present->caption[0] != '\0')
+    int fr = app_presenting(a) ? 1 + (present_caption(a) != NULL)
                                : footer_layout(a, app_cur_view(a), cols, has_widget, 0);
     p->footer_rows = fr;
     Rect body = {top, 1, lines - fr - top, cols - 2};

@@ -120,9 +120,14 @@ static void publish(App *a)
     next_title(a, s->next_title, sizeof s->next_title);
     size_t end;
     int total = paragraphs(a->s->prose, 1, &end);
-    if (p->reveal && shown_now(a) < total) /* space shows the next paragraph first */
+    if (p->demo && demo_suspended(a)) /* space returns to the plan first */
+        snprintf(s->next_title, sizeof s->next_title, "back to the plan: step %d/%d",
+                 p->demo_pos, p->demo->n_steps);
+    else if (p->reveal && shown_now(a) < total) /* space shows the next paragraph first */
         snprintf(s->next_title, sizeof s->next_title, "paragraph %d of %d of this page",
                  p->shown + 1, total);
+    else if (p->demo) /* space takes the plan's next step, not the next page */
+        demo_step_words(p->demo, p->demo_pos, s->next_title, sizeof s->next_title);
     page_keys(a, s->keys, sizeof s->keys);
     snprintf(s->notes, sizeof s->notes, "%s", pg->notes ? pg->notes : "");
     snprintf(s->room, sizeof s->room, "%s", p->blank ? "blank (B shows the page again)"
@@ -131,6 +136,18 @@ static void publish(App *a)
         app_msg(a, 1, "speaker notes not published: %s", err);
         p->dir[0] = '\0';
     }
+}
+
+void present_publish(App *a)
+{
+    publish(a);
+}
+
+int present_reveal_pending(App *a)
+{
+    Present *p = a->present;
+    size_t end;
+    return p && p->reveal && shown_now(a) < paragraphs(a->s->prose, 1, &end);
 }
 
 int present_goto(App *a, const char *spec, char *err, size_t n)
@@ -189,10 +206,22 @@ static void json_str(FILE *f, const char *v)
     fputc('"', f);
 }
 
+/* A plan position not yet written: {"demo": PLAN, "to": N} (several in a row are one). */
+static void rec_emit_plan(Present *p)
+{
+    if (!p->rec || !p->rec_plan_to)
+        return;
+    fprintf(p->rec, ",\n    {\"demo\": ");
+    json_str(p->rec, p->plan_name);
+    fprintf(p->rec, ", \"to\": %d}", p->rec_plan_to);
+    p->rec_plan_to = 0;
+}
+
 static void rec_flush(Present *p)
 {
     if (!p->rec || !p->rec_keys[0])
         return;
+    rec_emit_plan(p);
     fprintf(p->rec, ",\n    {\"keys\": ");
     json_str(p->rec, p->rec_keys);
     fputc('}', p->rec);
@@ -205,6 +234,7 @@ static void rec_open(App *a)
     if (!p || !p->rec || !app_page(a))
         return;
     rec_flush(p);
+    rec_emit_plan(p);
     fprintf(p->rec, "%s\n    {\"open\": ", p->rec_steps++ ? "," : "");
     json_str(p->rec, a->s->course.lessons[a->s->lesson].id);
     fprintf(p->rec, ", \"page\": %d}", a->s->page + 1);
@@ -217,6 +247,7 @@ static void rec_type(App *a)
 {
     Present *p = a->present;
     rec_flush(p);
+    rec_emit_plan(p);
     fprintf(p->rec, ",\n    {\"type\": ");
     json_str(p->rec, a->s->sentence);
     fputc('}', p->rec);
@@ -258,10 +289,30 @@ static void rec_key(App *a, int k, int used, int opens_edit, const char *before)
     snprintf(p->rec_keys + l, sizeof p->rec_keys - l, "%s%s", l ? " " : "", name);
 }
 
-/* Presses k with app_key and records it (--record). */
+/* --record while a plan plays: the plan now stands at step `to` (recorded as one
+ * {"demo": PLAN, "to": N} step before whatever is recorded next). demo_play.c calls it
+ * through Present.demo_moved. */
+static void rec_plan(App *a, int to)
+{
+    Present *p = a->present;
+    if (!p || !p->rec)
+        return;
+    rec_flush(p); /* the keys pressed before the plan moved */
+    p->rec_plan_to = to;
+    p->rec_lesson = a->s->lesson;
+    p->rec_page = a->s->page;
+    p->rec_edit = 0;
+}
+
+/* Presses k with app_key and records it (--record); a plan's own steps are not recorded
+ * (rec_mute: its position is). */
 static void press_recorded(App *a, int k)
 {
     Present *p = a->present;
+    if (p->rec_mute) {
+        app_key(a, k);
+        return;
+    }
     KeyState ks;
     app_key_state(a, &ks);
     /* the go-to prompt's keys are not recorded: the page it reaches is (an open step) */
@@ -306,6 +357,7 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
         fprintf(p->rec, "{\n  \"title\": \"recorded with attend --record\",\n  \"steps\": [");
         rec_open(a);
     }
+    p->demo_moved = rec_plan;
     if (o->demo && demo_start(a, o->demo, o->auto_s, present_dispatch, err, n))
         return -1;
     if (!o->presenter)
@@ -439,7 +491,9 @@ static int room_key(App *a, Request pr, Request r, int k)
 void present_key(App *a, int k)
 {
     Present *p = a->present;
-    if (p && p->demo && demo_key(a, k)) {
+    /* with R, space shows the page's next paragraph before the plan's next step */
+    int reveal = k == ' ' && p && p->demo && !demo_suspended(a) && present_reveal_pending(a);
+    if (p && p->demo && !reveal && demo_key(a, k)) {
         publish(a);
         return;
     }
@@ -486,7 +540,8 @@ static void present_dispatch(App *a, int k)
         snprintf(p->echo, sizeof p->echo, "%s  %s", keys_key_name(k, name, sizeof name), what);
         p->echo_until = ui_now_ms() + ECHO_MS;
     }
-    publish(a);
+    if (!(a->overlay && a->overlay->screen)) /* a plan's class quiz publishes its own state */
+        publish(a);
 }
 
 int present_tick(App *a)
@@ -519,6 +574,7 @@ int present_record_end(App *a, char *err, size_t n)
     if (!p || !p->rec)
         return 0;
     rec_flush(p);
+    rec_emit_plan(p);
     fprintf(p->rec, "\n  ]\n}\n");
     p->rec = NULL;
     return fileio_tmp_commit(&p->rec_tmp, err, n);

@@ -12,6 +12,8 @@
 #include "demo.h"
 #include "fileio.h"
 #include "present_state.h"
+#include "quiz.h"
+#include "tui.h"
 
 typedef struct {
     int presenter;       /* 1: attend present */
@@ -40,6 +42,28 @@ int present_record_end(App *a, char *err, size_t n);
 /* Removes the published state, ends a recording (present_record_end) and frees a->present. */
 void present_end(App *a);
 
+/* Where a plan's step left the screen: the page and a signature of the state on it (the
+ * controls, the sentence, layer and head...). A caption shows, and the plan goes on, only
+ * while the screen is still there. */
+typedef struct {
+    int lesson, page;
+    unsigned long long sig;
+} PlanMark;
+
+/* The screen's mark now (demo_play.c). */
+void present_mark(const App *a, PlanMark *m);
+/* 1 when two marks are the same screen. */
+int present_mark_same(const PlanMark *x, const PlanMark *y);
+/* The caption to show: the current step's, while the screen is still the one it left; NULL
+ * when none. */
+const char *present_caption(const App *a);
+/* Publishes the presenter's state for attend notes again (after the page changed outside a
+ * key: --model's first page). */
+void present_publish(App *a);
+
+/* 1 when R is on and the page has paragraphs not shown yet (space shows the next first). */
+int present_reveal_pending(App *a);
+
 /* The presenter's state, reached through App.present (NULL in the player). */
 typedef struct Present {
     int presenter;       /* 1: attend present (0: the player recording with --record) */
@@ -50,10 +74,23 @@ typedef struct Present {
     /* attend demo (demo_play.c) */
     Demo *demo;          /* the script played, NULL when none */
     void (*demo_press)(App *a, int k); /* how a step presses a key (present_dispatch) */
+    void (*demo_moved)(App *a, int to); /* the plan now stands at step to (--record) */
     int demo_pos;        /* steps run so far */
     double demo_auto;    /* --auto seconds, 0: Space steps */
     long long demo_next; /* when --auto runs the next step (monotonic ms) */
-    char caption[300];   /* the caption row, "" when none */
+    char caption[300];   /* the current step's caption ("" none), shown while cap_on and the
+                            screen is still mark */
+    int cap_on;
+    PlanMark mark;       /* where the last step (or replay) left the screen */
+    int plan_checking;   /* 1: --check runs the steps headless (no room, no files) */
+    int replaying;       /* 1: b or space back to the plan replays the steps (no class quiz) */
+    char plan_name[300]; /* how a recording names the plan played (its path or shipped name) */
+    QuizSet *quiz;       /* a plan's class quiz being asked (owned), NULL when none */
+    int quiz_shown;
+    TuiClassRoom room;   /* its room of students */
+    int rec_mute;        /* >0: a plan's steps run: their keys are not recorded, its
+                            position is (rec_plan_to) */
+    int rec_plan_to;     /* a plan position to record before anything else (0: none) */
     int demo_paused;     /* P: --auto holds its steps */
     /* the room's screen */
     int blank;           /* B: the room sees a blank screen */

@@ -3,6 +3,7 @@
 #ifndef ATTEND_TUI_H
 #define ATTEND_TUI_H
 
+#include "class_net.h"
 #include "course.h"
 #include "progress.h"
 #include "quiz.h"
@@ -23,11 +24,27 @@ int tui_present_main(int argc, char **argv);
  * cannot start (err says why), or 128 + the signal that stopped it. */
 int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char *save_err,
              size_t save_errlen, char *err, size_t errlen);
-/* attend quiz --class: asks s for a room on the terminal (VIEW_CLASS_QUIZ on the player's
- * loop), a countdown of time_s seconds per question (0: none); *shown receives the number of
- * answers revealed. Returns 0, 1 when the terminal cannot start (err says why), or 128 + the
- * signal that stopped it. */
-int tui_class_quiz(QuizSet *s, int time_s, int ascii, int *shown, char *err, size_t errlen);
+/* A room of students for the class quiz (attend class serve, or o in attend quiz --class):
+ * the options in, the report out. */
+typedef struct {
+    int open;                /* 1: open the room at the start (attend class serve) */
+    ClassServerOpts o;       /* port, address, code, names */
+    const char *results;     /* --results FILE: written when the quiz ends (NULL: none) */
+    /* filled by the class quiz */
+    int opened;              /* 1: a room was opened */
+    char join[160];          /* "attend class join HOST CODE", as the projector showed it */
+    int students;            /* students who joined */
+    int results_failed;      /* 1: --results could not be written (err says why) */
+    char err[800];           /* why the room did not open, or the results were not written */
+} TuiClassRoom;
+
+/* attend quiz --class and attend class serve: asks s for a room on the terminal
+ * (VIEW_CLASS_QUIZ on the player's loop), a countdown of time_s seconds per question (0:
+ * none); room (NULL: none until o opens one on the defaults) opens the students' room and
+ * receives its report; *shown receives the number of answers revealed. Returns 0, 1 when the
+ * terminal or the room cannot start (err says why), or 128 + the signal that stopped it. */
+int tui_class_quiz(QuizSet *s, int time_s, int ascii, TuiClassRoom *room, int *shown,
+                   char *err, size_t errlen);
 /* attend notes: follows the presenter of session (NULL: the most recent running one) until
  * q or a signal. Returns the exit status. */
 int tui_notes_main(const char *session);

@@ -1,8 +1,10 @@
-/* view_class_quiz.c - attend quiz --class (VIEW_CLASS_QUIZ, a screen overlay on the one
- * loop): one question at a time for a room, large, with a countdown; r reveals the engine's
- * answer and why, n moves on, q quits (keys: KM_CLASS_QUIZ). The answer is published with
- * the presenter's state (present_state.h) before it is revealed, so the teacher's
- * `attend notes` shows it. */
+/* view_class_quiz.c - attend quiz --class and attend class serve (VIEW_CLASS_QUIZ, a screen
+ * overlay on the one loop): one question at a time for a room, large, with a countdown; r
+ * reveals the engine's answer and why, n moves on, q quits (keys: KM_CLASS_QUIZ). The answer
+ * is published with the presenter's state (present_state.h) before it is revealed, so the
+ * teacher's `attend notes` shows it. With a room of students (o, or attend class serve:
+ * class_net.h) the screen shows the room code and how to join, how many answered, r closes
+ * the answers and shows their distribution, r again reveals; the scores at the end. */
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,8 @@
 #include <unistd.h>
 
 #include "app_views.h"
+#include "class_net.h"
+#include "tui.h"
 #include "present_state.h"
 #include "ui.h"
 #include "view_quiz.h"
@@ -57,12 +61,116 @@ static void room_answer(const QuizItem *it, char *out, size_t n)
                                   it->choices[c]);
 }
 
-/* The question for the room: the prompt, the setup the engine answered on (sentence, mask,
- * layer and head), a cell question's weights, the choices whole (wrapped, never cut), and
- * once revealed the answer by letter and why. At 0:00 the header and a line say the time is
- * up. */
-static void draw(const QuizSet *s, int i, int revealed, long left)
+/* ---- the view's state ---- */
+
+typedef struct {
+    QuizSet *s;         /* NULL when closed */
+    int time_s;         /* seconds per question (0: no countdown) */
+    int i, revealed, shown;
+    time_t qstart;      /* when question i was shown */
+    long left, last_left; /* seconds left (-1: no countdown), when last published */
+    int *shown_out;
+    char dir[512];      /* where the state is published ("" nowhere) */
+    PresentState st;
+    /* the students' room (attend class serve, o) */
+    TuiClassRoom *room; /* the caller's options and report (NULL: o opens one on defaults) */
+    TuiClassRoom own;   /* the options o uses without a caller's */
+    ClassServer *srv;   /* NULL: no room */
+    char join[160];     /* "attend class join HOST CODE" */
+    long seen_events;
+    int last_answered;
+} ClassQuiz;
+
+/* The room's counts on the projector: how many answered; once the answers are closed, the
+ * distribution (a bar per choice, or right / wrong and the most given answers). Returns the
+ * next row. */
+static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom)
 {
+    ClassTally t;
+    char line[400];
+    class_room_tally(r, &t);
+    ClassPhase ph = class_room_phase(r);
+    attron(A_BOLD);
+    ui_putf(y++, 3, w, "answered %d of %d student%s (%d connected)", t.answered, t.students,
+            t.students == 1 ? "" : "s", t.connected);
+    attrset(A_NORMAL);
+    if (ph == CLASS_ASKING)
+        return y;
+    if (it->n_choices) {
+        int max = 1;
+        for (int c = 0; c < it->n_choices; c++)
+            max = t.choice[c] > max ? t.choice[c] : max;
+        for (int c = 0; c < it->n_choices && y < bottom; c++) {
+            int bar = t.choice[c] * 30 / max, o = 0;
+            o += snprintf(line + o, sizeof line - (size_t)o, "%c) ", 'a' + c);
+            for (int k = 0; k < bar && o < (int)sizeof line - 8; k++)
+                o += snprintf(line + o, sizeof line - (size_t)o, "%s", ui.utf8 ? "█" : "#");
+            snprintf(line + o, sizeof line - (size_t)o, " %d%s", t.choice[c],
+                     ph == CLASS_REVEALED && (it->correct >> c & 1) ? (ui.utf8 ? " ✓" : " [ok]")
+                                                                    : "");
+            ui_put(y++, 5, w - 2, line);
+        }
+        return y;
+    }
+    int o = snprintf(line, sizeof line, "right %d, wrong %d", t.right, t.wrong);
+    for (int k = 0; k < t.n_top; k++)
+        o += snprintf(line + o, sizeof line - (size_t)o, "%s\"%s\" %d", k ? ", " : "; most given: ",
+                      t.top[k], t.top_n[k]);
+    char tr[800];
+    ui_text(line, tr, sizeof tr);
+    if (y < bottom)
+        ui_put(y++, 5, w - 2, tr);
+    return y;
+}
+
+/* The scores so far: how many students have each score (anonymous), or with names on, the
+ * best few by name. */
+static int draw_scores(ClassRoom *r, int y, int w, int bottom, int full)
+{
+    int counts[CLASS_MAX_QUESTIONS + 1];
+    int n = class_room_score_counts(r, counts, CLASS_MAX_QUESTIONS + 1);
+    char line[600];
+    int o = snprintf(line, sizeof line, "Scores:");
+    for (int k = n; k >= 0 && o < (int)sizeof line - 40; k--)
+        if (counts[k])
+            o += snprintf(line + o, sizeof line - (size_t)o, " %d of %d: %d student%s;", k, n,
+                          counts[k], counts[k] == 1 ? "" : "s");
+    if (o > 0 && line[o - 1] == ';')
+        line[o - 1] = '\0';
+    if (y < bottom)
+        y += ui_wrap_put(y, 3, w, line, bottom - y);
+    if (!class_room_names(r))
+        return y;
+    int shown = 0, want = full ? bottom - y : 1;
+    for (int k = n; k >= 0 && shown < want; k--) {
+        o = snprintf(line, sizeof line, "%d: ", k);
+        int any = 0;
+        for (int i = 0; i < class_room_n_students(r) && o < (int)sizeof line - 50; i++) {
+            const ClassStudent *st = class_room_student(r, i);
+            if (st->score == k) {
+                o += snprintf(line + o, sizeof line - (size_t)o, "%s%s", any ? ", " : "", st->name);
+                any = 1;
+            }
+        }
+        if (!any)
+            continue;
+        char tr[1200];
+        ui_text(line, tr, sizeof tr);
+        ui_put(y++, 5, w - 2, tr);
+        shown++;
+    }
+    return y;
+}
+
+/* The question for the room: the prompt, the setup the engine answered on (sentence, mask,
+ * layer and head), a cell question's weights, the choices whole (wrapped, never cut), with a
+ * room the counts, and once revealed the answer by letter and why. At 0:00 the header and a
+ * line say the time is up. */
+static void draw(const ClassQuiz *cqz, long left)
+{
+    const QuizSet *s = cqz->s;
+    int i = cqz->i, revealed = cqz->revealed;
+    ClassRoom *room = cqz->srv ? class_server_room(cqz->srv) : NULL;
     const QuizItem *it = &s->items[i];
     static char tr[4096];
     char line[1400];
@@ -83,6 +191,33 @@ static void draw(const QuizSet *s, int i, int revealed, long left)
     ui_put(0, COLS - ui_width(right), ui_width(right), right);
     attrset(A_NORMAL);
     int w = COLS - 6, y = 2, bottom = LINES - 2;
+    if (room) { /* how to join, on every screen of the room */
+        attron(COLOR_PAIR(UI_ACCENT) | A_BOLD);
+        ui_putf(1, 1, COLS - 2, "room %s: %s", class_room_code(room), cqz->join);
+        attrset(A_NORMAL);
+        const char *ev = class_room_event_at(room, 0);
+        if (ev) {
+            attron(A_DIM);
+            ui_text(ev, tr, sizeof tr);
+            ui_put(LINES - 2, 1, COLS - 2, tr);
+            attrset(A_NORMAL);
+        }
+        bottom = LINES - 3;
+        if (class_room_phase(room) == CLASS_ENDED) {
+            attron(A_BOLD);
+            ui_putf(y, 3, w, "The end: %d question%s, %d student%s.",
+                    class_room_n_questions(room), class_room_n_questions(room) == 1 ? "" : "s",
+                    class_room_n_students(room), class_room_n_students(room) == 1 ? "" : "s");
+            attrset(A_NORMAL);
+            draw_scores(room, y + 2, w, bottom, 1);
+            return;
+        }
+    } else if (cqz->own.err[0]) {
+        attron(COLOR_PAIR(UI_WARN));
+        ui_text(cqz->own.err, tr, sizeof tr);
+        ui_put(LINES - 2, 1, COLS - 2, tr);
+        attrset(A_NORMAL);
+    }
     if (left == 0 && !revealed) {
         attron(COLOR_PAIR(UI_WARN) | A_BOLD);
         ui_put(y++, 3, w, "Time is up: pens down.");
@@ -112,6 +247,8 @@ static void draw(const QuizSet *s, int i, int revealed, long left)
         attrset(A_NORMAL);
     }
     y++;
+    if (room && y < bottom)
+        y = draw_tally(it, room, y, w, bottom) + 1;
     if (revealed && y < bottom) {
         char ans[1400];
         room_answer(it, ans, sizeof ans);
@@ -122,44 +259,66 @@ static void draw(const QuizSet *s, int i, int revealed, long left)
         attrset(A_NORMAL);
         ui_text(it->explain, tr, sizeof tr);
         if (y < bottom)
-            ui_wrap_put(y, 3, w, tr, bottom - y);
+            y += ui_wrap_put(y, 3, w, tr, bottom - y);
+        if (room && y + 1 < bottom)
+            draw_scores(room, y + 1, w, bottom, 0);
     }
 }
 
-/* The room's state for attend notes: the countdown and whether the answer is out. */
-static void publish_room(PresentState *st, const char *dir, long left, int revealed)
+/* The room's state for attend notes: the countdown, whether the answer is out, the room's
+ * count. */
+static void publish_room(ClassQuiz *c)
 {
-    char err[600];
+    char err[600], count[120] = "";
+    PresentState *st = &c->st;
+    long left = c->left;
+    if (c->srv) {
+        ClassTally t;
+        ClassRoom *r = class_server_room(c->srv);
+        class_room_tally(r, &t);
+        snprintf(count, sizeof count, "; room %s: %d of %d answered", class_room_code(r),
+                 t.answered, t.students);
+    }
+    const char *rev = c->revealed ? "revealed" : "not revealed";
     if (left > 0)
-        snprintf(st->room, sizeof st->room, "%ld:%02ld left; answer %s", left / 60, left % 60,
-                 revealed ? "revealed" : "not revealed");
+        snprintf(st->room, sizeof st->room, "%ld:%02ld left; answer %s%s", left / 60, left % 60,
+                 rev, count);
     else
-        snprintf(st->room, sizeof st->room, "%sanswer %s", left == 0 ? "time is up; " : "",
-                 revealed ? "revealed" : "not revealed");
+        snprintf(st->room, sizeof st->room, "%sanswer %s%s", left == 0 ? "time is up; " : "",
+                 rev, count);
     st->seq++;
-    if (dir[0])
-        present_state_write(dir, st, err, sizeof err);
+    if (c->dir[0])
+        present_state_write(c->dir, st, err, sizeof err);
 }
 
 /* ---- the view ---- */
-
-typedef struct {
-    QuizSet *s;         /* NULL when closed */
-    int time_s;         /* seconds per question (0: no countdown) */
-    int i, revealed, shown;
-    time_t qstart;      /* when question i was shown */
-    long left, last_left; /* seconds left (-1: no countdown), when last published */
-    int *shown_out;
-    char dir[512];      /* where the state is published ("" nowhere) */
-    PresentState st;
-} ClassQuiz;
 
 static ClassQuiz *cq(const App *a)
 {
     return app_view_state((App *)a, &VIEW_CLASS_QUIZ);
 }
 
-int view_class_quiz_start(App *a, QuizSet *s, int time_s, int *shown)
+/* Opens the students' room as t says; 0, or -1 with t->err set. */
+static int room_open(ClassQuiz *c, TuiClassRoom *t)
+{
+    char host[80];
+    c->srv = class_server_open(c->s, &t->o, t->err, sizeof t->err);
+    if (!c->srv)
+        return -1;
+    class_server_host(c->srv, host, sizeof host);
+    ClassRoom *r = class_server_room(c->srv);
+    int port = class_server_port(c->srv);
+    if (port == CLASS_DEFAULT_PORT)
+        snprintf(c->join, sizeof c->join, "attend class join %s %s", host, class_room_code(r));
+    else
+        snprintf(c->join, sizeof c->join, "attend class join %s:%d %s", host, port,
+                 class_room_code(r));
+    snprintf(t->join, sizeof t->join, "%s", c->join);
+    t->opened = 1;
+    return 0;
+}
+
+int view_class_quiz_start(App *a, QuizSet *s, int time_s, TuiClassRoom *room, int *shown)
 {
     ClassQuiz *c = cq(a);
     char err[600];
@@ -172,6 +331,11 @@ int view_class_quiz_start(App *a, QuizSet *s, int time_s, int *shown)
     c->s = s;
     c->time_s = time_s;
     c->shown_out = shown;
+    c->room = room;
+    if (room && room->open && room_open(c, room)) {
+        app_msg(a, 1, "%s", room->err);
+        return -1;
+    }
     if (present_state_dir(c->dir, sizeof c->dir, 1, err, sizeof err))
         c->dir[0] = '\0';
     c->st.pid = (long)getpid();
@@ -188,20 +352,33 @@ int view_class_quiz_start(App *a, QuizSet *s, int time_s, int *shown)
     return app_overlay_open(a, &VIEW_CLASS_QUIZ, 0);
 }
 
-/* The countdown: the room's state is published, and the screen redrawn, each second. */
+/* The countdown: the room's state is published, and the screen redrawn, each second; the
+ * students' room: what came from the network. */
 static int class_poll(App *a)
 {
     ClassQuiz *c = cq(a);
     if (!c->s)
         return 0;
+    int dirty = 0;
+    if (c->srv) {
+        ClassRoom *r = class_server_room(c->srv);
+        dirty = class_server_step(c->srv, 0) > 0 || class_room_events(r) != c->seen_events;
+        c->seen_events = class_room_events(r);
+        ClassTally t;
+        class_room_tally(r, &t);
+        if (t.answered != c->last_answered) {
+            c->last_answered = t.answered;
+            publish_room(c);
+        }
+    }
     long left = c->time_s > 0 ? c->time_s - (long)(time(NULL) - c->qstart) : -1;
     if (c->time_s > 0 && left < 0)
         left = 0;
     c->left = left;
     if (left == c->last_left)
-        return 0;
+        return dirty;
     c->last_left = left;
-    publish_room(&c->st, c->dir, left, c->revealed);
+    publish_room(c);
     return 1;
 }
 
@@ -210,12 +387,13 @@ static void class_draw(App *a, Rect full)
     ClassQuiz *c = cq(a);
     (void)full;
     if (c->s)
-        draw(c->s, c->i, c->revealed, c->left);
+        draw(c, c->left);
 }
 
 static int class_key(App *a, Request r, int k)
 {
     ClassQuiz *c = cq(a);
+    ClassRoom *room = c->srv ? class_server_room(c->srv) : NULL;
     (void)k;
     if (!c->s)
         return 0;
@@ -223,13 +401,32 @@ static int class_key(App *a, Request r, int k)
     case REQ_CLOSE:
         app_overlay_close(a);
         break;
+    case REQ_OPEN_ROOM:
+        if (!c->srv) {
+            TuiClassRoom *t = c->room ? c->room : &c->own;
+            c->own.err[0] = '\0';
+            if (room_open(c, t) && t != &c->own)
+                snprintf(c->own.err, sizeof c->own.err, "%s", t->err);
+            publish_room(c);
+        }
+        break;
     case REQ_REVEAL:
+        if (room && class_room_phase(room) == CLASS_ASKING) {
+            class_room_close(room); /* first the distribution, then the answer */
+            break;
+        }
+        if (room)
+            class_room_reveal(room);
         c->revealed = 1;
         c->shown++;
-        publish_room(&c->st, c->dir, c->left, c->revealed);
+        publish_room(c);
         break;
     case REQ_STEP_NEXT:
         if (c->i + 1 >= c->s->n) {
+            if (room) {
+                class_room_end(room); /* the final scores, then n or q ends */
+                break;
+            }
             app_overlay_close(a);
             break;
         }
@@ -237,6 +434,8 @@ static int class_key(App *a, Request r, int k)
         c->revealed = 0;
         c->qstart = time(NULL);
         c->last_left = -2;
+        if (room)
+            class_room_next(room);
         publish(c->s, c->i, c->dir, &c->st);
         break;
     default:
@@ -254,16 +453,36 @@ static void class_close(App *a)
         present_state_remove(c->dir, c->st.session);
     ui_crash_unlink(NULL);
     *c->shown_out = c->shown;
+    TuiClassRoom *t = c->room ? c->room : &c->own;
+    if (c->srv) {
+        ClassRoom *r = class_server_room(c->srv);
+        class_room_end(r);
+        t->students = class_room_n_students(r);
+        if (t->results && class_room_results_write(r, t->results, t->err, sizeof t->err))
+            t->results_failed = 1;
+        class_server_free(c->srv);
+        c->srv = NULL;
+    }
     c->s = NULL;
 }
 
 static void class_key_state(const App *a, KeyState *s)
 {
-    s->mode = cq(a)->revealed ? KMODE_CLASS_REVEALED : KMODE_CLASS_ASK;
+    const ClassQuiz *c = cq(a);
+    if (!c->srv) {
+        s->mode = c->revealed ? KMODE_CLASS_REVEALED : KMODE_CLASS_ASK;
+        return;
+    }
+    switch (class_room_phase(class_server_room(c->srv))) {
+    case CLASS_ASKING: s->mode = KMODE_CLASS_ROOM; break;
+    case CLASS_CLOSED: s->mode = KMODE_CLASS_DIST; break;
+    case CLASS_REVEALED: s->mode = KMODE_CLASS_REVEALED; break;
+    default: s->mode = KMODE_CLASS_END; break;
+    }
 }
 
 const ViewOps VIEW_CLASS_QUIZ = {
     .name = "class-quiz", .keymap = KM_CLASS_QUIZ, .overlay = 1, .screen = 1,
     .state_size = sizeof(ClassQuiz), .close = class_close, .draw = class_draw,
-    .key = class_key, .key_state = class_key_state, .poll = class_poll, .poll_ms = 200,
+    .key = class_key, .key_state = class_key_state, .poll = class_poll, .poll_ms = 50,
 };

@@ -22,9 +22,11 @@ int view_quiz_start(App *a, QuizSet *s, Progress *p, int scores, QuizTally *t, c
  * App of its own, a->solo) on s, one question at a time for a room, large, with a countdown
  * of time_s seconds per question (0: none); r reveals the engine's answer and why, n moves
  * on, q quits. Publishes each question's answer for `attend notes` before it is revealed.
- * When it closes, *shown is the number of answers revealed. s and shown must outlive it. 0,
- * or -1 (no questions: app_msg says so). */
-int view_class_quiz_start(App *a, QuizSet *s, int time_s, int *shown);
+ * With room (NULL: none until o opens one), a room of students (class_net.h) that answer
+ * from their own terminals; its report is written to room when it closes. When it closes,
+ * *shown is the number of answers revealed. s, room and shown must outlive it. 0, or -1 (no
+ * questions, the room could not open: app_msg says so). */
+int view_class_quiz_start(App *a, QuizSet *s, int time_s, TuiClassRoom *room, int *shown);
 
 /* Draws a cell question's weights from row y at column x, w wide, above row maxy - keep
  * (the question's row marked '>', column cursor bracketed; -1: none). Returns the next

@@ -14,10 +14,13 @@ static int terminated(const char *s, size_t n)
 static void check_step(const DemoStep *s, int first)
 {
     if (!terminated(s->lesson, sizeof s->lesson) || !terminated(s->keys, sizeof s->keys) ||
-        !terminated(s->type, sizeof s->type) || !terminated(s->caption, sizeof s->caption))
+        !terminated(s->type, sizeof s->type) || !terminated(s->caption, sizeof s->caption) ||
+        !terminated(s->demo, sizeof s->demo) || !terminated(s->quiz, sizeof s->quiz) ||
+        !terminated(s->quiz_bind, sizeof s->quiz_bind))
         abort();
     if (s->page < 1 || s->page > 10000 || !(s->pause >= 0 && s->pause <= 600) ||
-        s->line < 1 || s->col < 1 || (first && !s->lesson[0]))
+        s->line < 1 || s->col < 1 || (first && !s->lesson[0] && !s->demo[0]) || s->bad ||
+        s->demo_to < 0 || s->demo_to > DEMO_MAX_STEPS || s->quiz_count < 0 || s->quiz_count > 200)
         abort();
     if (!s->lesson[0] && s->page != 1)
         abort(); /* "page" needs "open" */

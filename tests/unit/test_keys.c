@@ -284,7 +284,11 @@ static void test_quiz_modes(void)
               "quiz mode %d footer \"%s\" (want \"%s\")", F[i].mode, got, F[i].footer);
     /* the class quiz: r only while the answer is hidden */
     CHECK(!strcmp(footer_of(KM_CLASS_QUIZ, KMODE_CLASS_ASK, got, sizeof got),
-                  "r reveal the answer|n next|q quit"), "class quiz footer \"%s\"", got);
+                  "r reveal the answer|n next|q quit|o open a room"), "class quiz footer \"%s\"", got);
+    CHECK(!strcmp(footer_of(KM_CLASS_QUIZ, KMODE_CLASS_ROOM, got, sizeof got),
+                  "r close the answers|n next|q quit"), "class quiz with a room \"%s\"", got);
+    CHECK(!strcmp(footer_of(KM_CLASS_QUIZ, KMODE_CLASS_DIST, got, sizeof got),
+                  "r reveal the answer|n next|q quit"), "class quiz, answers closed \"%s\"", got);
     CHECK(!strcmp(footer_of(KM_CLASS_QUIZ, KMODE_CLASS_REVEALED, got, sizeof got),
                   "n next question|q quit"), "class quiz footer once revealed \"%s\"", got);
     char h[256] = "", text[256];

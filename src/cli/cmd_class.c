@@ -1,0 +1,238 @@
+/* cmd_class.c - `attend class serve` (the class quiz with a room of students open: attend
+ * quiz --class --serve) and `attend class join HOST CODE [--name NAME]`, the student's side:
+ * plain lines on any terminal or through a pipe, one line of input per answer
+ * (docs/classroom.md). */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "class_client.h"
+#include "class_net.h"
+#include "cmd.h"
+#include "fileio.h"
+#include "present_state.h"
+
+static const char CLASS_USAGE[] =
+    "usage: attend class serve [--lesson ID] [--count N] [--seed S] [--time S] [--port P]\n"
+    "                          [--bind ADDR] [--names] [--results FILE] [--lessons DIR]\n"
+    "                          [--code NNNNNN]\n"
+    "       attend class join HOST[:PORT] CODE [--name NAME] [--new]\n"
+    "  serve          the class quiz on this terminal (the projector) with a room open:\n"
+    "                 it shows the room code and the command students type\n"
+    "  join           answer the room's questions from this terminal (plain lines; a pipe\n"
+    "                 works: one line per answer)\n"
+    "  --name NAME    the name the teacher sees (shown on the projector only with --names)\n"
+    "  --new          join as a new student (by default a rejoin keeps your score)\n"
+    "  serve takes attend quiz's options too (attend quiz --help); docs/classroom.md says\n"
+    "  how to run it in a lab (the port, the firewall, what leaves the machine).";
+
+#define QUEUE_MAX 32
+
+typedef struct {
+    int fd;
+    ClassClient cc;
+    char in[CLASS_CLIENT_MAX_LINE];
+    size_t in_len;
+    char queue[QUEUE_MAX][256]; /* answers typed before a question took them */
+    int nq;
+    int pending;               /* an answer sent, its verdict not come yet */
+    char token_path[1200];
+} Join;
+
+/* The token file of this room and name: a rejoin finds it (state directory, mode 0700). */
+static void token_path(Join *j, const char *host, int port, const char *code, const char *name)
+{
+    char dir[512], err[600], hex[2 * CLASS_NAME_MAX + 1] = "", safe_host[80];
+    j->token_path[0] = '\0';
+    if (present_state_dir(dir, sizeof dir, 1, err, sizeof err))
+        return;
+    for (size_t i = 0; name && name[i] && i < CLASS_NAME_MAX; i++)
+        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)name[i]);
+    size_t k = 0;
+    for (const char *p = host; *p && k + 1 < sizeof safe_host; p++)
+        safe_host[k++] = (*p == '/' || *p == '.') ? '_' : *p;
+    safe_host[k] = '\0';
+    snprintf(j->token_path, sizeof j->token_path, "%s/class-%s-%d-%s-%s.token", dir, safe_host,
+             port, code, hex);
+}
+
+static void token_load(Join *j, char *token)
+{
+    char *text = NULL, err[600];
+    size_t len = 0;
+    token[0] = '\0';
+    if (!j->token_path[0] || fileio_read(j->token_path, 256, &text, &len, err, sizeof err))
+        return;
+    if (len >= CLASS_TOKEN_LEN && strspn(text, "0123456789abcdef") >= CLASS_TOKEN_LEN)
+        snprintf(token, CLASS_TOKEN_LEN + 1, "%s", text);
+    free(text);
+}
+
+/* Sends the next typed answer when a question takes one. */
+static int pump(Join *j)
+{
+    if (!j->cc.open || j->cc.answered || j->pending || !j->nq)
+        return 0;
+    char line[600];
+    class_client_answer(j->cc.q, j->queue[0], line, sizeof line);
+    memmove(j->queue[0], j->queue[1], (size_t)(j->nq - 1) * sizeof j->queue[0]);
+    j->nq--;
+    j->pending = 1;
+    return class_send_line(j->fd, line);
+}
+
+/* The room's whole lines: shown, the state followed. 1 at the end, -1 on an error. */
+static int room_lines(Join *j)
+{
+    static char out[16384];
+    size_t start = 0;
+    int rc = 0;
+    for (size_t e = 0; e < j->in_len && rc == 0; e++) {
+        if (j->in[e] != '\n')
+            continue;
+        char had_token[CLASS_TOKEN_LEN + 1];
+        snprintf(had_token, sizeof had_token, "%s", j->cc.token);
+        rc = class_client_line(&j->cc, j->in + start, e - start, out, sizeof out);
+        fputs(out, stdout);
+        fflush(stdout);
+        start = e + 1;
+        if (!strcmp(j->cc.last, "ack") || !strcmp(j->cc.last, "invalid") ||
+            !strcmp(j->cc.last, "question"))
+            j->pending = 0; /* the answer sent has its verdict, or a new question came */
+        if (strcmp(had_token, j->cc.token) && j->token_path[0]) {
+            char err[600];
+            if (fileio_write_file(j->token_path, 0600, j->cc.token, strlen(j->cc.token), err,
+                                  sizeof err))
+                fprintf(stderr, "attend class: a rejoin will not keep the score: %s\n", err);
+        }
+    }
+    memmove(j->in, j->in + start, j->in_len - start);
+    j->in_len -= start;
+    return rc;
+}
+
+static int join_main(const char *hostport, const char *code, const char *name, int fresh)
+{
+    char host[256], err[600], token[CLASS_TOKEN_LEN + 1] = "", line[800];
+    int port = CLASS_DEFAULT_PORT;
+    snprintf(host, sizeof host, "%s", hostport);
+    char *colon = strrchr(host, ':');
+    if (colon && strchr(host, ':') == colon) { /* HOST:PORT (an IPv6 address has several) */
+        char *end;
+        long p = strtol(colon + 1, &end, 10);
+        if (*end || p < 1 || p > 65535) {
+            fprintf(stderr, "attend class join: \"%s\": the port after ':' is 1..65535\n",
+                    hostport);
+            return 2;
+        }
+        port = (int)p;
+        *colon = '\0';
+    }
+    if (strlen(code) != CLASS_CODE_LEN || strspn(code, "0123456789") != CLASS_CODE_LEN) {
+        fprintf(stderr, "attend class join: the room code is the %d digits on the projector, "
+                "not \"%s\"\n", CLASS_CODE_LEN, code);
+        return 2;
+    }
+    if (name && strlen(name) > CLASS_NAME_MAX) {
+        fprintf(stderr, "attend class join: --name: at most %d bytes\n", CLASS_NAME_MAX);
+        return 2;
+    }
+    Join *j = calloc(1, sizeof *j);
+    if (!j) {
+        fprintf(stderr, "attend class join: out of memory\n");
+        return 1;
+    }
+    token_path(j, host, port, code, name);
+    if (!fresh)
+        token_load(j, token);
+    j->fd = class_connect(host, port, 10000, err, sizeof err);
+    if (j->fd < 0) {
+        fprintf(stderr, "attend class join: %s\n", err);
+        free(j);
+        return 1;
+    }
+    class_client_hello(code, name, token, line, sizeof line);
+    int rc = class_send_line(j->fd, line) ? -1 : 0, stdin_open = 1;
+    while (rc == 0) {
+        struct pollfd p[2] = {{j->fd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+        if (poll(p, stdin_open ? 2 : 1, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = -1;
+            break;
+        }
+        if (p[0].revents) {
+            if (j->in_len == sizeof j->in) {
+                fprintf(stderr, "attend class join: the room sent a message too long\n");
+                rc = -1;
+                break;
+            }
+            ssize_t r = read(j->fd, j->in + j->in_len, sizeof j->in - j->in_len);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                fprintf(stderr, "attend class join: the room closed the connection; run the same "
+                        "command again to rejoin (your score is kept)\n");
+                rc = -1;
+                break;
+            }
+            j->in_len += (size_t)r;
+            rc = room_lines(j);
+        }
+        if (stdin_open && (p[1].revents & (POLLIN | POLLHUP))) {
+            if (!fgets(line, sizeof line, stdin)) {
+                stdin_open = 0; /* a script ended: its answers are queued, the room goes on */
+            } else {
+                line[strcspn(line, "\r\n")] = '\0';
+                if (line[0] && j->nq < QUEUE_MAX)
+                    snprintf(j->queue[j->nq++], sizeof j->queue[0], "%.255s", line);
+                if (line[0] && !(j->cc.open && !j->cc.answered) && isatty(STDIN_FILENO))
+                    printf("(no question takes an answer now; kept for the next one)\n");
+            }
+        }
+        if (rc == 0 && pump(j))
+            rc = -1;
+    }
+    close(j->fd);
+    free(j);
+    return rc == 1 ? 0 : 1;
+}
+
+int cmd_class(int argc, char **argv)
+{
+    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        fprintf(argc < 1 ? stderr : stdout, "%s\n", CLASS_USAGE);
+        return argc < 1 ? 2 : 0;
+    }
+    if (!strcmp(argv[0], "serve")) {
+        char *args[80];
+        int n = 0;
+        args[n++] = "--class";
+        args[n++] = "--serve";
+        for (int i = 1; i < argc && n < 78; i++)
+            args[n++] = argv[i];
+        args[n] = NULL;
+        return cmd_quiz(n, args);
+    }
+    if (strcmp(argv[0], "join")) {
+        fprintf(stderr, "attend class: \"%s\": serve or join\n%s\n", argv[0], CLASS_USAGE);
+        return 2;
+    }
+    const char *host = NULL, *code = NULL, *name = NULL;
+    int fresh = 0;
+    const Opt opts[] = {
+        OPT_A("HOST", &host), OPT_A("CODE", &code), OPT_S("--name", &name),
+        OPT_F("--new", &fresh),
+    };
+    int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc - 1, argv + 1,
+                        "attend class join", CLASS_USAGE);
+    if (rc >= 0)
+        return rc;
+    if (!host || !code)
+        return opts_usage_error("attend class join", CLASS_USAGE,
+                                "which room? HOST and CODE, as the projector shows them");
+    return join_main(host, code, name, fresh);
+}
