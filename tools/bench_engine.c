@@ -8,7 +8,10 @@
  *                                     vector width attend's matrix products use here: "GFLOPS
  *                                     ISA AVX2_GFLOPS") | keep N ITERS (run,
  *                                     then every head's attention map read, as a display
- *                                     does); MAXN caps the trace (default: the model's max_len)
+ *                                     does) | threads T (the products' threads from now on)
+ *                                     | membw T (GB/s reading 1 GiB with T threads, best of 5)
+ *                                     | rss 1 (peak resident MB so far, VmHWM); MAXN caps the
+ *                                     trace (default: the model's max_len)
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
  *                                     weights, written to OUT (the long-sequence sizes)
  *   bench_engine exec N -- CMD ARGS   median wall time, CPU time and minor page faults, and the
@@ -27,6 +30,7 @@
 
 #include "cpu.h"
 #include "model.h"
+#include "tensor_par.h"
 
 static double clock_us(clockid_t id)
 {
@@ -147,6 +151,82 @@ static int matmul_lanes(void)
     return cpu_has_avx512() ? 16 : cpu_has_avx2_fma() ? 8 : 0;
 }
 
+/* Memory bandwidth as the forward sees it: a buffer of 1 GiB (far past the caches), touched
+ * once, then summed with vector loads by `parts` threads (the products' pool), wall time, best
+ * of 5 rounds. GB/s. */
+typedef struct {
+    const float *buf;
+    size_t len;
+    float sum[8];
+} BwJob;
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target("avx2"))) static void bw_part(void *ctx, int part, int parts)
+{
+    BwJob *J = ctx;
+    size_t per = J->len / (size_t)parts / 64 * 64, lo = per * (size_t)part;
+    const float *p = J->buf + lo;
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (size_t i = 0; i < per; i += 32) {
+        a0 = _mm256_add_ps(a0, _mm256_loadu_ps(p + i));
+        a1 = _mm256_add_ps(a1, _mm256_loadu_ps(p + i + 8));
+        a2 = _mm256_add_ps(a2, _mm256_loadu_ps(p + i + 16));
+        a3 = _mm256_add_ps(a3, _mm256_loadu_ps(p + i + 24));
+    }
+    float f[8];
+    _mm256_storeu_ps(f, _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+    J->sum[part] = f[0] + f[5];
+}
+#else
+static void bw_part(void *ctx, int part, int parts)
+{
+    BwJob *J = ctx;
+    size_t per = J->len / (size_t)parts, lo = per * (size_t)part;
+    float s = 0.0f;
+    for (size_t i = 0; i < per; i++)
+        s += J->buf[lo + i];
+    J->sum[part] = s;
+}
+#endif
+
+static double measure_bw(int parts)
+{
+    size_t len = (size_t)1 << 28; /* floats: 1 GiB */
+    float *buf = malloc(sizeof(float) * len);
+    if (!buf)
+        return 0.0;
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (float)(i & 1023);
+    BwJob J = {buf, len, {0}};
+    int saved = tensor_threads();
+    tensor_set_threads(parts);
+    double best = 0.0;
+    for (int round = 0; round < 5; round++) {
+        double w0 = clock_us(CLOCK_MONOTONIC);
+        tensor_par_run(bw_part, &J, parts);
+        double g = (double)len * sizeof(float) / ((clock_us(CLOCK_MONOTONIC) - w0) * 1e3);
+        if (g > best)
+            best = g;
+    }
+    tensor_set_threads(saved);
+    free(buf);
+    return best;
+}
+
+/* Peak resident set of this process so far, MB (VmHWM), or -1. */
+static double peak_rss_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb < 0 ? -1.0 : kb / 1024.0;
+}
+
 static int serve(const char *path, int maxn)
 {
     Model m;
@@ -173,6 +253,13 @@ static int serve(const char *path, int maxn)
             int lanes = matmul_lanes();
             printf("%.1f %s %.1f\n", measure_peak(lanes),
                    lanes == 16 ? "avx512" : lanes == 8 ? "avx2" : "none", measure_peak(8));
+        } else if (!strcmp(cmd, "threads")) {
+            tensor_set_threads(n);
+            printf("%d\n", tensor_threads());
+        } else if (!strcmp(cmd, "membw")) {
+            printf("%.2f\n", measure_bw(n));
+        } else if (!strcmp(cmd, "rss")) {
+            printf("%.1f\n", peak_rss_mb());
         } else if (!strcmp(cmd, "flops")) {
             printf("%.0f\n", forward_flops(&m.cfg, n));
         } else if (!strcmp(cmd, "check")) {
@@ -198,6 +285,8 @@ static int serve(const char *path, int maxn)
             double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
             for (int i = 0; i < iters; i++) {
                 model_forward(&m, ids, n, NULL, 0, &ctl, t, err, sizeof err);
+                if (keep)
+                    trace_fill_all(t); /* every head's maps, over the threads in use */
                 for (int e = 0; keep && e < t->n_entries; e++)
                     (void)trace_entry(t, e); /* fills each head's scores .. weights */
             }

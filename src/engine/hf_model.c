@@ -12,6 +12,7 @@
 #include "hf_tokenizer.h"
 #include "json.h"
 #include "safetensors.h"
+#include "tensor.h"
 
 int hf_is_dir(const char *path)
 {
@@ -323,7 +324,28 @@ typedef struct {
     size_t convert, total; /* bytes to convert; bytes of every weight */
     char *err;
     size_t errlen;
+    int wdtype;            /* TENSOR_BF16/F16: the matrices stay half in the map (Model.wdtype) */
+    int n_mat, n_half[3];  /* matrices seen; of them BF16 and F16 readable in place */
 } Bind;
+
+/* The matrices a half-precision file keeps half: every 2-D weight but GPT-2's position table
+ * (small; read as float32 by the embedding). */
+static int kept_half(const char *name, long long rows)
+{
+    return rows > 0 && strcmp(name, "wpe.weight") && strcmp(name, "transformer.wpe.weight");
+}
+
+static void half_fn(void *ctx, const char *name, long long rows, long long cols)
+{
+    Bind *b = ctx;
+    (void)cols;
+    if (!kept_half(name, rows))
+        return;
+    const StTensor *t = st_find(b->st, name);
+    b->n_mat++;
+    if (t && st_half_in_place(b->st, name))
+        b->n_half[t->kind == ST_BF16 ? TENSOR_BF16 : TENSOR_F16]++;
+}
 
 static const float **slot(Model *m, const char *name)
 {
@@ -377,7 +399,8 @@ static void plan_fn(void *ctx, const char *name, long long rows, long long cols)
     Bind *b = ctx;
     const StTensor *t = st_find(b->st, name);
     if (t) {
-        b->convert += st_convert_bytes(b->st, name);
+        if (!b->wdtype || !kept_half(name, rows))
+            b->convert += st_convert_bytes(b->st, name);
         b->total += t->end - t->begin;
     }
     (void)rows;
@@ -390,7 +413,9 @@ static void bind_fn(void *ctx, const char *name, long long rows, long long cols)
     if (b->fail)
         return;
     const float **dst = slot(b->m, short_name(name));
-    const float *p = st_matrix(b->st, name, rows, cols, b->err, b->errlen);
+    const float *p = b->wdtype && kept_half(name, rows)
+                         ? (const float *)(const void *)st_half(b->st, name, rows, cols, b->err, b->errlen)
+                         : st_matrix(b->st, name, rows, cols, b->err, b->errlen);
     if (!p || !dst) {
         if (!dst)
             snprintf(b->err, b->errlen, "internal error: no place for weight \"%s\"", name);
@@ -462,7 +487,12 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
     m->store_free = store_free;
     const char *prefix = in.family == HF_GPT2 ? (st_find(st, "wte.weight") ? "" : "transformer.")
                                               : "model.";
-    Bind b = {m, st, 0, 0, 0, err, errlen};
+    Bind b = {m, st, 0, 0, 0, err, errlen, 0, 0, {0, 0, 0}};
+    /* Half-precision matrices stay half when all of them are of one kind, in place */
+    hf_weights(&m->cfg, &in, prefix, half_fn, &b);
+    for (int k = TENSOR_BF16; k <= TENSOR_F16; k++)
+        if (b.n_mat && b.n_half[k] == b.n_mat)
+            b.wdtype = k;
     hf_weights(&m->cfg, &in, prefix, plan_fn, &b);
     size_t avail = hf_mem_available();
     if (avail && b.convert > avail) {
@@ -476,6 +506,7 @@ int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, cha
     st->progress_ctx = ctx;
     st->total = b.total;
     hf_weights(&m->cfg, &in, prefix, bind_fn, &b);
+    m->wdtype = b.wdtype;
     if (b.fail || load_tokenizer(m, dir, in.bos_id, err, errlen)) {
         model_free(m);
         return -1;

@@ -50,9 +50,10 @@ int hf_model_weights(const Model *m, void (*fn)(void *ctx, const char *name, lon
 /* The parameter counter's view (hf_param_config) of a model hf_model_load loaded: 0, or -1
  * when m is not a Hugging Face model. */
 int hf_model_param_config(const Model *m, ParamConfig *out);
-/* Loads the directory: config, weights (memory-mapped; half precision converted), tokenizer
- * (tokenizer.json, or vocab.json + merges.txt). Refuses a model whose converted weights would
- * not fit in the memory available. progress may be NULL. 0, or -1 with a message naming the
+/* Loads the directory: config, weights (memory-mapped; when every matrix is BF16, or every one
+ * F16, they stay half in the map (Model.wdtype) and only the vectors are converted; otherwise
+ * half precision is converted to float32), tokenizer (tokenizer.json, or vocab.json +
+ * merges.txt). Refuses a model whose converted weights would not fit in the memory available. progress may be NULL. 0, or -1 with a message naming the
  * file and the tensor or key; m is then zeroed. */
 int hf_model_load(Model *m, const char *dir, HfProgress progress, void *ctx, char *err,
                   size_t errlen);

@@ -53,8 +53,9 @@ int hf_tok_char_byte(unsigned cp)
         return (int)cp;
     if (cp < 256 || cp >= 256 + 68)
         return -1;
+    unsigned n = cp - 256; /* the n-th byte (from 0) that has no printable character */
     for (int b = 0; b < 256; b++)
-        if (hf_tok_byte_char(b) == cp)
+        if (!((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255)) && n-- == 0)
             return b;
     return -1;
 }

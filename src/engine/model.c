@@ -11,6 +11,7 @@
 
 #include "attend_limits.h"
 #include "tensor.h"
+#include "tensor_par.h"
 
 /* ----------------------------------------------------------------- config */
 
@@ -267,61 +268,6 @@ void model_free(Model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* xorshift64* and Box-Muller: the project's own seeded generator. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-
-static double rng_uniform(uint64_t *s) /* (0, 1) */
-{
-    return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_normal(uint64_t *s)
-{
-    double u1 = rng_uniform(s), u2 = rng_uniform(s);
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-void model_init_random(Model *m, uint64_t seed)
-{
-    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-    if (s == 0)
-        s = 1;
-    for (int i = 0; i < m->n_params; i++) {
-        const Param *p = &m->params[i];
-        float *x = m->data + p->offset;
-        size_t len = (size_t)p->rows * p->cols;
-        double std;
-        if (ends_with(p->name, ".gain")) {
-            for (size_t k = 0; k < len; k++) x[k] = 1.0f;
-            continue;
-        }
-        if (ends_with(p->name, ".bias") || ends_with(p->name, ".b1") || ends_with(p->name, ".b2")) {
-            for (size_t k = 0; k < len; k++) x[k] = 0.0f;
-            continue;
-        }
-        if (strcmp(p->name, "tok_embed") == 0 || strcmp(p->name, "pos_embed") == 0)
-            std = 1.0;
-        else
-            std = 1.0 / sqrt((double)p->rows); /* fan-in */
-        for (size_t k = 0; k < len; k++)
-            x[k] = (float)(std * rng_normal(&s));
-    }
-}
-
 void model_default_controls(const Model *m, Controls *c)
 {
     memset(c, 0, sizeof *c);
@@ -357,10 +303,19 @@ static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
 /* Working memory of one forward pass, kept at the end of the arena: the fused Q, K, V
  * projections of one attention sublayer, the attention's band of rows and its rows' limits,
  * or the SwiGLU gate. */
+/* Bands of attention rows the heads may use at once (one per thread): one, unless a full
+ * sequence's attention is large enough to be split over the cores (tensor_par.h). */
+static int head_bands(const ModelConfig *c, int max_n, int max_m)
+{
+    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
+    return lanes * lanes * (size_t)c->n_heads * c->d_head >= TENSOR_PAR_MIN_MACS ? MODEL_HEAD_BANDS : 1;
+}
+
 static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
 {
     size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head + MODEL_SDPA_ROWS * lanes +
+    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head +
+                  (size_t)head_bands(c, max_n, max_m) * MODEL_SDPA_ROWS * lanes +
                   lanes; /* the last: each query row's limit, an int */
     size_t ffn = lanes * (size_t)c->d_ff;
     return attn > ffn ? attn : ffn;
@@ -388,6 +343,7 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
     t->model = m;
     t->max_n = max_n;
     t->max_m = max_m;
+    t->bands = head_bands(c, max_n, max_m);
     size_t n = (size_t)max_n, mm = (size_t)max_m, V = (size_t)c->vocab_size;
     size_t cap = 0, ent = 0;
     size_t per_attn = 6 + 10 * (size_t)c->n_heads;
@@ -461,6 +417,7 @@ typedef struct {
     int layer;
     Sublayer sub;
     float *scratch;
+    int oom; /* a product with half-precision weights ran out of memory (tensor.h) */
 } Fw;
 
 typedef struct {
@@ -544,8 +501,14 @@ static const float *embed(Fw *f, const int *ids, int n)
     f->layer = -1;
     f->sub = SUB_NONE;
     float *x = rec(f, T_EMBED, -1, n, d);
-    for (int i = 0; i < n; i++)
-        memcpy(x + (size_t)i * d, f->m->tok_embed + (size_t)ids[i] * d, sizeof(float) * (size_t)d);
+    for (int i = 0; i < n; i++) {
+        float *xi = x + (size_t)i * d;
+        if (f->m->wdtype) /* half-precision rows, widened (exact) */
+            tensor_widen(xi, (const uint16_t *)(const void *)f->m->tok_embed + (size_t)ids[i] * d,
+                         f->m->wdtype, (size_t)d);
+        else
+            memcpy(xi, f->m->tok_embed + (size_t)ids[i] * d, sizeof(float) * (size_t)d);
+    }
     if (c->scale_embed) {
         float *xs = rec(f, T_EMBED_SCALED, -1, n, d);
         memcpy(xs, x, sizeof(float) * (size_t)n * d);
@@ -588,15 +551,21 @@ static void build_mask(float *M, int nq, int nk, int causal, const int *key_ids,
         }
 }
 
-/* out[n×m] = x[n×k] · W, W stored (k, m), or (m, k) when c->w_out_in (torch's nn.Linear:
- * multiplied transposed, never copied). */
-static void proj(const ModelConfig *c, float *out, const float *x, const float *w, int n, int k,
-                 int m)
+/* out[n×m] = x[n×k] · W, W stored (k, m), or (m, k) when cfg.w_out_in (torch's nn.Linear:
+ * multiplied transposed, never copied); 16-bit values when the model's wdtype says so. */
+static void proj(Fw *f, float *out, const float *x, const float *w, int n, int k, int m)
 {
-    if (c->w_out_in)
+    const Model *md = f->m;
+    if (md->wdtype) {
+        const uint16_t *h = (const uint16_t *)(const void *)w;
+        if (md->cfg.w_out_in ? tensor_matmul_bt_half(out, x, h, md->wdtype, n, k, m, 1.0f)
+                             : tensor_matmul_half(out, x, h, md->wdtype, n, k, m))
+            f->oom = 1;
+    } else if (md->cfg.w_out_in) {
         tensor_matmul_bt(out, x, w, n, k, m);
-    else
+    } else {
         tensor_matmul(out, x, w, n, k, m);
+    }
 }
 
 /* 1 when head h of the current sublayer is knocked out (Controls.ablate): self-attention
@@ -606,6 +575,52 @@ static int ablated(const Fw *f, int h)
     Stack main_stack = model_output_stack(f->m);
     return f->sub == SUB_SELF && f->stack == main_stack && f->layer >= 0 &&
            f->layer < ATTEND_MAX_LAYERS && h < 64 && ((f->c->ablate[f->layer] >> h) & 1u);
+}
+
+/* The heads of one attention sublayer, their trace entries made (attention()). */
+typedef struct {
+    Fw *f;
+    const AttnWeights *w;
+    const ModelConfig *c;
+    const float *qa, *ka, *va;
+    int ldq, ldk, nq, nk, dh, group, rope;
+    float scale;
+    const float *M;
+    const int *lim;
+    float *band; /* bands of MODEL_SDPA_ROWS·nk floats, one per part */
+    float *q[ATTEND_MAX_HEADS], *k[ATTEND_MAX_HEADS], *v[ATTEND_MAX_HEADS],
+        *qr[ATTEND_MAX_HEADS], *kr[ATTEND_MAX_HEADS], *o[ATTEND_MAX_HEADS];
+} Heads;
+
+/* Heads part·H/parts .. of one sublayer (tensor_par.h), in band `part`: q, k, v sliced,
+ * normed, rotated, then the head's output. */
+static void heads_part(void *ctx, int part, int parts)
+{
+    const Heads *J = ctx;
+    const ModelConfig *c = J->c;
+    int H = c->n_heads, per = (H + parts - 1) / parts, nq = J->nq, nk = J->nk, dh = J->dh;
+    float *band = J->band + (size_t)part * MODEL_SDPA_ROWS * nk;
+    for (int h = part * per; h < H && h < (part + 1) * per; h++) {
+        float *q = J->q[h], *k = J->k[h], *v = J->v[h];
+        tensor_cols(q, J->qa, nq, J->ldq, h * dh, dh);
+        tensor_cols(k, J->ka, nk, J->ldk, h / J->group * dh, dh);
+        tensor_cols(v, J->va, nk, J->ldk, h / J->group * dh, dh);
+        if (J->w->q_norm) /* Qwen3: each head's q and k RMS-normed before RoPE */
+            tensor_rmsnorm(q, q, J->w->q_norm, nq, dh, c->norm_eps);
+        if (J->w->k_norm)
+            tensor_rmsnorm(k, k, J->w->k_norm, nk, dh, c->norm_eps);
+        if (J->rope) {
+            memcpy(J->qr[h], q, sizeof(float) * (size_t)nq * dh);
+            model_rope_apply(J->qr[h], nq, dh, c);
+            memcpy(J->kr[h], k, sizeof(float) * (size_t)nk * dh);
+            model_rope_apply(J->kr[h], nk, dh, c);
+            q = J->qr[h];
+            k = J->kr[h];
+        }
+        model_sdpa_out(J->o[h], band, q, k, v, J->M, J->lim, nq, nk, dh, dh, J->scale);
+        if (ablated(J->f, h)) /* knocked out: the pattern stays, the output is zero */
+            memset(J->o[h], 0, sizeof(float) * (size_t)nq * dh);
+    }
 }
 
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
@@ -629,7 +644,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     int ldq = hd, ldk = kvd;
     if (w->wqkv) { /* one (d, hd + 2·kvd) matrix: self-attention only (xq is xkv) */
         ldq = ldk = hd + 2 * kvd;
-        proj(c, qa, xq, w->wqkv, nq, d, ldq);
+        proj(f, qa, xq, w->wqkv, nq, d, ldq);
         if (w->bqkv)
             tensor_add_row(qa, w->bqkv, nq, ldq);
         ka = qa + hd;
@@ -639,59 +654,52 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         ka = qa + (size_t)nq * hd;
         va = ka + (size_t)nk * kvd;
         band = va + (size_t)nk * kvd;
-        proj(c, qa, xq, w->wq, nq, d, hd);
-        proj(c, ka, xkv, w->wk, nk, d, kvd);
-        proj(c, va, xkv, w->wv, nk, d, kvd);
+        proj(f, qa, xq, w->wq, nq, d, hd);
+        proj(f, ka, xkv, w->wk, nk, d, kvd);
+        proj(f, va, xkv, w->wv, nk, d, kvd);
         if (w->bq) tensor_add_row(qa, w->bq, nq, hd);
         if (w->bk) tensor_add_row(ka, w->bk, nk, kvd);
         if (w->bv) tensor_add_row(va, w->bv, nk, kvd);
     }
-    /* band: MODEL_SDPA_ROWS rows of a head's weights */
+    /* bands: MODEL_SDPA_ROWS rows of a head's weights, one per thread; then each query row's
+     * limit */
     _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
-    int *lim = (int *)(band + MODEL_SDPA_ROWS * (size_t)nk);
+    int nb = f->t->bands > 0 ? f->t->bands : 1;
+    int *lim = (int *)(band + (size_t)nb * MODEL_SDPA_ROWS * nk);
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
-    for (int h = 0; h < H; h++) {
-        float *q = rec(f, T_Q, h, nq, dh);
-        tensor_cols(q, qa, nq, ldq, h * dh, dh);
-        float *k = rec(f, T_K, h, nk, dh);
-        tensor_cols(k, ka, nk, ldk, h / group * dh, dh);
-        float *v = rec(f, T_V, h, nk, dh);
-        tensor_cols(v, va, nk, ldk, h / group * dh, dh);
-        if (w->q_norm) /* Qwen3: each head's q and k RMS-normed before RoPE */
-            tensor_rmsnorm(q, q, w->q_norm, nq, dh, c->norm_eps);
-        if (w->k_norm)
-            tensor_rmsnorm(k, k, w->k_norm, nk, dh, c->norm_eps);
+    Heads J = {.f = f, .w = w, .c = c, .qa = qa, .ka = ka, .va = va, .ldq = ldq, .ldk = ldk,
+               .nq = nq, .nk = nk, .dh = dh, .group = group, .rope = rope, .scale = scale,
+               .M = M, .lim = lim, .band = band};
+    for (int h = 0; h < H; h++) { /* the trace's entries, in order */
+        J.q[h] = rec(f, T_Q, h, nq, dh);
+        J.k[h] = rec(f, T_K, h, nk, dh);
+        J.v[h] = rec(f, T_V, h, nk, dh);
         if (rope) {
-            float *qr = rec(f, T_Q_ROT, h, nq, dh);
-            memcpy(qr, q, sizeof(float) * (size_t)nq * dh);
-            model_rope_apply(qr, nq, dh, c);
-            float *kr = rec(f, T_K_ROT, h, nk, dh);
-            memcpy(kr, k, sizeof(float) * (size_t)nk * dh);
-            model_rope_apply(kr, nk, dh, c);
-            q = qr;
-            k = kr;
+            J.qr[h] = rec(f, T_Q_ROT, h, nq, dh);
+            J.kr[h] = rec(f, T_K_ROT, h, nk, dh);
         }
         int at = f->t->n_entries;
         rec(f, T_SCORES, h, nq, nk); /* the four n×n steps: computed when read (trace_entry) */
         rec(f, T_SCALED, h, nq, nk);
         rec(f, T_MASKED, h, nq, nk);
         rec(f, T_WEIGHTS, h, nq, nk);
-        float *o = rec(f, T_HEAD_OUT, h, nq, dh);
+        J.o[h] = rec(f, T_HEAD_OUT, h, nq, dh);
         if (!f->overflow)
             for (int e = at; e < at + 4; e++)
                 f->t->entries[e].lazy = 1;
-        model_sdpa_out(o, band, q, k, v, M, lim, nq, nk, dh, dh, scale);
-        if (ablated(f, h)) /* knocked out: the pattern stays, the output is zero */
-            memset(o, 0, sizeof(float) * (size_t)nq * dh);
-        heads_out[h] = o;
+        heads_out[h] = J.o[h];
     }
+    /* the heads over the cores when their attention is large (each head one thread's, whole:
+     * the same bits at any thread count) */
+    size_t macs = (size_t)nq * nk * dh * H;
+    tensor_par_run(heads_part, &J, macs >= TENSOR_PAR_MIN_MACS && !f->overflow ? (nb < H ? nb : H) : 1);
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
     for (int i = 0; i < nq; i++)
         for (int h = 0; h < H; h++)
             memcpy(concat_tmp + (size_t)i * hd + h * dh, heads_out[h] + (size_t)i * dh,
                    sizeof(float) * (size_t)dh);
     float *out = rec(f, T_ATTN_OUT, -1, nq, d);
-    proj(c, out, concat_tmp, w->wo, nq, hd, d);
+    proj(f, out, concat_tmp, w->wo, nq, hd, d);
     if (w->bo)
         tensor_add_row(out, w->bo, nq, d);
     return out;
@@ -703,9 +711,9 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     const ModelConfig *c = &f->m->cfg;
     int d = c->d_model, F = c->d_ff;
     float *hid = rec(f, T_FFN_HIDDEN, -1, n, F);
-    proj(c, hid, x, L->w1, n, d, F);
+    proj(f, hid, x, L->w1, n, d, F);
     if (c->ffn == FFN_SWIGLU) {
-        proj(c, f->scratch, x, L->w3, n, d, F);
+        proj(f, f->scratch, x, L->w3, n, d, F);
         for (size_t i = 0; i < (size_t)n * F; i++)
             hid[i] = tensor_silu1(hid[i]) * f->scratch[i];
     } else {
@@ -716,7 +724,7 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
             tensor_gelu(hid, (size_t)n * F);
     }
     float *out = rec(f, T_FFN_OUT, -1, n, d);
-    proj(c, out, hid, L->w2, n, F, d);
+    proj(f, out, hid, L->w2, n, F, d);
     if (L->b2)
         tensor_add_row(out, L->b2, n, d);
     return out;
@@ -774,8 +782,12 @@ static void lm_head(Fw *f, const float *x, int n)
     int d = c->d_model, V = c->vocab_size;
     float *lg = rec(f, T_LOGITS, -1, n, V);
     if (f->m->lm_head)
-        proj(c, lg, x, f->m->lm_head, n, d, V);
-    else
+        proj(f, lg, x, f->m->lm_head, n, d, V);
+    else if (f->m->wdtype) {
+        if (tensor_matmul_bt_half(lg, x, (const uint16_t *)(const void *)f->m->tok_embed,
+                                  f->m->wdtype, n, d, V, 1.0f))
+            f->oom = 1;
+    } else
         tensor_matmul_bt(lg, x, f->m->tok_embed, n, d, V);
 }
 
@@ -864,7 +876,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
     t->n = n;
     t->m = encdec ? m_tgt : 0;
 
-    Fw f = {m, c, t, 0, STACK_ENC, -1, SUB_NONE, t->arena + t->cap_main};
+    Fw f = {m, c, t, 0, STACK_ENC, -1, SUB_NONE, t->arena + t->cap_main, 0};
 
     if (cfg->arch == ARCH_ENCODER) {
         const float *h = run_stack(&f, STACK_ENC, m->enc, &m->enc_final, t->src, n, c->causal,
@@ -882,6 +894,14 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         const float *h = run_stack(&f, STACK_DEC, m->dec, &m->dec_final, t->tgt_in, m_tgt,
                                    c->causal, mem, t->src, n);
         lm_head(&f, h, m_tgt);
+    }
+    if (f.oom) {
+        snprintf(err, errlen, "out of memory widening the half-precision weights");
+        return -1;
+    }
+    if (f.oom) {
+        snprintf(err, errlen, "out of memory widening the half-precision weights");
+        return -1;
     }
     if (f.overflow) {
         snprintf(err, errlen, "internal error: trace arena too small (%zu floats)", t->cap);
@@ -922,7 +942,7 @@ Trace *model_worked(const float *q, const float *k, const float *v, int nq, int 
     t->ctl.pe = PE_NONE;
     /* A minimal model stands in for naming: decoder layout, no weights. */
     static const Model named = {.cfg = {.arch = ARCH_DECODER}};
-    Fw f = {&named, &t->ctl, t, 0, STACK_DEC, 0, SUB_SELF, NULL};
+    Fw f = {&named, &t->ctl, t, 0, STACK_DEC, 0, SUB_SELF, NULL, 0};
     float *Q = rec(&f, T_Q, 0, nq, dk), *K = rec(&f, T_K, 0, nk, dk), *V = rec(&f, T_V, 0, nk, dv);
     memcpy(Q, q, sizeof(float) * (size_t)nq * dk);
     memcpy(K, k, sizeof(float) * (size_t)nk * dk);

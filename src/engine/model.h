@@ -116,6 +116,12 @@ typedef struct {
     LayerWeights *dec;         /* (n_layers) or NULL */
     NormWeights enc_final, dec_final;
     const float *lm_head;      /* (d_model, vocab_size); NULL when tied */
+    int wdtype;                /* 0: every weight float32. TENSOR_BF16 or TENSOR_F16 (tensor.h): a
+                                  Hugging Face model's half-precision matrices kept in its mapped
+                                  file: tok_embed, lm_head and every projection (wq wk wv wo wqkv
+                                  w1 w2 w3) point at 16-bit values, read only through tensor_widen
+                                  and tensor_matmul_half / _bt_half; vectors and pos_embed are
+                                  float32 */
     char path[512];            /* file it came from, "" if made in memory */
     int save_arrays;           /* model_save: 1 writes weights as number arrays, 0 (default) as
                                   base64 float32 ("f32"), 30 times faster to load */
@@ -241,6 +247,7 @@ typedef struct {
     int n;             /* tokens of the main sequence (encoder input, or decoder input) */
     int m;             /* decoder tokens of an encoder-decoder run, else 0 */
     int max_n, max_m;  /* capacity */
+    int bands;         /* attention row bands in the scratch: heads computed at once */
     int *src;          /* (max_n) token ids as run (after the order permutation) */
     int *tgt;          /* (max_m) decoder target words: row j of the decoder produces tgt[j] */
     int *tgt_in;       /* (max_m) what the decoder reads: <bos> tgt[0..m-2] (teacher forcing),
@@ -262,6 +269,11 @@ void trace_free(Trace *t);
  * reads t->entries. A scaled or masked entry is computed on its first read (the trace is
  * written then, though passed const: do not read one trace from two threads). */
 const TraceEntry *trace_entry(const Trace *t, int i);
+/* Fills every head's four n×n steps not yet computed (what trace_entry would fill one head at
+ * a time), the heads split over the cores when there are enough (tensor_par.h): a display or
+ * a bench about to read them all. The same bits as trace_entry's. 0, or -1 when out of
+ * memory (nothing filled; trace_entry still fills on demand). */
+int trace_fill_all(const Trace *t);
 /* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. Filled, as
  * trace_entry. */
 const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
@@ -335,6 +347,8 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
  * may read (a causal band skips its future: half the work). lim: model_sdpa_limits of the mask,
  * computed once for all heads, or NULL (read from the mask, band by band). */
 #define MODEL_SDPA_ROWS 16
+/* The most heads one attention sublayer computes at once, one per thread (tensor_par.h). */
+#define MODEL_HEAD_BANDS 8
 void model_sdpa_out(float *out, float *band, const float *q, const float *k, const float *v,
                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                     float scale);

@@ -385,8 +385,10 @@ static void tick(StSet *s, size_t bytes)
         s->progress(s->progress_ctx, s->done, s->total);
 }
 
-const float *st_matrix(StSet *s, const char *name, int64_t rows, int64_t cols, char *err,
-                       size_t errlen)
+/* The tensor of that name checked to have the shape (rows, cols) (or (cols) when rows is 0)
+ * and a dtype attend reads; NULL with a message naming the file and the tensor. */
+static const StTensor *checked(const StSet *s, const char *name, int64_t rows, int64_t cols,
+                               char *err, size_t errlen)
 {
     const StTensor *t = st_find(s, name);
     const char *fname = s->n_files == 1 ? s->files[0].path : "the model's safetensors";
@@ -416,23 +418,67 @@ const float *st_matrix(StSet *s, const char *name, int64_t rows, int64_t cols, c
                  fname, name, t->dtype);
         return NULL;
     }
+    return t;
+}
+
+/* Every page of t touched once (the kernel reads ahead), so the progress shows the file coming
+ * in and the first forward pass finds it in memory. */
+static void touch(StSet *s, const StTensor *t, const unsigned char *src)
+{
+    size_t len = t->end - t->begin, page = 4096, step = (size_t)16 << 20;
+    uintptr_t a0 = (uintptr_t)src & ~(uintptr_t)(page - 1);
+    if (s->files[t->file].mapped)
+        madvise((void *)a0, len + ((uintptr_t)src - a0), MADV_WILLNEED);
+    for (size_t o = 0; o < len; o += step) {
+        size_t e = o + step < len ? o + step : len;
+        volatile unsigned char sink = 0;
+        for (size_t p = o; p < e; p += page)
+            sink ^= src[p];
+        (void)sink;
+        tick(s, e - o);
+    }
+}
+
+const uint16_t *st_half(StSet *s, const char *name, int64_t rows, int64_t cols, char *err,
+                        size_t errlen)
+{
+    const StTensor *t = checked(s, name, rows, cols, err, errlen);
+    if (!t)
+        return NULL;
+    const unsigned char *src = s->files[t->file].map + s->files[t->file].data_off + t->begin;
+    if (!st_half_in_place(s, name)) {
+        snprintf(err, errlen, "%s: tensor \"%.100s\" is %s: not 16-bit values aligned in place",
+                 s->files[t->file].path, name, t->dtype);
+        return NULL;
+    }
+    touch(s, t, src);
+    return (const uint16_t *)(const void *)src;
+}
+
+int st_half_in_place(const StSet *s, const char *name)
+{
+    const StTensor *t = st_find(s, name);
+    if (!t || (t->kind != ST_BF16 && t->kind != ST_F16))
+        return 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const unsigned char *p = s->files[t->file].map + s->files[t->file].data_off + t->begin;
+    return ((uintptr_t)p % sizeof(uint16_t)) == 0;
+#else
+    return 0; /* the 16-bit values are little-endian in the file */
+#endif
+}
+
+const float *st_matrix(StSet *s, const char *name, int64_t rows, int64_t cols, char *err,
+                       size_t errlen)
+{
+    const StTensor *t = checked(s, name, rows, cols, err, errlen);
+    if (!t)
+        return NULL;
+    const char *fname = s->files[t->file].path;
     const unsigned char *src = s->files[t->file].map + s->files[t->file].data_off + t->begin;
     size_t n = (t->end - t->begin) / (t->kind == ST_F32 ? 4 : 2);
     if (in_place(s, t)) {
-        /* Read in place: every page touched once now (the kernel reads ahead), so the
-         * progress shows the file coming in and the first forward pass finds it in memory. */
-        size_t len = t->end - t->begin, page = 4096, step = (size_t)16 << 20;
-        uintptr_t a0 = (uintptr_t)src & ~(uintptr_t)(page - 1);
-        if (s->files[t->file].mapped)
-            madvise((void *)a0, len + ((uintptr_t)src - a0), MADV_WILLNEED);
-        for (size_t o = 0; o < len; o += step) {
-            size_t e = o + step < len ? o + step : len;
-            volatile unsigned char sink = 0;
-            for (size_t p = o; p < e; p += page)
-                sink ^= src[p];
-            (void)sink;
-            tick(s, e - o);
-        }
+        touch(s, t, src);
         return (const float *)(const void *)src;
     }
     if (s->n_owned == s->cap_owned) {

@@ -1,6 +1,7 @@
 /* safetensors.h - Hugging Face safetensors files, memory-mapped and validated: one file or
  * shards listed by model.safetensors.index.json; float32 tensors read in place, float16 and
- * bfloat16 converted to float32 block by block. No curses, no printing, no exit(). */
+ * bfloat16 read in place (st_half) or converted to float32 block by block (st_matrix). No
+ * curses, no printing, no exit(). */
 #ifndef ATTEND_SAFETENSORS_H
 #define ATTEND_SAFETENSORS_H
 
@@ -67,6 +68,14 @@ const StTensor *st_find(const StSet *s, const char *name);
  * or of an unsupported dtype. */
 const float *st_matrix(StSet *s, const char *name, int64_t rows, int64_t cols, char *err,
                        size_t errlen);
+/* 1 when tensor name holds F16 or BF16 values that can be read in place (2-byte aligned in
+ * the mapped file, on a little-endian machine), else 0. */
+int st_half_in_place(const StSet *s, const char *name);
+/* The 16-bit values of tensor name in place in the mapped file (st_half_in_place), checked to
+ * have the shape as st_matrix checks it; every page read once (progress ticks). NULL with a
+ * message in err otherwise. */
+const uint16_t *st_half(StSet *s, const char *name, int64_t rows, int64_t cols, char *err,
+                        size_t errlen);
 /* Bytes st_matrix will allocate for tensor name (its float32 size unless it is read in place). */
 size_t st_convert_bytes(const StSet *s, const char *name);
 /* Unmaps and frees everything; s is zeroed. */

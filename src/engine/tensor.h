@@ -3,6 +3,7 @@
 #define ATTEND_TENSOR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* out[n×m] = a[n×k] · b[k×m]. out must not alias a or b. */
 void tensor_matmul(float *restrict out, const float *restrict a, const float *restrict b, int n,
@@ -17,6 +18,19 @@ void tensor_matmul_bt(float *restrict out, const float *restrict a, const float 
 /* The same, every element then times s: the bits of tensor_matmul_bt then tensor_scale. */
 void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
                              const float *restrict b, int n, int k, int m, float s);
+/* Half-precision weights kept half (tensor_half.c): a matrix of 16-bit values, bfloat16 or
+ * IEEE half, widened exactly to float32 a cache-sized block at a time inside the product. */
+enum { TENSOR_BF16 = 1, TENSOR_F16 = 2 };
+/* out[i] = in[i] widened to float (exact) for i < len; dtype TENSOR_BF16 or TENSOR_F16. */
+void tensor_widen(float *restrict out, const uint16_t *restrict in, int dtype, size_t len);
+/* tensor_matmul with b's k×m values 16-bit: the bits of tensor_matmul on b widened. 0, or -1
+ * when out of memory (only where the x86 kernels are missing: the whole b is widened). */
+int tensor_matmul_half(float *restrict out, const float *restrict a, const uint16_t *restrict b,
+                       int dtype, int n, int k, int m);
+/* tensor_matmul_bt_scaled with b's m×k values 16-bit: the bits of it on b widened. 0 or -1
+ * when out of memory. */
+int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
+                          const uint16_t *restrict b, int dtype, int n, int k, int m, float sc);
 /* Column slice: out[n×w] = a[n×lda][:, c0:c0+w]. */
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w);
 /* out[i] = a[i] + b[i] for i < len (out may alias a or b). */

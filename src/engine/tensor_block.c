@@ -5,11 +5,10 @@
  * Past TENSOR_STREAM_MAX_N tokens the tiled kernels of tensor_matmul.c walk the whole weight
  * matrix once per band of 8 rows: GPT-2 small's 768×3072 matrices (9.4 MB) came from memory
  * every 8 tokens (the cliff at 33 tokens). Here, BLIS's loop order without packing the
- * activations: for each block of KC weight rows, for each panel of NR columns, the panel
- * (KC×NR floats) is copied once into a contiguous buffer (no cache-set conflicts from the
- * matrix's row stride; the next panel prefetched meanwhile) and applied to every band of MR
- * token rows of the token block. The token block (TB rows × KC floats of activations) stays in
- * L2, the panel in L1.
+ * activations: each block of KC weight rows is read from memory once, row by row in order,
+ * into panels of NR columns (contiguous: no cache-set conflicts from the matrix's row stride),
+ * while the next block is prefetched a share per panel; each panel is then applied to every
+ * band of MR token rows of the token block (TB rows × KC floats of activations, in L2).
  *
  * Bits: every output element is tensor_matmul's in-order fused chain over p. A block of KC
  * weight rows continues each element's chain from the value the previous block stored (a
@@ -17,12 +16,17 @@
  * (tests/unit/test_stream.c compares element by element, on both paths).
  *
  * [out, in] weights (tensor_matmul_bt) are not here: tensor_stream.c's kernels take any number
- * of rows in token blocks. */
+ * of rows in token blocks. Half-precision weights (tensor_half.c) are widened as their panels
+ * are packed: the same bits as their float32 widening. */
 #include "tensor_block.h"
+#include "tensor.h"
 #include "cpu.h"
+#include "tensor_par.h"
 #include "tensor_stream.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
@@ -33,29 +37,47 @@
 #define AVX512 __attribute__((target("avx512f")))
 #define AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
 
-/* Weight rows per block (the chain is stored and continued between blocks) and token rows per
- * block: TB × KC floats of activations is 1 MB, half of this machine's L2. */
-#define KC 256
+/* Weight rows per block (the chain is stored and continued between blocks; the block's packed
+ * panels, KC × a row of a 3072-wide matrix, are 1.5 MB: L2; 64 and 256 measured slower at 33,
+ * 64 and 256 tokens) and token rows per block. */
+#define KC 128
 #define TB 1024
 
 static int min_i(int x, int y) { return x < y ? x : y; }
 
-/* buf[p][0..nr) = b[p0 + p][j .. j + w), zeros past w; the same rows at the next panel's
- * columns (nj, 0 when none) prefetched into L2 meanwhile. */
-static inline void pack(float *restrict buf, const float *restrict b, int m, int p0, int p1,
-                        int j, int w, int nr, int nj)
+/* Rows p0..p1-1 of b (or h's, widened: h non-NULL holds dtype's 16-bit values), columns
+ * [jlo, jhi), into panels of nr columns: panel q at buf + q·kc·nr holds row p at (p - p0)·nr,
+ * zeros past the last column. Each row is read in order, from memory once. */
+static inline void pack(float *restrict buf, const float *restrict b, const uint16_t *restrict h,
+                        int dtype, int m, int p0, int p1, int jlo, int jhi, int nr)
 {
-    for (int p = p0; p < p1; p++) {
-        const float *bp = b + (size_t)p * m;
-        float *o = buf + (size_t)(p - p0) * nr;
-        memcpy(o, bp + j, sizeof(float) * (size_t)w);
-        if (w < nr)
-            memset(o + w, 0, sizeof(float) * (size_t)(nr - w));
-        if (nj) {
-            _mm_prefetch((const char *)(bp + nj), _MM_HINT_T1);
-            _mm_prefetch((const char *)(bp + nj + 16), _MM_HINT_T1);
-            _mm_prefetch((const char *)(bp + min_i(nj + nr, m) - 1), _MM_HINT_T1);
+    int kc = p1 - p0;
+    for (int p = p0; p < p1; p++)
+        for (int j = jlo, q = 0; j < jhi; j += nr, q++) {
+            int w = min_i(nr, jhi - j);
+            float *o = buf + ((size_t)q * kc + (size_t)(p - p0)) * nr;
+            if (h)
+                tensor_widen(o, h + (size_t)p * m + j, dtype, (size_t)w);
+            else
+                memcpy(o, b + (size_t)p * m + j, sizeof(float) * (size_t)w);
+            if (w < nr)
+                memset(o + w, 0, sizeof(float) * (size_t)(nr - w));
         }
+}
+
+/* The share q of np of the next block's rows (p0..p1-1, columns [jlo, jhi)) into L2: spread
+ * over the panels of the current block, the next block comes from memory while this one is
+ * computed. */
+static inline void prefetch_next(const float *b, const uint16_t *h, int m, int p0, int p1, int jlo,
+                                 int jhi, int q, int np)
+{
+    int r0 = p0 + (int)((long)(p1 - p0) * q / np), r1 = p0 + (int)((long)(p1 - p0) * (q + 1) / np);
+    for (int p = r0; p < r1; p++) {
+        const char *lo = h ? (const char *)(h + (size_t)p * m + jlo) : (const char *)(b + (size_t)p * m + jlo);
+        const char *hi = h ? (const char *)(h + (size_t)p * m + jhi) : (const char *)(b + (size_t)p * m + jhi);
+        for (const char *c = lo; c < hi; c += 64)
+            _mm_prefetch(c, _MM_HINT_T1);
+        _mm_prefetch(hi - 1, _MM_HINT_T1);
     }
 }
 
@@ -105,21 +127,26 @@ static __mmask16 lanes16(int w)
 }
 
 AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
-                           const float *restrict b, int n, int k, int m, float *buf)
+                           const float *restrict b, const uint16_t *restrict h, int dtype, int n,
+                           int k, int m, float *buf, int jlo, int jhi)
 {
     for (int i0 = 0; i0 < n; i0 += TB) {
         int i1 = min_i(n, i0 + TB);
         for (int p0 = 0; p0 < k; p0 += KC) {
             int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
-            for (int j = 0; j < m; j += ZNR) {
-                int w = min_i(ZNR, m - j);
-                pack(buf, b, m, p0, p1, j, w, ZNR, j + ZNR < m ? j + ZNR : 0);
+            pack(buf, b, h, dtype, m, p0, p1, jlo, jhi, ZNR);
+            int np = (jhi - jlo + ZNR - 1) / ZNR, np0 = p1 < k ? p1 : 0, np1 = min_i(k, p1 + KC);
+            for (int j = jlo; j < jhi; j += ZNR) {
+                int w = min_i(ZNR, jhi - j), q = (j - jlo) / ZNR;
+                const float *pb = buf + (size_t)q * kc * ZNR;
+                if (np0)
+                    prefetch_next(b, h, m, np0, np1, jlo, jhi, q, np);
                 __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
                 for (int r = i0; r < i1; r += ZMR) {
                     float *o = out + (size_t)r * m + j;
                     const float *ar = a + (size_t)r * lda + p0;
                     switch (min_i(ZMR, i1 - r)) {
-#define ZCASE(R) case R: zkern(o, ar, lda, buf, kc, m, R, m0, m1, m2, first); break;
+#define ZCASE(R) case R: zkern(o, ar, lda, pb, kc, m, R, m0, m1, m2, first); break;
                         ZCASE(8) ZCASE(7) ZCASE(6) ZCASE(5) ZCASE(4) ZCASE(3) ZCASE(2) ZCASE(1)
 #undef ZCASE
                     default: break;
@@ -169,21 +196,26 @@ AVX2_INLINE void ykern(float *restrict out, const float *restrict a, int lda,
 }
 
 AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
-                         const float *restrict b, int n, int k, int m, float *buf)
+                         const float *restrict b, const uint16_t *restrict h, int dtype, int n,
+                         int k, int m, float *buf, int jlo, int jhi)
 {
     for (int i0 = 0; i0 < n; i0 += TB) {
         int i1 = min_i(n, i0 + TB);
         for (int p0 = 0; p0 < k; p0 += KC) {
             int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
-            for (int j = 0; j < m; j += YNR) {
-                int w = min_i(YNR, m - j);
-                pack(buf, b, m, p0, p1, j, w, YNR, j + YNR < m ? j + YNR : 0);
+            pack(buf, b, h, dtype, m, p0, p1, jlo, jhi, YNR);
+            int np = (jhi - jlo + YNR - 1) / YNR, np0 = p1 < k ? p1 : 0, np1 = min_i(k, p1 + KC);
+            for (int j = jlo; j < jhi; j += YNR) {
+                int w = min_i(YNR, jhi - j), q = (j - jlo) / YNR;
+                const float *pb = buf + (size_t)q * kc * YNR;
+                if (np0)
+                    prefetch_next(b, h, m, np0, np1, jlo, jhi, q, np);
                 __m256i m0 = lanes8(w), m1 = lanes8(w - 8);
                 for (int r = i0; r < i1; r += YMR) {
                     float *o = out + (size_t)r * m + j;
                     const float *ar = a + (size_t)r * lda + p0;
                     switch (min_i(YMR, i1 - r)) {
-#define YCASE(R) case R: ykern(o, ar, lda, buf, kc, m, R, m0, m1, first); break;
+#define YCASE(R) case R: ykern(o, ar, lda, pb, kc, m, R, m0, m1, first); break;
                         YCASE(6) YCASE(5) YCASE(4) YCASE(3) YCASE(2) YCASE(1)
 #undef YCASE
                     default: break;
@@ -194,20 +226,76 @@ AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
     }
 }
 
+/* The packed block of each thread: KC weight rows of its columns in panels; grown when a wider
+ * matrix comes, kept for the next product (the thread's lifetime). */
+static _Thread_local float *panels;
+static _Thread_local size_t panels_cap;
+
+typedef struct {
+    float *out;
+    const float *a, *b;
+    const uint16_t *h;
+    int lda, dtype, n, k, m, z;
+} Job;
+
+/* One part of the columns (whole panels) of the product (tensor_par.h). */
+static void part_run(void *ctx, int part, int parts)
+{
+    const Job *J = ctx;
+    int j0, j1;
+    tensor_par_range(J->m, J->z ? ZNR : YNR, part, parts, &j0, &j1);
+    if (j0 >= j1)
+        return;
+    size_t need = (size_t)KC * (size_t)(j1 - j0 + ZNR) + 16;
+    if (need > panels_cap) {
+        free(panels);
+        panels = malloc(sizeof(float) * need);
+        panels_cap = panels ? need : 0;
+    }
+    if (!panels) { /* out of memory: one panel at a time in a small buffer, the same bits */
+        static _Thread_local float one[KC * ZNR] __attribute__((aligned(64)));
+        int nr = J->z ? ZNR : YNR;
+        for (int j = j0; j < j1; j += nr) {
+            int e = j + nr < j1 ? j + nr : j1;
+            if (J->z)
+                block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, j, e);
+            else
+                block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, j, e);
+        }
+        return;
+    }
+    float *buf = (float *)(((uintptr_t)panels + 63) & ~(uintptr_t)63);
+    if (J->z)
+        block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf, j0, j1);
+    else
+        block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf, j0, j1);
+}
+
+static int run(float *out, const float *a, int lda, const float *b, const uint16_t *h,
+               int dtype, int n, int k, int m)
+{
+    int z = cpu_has_avx512();
+    if (!z && !cpu_has_avx2_fma())
+        return 0;
+    Job J = {out, a, b, h, lda, dtype, n, k, m, z};
+    tensor_par_run(part_run, &J, tensor_par_parts(n, k, m));
+    return 1;
+}
+
 int tensor_block_matmul(float *restrict out, const float *restrict a, int lda,
                         const float *restrict b, int n, int k, int m)
 {
     if (n <= TENSOR_STREAM_MAX_N || k < 1 || (size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
         return 0;
-    /* the panel buffer: KC rows of the widest panel, 64-byte aligned */
-    static _Thread_local float buf[KC * ZNR] __attribute__((aligned(64)));
-    if (cpu_has_avx512())
-        block_z(out, a, lda, b, n, k, m, buf);
-    else if (cpu_has_avx2_fma())
-        block_y(out, a, lda, b, n, k, m, buf);
-    else
+    return run(out, a, lda, b, NULL, 0, n, k, m);
+}
+
+int tensor_block_matmul_half(float *restrict out, const float *restrict a, int lda,
+                             const uint16_t *restrict h, int dtype, int n, int k, int m)
+{
+    if (n < 1 || k < 1 || m < 1)
         return 0;
-    return 1;
+    return run(out, a, lda, NULL, h, dtype, n, k, m);
 }
 
 #else
@@ -215,6 +303,13 @@ int tensor_block_matmul(float *restrict out, const float *restrict a, int lda,
                         const float *restrict b, int n, int k, int m)
 {
     (void)out, (void)a, (void)lda, (void)b, (void)n, (void)k, (void)m;
+    return 0;
+}
+
+int tensor_block_matmul_half(float *restrict out, const float *restrict a, int lda,
+                             const uint16_t *restrict h, int dtype, int n, int k, int m)
+{
+    (void)out, (void)a, (void)lda, (void)h, (void)dtype, (void)n, (void)k, (void)m;
     return 0;
 }
 #endif

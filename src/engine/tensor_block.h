@@ -4,11 +4,18 @@
 #ifndef ATTEND_TENSOR_BLOCK_H
 #define ATTEND_TENSOR_BLOCK_H
 
+#include <stdint.h>
+
 /* out[n×m] = a[n×k] (rows lda floats apart) · b[k×m], every element tensor_matmul's in-order
  * fused chain (the same bits). Returns 1 when done, 0 when this CPU or shape is not for it
  * (no AVX2+FMA, an ASan build, n <= TENSOR_STREAM_MAX_N: tensor_stream.c's, or k·m below
  * TENSOR_STREAM_MIN_KM: in the caches already): the caller then computes it itself. */
 int tensor_block_matmul(float *restrict out, const float *restrict a, int lda,
                         const float *restrict b, int n, int k, int m);
+/* The same with b's k×m values 16-bit (dtype TENSOR_BF16 or TENSOR_F16, tensor.h), widened
+ * exactly a packed panel at a time: the bits of the product with b widened first. Any shape
+ * (no threshold). Returns 1 when done, 0 without the x86 kernels. */
+int tensor_block_matmul_half(float *restrict out, const float *restrict a, int lda,
+                             const uint16_t *restrict h, int dtype, int n, int k, int m);
 
 #endif

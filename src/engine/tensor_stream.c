@@ -19,6 +19,7 @@
  * (and in sanitizer builds) the callers' own kernels run. */
 #include "tensor_stream.h"
 #include "cpu.h"
+#include "tensor_par.h"
 
 #include <stddef.h>
 
@@ -80,12 +81,12 @@ AVX512_INLINE void zgroup(float *restrict out, const float *restrict a, int lda,
 }
 
 AVX512 static void stream_mm_z(float *restrict out, const float *restrict a, int lda,
-                               const float *restrict b, int n, int k, int m)
+                               const float *restrict b, int n, int k, int m, int j0, int j1)
 {
     for (int p0 = 0; p0 < k; p0 += SB) {
         int p1 = min_i(p0 + SB, k), q1 = min_i(p1 + SB, k);
-        for (int j = 0; j < m; j += 32) {
-            int w = min_i(32, m - j);
+        for (int j = j0; j < j1; j += 32) {
+            int w = min_i(32, j1 - j);
             __mmask16 m0 = (__mmask16)(w >= 16 ? 0xffffu : (1u << w) - 1u);
             __mmask16 m1 = (__mmask16)(w >= 32 ? 0xffffu : w > 16 ? (1u << (w - 16)) - 1u : 0u);
             /* the next block's rows at these columns into L2 (every line, however the rows
@@ -96,12 +97,12 @@ AVX512 static void stream_mm_z(float *restrict out, const float *restrict a, int
                 _mm_prefetch((const char *)(bp + 16), _MM_HINT_T1);
                 _mm_prefetch((const char *)(bp + w - 1), _MM_HINT_T1);
             }
-            if (j + 32 < m)
+            if (j + 32 < j1)
                 for (int p = p0; p < p1; p++) {
                     const float *bp = b + (size_t)p * m + j + 32;
                     _mm_prefetch((const char *)bp, _MM_HINT_T0);
                     _mm_prefetch((const char *)(bp + 16), _MM_HINT_T0);
-                    _mm_prefetch((const char *)(bp + min_i(32, m - j - 32) - 1), _MM_HINT_T0);
+                    _mm_prefetch((const char *)(bp + min_i(32, j1 - j - 32) - 1), _MM_HINT_T0);
                 }
             for (int i0 = 0; i0 < n; i0 += ZR) {
                 float *o = out + (size_t)i0 * m + j;
@@ -152,12 +153,12 @@ AVX2_INLINE __m256i lanes(int w)
 }
 
 AVX2 static void stream_mm_y(float *restrict out, const float *restrict a, int lda,
-                             const float *restrict b, int n, int k, int m)
+                             const float *restrict b, int n, int k, int m, int j0, int j1)
 {
     for (int p0 = 0; p0 < k; p0 += SB) {
         int p1 = min_i(p0 + SB, k), q1 = min_i(p1 + SB, k);
-        for (int j = 0; j < m; j += 16) {
-            int w = min_i(16, m - j);
+        for (int j = j0; j < j1; j += 16) {
+            int w = min_i(16, j1 - j);
             __m256i m0 = lanes(w), m1 = lanes(w - 8);
             for (int p = p1; p < q1; p++) {
                 _mm_prefetch((const char *)(b + (size_t)p * m + j), _MM_HINT_T0);
@@ -192,7 +193,7 @@ static float bt_finish(const float *lane, const float *ar, const float *br, int 
 /* Weight rows j..j+3 (clamped to the last: rows past m are computed and dropped), each read
  * once, against R rows of a: lanes 0-7 of a zmm are one weight row's eight partial sums,
  * lanes 8-15 the next row's. pf: the weight rows to prefetch meanwhile (4k floats). */
-AVX512_INLINE void zbt_group(float *restrict out, const float *restrict a,
+AVX512_INLINE void zbt_group(float *restrict out, int ldo, const float *restrict a,
                              const float *restrict b, int k, int m, int j, int R, float sc,
                              const float *pf)
 {
@@ -226,21 +227,22 @@ AVX512_INLINE void zbt_group(float *restrict out, const float *restrict a,
         _mm512_storeu_ps(lane + 16, c1[r]);
         const float *ar = a + (size_t)r * k;
         for (int q = 0; q < 4 && j + q < m; q++)
-            out[(size_t)r * m + j + q] = bt_finish(lane + 8 * q, ar, br[q], p, k, sc);
+            out[(size_t)r * ldo + j + q] = bt_finish(lane + 8 * q, ar, br[q], p, k, sc);
     }
 }
 
-AVX512 static void stream_bt_z(float *restrict out, const float *restrict a,
-                               const float *restrict b, int n, int k, int m, float sc)
+AVX512 static void stream_bt_z(float *restrict out, int ldo, const float *restrict a,
+                               const float *restrict b, int n, int k, int m, float sc, int j0,
+                               int j1)
 {
-    for (int j = 0; j < m; j += 4) {
+    for (int j = j0; j < j1; j += 4) {
         /* two groups ahead: 4 rows of k floats, prefetched over this group's k/8 steps */
         const float *pf = j + 12 <= m ? b + (size_t)(j + 8) * k : b + (size_t)j * k;
         for (int i0 = 0; i0 < n; i0 += ZR) {
-            float *o = out + (size_t)i0 * m;
+            float *o = out + (size_t)i0 * ldo;
             const float *ai = a + (size_t)i0 * k;
             switch (min_i(ZR, n - i0)) {
-#define ZCASE(R) case R: zbt_group(o, ai, b, k, m, j, R, sc, pf); break;
+#define ZCASE(R) case R: zbt_group(o, ldo, ai, b, k, m, j, R, sc, pf); break;
                 R_CASES(ZCASE)
 #undef ZCASE
             default: break;
@@ -250,7 +252,7 @@ AVX512 static void stream_bt_z(float *restrict out, const float *restrict a,
 }
 
 /* AVX2: weight rows j, j+1 (clamped), one ymm of eight partial sums per element; R <= 6. */
-AVX2_INLINE void ybt_group(float *restrict out, const float *restrict a,
+AVX2_INLINE void ybt_group(float *restrict out, int ldo, const float *restrict a,
                            const float *restrict b, int k, int m, int j, int R, float sc,
                            const float *pf)
 {
@@ -275,22 +277,23 @@ AVX2_INLINE void ybt_group(float *restrict out, const float *restrict a,
         _mm256_storeu_ps(lane, c0[r]);
         _mm256_storeu_ps(lane + 8, c1[r]);
         const float *ar = a + (size_t)r * k;
-        out[(size_t)r * m + j] = bt_finish(lane, ar, b0r, p, k, sc);
+        out[(size_t)r * ldo + j] = bt_finish(lane, ar, b0r, p, k, sc);
         if (j + 1 < m)
-            out[(size_t)r * m + j + 1] = bt_finish(lane + 8, ar, b1r, p, k, sc);
+            out[(size_t)r * ldo + j + 1] = bt_finish(lane + 8, ar, b1r, p, k, sc);
     }
 }
 
-AVX2 static void stream_bt_y(float *restrict out, const float *restrict a,
-                             const float *restrict b, int n, int k, int m, float sc)
+AVX2 static void stream_bt_y(float *restrict out, int ldo, const float *restrict a,
+                             const float *restrict b, int n, int k, int m, float sc, int j0,
+                             int j1)
 {
-    for (int j = 0; j < m; j += 2) {
+    for (int j = j0; j < j1; j += 2) {
         const float *pf = j + 6 <= m ? b + (size_t)(j + 4) * k : b + (size_t)j * k;
         for (int i0 = 0; i0 < n; i0 += YR) {
-            float *o = out + (size_t)i0 * m;
+            float *o = out + (size_t)i0 * ldo;
             const float *ai = a + (size_t)i0 * k;
             switch (min_i(YR, n - i0)) {
-#define YCASE(R) case R: ybt_group(o, ai, b, k, m, j, R, sc, pf); break;
+#define YCASE(R) case R: ybt_group(o, ldo, ai, b, k, m, j, R, sc, pf); break;
                 YCASE(1) YCASE(2) YCASE(3) YCASE(4) YCASE(5) YCASE(6)
 #undef YCASE
             default: break;
@@ -304,39 +307,82 @@ static int streams(int n, int k, int m)
     return n >= 1 && n <= TENSOR_STREAM_MAX_N && k >= 1 && (size_t)k * (size_t)m >= TENSOR_STREAM_MIN_KM;
 }
 
+/* One product split over the cores (tensor_par.h): each part a range of output columns in
+ * whole vector groups, so every element keeps its one chain whatever the thread count. */
+typedef struct {
+    float *out;
+    int ldo, lda;
+    const float *a, *b;
+    int n, k, m, z;
+    float sc;
+} Job;
+
+static void mm_part(void *ctx, int part, int parts)
+{
+    const Job *J = ctx;
+    int j0, j1;
+    tensor_par_range(J->m, J->z ? 32 : 16, part, parts, &j0, &j1);
+    if (j0 >= j1)
+        return;
+    if (J->z)
+        stream_mm_z(J->out, J->a, J->lda, J->b, J->n, J->k, J->m, j0, j1);
+    else
+        stream_mm_y(J->out, J->a, J->lda, J->b, J->n, J->k, J->m, j0, j1);
+}
+
 int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
                          const float *restrict b, int n, int k, int m)
 {
     if (!streams(n, k, m))
         return 0;
-    if (cpu_has_avx512())
-        stream_mm_z(out, a, lda, b, n, k, m);
-    else if (cpu_has_avx2_fma())
-        stream_mm_y(out, a, lda, b, n, k, m);
-    else
+    int z = cpu_has_avx512();
+    if (!z && !cpu_has_avx2_fma())
         return 0;
+    Job J = {out, m, lda, a, b, n, k, m, z, 1.0f};
+    tensor_par_run(mm_part, &J, tensor_par_parts(n, k, m));
+    return 1;
+}
+
+static void bt_part(void *ctx, int part, int parts)
+{
+    const Job *J = ctx;
+    int j0, j1, n = J->n, k = J->k;
+    tensor_par_range(J->m, J->z ? 4 : 2, part, parts, &j0, &j1);
+    if (j0 >= j1)
+        return;
+    /* token blocks whose rows (TENSOR_STREAM_BT_BYTES) stay in L2 while every weight row passes */
+    int tb = (int)(TENSOR_STREAM_BT_BYTES / (sizeof(float) * (size_t)k));
+    tb = tb < ZR ? ZR : tb - tb % ZR;
+    for (int i0 = 0; i0 < n; i0 += tb) {
+        int r = n - i0 < tb ? n - i0 : tb;
+        float *o = J->out + (size_t)i0 * J->ldo;
+        const float *ai = J->a + (size_t)i0 * k;
+        if (J->z)
+            stream_bt_z(o, J->ldo, ai, J->b, r, k, J->m, J->sc, j0, j1);
+        else
+            stream_bt_y(o, J->ldo, ai, J->b, r, k, J->m, J->sc, j0, j1);
+    }
+}
+
+int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
+                         const float *restrict b, int n, int k, int m, float sc)
+{
+    if (n < 1 || k < 1 || m < 1)
+        return 0;
+    int z = cpu_has_avx512();
+    if (!z && !cpu_has_avx2_fma())
+        return 0;
+    Job J = {out, ldo, k, a, b, n, k, m, z, sc};
+    tensor_par_run(bt_part, &J, tensor_par_parts(n, k, m));
     return 1;
 }
 
 int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
                             const float *restrict b, int n, int k, int m, float sc)
 {
-    if (n < 1 || k < 1 || (size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
+    if ((size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
         return 0;
-    int z = cpu_has_avx512();
-    if (!z && !cpu_has_avx2_fma())
-        return 0;
-    /* token blocks whose rows (TENSOR_STREAM_BT_BYTES) stay in L2 while every weight row passes */
-    int tb = (int)(TENSOR_STREAM_BT_BYTES / (sizeof(float) * (size_t)k));
-    tb = tb < ZR ? ZR : tb - tb % ZR;
-    for (int i0 = 0; i0 < n; i0 += tb) {
-        int r = n - i0 < tb ? n - i0 : tb;
-        if (z)
-            stream_bt_z(out + (size_t)i0 * m, a + (size_t)i0 * k, b, r, k, m, sc);
-        else
-            stream_bt_y(out + (size_t)i0 * m, a + (size_t)i0 * k, b, r, k, m, sc);
-    }
-    return 1;
+    return tensor_stream_bt_ldo(out, m, a, b, n, k, m, sc);
 }
 
 #else
@@ -351,6 +397,13 @@ int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
                             const float *restrict b, int n, int k, int m, float sc)
 {
     (void)out, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
+    return 0;
+}
+
+int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
+                         const float *restrict b, int n, int k, int m, float sc)
+{
+    (void)out, (void)ldo, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
     return 0;
 }
 #endif

@@ -24,5 +24,10 @@ int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
  * or shape is not for it (no AVX2+FMA, an ASan build, k·m < TENSOR_STREAM_MIN_KM). */
 int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
                             const float *restrict b, int n, int k, int m, float sc);
+/* The same product for any k·m, out's rows ldo floats apart (the columns j..j+m of a wider
+ * output: tensor_half.c's blocks of weight rows). Returns 1 when done, 0 without the x86
+ * kernels (another CPU or compiler, an ASan build). */
+int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
+                         const float *restrict b, int n, int k, int m, float sc);
 
 #endif

@@ -2,10 +2,12 @@
  * trace_find_name), the four n×n steps of a head filled in when first read (trace_entry, with
  * sdpa.c's kernel), which stack a view shows, and the names, symbols and formulas of the
  * tensor kinds. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "attend_assert.h"
 #include "model.h"
+#include "tensor_par.h"
 
 static const char *const KIND_KEY[T__COUNT] = {
     "embed", "embed_scaled", "pe", "x_pe", "norm_in", "q", "k", "v", "q_rot", "k_rot",
@@ -104,6 +106,37 @@ const TraceEntry *trace_entry(const Trace *t, int i)
     if (t->entries[i].lazy)
         fill((Trace *)t, i); /* logically const: the values were always these */
     return &t->entries[i];
+}
+
+typedef struct {
+    Trace *t;
+    const int *first; /* each lazy head's T_SCORES entry */
+    int n;
+} FillJob;
+
+static void fill_part(void *ctx, int part, int parts)
+{
+    const FillJob *J = ctx;
+    for (int i = part; i < J->n; i += parts) /* heads dealt round: similar sizes */
+        fill(J->t, J->first[i]);
+}
+
+int trace_fill_all(const Trace *t)
+{
+    int n = 0;
+    int *first = malloc(sizeof(int) * (size_t)(t->n_entries > 0 ? t->n_entries : 1));
+    if (!first)
+        return -1;
+    size_t macs = 0;
+    for (int i = 0; i < t->n_entries; i++)
+        if (t->entries[i].lazy && t->entries[i].kind == T_SCORES) {
+            first[n++] = i;
+            macs += (size_t)t->entries[i].rows * t->entries[i].cols;
+        }
+    FillJob J = {(Trace *)t, first, n}; /* logically const, as trace_entry */
+    tensor_par_run(fill_part, &J, macs * 16 >= TENSOR_PAR_MIN_MACS ? n : 1);
+    free(first);
+    return 0;
 }
 
 Stack model_view_stack(const Model *m, int cross)

@@ -280,7 +280,26 @@ def run_model(root, spec, rng):
         if "river bank" in s:
             pair_check(d, s, dump, ref, cfg, what)
             next_check(d, s, ref, what)
+    if dtype in ("BF16", "F16"):
+        twin_check(root, d, name, stored, cfg)
     return d
+
+
+def twin_check(root, d, name, stored, cfg):
+    """A half-precision model's weights stay half in its mapped file and are widened inside the
+    products: every tensor of its dump has the bits of the same weights written as float32."""
+    d2 = os.path.join(root, name + "-as-f32")
+    shutil.copytree(d, d2, ignore=shutil.ignore_patterns("*.safetensors", "*.index.json"))
+    hf_ref.save_weights(d2, {k: v.numpy().astype(np.float32) for k, v in stored.items()}, "F32", 1)
+    s = "she sat by the river bank."
+    outs = [subprocess.run([ATTEND, "dump", "--model", x, "--sentence", s, "--format", "json"],
+                           capture_output=True, text=True) for x in (d, d2)]
+    same = all(o.returncode == 0 for o in outs)
+    if same:
+        a, b = (json.loads(o.stdout) for o in outs)
+        same = a["tensors"] == b["tensors"] and a["layers"] == b["layers"] and len(a["layers"]) == cfg.get(
+            "n_layer", cfg.get("num_hidden_layers"))
+    check(same, "%s: every tensor of the dump has the bits of its float32 twin" % name)
 
 
 def main():

@@ -8,6 +8,7 @@
 
 #include "model.h"
 #include "tensor.h"
+#include "tensor_par.h"
 #include "t.h"
 #include "kchain.h"
 
@@ -861,8 +862,77 @@ static void test_sdpa_out(void)
     CHECK(bad == 0, "model_sdpa_out: %ld of %ld cases differ from model_sdpa's out", bad, cases);
 }
 
+/* A forward whose products and heads are split over threads (tensor_par.h: a model big enough,
+ * 100 tokens) gives every trace entry the bits of one thread, at 2 and 3 threads, its maps
+ * filled all at once (trace_fill_all) or one by one (trace_entry). */
+static void test_threads_forward(void)
+{
+    ModelConfig c;
+    model_config_defaults(&c);
+    c.arch = ARCH_DECODER; c.pe = PE_ROPE; c.norm = NORM_RMS; c.ffn = FFN_SWIGLU; c.pre_norm = 1;
+    c.vocab_size = 300; c.d_model = 512; c.n_heads = 8; c.d_head = 64; c.d_ff = 1024;
+    c.max_len = 128; c.n_layers = 2;
+    const char *words[300];
+    char buf[300][16];
+    for (int i = 0; i < 300; i++) {
+        snprintf(buf[i], sizeof buf[i], "w%d", i);
+        words[i] = buf[i];
+    }
+    words[0] = "<pad>";
+    words[1] = "<unk>";
+    Vocab v;
+    Model m;
+    char err[256];
+    if (vocab_init(&v, words, 300, err, sizeof err) || model_new(&m, &c, &v, err, sizeof err)) {
+        CHECK(0, "model: %s", err);
+        return;
+    }
+    model_init_random(&m, 5);
+    enum { N = 100 };
+    int ids[N];
+    for (int i = 0; i < N; i++)
+        ids[i] = 2 + (i * 37) % 298;
+    Controls ctl;
+    model_default_controls(&m, &ctl);
+    Trace *t = trace_new(&m, N, 1);
+    int saved = tensor_threads();
+    float *ref = NULL;
+    size_t total = 0;
+    long bad = 0;
+    for (int th = 1; th <= 3 && t; th++) {
+        tensor_set_threads(th);
+        CHECK(model_forward(&m, ids, N, NULL, 0, &ctl, t, err, sizeof err) == 0, "forward: %s", err);
+        size_t off = 0;
+        if (th > 1) /* the heads' maps filled all at once, over the threads */
+            CHECK(trace_fill_all(t) == 0, "trace_fill_all");
+        if (!ref) {
+            for (int e = 0; e < t->n_entries; e++)
+                total += (size_t)t->entries[e].rows * t->entries[e].cols;
+            ref = malloc(sizeof(float) * (total ? total : 1));
+            if (!ref)
+                break;
+        }
+        for (int e = 0; e < t->n_entries; e++) {
+            const TraceEntry *te = trace_entry(t, e);
+            size_t len = (size_t)te->rows * te->cols;
+            if (th == 1)
+                memcpy(ref + off, te->data, sizeof(float) * len);
+            else
+                bad += memcmp(ref + off, te->data, sizeof(float) * len) != 0;
+            off += len;
+        }
+    }
+    tensor_set_threads(saved);
+    CHECK(ref && bad == 0, "threads: %ld trace entries at 2 or 3 threads differ from 1 thread", bad);
+    CHECK(t && t->bands > 1, "the trace has a band per thread for its heads");
+    free(ref);
+    trace_free(t);
+    model_free(&m);
+}
+
 int main(void)
 {
+    test_threads_forward();
     test_two_token();
     test_four_token();
     test_masked_3x3();

@@ -10,6 +10,7 @@
 #include "cpu.h"
 #include "tensor.h"
 #include "tensor_block.h"
+#include "tensor_par.h"
 #include "tensor_stream.h"
 #include "t.h"
 #include "kchain.h"
@@ -119,14 +120,15 @@ static void test_choice(void)
 static void test_token_blocks(void)
 {
     enum { N = 1030, K1 = 64, M1 = 8193, K2 = 1100, M2 = 477 };
-    float *a = malloc(sizeof(float) * N * K2), *b = malloc(sizeof(float) * K1 * M1),
+    enum { NB = K1 * M1 > K2 * M2 ? K1 * M1 : K2 * M2 };
+    float *a = malloc(sizeof(float) * N * K2), *b = malloc(sizeof(float) * NB),
           *out = malloc(sizeof(float) * N * M1), *out2 = malloc(sizeof(float) * N * M1);
     if (!a || !b || !out || !out2) {
         CHECK(0, "out of memory");
         return;
     }
     k_fill(a, (size_t)N * K2);
-    k_fill(b, (size_t)K1 * M1);
+    k_fill(b, NB);
     tensor_matmul(out, a, b, N, K1, M1);
     for (int i = 0; i < N; i += TENSOR_STREAM_MAX_N)
         tensor_matmul(out2 + (size_t)i * M1, a + (size_t)i * K1, b,
@@ -146,8 +148,124 @@ static void test_token_blocks(void)
     free(out2);
 }
 
+/* Half-precision weights kept half (tensor_half.c): the products' bits are those of the same
+ * weights widened to float32 first, for both layouts, both 16-bit formats, a few rows and
+ * many, shapes small and past the streaming threshold. */
+static void test_half(void)
+{
+    static const int sh[][2] = {{24, 40}, {257, 2041}, {1100, 477}};
+    static const int hrows[] = {1, 12, 33, 100};
+    enum { MAXN = 100, MAXE = 530000 };
+    float *a = malloc(sizeof(float) * MAXN * 1100), *w = malloc(sizeof(float) * MAXE),
+          *out = malloc(sizeof(float) * MAXN * 2041), *out2 = malloc(sizeof(float) * MAXN * 2041);
+    uint16_t *h = malloc(sizeof(uint16_t) * MAXE);
+    long bad = 0, cases = 0;
+    if (!a || !w || !out || !out2 || !h) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    for (int dt = TENSOR_BF16; dt <= TENSOR_F16; dt++)
+        for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++)
+            for (size_t r = 0; r < sizeof hrows / sizeof hrows[0]; r++) {
+                int k = sh[s][0], m = sh[s][1], n = hrows[r];
+                k_fill(a, (size_t)n * k);
+                for (size_t i = 0; i < (size_t)k * m; i++) { /* finite values, some subnormal */
+                    float x = k_rand();
+                    uint16_t v = (uint16_t)((unsigned)(int)(x * 32768.0f) & 0xffffu);
+                    h[i] = dt == TENSOR_BF16 ? (uint16_t)(0x3c00u ^ (v & 0x80ffu) ^ ((v & 0x0f00u) << 3))
+                                             : (uint16_t)(v & 0xbbffu);
+                }
+                tensor_widen(w, h, dt, (size_t)k * m);
+                CHECK(tensor_matmul_half(out, a, h, dt, n, k, m) == 0, "half product runs");
+                tensor_matmul(out2, a, w, n, k, m);
+                bad += memcmp(out, out2, sizeof(float) * (size_t)n * m) != 0;
+                CHECK(tensor_matmul_bt_half(out, a, h, dt, n, k, m, 0.125f) == 0, "bt runs");
+                tensor_matmul_bt_scaled(out2, a, w, n, k, m, 0.125f);
+                bad += memcmp(out, out2, sizeof(float) * (size_t)n * m) != 0;
+                cases++;
+            }
+    CHECK(bad == 0 && cases == 2 * 3 * 4, "half weights: %ld of %ld products differ from their "
+          "float32 widening", bad, 2 * cases);
+    uint16_t one[4] = {0x3f80, 0xc000, 0x0001, 0x7f80}; /* bf16 1, -2, the least subnormal, inf */
+    float got[4];
+    tensor_widen(got, one, TENSOR_BF16, 4);
+    CHECK(got[0] == 1.0f && got[1] == -2.0f && got[2] > 0 && got[2] < 1e-38f && got[3] > 3e38f,
+          "bf16 widening: %g %g %g %g", got[0], got[1], got[2], got[3]);
+    uint16_t hf[4] = {0x3c00, 0xc000, 0x0001, 0x7bff}; /* f16 1, -2, 2^-24, 65504 */
+    tensor_widen(got, hf, TENSOR_F16, 4);
+    CHECK(got[0] == 1.0f && got[1] == -2.0f && got[2] == 0x1p-24f && got[3] == 65504.0f,
+          "f16 widening: %g %g %g %g", got[0], got[1], got[2], got[3]);
+    free(a);
+    free(w);
+    free(out);
+    free(out2);
+    free(h);
+}
+
+/* The products split over threads (tensor_par.c) give the bits of one thread, for every path
+ * (streamed, blocked, [out, in], half), at thread counts that cut the columns unevenly. */
+static void test_threads(void)
+{
+    static const int sh[][3] = {{12, 768, 2304}, {12, 3072, 768}, {40, 768, 3072}, {100, 1100, 477},
+                                {7, 64, 30841}};
+    enum { MAXA = 100 * 1100, MAXB = 64 * 30841 > 768 * 3072 ? 64 * 30841 : 768 * 3072,
+           MAXO = 100 * 30841 };
+    float *a = malloc(sizeof(float) * MAXA), *b = malloc(sizeof(float) * MAXB),
+          *o1 = malloc(sizeof(float) * MAXO), *o2 = malloc(sizeof(float) * MAXO);
+    uint16_t *h = malloc(sizeof(uint16_t) * MAXB);
+    long bad = 0, split = 0;
+    if (!a || !b || !o1 || !o2 || !h) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    int saved = tensor_threads();
+    for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++) {
+        int n = sh[s][0], k = sh[s][1], m = sh[s][2];
+        size_t nb = (size_t)k * m, no = (size_t)n * m;
+        k_fill(a, (size_t)n * k);
+        k_fill(b, nb);
+        for (size_t i = 0; i < nb; i++)
+            memcpy(&h[i], (const char *)&b[i] + 2, 2); /* bf16: b's high halves */
+        split += tensor_par_parts(n, k, m) > 1 || saved == 1;
+        for (int way = 0; way < 5; way++)
+            for (int t = 1; t <= 3; t++) {
+                tensor_set_threads(t);
+                float *o = t == 1 ? o1 : o2;
+                if (way == 0)
+                    tensor_matmul(o, a, b, n, k, m);
+                else if (way == 1)
+                    tensor_matmul_bt_scaled(o, a, b, n, k, m, 0.125f);
+                else if (way == 2)
+                    tensor_matmul_half(o, a, h, TENSOR_BF16, n, k, m);
+                else if (way == 3)
+                    tensor_matmul_bt_half(o, a, h, TENSOR_BF16, n, k, m, 1.0f);
+                else
+                    tensor_matmul_lda(o, a, k, b, n, k, m);
+                if (t > 1)
+                    bad += memcmp(o1, o2, sizeof(float) * no) != 0;
+            }
+    }
+    tensor_set_threads(saved);
+    CHECK(bad == 0, "threads: %ld products at 2 or 3 threads differ from 1 thread", bad);
+    CHECK(tensor_par_parts(12, 768, 2304) == tensor_threads() && tensor_par_parts(12, 32, 128) == 1,
+          "split where it pays: GPT-2's 768x2304 at 12 tokens (%d parts), not a course model's "
+          "32x128 (%d)", tensor_par_parts(12, 768, 2304), tensor_par_parts(12, 32, 128));
+    int j0, j1, j2, j3;
+    tensor_par_range(100, 48, 0, 2, &j0, &j1);
+    tensor_par_range(100, 48, 1, 2, &j2, &j3);
+    CHECK(j0 == 0 && j1 == 96 && j2 == 96 && j3 == 100, "ranges %d-%d %d-%d", j0, j1, j2, j3);
+    (void)split;
+    free(a);
+    free(b);
+    free(o1);
+    free(o2);
+    free(h);
+}
+
 int main(void)
 {
+    test_threads();
+    test_half();
     test_contract();
     test_token_blocks();
     test_choice();

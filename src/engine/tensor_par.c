@@ -1,0 +1,144 @@
+/* tensor_par.c - the forward's large products split over the cores (see tensor_par.h).
+ *
+ * Workers are started on the first product that splits and live as long as the process; each
+ * waits on a condition variable for the next job, runs its part, and reports. The calling
+ * thread runs part 0 itself. A part is a range of output columns (whole vector panels), so
+ * every element is computed by exactly one thread with its usual chain: the bits do not depend
+ * on the thread count (tests/unit/test_stream.c compares 1, 2 and 3 threads). */
+#include "tensor_par.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define PAR_MAX 8
+
+static int n_threads = -1; /* -1: not chosen yet */
+static _Thread_local int in_part; /* 1 while this thread runs a part: no nesting */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER, run_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t go = PTHREAD_COND_INITIALIZER, done_cv = PTHREAD_COND_INITIALIZER;
+static int n_workers;           /* started */
+static unsigned long gen;       /* job generation */
+static int pending;             /* workers still running the current job */
+static void (*job_fn)(void *ctx, int part, int parts);
+static void *job_ctx;
+static int job_parts;
+
+int tensor_threads(void)
+{
+    if (n_threads < 0) {
+        const char *e = getenv("ATTEND_THREADS");
+        long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+        n_threads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : (int)n;
+    }
+    return n_threads;
+}
+
+void tensor_set_threads(int n)
+{
+    n_threads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : n;
+}
+
+static void *worker(void *arg)
+{
+    int id = (int)(intptr_t)arg; /* 1.. */
+    unsigned long seen = 0;
+    pthread_mutex_lock(&mu);
+    for (;;) {
+        while (gen == seen)
+            pthread_cond_wait(&go, &mu);
+        seen = gen;
+        if (id >= job_parts)
+            continue;
+        void (*fn)(void *, int, int) = job_fn;
+        void *ctx = job_ctx;
+        int parts = job_parts;
+        pthread_mutex_unlock(&mu);
+        in_part = 1;
+        fn(ctx, id, parts);
+        in_part = 0;
+        pthread_mutex_lock(&mu);
+        if (--pending == 0)
+            pthread_cond_signal(&done_cv);
+    }
+    return NULL;
+}
+
+int tensor_par_parts(int n, int k, int m)
+{
+    if (n < 1 || k < 1 || m < 1 || (size_t)n * (size_t)k * (size_t)m < TENSOR_PAR_MIN_MACS)
+        return 1;
+    return tensor_threads();
+}
+
+void tensor_par_range(int m, int unit, int part, int parts, int *j0, int *j1)
+{
+    int units = (m + unit - 1) / unit, per = (units + parts - 1) / parts;
+    long lo = (long)part * per * unit, hi = lo + (long)per * unit;
+    *j0 = lo < m ? (int)lo : m;
+    *j1 = hi < m ? (int)hi : m;
+}
+
+/* A forked child has none of the parent's workers: it starts its own. */
+static void after_fork(void)
+{
+    pthread_mutex_init(&mu, NULL);
+    pthread_mutex_init(&run_mu, NULL);
+    pthread_cond_init(&go, NULL);
+    pthread_cond_init(&done_cv, NULL);
+    n_workers = 0;
+    pending = 0;
+    in_part = 0;
+}
+
+void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)
+{
+    int t = tensor_threads();
+    if (parts > t)
+        parts = t;
+    if (in_part)
+        parts = 1;
+    if (parts > 1) {
+        pthread_mutex_lock(&mu);
+        static int forks_known;
+        if (!forks_known)
+            forks_known = pthread_atfork(NULL, NULL, after_fork) == 0;
+        while (forks_known && n_workers < parts - 1) { /* start the missing workers (once per process) */
+            pthread_t th;
+            pthread_attr_t at;
+            pthread_attr_init(&at);
+            pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+            int ok = pthread_create(&th, &at, worker, (void *)(intptr_t)(n_workers + 1)) == 0;
+            pthread_attr_destroy(&at);
+            if (!ok)
+                break;
+            n_workers++;
+        }
+        if (parts > n_workers + 1)
+            parts = n_workers + 1;
+        pthread_mutex_unlock(&mu);
+    }
+    if (parts <= 1) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    /* one job at a time: the calling threads (the player's, a bench's) take turns */
+    pthread_mutex_lock(&run_mu);
+    pthread_mutex_lock(&mu);
+    job_fn = fn;
+    job_ctx = ctx;
+    job_parts = parts;
+    pending = parts - 1;
+    gen++;
+    pthread_cond_broadcast(&go);
+    pthread_mutex_unlock(&mu);
+    in_part = 1;
+    fn(ctx, 0, parts);
+    in_part = 0;
+    pthread_mutex_lock(&mu);
+    while (pending > 0)
+        pthread_cond_wait(&done_cv, &mu);
+    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&run_mu);
+}

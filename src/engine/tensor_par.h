@@ -1,0 +1,32 @@
+/* tensor_par.h - the forward's large matrix products split over the CPU's cores
+ * (tensor_par.c). A product is split into parts of whole output-column groups, each computed
+ * by one thread with the same chain as single-threaded: the bits never depend on the thread
+ * count. Small products (the course's models) stay on the calling thread, where a hand-off
+ * would cost more than it saves. The trainer has its own threads (train.c). */
+#ifndef ATTEND_TENSOR_PAR_H
+#define ATTEND_TENSOR_PAR_H
+
+#include <stddef.h>
+
+/* The fewest multiply-adds (n·k·m) for which a product is split: about 60 µs of one core's
+ * work, several times the hand-off. */
+#define TENSOR_PAR_MIN_MACS ((size_t)1 << 22)
+
+/* Threads the products may use: ATTEND_THREADS from the environment when set (1 = one thread),
+ * else the CPUs online; at most 8. */
+int tensor_threads(void);
+/* Sets that number (clamped to 1..8) for the products that follow (tests and the bench compare
+ * thread counts in one process). Call it between products, not during one. */
+void tensor_set_threads(int n);
+/* How many parts a product of n·k·m multiply-adds is split into: tensor_threads(), or 1 below
+ * TENSOR_PAR_MIN_MACS. */
+int tensor_par_parts(int n, int k, int m);
+/* Columns [*j0, *j1) of part `part` of `parts` over m columns cut in whole groups of `unit`
+ * (the last part may be shorter or empty). */
+void tensor_par_range(int m, int unit, int part, int parts, int *j0, int *j1);
+/* Runs fn(ctx, part, n) for every part 0..n-1, n = min(parts, tensor_threads()) (fewer if a
+ * worker thread cannot be started), part 0 on the calling thread, and returns when all are
+ * done. Called from inside a part, it runs fn(ctx, 0, 1) there (no nesting). */
+void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts);
+
+#endif
