@@ -2,17 +2,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "safetext.h"
 #include "lesson.h"
 #include "lesson_check.h"
+#include "lesson_walk.h"
 #include "opts.h"
 #include "tui.h"
 #include "widget.h"
 
 static const char CHECK_USAGE[] =
-    "usage: attend check-lessons [--show] [--samples N] [--size WxH] [DIR]\n"
+    "usage: attend check-lessons [--show] [--walk] [--samples N] [--size WxH] [DIR]\n"
     "  DIR            a course's lessons directory (default: the course's lessons/)\n"
     "  --show         also print every page's prose with its placeholders expanded\n"
     "  --size WxH     the terminal every page must fit, keys and sentences included (default\n"
@@ -52,10 +54,10 @@ static void show_course(const Course *c)
 int cmd_check_lessons(int argc, char **argv)
 {
     const char *dir = NULL, *size = NULL;
-    int show = 0, cols = 80, lines = 24;
+    int show = 0, walk = 0, cols = 80, lines = 24;
     long samples = 20;
     const Opt opts[] = {
-        OPT_F("--show", &show), OPT_I("--samples", &samples, 0, 10000), OPT_S("--size", &size),
+        OPT_F("--show", &show), OPT_F("--walk", &walk), OPT_I("--samples", &samples, 0, 10000), OPT_S("--size", &size),
         OPT_A("DIR", &dir),
     };
     int prc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv,
@@ -86,6 +88,15 @@ int cmd_check_lessons(int argc, char **argv)
         lesson_free_course(&c);
         return 1;
     }
+    /* every state a learner can reach on each page, below the player (lesson_walk.h) */
+    LessonWalkStats ws;
+    clock_t t0 = clock();
+    if (lesson_walk(&c, &ws) < 0) {
+        fprintf(stderr, "attend check-lessons: out of memory\n");
+        lesson_free_course(&c);
+        return 1;
+    }
+    double walk_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
     /* the player's walk: every page at 80x24 (or --size) after each key and on random
      * sentences (the lessons without a problem so far) */
     if (c.n_lessons && tui_check_pages(&c, dir, cols, lines, (int)samples) < 0) {
@@ -102,6 +113,12 @@ int cmd_check_lessons(int argc, char **argv)
         for (int i = 0; i < c.n_problems; i++)
             if (c.problems[i].lesson == li)
                 printf("%s\n", c.problems[i].msg);
+    if (walk)
+        printf("walk: %ld states on %d pages, %ld engine runs, %.2f s CPU\n", ws.states,
+               ws.pages, ws.runs, walk_s);
+    if (ws.bound_pages)
+        printf("note: the walk stopped at %d states on %d page%s: %s\n", LESSON_WALK_BOUND,
+               ws.bound_pages, ws.bound_pages == 1 ? "" : "s", ws.bound_at);
     int broken = 0;
     for (int i = 0; i < c.n_lessons; i++)
         broken += c.lessons[i].broken;

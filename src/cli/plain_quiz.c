@@ -48,7 +48,7 @@ static void say_answer(Plain *p, const QuizItem *it)
 static int ask(Plain *p, QuizSession *q)
 {
     const QuizItem *it = quiz_session_item(q);
-    char *line = NULL, msg[400], hint[700];
+    char *line = NULL, msg[700], hint[700];
     size_t cap = 0;
     int rc = 0;
     say_item(p, it, q->cur, q->set->n);

@@ -28,29 +28,32 @@ int ablation_words(const Trace *t, int layer, int head, char *out, size_t n)
         trace_free(a);
         return -1;
     }
-    size_t k = 0;
-#define PUT(...) do { int w_ = snprintf(out + k, n - k, __VA_ARGS__); \
-        if (w_ > 0) k = (size_t)w_ < n - k ? k + (size_t)w_ : n - 1; } while (0)
-    PUT("L%d.h%d %s (knocked out: %s).", layer, head, on ? "knocked out" : "back in", names);
+    /* one line of the status bar: the parts in order of weight, the last ones left out when
+     * the line would pass ABLATION_COLS columns */
+    char part[4][200];
+    int np = 0;
+    if (!strchr(names, ',') && !strchr(names, ' ') && on)
+        snprintf(part[np++], sizeof part[0], "L%d.h%d knocked out", layer, head);
+    else
+        snprintf(part[np++], sizeof part[0], "L%d.h%d %s (out: %.150s)", layer, head,
+                 on ? "knocked out" : "back in", names);
     double before = heads_sentence_loss(a), after = heads_sentence_loss(t);
     if (isfinite(before))
-        PUT(" Loss on the sentence %.2f -> %.2f nats.", before, after);
-    int rows = encdec ? t->m : t->n, changed = 0, first = -1, ta0 = -1, tb0 = -1;
+        snprintf(part[np++], sizeof part[0], ": loss %.2f -> %.2f nats", before, after);
+    int rows = encdec ? t->m : t->n, changed = 0, first = -1;
     for (int i = 0; i < rows; i++) {
         int ta = heads_top_next(a, i, NULL), tb = heads_top_next(t, i, NULL);
-        if (ta != tb && changed++ == 0) {
+        if (ta != tb && changed++ == 0)
             first = i;
-            ta0 = ta;
-            tb0 = tb;
-        }
     }
     const int *row_ids = encdec ? t->tgt_in : t->src;
+    const char *sep = np > 1 ? ", " : ": ";
     if (changed)
-        PUT(" %d of %d next-token predictions changed (after \"%s\": %s -> %s).", changed, rows,
-            vocab_word(&m->vocab, row_ids[first]), vocab_word(&m->vocab, ta0),
-            vocab_word(&m->vocab, tb0));
+        snprintf(part[np], sizeof part[0], "%s%d/%d next words changed (after \"%.60s\")", sep,
+                 changed, rows, vocab_word(&m->vocab, row_ids[first]));
     else
-        PUT(" No next-token prediction changed.");
+        snprintf(part[np], sizeof part[0], "%sno next word changed", sep);
+    np++;
     int lowest = m->cfg.n_layers;
     for (int l = 0; l < m->cfg.n_layers && l < ATTEND_MAX_LAYERS; l++)
         if (t->ctl.ablate[l]) {
@@ -60,9 +63,21 @@ int ablation_words(const Trace *t, int layer, int head, char *out, size_t n)
     int cl, ch, cr;
     double d = heads_pattern_change(a, t, lowest + 1, &cl, &ch, &cr);
     if (cl >= 0)
-        PUT(" Largest change in a later pattern: L%d.h%d, row \"%s\", %.2f.", cl, ch,
-            vocab_word(&m->vocab, t->src[cr]), d);
-#undef PUT
+        snprintf(part[np++], sizeof part[0], ", L%d.h%d moved %.2f", cl, ch, d);
+    size_t k = 0;
+    out[0] = 0;
+    for (int i = 0; i < np; i++) {
+        size_t cols = 0;
+        for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+            cols += (*p & 0xC0) != 0x80;
+        for (const unsigned char *p = (const unsigned char *)part[i]; *p; p++)
+            cols += (*p & 0xC0) != 0x80;
+        if (i > 0 && cols > ABLATION_COLS)
+            break;
+        int w_ = snprintf(out + k, n - k, "%s", part[i]);
+        if (w_ > 0)
+            k = (size_t)w_ < n - k ? k + (size_t)w_ : n - 1;
+    }
     trace_free(a);
     return 0;
 }

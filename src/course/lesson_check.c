@@ -4,6 +4,7 @@
  * curses, no printing, no exit(). */
 #include "lesson_guard.h"
 #include "lesson_check.h"
+#include "lesson_claims.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,23 @@ static void check_question(LjCtx *x, const char *qpath, const Question *Q, const
     }
     lj_pjoin(kp, sizeof kp, qpath, "prompt");
     check_string(x, kp, Q->prompt, ctx);
+    /* the setup is the engine's: a prompt that types the sentence it runs goes stale when the
+     * page's sentence changes */
+    const char *typed[2] = {pw->start.sentence, pw->start.target};
+    for (int i = 0; i < 2; i++) {
+        char q[300];
+        snprintf(q, sizeof q, "\"%s\"", typed[i]);
+        if (typed[i][0] && strstr(Q->prompt, q)) {
+            lj_prob(x, kp, "types the %s the engine runs (\"%s\"): write {{%s}}, computed from "
+                    "the question's state", i ? "target" : "sentence", typed[i],
+                    i ? "target" : "sentence");
+            break;
+        }
+    }
+    /* the quiz says how to answer; a class quiz is read by a room, without a keyboard */
+    if (strstr(Q->prompt, "press ") || strstr(Q->prompt, "Press ") || strstr(Q->prompt, "Enter"))
+        lj_prob(x, kp, "tells the keys to press: the quiz screen says how to answer, and the "
+                "class quiz has no keyboard");
     for (int i = 0; i < Q->n_choices; i++)
         if (Q->why[i][0]) {
             char wp[32];
@@ -150,6 +168,9 @@ int lesson_check_placeholders(Course *c)
                 PlaceholderFail gf[CHECK_MAX_FAILS];
                 int ng = lesson_guard_keys(P->prose, P->widget.kind, P->widget.controls, gf,
                                            CHECK_MAX_FAILS);
+                for (int i = 0; i < ng && i < CHECK_MAX_FAILS; i++)
+                    prob_in_string(&x, kp, gf[i].off, gf[i].msg);
+                ng = claims_lint(L->id, P->prose, P->widget.kind, gf, CHECK_MAX_FAILS);
                 for (int i = 0; i < ng && i < CHECK_MAX_FAILS; i++)
                     prob_in_string(&x, kp, gf[i].off, gf[i].msg);
             }

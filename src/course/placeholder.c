@@ -296,7 +296,8 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"mask", 0, 0, 1}, {"pe", 0, 0, 1}, {"scale", 0, 0, 1}, {"lbrace", 0, 0, 0},
     {"pieces", 0, 0, 1}, {"model", 0, 0, 0}, {"curve", 1, 0, 0}, {"hist", 2, 1, 0},
     {"phase", 0, 0, 0}, {"opened", 0, 0, 0}, {"pairlayer", 2, 0, 1}, {"pairhead", 2, 0, 1},
-    {"pairweight", 2, 1, 1},
+    {"pairweight", 2, 1, 1}, {"moved", 0, 0, 1}, {"model_pe", 0, 0, 0}, {"knocked", 0, 0, 1},
+    {"sentence", 0, 0, 1}, {"target", 0, 0, 1},
 };
 
 /* {{pairlayer FROM TO}}, {{pairhead FROM TO}}, {{pairweight FROM TO}}: the head that puts the
@@ -359,6 +360,56 @@ static int ph_lookup(int ac, char **av, int prec, char *err, size_t errlen)
     if (prec >= 0 && !TABLE[k].real)
         return errf(err, errlen, "%s is not a real number; it takes no precision", name);
     return k;
+}
+
+/* {{sentence}}, {{target}} (the words run, in the sentence's own order), {{model_pe}} (the
+ * model's own encoding), {{moved}} (positions run out of order), {{knocked}} (heads knocked
+ * out): what a run is, besides its numbers. */
+static int ph_run_state(const char *name, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                        char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const ModelConfig *c = &m->cfg;
+    const Trace *t = ctx->trace;
+    if (!strcmp(name, "sentence") || !strcmp(name, "target")) {
+        /* the words the engine runs, in the sentence's own order (chips may run another) */
+        int tgt = name[0] == 't', n = tgt ? t->m : t->n;
+        if (tgt && m->cfg.arch != ARCH_ENCDEC)
+            return errf(err, errlen, "{{target}} needs an encoder-decoder model");
+        size_t len = 0;
+        out[0] = 0;
+        for (int p = 0; p < n; p++) {
+            int id = tgt ? t->tgt[p] : t->src[p];
+            for (int q = 0; !tgt && q < n; q++)
+                if (t->order[q] == p)
+                    id = t->src[q];
+            const char *wd = vocab_word(&m->vocab, id);
+            int w_ = snprintf(out + len, outlen - len, "%s%s", p ? " " : "", wd ? wd : "?");
+            if (w_ < 0 || (size_t)w_ >= outlen - len)
+                return errf(err, errlen, "the sentence is too long to write here");
+            len += (size_t)w_;
+        }
+        return 0;
+    }
+    if (!strcmp(name, "model_pe")) {
+        snprintf(out, outlen, "%s", model_pe_name(c->pe));
+        return 0;
+    }
+    if (!strcmp(name, "moved")) { /* positions run out of the sentence's order (chips) */
+        int moved = 0;
+        for (int p = 0; p < t->n; p++)
+            moved += t->order[p] != p;
+        snprintf(out, outlen, "%d", moved);
+        return 0;
+    }
+    if (!strcmp(name, "knocked")) { /* heads knocked out (X) */
+        int out_ = 0;
+        for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
+            out_ += __builtin_popcountll(t->ctl.ablate[l]);
+        snprintf(out, outlen, "%d", out_);
+        return 0;
+    }
+    return errf(err, errlen, "unknown placeholder \"%s\"", name);
 }
 
 static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
@@ -442,6 +493,9 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         snprintf(out, outlen, "%s", t->ctl.scale ? "on" : "off");
         return 0;
     }
+    if (!strcmp(name, "sentence") || !strcmp(name, "target") || !strcmp(name, "model_pe") ||
+        !strcmp(name, "moved") || !strcmp(name, "knocked"))
+        return ph_run_state(name, ctx, out, outlen, err, errlen);
     long v = 0;
     if (!strcmp(name, "d_model")) v = c->d_model;
     else if (!strcmp(name, "d_k")) v = c->d_head;

@@ -67,6 +67,18 @@ static const char *pos_name(const WidgetRun *r, int i, int query)
     return vocab_word(&t->model->vocab, ids[i]);
 }
 
+/* 1 when a number question's answer can be read off its grid: a cell that prints it (2
+ * decimals) or, for an answer of 0, a masked cell ("·" is a weight of 0). */
+static int grid_shows_answer(const QuizItem *it)
+{
+    double tol = it->tol > 0.005 ? it->tol : 0.005;
+    for (int i = 0; i < it->grid_n * it->grid_m; i++)
+        if ((it->grid_masked[i] && fabs(it->number) <= tol) ||
+            (!it->grid_masked[i] && fabs((double)it->grid[i] - it->number) <= tol))
+            return 1;
+    return 0;
+}
+
 static void fill_grid(QuizItem *it, const WidgetRun *r)
 {
     const TraceEntry *e = weights_of(r);
@@ -193,7 +205,20 @@ static int context_explain(char *c, size_t cap, const WidgetRun *r, const Model 
     }
 }
 
-static void make_context(QuizItem *it, const WidgetRun *r, const Model *m)
+/* The tensor a computed answer reads by name ("value dec.L0.h0.weights 1 2", "shape
+ * L0.h0.q", "entries ..."), or NULL when it reads the widget's own attention. */
+static const TraceEntry *answer_entry(const WidgetRun *r, const char *compute)
+{
+    char name[64];
+    const Trace *t = r->io.tr.t;
+    if (!t || !compute || (sscanf(compute, "value %63s", name) != 1 &&
+                           sscanf(compute, "shape %63s", name) != 1 &&
+                           sscanf(compute, "entries %63s", name) != 1))
+        return NULL;
+    return trace_find_name(t, name);
+}
+
+static void make_context(QuizItem *it, const WidgetRun *r, const Model *m, const char *compute)
 {
     const Widget *w = &r->w;
     const WidgetStart *s = &w->start;
@@ -261,17 +286,29 @@ static void make_context(QuizItem *it, const WidgetRun *r, const Model *m)
         pads |= t->tgt[i] == m->vocab.pad_id;
     /* the mask applied where the question reads: no causal mask on an encoder-decoder's
      * encoder or cross-attention (the player's status line says the same) */
+    /* the mask of the sublayer the answer reads: a tensor named in "compute" (the decoder's
+     * self-attention of an encoder-decoder, say), else the one the widget shows */
     Stack st;
     Sublayer sub;
     shown_where(r, &st, &sub);
+    const TraceEntry *e = answer_entry(r, compute);
+    int layer = s->layer, head = s->head;
+    if (e && e->layer >= 0 && e->sub != SUB_NONE && e->sub != SUB_FFN) {
+        st = e->stack;
+        sub = e->sub;
+        layer = e->layer;
+        head = e->head >= 0 ? e->head : head;
+    }
     cat(c, cap, "; mask %s; PE %s",
         names_sublayer_mask(m, st, sub, t->ctl.causal, t->ctl.padding && pads),
         model_pe_name(t->ctl.pe));
     if (!t->ctl.scale)
         cat(c, cap, "; scaling off");
-    if (s->cross)
+    if (e && e->layer >= 0)
+        cat(c, cap, "; %s", e->name);
+    else if (s->cross)
         cat(c, cap, "; cross-attention");
-    layer_head(c, cap, m, s->layer, s->head);
+    layer_head(c, cap, m, layer, head);
 }
 
 /* A drill that opens with "By hand: the ..." after a lead-in that already says "by hand"
@@ -582,11 +619,14 @@ int quiz_item_from_question(QuizItem *it, const Course *c, int li, int pi, int q
                !expand_why(it, &r, err, errlen)) {
         /* the setup line, for answers the engine computes on the page's sentence or numbers */
         if (Q->compute[0] || it->kind == QK_CELL || strstr(Q->prompt, "{{"))
-            make_context(it, &r, m);
+            make_context(it, &r, m, Q->compute);
         /* a number read off the page's weights: the figure the class quiz shows the room
          * (the learner's quiz and the key draw a grid for cell questions only) */
-        if (it->kind == QK_NUMBER && it->context[0] && r.ctx.trace && r.ctx.trace->model)
+        if (it->kind == QK_NUMBER && it->context[0] && r.ctx.trace && r.ctx.trace->model) {
             fill_grid(it, &r);
+            if (grid_shows_answer(it))
+                it->grid_n = it->grid_m = 0; /* the room would read the answer off it */
+        }
         rc = 0;
     }
     widget_run_free(&r);

@@ -304,7 +304,11 @@ static QuizVerdict check_choice(const QuizItem *it, char *t, char *msg, size_t m
         errf(msg, msglen, "Right: choice %d.", i + 1);
         return QV_RIGHT;
     }
-    errf(msg, msglen, "Choice %d is not right.", i + 1);
+    /* the learner's own pick, with its reason when the question gives one */
+    if (it->why[i][0])
+        errf(msg, msglen, "Choice %d is not right: %s", i + 1, it->why[i]);
+    else
+        errf(msg, msglen, "Choice %d is not right.", i + 1);
     return QV_WRONG;
 }
 
@@ -567,6 +571,68 @@ const char *quiz_hint(const QuizItem *it, int h, char *out, size_t outlen)
     default:
         return NULL;
     }
+}
+
+int quiz_choice_picked(const QuizItem *it, const char *answer)
+{
+    char t[256], *tok[QUIZ_MAX_CHOICES + 1];
+    if (it->kind != QK_CHOICE || !answer)
+        return -1;
+    snprintf(t, sizeof t, "%s", answer);
+    if (split_tokens(t, tok, QUIZ_MAX_CHOICES) != 1)
+        return -1;
+    return parse_choice_token(tok[0], it->n_choices);
+}
+
+const char *quiz_hint_after(const QuizItem *it, int h, const char *given, char *out,
+                            size_t outlen)
+{
+    int wrong = quiz_choice_picked(it, given);
+    if (wrong < 0 || (it->correct >> wrong & 1u) || it->n_choices < 3)
+        return quiz_hint(it, h, out, outlen);
+    if (h < 0 || h >= quiz_hint_count(it))
+        return NULL;
+    if (h == 0) { /* first: the learner's own pick ruled out, with its reason */
+        if (it->why[wrong][0])
+            snprintf(out, outlen, "It is not choice %d (%s): %s", wrong + 1, it->choices[wrong],
+                     it->why[wrong]);
+        else
+            snprintf(out, outlen, "It is not choice %d (%s).", wrong + 1, it->choices[wrong]);
+        return out;
+    }
+    if (h - 1 < it->n_hints) {
+        snprintf(out, outlen, "%s", it->hints[h - 1]);
+        return out;
+    }
+    /* then the other wrong choices, as quiz_hint rules them out, the pick left out */
+    int a = h - 1 - it->n_hints, k = 0;
+    for (int i = it->n_choices - 1; i >= 0; i--)
+        if (!(it->correct & (1u << i)) && i != wrong && k++ == a) {
+            if (it->why[i][0])
+                snprintf(out, outlen, "It is not choice %d (%s): %s", i + 1, it->choices[i],
+                         it->why[i]);
+            else
+                snprintf(out, outlen, "It is not choice %d (%s).", i + 1, it->choices[i]);
+            return out;
+        }
+    return NULL;
+}
+
+int quiz_verdict_text(const QuizItem *it, const char *given, char *out, size_t outlen)
+{
+    size_t k = 0;
+#define PUT(...) do { int w_ = snprintf(out + k, outlen - k, __VA_ARGS__); \
+                      if (w_ > 0) k = (size_t)w_ < outlen - k ? k + (size_t)w_ : outlen - 1; } \
+                 while (0)
+    out[0] = 0;
+    PUT("Expected: %s    Yours: %s", it->answer, given && given[0] ? given : "(none)");
+    int pick = quiz_choice_picked(it, given);
+    if (pick >= 0 && !(it->correct >> pick & 1u) && it->why[pick][0])
+        PUT("\nWhy not %d: %s", pick + 1, it->why[pick]);
+    if (it->explain[0])
+        PUT("\n%s", it->explain);
+#undef PUT
+    return (int)k;
 }
 
 /* "-0.00" (a small negative value rounded) is "0.00". */

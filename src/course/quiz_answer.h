@@ -31,6 +31,19 @@ QuizVerdict quiz_check(const QuizItem *it, const char *answer, char *msg, size_t
 const char *quiz_hint(const QuizItem *it, int h, char *out, size_t outlen);
 /* Number of hints quiz_hint can give for it. */
 int quiz_hint_count(const QuizItem *it);
+/* The choice (0-based) a typed answer picks on a choice question ("2", "b"), -1 when it
+ * picks none (another kind, not one choice). */
+int quiz_choice_picked(const QuizItem *it, const char *answer);
+/* quiz_hint once the learner has answered given: after a wrong choice, the first hint rules
+ * out that very choice with its "why", then come the author's hints and the other wrong
+ * choices (never the right one, never all of the wrong ones: the same count as quiz_hint).
+ * given "" or a right answer: quiz_hint. NULL when there are no more. */
+const char *quiz_hint_after(const QuizItem *it, int h, const char *given, char *out,
+                            size_t outlen);
+/* What the learner reads once the answer is shown (after a verdict): "Expected: X    Yours:
+ * Y", on a wrong choice the line "Why not N: <its why>", then the explanation; lines split by
+ * '\n'. Written to out; returns its length. */
+int quiz_verdict_text(const QuizItem *it, const char *given, char *out, size_t outlen);
 /* Writes an expected number for display (the quiz screen and --answers) with the precision
  * the question implies: prec decimals when prec >= 0 (a placeholder's .N), else as many
  * decimals as the tolerance resolves (0.005 -> 2, 0.05 -> 1, 0.0011 -> 3), else (an exact

@@ -96,18 +96,17 @@ int explain_scaling(ScalingDemo *out, int d_k, uint64_t seed, NamedValues *nv)
     double mean = sum / pairs;
     out->var_raw = sum2 / pairs - mean * mean;
     out->var_scaled = out->var_raw / d_k;
-    /* One query against SCALING_KEYS keys, drawn from a seed of their own so the row is the
-     * same whatever the number of pairs above. */
+    /* One query against SCALING_KEYS keys: the same directions at every d_k, so that d_k
+     * only scales them. Each key's scaled score z_j = q·k_j/√d_k is drawn once, N(0, 1) as
+     * for any d_k (a fixed seed of its own), and its raw score is z_j·√d_k, whose spread is
+     * that of q·k at width d_k. A larger d_k therefore always sharpens the unscaled row (the
+     * softmax of a row scaled by a larger factor is more peaked), and the scaled row is the
+     * same at every width. */
     NormalRng s2 = {seed ^ 0xA5A5A5A5DEADBEEFULL, 0, 0};
-    float q[4096];
-    for (int i = 0; i < d_k; i++)
-        q[i] = (float)normal(&s2);
     for (int j = 0; j < SCALING_KEYS; j++) {
-        double dot = 0;
-        for (int i = 0; i < d_k; i++)
-            dot += q[i] * (float)normal(&s2);
-        out->raw[j] = (float)dot;
-        out->scaled[j] = (float)(dot / sqrt((double)d_k));
+        double z = normal(&s2);
+        out->raw[j] = (float)(z * sqrt((double)d_k));
+        out->scaled[j] = (float)z;
     }
     memcpy(out->w_raw, out->raw, sizeof out->raw);
     memcpy(out->w_scaled, out->scaled, sizeof out->scaled);
@@ -303,6 +302,7 @@ int explain_params(const ParamConfig *c, ParamRow *rows, long long *total, Named
     explain_put(nv, "ffn", (double)rows[a0 + 3].count, 1);
     explain_put(nv, "per_layer", (double)((q + 2 * kv + o + ffn + per * norm1 + abias + qkn)), 1);
     explain_put(nv, "lm_head", (double)rows[n - 1].count, 1);
+    explain_put(nv, "qk_norms", (double)(L * qkn), 1);
     explain_put(nv, "embedding_share", 100.0 * rows[0].count / (double)t, 0);
     explain_put(nv, "ffn_share", 100.0 * rows[a0 + 3].count / (double)t, 0);
     return n;

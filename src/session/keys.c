@@ -452,6 +452,13 @@ static const KeyRow ROWS[] = {
     {.map = KM_QUIZ, .help_key = "enter, space, n", .help = "after a verdict: the next question",
      .hint_key = "enter", .hint = "next", .modes = MODE(KMODE_QUIZ_VERDICT),
      .keys = {ENTER_KEYS(REQ_STEP_NEXT), K(' ', REQ_STEP_NEXT), K('n', REQ_STEP_NEXT)}},
+    {.map = KM_QUIZ, .help_key = "↑/↓, k/j", .help = "scroll the question, the answer and why "
+     "when they do not fit (a mark says how many lines are out of sight; k/j after an answer)",
+     .modes = MODE(KMODE_QUIZ_WRONG) | MODE(KMODE_QUIZ_VERDICT),
+     .keys = {K(UI_KEY_UP, REQ_CURSOR_UP), K(UI_KEY_DOWN, REQ_CURSOR_DOWN), K('k', REQ_CURSOR_UP),
+              K('j', REQ_CURSOR_DOWN)}},
+    {.map = KM_QUIZ, .modes = QUIZ_ASKING,
+     .keys = {K(UI_KEY_UP, REQ_CURSOR_UP), K(UI_KEY_DOWN, REQ_CURSOR_DOWN)}},
     {.map = KM_QUIZ, .help_key = "q, ESC",
      .help = "after a verdict, or in a terminal too small: leave the quiz", .hint_key = "q",
      .hint = "quit", .modes = MODE(KMODE_QUIZ_WRONG) | MODE(KMODE_QUIZ_VERDICT),

@@ -59,7 +59,7 @@ static void record(QuizSession *q, QuizResult r)
 int quiz_session_hint(QuizSession *q, char *buf, size_t n)
 {
     const QuizItem *it = quiz_session_item(q);
-    if (!it || !quiz_hint(it, q->hints, buf, n))
+    if (!it || !quiz_hint_after(it, q->hints, q->last, buf, n))
         return 0;
     q->hints++;
     q->tally.hints++;
@@ -76,6 +76,8 @@ QuizVerdict quiz_session_answer(QuizSession *q, const char *answer, char *msg, s
     QuizVerdict v = quiz_check(it, answer, msg, n);
     if (v == QV_RIGHT && q->tries == 0)
         record(q, q->hints ? QR_RIGHT_HINTED : QR_RIGHT);
+    if (v == QV_WRONG)
+        snprintf(q->last, sizeof q->last, "%s", answer);
     if (v == QV_WRONG && q->tries++ == 0)
         record(q, QR_WRONG);
     return v;
@@ -86,6 +88,7 @@ void quiz_session_next(QuizSession *q)
     if (q->cur < q->set->n)
         q->cur++;
     q->hints = q->tries = q->recorded = 0;
+    q->last[0] = 0;
 }
 
 void quiz_session_skip(QuizSession *q)

@@ -29,6 +29,8 @@ typedef struct {
     int hints;                /* hints shown for it */
     int tries;                /* wrong answers to it */
     int recorded;             /* its result is recorded */
+    char last[256];           /* the last answer judged wrong ("" none): the hints speak to
+                                 a wrong choice first (quiz_hint_after) */
     QuizTally tally;
     QuizResult *res;          /* (set->n) how each question went */
     int *done;                /* (set->n) 1 once recorded */
@@ -40,7 +42,8 @@ typedef struct {
 int quiz_session_start(QuizSession *q, const QuizSet *set, Progress *prog, int scores);
 /* The question asked, NULL after the last. */
 const QuizItem *quiz_session_item(const QuizSession *q);
-/* The next hint of the question in buf (n bytes): 1, or 0 when it has no more. */
+/* The next hint of the question in buf (n bytes), after a wrong choice that choice ruled out
+ * first (quiz_hint_after): 1, or 0 when it has no more. */
 int quiz_session_hint(QuizSession *q, char *buf, size_t n);
 /* Judges answer: QV_INVALID (not counted: msg says why), QV_RIGHT or QV_WRONG; the first
  * answer counted is recorded (right, right with hints, or wrong). msg: quiz_check's words. */

@@ -185,7 +185,7 @@ static void draw(const ClassQuiz *cqz, long left)
     else if (left == 0)
         snprintf(right, sizeof right, "0:00 time is up ");
     else
-        snprintf(right, sizeof right, "time ");
+        right[0] = 0; /* no countdown without --time: no word for it either */
     ui_putf(0, 1, COLS - ui_width(right) - 2, "class quiz: %s  question %d of %d", s->title,
             i + 1, s->n);
     ui_put(0, COLS - ui_width(right), ui_width(right), right);

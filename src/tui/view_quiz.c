@@ -28,6 +28,7 @@ typedef struct {
     char msg[400];
     Feedback fb;
     int cell_col;             /* cell questions: cursor column */
+    int scroll;               /* lines of the question's body scrolled up (↑/↓) */
     int quit;
 } QV;
 
@@ -41,14 +42,34 @@ static const QuizItem *cur_item(const QV *q)
 
 /* ---- drawing ---- */
 
+/* The question's body scrolls (↑/↓) when it does not fit: it is laid out on virtual rows
+ * from 2, shown from row 2 + off on, on the rows top..bot-1; dry lays out without drawing
+ * (to measure). */
+static struct {
+    int off, top, bot, dry;
+} vw = {0, 2, 1 << 20, 0};
+
+/* The screen row of virtual row y, or -1 when it is out of sight (or measuring). */
+static int vrow(int y)
+{
+    int r = y - vw.off;
+    return !vw.dry && r >= vw.top && r < vw.bot ? r : -1;
+}
+
 typedef struct {
     int y, x, w, maxy, attr;
+    int skip;                 /* lines not drawn first (scrolled up) */
 } WrapCtx;
 
 static void wrap_line(const char *s, int len, void *vctx)
 {
     WrapCtx *c = vctx;
-    if (c->y >= c->maxy)
+    if (c->skip > 0) {
+        c->skip--;
+        return;
+    }
+    int r = vrow(c->y++);
+    if (r < 0)
         return;
     char line[1024], tl[1200];
     if (len >= (int)sizeof line)
@@ -57,18 +78,34 @@ static void wrap_line(const char *s, int len, void *vctx)
     line[len] = 0;
     ui_text(line, tl, sizeof tl);
     attron(c->attr);
-    ui_put(c->y, c->x, c->w, tl);
+    ui_put(r, c->x, c->w, tl);
     attroff(c->attr);
-    c->y++;
 }
 
-/* Wraps text at (y, x) in w columns, not past maxy; returns the next free row. */
+/* ui_put on virtual row y (nothing when out of sight); the columns used. */
+static int vput(int y, int x, int w, int attr, const char *text)
+{
+    int r = vrow(y), used = 0;
+    if (r < 0)
+        return ui_width(text) < w ? ui_width(text) : w;
+    attron(attr);
+    used = ui_put(r, x, w, text);
+    attroff(attr);
+    return used;
+}
+
+/* Wraps text at virtual row y, x in w columns (shown where vw shows it); returns the next
+ * row. (maxy is kept for the summary's callers: the rows stop there.) */
 static int put_wrapped(int y, int x, int w, int maxy, int attr, const char *text)
 {
     char tmp[4096];
     ui_text(text, tmp, sizeof tmp); /* transliterate first so widths are right */
-    WrapCtx c = {y, x, w, maxy, attr};
+    WrapCtx c = {y, x, w, maxy, attr, 0};
+    int bot = vw.bot;
+    if (maxy > 0 && maxy < vw.bot)
+        vw.bot = maxy;
     ui_wrap(tmp, w, wrap_line, &c);
+    vw.bot = bot;
     return c.y;
 }
 
@@ -228,6 +265,109 @@ static void draw_done(const QV *q)
         put_wrapped(y + 1, x, w, LINES - 2, A_DIM, "Progress is not saved in this session.");
 }
 
+/* The question's body on virtual rows from 2 (vw says which are shown): the prompt, setup,
+ * choices, the answer, the verdict with the "why not" of the learner's pick, the hints, and
+ * once shown the answer and explanation (quiz_verdict_text). Returns the row after it. */
+static int body(const QV *q, const QuizItem *it, int x, int w)
+{
+    int y = 2;
+    char top[300], hu[32] = "";
+    if (q->qs.hints)
+        snprintf(hu, sizeof hu, "  hints used: %d", q->qs.hints);
+    snprintf(top, sizeof top, "%s  %s%s%s", it->key, quiz_kind_name(it->kind),
+             it->drill[0] ? " (drill: fresh numbers each time)" : "", hu);
+    vput(y++, x, w, A_DIM, top);
+    y++;
+    if (it->lead[0])
+        y = put_wrapped(y, x, w, 0, A_DIM, it->lead);
+    y = put_wrapped(y, x, w, 0, A_BOLD, it->prompt);
+    if (it->context[0]) {
+        char setup[500];
+        snprintf(setup, sizeof setup, "Setup: %s", it->context);
+        y = put_wrapped(y, x, w, 0, A_DIM, setup);
+    }
+    y++;
+    for (int c = 0; c < it->n_choices; c++) {
+        char line[300];
+        snprintf(line, sizeof line, "%d) %s", c + 1, it->choices[c]);
+        y = put_wrapped(y, x + 2, w - 2, 0, A_NORMAL, line);
+    }
+    if (it->n_choices)
+        vput(y++, x + 2, w - 2, A_DIM, it->kind == QK_MULTI
+                                         ? "type the numbers of every right choice, e.g. 1 3"
+                                         : "type the number of your choice");
+    if (it->kind == QK_CELL && it->grid_n) {
+        /* the grid fits itself to the rows left (a window around the question's row): it is
+         * drawn (also when measuring: draw erases first) unless scrolled away */
+        int r = y - vw.off;
+        if (r >= vw.top)
+            y = view_quiz_draw_grid(it, r, x, w, vw.bot < LINES - 2 ? vw.bot : LINES - 2,
+                                    q->cell_col, q->st == ST_ASK ? 6 : 8) - r + y + 1;
+        else
+            y += (it->grid_n < 3 ? it->grid_n : 3) + 3;
+    }
+    if (it->kind == QK_SHAPE)
+        vput(y++, x + 2, w - 2, A_DIM, "shapes: 6x64, 6×64, [6, 64] or (6, 64)");
+    if (it->kind == QK_TEXT)
+        vput(y++, x + 2, w - 2, A_DIM, "case, extra spaces, quotes and a final period are ignored");
+    y++;
+    int used = vput(y, x, w, A_BOLD, "Your answer: ");
+    char shown[300];
+    snprintf(shown, sizeof shown, "%s%s", q->st == ST_ASK ? q->input : q->given,
+             q->st == ST_ASK ? "_" : "");
+    vput(y, x + used, w - used, A_NORMAL, shown);
+    y += 2;
+    if (q->fb != FB_NONE) {
+        char line[600];
+        const char *g = q->fb == FB_RIGHT ? glyph_right() : q->fb == FB_WRONG ? glyph_wrong()
+                      : q->fb == FB_INVALID ? ui_glyph(G_WARN) : "";
+        snprintf(line, sizeof line, "%s %s", g, q->msg);
+        int attr = A_BOLD;
+        if (q->fb == FB_INVALID)
+            attr |= (int)COLOR_PAIR(UI_WARN);
+        else if (q->fb != FB_INFO)
+            attr |= (int)COLOR_PAIR(UI_ACCENT);
+        y = put_wrapped(y, x, w, 0, attr, line);
+    }
+    for (int h = 0; h < q->qs.hints; h++) {
+        char hint[700], line[720];
+        if (quiz_hint_after(it, h, q->qs.last, hint, sizeof hint)) {
+            snprintf(line, sizeof line, "Hint %d: %s", h + 1, hint);
+            y = put_wrapped(y, x, w, 0, A_NORMAL, line);
+        }
+    }
+    if (q->st == ST_SHOWN || q->st == ST_RIGHT) {
+        char text[3000], tmp[4096];
+        quiz_verdict_text(it, q->given, text, sizeof text);
+        ui_text(text, tmp, sizeof tmp);
+        int attr = A_BOLD; /* "Expected: ... Yours: ..." in bold, the rest plain */
+        y++;
+        for (char *p = tmp, *e; p; p = e ? e + 1 : NULL) {
+            e = strchr(p, '\n');
+            if (e)
+                *e = 0;
+            y = put_wrapped(y, x, w, 0, attr, p);
+            attr = A_NORMAL;
+        }
+    }
+    return y;
+}
+
+/* How far the body of the question can scroll at this size: its rows past the last one
+ * shown (one row is kept for the mark then). */
+static int scroll_max(const QV *q)
+{
+    const QuizItem *it = cur_item(q);
+    if (!it)
+        return 0;
+    vw.dry = 1;
+    vw.off = 0;
+    int end = body(q, it, 2, COLS - 4);
+    vw.dry = 0;
+    int maxy = LINES - 2;
+    return end > maxy ? end - (maxy - 1) : 0;
+}
+
 static void draw(const QV *q)
 {
     erase();
@@ -238,94 +378,37 @@ static void draw(const QV *q)
         ui_put(LINES / 2, 0, COLS, l1);
         return;
     }
+    int max = q->st == ST_DONE ? 0 : scroll_max(q);
+    erase(); /* what measuring drew */
     draw_header(q);
     if (q->st == ST_DONE) {
         draw_done(q);
         return;
     }
     const QuizItem *it = cur_item(q);
-    int x = 2, w = COLS - 4, maxy = LINES - 2, y = 2;
-    char top[300], hu[32] = "";
-    if (q->qs.hints)
-        snprintf(hu, sizeof hu, "  hints used: %d", q->qs.hints);
-    snprintf(top, sizeof top, "%s  %s%s%s", it->key, quiz_kind_name(it->kind),
-             it->drill[0] ? " (drill: fresh numbers each time)" : "", hu);
-    attron(A_DIM);
-    ui_put(y++, x, w, top);
-    attroff(A_DIM);
-    y++;
-    if (it->lead[0])
-        y = put_wrapped(y, x, w, maxy, A_DIM, it->lead);
-    y = put_wrapped(y, x, w, maxy, A_BOLD, it->prompt);
-    if (it->context[0]) {
-        char setup[500];
-        snprintf(setup, sizeof setup, "Setup: %s", it->context);
-        y = put_wrapped(y, x, w, maxy, A_DIM, setup);
-    }
-    y++;
-    for (int c = 0; c < it->n_choices && y < maxy; c++) {
-        char line[300];
-        snprintf(line, sizeof line, "%d) %s", c + 1, it->choices[c]);
-        y = put_wrapped(y, x + 2, w - 2, maxy, A_NORMAL, line);
-    }
-    if (it->n_choices) {
-        attron(A_DIM);
-        ui_put(y++, x + 2, w - 2, it->kind == QK_MULTI
-                                      ? "type the numbers of every right choice, e.g. 1 3"
-                                      : "type the number of your choice");
-        attroff(A_DIM);
-    }
-    if (it->kind == QK_CELL)
-        y = view_quiz_draw_grid(it, y, x, w, maxy, q->cell_col, q->st == ST_ASK ? 6 : 8) + 1;
-    if (it->kind == QK_SHAPE && y < maxy) {
-        attron(A_DIM);
-        ui_put(y++, x + 2, w - 2, "shapes: 6x64, 6×64, [6, 64] or (6, 64)");
-        attroff(A_DIM);
-    }
-    if (it->kind == QK_TEXT && y < maxy) {
-        attron(A_DIM);
-        ui_put(y++, x + 2, w - 2, "case, extra spaces, quotes and a final period are ignored");
-        attroff(A_DIM);
-    }
-    y++;
-    if (y < maxy) {
-        attron(A_BOLD);
-        int used = ui_put(y, x, w, "Your answer: ");
-        attroff(A_BOLD);
-        char shown[300];
-        snprintf(shown, sizeof shown, "%s%s", q->st == ST_ASK ? q->input : q->given,
-                 q->st == ST_ASK ? "_" : "");
-        ui_put(y, x + used, w - used, shown);
-        y += 2;
-    }
-    if (q->fb != FB_NONE && y < maxy) {
-        char line[600];
-        const char *g = q->fb == FB_RIGHT ? glyph_right() : q->fb == FB_WRONG ? glyph_wrong()
-                      : q->fb == FB_INVALID ? ui_glyph(G_WARN) : "";
-        snprintf(line, sizeof line, "%s %s", g, q->msg);
-        int attr = A_BOLD;
-        if (q->fb == FB_INVALID)
-            attr |= (int)COLOR_PAIR(UI_WARN);
-        else if (q->fb != FB_INFO)
-            attr |= (int)COLOR_PAIR(UI_ACCENT);
-        y = put_wrapped(y, x, w, maxy, attr, line);
-    }
-    for (int h = 0; h < q->qs.hints && y < maxy; h++) {
-        char hint[700], line[720];
-        if (quiz_hint(it, h, hint, sizeof hint)) {
-            snprintf(line, sizeof line, "Hint %d: %s", h + 1, hint);
-            y = put_wrapped(y, x, w, maxy, A_NORMAL, line);
-        }
-    }
-    if ((q->st == ST_SHOWN || q->st == ST_RIGHT) && y + 1 < maxy) {
-        y++;
-        char line[1500];
-        snprintf(line, sizeof line, "Expected: %s    Yours: %s", it->answer,
-                 q->given[0] ? q->given : "(none)");
-        y = put_wrapped(y, x, w, maxy, A_BOLD, line);
-        if (it->explain[0])
-            put_wrapped(y, x, w, maxy, A_NORMAL, it->explain);
-    }
+    int x = 2, w = COLS - 4, maxy = LINES - 2;
+    /* scroll < 0 follows the end: the verdict, the newest hint, the explanation */
+    int off = q->scroll < 0 || q->scroll > max ? max : q->scroll;
+    vw.off = off;
+    vw.top = 2;
+    vw.bot = max ? maxy - 1 : maxy;
+    body(q, it, x, w);
+    vw.off = 0;
+    vw.bot = 1 << 20;
+    if (!max)
+        return;
+    char mark[120];
+    const char *keys = ui.utf8 ? "↑/↓" : "up/down";
+    if (off < max)
+        snprintf(mark, sizeof mark, "%s %d more line%s below%s%s: %s scrolls",
+                 ui.utf8 ? "▼" : "v", max - off, max - off == 1 ? "" : "s",
+                 off ? ", " : "", off ? "more above" : "", keys);
+    else
+        snprintf(mark, sizeof mark, "%s %d line%s above: %s scrolls", ui.utf8 ? "▲" : "^", off,
+                 off == 1 ? "" : "s", keys);
+    attron(A_DIM | A_REVERSE);
+    ui_put(maxy - 1, x, w, mark);
+    attroff(A_DIM | A_REVERSE);
 }
 
 /* ---- keys ---- */
@@ -335,7 +418,7 @@ static void shown_next(QV *q)
 {
     q->input[0] = q->given[0] = q->msg[0] = 0;
     q->fb = FB_NONE;
-    q->cell_col = 0;
+    q->cell_col = q->scroll = 0;
     q->st = q->qs.cur >= q->qs.set->n ? ST_DONE : ST_ASK;
 }
 
@@ -351,6 +434,8 @@ static void show_hint(QV *q)
     if (!quiz_session_hint(&q->qs, hint, sizeof hint)) {
         snprintf(q->msg, sizeof q->msg, "No more hints for this question.");
         q->fb = FB_INFO;
+    } else {
+        q->scroll = -1; /* the new hint in sight */
     }
 }
 
@@ -368,6 +453,7 @@ static void submit(QV *q)
         return;
     }
     snprintf(q->given, sizeof q->given, "%s", ans);
+    q->scroll = -1; /* the verdict in sight */
     q->fb = v == QV_RIGHT ? FB_RIGHT : FB_WRONG;
     q->st = v == QV_RIGHT ? ST_RIGHT : ST_WRONG;
 }
@@ -429,8 +515,10 @@ static void key(QV *q, Request r, int k)
     case REQ_ACCEPT:
         if (q->st == ST_ASK)
             submit(q);
-        else if (q->st == ST_WRONG)
+        else if (q->st == ST_WRONG) {
             q->st = ST_SHOWN;
+            q->scroll = -1; /* the answer and why in sight */
+        }
         return;
     case REQ_STEP_NEXT:
         next_question(q);
@@ -447,6 +535,7 @@ static void key(QV *q, Request r, int k)
         q->fb = FB_NONE;
         q->msg[0] = 0;
         q->input[0] = 0;
+        q->scroll = 0;
         return;
     case REQ_EDIT_ERASE:
         input_backspace(q);
@@ -454,6 +543,15 @@ static void key(QV *q, Request r, int k)
     case REQ_EDIT_CLEAR:
         q->input[0] = 0;
         return;
+    case REQ_CURSOR_DOWN:
+    case REQ_CURSOR_UP: { /* the question's body, when it does not fit */
+        int max = scroll_max(q);
+        if (q->scroll < 0 || q->scroll > max)
+            q->scroll = max;
+        q->scroll += r == REQ_CURSOR_DOWN ? 1 : -1;
+        q->scroll = q->scroll < 0 ? 0 : q->scroll > max ? max : q->scroll;
+        return;
+    }
     case REQ_CURSOR_LEFT:
         if (q->cell_col > 0)
             q->cell_col--;

@@ -30,7 +30,7 @@ wait_for "K-composition" 5
 keys X
 expect "L$layer.h$head knocked out" "X knocks the head out"
 expect "KNOCKED OUT" "the title says so"
-expect "Loss on the sentence $want" "with the losses dump computes"
+expect "loss $want nats" "with the losses dump computes, on one status line"
 keys X
 expect "L$layer.h$head back in" "X again puts it back"
 expect_gone "KNOCKED OUT" "the title no longer says so"

@@ -52,6 +52,22 @@ int main(void)
     CHECK_NEAR(sum, 1.0, 1e-6, "weights sum to 1");
     const NamedValue *v = explain_get(&nv, "var_raw");
     CHECK(v && v->value == s4.var_raw, "named value published");
+    /* the same directions at every d_k, scaled: each doubling sharpens the unscaled row
+     * (lesson 4's "watch the row sharpen as d_k grows" holds at every step) and leaves the
+     * scaled row as it was */
+    ScalingDemo prev, cur;
+    CHECK(explain_scaling(&prev, 1, 1, NULL) == 0, "scaling d_k=1");
+    for (int dk = 2; dk <= 1024; dk *= 2) {
+        CHECK(explain_scaling(&cur, dk, 1, NULL) == 0, "scaling d_k=%d", dk);
+        CHECK(cur.entropy_raw < prev.entropy_raw || prev.entropy_raw < 1e-9,
+              "d_k %d sharpens the unscaled row: entropy %g after %g bits", dk, cur.entropy_raw,
+              prev.entropy_raw);
+        CHECK(cur.max_raw >= prev.max_raw, "d_k %d: top weight %g after %g", dk,
+              (double)cur.max_raw, (double)prev.max_raw);
+        CHECK(fabs(cur.entropy_scaled - prev.entropy_scaled) < 1e-9, "d_k %d: the scaled row "
+              "is the same", dk);
+        prev = cur;
+    }
     ScalingDemo again;
     explain_scaling(&again, 4, 1, NULL);
     CHECK(memcmp(&again, &s4, sizeof s4) == 0, "same seed, same demo");

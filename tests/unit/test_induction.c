@@ -216,8 +216,10 @@ static void test_ablation(void)
     CHECK(isfinite(la_) && isfinite(lb_) && la_ != lb_, "sentence losses %g %g", la_, lb_);
     char words[600];
     CHECK(ablation_words(b, 0, 1, words, sizeof words) == 0, "%s", words);
-    CHECK(strstr(words, "L0.h1 knocked out") && strstr(words, "Loss on the sentence"),
+    CHECK(strstr(words, "L0.h1 knocked out") && strstr(words, "loss "),
           "the words name the head and the loss: %s", words);
+    CHECK(strlen(words) <= ABLATION_COLS, "the words fit the status line at 80 columns (%zu): %s",
+          strlen(words), words);
     char want[64];
     snprintf(want, sizeof want, "%.2f -> %.2f", la_, lb_);
     CHECK(strstr(words, want) != NULL, "the words carry the computed losses (%s): %s", want, words);
