@@ -183,6 +183,29 @@ def main():
     size = os.path.getsize(os.path.join(d, "model.safetensors")) / 1e6
     print("first-heatmap model_mb=%.0f dump_wall_ms=%.0f (median of 5, file in the page cache) min_ms=%.0f"
           % (size, statistics.median(walls) * 1e3, min(walls) * 1e3))
+    lens_line(d, statistics.median(walls))
+
+
+LENS_SENTENCE = "She sat by the river bank and read."
+
+
+def lens_line(d, heatmap_s):
+    """The logit lens at every position and block (issue 36's target: under 0.5 s at 12
+    tokens): the whole `attend dump --lens --format json` process, median of 5, beside the plain
+    dump's time above (the rest is the lens: 12 blocks x 12 positions unembedded)."""
+    walls, cpus, n = [], [], 0
+    for _ in range(5):
+        t0, c0 = time.perf_counter(), os.times()
+        p = subprocess.run(["./attend", "dump", "--model", d, "--sentence", LENS_SENTENCE, "--lens",
+                            "--format", "json"], capture_output=True, check=True, text=True)
+        c1 = os.times()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(c1.children_user + c1.children_system - c0.children_user - c0.children_system)
+        n = len(json.loads(p.stdout)["token_ids"])
+    print("lens n=%d blocks=%d dump_lens_wall_ms=%.0f dump_lens_cpu_ms=%.0f lens_only_wall_ms=%.0f "
+          "(median of 5; target < 500 ms)" % (n, CFG["n_layer"] + 1, statistics.median(walls) * 1e3,
+                                              statistics.median(cpus) * 1e3,
+                                              (statistics.median(walls) - heatmap_s) * 1e3))
 
 
 if __name__ == "__main__":

@@ -608,6 +608,17 @@ static int ablated(const Fw *f, int h)
            f->layer < ATTEND_MAX_LAYERS && h < 64 && ((f->c->ablate[f->layer] >> h) & 1u);
 }
 
+/* Activation patching: the output of head h (-1: the FFN) of the current layer of the main
+ * stack's self-attention (or FFN) replaced by Controls.patch's rows, when it names them. */
+static void patch(const Fw *f, int h, float *out, size_t len)
+{
+    const ModelPatch *p = f->c->patch;
+    Stack main_stack = f->m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    if (p && f->stack == main_stack && p->layer == f->layer && p->head == h &&
+        f->sub == (h < 0 ? SUB_FFN : SUB_SELF))
+        memcpy(out, p->data, sizeof(float) * len);
+}
+
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
 static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int nq,
                               const float *xkv, int nk, const int *key_ids, int causal,
@@ -683,6 +694,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         model_sdpa_out(o, band, q, k, v, M, lim, nq, nk, dh, dh, scale);
         if (ablated(f, h)) /* knocked out: the pattern stays, the output is zero */
             memset(o, 0, sizeof(float) * (size_t)nq * dh);
+        patch(f, h, o, (size_t)nq * dh);
         heads_out[h] = o;
     }
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
@@ -719,6 +731,7 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     proj(c, out, hid, L->w2, n, F, d);
     if (L->b2)
         tensor_add_row(out, L->b2, n, d);
+    patch(f, -1, out, (size_t)n * d);
     return out;
 }
 
@@ -861,6 +874,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
     }
     t->ctl = *c;
     t->ctl.order = NULL;
+    t->ctl.patch = NULL;
     t->n = n;
     t->m = encdec ? m_tgt : 0;
 
