@@ -8,10 +8,12 @@
  * The AVX-512 kernel, the AVX2 kernel, the portable kernel and the row/column tails all keep
  * that chain, so the bits do not depend on the shape, the tile an element falls in, the vector
  * width or the path taken (ATTEND_NO_AVX512=1 forces the AVX2 path; tests compare the two).
- * A few rows against a large matrix go to tensor_stream.c, which keeps the same chain. */
+ * A few rows against a large matrix go to tensor_stream.c, many to tensor_block.c; both keep
+ * the same chain. */
 #include "tensor.h"
 #include "attend_assert.h"
 #include "cpu.h"
+#include "tensor_block.h"
 #include "tensor_stream.h"
 
 #include <string.h>
@@ -246,6 +248,8 @@ void tensor_matmul_lda(float *restrict out, const float *restrict a, int lda,
     ATTEND_ASSERT(attend_disjoint(out, sizeof(float) * (size_t)n * m, b,
                                   sizeof(float) * (size_t)k * m));
     if (tensor_stream_matmul(out, a, lda, b, n, k, m)) /* a few rows, large weights */
+        return;
+    if (tensor_block_matmul(out, a, lda, b, n, k, m)) /* many rows, large weights */
         return;
 #if TENSOR_X86
     if (cpu_has_avx512()) {

@@ -40,6 +40,9 @@
 #define ZR 12
 #define YR 6
 
+/* Bytes of activations per token block of the [out, in] product past a few rows. */
+#define TENSOR_STREAM_BT_BYTES ((size_t)1 << 20)
+
 #define R_CASES(F) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12)
 
 static int min_i(int x, int y) { return x < y ? x : y; }
@@ -318,14 +321,21 @@ int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
 int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
                             const float *restrict b, int n, int k, int m, float sc)
 {
-    if (!streams(n, k, m))
+    if (n < 1 || k < 1 || (size_t)k * (size_t)m < TENSOR_STREAM_MIN_KM)
         return 0;
-    if (cpu_has_avx512())
-        stream_bt_z(out, a, b, n, k, m, sc);
-    else if (cpu_has_avx2_fma())
-        stream_bt_y(out, a, b, n, k, m, sc);
-    else
+    int z = cpu_has_avx512();
+    if (!z && !cpu_has_avx2_fma())
         return 0;
+    /* token blocks whose rows (TENSOR_STREAM_BT_BYTES) stay in L2 while every weight row passes */
+    int tb = (int)(TENSOR_STREAM_BT_BYTES / (sizeof(float) * (size_t)k));
+    tb = tb < ZR ? ZR : tb - tb % ZR;
+    for (int i0 = 0; i0 < n; i0 += tb) {
+        int r = n - i0 < tb ? n - i0 : tb;
+        if (z)
+            stream_bt_z(out + (size_t)i0 * m, a + (size_t)i0 * k, b, r, k, m, sc);
+        else
+            stream_bt_y(out + (size_t)i0 * m, a + (size_t)i0 * k, b, r, k, m, sc);
+    }
     return 1;
 }
 
