@@ -375,6 +375,79 @@ def model_checks(M, path, clean, corrupts, what, word=None):
     rollout_check(M, path, clean, ids, ref, what)
 
 
+def circuits_check(M, path, vocab, what, attend=None):
+    """attend heads --circuits against the definitions of circuits.h, from the weights."""
+    p = subprocess.run([attend or ATTEND, "heads", "--model", path, "--circuits", "--format", "json"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "%s: heads --circuits exits 0 %s" % (what, p.stderr.strip()[:200]))
+    if p.returncode:
+        return None
+    got = json.loads(p.stdout)["circuits"]
+    H, dh, d = M["H"], M["dh"], M["d"]
+    pool = [i for i, w in enumerate(vocab) if not (len(w) >= 2 and w[0] == "<" and w[-1] == ">")]
+    assert len(pool) <= 256
+    nrm = lambda x, w: norm(x, w, M["norm"], M["eps"])
+    worst, names = 0.0, []
+    for l, Ly in enumerate(M["layers"]):
+        for h in range(H):
+            sl = slice(h * dh, (h + 1) * dh)
+            Q, K, V, O = Ly["Wq"][:, sl], Ly["Wk"][:, sl], Ly["Wv"][:, sl], Ly["Wo"][sl]
+            e = nrm(M["E"][pool], Ly["n1"])
+            logits = final(M, e @ V @ O) @ M["WU"][:, pool]
+            copy = (logits.argmax(-1) == torch.arange(len(pool))).double().mean().item()
+            P = min(64, M["P"].shape[0])
+            pp = nrm(M["P"][:P], Ly["n1"])
+            sc = (pp @ Q) @ (pp @ K).T
+            sc = sc.masked_fill(torch.triu(torch.ones(P, P, dtype=torch.bool), 1), -math.inf)
+            prev = (sc[1:].argmax(-1) == torch.arange(P - 1)).double().mean().item()
+            g = got[l * H + h]
+            worst = max(worst, abs(g["copy"] - copy), abs(g["prev"] - prev))
+            if l:
+                QK = Q @ K.T
+                for gg in range(H):
+                    s2 = slice(gg * dh, (gg + 1) * dh)
+                    OV = M["layers"][l - 1]["Wv"][:, s2] @ M["layers"][l - 1]["Wo"][s2]
+                    kc = (torch.linalg.norm(QK @ OV.T) / (torch.linalg.norm(QK) * torch.linalg.norm(OV))).item()
+                    worst = max(worst, abs(g["kcomp"][gg] - kc))
+            names.append("L%d.h%d" % (l, h))
+    check(worst <= 1e-6, "%s: every head's copying, previous-position and K-composition scores as "
+          "the reference (max |d| %.1e)" % (what, worst))
+    return got
+
+
+def lesson_check():
+    """Lesson 22's first page (plain mode) states the numbers the dump gives: the head that looks
+    hardest from the last row, its push (its attribution part) and its knock-out effect."""
+    import re
+    sent = "lion key moon cat lion key moon"
+    state = tempfile.mkdtemp(prefix="attend-lens-state-")
+    env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
+    p = subprocess.run([ATTEND, "--plain", "--lesson", "what-a-head-does"], input="q\n",
+                       capture_output=True, text=True, timeout=600, env=env)
+    shutil.rmtree(state, ignore_errors=True)
+    m = re.search(r'top guess is "(\w+)"\. From that row, L(\d)\.h(\d) looks hardest: (\d+\.\d+) on "(\w+)"\. '
+                  r"Its own push on the guess's logit is (-?\d+\.\d+); knocked out, the logit moves by (-?\d+\.\d+)",
+                  p.stdout)
+    check(m is not None, "lesson 22 page 1 reads in plain mode: %s" % p.stdout[:200].replace("\n", " "))
+    if not m:
+        return
+    nxt, l, h, w, key, push, knock = m.groups()
+    rc, out, _ = run(["--model", "data/induction.json", "--sentence", sent, "--attribute", nxt, "--format", "json"])
+    a = json.loads(out)["attribution"]
+    part = {q["name"]: q["value"] for q in a["parts"]}["L%s.h%s" % (l, h)]
+    full = json.loads(run(["--model", "data/induction.json", "--sentence", sent, "--format", "json"])[1])
+    n = len(full["tokens"])
+    ws = [full["layers"][int(ll)]["heads"][int(hh)]["weights"][n - 1] for ll in range(2) for hh in range(2)]
+    peak = max(max(r) for r in ws)
+    ko = subprocess.run([ATTEND, "dump", "--model", "data/induction.json", "--sentence", sent, "--ablate",
+                         "%s.%s" % (l, h), "--attribute", nxt, "--format", "json"], capture_output=True, text=True)
+    kl = json.loads(ko.stdout)["attribution"]["logit"]
+    check(abs(float(push) - part) <= 0.005 and abs(float(w) - peak) <= 0.005 and
+          abs(float(knock) - (a["logit"] - kl)) <= 0.005,
+          "lesson 22 page 1: L%s.h%s peak %s (dump %.3f), push %s (--attribute %.3f), knock-out %s "
+          "(--ablate %.3f)" % (l, h, w, peak, push, part, knock, a["logit"] - kl))
+
+
 def refusals(tmp):
     rc, _, err = run(["--model", "data/translate.json", "--sentence", "the cat", "--target", "le chat", "--lens"])
     check(rc == 1 and "encoder-decoder" in err, "an encoder-decoder model is refused, saying why: " + err.strip()[:90])
@@ -412,6 +485,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="attend-lens-")
     try:
         refusals(tmp)
+        lesson_check()
         M, vocab = attend_model("data/decoder.json")
         model_checks(M, "data/decoder.json", "the cat sat on the mat",
                      ["the dog sat on the mat"], "decoder.json", word="mat")
@@ -424,6 +498,7 @@ def main():
         clean = " ".join(seg + seg)
         corrupt = " ".join(seg + [words[20]] + seg[1:])
         model_checks(M, "data/induction.json", clean, [corrupt], "induction.json", word=seg[1])
+        circuits_check(M, "data/induction.json", vocab, "induction.json")
         M, vocab = attend_model("data/wordnet.json")
         model_checks(M, "data/wordnet.json", "she sat by the river bank .",
                      ["he sat by the river bank .", "she sat by the river shore .", "she ran by the river bank ."],
