@@ -26,7 +26,7 @@ static const char USAGE[] =
     "usage: attend lab [list]                      the labs and your progress\n"
     "       attend lab start NAME [DIR] [--lang c] [--force]\n"
     "                                              write the starter NAME.py (or NAME.c)\n"
-    "       attend lab check NAME FILE [options]   check FILE: exit 0 pass, 1 fail\n"
+    "       attend lab check NAME FILE [options]   check FILE: exit 0 pass, 1 wrong, 2 cannot run\n"
     "       attend lab watch NAME FILE [options]   check again on every save (Ctrl-C, Ctrl-D)\n"
     "       attend lab hint NAME                   the next hint\n"
     "       attend lab solution NAME [--lang c]    after a pass, or after 3 failed checks\n"
@@ -177,6 +177,30 @@ static int cmd_start(const Args *a)
 
 /* ---- check ---- */
 
+/* Ctrl-C, SIGTERM, SIGHUP (a closed terminal): the run in progress is killed with every
+ * process it started (LabCheckOpts.stop), then attend stops. */
+static volatile sig_atomic_t stop_sig;
+static void on_stop(int sig) { stop_sig = sig; }
+static void catch_stop(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Says once per run how the learner's code is contained (lab_contain_mode). */
+static void say_containment(void)
+{
+    static int said;
+    char words[800];
+    if (said++)
+        return;
+    lab_contain_mode(words, sizeof words);
+    printf("(%s)\n", words);
+}
+
 /* "lesson N, “Title” (attend --lesson ID)" for the lesson id, from the installed course. */
 static void lesson_ref(const char *id, char *out, size_t n)
 {
@@ -229,10 +253,18 @@ static int check_once(const LabDef *d, const char *file, const Args *a, int show
 {
     LabCheck c;
     char err[1200];
-    if (lab_check(d, file, &a->co, &c, err, sizeof err)) {
+    LabCheckOpts co = a->co;
+    co.stop = &stop_sig;
+    say_containment();
+    if (lab_check(d, file, &co, &c, err, sizeof err)) {
         fprintf(stderr, "attend lab: %s\n", err);
         lab_check_free(&c);
         return 2;
+    }
+    if (c.interrupted) {
+        printf("%s\n", c.problem);
+        lab_check_free(&c);
+        return 128 + (stop_sig > 0 ? stop_sig : SIGINT);
     }
     print_verdict(d, file, &c);
     int pass = c.ran && c.verdict.pass && !c.torch_fail;
@@ -256,14 +288,12 @@ static int check_once(const LabDef *d, const char *file, const Args *a, int show
         if (!lab_show_path(d->name, path, sizeof path, err, sizeof err))
             lab_show_write(path, d, file, &c, err, sizeof err);
     }
+    int rc = pass ? 0 : c.cannot_run ? 2 : 1;
     lab_check_free(&c);
-    return pass ? 0 : 1;
+    return rc;
 }
 
 /* ---- watch ---- */
-
-static volatile sig_atomic_t stop_watch;
-static void on_stop(int sig) { stop_watch = sig; }
 
 /* The file's modification time and size as one stamp (0 when it cannot be read). */
 static double stamp(const char *file)
@@ -276,26 +306,21 @@ static double stamp(const char *file)
 
 static int cmd_watch(const LabDef *d, const char *file, const Args *a)
 {
-    struct sigaction sa = {0};
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     int in_open = 1, last = 2;
-    while (!stop_watch) {
+    while (!stop_sig) {
         double seen = stamp(file);
         printf("---- %s: checking %s\n", d->name, file);
         last = check_once(d, file, a, 1);
         printf("---- watching %s: save it to check again (Ctrl-C or Ctrl-D stops)\n", file);
         fflush(stdout);
-        while (!stop_watch && stamp(file) == seen) {
+        while (!stop_sig && stamp(file) == seen) {
             struct pollfd pf = {0, POLLIN, 0};
             int r = poll(&pf, in_open ? 1 : 0, 300);
             if (r > 0 && (pf.revents & (POLLIN | POLLHUP))) {
                 char buf[256];
                 ssize_t n = read(0, buf, sizeof buf);
                 if (n <= 0) /* EOF (Ctrl-D, a closed pipe) stops; an error stops listening */
-                    stop_watch = n == 0 ? -1 : stop_watch;
+                    stop_sig = n == 0 ? -1 : stop_sig;
                 in_open = n > 0;
             } else if (r > 0 && (pf.revents & POLLNVAL)) {
                 in_open = 0;
@@ -382,10 +407,14 @@ int cmd_lab(int argc, char **argv)
         return 2;
     if (!strcmp(verb, "start"))
         return cmd_start(&a);
-    if (!strcmp(verb, "check"))
+    if (!strcmp(verb, "check")) {
+        catch_stop();
         return check_once(d, a.pos[1], &a, 1);
-    if (!strcmp(verb, "watch"))
+    }
+    if (!strcmp(verb, "watch")) {
+        catch_stop();
         return cmd_watch(d, a.pos[1], &a);
+    }
     if (!strcmp(verb, "hint"))
         return cmd_hint(d);
     return cmd_solution(d, &a);

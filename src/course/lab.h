@@ -6,6 +6,7 @@
 #ifndef ATTEND_LAB_H
 #define ATTEND_LAB_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #define LAB_MAX_DIMS 3
@@ -130,6 +131,12 @@ int lab_diagnose(const LabDef *d, const LabCases *lc, const LabResult *r, LabVer
 int lab_close(double want, double got);
 
 /* ---- lab_run.c: the learner's code as a child process ---- */
+#define LAB_RUN_RO 4
+enum { LAB_CONTAIN_LIMITS = 0, LAB_CONTAIN_BWRAP = 1 };
+/* How the learner's code is contained here, probed once per process: LAB_CONTAIN_BWRAP when
+ * bubblewrap is installed and can make a sandbox (ATTEND_LAB_BWRAP=0 turns it off), else
+ * LAB_CONTAIN_LIMITS; words (may be NULL) says which, and why, in one sentence. */
+int lab_contain_mode(char *words, size_t n);
 typedef struct {
     const char *const *argv;  /* program and arguments (argv[0] a path or a name on PATH) */
     const char *dir;          /* working directory */
@@ -140,21 +147,32 @@ typedef struct {
     size_t mem_bytes;         /* address-space limit, RLIMIT_AS */
     size_t out_cap;           /* most bytes of stdout+stderr kept before the child is killed */
     size_t res_cap;           /* most bytes of the answer (fd 3) */
+    /* (the fields below may be left 0) */
+    const char *tmp;          /* a private temporary directory attend made: /tmp inside
+                                 bubblewrap, $TMPDIR and $HOME without; NULL: none */
+    const char *ro[LAB_RUN_RO]; /* more paths the child reads (the harness), NULL-ended */
+    int contain;              /* LAB_CONTAIN_BWRAP: inside bubblewrap; 0: limits only */
+    volatile sig_atomic_t *stop; /* when it becomes nonzero (a signal handler): kill the
+                                    whole tree and return, o->interrupted set */
 } LabRunSpec;
 typedef struct {
     int exited, status;       /* exited normally, with status */
     int signal;               /* killed by this signal (0 none) */
     int timed_out, out_over, res_over, exec_failed;
+    int interrupted;          /* spec->stop was set: everything was killed */
     char *out;                /* stdout+stderr (caller frees), NUL-terminated */
     size_t out_len;
     char *res;                /* fd 3 (caller frees), NUL-terminated */
     size_t res_len;
     double secs;
 } LabRunOut;
-/* Runs spec's program in its own session (no terminal), with the limits, stdin from input,
- * stdout and stderr into out, fd 3 into res; kills its whole process group at the end or when
- * a limit is passed. Never waits past wall_s (plus a moment to reap). 0, or -1 with a message
- * (could not start: pipes, fork). */
+/* Runs spec's program in its own session (no terminal), with the limits and a clean
+ * environment, inside bubblewrap when spec->contain says so, stdin from input, stdout and
+ * stderr into out, fd 3 into res. The calling process is a child subreaper while it runs, and
+ * every process the program started (whatever its group or session) is killed and reaped at
+ * the end, when a limit is passed, or when *spec->stop is set: call it from a process whose
+ * other children may be reaped too. Never waits past wall_s (plus a moment to reap). 0, or
+ * -1 with a message (could not start: pipes, fork). */
 int lab_run_child(const LabRunSpec *spec, LabRunOut *o, char *err, size_t errlen);
 void lab_run_out_free(LabRunOut *o);
 
@@ -166,12 +184,16 @@ typedef struct {
     double timeout_s;         /* wall limit of the learner's run (0: 10 s) */
     int torch;                /* 1: the PyTorch step when the attention lab passes and torch
                                  is installed */
+    volatile sig_atomic_t *stop; /* set by a signal handler: the run is killed (LabRunSpec) */
 } LabCheckOpts;
 typedef struct {
     LabCases cases;
     LabResult result;
     LabVerdict verdict;
     int ran;                  /* 1 when the learner's code ran and was judged */
+    int cannot_run;           /* 1: the file cannot run (syntax, import, a missing function,
+                                 a compile error): exit status 2, as docs/labs.md says */
+    int interrupted;          /* 1: opts->stop was set and the run killed */
     char problem[2048];       /* when it could not be judged: why (a fatal, a crash, a limit) */
     char output[2048];        /* the first lines the learner's code printed, if any */
     char torch[320];          /* the PyTorch step's outcome in words, or "" */

@@ -1,7 +1,10 @@
 /* lab_check.c - one check of a learner's lab file: find the interpreter or the compiler (a
  * message naming the Debian package when missing), build the cases, run the harness with the
- * learner's code as a limited child, parse its answer and judge it; the PyTorch step. */
+ * learner's code as a limited child (contained: the probe for bubblewrap is here), parse its
+ * answer and judge it; the PyTorch step. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -15,10 +18,77 @@
 #include "errf.h"
 #include "fileio.h"
 #include "lab.h"
+#include "lab_contain.h"
 
 #define LAB_FILE_MAX ((size_t)1 << 20)  /* the largest learner's file read */
 #define LAB_OUT_CAP ((size_t)64 << 10)  /* what the learner's code may print */
 #define LAB_RES_CAP ((size_t)64 << 20)  /* the harness's answer */
+#define LAB_CC_SECONDS 30.0              /* the compiler's time ... */
+#define LAB_CC_MEM ((size_t)1 << 30)     /* ... and address space */
+
+/* ---- the probe ---- */
+
+static int probed = -1;
+static char probe_words[400];
+
+/* The first line of text, at most n-1 bytes, printable. */
+static void first_line(char *out, size_t n, const char *text)
+{
+    size_t k = 0;
+    for (; text && text[k] && text[k] != '\n' && k + 1 < n; k++)
+        out[k] = (unsigned char)text[k] < 0x20 ? '?' : text[k];
+    out[k] = '\0';
+}
+
+int lab_contain_mode(char *words, size_t n)
+{
+    if (probed < 0) {
+        const char *env = getenv("ATTEND_LAB_BWRAP");
+        char bw[1024];
+        probed = LAB_CONTAIN_LIMITS;
+        if (env && !strcmp(env, "0")) {
+            snprintf(probe_words, sizeof probe_words, "ATTEND_LAB_BWRAP=0 turns bubblewrap off");
+        } else if (lab_which("bwrap", bw, sizeof bw)) {
+            snprintf(probe_words, sizeof probe_words,
+                     "bubblewrap is not installed: apt-get install bubblewrap");
+        } else {
+            const char *argv[] = {bw, "--unshare-all", "--die-with-parent", "--new-session",
+                                  "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                                  "--tmpfs", "/tmp", "--", "/bin/true", NULL};
+            LabRunSpec s = {.argv = argv, .dir = "/", .wall_s = 10, .cpu_s = 10,
+                            .out_cap = 4096, .res_cap = 64};
+            LabRunOut o;
+            char err[256], line[200];
+            if (lab_run_child(&s, &o, err, sizeof err)) {
+                snprintf(probe_words, sizeof probe_words, "bubblewrap could not start: %s", err);
+            } else {
+                if (o.exited && o.status == 0) {
+                    probed = LAB_CONTAIN_BWRAP;
+                } else {
+                    first_line(line, sizeof line, o.out);
+                    snprintf(probe_words, sizeof probe_words,
+                             "bubblewrap cannot make a sandbox here (%s)",
+                             line[0] ? line : "it failed");
+                }
+                lab_run_out_free(&o);
+            }
+        }
+    }
+    if (words && n)
+        snprintf(words, n, "%s",
+                 probed == LAB_CONTAIN_BWRAP
+                     ? "your code runs in bubblewrap: its own process namespace (nothing it "
+                       "starts outlives the check), no network, the file system read-only "
+                       "except its folder and a private /tmp, a clean environment"
+                     : probe_words);
+    if (words && n && probed != LAB_CONTAIN_BWRAP) {
+        size_t k = strlen(words);
+        snprintf(words + k, n - k, "; your code runs with limits only: time, memory and "
+                 "output limits, a clean environment, every process it starts killed at the "
+                 "end; it can write wherever you can");
+    }
+    return probed;
+}
 
 /* The absolute path of a data file of the labs (the child runs in another directory). 0, or
  * -1 with a message when it is missing. */
@@ -35,19 +105,51 @@ static int lab_data(const char *rel, char *out, size_t n, char *err, size_t errl
 /* 1 if name (no '/') is an executable on PATH, or a path that is executable. */
 static int on_path(const char *name)
 {
-    if (strchr(name, '/'))
-        return access(name, X_OK) == 0;
-    const char *path = getenv("PATH");
-    char buf[4096];
-    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-        const char *e = strchr(p, ':');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? p : ".", name);
-        if (access(buf, X_OK) == 0)
-            return 1;
-        p += n + (e ? 1 : 0);
+    char buf[1024];
+    return lab_which(name, buf, sizeof buf) == 0;
+}
+
+/* Removes the directory tree name under dirfd without following a link (depth bounded):
+ * the private temporary directory of a check, with whatever the learner's code left in it. */
+static void rm_tree(int dirfd, const char *name, int depth)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+        return;
+    if (S_ISDIR(st.st_mode) && depth < 64) {
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                rm_tree(fd, e->d_name, depth + 1);
+        if (d)
+            closedir(d);
+        else if (fd >= 0)
+            close(fd);
+        unlinkat(dirfd, name, AT_REMOVEDIR);
+    } else {
+        unlinkat(dirfd, name, 0);
     }
-    return 0;
+}
+
+/* Every run of a check shares these: the containment, a private temporary directory, the
+ * data directory the harness is read from, the signal flag. */
+typedef struct {
+    int contain;
+    char tmp[900];
+    char data[1024];
+    volatile sig_atomic_t *stop;
+} Ctx;
+
+static LabRunSpec spec(const Ctx *x, const char *const *argv, const char *dir, double wall,
+                       size_t mem)
+{
+    LabRunSpec s = {.argv = argv, .dir = dir, .wall_s = wall, .cpu_s = (int)ceil(wall),
+                    .mem_bytes = mem, .out_cap = LAB_OUT_CAP, .res_cap = LAB_RES_CAP,
+                    .tmp = x->tmp, .ro = {x->data, NULL}, .contain = x->contain,
+                    .stop = x->stop};
+    return s;
 }
 
 static const char *pick_python(const LabCheckOpts *o)
@@ -87,7 +189,11 @@ static int judge_run(LabCheck *c, const LabRunOut *r, double timeout, const char
     else if (r->res_over)
         snprintf(c->problem, sizeof c->problem, "%s answered more than %zu MiB and was stopped",
                  what, LAB_RES_CAP >> 20);
-    else if (r->signal)
+    else if (r->interrupted) {
+        c->interrupted = 1;
+        snprintf(c->problem, sizeof c->problem, "interrupted: %s was stopped, with every "
+                 "process it started", what);
+    } else if (r->signal)
         snprintf(c->problem, sizeof c->problem, "%s crashed: killed by signal %d (%s)%s", what,
                  r->signal, strsignal(r->signal),
                  r->signal == SIGSEGV ? ": an index out of bounds, or a NULL pointer?" : "");
@@ -98,12 +204,13 @@ static int judge_run(LabCheck *c, const LabRunOut *r, double timeout, const char
 
 /* Runs argv with the cases on stdin and judges the answer into c. 0, or -1 with err (attend
  * could not run it at all). */
-static int run_and_judge(const LabDef *d, const char *const *argv, const char *dir,
-                         const char *input, size_t ilen, double timeout, LabCheck *c,
-                         char *err, size_t errlen)
+static int run_and_judge(const Ctx *x, const LabDef *d, const char *const *argv,
+                         const char *dir, const char *input, size_t ilen, double timeout,
+                         LabCheck *c, char *err, size_t errlen)
 {
-    LabRunSpec s = {argv, dir, input, ilen, timeout, (int)ceil(timeout), (size_t)2 << 30,
-                    LAB_OUT_CAP, LAB_RES_CAP};
+    LabRunSpec s = spec(x, argv, dir, timeout, (size_t)2 << 30);
+    s.input = input;
+    s.input_len = ilen;
     LabRunOut r;
     if (lab_run_child(&s, &r, err, errlen))
         return -1;
@@ -123,6 +230,8 @@ static int run_and_judge(const LabDef *d, const char *const *argv, const char *d
                       argv[0]);
         } else if (c->result.fatal[0]) {
             snprintf(c->problem, sizeof c->problem, "%s", c->result.fatal_msg);
+            c->cannot_run = !strcmp(c->result.fatal, "import") ||
+                            !strcmp(c->result.fatal, "missing");
         } else if (lab_diagnose(d, &c->cases, &c->result, &c->verdict)) {
             rc = errf(err, errlen, "out of memory");
         } else {
@@ -134,14 +243,15 @@ static int run_and_judge(const LabDef *d, const char *const *argv, const char *d
 }
 
 /* The PyTorch step (attention lab, Python, after a pass): c->torch in words. */
-static void torch_step(const LabDef *d, const char *py, const char *harness, const char *file,
-                       const char *dir, double timeout, LabCheck *c)
+static void torch_step(const Ctx *x, const LabDef *d, const char *py, const char *harness,
+                       const char *file, const char *dir, double timeout, LabCheck *c)
 {
     size_t ilen;
     char *input = lab_input_text(d, &c->cases, 1, &ilen), err[256];
-    const char *argv[] = {py, "-I", harness, file, NULL};
-    LabRunSpec s = {argv, dir, input, ilen, timeout + 30, (int)timeout + 30, (size_t)8 << 30,
-                    LAB_OUT_CAP, LAB_RES_CAP};
+    const char *argv[] = {py, "-I", "-B", harness, file, NULL};
+    LabRunSpec s = spec(x, argv, dir, timeout + 30, (size_t)8 << 30);
+    s.input = input;
+    s.input_len = ilen;
     LabRunOut r;
     LabResult res;
     double worst;
@@ -169,8 +279,8 @@ static void torch_step(const LabDef *d, const char *py, const char *harness, con
 
 /* Compiles the C harness with the learner's file into tmpdir/lab. 0 compiled, 1 it did not
  * (c->problem says why), -1 attend could not (err). */
-static int compile_c(const LabDef *d, const LabCheckOpts *o, const char *file, const char *dir,
-                     const char *bin, LabCheck *c, char *err, size_t errlen)
+static int compile_c(const Ctx *x, const LabDef *d, const LabCheckOpts *o, const char *file,
+                     const char *dir, const char *bin, LabCheck *c, char *err, size_t errlen)
 {
     const char *cc = o && o->cc ? o->cc : getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
     if (!on_path(cc))
@@ -181,16 +291,20 @@ static int compile_c(const LabDef *d, const LabCheckOpts *o, const char *file, c
         return -1;
     snprintf(def, sizeof def, "-DLAB_%s", !strcmp(d->name, "softmax") ? "SOFTMAX" : "ATTENTION");
     const char *argv[] = {cc, "-std=c11", "-O1", def, "-o", bin, harness, file, "-lm", NULL};
-    LabRunSpec s = {argv, dir, NULL, 0, 60, 60, 0, LAB_OUT_CAP, 4096};
+    /* the compiler under limits too: an #include "/dev/zero" must not eat the machine */
+    LabRunSpec s = spec(x, argv, dir, LAB_CC_SECONDS, LAB_CC_MEM);
+    s.res_cap = 4096;
     LabRunOut r;
     if (lab_run_child(&s, &r, err, errlen))
         return -1;
     int rc = 0;
     if (r.exec_failed) {
         rc = errf(err, errlen, "cannot run %s", cc);
-    } else if (!judge_run(c, &r, 60, "the compiler") || !r.exited || r.status) {
-        if (!c->problem[0])
+    } else if (!judge_run(c, &r, LAB_CC_SECONDS, "the compiler") || !r.exited || r.status) {
+        if (!c->problem[0]) {
             snprintf(c->problem, sizeof c->problem, "%s could not compile %.1000s:", cc, file);
+            c->cannot_run = 1;
+        }
         keep_output(c, r.out, r.out_len);
         rc = 1;
     }
@@ -252,44 +366,56 @@ int lab_check(const LabDef *d, const char *file, const LabCheckOpts *o, LabCheck
     char *input = lab_input_text(d, &c->cases, 0, &ilen);
     if (!input)
         return errf(err, errlen, "out of memory");
+    Ctx x;
+    memset(&x, 0, sizeof x);
+    x.contain = lab_contain_mode(NULL, 0);
+    x.stop = o ? o->stop : NULL;
+    char harness[1024];
+    if (lab_data(!strcmp(lang, "c") ? "data/labs/harness.c" : "data/labs/harness.py", harness,
+                 sizeof harness, err, errlen)) {
+        free(input);
+        return -1;
+    }
+    snprintf(x.data, sizeof x.data, "%s", harness);
+    *strrchr(x.data, '/') = '\0';
+    /* a private temporary directory: /tmp inside bubblewrap, $TMPDIR without; removed with
+     * whatever is in it */
+    const char *t = getenv("TMPDIR");
+    if (!t || t[0] != '/' || strlen(t) > 800)
+        t = "/tmp";
+    snprintf(x.tmp, sizeof x.tmp, "%s/attend-lab-XXXXXX", t);
+    if (!mkdtemp(x.tmp)) {
+        free(input);
+        return errf(err, errlen, "cannot make a temporary directory in %s: %s", t,
+                    strerror(errno));
+    }
     int rc;
     if (!strcmp(lang, "c")) {
-        const char *t = getenv("TMPDIR");
-        char td[900], binpath[1000];
-        if (!t || !*t || strlen(t) > 800)
-            t = "/tmp";
-        snprintf(td, sizeof td, "%s/attend-lab-XXXXXX", t);
-        if (!mkdtemp(td)) {
-            free(input);
-            return errf(err, errlen, "cannot make a temporary directory in %s: %s", t,
-                        strerror(errno));
-        }
-        snprintf(binpath, sizeof binpath, "%s/lab", td);
-        rc = compile_c(d, o, abs, dir, binpath, c, err, errlen);
+        /* the compiler writes into the private /tmp (inside bubblewrap, / is read-only); the
+         * program runs from the host's path of the same file (read-only, bound again) */
+        char out[1000], binpath[1000];
+        snprintf(binpath, sizeof binpath, "%s/lab", x.tmp);
+        snprintf(out, sizeof out, "%s", x.contain == LAB_CONTAIN_BWRAP ? "/tmp/lab" : binpath);
+        rc = compile_c(&x, d, o, abs, dir, out, c, err, errlen);
         if (rc == 0) {
             const char *argv[] = {binpath, NULL};
-            rc = run_and_judge(d, argv, dir, input, ilen, timeout, c, err, errlen);
+            rc = run_and_judge(&x, d, argv, dir, input, ilen, timeout, c, err, errlen);
         }
-        unlink(binpath);
-        rmdir(td);
         rc = rc > 0 ? 0 : rc;
     } else {
         const char *py = pick_python(o);
-        char harness[1024];
-        if (lab_data("data/labs/harness.py", harness, sizeof harness, err, errlen)) {
-            free(input);
-            return -1;
-        }
         if (!on_path(py)) {
-            free(input);
-            return errf(err, errlen, "%s is not installed: apt-get install python3 "
-                        "python3-numpy (or choose an interpreter with --python PATH)", py);
+            rc = errf(err, errlen, "%s is not installed: apt-get install python3 "
+                      "python3-numpy (or choose an interpreter with --python PATH)", py);
+        } else {
+            const char *argv[] = {py, "-I", "-B", harness, abs, NULL};
+            rc = run_and_judge(&x, d, argv, dir, input, ilen, timeout, c, err, errlen);
+            if (!rc && c->ran && c->verdict.pass && o && o->torch &&
+                !strcmp(d->name, "attention"))
+                torch_step(&x, d, py, harness, abs, dir, timeout, c);
         }
-        const char *argv[] = {py, "-I", harness, abs, NULL};
-        rc = run_and_judge(d, argv, dir, input, ilen, timeout, c, err, errlen);
-        if (!rc && c->ran && c->verdict.pass && o && o->torch && !strcmp(d->name, "attention"))
-            torch_step(d, py, harness, abs, dir, timeout, c);
     }
+    rm_tree(AT_FDCWD, x.tmp, 0);
     free(input);
     return rc;
 }

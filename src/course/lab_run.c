@@ -1,6 +1,7 @@
 /* lab_run.c - the learner's code as an untrusted child process: its own session (no
- * terminal), a CPU, memory and file-size limit, stdin fed from a buffer, stdout+stderr and the
- * answer (fd 3) read with caps, a wall-clock limit; its whole process group killed at the end. */
+ * terminal), a CPU, memory and file-size limit, a clean environment, inside bubblewrap when it
+ * works here (lab_contain.c), stdin fed from a buffer, stdout+stderr and the answer (fd 3) read
+ * with caps, a wall-clock limit; every process it started killed and reaped at the end. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -16,6 +18,7 @@
 
 #include "errf.h"
 #include "lab.h"
+#include "lab_contain.h"
 
 static double now_s(void)
 {
@@ -31,9 +34,11 @@ static void set_limit(int what, rlim_t v)
 }
 
 /* In the child: limits, descriptors 0 1 2 3 from the pipes, everything else closed, exec. */
-static void child(const LabRunSpec *s, int in, int out, int res)
+static void child(const LabRunSpec *s, const char *prog, const char *const *argv,
+                  char *const *envp, int in, int out, int res)
 {
     setsid(); /* a new session: no controlling terminal, its own process group */
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* attend killed: this dies too */
     set_limit(RLIMIT_CPU, (rlim_t)s->cpu_s);
     if (s->mem_bytes)
         set_limit(RLIMIT_AS, (rlim_t)s->mem_bytes);
@@ -45,9 +50,13 @@ static void child(const LabRunSpec *s, int in, int out, int res)
         close(fd);
     if (s->dir && chdir(s->dir))
         _exit(126);
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGXFSZ, SIG_DFL);
-    execvp(s->argv[0], (char *const *)s->argv);
+    const int sigs[] = {SIGPIPE, SIGXFSZ, SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve(prog, (char *const *)argv, envp);
     if (write(3, "exec-failed\n", 12) < 0)
         _exit(127);
     _exit(127);
@@ -130,14 +139,18 @@ static void supervise(const LabRunSpec *s, pid_t pid, int in, Sink *sk, LabRunOu
         for (int i = 0; i < 2; i++)
             if (!done[i])
                 done[i] = drain(&sk[i]);
-        if (sk[0].over || sk[1].over) {
+        int end = 1;
+        if (s->stop && *s->stop)
+            o->interrupted = 1;
+        else if (sk[0].over || sk[1].over) {
             o->out_over = sk[0].over;
             o->res_over = sk[1].over;
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL); /* in case it has not made its group yet */
-        } else if (now_s() - t0 > s->wall_s) {
+        } else if (now_s() - t0 > s->wall_s)
             o->timed_out = 1;
-            kill(-pid, SIGKILL);
+        else
+            end = 0;
+        if (end) { /* the child and everything it started, whatever their group */
+            lab_contain_kill_descendants();
             kill(pid, SIGKILL);
         }
         pid_t w = waitpid(pid, &status, WNOHANG);
@@ -150,7 +163,7 @@ static void supervise(const LabRunSpec *s, pid_t pid, int in, Sink *sk, LabRunOu
     }
     if (in >= 0)
         close(in);
-    kill(-pid, SIGKILL); /* anything the child left behind in its group */
+    lab_contain_reap_all(5.0); /* anything the child left behind, wherever it went */
     o->secs = now_s() - t0;
     o->exited = WIFEXITED(status);
     o->status = o->exited ? WEXITSTATUS(status) : -1;
@@ -174,10 +187,23 @@ int lab_run_child(const LabRunSpec *s, LabRunOut *o, char *err, size_t errlen)
     struct sigaction ign = {0}, old_pipe;
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old_pipe); /* a child that stops reading must not kill attend */
+    /* the program's path, the clean environment, bubblewrap's command line: all before fork */
+    char prog[1024], bwrap[1024];
+    const char *bargv[160], *const *argv = s->argv, *exe = prog;
+    LabEnv env;
+    lab_contain_env(&env, s->tmp);
+    if (lab_which(s->argv[0], prog, sizeof prog))
+        snprintf(prog, sizeof prog, "%s", s->argv[0]); /* execve fails: exec_failed */
+    else if (s->contain == LAB_CONTAIN_BWRAP && !lab_which("bwrap", bwrap, sizeof bwrap) &&
+             lab_contain_bwrap_argv(s, bwrap, prog, bargv, 160) > 0) {
+        argv = bargv;
+        exe = bwrap;
+    }
+    lab_contain_subreaper(1);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0)
-        child(s, pin[0], pout[1], pres[1]);
+        child(s, exe, argv, env.envp, pin[0], pout[1], pres[1]);
     close(pin[0]);
     close(pout[1]);
     close(pres[1]);
@@ -186,6 +212,7 @@ int lab_run_child(const LabRunSpec *s, LabRunOut *o, char *err, size_t errlen)
         close(pout[0]);
         close(pres[0]);
         sigaction(SIGPIPE, &old_pipe, NULL);
+        lab_contain_subreaper(0);
         return errf(err, errlen, "cannot start a process: %s", strerror(errno));
     }
     Sink sk[2] = {{pout[0], NULL, 0, 0, s->out_cap, 0}, {pres[0], NULL, 0, 0, s->res_cap, 0}};
@@ -196,6 +223,7 @@ int lab_run_child(const LabRunSpec *s, LabRunOut *o, char *err, size_t errlen)
     close(pout[0]);
     close(pres[0]);
     sigaction(SIGPIPE, &old_pipe, NULL);
+    lab_contain_subreaper(0);
     o->out = sk[0].buf ? sk[0].buf : calloc(1, 1);
     o->out_len = sk[0].len;
     o->res = sk[1].buf ? sk[1].buf : calloc(1, 1);

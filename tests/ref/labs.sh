@@ -72,10 +72,10 @@ cp $L/ref/attention.c "$d/attention.c"
 expect 0 "PASS" -- chk attention "$d/attention.c"
 
 # hostile files: a message, a bounded time
-hostile() {
-    local f=$1 needle=$2 t0 t1
+hostile() { # FILE NEEDLE [STATUS]: 1 a wrong or stopped run, 2 a file that cannot run
+    local f=$1 needle=$2 st=${3:-1} t0 t1
     t0=$(date +%s.%N)
-    expect 1 "$needle" -- "$A" lab check attention "$L/hostile/$f" --no-torch --timeout 2
+    expect "$st" "$needle" -- "$A" lab check attention "$L/hostile/$f" --no-torch --timeout 2
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 10) }' && ok || bad "$f took $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
 }
@@ -88,14 +88,17 @@ hostile raises.py "attention raised RuntimeError: first line second line"
 hostile exits.py "could not be read"
 hostile forge.py "could not be read"
 hostile memory.py "MemoryError"
-hostile syntax.py "SyntaxError"
-hostile nofunc.py "defines no function attention"
+hostile syntax.py "SyntaxError" 2
+hostile nofunc.py "defines no function attention" 2
+hostile imports.py "ModuleNotFoundError" 2
 hostile loop.c "stopped after 2 s"
-hostile broken.c "could not compile"
+hostile broken.c "could not compile" 2
 out=$("$A" lab check attention $L/hostile/raises.py --no-torch 2>&1)
 if LC_ALL=C grep -q $'\x1b' <<<"$out"; then bad "an escape character reached the terminal"; else ok; fi
 sleep 0.2
 if grep -qs "hostile/fork.py" /proc/[0-9]*/cmdline; then bad "fork.py's child outlived the check"; else ok; fi
+# no __pycache__ left beside the learner's files
+if ls -d $L/*/__pycache__ 2>/dev/null; then bad "a __pycache__ was left"; else ok; fi
 
 # missing python3 or numpy: a message naming the Debian package
 expect 2 "apt-get install python3" -- chk attention $L/ref/attention.py --python /nonexistent/python3

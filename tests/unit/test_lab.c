@@ -3,10 +3,13 @@
  * misconception; the answer parser refuses malformed text with the line; the child runner's
  * limits (output, time, exec failure, fd 3); the show file round trip; lab progress from two
  * windows merged in the progress file. */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lab.h"
@@ -155,32 +158,56 @@ static void test_run(void)
     char err[256];
     LabRunOut o;
     const char *yes[] = {"/bin/sh", "-c", "while :; do echo yyyyyyyyyyyyyyyyyyyy; done", NULL};
-    LabRunSpec s = {yes, "/", NULL, 0, 5, 5, 0, 4096, 4096};
+    LabRunSpec s = {.argv = yes, .dir = "/", .input = NULL, .input_len = 0, .wall_s = 5, .cpu_s = 5,
+                     .out_cap = 4096, .res_cap = 4096};
     CHECK(lab_run_child(&s, &o, err, sizeof err) == 0 && o.out_over && o.out_len <= 4096 &&
               o.secs < 4,
           "output cap: over=%d len=%zu %.2fs", o.out_over, o.out_len, o.secs);
     lab_run_out_free(&o);
     const char *slp[] = {"/bin/sh", "-c", "sleep 30 & sleep 30", NULL};
-    LabRunSpec s2 = {slp, "/", NULL, 0, 0.3, 5, 0, 4096, 4096};
+    LabRunSpec s2 = {.argv = slp, .dir = "/", .input = NULL, .input_len = 0, .wall_s = 0.3, .cpu_s = 5,
+                     .out_cap = 4096, .res_cap = 4096};
     CHECK(lab_run_child(&s2, &o, err, sizeof err) == 0 && o.timed_out && o.secs < 2,
           "wall limit with a child left behind: %.2fs", o.secs);
     lab_run_out_free(&o);
     const char *fd3[] = {"/bin/sh", "-c", "cat >&3; echo hi; pwd >&3", NULL};
-    LabRunSpec s3 = {fd3, "/tmp", "abc\n", 4, 5, 5, 0, 4096, 4096};
+    LabRunSpec s3 = {.argv = fd3, .dir = "/tmp", .input = "abc\n", .input_len = 4, .wall_s = 5, .cpu_s = 5,
+                     .out_cap = 4096, .res_cap = 4096};
     CHECK(lab_run_child(&s3, &o, err, sizeof err) == 0 && o.exited && o.status == 0 &&
               !strcmp(o.res, "abc\n/tmp\n") && !strcmp(o.out, "hi\n"),
           "stdin, fd 3, working directory: res=\"%s\" out=\"%s\"", o.res, o.out);
     lab_run_out_free(&o);
     const char *none[] = {"/nonexistent/prog", NULL};
-    LabRunSpec s4 = {none, "/", NULL, 0, 5, 5, 0, 4096, 4096};
+    LabRunSpec s4 = {.argv = none, .dir = "/", .input = NULL, .input_len = 0, .wall_s = 5, .cpu_s = 5,
+                     .out_cap = 4096, .res_cap = 4096};
     CHECK(lab_run_child(&s4, &o, err, sizeof err) == 0 && o.exec_failed, "exec failure seen");
     lab_run_out_free(&o);
     const char *tty[] = {"/bin/sh", "-c",
                          "if (: </dev/tty) 2>/dev/null; then echo TTY; else echo NOTTY; fi", NULL};
-    LabRunSpec s5 = {tty, "/", NULL, 0, 5, 5, 0, 4096, 4096};
+    LabRunSpec s5 = {.argv = tty, .dir = "/", .input = NULL, .input_len = 0, .wall_s = 5, .cpu_s = 5,
+                     .out_cap = 4096, .res_cap = 4096};
     CHECK(lab_run_child(&s5, &o, err, sizeof err) == 0 && strstr(o.out, "NOTTY"),
           "no controlling terminal: %s", o.out);
     lab_run_out_free(&o);
+    /* a grandchild in its own session, orphaned: killed and reaped all the same */
+    const char *esc[] = {"/bin/sh", "-c", "setsid sh -c 'trap \"\" TERM; sleep 60' & echo $! >&3", NULL};
+    LabRunSpec s6 = {.argv = esc, .dir = "/", .wall_s = 5, .cpu_s = 5, .out_cap = 4096,
+                     .res_cap = 4096};
+    CHECK(lab_run_child(&s6, &o, err, sizeof err) == 0 && o.exited, "escape: %s", err);
+    int gone = o.res_len > 0 && kill(atoi(o.res), 0) < 0 && errno == ESRCH;
+    CHECK(gone && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
+          "the setsid grandchild (%s) is gone and reaped", o.res);
+    lab_run_out_free(&o);
+    /* the environment is clean */
+    setenv("ATTEND_TEST_SECRET", "x", 1);
+    const char *envp[] = {"/bin/sh", "-c", "env >&3", NULL};
+    LabRunSpec s7 = {.argv = envp, .dir = "/", .wall_s = 5, .cpu_s = 5, .out_cap = 4096,
+                     .res_cap = 4096, .tmp = "/nonexistent-tmp"};
+    CHECK(lab_run_child(&s7, &o, err, sizeof err) == 0 && !strstr(o.res, "ATTEND_TEST_SECRET") &&
+              strstr(o.res, "TMPDIR=/nonexistent-tmp") && strstr(o.res, "PATH=/usr"),
+          "a clean environment: %s", o.res);
+    lab_run_out_free(&o);
+    unsetenv("ATTEND_TEST_SECRET");
 }
 
 static void test_progress_and_show(const char *dir)

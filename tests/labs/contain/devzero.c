@@ -1,0 +1,2 @@
+/* Contained: the compiler reads /dev/zero forever unless its memory is limited. */
+#include "/dev/zero"
