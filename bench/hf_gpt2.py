@@ -186,7 +186,7 @@ def main():
     lens_line(d, statistics.median(walls))
 
 
-LENS_SENTENCE = "She sat by the river bank and read."
+LENS_SENTENCE = "She sat by the river bank and read"  # 12 tokens with this tokenizer
 
 
 def lens_line(d, heatmap_s):

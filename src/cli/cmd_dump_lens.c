@@ -82,8 +82,11 @@ static int dump_attribute(FILE *f, const DumpRun *r, int token, int pos, int jso
         fprintf(f, ", \"position\": %d, \"logit\": %.9g, \"scale\": %.9g, \"sum\": %.9g, "
                 "\"parts\": [", pos, a.logit, a.scale, sum);
         for (int i = 0; i < a.n_parts; i++) {
-            fprintf(f, "%s\n  {\"name\": \"%s\", \"value\": %.9g}", i ? "," : "", a.parts[i].name,
-                    a.parts[i].value);
+            const LensPart *q = &a.parts[i];
+            fprintf(f, "%s\n  {\"name\": \"%s\", \"value\": %.9g", i ? "," : "", q->name, q->value);
+            if (q->head >= 0)
+                fprintf(f, ", \"weight\": %.9g, \"key\": %d", q->peak, q->key);
+            fputc('}', f);
         }
         fprintf(f, "]}");
     } else {
@@ -92,10 +95,16 @@ static int dump_attribute(FILE *f, const DumpRun *r, int token, int pos, int jso
         fprintf(f, " (id %d) at position %d ", token, pos);
         word(f, m, r->t->src[pos], 0);
         fprintf(f, " is %.4f, split into the parts of the residual stream\n(the final norm's "
-                "scale frozen at %.4f on this position):\n", a.logit, a.scale);
+                "scale frozen at %.4f on this position); beside each head, where it looks from "
+                "there:\n", a.logit, a.scale);
         int best = 0;
         for (int i = 0; i < a.n_parts; i++) {
-            fprintf(f, "  %-14s %10.4f\n", a.parts[i].name, a.parts[i].value);
+            const LensPart *q = &a.parts[i];
+            fprintf(f, "  %-14s %10.4f", q->name, q->value);
+            if (q->head >= 0)
+                fprintf(f, "   looks %.2f at %d %s", q->peak, q->key,
+                        vocab_word(&m->vocab, r->t->src[q->key]));
+            fputc('\n', f);
             if (fabs(a.parts[i].value) > fabs(a.parts[best].value))
                 best = i;
         }

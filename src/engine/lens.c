@@ -206,11 +206,14 @@ static double dla_value(const Dla *z, const double *c)
     return s / z->scale;
 }
 
-static int add_part(LensAttribution *a, const char *name, double v)
+static LensPart *add_part(LensAttribution *a, const char *name, double v)
 {
-    snprintf(a->parts[a->n_parts].name, LENS_NAME, "%s", name);
-    a->parts[a->n_parts++].value = v;
-    return 0;
+    LensPart *p = &a->parts[a->n_parts++];
+    snprintf(p->name, LENS_NAME, "%s", name);
+    p->value = v;
+    p->layer = p->head = p->key = -1;
+    p->peak = NAN;
+    return p;
 }
 
 /* c = the row of a float tensor, as doubles. */
@@ -297,7 +300,15 @@ int lens_attribute(const Model *m, const Trace *t, int token, int pos, LensAttri
                 c[j] = s;
             }
             snprintf(name, sizeof name, "L%d.h%d", l, h);
-            add_part(a, name, dla_value(&z, c));
+            LensPart *p = add_part(a, name, dla_value(&z, c));
+            p->layer = l;
+            p->head = h;
+            const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
+            for (int j = 0; w && j < w->cols; j++) /* where it looks from pos */
+                if (p->key < 0 || w->data[(size_t)pos * w->cols + j] > p->peak) {
+                    p->peak = w->data[(size_t)pos * w->cols + j];
+                    p->key = j;
+                }
         }
         if (lw[l].self.bo) {
             snprintf(name, sizeof name, "L%d.attn_bias", l);

@@ -46,6 +46,9 @@ int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, s
 typedef struct {
     char name[LENS_NAME];  /* "embed", "pos", "L0.h1", "L0.attn_bias", "L0.mlp", "final_bias" */
     double value;
+    int layer, head;       /* a head's part: its layer and head; -1, -1 for the others */
+    double peak;           /* a head's part: its largest attention weight from the position */
+    int key;               /* ... and the key position it puts it on; -1 for the others */
 } LensPart;
 typedef struct {
     int token, pos;

@@ -304,6 +304,14 @@ def attribute_check(M, path, sent, ids, ref, token, what, pos=None):
     check(names_ok and worst <= 1e-4 * scale, "%s: %d attribution parts of %r at %d as the reference "
           "(max |d| %.1e, largest part %.2f)%s" % (what, len(want), a["token"], pos, worst, scale,
                                                    "" if names_ok else " names %s vs %s" % (list(got)[:6], list(want)[:6])))
+    looks = [(q["weight"], q["key"], q["name"]) for q in a["parts"] if "weight" in q]
+    wl = []
+    for w, k, nm in looks:
+        l, h = (int(x) for x in nm[1:].split(".h"))
+        row = ref["weights"][l][h][pos]
+        wl.append(abs(w - row.max().item()) <= 1e-5 and abs(row[k].item() - row.max().item()) <= 1e-6)
+    check(len(looks) == len(M["layers"]) * M["H"] and all(wl), "%s: beside each head's part, its peak "
+          "weight from position %d and its key, as the reference's weights" % (what, pos))
     s = sum(got.values())
     check(abs(s - logit) <= 1e-4 * scale and abs(sum(want.values()) - logit) <= 1e-9 * scale and
           abs(a["logit"] - logit) <= 1e-4 * scale and abs(a["sum"] - a["logit"]) <= 1e-4 * scale,
