@@ -42,7 +42,7 @@ void lens_top(const float *r, int V, int k, LensTop *top);
 int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, size_t errlen);
 
 /* ---- direct logit attribution ---- */
-#define LENS_NAME 24
+#define LENS_NAME 32
 typedef struct {
     char name[LENS_NAME];  /* "embed", "pos", "L0.h1", "L0.attn_bias", "L0.mlp", "final_bias" */
     double value;

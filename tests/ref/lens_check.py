@@ -383,43 +383,55 @@ def model_checks(M, path, clean, corrupts, what, word=None):
     rollout_check(M, path, clean, ids, ref, what)
 
 
-def circuits_check(M, path, vocab, what, attend=None):
-    """attend heads --circuits against the definitions of circuits.h, from the weights."""
-    p = subprocess.run([attend or ATTEND, "heads", "--model", path, "--circuits", "--format", "json"],
+def circuits_check(M, path, vocab, what):
+    """attend heads --circuits against the definitions of circuits.h, from the weights; vocab
+    None: the copying score is not recomputed (its pool is attend's own vocabulary words)."""
+    p = subprocess.run([ATTEND, "heads", "--model", path, "--circuits", "--format", "json"],
                        capture_output=True, text=True)
     check(p.returncode == 0, "%s: heads --circuits exits 0 %s" % (what, p.stderr.strip()[:200]))
     if p.returncode:
         return None
     got = json.loads(p.stdout)["circuits"]
-    H, dh, d = M["H"], M["dh"], M["d"]
-    pool = [i for i, w in enumerate(vocab) if not (len(w) >= 2 and w[0] == "<" and w[-1] == ">")]
-    assert len(pool) <= 256
+    H, dh = M["H"], M["dh"]
+    group = H // M["Hkv"]
     nrm = lambda x, w: norm(x, w, M["norm"], M["eps"])
-    worst, names = 0.0, []
+    worst, fields = 0.0, set()
+
+    def qkvo(Ly, h):
+        sl, kv = slice(h * dh, (h + 1) * dh), slice((h // group) * dh, (h // group + 1) * dh)
+        return Ly["Wq"][:, sl], Ly["Wk"][:, kv], Ly["Wv"][:, kv], Ly["Wo"][sl]
+
     for l, Ly in enumerate(M["layers"]):
         for h in range(H):
-            sl = slice(h * dh, (h + 1) * dh)
-            Q, K, V, O = Ly["Wq"][:, sl], Ly["Wk"][:, sl], Ly["Wv"][:, sl], Ly["Wo"][sl]
-            e = nrm(M["E"][pool], Ly["n1"])
-            logits = final(M, e @ V @ O) @ M["WU"][:, pool]
-            copy = (logits.argmax(-1) == torch.arange(len(pool))).double().mean().item()
-            P = min(64, M["P"].shape[0])
-            pp = nrm(M["P"][:P], Ly["n1"])
-            sc = (pp @ Q) @ (pp @ K).T
-            sc = sc.masked_fill(torch.triu(torch.ones(P, P, dtype=torch.bool), 1), -math.inf)
-            prev = (sc[1:].argmax(-1) == torch.arange(P - 1)).double().mean().item()
+            Q, K, V, O = qkvo(Ly, h)
             g = got[l * H + h]
-            worst = max(worst, abs(g["copy"] - copy), abs(g["prev"] - prev))
+            if vocab is not None:
+                pool = [i for i, w in enumerate(vocab) if not (len(w) >= 2 and w[0] == "<" and w[-1] == ">")]
+                assert len(pool) <= 256
+                logits = final(M, nrm(M["E"][pool], Ly["n1"]) @ V @ O) @ M["WU"][:, pool]
+                copy = (logits.argmax(-1) == torch.arange(len(pool))).double().mean().item()
+                worst = max(worst, abs(g["copy"] - copy))
+                fields.add("copy")
+            if M["P"] is not None:
+                P = min(64, M["P"].shape[0])
+                pp = nrm(M["P"][:P], Ly["n1"])
+                sc = (pp @ Q) @ (pp @ K).T
+                sc = sc.masked_fill(torch.triu(torch.ones(P, P, dtype=torch.bool), 1), -math.inf)
+                prev = (sc[1:].argmax(-1) == torch.arange(P - 1)).double().mean().item()
+                worst = max(worst, abs(g["prev"] - prev))
+                fields.add("prev")
+            elif g["prev"] is not None:
+                worst = float("inf")
             if l:
                 QK = Q @ K.T
                 for gg in range(H):
-                    s2 = slice(gg * dh, (gg + 1) * dh)
-                    OV = M["layers"][l - 1]["Wv"][:, s2] @ M["layers"][l - 1]["Wo"][s2]
+                    _, _, Vg, Og = qkvo(M["layers"][l - 1], gg)
+                    OV = Vg @ Og
                     kc = (torch.linalg.norm(QK @ OV.T) / (torch.linalg.norm(QK) * torch.linalg.norm(OV))).item()
                     worst = max(worst, abs(g["kcomp"][gg] - kc))
-            names.append("L%d.h%d" % (l, h))
-    check(worst <= 1e-6, "%s: every head's copying, previous-position and K-composition scores as "
-          "the reference (max |d| %.1e)" % (what, worst))
+                fields.add("K-composition")
+    check(worst <= 1e-6, "%s: every head's %s scores as the reference (max |d| %.1e)" % (
+        what, ", ".join(sorted(fields)), worst))
     return got
 
 
@@ -519,6 +531,7 @@ def main():
             cfg = spec[1]
             W = {k[len(spec[5]):] if k.startswith(spec[5]) else k: v for k, v in W.items()}
             M = gpt2_model(W, cfg) if cfg["model_type"] == "gpt2" else llama_model(W, cfg)
+            circuits_check(M, d, None, spec[0])
             model_checks(M, d, "she sat by the river bank.",
                          ["he sat by the river bank.", "she sat by the river band.", "she ran by the river bank.",
                           "we sat by the river bank."], spec[0])
