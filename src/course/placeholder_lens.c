@@ -12,6 +12,11 @@
  *                        token it credits most), share (that token's share), pos (its position).
  *   {{circuit L H FIELD}} head (L, H)'s circuits from its weights (circuits_heads): copy, prev,
  *                        or kG (its K-composition with head G of the layer below).
+ *   {{patch POS WORD FIELD}} activation patching (lens_patch): the corrupted run is the page's
+ *                        sentence with position POS made WORD; the metric, the clean run's top
+ *                        next token at the last position: next (that token), clean and
+ *                        corrupted (its logit in each run), best (the head or FFN whose clean
+ *                        output restores most of the difference), frac (how much it restores).
  */
 #include <math.h>
 #include <stdio.h>
@@ -104,6 +109,62 @@ static int ph_circuit(char **av, int prec, const PlaceholderCtx *ctx, char *out,
     return 0;
 }
 
+/* {{patch POS WORD FIELD}} (see the top of the file). */
+static int ph_patch(char **av, int prec, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                    char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    char *e, msg[512];
+    long pos = strtol(av[1], &e, 10);
+    int word;
+    if (*e || pos < 0)
+        return errf(err, errlen, "patch POS \"%s\" is not a position", av[1]);
+    if (pos >= t->n) {
+        errf(err, errlen, "position %ld is past the sentence's %d tokens", pos, t->n);
+        return PLACEHOLDER_ABSENT;
+    }
+    if (lens_token_parse(m, av[2], "patch", &word, msg, sizeof msg))
+        return errf(err, errlen, "%s", msg);
+    double p;
+    int next = heads_top_next(t, t->n - 1, &p);
+    int *bad = malloc(sizeof(int) * (size_t)t->n);
+    if (!bad || next < 0) {
+        free(bad);
+        return errf(err, errlen, "%s", bad ? "the run has no next-token row" : "out of memory");
+    }
+    memcpy(bad, t->src, sizeof(int) * (size_t)t->n);
+    bad[pos] = word;
+    LensPatch lp;
+    int rc = lens_patch(m, t->src, bad, t->n, &t->ctl, next, t->n - 1, &lp, msg, sizeof msg);
+    free(bad);
+    if (rc) { /* the same logit in both runs (WORD is the word already there): nothing to say */
+        errf(err, errlen, "%s", msg);
+        return PLACEHOLDER_ABSENT;
+    }
+    int best = 0;
+    for (int i = 1; i < lp.n_parts; i++)
+        if (lp.parts[i].fraction > lp.parts[best].fraction)
+            best = i;
+    const char *f = av[3];
+    rc = 0;
+    if (!strcmp(f, "next") || !strcmp(f, "best")) {
+        if (prec >= 0)
+            rc = errf(err, errlen, "patch %s is not a real number; it takes no precision", f);
+        else if (!strcmp(f, "next"))
+            snprintf(out, outlen, "%s", vocab_word(&m->vocab, next));
+        else
+            snprintf(out, outlen, "%s", lp.parts[best].name);
+    } else if (!strcmp(f, "clean") || !strcmp(f, "corrupted") || !strcmp(f, "frac"))
+        put_real(ctx, !strcmp(f, "clean") ? lp.clean : !strcmp(f, "corrupted") ? lp.corrupted
+                                                                                : lp.parts[best].fraction,
+                 prec, out, outlen);
+    else
+        rc = errf(err, errlen, "patch FIELD is next, clean, corrupted, best or frac, not \"%s\"", f);
+    lens_patch_free(&lp);
+    return rc;
+}
+
 int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                      size_t outlen, char *err, size_t errlen)
 {
@@ -120,6 +181,8 @@ int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, cha
     Stack st = stack_of(m);
     if (!strcmp(av[0], "circuit"))
         return ph_circuit(av, prec, ctx, out, outlen, err, errlen);
+    if (!strcmp(av[0], "patch"))
+        return ph_patch(av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(av[0], "rollout")) {
         double *R = malloc(sizeof(double) * (size_t)L * t->n * t->n);
         if (!R || lens_rollout(m, t, R, msg, sizeof msg)) {

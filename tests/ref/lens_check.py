@@ -468,6 +468,30 @@ def lesson_check():
           "(--ablate %.3f)" % (l, h, w, peak, push, part, knock, a["logit"] - kl))
 
 
+def lesson_patch_check():
+    """Lesson 22's patching page states dump --patch's numbers."""
+    import re
+    state = tempfile.mkdtemp(prefix="attend-lens-state-")
+    env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
+    p = subprocess.run([ATTEND, "--plain", "--lesson", "what-a-head-does", "--page", "2"], input="q\n",
+                       capture_output=True, text=True, timeout=600, env=env)
+    shutil.rmtree(state, ignore_errors=True)
+    m = re.search(r'the logit of "(\w+)" falls from (-?\d+\.\d+) to (-?\d+\.\d+)\. .*?: L(\d)\.h(\d) puts back '
+                  r'(-?\d+\.\d+) of the difference', p.stdout)
+    check(m is not None, "lesson 22 page 2 reads in plain mode: %s" % p.stdout[:300].replace("\n", " "))
+    if not m:
+        return
+    tok, clean, bad, l, h, frac = m.groups()
+    rc, out, err = run(["--model", "data/induction.json", "--sentence", "lion key moon cat lion key moon",
+                        "--patch", "lion key moon tree lion key moon", "--metric", tok, "--format", "json"])
+    pp = json.loads(out)["patch"] if rc == 0 else {"parts": [{"fraction": 0, "name": ""}]}
+    best = max(pp["parts"], key=lambda q: q["fraction"])
+    check(rc == 0 and best["name"] == "L%s.h%s" % (l, h) and abs(best["fraction"] - float(frac)) <= 0.005 and
+          abs(pp["clean"] - float(clean)) <= 0.005 and abs(pp["corrupted"] - float(bad)) <= 0.005,
+          "lesson 22 page 2: %s restores %s (dump --patch %s %.3f), %s -> %s" % (
+              "L%s.h%s" % (l, h), frac, best["name"], best["fraction"], clean, bad))
+
+
 def refusals(tmp):
     rc, _, err = run(["--model", "data/translate.json", "--sentence", "the cat", "--target", "le chat", "--lens"])
     check(rc == 1 and "encoder-decoder" in err, "an encoder-decoder model is refused, saying why: " + err.strip()[:90])
@@ -506,6 +530,7 @@ def main():
     try:
         refusals(tmp)
         lesson_check()
+        lesson_patch_check()
         M, vocab = attend_model("data/decoder.json")
         model_checks(M, "data/decoder.json", "the cat sat on the mat",
                      ["the dog sat on the mat"], "decoder.json", word="mat")
