@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "lesson.h"
 #include "progress.h"
+#include "utf8.h"
 #include "quiz.h"
 #include "safetext.h"
 #include "tui.h"
@@ -167,7 +168,7 @@ static void put_col(FILE *f, const char *s, int w, int right)
     size_t end = 0;
     while (s[end] && chars < w) {
         end++;
-        while ((s[end] & 0xC0) == 0x80) /* a UTF-8 continuation byte */
+        while (utf8_is_cont((unsigned char)s[end]))
             end++;
         chars++;
     }

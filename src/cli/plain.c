@@ -14,7 +14,9 @@
 
 #include "datapath.h"
 #include "safetext.h"
+#include "utf8.h"
 #include "ui.h"
+#include "utf8.h"
 
 /* ---- output ---- */
 
@@ -22,10 +24,9 @@
  * character. s points at a 3-byte UTF-8 sequence starting with 0xE2. */
 static int box_glyph(const unsigned char *s)
 {
-    if (s[0] != 0xE2 || (s[1] != 0x94 && s[1] != 0x95 && s[1] != 0x96) || (s[2] & 0xC0) != 0x80)
-        return -1;
-    unsigned cp = 0x2000u | ((unsigned)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
-    if (cp < 0x2500 || cp > 0x259F)
+    unsigned cp;
+    if (utf8_decode((const char *)s, strnlen((const char *)s, 4), &cp) != 3 || cp < 0x2500 ||
+        cp > 0x259F)
         return -1;
     return cp >= 0x2580 ? safetext_block_ascii((const char *)s) : cp == 0x2502 || cp == 0x2503 || cp == 0x2551 ? '|' : '-';
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "utf8.h"
 
 #define FONT "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 #define MARGIN 16
@@ -63,10 +64,7 @@ static int ramp(float t, char out[8])
 /* Characters of a UTF-8 string (for layout widths). */
 static int ulen(const char *s)
 {
-    int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
+    return (int)utf8_count(s);
 }
 
 /* The width the title line needs (bold 14px, about 8.6px a character). */

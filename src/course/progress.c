@@ -15,6 +15,7 @@
 
 #include "fileio.h"
 #include "json.h"
+#include "strmap.h"
 
 #define PROGRESS_VERSION 1
 #define PROGRESS_MAX_PAGE 10000
@@ -45,7 +46,7 @@ void progress_free(Progress *p)
     for (int i = 0; i < p->n_lessons; i++)
         free(p->lessons[i].seen);
     free(p->lessons);
-    free(p->index);
+    strmap_free(&p->index);
     if (p->disk) {
         progress_free(p->disk);
         free(p->disk);
@@ -59,46 +60,10 @@ void progress_free(Progress *p)
     memcpy(p->path, path, sizeof path);
 }
 
-/* FNV-1a of a lesson id. */
-static unsigned id_hash(const char *id)
-{
-    unsigned h = 2166136261u;
-    for (; *id; id++)
-        h = (h ^ (unsigned char)*id) * 16777619u;
-    return h;
-}
-
-/* The index slot holding id, or the empty slot where it would go. */
-static int *index_slot(const Progress *p, const char *id)
-{
-    unsigned mask = (unsigned)p->index_cap - 1;
-    for (unsigned h = id_hash(id) & mask;; h = (h + 1) & mask) {
-        int at = p->index[h];
-        if (!at || !strcmp(p->lessons[at - 1].id, id))
-            return &p->index[h];
-    }
-}
-
-/* Rebuilds the index with cap slots (a power of two > 2 n_lessons). 0, or -1 out of memory. */
-static int index_grow(Progress *p, int cap)
-{
-    int *ni = calloc((size_t)cap, sizeof *ni);
-    if (!ni)
-        return -1;
-    free(p->index);
-    p->index = ni;
-    p->index_cap = cap;
-    for (int i = 0; i < p->n_lessons; i++)
-        *index_slot(p, p->lessons[i].id) = i + 1;
-    return 0;
-}
-
 static ProgressLesson *find_lesson(const Progress *p, const char *id)
 {
-    if (!p->index_cap || !id)
-        return NULL;
-    int at = *index_slot(p, id);
-    return at ? &p->lessons[at - 1] : NULL;
+    int at = id ? strmap_get(&p->index, id, strlen(id)) : -1;
+    return at >= 0 ? &p->lessons[at] : NULL;
 }
 
 static ProgressLesson *get_lesson(Progress *p, const char *id)
@@ -116,13 +81,11 @@ static ProgressLesson *get_lesson(Progress *p, const char *id)
         p->lessons = nl;
         p->cap_lessons = nc;
     }
-    if (2 * (p->n_lessons + 1) > p->index_cap &&
-        index_grow(p, p->index_cap ? p->index_cap * 2 : 64))
+    if (strmap_put(&p->index, id, strlen(id), p->n_lessons, NULL) < 0)
         return NULL;
     l = &p->lessons[p->n_lessons++];
     memset(l, 0, sizeof *l);
     snprintf(l->id, sizeof l->id, "%s", id);
-    *index_slot(p, l->id) = p->n_lessons;
     return l;
 }
 

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "strmap.h"
+
 typedef struct {
     char id[48];             /* stable lesson id */
     int n_seen;              /* length of seen[] */
@@ -27,9 +29,8 @@ typedef struct Progress {
     int n_lessons;
     ProgressLesson *lessons; /* owned; (cap_lessons) allocated */
     int cap_lessons;
-    int *index;              /* owned: open-addressing hash of lesson ids, (index_cap) slots,
-                              * each a lessons[] position + 1 (0: empty); lookups O(1) */
-    int index_cap;           /* a power of two, at least twice n_lessons; 0: none yet */
+    StrMap index;            /* owned: lesson id -> its lessons[] position (strmap.h);
+                              * lookups O(1) */
     int n_slots;
     ProgressSlot *slots;     /* owned */
     int no_save;             /* 1 after a failed load: progress_save refuses (keeps the file) */

@@ -3,6 +3,7 @@
  * byte fallback, and the post-processor's BOS. */
 #include "hf_tokenizer.h"
 #include "hf_tokenizer_internal.h"
+#include "utf8.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,129 +11,21 @@
 #include <string.h>
 
 
-/* ------------------------------------------------------------- hash map */
-
-static unsigned smap_hash(const char *s, size_t n)
-{
-    unsigned h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
-int hf_tok_map_get(const SMap *m, const char *s, size_t n)
-{
-    if (!m->cap)
-        return -1;
-    unsigned i = smap_hash(s, n) & (unsigned)(m->cap - 1);
-    while (m->keys[i]) {
-        if (strlen(m->keys[i]) == n && memcmp(m->keys[i], s, n) == 0)
-            return m->vals[i];
-        i = (i + 1) & (unsigned)(m->cap - 1);
-    }
-    return -1;
-}
-
-/* Adds s -> v unless s is there (returns 1 then); -1 on allocation failure. */
-int hf_tok_map_put(SMap *m, const char *s, size_t n, int v)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        SMap g = {0};
-        g.cap = m->cap ? 2 * m->cap : 1024;
-        g.keys = calloc((size_t)g.cap, sizeof *g.keys);
-        g.vals = calloc((size_t)g.cap, sizeof *g.vals);
-        if (!g.keys || !g.vals) {
-            free(g.keys);
-            free(g.vals);
-            return -1;
-        }
-        for (int i = 0; i < m->cap; i++)
-            if (m->keys[i]) {
-                unsigned h = smap_hash(m->keys[i], strlen(m->keys[i])) & (unsigned)(g.cap - 1);
-                while (g.keys[h])
-                    h = (h + 1) & (unsigned)(g.cap - 1);
-                g.keys[h] = m->keys[i];
-                g.vals[h] = m->vals[i];
-            }
-        g.n = m->n;
-        free(m->keys);
-        free(m->vals);
-        *m = g;
-    }
-    unsigned i = smap_hash(s, n) & (unsigned)(m->cap - 1);
-    while (m->keys[i]) {
-        if (strlen(m->keys[i]) == n && memcmp(m->keys[i], s, n) == 0)
-            return 1;
-        i = (i + 1) & (unsigned)(m->cap - 1);
-    }
-    m->keys[i] = malloc(n + 1);
-    if (!m->keys[i])
-        return -1;
-    memcpy(m->keys[i], s, n);
-    m->keys[i][n] = 0;
-    m->vals[i] = v;
-    m->n++;
-    return 0;
-}
-
-void hf_tok_map_free(SMap *m)
-{
-    for (int i = 0; i < m->cap; i++)
-        free(m->keys[i]);
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-/* --------------------------------------------------------------- UTF-8 */
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 if invalid. */
-int hf_tok_utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (!len || (size_t)len > n)
-        return 0;
-    for (int i = 1; i < len; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    unsigned cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
-    for (int i = 1; i < len; i++)
-        cp = cp << 6 | (s[i] & 0x3f);
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
-}
-
-/* Writes code point cp as UTF-8 into o; returns its length (1..4). */
-static int hf_tok_utf8_put(char *o, unsigned cp)
-{
-    if (cp < 0x80) { o[0] = (char)cp; return 1; }
-    if (cp < 0x800) { o[0] = (char)(0xc0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3f)); return 2; }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | cp >> 12); o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f)); return 3;
-    }
-    o[0] = (char)(0xf0 | cp >> 18); o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-    o[2] = (char)(0x80 | (cp >> 6 & 0x3f)); o[3] = (char)(0x80 | (cp & 0x3f)); return 4;
-}
-
 /* A copy of s (n bytes) with every invalid UTF-8 byte replaced by U+FFFD. */
-static char *utf8_clean(const char *s, size_t n, size_t *out_len)
+static char *clean_utf8(const char *s, size_t n, size_t *out_len)
 {
     char *o = malloc(3 * n + 1);
     size_t k = 0;
     if (!o)
         return NULL;
     for (size_t i = 0; i < n;) {
-        int l = hf_tok_utf8_len((const unsigned char *)s + i, n - i);
+        int l = utf8_decode(s + i, n - i, NULL);
         if (l) {
             memcpy(o + k, s + i, (size_t)l);
             k += (size_t)l;
             i += (size_t)l;
         } else {
-            k += (size_t)hf_tok_utf8_put(o + k, 0xfffd);
+            k += (size_t)utf8_encode(UTF8_REPLACEMENT, o + k);
             i++;
         }
     }
@@ -227,7 +120,7 @@ static void split_regex(Pieces *out, pcre2_code *re, int removed, const char *s,
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         size_t b = ov[0], e = ov[1];
         if (e == b) { /* an empty match: step one character on */
-            int l = at < n ? hf_tok_utf8_len((const unsigned char *)s + at, n - at) : 1;
+            int l = at < n ? utf8_decode(s + at, n - at, NULL) : 1;
             at += l ? (size_t)l : 1;
             continue;
         }
@@ -269,10 +162,10 @@ static void run_step(const Step *st, const Pieces *in, Pieces *out)
             if (!tmp) { out->fail = 1; return; }
             if (st->prepend == 1 || (st->prepend == 2 && i == 0))
                 if (!(n >= 3 && !memcmp(s, "\xe2\x96\x81", 3)))
-                    k += (size_t)hf_tok_utf8_put(tmp + k, 0x2581);
+                    k += (size_t)utf8_encode(0x2581, tmp + k);
             for (size_t j = 0; j < n; j++)
                 if (s[j] == ' ')
-                    k += (size_t)hf_tok_utf8_put(tmp + k, 0x2581);
+                    k += (size_t)utf8_encode(0x2581, tmp + k);
                 else
                     tmp[k++] = s[j];
             size_t start = 0;
@@ -364,7 +257,7 @@ static int all_bytes(const HfTok *t, const char *s, size_t n)
 static void bpe_word(const HfTok *t, const char *w, size_t n, Out *o)
 {
     if (t->ignore_merges) {
-        int id = hf_tok_map_get(&t->vocab, w, n);
+        int id = strmap_get(&t->vocab, w, n);
         if (id >= 0) {
             emit(o, id);
             return;
@@ -379,7 +272,7 @@ static void bpe_word(const HfTok *t, const char *w, size_t n, Out *o)
     }
     int k = 0;
     for (size_t i = 0; i < n;) {
-        int l = hf_tok_utf8_len((const unsigned char *)w + i, n - i);
+        int l = utf8_decode(w + i, n - i, NULL);
         if (!l) l = 1;
         b[k] = i;
         e[k++] = i + (size_t)l;
@@ -392,7 +285,7 @@ static void bpe_word(const HfTok *t, const char *w, size_t n, Out *o)
             memcpy(key, w + b[i], la);
             key[la] = (char)0xff;
             memcpy(key + la + 1, w + b[i + 1], lb);
-            int r = hf_tok_map_get(&t->merges, key, la + 1 + lb);
+            int r = strmap_get(&t->merges, key, la + 1 + lb);
             if (r >= 0 && (best < 0 || r < best_rank)) {
                 best = i;
                 best_rank = r;
@@ -421,7 +314,7 @@ static void bpe_word(const HfTok *t, const char *w, size_t n, Out *o)
         k = j;
     }
     for (int i = 0; i < k; i++) {
-        int id = hf_tok_map_get(&t->vocab, w + b[i], e[i] - b[i]);
+        int id = strmap_get(&t->vocab, w + b[i], e[i] - b[i]);
         if (id >= 0) {
             emit(o, id);
         } else if (t->byte_fallback && all_bytes(t, w + b[i], e[i] - b[i])) {
@@ -467,7 +360,7 @@ static void encode_text(const HfTok *t, const char *s, size_t n, Out *o)
             if (!mapped) break;
             size_t k = 0;
             for (size_t j = 0; j < wn; j++)
-                k += (size_t)hf_tok_utf8_put(mapped + k, hf_tok_byte_char((unsigned char)w[j]));
+                k += (size_t)utf8_encode(hf_tok_byte_char((unsigned char)w[j]), mapped + k);
             mapped[k] = 0;
             w = mapped;
             wn = k;
@@ -484,7 +377,7 @@ int hf_tok_encode(const HfTok *t, const char *text, int *ids, int max_ids, Token
     if (info)
         memset(info, 0, sizeof *info);
     size_t n;
-    char *s = utf8_clean(text, strlen(text), &n);
+    char *s = clean_utf8(text, strlen(text), &n);
     if (!s)
         return 0;
     for (int i = 0; i < t->n_prefix; i++)

@@ -1,11 +1,13 @@
 /* hf_tokenizer_internal.h - what hf_tokenizer.c (encoding) and hf_tokenizer_load.c (reading
- * tokenizer files) share: the tokenizer's struct, its string map and UTF-8 helpers. */
+ * tokenizer files) share: the tokenizer's struct (its maps are strmap.h's). */
 #ifndef ATTEND_HF_TOKENIZER_INTERNAL_H
 #define ATTEND_HF_TOKENIZER_INTERNAL_H
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <stddef.h>
+
+#include "strmap.h"
 
 /* GPT-2's pre-tokenizer pattern (the ByteLevel pre-tokenizer's use_regex). */
 #define HF_TOK_GPT2_PATTERN \
@@ -14,12 +16,6 @@
 #define HF_TOK_MAX_ADDED 4096
 #define HF_TOK_MAX_AFFIX 4
 
-/* A string -> int hash map (keys owned). */
-typedef struct {
-    char **keys;
-    int *vals;
-    int cap, n;
-} SMap;
 
 typedef enum { PT_SPLIT, PT_BYTELEVEL, PT_DIGITS, PT_METASPACE } StepKind;
 typedef struct {
@@ -38,8 +34,8 @@ typedef struct {
 } Norm;
 
 struct HfTok {
-    SMap vocab;             /* token -> id */
-    SMap merges;            /* "left\xffright" -> rank */
+    StrMap vocab;             /* token -> id */
+    StrMap merges;            /* "left\xffright" -> rank */
     char **id_tok;          /* (n_ids) raw token text or NULL */
     int n_ids;
     int byte_level;         /* tokens are GPT-2's byte-to-unicode characters */
@@ -57,13 +53,6 @@ struct HfTok {
     int byte_id[256];       /* byte fallback: id of <0xHH>, or -1 */
 };
 
-/* The string map: the value of s (n bytes) or -1; hf_tok_map_put adds s -> v unless s is there
- * (1 then), -1 when out of memory. */
-int hf_tok_map_get(const SMap *m, const char *s, size_t n);
-int hf_tok_map_put(SMap *m, const char *s, size_t n, int v);
-void hf_tok_map_free(SMap *m);
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 if invalid. */
-int hf_tok_utf8_len(const unsigned char *s, size_t n);
 /* GPT-2's bytes_to_unicode, back: the byte character cp stands for (-1: none). */
 int hf_tok_char_byte(unsigned cp);
 

@@ -2,6 +2,7 @@
  * pre-tokenizer, post-processor) or GPT-2's vocab.json + merges.txt (see hf_tokenizer.h). */
 #include "hf_tokenizer.h"
 #include "hf_tokenizer_internal.h"
+#include "utf8.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@ void hf_tok_free(HfTok *t)
 {
     if (!t)
         return;
-    hf_tok_map_free(&t->vocab);
-    hf_tok_map_free(&t->merges);
+    strmap_free(&t->vocab);
+    strmap_free(&t->merges);
     for (int i = 0; i < t->n_ids; i++)
         free(t->id_tok[i]);
     free(t->id_tok);
@@ -49,7 +50,7 @@ static int tok_add(HfTok *t, const char *s, int id, const char *fname, char *err
         t->id_tok = nt;
         t->n_ids = n;
     }
-    if (hf_tok_map_put(&t->vocab, s, strlen(s), id) < 0) goto oom;
+    if (strmap_put(&t->vocab, s, strlen(s), id, NULL) < 0) goto oom;
     if (!t->id_tok[id] && !(t->id_tok[id] = strdup(s))) goto oom;
     return 0;
 oom:
@@ -80,7 +81,7 @@ static int add_merge(HfTok *t, const char *a, const char *b, int rank, const cha
     memcpy(key, a, la);
     key[la] = (char)0xff;
     memcpy(key + la + 1, b, lb + 1);
-    int rc = hf_tok_map_put(&t->merges, key, la + lb + 1, rank);
+    int rc = strmap_put(&t->merges, key, la + lb + 1, rank, NULL);
     free(key);
     if (rc < 0) {
         snprintf(err, errlen, "%s: out of memory", fname);
@@ -328,7 +329,7 @@ static int read_model(HfTok *t, const cJSON *mo, const char *fname, char *err, s
     t->byte_fallback = is_true(mo, "byte_fallback", 0);
     t->ignore_merges = is_true(mo, "ignore_merges", 0);
     const cJSON *unk = json_get(mo, "unk_token");
-    t->unk_id = cJSON_IsString(unk) ? hf_tok_map_get(&t->vocab, unk->valuestring, strlen(unk->valuestring)) : -1;
+    t->unk_id = cJSON_IsString(unk) ? strmap_get(&t->vocab, unk->valuestring, strlen(unk->valuestring)) : -1;
     return 0;
 }
 
@@ -366,7 +367,7 @@ static void find_bytes(HfTok *t)
     for (int b = 0; b < 256; b++) {
         char nm[8];
         snprintf(nm, sizeof nm, "<0x%02X>", b);
-        t->byte_id[b] = hf_tok_map_get(&t->vocab, nm, strlen(nm));
+        t->byte_id[b] = strmap_get(&t->vocab, nm, strlen(nm));
     }
 }
 
@@ -462,7 +463,7 @@ int hf_tok_load_gpt2(HfTok **out, const char *vocab_json, const char *merges_txt
         Step *s = new_step(t, PT_BYTELEVEL, vocab_json, err, errlen);
         t->byte_level = 1;
         rc = !s || !(s->re = compile(HF_TOK_GPT2_PATTERN, 0, vocab_json, "pattern", err, errlen));
-        int eot = hf_tok_map_get(&t->vocab, "<|endoftext|>", 13);
+        int eot = strmap_get(&t->vocab, "<|endoftext|>", 13);
         if (!rc && eot >= 0) {
             t->added[0].text = strdup("<|endoftext|>");
             t->added[0].len = 13;
@@ -526,12 +527,9 @@ void hf_tok_readable(const HfTok *t, int id, char *buf, size_t n)
     for (int i = 0; i < t->n_added && !added; i++)
         added = t->added[i].id == id;
     for (size_t i = 0; raw[i] && nb + 4 < sizeof bytes;) {
-        int l = hf_tok_utf8_len((const unsigned char *)raw + i, strlen(raw + i));
+        unsigned cp = UTF8_REPLACEMENT; /* a stray byte maps to no byte: copied as it is */
+        int l = utf8_decode(raw + i, strlen(raw + i), &cp);
         if (!l) l = 1;
-        unsigned cp = 0;
-        for (int j = 0; j < l; j++)
-            cp = j ? cp << 6 | ((unsigned char)raw[i + j] & 0x3f)
-                   : (unsigned char)raw[i] & (l == 1 ? 0x7f : l == 2 ? 0x1f : l == 3 ? 0x0f : 0x07);
         int by = t->byte_level && !added ? hf_tok_char_byte(cp) : -1;
         if (by >= 0) {
             bytes[nb++] = (unsigned char)by;
@@ -545,7 +543,7 @@ void hf_tok_readable(const HfTok *t, int id, char *buf, size_t n)
     }
     /* valid UTF-8 as it is; control characters and stray bytes escaped */
     for (size_t i = 0; i < nb && k + 8 < n;) {
-        int l = hf_tok_utf8_len(bytes + i, nb - i);
+        int l = utf8_decode((const char *)bytes + i, nb - i, NULL);
         if (l > 1 || (l == 1 && bytes[i] >= 0x20 && bytes[i] != 0x7f)) {
             memcpy(buf + k, bytes + i, (size_t)l);
             k += (size_t)l;

@@ -1,5 +1,6 @@
 /* json.c - JSON file reading with file:line:col errors and typed getters (see json.h). */
 #include "json.h"
+#include "utf8.h"
 
 #include "cpu.h"
 #include "fileio.h"
@@ -19,7 +20,7 @@ void json_line_col(const char *text, size_t off, int *line, int *col)
         if (text[i] == '\n') {
             l++;
             c = 1;
-        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+        } else if (!utf8_is_cont((unsigned char)text[i])) {
             c++; /* count characters, not UTF-8 continuation bytes */
         }
     }

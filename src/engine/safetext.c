@@ -2,6 +2,7 @@
  * (see safetext.h). */
 #define _GNU_SOURCE /* fopencookie */
 #include "safetext.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ char *safetext_escape(const char *s, char *out, size_t n)
         } else {
             /* a multi-byte character is not cut: its continuation bytes must fit too */
             size_t more = 0;
-            while (p[more + 1] >= 0x80 && p[more + 1] < 0xC0 && more < 3)
+            while (more < 3 && utf8_is_cont(p[more + 1]))
                 more++;
             if (*p >= 0xC0 && o + 1 + more >= n)
                 break;
@@ -174,11 +175,8 @@ const char *safetext_level_glyph(int level, int ascii)
 
 int safetext_block_ascii(const char *s)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    if (u[0] != 0xE2 || u[1] != 0x96 || (u[2] & 0xC0) != 0x80)
-        return 0;
-    unsigned cp = 0x2580u | (u[2] & 0x3Fu); /* E2 96 80..BF: U+2580..U+25BF */
-    if (cp > 0x259F)
+    unsigned cp;
+    if (utf8_decode(s, strnlen(s, 4), &cp) != 3 || cp < 0x2580 || cp > 0x259F)
         return 0;
     if (cp >= 0x2581 && cp <= 0x2588)
         return safetext_level_glyph((int)(cp - 0x2581), 1)[0];

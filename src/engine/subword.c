@@ -2,6 +2,7 @@
 #include "subword.h"
 
 #include "fileio.h"
+#include "strmap.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,95 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a string -> index table (open addressing), for words and symbols ---- */
-
-typedef struct {
-    char **s;      /* (n) owned strings */
-    long *count;   /* (n) how often each occurred */
-    int n, cap;    /* used, allocated entries of s and count */
-    int *slot;     /* (tcap) index into s, or -1 */
-    int tcap;
-} StrTab;
-
-static unsigned str_hash(const char *s)
+/* The index of s in t (strmap.h), added (count 0) when absent and add is set; -1 when absent
+ * or out of memory. */
+static int tab_find(StrMap *t, const char *s, int add)
 {
-    unsigned h = 2166136261u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    return h;
-}
-
-static void tab_free(StrTab *t)
-{
-    for (int i = 0; i < t->n; i++)
-        free(t->s[i]);
-    free(t->s);
-    free(t->count);
-    free(t->slot);
-    memset(t, 0, sizeof *t);
-}
-
-static int tab_grow(StrTab *t)
-{
-    int tcap = t->tcap ? t->tcap * 2 : 1024;
-    int *slot = malloc(sizeof *slot * (size_t)tcap);
-    if (!slot)
-        return -1;
-    for (int i = 0; i < tcap; i++)
-        slot[i] = -1;
-    for (int i = 0; i < t->n; i++) {
-        unsigned h = str_hash(t->s[i]) & (unsigned)(tcap - 1);
-        while (slot[h] >= 0)
-            h = (h + 1) & (unsigned)(tcap - 1);
-        slot[h] = i;
-    }
-    free(t->slot);
-    t->slot = slot;
-    t->tcap = tcap;
-    return 0;
-}
-
-/* The index of s, added (count 0) when absent and add is set; -1 when absent or out of memory. */
-static int tab_find(StrTab *t, const char *s, int add)
-{
-    if (t->tcap) {
-        unsigned h = str_hash(s) & (unsigned)(t->tcap - 1);
-        for (; t->slot[h] >= 0; h = (h + 1) & (unsigned)(t->tcap - 1))
-            if (strcmp(t->s[t->slot[h]], s) == 0)
-                return t->slot[h];
-    }
-    if (!add)
-        return -1;
-    if (2 * (t->n + 1) > t->tcap && tab_grow(t))
-        return -1;
-    if (t->n == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 1024;
-        char **ns = realloc(t->s, sizeof *ns * (size_t)cap);
-        if (ns)
-            t->s = ns;
-        long *nc = realloc(t->count, sizeof *nc * (size_t)cap);
-        if (nc)
-            t->count = nc;
-        if (!ns || !nc)
-            return -1;
-        t->cap = cap;
-    }
-    char *copy = strdup(s);
-    if (!copy)
-        return -1;
-    unsigned h = str_hash(s) & (unsigned)(t->tcap - 1);
-    while (t->slot[h] >= 0)
-        h = (h + 1) & (unsigned)(t->tcap - 1);
-    t->slot[h] = t->n;
-    t->s[t->n] = copy;
-    t->count[t->n] = 0;
-    return t->n++;
+    return add ? strmap_put(t, s, strlen(s), 0, NULL) : strmap_index(t, s, strlen(s));
 }
 
 /* ---- counting the words of the text ---- */
 
 typedef struct {
-    StrTab *words;
+    StrMap *words;
     int failed;
 } CountCtx;
 
@@ -112,18 +35,18 @@ static void count_word(const char *tok, void *vctx)
     if (i < 0)
         c->failed = 1;
     else
-        c->words->count[i]++;
+        c->words->vals[i]++;
 }
 
 /* Sorts word indices by count descending, then bytewise. */
-static const StrTab *g_sort_tab;
+static const StrMap *g_sort_tab;
 static int by_count(const void *a, const void *b)
 {
     int i = *(const int *)a, j = *(const int *)b;
-    long ci = g_sort_tab->count[i], cj = g_sort_tab->count[j];
+    int ci = g_sort_tab->vals[i], cj = g_sort_tab->vals[j];
     if (ci != cj)
         return ci > cj ? -1 : 1;
-    return strcmp(g_sort_tab->s[i], g_sort_tab->s[j]);
+    return strcmp(g_sort_tab->keys[i], g_sort_tab->keys[j]);
 }
 
 /* ---- the base tokens ---- */
@@ -142,7 +65,7 @@ static int is_byte_token(unsigned b)
 }
 
 /* Adds the special tokens, punctuation, letters, digits and byte tokens to out. */
-static int add_base(StrTab *out)
+static int add_base(StrMap *out)
 {
     static const char *const SPECIAL[] = {VOCAB_PAD, VOCAB_UNK, "<bos>", "<eos>"};
     char t[16];
@@ -179,7 +102,7 @@ typedef struct {
     int *len;      /* (n) its current length in symbols */
     long *count;   /* (n) its count in the text */
     int n;
-    StrTab syms;   /* symbol id -> piece ("a", "##bc", "<0xC3>") */
+    StrMap syms;   /* symbol id -> piece ("a", "##bc", "<0xC3>") */
 } Words;
 
 /* A pair's count in the open-addressing pair table. */
@@ -202,12 +125,12 @@ static int base_symbol(Words *w, unsigned char b, int pos)
 }
 
 /* Splits each word not in keep (count >= 1, length <= VOCAB_WORD_MAX) into byte symbols. */
-static int words_build(Words *w, const StrTab *all, const StrTab *keep)
+static int words_build(Words *w, const StrMap *all, const StrMap *keep)
 {
     memset(w, 0, sizeof *w);
     size_t total = 0;
     for (int i = 0; i < all->n; i++)
-        total += strlen(all->s[i]);
+        total += strlen(all->keys[i]);
     w->sym = malloc(sizeof *w->sym * (total + 1));
     w->off = malloc(sizeof *w->off * ((size_t)all->n + 1));
     w->len = malloc(sizeof *w->len * ((size_t)all->n + 1));
@@ -216,13 +139,13 @@ static int words_build(Words *w, const StrTab *all, const StrTab *keep)
         return -1;
     int o = 0;
     for (int i = 0; i < all->n; i++) {
-        const char *s = all->s[i];
+        const char *s = all->keys[i];
         size_t l = strlen(s);
-        if (l > VOCAB_WORD_MAX || tab_find((StrTab *)keep, s, 0) >= 0)
+        if (l > VOCAB_WORD_MAX || strmap_index(keep, s, l) >= 0)
             continue;
         w->off[w->n] = o;
         w->len[w->n] = (int)l;
-        w->count[w->n] = all->count[i];
+        w->count[w->n] = all->vals[i];
         for (size_t k = 0; k < l; k++) {
             int id = base_symbol(w, (unsigned char)s[k], (int)k);
             if (id < 0)
@@ -241,7 +164,7 @@ static void words_free(Words *w)
     free(w->off);
     free(w->len);
     free(w->count);
-    tab_free(&w->syms);
+    strmap_free(&w->syms);
     memset(w, 0, sizeof *w);
 }
 
@@ -249,7 +172,7 @@ static void words_free(Words *w)
  * byte token or the piece would be too long. */
 static void joined(const Words *w, int a, int b, char *out)
 {
-    const char *x = w->syms.s[a], *y = w->syms.s[b];
+    const char *x = w->syms.keys[a], *y = w->syms.keys[b];
     size_t cl = strlen(VOCAB_CONT);
     out[0] = 0;
     if (x[0] == '<' || y[0] == '<' || strncmp(y, VOCAB_CONT, cl) != 0)
@@ -321,7 +244,7 @@ static void apply_merge(Words *w, int a, int b, int c)
 }
 
 /* Learns up to n merges, adding each new piece to out. */
-static int learn_pieces(Words *w, int n, StrTab *out)
+static int learn_pieces(Words *w, int n, StrMap *out)
 {
     PairSlot *tab = calloc((size_t)1 << PAIR_BITS, sizeof *tab);
     int *used = malloc(sizeof *used << (PAIR_BITS - 1));
@@ -353,7 +276,7 @@ static int learn_pieces(Words *w, int n, StrTab *out)
 
 int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err, size_t errlen)
 {
-    StrTab words = {0}, toks = {0};
+    StrMap words = {0}, toks = {0};
     Words w = {0};
     int *order = NULL, rc = -1;
     memset(out, 0, sizeof *out);
@@ -373,8 +296,8 @@ int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err,
     g_sort_tab = &words;
     qsort(order, (size_t)words.n, sizeof *order, by_count);
     for (int i = 0, kept = 0; i < words.n && kept < o->n_words; i++) {
-        const char *s = words.s[order[i]];
-        if (words.count[order[i]] < o->min_count)
+        const char *s = words.keys[order[i]];
+        if (words.vals[order[i]] < o->min_count)
             break;
         if (strlen(s) > VOCAB_WORD_MAX || tab_find(&toks, s, 0) >= 0)
             continue;
@@ -385,7 +308,7 @@ int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err,
     if (words_build(&w, &words, &toks) || learn_pieces(&w, o->n_pieces, &toks))
         goto oom;
     char e2[200];
-    rc = vocab_init_kind(out, VOCAB_WORDPIECE, (const char *const *)toks.s, toks.n, e2,
+    rc = vocab_init_kind(out, VOCAB_WORDPIECE, (const char *const *)toks.keys, toks.n, e2,
                          sizeof e2);
     if (rc)
         snprintf(err, errlen, "subword: %s", e2);
@@ -395,8 +318,8 @@ oom:
 done:
     free(order);
     words_free(&w);
-    tab_free(&words);
-    tab_free(&toks);
+    strmap_free(&words);
+    strmap_free(&toks);
     return rc;
 }
 

@@ -10,25 +10,9 @@
 
 #define VOCAB_LINE_MAX 254 /* longest line of a vocabulary file */
 
-static unsigned hash_str(const char *s)
-{
-    unsigned h = 2166136261u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    return h;
-}
-
 int vocab_id(const Vocab *v, const char *word)
 {
-    if (!v->table || v->cap == 0)
-        return -1;
-    unsigned i = hash_str(word) & (unsigned)(v->cap - 1);
-    while (v->table[i] >= 0) {
-        if (strcmp(v->words[v->table[i]], word) == 0)
-            return v->table[i];
-        i = (i + 1) & (unsigned)(v->cap - 1);
-    }
-    return -1;
+    return strmap_get(&v->map, word, strlen(word));
 }
 
 const char *vocab_word(const Vocab *v, int id)
@@ -46,35 +30,21 @@ void vocab_free(Vocab *v)
         for (int i = 0; i < v->n; i++)
             free(v->words[i]);
     free(v->words);
-    free(v->table);
+    strmap_free(&v->map);
     memset(v, 0, sizeof *v);
 }
 
 int vocab_adopt(Vocab *v, char **words, int n, const char *unk, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
-    int cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
-    v->table = malloc(sizeof(int) * (size_t)cap);
     v->words = words;
     v->n = n;
-    if (!v->table) {
-        snprintf(err, errlen, "out of memory");
-        vocab_free(v);
-        return -1;
-    }
-    v->cap = cap;
-    for (int i = 0; i < cap; i++)
-        v->table[i] = -1;
-    for (int i = 0; i < n; i++) {
-        if (vocab_id(v, words[i]) >= 0)
-            continue; /* two ids that read the same: the first is found by name */
-        unsigned h = hash_str(words[i]) & (unsigned)(cap - 1);
-        while (v->table[h] >= 0)
-            h = (h + 1) & (unsigned)(cap - 1);
-        v->table[h] = i;
-    }
+    for (int i = 0; i < n; i++) /* two ids that read the same: the first is found by name */
+        if (strmap_put(&v->map, words[i], strlen(words[i]), i, NULL) < 0) {
+            snprintf(err, errlen, "out of memory");
+            vocab_free(v);
+            return -1;
+        }
     v->pad_id = -1;
     v->unk_id = unk ? vocab_id(v, unk) : -1;
     return 0;
@@ -130,19 +100,12 @@ int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, c
         snprintf(err, errlen, "vocabulary is empty");
         return -1;
     }
-    int cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
     v->words = calloc((size_t)n, sizeof *v->words);
-    v->table = malloc(sizeof(int) * (size_t)cap);
-    if (!v->words || !v->table) {
+    if (!v->words) {
         snprintf(err, errlen, "out of memory");
         vocab_free(v);
         return -1;
     }
-    v->cap = cap;
-    for (int i = 0; i < cap; i++)
-        v->table[i] = -1;
     for (int i = 0; i < n; i++) {
         const char *w = words[i];
         size_t len = w ? strlen(w) : 0;
@@ -170,16 +133,14 @@ int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, c
             return -1;
         }
         v->words[i] = strdup(w);
-        if (!v->words[i]) {
+        if (!v->words[i] || strmap_put(&v->map, w, len, i, NULL) < 0) {
+            free(v->words[i]);
+            v->words[i] = NULL;
             snprintf(err, errlen, "out of memory");
             vocab_free(v);
             return -1;
         }
         v->n = i + 1;
-        unsigned h = hash_str(w) & (unsigned)(cap - 1);
-        while (v->table[h] >= 0)
-            h = (h + 1) & (unsigned)(cap - 1);
-        v->table[h] = i;
     }
     v->pad_id = vocab_id(v, VOCAB_PAD);
     v->unk_id = vocab_id(v, VOCAB_UNK);

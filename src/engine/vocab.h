@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "strmap.h"
+
 #define VOCAB_PAD "<pad>"
 #define VOCAB_UNK "<unk>"
 #define VOCAB_MASK "<mask>"   /* the masked-LM blank (encoder models) */
@@ -36,8 +38,7 @@ typedef struct {
     VocabKind kind;
     int n;            /* number of words */
     char **words;     /* (n) owned strings, id -> word */
-    int *table;       /* (cap) open-addressing hash: word index or -1 */
-    int cap;
+    StrMap map;       /* word -> id (the first id of a word two ids spell alike) */
     int pad_id, unk_id;
     /* A model's own tokenizer (a Hugging Face directory's, hf_tokenizer.c), or NULL:
      * vocab_tokenize hands the text to tok_encode, and vocab_free calls tok_free. */

@@ -7,6 +7,7 @@
 
 #include "safetext.h"
 #include "ui_text.h"
+#include "utf8.h"
 
 Ui ui;
 
@@ -62,7 +63,7 @@ const char *ui_text(const char *s, char *out, size_t outlen)
         if (i == n) { /* unknown sequence: one '?' for the whole character */
             out[o++] = '?';
             s++;
-            while ((*s & 0xC0) == 0x80)
+            while (utf8_is_cont((unsigned char)*s))
                 s++;
         }
     }
@@ -73,22 +74,14 @@ done:
 
 int ui_char(const char *s, int *width)
 {
-    unsigned char c = (unsigned char)s[0];
-    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    for (int i = 1; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80) {
-            len = 1;
-            break;
-        }
+    unsigned cp;
+    int len = utf8_decode(s, strnlen(s, 4), &cp);
     *width = 1;
+    if (len < 1)
+        return 1; /* an invalid byte: one column */
     if (len > 1 && ui.utf8) {
-        mbstate_t st;
-        wchar_t wc;
-        memset(&st, 0, sizeof st);
-        if (mbrtowc(&wc, s, (size_t)len, &st) == (size_t)len) {
-            int w = wcwidth(wc);
-            *width = w < 0 ? 1 : w;
-        }
+        int w = wcwidth((wchar_t)cp);
+        *width = w < 0 ? 1 : w;
     }
     return len;
 }

@@ -10,6 +10,7 @@
 #include "app_views.h"
 #include "layout.h"
 #include "ui.h"
+#include "utf8.h"
 
 typedef struct {
     char buf[256];   /* the text being edited (UTF-8) */
@@ -95,7 +96,7 @@ static void edit_draw(App *a, Rect full)
     if (e->cur - start < (int)strlen(vis)) {
         char c1[8] = {0};
         int l = 1;
-        while ((e->buf[e->cur + l] & 0xC0) == 0x80)
+        while (utf8_is_cont((unsigned char)e->buf[e->cur + l]))
             l++;
         memcpy(c1, e->buf + e->cur, (size_t)(l < 7 ? l : 7));
         attron(A_REVERSE);
@@ -194,20 +195,12 @@ static void insert_bytes(Edit *e, const char *s, int n)
 
 static int char_before(const Edit *e, int i)
 {
-    do
-        i--;
-    while (i > 0 && (e->buf[i] & 0xC0) == 0x80);
-    return i < 0 ? 0 : i;
+    return i <= 0 ? 0 : (int)utf8_prev(e->buf, (size_t)i);
 }
 
 static int char_after(const Edit *e, int i)
 {
-    if (i >= e->len)
-        return e->len;
-    do
-        i++;
-    while (i < e->len && (e->buf[i] & 0xC0) == 0x80);
-    return i;
+    return i >= e->len ? e->len : (int)utf8_next(e->buf, (size_t)e->len, (size_t)i);
 }
 
 static void erase_range(Edit *e, int from, int to)

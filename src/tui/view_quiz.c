@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "ui.h"
+#include "utf8.h"
 
 typedef enum { ST_ASK, ST_WRONG, ST_SHOWN, ST_RIGHT, ST_DONE } Stage;
 typedef enum { FB_NONE, FB_INVALID, FB_RIGHT, FB_WRONG, FB_INFO } Feedback;
@@ -479,13 +480,7 @@ static void input_add(QV *q, int k)
 
 static void input_backspace(QV *q)
 {
-    size_t len = strlen(q->input);
-    while (len > 0) {
-        len--;
-        if (((unsigned char)q->input[len] & 0xC0) != 0x80)
-            break;
-    }
-    q->input[len] = 0;
+    q->input[utf8_prev(q->input, strlen(q->input))] = 0;
 }
 
 /* The key table's mode for the quiz's stage (KeysMode): its rows bind in it. */
