@@ -358,9 +358,12 @@ int lens_patch(const Model *m, const int *clean, const int *corrupt, int n, cons
     memset(p, 0, sizeof *p);
     if (lens_check_model(m, err, errlen))
         return -1;
-    if (pos < 0 || pos >= n || token < 0 || token >= cf->vocab_size) {
-        snprintf(err, errlen, pos < 0 || pos >= n ? "--position %d: the sentence has positions "
-                 "0..%d" : "token %d is not a token id", pos < 0 || pos >= n ? pos : token, n - 1);
+    if (pos < 0 || pos >= n) {
+        snprintf(err, errlen, "--position %d: the sentence has positions 0..%d", pos, n - 1);
+        return -1;
+    }
+    if (token < 0 || token >= cf->vocab_size) {
+        snprintf(err, errlen, "token %d: token ids run 0..%d", token, cf->vocab_size - 1);
         return -1;
     }
     Trace *a = trace_new(m, n, 1), *b = trace_new(m, n, 1), *x = trace_new(m, n, 1);
