@@ -40,13 +40,17 @@ int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *e
     const char *who = m->path[0] ? m->path : "the model";
     char msg[300];
     RepeatOpts ro;
-    if (repeat_record_task(m->training, &ro, msg, sizeof msg)) {
+    cJSON *rec = m->training ? json_parse_text("training", m->training, strlen(m->training),
+                                               msg, sizeof msg)
+                             : NULL;
+    const cJSON *task = rec ? json_get(rec, "task") : NULL;
+    if (!cJSON_IsString(task) || strcmp(task->valuestring, "repeat")) {
+        /* the task first, then the schedule's keys, then the "repeat" object */
+        repeat_record_task(m->training, &ro, msg, sizeof msg);
         snprintf(err, errlen, "%s: %s (retrain it with make models)", who, msg);
+        cJSON_Delete(rec);
         return -1;
     }
-    cJSON *rec = json_parse_text("training", m->training, strlen(m->training), err, errlen);
-    if (!rec)
-        return -1;
     train_opts_defaults(o);
     double v[11];
     static const char *const KEYS[11] = {"seq_len", "steps", "batch", "lr", "seed", "warmup",
@@ -57,6 +61,8 @@ int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *e
     int rc = 0;
     for (int i = 0; KEYS[i] && !rc; i++)
         rc = rec_num(rec, KEYS[i], LO[i], HI[i], &v[i], msg, sizeof msg);
+    if (!rc)
+        rc = repeat_record_task(m->training, &ro, msg, sizeof msg);
     if (!rc) {
         o->seq_len = (int)v[0];
         o->steps = (int)v[1];
