@@ -36,23 +36,26 @@ LDLIBS  := -lm
 BUILD   ?= build
 # The rooms (docs/architecture.md). Each room is compiled seeing only its own headers and
 # those of the rooms below it, so an include against the layering fails to build:
-#   engine  <-  course  <-  tui  <-  cli (main and the subcommands)
+#   engine  <-  course  <-  session  <-  tui  <-  cli (main and the subcommands)
 ENGINE_SRC := $(wildcard src/engine/*.c)
 COURSE_SRC := $(wildcard src/course/*.c)
+SESSION_SRC := $(wildcard src/session/*.c)
 TUI_SRC    := $(wildcard src/tui/*.c)
 CLI_SRC    := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
 INC_engine := -Isrc/engine
 INC_course := -Isrc/course -Isrc/engine
-INC_tui    := -Isrc/tui -Isrc/course -Isrc/engine
-INC_cli    := -Isrc/cli -Isrc/tui -Isrc/course -Isrc/engine
+INC_session := -Isrc/session -Isrc/course -Isrc/engine
+INC_tui    := -Isrc/tui -Isrc/session -Isrc/course -Isrc/engine
+INC_cli    := -Isrc/cli -Isrc/tui -Isrc/session -Isrc/course -Isrc/engine
 ENGINE_OBJ := $(ENGINE_SRC:src/%.c=$(BUILD)/%.o)
 COURSE_OBJ := $(COURSE_SRC:src/%.c=$(BUILD)/%.o)
+SESSION_OBJ := $(SESSION_SRC:src/%.c=$(BUILD)/%.o)
 TUI_OBJ    := $(TUI_SRC:src/%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:src/%.c=$(BUILD)/%.o)
-# Terminal-free objects: what unit tests and tools link (no curses). The key table and the
-# text helpers of the tui need no curses either, so its unit test links them.
+# Terminal-free objects: what unit tests link (no curses): the engine, the course and the
+# session room below both front ends (the Session, the key table, the text helpers, opts).
 CORE_OBJ := $(ENGINE_OBJ) $(COURSE_OBJ)
-TUI_FREE_OBJ := $(BUILD)/tui/keys.o $(BUILD)/tui/ui_text.o
+TUI_FREE_OBJ := $(SESSION_OBJ)
 MAIN_OBJ := $(BUILD)/cli/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -70,7 +73,7 @@ check-pkgs:
 	  echo "Run 'make deps' to install them, or: sudo apt-get install -y pkg-config libncurses-dev libcjson-dev libpcre2-dev"; \
 	  exit 1; }
 
-$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ)
+$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(SESSION_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS) $(LDFLAGS)
 
 # One pattern rule per room: the include path is the room's layering. Each object's header
@@ -83,6 +86,9 @@ $(BUILD)/engine/%.o: src/engine/%.c $(BUILD)/engine/%.d
 $(BUILD)/course/%.o: src/course/%.c $(BUILD)/course/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_course) $(CJSON_CFLAGS) -c -o $@ $<
+$(BUILD)/session/%.o: src/session/%.c $(BUILD)/session/%.d
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_session) -D_XOPEN_SOURCE=700 -c -o $@ $<
 $(BUILD)/tui/%.o: src/tui/%.c $(BUILD)/tui/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_tui) $(PKG_CFLAGS) -c -o $@ $<
@@ -91,7 +97,7 @@ $(BUILD)/cli/%.o: src/cli/%.c $(BUILD)/cli/%.d
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(INC_cli) $(PKG_CFLAGS) -c -o $@ $<
 # (Named targets, not a pattern: make treats a missing pattern-made .d as an intermediate
 # file and would not rebuild the object for it.)
-DEP_FILES := $(patsubst %.o,%.d,$(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ))
+DEP_FILES := $(patsubst %.o,%.d,$(MAIN_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(SESSION_OBJ) $(CORE_OBJ))
 $(DEP_FILES):
 # The matmul kernel may fuse a*b+c into one FMA (see src/engine/tensor_matmul.c).
 $(BUILD)/engine/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
@@ -99,10 +105,10 @@ $(BUILD)/engine/tensor_matmul.o: ALL_CFLAGS += -ffp-contract=fast
 # (a test that needed curses would not link). Their .d: build/tests/test_x.d.
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ) $(TUI_FREE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_tui) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(TUI_FREE_OBJ) $(CORE_LIBS) $(LDLIBS)
-$(BUILD)/tools/%: tools/%.c $(CORE_OBJ) $(CLI_OBJ) $(TUI_OBJ)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_session) $(CJSON_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(TUI_FREE_OBJ) $(CORE_LIBS) $(LDLIBS)
+$(BUILD)/tools/%: tools/%.c $(CORE_OBJ) $(CLI_OBJ) $(TUI_OBJ) $(SESSION_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_cli) $(PKG_CFLAGS) -o $@ $< $(CLI_OBJ) $(TUI_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $(INC_cli) $(PKG_CFLAGS) -o $@ $< $(CLI_OBJ) $(TUI_OBJ) $(SESSION_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 -include $(wildcard $(BUILD)/*/*.d)
 
 deps:
@@ -157,8 +163,17 @@ sanitize: check-pkgs
 bench: check-pkgs attend $(TOOL_BIN)
 	@bench/run.sh
 
+# The natural WordNet vocabulary (docs/model-format.md): SCOWL's most common English words and
+# names kept whole besides WordNet's own frequent words (Debian's scowl; docs/data.md), numbers
+# whole or their digits, a byte inside a word marked. The shipped model was trained before it:
+# `make models WORDNET_VOCAB='$(NATURAL)'` retrains on it (then make it the default here).
+SCOWL    := /usr/share/dict/scowl
+EVERYDAY := $(addprefix --everyday $(SCOWL)/,english-words.10 british-words.10 english-upper.10 \
+              english-upper.35 english-upper.40)
+NATURAL  := --natural $(EVERYDAY)
+WORDNET_VOCAB ?=
 # Regenerates the corpora (deterministic) and retrains the shipped models (docs/training.md);
-# the real-English corpus needs Debian's wordnet-base (docs/data.md), then
+# the real-English corpus needs Debian's wordnet-base (and scowl for $(NATURAL); docs/data.md), then
 # docs/model-report.md is measured on the new files. Prints its wall and CPU time at the end.
 REPORT_MODELS := data/wordnet.json:data/corpus/wordnet-test.txt:data/corpus/wordnet.txt \
   data/decoder.json:data/corpus/english-test.txt:data/corpus/english.txt \
@@ -167,7 +182,8 @@ REPORT_MODELS := data/wordnet.json:data/corpus/wordnet-test.txt:data/corpus/word
 models: check-pkgs $(BIN) $(BUILD)/tools/gencorpus $(BUILD)/tools/wordnet_corpus $(BUILD)/tools/model_report
 	@bash -c 'TIMEFORMAT="make models: %Rs wall, %Us user + %Ss system CPU"; time { set -ex; \
 	  $(BUILD)/tools/gencorpus --seed 1 --out data/corpus --vocab data/vocab.txt; \
-	  $(BUILD)/tools/wordnet_corpus --out data/corpus --vocab data/vocab-wordnet.txt --not-in data/everyday.txt; \
+	  $(BUILD)/tools/wordnet_corpus --out data/corpus --vocab data/vocab-wordnet.txt --not-in data/everyday.txt \
+	    $(WORDNET_VOCAB); \
 	  ./$(BIN) train --config data/configs/decoder.json --out data/decoder.json; \
 	  ./$(BIN) train --config data/configs/decoder-cheat.json --out data/decoder-cheat.json; \
 	  ./$(BIN) train --config data/configs/translate.json --out data/translate.json; \
@@ -246,8 +262,8 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(CORE_OBJ)
 # the lesson harness shares models loaded once (see tests/fuzz/fuzz_lesson.c)
 FUZZ_WRAP_lesson := -Wl,--wrap=model_load,--wrap=model_free
 # the demo/lecture-plan harness checks key names with the tui's curses-free key table
-FUZZ_WRAP_demo := -Isrc/tui build-fuzz/tui/keys.o build-fuzz/tui/ui_text.o
-build-fuzz/fuzz_demo: build-fuzz/tui/keys.o build-fuzz/tui/ui_text.o
+FUZZ_WRAP_demo := -Isrc/session build-fuzz/session/keys.o build-fuzz/session/ui_text.o
+build-fuzz/fuzz_demo: build-fuzz/session/keys.o build-fuzz/session/ui_text.o
 fuzz: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 	  mkdir -p build-fuzz/corpus/$$n; \

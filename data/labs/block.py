@@ -17,6 +17,9 @@ The contract:
       x = x + ffn(rmsnorm(x) * g2)
   with rmsnorm(x) = x / sqrt(mean(x^2 over the row) + 1e-5)   (no mean subtracted)
   and  ffn(u) = (silu(u W1) * (u W3)) W2,  silu(z) = z / (1 + e^-z).
+  Checked cell by cell to 1e-4 (plus 1e-4 of the value): float32 arrays are
+  accepted. Do not change the arrays you are given (the check compares them
+  after the call); compute into new ones.
 """
 import numpy as np
 

@@ -14,7 +14,7 @@ def one_line(text, limit=240):
 
 
 def read_cases(lines):
-    """The cases attend sent: [(func, step, n_outs, [args])]."""
+    """The cases attend sent: [(func, step, n_outs, [args], [names])]."""
     it = iter(lines)
     head = next(it)
     if head != "attend-lab 1":
@@ -25,9 +25,10 @@ def read_cases(lines):
     cases = []
     for _ in range(n):
         _, _, func, mode, n_args, n_outs = next(it).split()
-        args = []
+        args, names = [], []
         for _ in range(int(n_args)):
             f = next(it).split()
+            names.append(f[1])
             if f[2] == "none":
                 args.append(None)
             elif f[2] == "int":
@@ -35,7 +36,7 @@ def read_cases(lines):
             else:
                 dims = [int(x) for x in f[4:4 + int(f[3])]]
                 args.append((dims, [float(x) for x in next(it).split()]))
-        cases.append((func, mode == "step", int(n_outs), args))
+        cases.append((func, mode == "step", int(n_outs), args, names))
     return lab, torch, cases
 
 
@@ -59,10 +60,13 @@ def as_array(np, x, what):
     return a
 
 
-def run_case(np, fn, func, step, n_outs, args):
+def run_case(np, fn, func, step, n_outs, args, names, changed):
+    """The function's results as arrays; the names of the arguments it changed in place are
+    appended to changed."""
     vals = [None if a is None or isinstance(a, int)
             else np.array(a[1], dtype=np.float64).reshape(a[0]) for a in args]
     vals = [args[i] if isinstance(args[i], int) else v for i, v in enumerate(vals)]
+    before = [v.copy() if isinstance(v, np.ndarray) else None for v in vals]
     if step:
         cache, rows = {}, []
         for t in range(vals[0].shape[0]):
@@ -79,11 +83,16 @@ def run_case(np, fn, func, step, n_outs, args):
     if n_outs == 1:
         if isinstance(got, tuple):
             raise TypeError("%s returned a tuple of %d, expected one array" % (func, len(got)))
-        return [as_array(np, got, "the result")]
-    if not isinstance(got, (tuple, list)) or len(got) != n_outs:
+        res = [as_array(np, got, "the result")]
+    elif not isinstance(got, (tuple, list)) or len(got) != n_outs:
         raise TypeError("%s returned %s, expected a pair (output, weights)"
                         % (func, type(got).__name__))
-    return [as_array(np, g, "result %d" % i) for i, g in enumerate(got)]
+    else:
+        res = [as_array(np, g, "result %d" % i) for i, g in enumerate(got)]
+    for name, b, v in zip(names, before, vals):
+        if b is not None and (v.shape != b.shape or not np.array_equal(b, v, equal_nan=True)):
+            changed.append(name)
+    return res
 
 
 def torch_step(np, out, cases, results):
@@ -96,7 +105,7 @@ def torch_step(np, out, cases, results):
         return
     api = "scaled_dot_product_attention"
     worst, n = 0.0, 0
-    for (func, step, n_outs, args), res in zip(cases, results):
+    for (func, step, n_outs, args, names), res in zip(cases, results):
         if res is None:
             continue
         q, k, v = [torch.tensor(np.array(a[1]).reshape(a[0]))[None] for a in args[:3]]
@@ -151,13 +160,14 @@ def main():
                                            one_line(e)))
         return 0
     results = []
-    for i, (func, step, n_outs, args) in enumerate(cases):
+    for i, (func, step, n_outs, args, names) in enumerate(cases):
         fn = getattr(mod, func, None)
         if not callable(fn):
             out("fatal missing %s defines no function %s" % (sys.argv[1], func))
             return 0
+        changed = []
         try:
-            got = run_case(np, fn, func, step, n_outs, args)
+            got = run_case(np, fn, func, step, n_outs, args, names, changed)
         except BaseException as e:
             results.append(None)
             out("case %d error %s: %s%s" % (i, type(e).__name__, one_line(e), where(e, path)))
@@ -167,6 +177,8 @@ def main():
         for name, a in zip(["out", "weights"], got):
             out("%s %d %s" % (name, a.ndim, " ".join(str(d) for d in a.shape)))
             out(" ".join(map(repr, a.ravel().tolist())))
+        if changed:
+            out("mutated " + " ".join(changed))
     if want_torch and lab == "attention":
         torch_step(np, out, cases, results)
     out("end")

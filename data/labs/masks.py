@@ -13,6 +13,9 @@ The contract (masks are additive: 0 where a query may read a key, -inf where not
   masked_softmax(S, M) takes scores S and a mask M, both (n, m), and returns the
       (n, m) weights softmax(S + M) row by row; a row hidden everywhere gets
       weights of 0 (never NaN).
+  Checked cell by cell to 1e-4 (plus 1e-4 of the value): float32 arrays are
+  accepted. Do not change the arrays you are given (the check compares them
+  after the call); compute into new ones.
 """
 import numpy as np
 

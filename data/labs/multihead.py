@@ -12,6 +12,9 @@ The contract (d_h = d_model / h; head i owns columns i*d_h .. (i+1)*d_h - 1):
       Q = X Wq, K = X Wk, V = X Wv; split each into h heads; in each head
       softmax(Q_i K_i^T / sqrt(d_h)) V_i (no mask); merge the heads; return the
       merge times Wo, shape (n, d_model).
+  Checked cell by cell to 1e-4 (plus 1e-4 of the value): float32 arrays are
+  accepted. Do not change the arrays you are given (the check compares them
+  after the call); compute into new ones.
 """
 import numpy as np
 

@@ -12,6 +12,9 @@ The contract:
   encoded_attention(X, Wq, Wk, Wv): the same self-attention of X + sinusoidal(n, d).
 The check feeds the same tokens in two orders: without positions your rows
 should just permute; with them the values change. attend prints both gaps.
+  Checked cell by cell to 1e-4 (plus 1e-4 of the value): float32 arrays are
+  accepted. Do not change the arrays you are given (the check compares them
+  after the call); compute into new ones.
 """
 import numpy as np
 

@@ -11,6 +11,9 @@ The contract:
   -inf entries get a weight of exactly 0. A row that is -inf everywhere gets
   weights that are all 0 (attend's convention: never NaN). Scores may be near
   +-1000, where a plain e^x overflows.
+  Checked cell by cell to 1e-4 (plus 1e-4 of the value): float32 arrays are
+  accepted. Do not change the arrays you are given (the check compares them
+  after the call); compute into new ones.
 """
 import numpy as np
 

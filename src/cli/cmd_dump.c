@@ -248,7 +248,7 @@ static int dump_pair(FILE *f, const Model *m, const Trace *t, const char *pair, 
  * row of the logits), most likely first. */
 static int dump_next(FILE *f, const Model *m, const Trace *t, int k, int json)
 {
-    const TraceEntry *lg = trace_find(t, m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC, -1,
+    const TraceEntry *lg = trace_find(t, model_output_stack(m), -1,
                                       SUB_NONE, -1, T_LOGITS);
     if (!lg || m->cfg.arch == ARCH_ENCDEC) {
         fprintf(stderr, "attend dump: --next needs a decoder-only or encoder model\n");

@@ -23,13 +23,18 @@
 #define SOLUTION_AFTER 3 /* failed checks before the solution may be asked for */
 
 static const char USAGE[] =
-    "usage: attend lab [list]                      the labs and your progress\n"
+    "usage: attend lab                             check the current lab again (or list them)\n"
+    "       attend lab list                        the labs and your progress\n"
+    "       attend lab next                        start the next lab beside the current one\n"
+    "       attend lab reset [NAME [DIR]]          the starter again; your file kept as .bak\n"
     "       attend lab start NAME [DIR] [--lang c] [--force]\n"
-    "                                              write the starter NAME.py (or NAME.c)\n"
+    "                                              write the starter NAME.py (or NAME.c);\n"
+    "                                              --force keeps an old file as a backup\n"
     "       attend lab check NAME FILE [options]   check FILE: exit 0 pass, 1 wrong, 2 cannot run\n"
     "       attend lab watch NAME FILE [options]   check again on every save (Ctrl-C, Ctrl-D)\n"
     "       attend lab hint NAME                   the next hint\n"
     "       attend lab solution NAME [--lang c]    after a pass, or after 3 failed checks\n"
+    "       attend lab mistakes [NAME]             the misconceptions a check names\n"
     "options: --timeout SECONDS (default 10)  --python PATH  --lang py|c  --no-torch\n"
     "Your code runs as a child process in FILE's directory, with time, memory and output\n"
     "limits; it is checked cell by cell against attend's engine (docs/labs.md).";
@@ -129,20 +134,68 @@ static int cmd_list(void)
     return 0;
 }
 
-/* ---- start ---- */
+/* ---- the current lab ---- */
 
-static int cmd_start(const Args *a)
+/* Remembers lab d's file (made absolute) as the one `attend lab` alone continues. */
+static void remember(const LabDef *d, const char *file)
 {
-    const LabDef *d = need_lab(a->pos[0]);
-    if (!d)
-        return 2;
-    const char *lang = a->co.lang ? a->co.lang : "py";
-    char err[1200], path[1024];
-    if (!lab_has_lang(d, lang)) {
-        fprintf(stderr, "attend lab: lab %s has no C starter (C: softmax, attention)\n", d->name);
-        return 2;
+    char abs[2048], cwd[1024];
+    if (file[0] == '/')
+        snprintf(abs, sizeof abs, "%s", file);
+    else if (getcwd(cwd, sizeof cwd))
+        snprintf(abs, sizeof abs, "%s/%s", cwd, file);
+    else
+        return;
+    Progress p;
+    char err[600];
+    prog_load(&p);
+    char *text = lab_current_put(d->name, abs, (double)time(NULL));
+    if (!text || progress_slot_set(&p, "lab_current", text, err, sizeof err) ||
+        (!p.no_save && progress_save(&p, err, sizeof err)))
+        fprintf(stderr, "attend lab: the current lab not saved: %s\n", text ? err : "memory");
+    free(text);
+    progress_free(&p);
+}
+
+/* The lab after d that is not passed yet (wrapping round), or NULL when every other one is. */
+static const LabDef *next_lab(const LabDef *d, Progress *p)
+{
+    int at = 0;
+    for (int i = 0; i < lab_count(); i++)
+        at = lab_at(i) == d ? i : at;
+    for (int k = 1; k < lab_count(); k++) {
+        const LabDef *n = lab_at((at + k) % lab_count());
+        LabProgress lp;
+        lab_progress_get(progress_slot_get(p, "labs"), n->name, &lp);
+        if (!lp.passed)
+            return n;
     }
-    const char *dir = a->n_pos > 1 ? a->pos[1] : ".";
+    return NULL;
+}
+
+/* ---- start, reset ---- */
+
+/* A name for a backup of path that is not taken: path.bak, path.bak2, ... 0 or -1. */
+static int backup_name(const char *path, char *out, size_t n)
+{
+    struct stat st;
+    for (int i = 1; i < 1000; i++) {
+        int k = i == 1 ? snprintf(out, n, "%s.bak", path) : snprintf(out, n, "%s.bak%d", path, i);
+        if (k < 0 || (size_t)k >= n)
+            return -1;
+        if (lstat(out, &st) && errno == ENOENT)
+            return 0;
+    }
+    return -1;
+}
+
+/* Writes d's starter in lang at DIR/NAME.lang. An existing regular file is kept: with
+ * keep_old (reset, start --force) it is renamed to a backup first, never lost; without, it
+ * stays and nothing is written (status 1). */
+static int write_starter(const LabDef *d, const char *lang, const char *dir, int keep_old,
+                         char *path, size_t plen)
+{
+    char err[1200], bak[1100];
     struct stat st;
     int sr = stat(dir, &st);
     if (sr && errno == ENOENT && mkdir(dir, 0755) == 0) {
@@ -153,24 +206,52 @@ static int cmd_start(const Args *a)
         fprintf(stderr, "attend lab: %s: %s\n", dir, sr ? strerror(errno) : "not a directory");
         return 1;
     }
-    snprintf(path, sizeof path, "%s/%s.%s", dir, d->name, lang);
+    snprintf(path, plen, "%s/%s.%s", dir, d->name, lang);
+    char *text = lab_starter_text(d, lang, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "attend lab: %s\n", err);
+        return 1;
+    }
     if (!lstat(path, &st)) {
-        if (!a->force || !S_ISREG(st.st_mode)) {
+        if (!keep_old || !S_ISREG(st.st_mode)) {
             fprintf(stderr, "attend lab: %s exists%s\n", path,
-                    S_ISREG(st.st_mode) ? "; it is kept (--force writes the starter over it)"
+                    S_ISREG(st.st_mode) ? "; it is kept (attend lab reset writes the starter, "
+                                          "keeping it as a backup)"
                                         : " and is not a regular file: nothing written");
+            free(text);
             return 1;
         }
+        if (backup_name(path, bak, sizeof bak) || rename(path, bak)) {
+            fprintf(stderr, "attend lab: %s: no backup could be made (%s): nothing written\n",
+                    path, strerror(errno));
+            free(text);
+            return 1;
+        }
+        printf("kept your file as %s\n", bak);
     }
-    char *text = lab_starter_text(d, lang, err, sizeof err);
-    int bad = !text || fileio_write_file(path, 0644, text, strlen(text), err, sizeof err);
+    int bad = fileio_write_file(path, 0644, text, strlen(text), err, sizeof err);
     free(text);
     if (bad) {
         fprintf(stderr, "attend lab: %s\n", err);
         return 1;
     }
-    printf("wrote %s: %s\nfill in its TODOs, then: attend lab check %s %s\n"
-           "or, to check on every save: attend lab watch %s %s\n",
+    remember(d, path);
+    return 0;
+}
+
+static int cmd_start(const LabDef *d, const Args *a, const char *dir, int reset)
+{
+    const char *lang = a->co.lang ? a->co.lang : "py";
+    char path[1100];
+    if (!lab_has_lang(d, lang)) {
+        fprintf(stderr, "attend lab: lab %s has no C starter (C: softmax, attention)\n", d->name);
+        return 2;
+    }
+    int rc = write_starter(d, lang, dir, reset || a->force, path, sizeof path);
+    if (rc)
+        return rc;
+    printf("wrote %s: %s\nfill in its TODOs, then: attend lab (checks it) or attend lab check "
+           "%s %s\nor, to check on every save: attend lab watch %s %s\n",
            path, d->title, d->name, path, d->name, path);
     return 0;
 }
@@ -241,11 +322,30 @@ static void print_verdict(const LabDef *d, const char *file, const LabCheck *c)
     }
     printf("FAIL %s: %d of %d cases right\n%s\n", file, v->cases_ok, c->cases.n_cases,
            v->message);
-    if (v->mistake) {
+    for (int i = 0; i < v->n_found; i++) {
         char ref[300];
-        lesson_ref(v->mistake->lesson, ref, sizeof ref);
-        printf("Diagnosis (%s): %s\nSee %s.\n", v->mistake->id, v->mistake->words, ref);
+        lesson_ref(v->found[i]->lesson, ref, sizeof ref);
+        printf("Diagnosis (%s): %s\nSee %s.\n", v->found[i]->id, v->found[i]->words, ref);
     }
+    if (!v->n_found && v->maybe[0])
+        printf("It looks like one of these, each fitting as well: %s.\n", v->maybe);
+}
+
+/* The failing case: its inputs and the rows that hold the first wrong cell, and the whole
+ * case written beside the show file (lab-NAME-case.json) for the learner to load. */
+static void show_case(const LabDef *d, const LabCheck *c)
+{
+    char path[1024], err[600];
+    int have_path = !lab_show_path(d->name, path, sizeof path, err, sizeof err) &&
+                    strlen(path) > 5 && strlen(path) + 10 < sizeof path;
+    if (have_path) {
+        snprintf(path + strlen(path) - 5, 16, "-case.json"); /* lab-NAME.show -> -case.json */
+        have_path = !lab_case_write(path, c, err, sizeof err);
+    }
+    char *text = lab_case_text(c, have_path ? path : NULL);
+    if (text)
+        printf("%s", text);
+    free(text);
 }
 
 /* One check, printed and recorded. Returns the exit status (0 pass, 1 fail, 2 could not). */
@@ -267,7 +367,10 @@ static int check_once(const LabDef *d, const char *file, const Args *a, int show
         return 128 + (stop_sig > 0 ? stop_sig : SIGINT);
     }
     print_verdict(d, file, &c);
+    remember(d, file);
     int pass = c.ran && c.verdict.pass && !c.torch_fail;
+    if (!pass)
+        show_case(d, &c);
     Progress p;
     prog_load(&p);
     LabProgress lp;
@@ -277,7 +380,11 @@ static int check_once(const LabDef *d, const char *file, const Args *a, int show
     lp.passed |= pass;
     lp.last = (double)time(NULL);
     prog_put(&p, d->name, &lp);
+    const LabDef *n = pass ? next_lab(d, &p) : NULL;
     progress_free(&p);
+    if (n)
+        printf("Next: lab %s, %s: attend lab next (writes its starter beside this file)\n",
+               n->name, n->title);
     if (!pass && lp.fails >= SOLUTION_AFTER)
         printf("(after %d failed checks the solution is there if you want it: attend lab "
                "solution %s)\n", lp.fails, d->name);
@@ -288,6 +395,7 @@ static int check_once(const LabDef *d, const char *file, const Args *a, int show
         if (!lab_show_path(d->name, path, sizeof path, err, sizeof err))
             lab_show_write(path, d, file, &c, err, sizeof err);
     }
+
     int rc = pass ? 0 : c.cannot_run ? 2 : 1;
     lab_check_free(&c);
     return rc;
@@ -331,6 +439,37 @@ static int cmd_watch(const LabDef *d, const char *file, const Args *a)
     return last == 2 ? 2 : 0;
 }
 
+/* ---- mistakes ---- */
+
+/* The misconceptions the check names in each lab (or in one): every catalogue row that
+ * applies there, one line per id: "LAB ID  words". */
+static int cmd_mistakes(const char *name)
+{
+    int rc = 0;
+    for (int i = 0; i < lab_count(); i++) {
+        const LabDef *d = lab_at(i);
+        if (name && strcmp(name, d->name))
+            continue;
+        LabCases lc;
+        char err[256];
+        if (lab_cases_make(d, &lc, err, sizeof err)) {
+            fprintf(stderr, "attend lab: %s\n", err);
+            return 2;
+        }
+        for (const LabMistake *mk = LAB_CATALOGUE; mk->id; mk++) {
+            int dup = 0;
+            for (const LabMistake *p = LAB_CATALOGUE; p < mk; p++)
+                dup |= !strcmp(p->id, mk->id) && lab_mistake_applies(d, &lc, p) == 1;
+            int a = dup ? 0 : lab_mistake_applies(d, &lc, mk);
+            rc = a < 0 ? 2 : rc;
+            if (a == 1)
+                printf("%-10s %-20s %s\n", d->name, mk->id, mk->words);
+        }
+        lab_cases_free(&lc);
+    }
+    return rc;
+}
+
 /* ---- hint, solution ---- */
 
 static int cmd_hint(const LabDef *d)
@@ -372,13 +511,77 @@ static int cmd_solution(const LabDef *d, const Args *a)
         return 1;
     }
     const char *lang = a->co.lang ? a->co.lang : "py";
-    const char *text = lab_solution_text(d, lang);
+    char err[600];
+    char *text = lab_has_lang(d, lang) ? lab_solution_text(d, lang, err, sizeof err) : NULL;
     if (!text) {
-        fprintf(stderr, "attend lab: lab %s has no %s version\n", d->name, lang);
+        fprintf(stderr, "attend lab: lab %s has no %s solution\n", d->name, lang);
         return 2;
     }
-    printf("The engine's way, lab %s (%s):\n\n%s", d->name, lang, text);
+    printf("The solution of lab %s (%s), code that passes the check:\n\n%s", d->name,
+           !strcmp(lang, "c") ? "C" : "Python", text);
+    free(text);
     return 0;
+}
+
+/* `attend lab` alone: the current lab's file checked again; once it passed, the next lab
+ * offered; with no current lab, the list. */
+static int cmd_continue(void)
+{
+    Progress p;
+    prog_load(&p);
+    char lab[64], file[2048];
+    int have = !lab_current_get(progress_slot_get(&p, "lab_current"), lab, sizeof lab, file,
+                                sizeof file);
+    const LabDef *d = have ? lab_find(lab) : NULL;
+    LabProgress lp;
+    if (d)
+        lab_progress_get(progress_slot_get(&p, "labs"), d->name, &lp);
+    const LabDef *n = d ? next_lab(d, &p) : NULL;
+    progress_free(&p);
+    struct stat st;
+    if (!d || stat(file, &st)) {
+        if (d)
+            printf("(the current lab's file %s is gone: attend lab reset %s writes it again)\n\n",
+                   file, d->name);
+        return cmd_list();
+    }
+    if (lp.passed) {
+        printf("Lab %s is passed (%s).\n", d->name, file);
+        if (n)
+            printf("Next: lab %s, %s: attend lab next (writes its starter beside it)\n",
+                   n->name, n->title);
+        else
+            printf("Every lab is passed.\n");
+        return 0;
+    }
+    Args a;
+    memset(&a, 0, sizeof a);
+    a.co.timeout_s = 10.0;
+    a.co.torch = 1;
+    printf("lab %s: checking %s\n", d->name, file);
+    catch_stop();
+    return check_once(d, file, &a, 1);
+}
+
+/* `attend lab next`: the starter of the lab after the current one, in the same folder. */
+static int cmd_next(const Args *a)
+{
+    Progress p;
+    prog_load(&p);
+    char lab[64], file[2048];
+    int have = !lab_current_get(progress_slot_get(&p, "lab_current"), lab, sizeof lab, file,
+                                sizeof file);
+    const LabDef *d = have ? lab_find(lab) : lab_at(0);
+    const LabDef *n = have ? next_lab(d, &p) : d;
+    progress_free(&p);
+    if (!n) {
+        printf("Every lab is passed.\n");
+        return 0;
+    }
+    char *slash = have ? strrchr(file, '/') : NULL;
+    if (slash)
+        *slash = '\0';
+    return cmd_start(n, a, slash ? (file[0] ? file : "/") : ".", 0);
 }
 
 int cmd_lab(int argc, char **argv)
@@ -387,17 +590,45 @@ int cmd_lab(int argc, char **argv)
         printf("%s\n", USAGE);
         return 0;
     }
-    if (argc == 0 || !strcmp(argv[0], "list"))
+    if (argc == 0)
+        return cmd_continue();
+    if (!strcmp(argv[0], "list"))
         return argc > 1 ? (fprintf(stderr, "%s\n", USAGE), 2) : cmd_list();
+    if (!strcmp(argv[0], "mistakes")) {
+        if (argc > 2 || (argc == 2 && !need_lab(argv[1])))
+            return argc > 2 ? (fprintf(stderr, "%s\n", USAGE), 2) : 2;
+        return cmd_mistakes(argc == 2 ? argv[1] : NULL);
+    }
     Args a;
     int rc = parse(argc - 1, argv + 1, &a);
     if (rc)
         return rc;
     const char *verb = argv[0];
+    if (!strcmp(verb, "next"))
+        return a.n_pos ? (fprintf(stderr, "attend lab next: no arguments\n%s\n", USAGE), 2)
+                       : cmd_next(&a);
+    if (!strcmp(verb, "reset") && a.n_pos == 0) { /* the current lab's file */
+        Progress p;
+        prog_load(&p);
+        char lab[64], file[2048];
+        int have = !lab_current_get(progress_slot_get(&p, "lab_current"), lab, sizeof lab,
+                                    file, sizeof file);
+        progress_free(&p);
+        if (!have) {
+            fprintf(stderr, "attend lab reset: no current lab; name one: attend lab reset NAME "
+                    "[DIR]\n");
+            return 2;
+        }
+        char *slash = strrchr(file, '/'), *dot = strrchr(file, '.');
+        if (!a.co.lang && dot && !strcmp(dot, ".c"))
+            a.co.lang = "c";
+        *slash = '\0';
+        return cmd_start(lab_find(lab), &a, file[0] ? file : "/", 1);
+    }
     int want = !strcmp(verb, "check") || !strcmp(verb, "watch") ? 2 : 1;
-    int known = want == 2 || !strcmp(verb, "start") || !strcmp(verb, "hint") ||
-                !strcmp(verb, "solution");
-    if (!known || a.n_pos < want || a.n_pos > (!strcmp(verb, "start") ? 2 : want)) {
+    int two = !strcmp(verb, "start") || !strcmp(verb, "reset");
+    int known = want == 2 || two || !strcmp(verb, "hint") || !strcmp(verb, "solution");
+    if (!known || a.n_pos < want || a.n_pos > (two ? 2 : want)) {
         fprintf(stderr, known ? "attend lab %s: wrong number of arguments\n%s\n"
                               : "attend lab: unknown command \"%s\"\n%s\n", verb, USAGE);
         return 2;
@@ -405,8 +636,8 @@ int cmd_lab(int argc, char **argv)
     const LabDef *d = need_lab(a.pos[0]);
     if (!d)
         return 2;
-    if (!strcmp(verb, "start"))
-        return cmd_start(&a);
+    if (two)
+        return cmd_start(d, &a, a.n_pos > 1 ? a.pos[1] : ".", !strcmp(verb, "reset"));
     if (!strcmp(verb, "check")) {
         catch_stop();
         return check_once(d, a.pos[1], &a, 1);

@@ -778,9 +778,8 @@ int cmd_generate(int argc, char **argv)
             fprintf(stderr, "\nattend generate: %s\n", err);
             goto out;
         }
-        const TraceEntry *lg = trace_find(t, encdec || m.cfg.arch == ARCH_DECODER ? STACK_DEC
-                                                                                 : STACK_ENC,
-                                          -1, SUB_NONE, -1, T_LOGITS);
+        const TraceEntry *lg = trace_find(t, model_output_stack(&m), -1, SUB_NONE, -1,
+                                          T_LOGITS);
         if (!lg) {
             fprintf(stderr, "\nattend generate: internal error: no logits traced\n");
             goto out;

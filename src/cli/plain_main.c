@@ -11,7 +11,7 @@
 #include "datapath.h"
 #include "opts.h"
 #include "plain.h"
-#include "ui.h"
+#include "ui_text.h"
 
 /* ---- start and stop ---- */
 
@@ -28,88 +28,32 @@ static const char PLAIN_USAGE[] =
     "                 pages on \"your model\" run on it (docs/models.md)\n"
     "  --ascii        ASCII text only";
 
-/* Loads the course and progress and chooses where to start. 0, or -1 with a message. */
-static int plain_load(Plain *p, const char *dir, const char *only, int page_opt,
-                      const char *model, char *err, size_t errlen)
+/* Loads the course and progress (and the model of --model) and opens the page to start on.
+ * 0, or -1 with a message. */
+static int plain_load(Plain *p, const char *dir, const char *only, int page, const char *model,
+                      char *err, size_t errlen)
 {
-    char path[1024], perr[600] = "";
-    if (lesson_load_dir(&p->course, dir, err, errlen))
+    if (session_load(p->s, dir, only, page, err, errlen))
         return -1;
+    if (p->s->warn[0])
+        plain_sayf(p, "%c%s", p->s->warn[0] >= 'a' && p->s->warn[0] <= 'z'
+                                  ? p->s->warn[0] - 'a' + 'A' : p->s->warn[0], p->s->warn + 1);
     if (model) { /* before any page runs: the "@opened" pages take it */
         Model m;
         if (model_load_progress(&m, model, cmd_load_progress, (void *)model, err, errlen))
             return -1;
-        if (lesson_open_model(&p->course, &m, err, errlen)) {
+        if (session_open_model(p->s, &m, !only && !page, err, errlen)) {
             model_free(&m);
             return -1;
         }
     }
-    int first = -1;
-    for (int i = 0; i < p->course.n_lessons && first < 0; i++)
-        if (!p->course.lessons[i].broken)
-            first = i;
-    if (first < 0) {
-        snprintf(err, errlen, "no playable lesson in %.900s", dir);
-        return -1;
-    }
-    if (progress_default_path(path, sizeof path, perr, sizeof perr) == 0) {
-        int r = progress_load(&p->prog, path, perr, sizeof perr);
-        p->prog_ok = r >= 0;
-        if (r)
-            plain_sayf(p, "%s%s", r < 0 ? "Progress will not be saved: " : "", perr);
-    } else {
-        plain_sayf(p, "Progress will not be saved: %s", perr);
-    }
-    int lesson = first, page = 0;
-    if (only) {
-        lesson = lesson_find(&p->course, only);
-        if (lesson < 0 || p->course.lessons[lesson].broken) {
-            snprintf(err, errlen, lesson < 0 ? "no lesson with id \"%.40s\" in %.900s"
-                                             : "lesson \"%.40s\" in %.900s is broken", only, dir);
-            return -1;
-        }
-        p->only = p->course.lessons[lesson].id;
-        if (p->prog.current_lesson[0] && !strcmp(p->prog.current_lesson, only))
-            page = p->prog.current_page;
-    } else if (p->prog.current_lesson[0]) {
-        int i = lesson_find(&p->course, p->prog.current_lesson);
-        if (i >= 0 && !p->course.lessons[i].broken) {
-            lesson = i;
-            page = p->prog.current_page;
-        }
-    }
-    for (int l = 0; model && !only && !page_opt && l < p->course.n_lessons; l++) {
-        const Lesson *ls = &p->course.lessons[l]; /* the first page on the opened model */
-        int pg = -1;
-        for (int i = 0; !ls->broken && i < ls->n_pages && pg < 0; i++)
-            if (lesson_model_opened(&p->course, &ls->pages[i]))
-                pg = i;
-        if (pg >= 0) {
-            lesson = l, page = pg;
-            break;
-        }
-    }
-    if (page_opt > 0) {
-        if (page_opt > p->course.lessons[lesson].n_pages) {
-            snprintf(err, errlen, "--page %d: lesson \"%s\" has %d pages", page_opt,
-                     p->course.lessons[lesson].id, p->course.lessons[lesson].n_pages);
-            return -1;
-        }
-        page = page_opt - 1;
-    }
-    p->lesson = lesson;
-    plain_open(p, lesson, page);
+    plain_open(p, p->s->lesson, p->s->page);
     return 0;
 }
 
 static void plain_free(Plain *p)
 {
-    for (int i = 0; i < p->n_mt; i++)
-        widget_traces_free(&p->mt[i].tr);
-    live_free(&p->live);
-    lesson_free_course(&p->course);
-    progress_free(&p->prog);
-    free(p->snap);
+    session_delete(p->s);
     plain_commands_end();
 }
 
@@ -126,7 +70,7 @@ static void plain_loop(Plain *p)
         }
         ssize_t n = getline(&line, &cap, stdin);
         if (n < 0) {
-            plain_say(p, p->prog_ok ? "End of input. Progress is saved." : "End of input.");
+            plain_say(p, p->s->prog_ok ? "End of input. Progress is saved." : "End of input.");
             break;
         }
         plain_command(p, line);
@@ -158,9 +102,11 @@ int plain_main(int argc, char **argv)
         dir = dirbuf;
     }
     Plain *p = calloc(1, sizeof *p);
-    if (p)
-        p->snap = calloc(1, sizeof *p->snap);
-    if (!p || !p->snap) {
+    if (p && !(p->s = session_new())) {
+        free(p);
+        p = NULL;
+    }
+    if (!p) {
         fprintf(stderr, "attend: out of memory\n");
         free(p);
         return 1;

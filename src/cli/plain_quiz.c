@@ -1,17 +1,14 @@
-/* plain_quiz.c - the quiz in plain mode (plain.h): the current lesson's questions built by
- * the quiz session (quiz.h, answers computed by the engine), asked one at a time as lines;
- * answers typed as lines, judged by quiz_check; hints, retries, showing the answer, skipping;
- * results and the lesson's score recorded with the progress as the quiz screen records them. */
+/* plain_quiz.c - the quiz in plain mode (plain.h): the current lesson's questions (quiz.h,
+ * answers computed by the engine) run by the one quiz session the player's quiz screen runs
+ * too (quiz_session.h: hints, tries, results recorded once and saved, the tally, the
+ * lesson's score), asked and answered as lines. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "plain.h"
 #include "quiz.h"
-
-typedef struct {
-    int right, asked, hints;
-} Tally;
+#include "quiz_session.h"
 
 static void say_item(Plain *p, const QuizItem *it, int i, int n)
 {
@@ -39,17 +36,6 @@ static void say_item(Plain *p, const QuizItem *it, int i, int n)
     plain_say(p, "Type your answer, ? for a hint, skip, or q to leave the questions.");
 }
 
-static void record(Plain *p, const QuizItem *it, QuizResult r, Tally *t)
-{
-    char err[300];
-    t->asked++;
-    if (r == QR_RIGHT || r == QR_RIGHT_HINTED)
-        t->right++;
-    if (p->prog_ok && (quiz_record(&p->prog, it->key, r, (long)time(NULL), err, sizeof err) ||
-                       progress_save(&p->prog, err, sizeof err)))
-        plain_sayf(p, "Result not saved: %s", err);
-}
-
 static void say_answer(Plain *p, const QuizItem *it)
 {
     plain_sayf(p, "The answer: %s", it->answer);
@@ -57,13 +43,15 @@ static void say_answer(Plain *p, const QuizItem *it)
         plain_sayf(p, "Why: %s", it->explain);
 }
 
-/* Asks one item. Returns 0 to go on, 1 when the learner left, 2 at the end of input. */
-static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
+/* Asks the question of the run q. Returns 0 to go on, 1 when the learner left, 2 at the end
+ * of input. */
+static int ask(Plain *p, QuizSession *q)
 {
+    const QuizItem *it = quiz_session_item(q);
     char *line = NULL, msg[400], hint[700];
     size_t cap = 0;
-    int hints = 0, tries = 0, rc = 0;
-    say_item(p, it, i, n);
+    int rc = 0;
+    say_item(p, it, q->cur, q->set->n);
     for (;;) {
         if (getline(&line, &cap, stdin) < 0) {
             rc = 2;
@@ -78,39 +66,32 @@ static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
             break;
         }
         if (!strcmp(a, "?") || !strcmp(a, "hint")) {
-            if (quiz_hint(it, hints, hint, sizeof hint)) {
-                hints++;
-                t->hints++;
-                plain_sayf(p, "Hint %d: %s", hints, hint);
-            } else {
+            if (quiz_session_hint(q, hint, sizeof hint))
+                plain_sayf(p, "Hint %d: %s", q->hints, hint);
+            else
                 plain_say(p, "No more hints for this question.");
-            }
             continue;
         }
-        if (!strcmp(a, "skip") || !strcmp(a, "tab") || (tries && !strcmp(a, "show"))) {
-            if (!tries)
-                record(p, it, QR_SKIPPED, t);
+        if (!strcmp(a, "skip") || !strcmp(a, "tab") || (q->tries && !strcmp(a, "show"))) {
             if (!strcmp(a, "show"))
                 say_answer(p, it);
             else
                 plain_say(p, "Skipped.");
+            quiz_session_skip(q);
             break;
         }
-        QuizVerdict v = quiz_check(it, a, msg, sizeof msg);
+        QuizVerdict v = quiz_session_answer(q, a, msg, sizeof msg);
         if (v == QV_INVALID) {
             plain_sayf(p, "%s Try again.", msg);
             continue;
         }
         if (v == QV_RIGHT) {
-            if (!tries)
-                record(p, it, hints ? QR_RIGHT_HINTED : QR_RIGHT, t);
             plain_sayf(p, strncmp(msg, "Right", 5) ? "Right. %s" : "%s", msg);
             if (it->explain[0])
                 plain_sayf(p, "Why: %s", it->explain);
+            quiz_session_next(q);
             break;
         }
-        if (!tries++)
-            record(p, it, QR_WRONG, t);
         plain_sayf(p, "Not right: %s Type another answer to try again, ? for a hint, show for "
                       "the answer, or skip.", msg);
     }
@@ -120,32 +101,37 @@ static int ask(Plain *p, const QuizItem *it, int i, int n, Tally *t)
 
 int plain_quiz(Plain *p, const char *start_id)
 {
-    const Lesson *l = &p->course.lessons[p->lesson];
+    const Lesson *l = &p->s->course.lessons[p->s->lesson];
     QuizSet set;
     char err[600];
-    if (quiz_build(&set, &p->course, l->id, 0, (uint64_t)time(NULL), err, sizeof err)) {
+    if (quiz_build(&set, &p->s->course, l->id, 0, (uint64_t)time(NULL), err, sizeof err)) {
         plain_sayf(p, "No questions: %s", err);
         return 0;
     }
     /* from a page with questions: its first comes first (or the one named: Q ID) */
-    const Page *pg = plain_page(p);
+    const Page *pg = session_page(p->s);
     const char *start = start_id && start_id[0] ? start_id
                         : pg && pg->n_questions ? pg->questions[0].id : NULL;
     if (start && quiz_set_start_at(&set, l->id, start) && start_id && start_id[0])
         plain_sayf(p, "No question \"%s\" in this lesson; starting at the first.", start_id);
     plain_sayf(p, "Questions of %s: %d.", l->title, set.n);
-    Tally t = {0, 0, 0};
+    QuizSession q;
+    QuizTally t;
     int rc = 0;
-    for (int i = 0; i < set.n && !rc; i++)
-        rc = ask(p, &set.items[i], i, set.n, &t);
-    if (t.asked && p->prog_ok &&
-        (quiz_record_score(&p->prog, l->id, t.right, t.asked, t.hints, (long)time(NULL), err,
-                           sizeof err) || progress_save(&p->prog, err, sizeof err)))
-        plain_sayf(p, "Score not saved: %s", err);
+    if (quiz_session_start(&q, &set, p->s->prog_ok ? &p->s->prog : NULL, 1)) {
+        plain_say(p, "Out of memory for the questions.");
+        quiz_set_free(&set);
+        return 0;
+    }
+    while (!rc && quiz_session_item(&q))
+        rc = ask(p, &q);
+    quiz_session_end(&q, &t);
+    if (q.save_err[0])
+        plain_sayf(p, "Results not saved: %s", q.save_err);
     plain_sayf(p, "Questions done: %d right of %d answered, %d hint%s. Back on page %d.",
-               t.right, t.asked, t.hints, t.hints == 1 ? "" : "s", p->page + 1);
+               t.right, t.asked, t.hints, t.hints == 1 ? "" : "s", p->s->page + 1);
     quiz_set_free(&set);
     if (rc == 2)
-        plain_say(p, p->prog_ok ? "End of input. Progress is saved." : "End of input.");
+        plain_say(p, p->s->prog_ok ? "End of input. Progress is saved." : "End of input.");
     return rc == 2;
 }

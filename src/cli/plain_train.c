@@ -63,14 +63,14 @@ static int plain_train_repeat(Plain *p, Request req)
     if (req != REQ_TRAIN_RUN)
         return 0;
     repeat_run_free(rrun);
-    rrun = repeat_run_new(p->model, err, sizeof err);
+    rrun = repeat_run_new(p->s->model, err, sizeof err);
     if (!rrun) {
         plain_sayf(p, "Cannot train: %s", err);
         return 1;
     }
     int steps = repeat_run_opts(rrun)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
     plain_sayf(p, "Training a fresh model by %s's recorded recipe, %d steps; a report every %d "
-                  "steps.", p->model->cfg.name, steps, every);
+                  "steps.", p->s->model->cfg.name, steps, every);
     for (;;) {
         int due = repeat_run_due(rrun);
         if (!due && repeat_run_steps_done(rrun) >= steps)
@@ -110,7 +110,7 @@ int plain_train(Plain *p, Request req)
     char err[600];
     TrainOpts ro;
     int re;
-    if (p->model && repeat_recipe_read(p->model, &ro, &re, err, sizeof err) == 0)
+    if (p->s->model && repeat_recipe_read(p->s->model, &ro, &re, err, sizeof err) == 0)
         return plain_train_repeat(p, req);
     if (req == REQ_SAVE) {
         if (!run || watch_steps_done(run) == 0)
@@ -125,7 +125,7 @@ int plain_train(Plain *p, Request req)
         return 0;
     WatchOpts o;
     watch_opts_defaults(&o);
-    o.causal = p->live.s.causal;
+    o.causal = p->s->live.s.causal;
     if (!run) {
         char vp[1024], cp[1024], ep[1024];
         data_path("data/vocab.txt", vp, sizeof vp);

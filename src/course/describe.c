@@ -250,6 +250,10 @@ void describe_snap(const WidgetIO *io, const DescribeView *v, DescribeSnap *s)
     snprintf(s->tensor, sizeof s->tensor, "%s", v->tensor ? v->tensor : "");
     if (io->live && course_kind_is_explain(io->w->kind))
         s->nv = io->live->nv;
+    for (int i = 0; io->src && i < io->n_src && i < DESCRIBE_MAX_TOK; i++)
+        s->tok[s->n_tok++] = io->src[i];
+    for (int i = 0; io->tgt && i < io->n_tgt && i < DESCRIBE_MAX_TOK; i++)
+        s->tgt[s->n_tgt++] = io->tgt[i];
     const Trace *t = io->w->kind == W_WORKED && io->live ? io->live->worked : io->tr.t;
     WidgetIO wio = *io;
     wio.tr.t = (Trace *)t;
@@ -263,94 +267,243 @@ void describe_snap(const WidgetIO *io, const DescribeView *v, DescribeSnap *s)
                                      t->model ? io->layer : 0, t->model ? describe_sub(io)
                                                                         : SUB_SELF, -1, T_MASK);
     s->masked = dcount_masked(M, E->rows, E->cols);
-    for (int i = 0; i < t->n && i < DESCRIBE_MAX_TOK; i++)
-        s->order[i] = t->order ? t->order[i] : i;
+    /* a token by its place in the sentence as typed: rows and keys of the source sentence are
+     * permuted by the order; a decoder's rows are not */
+    int src_rows = t->model && E->rows == t->n && describe_sub(io) == SUB_SELF &&
+                   (describe_stack(io) != STACK_DEC || t->model->cfg.arch != ARCH_ENCDEC);
+    for (int i = 0; i < E->rows; i++)
+        s->row_id[i] = src_rows ? (t->order ? t->order[i] : i) : -1 - i;
+    for (int j = 0; j < E->cols; j++)
+        s->col_id[j] = t->model && t->order && E->cols == t->n ? t->order[j] : j;
 }
 
-/* The row whose cells moved most, and what it now gives its strongest key. */
-static void cells_change(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO *io,
-                         DBuf *o)
+static int find_id(const int *ids, int n, int id)
 {
-    int best = -1;
-    double most = 0;
-    for (int i = 0; i < b->rows; i++) {
-        double d = 0;
-        for (int j = 0; j < b->cols; j++) {
-            float x = a->cells[i * a->cols + j], y = b->cells[i * b->cols + j];
-            if (isinf(x) || isinf(y))
-                d += isinf(x) && isinf(y) ? 0 : 1;
-            else
-                d += fabs((double)y - x);
-        }
-        if (d > most + 1e-9) {
-            most = d;
-            best = i;
-        }
-    }
-    if (best < 0 || most < 0.005) {
-        dbuf_put(o, "no %s changed", b->scores ? "score" : "weight");
-    } else {
-        const Trace *t = io->w->kind == W_WORKED ? io->live->worked : io->tr.t;
-        const float *r = b->cells + (size_t)best * b->cols;
-        int k = -1;
-        for (int j = 0; j < b->cols; j++)
-            if (!isinf(r[j]) && (k < 0 || r[j] > r[k]))
-                k = j;
-        const char *rw = dword_row(io, t, best), *kw = dword_col(io, t, k);
-        int self = k == best && b->rows == b->cols;
-        dbuf_put(o, "row %d (%s) changed most: it now gives %s %.2f (was %.2f)", best, rw,
-                 self ? "itself" : kw, (double)r[k], (double)a->cells[best * a->cols + k]);
-    }
-    if (a->masked != b->masked)
-        dbuf_put(o, "; masked cells: %d (were %d); ", b->masked, a->masked);
-    else
-        dbuf_put(o, "; masked cells: %d; ", b->masked);
+    for (int i = 0; i < n; i++)
+        if (ids[i] == id)
+            return i;
+    return -1;
 }
 
-size_t describe_change(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO *io,
-                       char *out, size_t n)
+/* 1: x and y print differently with two decimals (minus infinity included). */
+static int printed_differs(float x, float y)
+{
+    if (isinf(x) || isinf(y))
+        return isinf(x) != isinf(y) || (x < 0) != (y < 0);
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%.2f", (double)x);
+    snprintf(b, sizeof b, "%.2f", (double)y);
+    return strcmp(a, b) != 0;
+}
+
+/* The strongest (largest, finite) cell of row i of s; -1 for none. */
+static int strongest(const DescribeSnap *s, int i)
+{
+    const float *r = s->cells + (size_t)i * s->cols;
+    int k = -1;
+    for (int j = 0; j < s->cols; j++)
+        if (!isinf(r[j]) && (k < 0 || r[j] > r[k]))
+            k = j;
+    return k;
+}
+
+/* Cells compared token by token: the cell that moved most, or (nothing moved beyond the
+ * printed precision) the row that moved most by place, with its strongest key. */
+static void cells_diff(const DescribeSnap *a, const DescribeSnap *b, DescribeDiff *d)
+{
+    int prow = -1;
+    double pmost = -1;
+    d->cells = 1;
+    d->row = d->col = -1;
+    for (int i = 0; i < b->rows; i++) {
+        int ia = find_id(a->row_id, a->rows, b->row_id[i]);
+        double pd = 0;
+        for (int j = 0; j < b->cols; j++) {
+            float y = b->cells[i * b->cols + j];
+            float px = a->cells[i * a->cols + j]; /* by place */
+            pd += isinf(px) || isinf(y) ? (isinf(px) && isinf(y) ? 0 : 1) : fabs((double)y - px);
+            int ja = find_id(a->col_id, a->cols, b->col_id[j]);
+            if (ia < 0 || ja < 0)
+                continue;
+            float x = a->cells[ia * a->cols + ja];
+            if (a->row_id[ia] != b->row_id[i] || !printed_differs(x, y))
+                continue;
+            double delta = isinf(x) || isinf(y) ? 1e9 : fabs((double)y - x);
+            if (!d->moved || delta > d->max_delta) {
+                d->moved = 1;
+                d->max_delta = (float)delta;
+                d->row = i;
+                d->col = j;
+                d->from = x;
+                d->to = y;
+            }
+        }
+        if (pd > pmost) {
+            pmost = pd;
+            prow = i;
+        }
+    }
+    for (int i = 0; i < b->cols; i++)
+        if (a->col_id[i] != b->col_id[i])
+            d->reordered = 1;
+    if (!d->moved && prow >= 0) {
+        int k = strongest(b, prow);
+        if (k >= 0) {
+            d->row = prow;
+            d->col = k;
+            d->from = d->to = b->cells[prow * b->cols + k];
+        }
+    }
+    if (d->col >= 0) {
+        d->self = b->row_id[d->row] == b->col_id[d->col];
+        d->key_from = find_id(a->col_id, a->cols, b->col_id[d->col]);
+        d->key_to = d->col;
+    }
+}
+
+/* The settings of the explanation widgets: the request that changed one already says so. */
+static int live_setting(const char *name)
+{
+    static const char *const SET[] = {"causal", "scale", "tied", "gqa", "step", "sample",
+                                      "temp", "seed", "phase", "repeat"};
+    for (size_t i = 0; i < sizeof SET / sizeof SET[0]; i++)
+        if (!strcmp(name, SET[i]))
+            return 1;
+    return 0;
+}
+
+void describe_diff(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO *io,
+                   DescribeDiff *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ran = b->ok;
+    d->row = d->col = -1;
+    if (!b->ok || !a->ok || a->kind != b->kind)
+        return;
+    d->ok = 1;
+    d->n_tok = b->n_tok;
+    d->layer = b->layer;
+    d->head = b->head;
+    d->scores = b->scores;
+    d->all_heads = b->all_heads;
+    d->masked_before = a->masked;
+    d->masked_after = b->masked;
+    d->fresh = a->n_tok != b->n_tok || a->n_tgt != b->n_tgt ||
+               memcmp(a->tok, b->tok, sizeof(int) * (size_t)b->n_tok) ||
+               memcmp(a->tgt, b->tgt, sizeof(int) * (size_t)b->n_tgt);
+    d->view = (a->layer != b->layer || a->head != b->head ? DIFF_VIEW_HEAD : 0) |
+              (a->scores != b->scores ? DIFF_VIEW_SCORES : 0) |
+              (a->all_heads != b->all_heads ? DIFF_VIEW_HEADS : 0);
+    if (b->kind == W_CHIPS && b->equiv >= 0) {
+        d->equiv_shown = 1;
+        d->equiv = b->equiv;
+        d->verdict_changed = a->equiv >= 0 && (a->equiv < EQUIV_TOL) != (b->equiv < EQUIV_TOL);
+    }
+    if (b->kind == W_PASSPORT && a->step != b->step) {
+        d->step_changed = 1;
+        d->step = b->step;
+    }
+    d->tensor_changed = b->kind == W_MATRIX && strcmp(a->tensor, b->tensor) != 0;
+    if (d->fresh) {
+        if (b->rows && !b->all_heads) { /* the new sentence's own strongest weight */
+            float best = 0;
+            for (int i = 0; i < b->rows; i++) {
+                int k = strongest(b, i);
+                if (k >= 0 && (d->row < 0 || b->cells[i * b->cols + k] > best)) {
+                    best = b->cells[i * b->cols + k];
+                    d->row = i;
+                    d->col = k;
+                }
+            }
+            d->to = best;
+            if (d->row >= 0)
+                d->self = b->row_id[d->row] == b->col_id[d->col];
+        }
+    } else if (b->rows && a->rows == b->rows && a->cols == b->cols && !d->view &&
+               !b->all_heads) {
+        cells_diff(a, b, d);
+    }
+    for (int i = 0; i < b->nv.n && d->n_live < DESCRIBE_LIVE_CHANGES; i++) {
+        const NamedValue *y = &b->nv.v[i], *x = explain_get(&a->nv, y->name);
+        if (!x || live_setting(y->name) || fabs(x->value - y->value) <= 1e-9 * (fabs(y->value) + 1))
+            continue;
+        snprintf(d->live[d->n_live].name, sizeof d->live[0].name, "%s", y->name);
+        d->live[d->n_live].from = x->value;
+        d->live[d->n_live].to = y->value;
+        d->live[d->n_live++].integer = y->integer;
+    }
+    (void)io;
+}
+
+size_t describe_diff_words(const DescribeDiff *d, const WidgetIO *io, char *out, size_t n)
 {
     DBuf o = {out, n, 0};
     out[0] = '\0';
-    if (!b->ok) {
+    if (!d->ran) {
         dbuf_put(&o, "the widget did not run");
         return o.len;
     }
-    if (!a->ok || a->kind != b->kind) {
+    if (!d->ok) {
         dbuf_put(&o, "the widget ran");
         return o.len;
     }
-    if (a->layer != b->layer || a->head != b->head)
-        dbuf_put(&o, "now layer %d, head %d; ", b->layer, b->head);
-    if (a->scores != b->scores)
-        dbuf_put(&o, "now showing %s; ", b->scores ? "scores before softmax" : "weights");
-    if (a->all_heads != b->all_heads)
-        dbuf_put(&o, "%s; ", b->all_heads ? "every head of the layer" : "one head");
-    if (b->kind == W_CHIPS && b->equiv >= 0) {
-        int match = b->equiv < EQUIV_TOL;
-        dbuf_put(&o, "%s: gap %.3g%s; ", match ? "outputs match" : "outputs do not match",
-                 (double)b->equiv, a->equiv >= 0 && (a->equiv < EQUIV_TOL) != match
-                                       ? " (the verdict changed)" : "");
-    }
-    if (b->kind == W_PASSPORT && a->step != b->step && io->tr.t) {
+    const Trace *t = io->w && io->w->kind == W_WORKED && io->live ? io->live->worked : io->tr.t;
+    const char *what = d->scores ? "score" : "weight";
+    if (d->view & DIFF_VIEW_HEAD)
+        dbuf_put(&o, "now layer %d, head %d; ", d->layer, d->head);
+    if (d->view & DIFF_VIEW_SCORES)
+        dbuf_put(&o, "now showing %s; ", d->scores ? "scores before softmax" : "weights");
+    if (d->view & DIFF_VIEW_HEADS)
+        dbuf_put(&o, "%s; ", d->all_heads ? "every head of the layer" : "one head");
+    if (d->equiv_shown)
+        dbuf_put(&o, "%s: gap %.3g%s; ", d->equiv < EQUIV_TOL ? "outputs match"
+                                                              : "outputs do not match",
+                 (double)d->equiv, d->verdict_changed ? " (the verdict changed)" : "");
+    if (d->step_changed && io->tr.t) {
         int idx[128], ns = widget_passport_steps(io->tr.t, describe_stack(io), io->layer,
                                                  io->head, idx, 128);
-        if (b->step >= 0 && b->step < ns) {
-            const TraceEntry *e = trace_entry(io->tr.t, idx[b->step]);
+        if (d->step >= 0 && d->step < ns) {
+            const TraceEntry *e = trace_entry(io->tr.t, idx[d->step]);
             char sym[64];
             dbuf_put(&o, "now %s, %d by %d; ", widget_passport_symbol(e, io->layer, sym,
                                                                      sizeof sym), e->rows,
                      e->cols);
         }
     }
-    if (b->kind == W_MATRIX && strcmp(a->tensor, b->tensor))
-        dbuf_put(&o, "tensor %s; ", b->tensor);
-    if (b->rows && a->rows == b->rows && a->cols == b->cols && !b->all_heads &&
-        a->scores == b->scores)
-        cells_change(a, b, io, &o);
-    else if (b->rows && (a->rows != b->rows || a->cols != b->cols))
-        dbuf_put(&o, "now %d token%s; ", b->rows, b->rows == 1 ? "" : "s");
-    describe_live_change(&a->nv, &b->nv, &o);
+    if (d->tensor_changed)
+        dbuf_put(&o, "tensor shown changed; ");
+    if (d->fresh) {
+        dbuf_put(&o, "the new sentence has %d token%s", d->n_tok, d->n_tok == 1 ? "" : "s");
+        if (d->row >= 0 && t)
+            dbuf_put(&o, "; its strongest %s: row %d (%s) gives %s %.2f", what, d->row,
+                     dword_row(io, t, d->row), d->self ? "itself" : dword_col(io, t, d->col),
+                     (double)d->to);
+        dbuf_put(&o, "; masked cells: %d; ", d->masked_after);
+    } else if (d->cells && t) {
+        const char *rw = d->row >= 0 ? dword_row(io, t, d->row) : "";
+        const char *kw = d->col >= 0 ? dword_col(io, t, d->col) : "";
+        if (d->moved) {
+            dbuf_put(&o, "row %d (%s) changed most: it now gives %s %.2f (was %.2f)", d->row, rw,
+                     d->self ? "itself" : kw, (double)d->to, (double)d->from);
+        } else {
+            dbuf_put(&o, "no %s changed at the printed precision (2 decimals)", what);
+            if (d->reordered && d->row >= 0)
+                dbuf_put(&o, ": '%s' still gives %s %.2f", rw,
+                         d->self ? "itself" : kw, (double)d->to);
+        }
+        if (d->reordered && d->col >= 0 && d->key_from >= 0 && d->key_from != d->key_to)
+            dbuf_put(&o, "; '%s' moved from position %d to %d", kw, d->key_from, d->key_to);
+        if (d->masked_before != d->masked_after)
+            dbuf_put(&o, "; masked cells: %d (were %d); ", d->masked_after, d->masked_before);
+        else
+            dbuf_put(&o, "; masked cells: %d; ", d->masked_after);
+    }
+    for (int i = 0; i < d->n_live; i++) {
+        if (d->live[i].integer)
+            dbuf_put(&o, "%s %.0f -> %.0f; ", d->live[i].name, d->live[i].from, d->live[i].to);
+        else
+            dbuf_put(&o, "%s %.3g -> %.3g; ", d->live[i].name, d->live[i].from, d->live[i].to);
+    }
     while (o.len >= 2 && !strcmp(out + o.len - 2, "; ")) /* no dangling separator */
         out[o.len -= 2] = '\0';
     if (!o.len)

@@ -1,7 +1,7 @@
 /* describe_live.c - the words for the explanation widgets (describe.h): the worked example's
  * step, the sqrt(d_k) experiment, the KV cache, the cost of attention, the parameter count,
  * the train widget's schedule and the generate widget's step, from the numbers live.c
- * computed; and which published numbers changed between two runs. */
+ * computed. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,6 @@
 #include "describe_live.h"
 #include "lab.h"
 
-#define CHANGES_MAX 5   /* a change names at most this many numbers */
 
 static double nv(const LiveWidget *l, const char *name)
 {
@@ -194,20 +193,5 @@ void describe_live(const WidgetIO *io, DBuf *b)
     case W_GENERATE: generate_words(io, b); break;
     case W_LAB: lab_words(io->w, b); break;
     default: break;
-    }
-}
-
-void describe_live_change(const NamedValues *a, const NamedValues *b, DBuf *o)
-{
-    int said = 0;
-    for (int i = 0; i < b->n && said < CHANGES_MAX; i++) {
-        const NamedValue *y = &b->v[i], *x = explain_get(a, y->name);
-        if (!x || fabs(x->value - y->value) <= 1e-9 * (fabs(y->value) + 1))
-            continue;
-        if (y->integer)
-            dbuf_put(o, "%s %.0f -> %.0f; ", y->name, x->value, y->value);
-        else
-            dbuf_put(o, "%s %.3g -> %.3g; ", y->name, x->value, y->value);
-        said++;
     }
 }

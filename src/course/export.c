@@ -319,36 +319,10 @@ int export_page_start(ExportPage *e, const Course *c, const Page *p, char *err, 
     } else if (page_run(&e->run, w, m, &e->ctx, e->err, sizeof e->err) == 0) {
         e->ran = 1;
         ExportView *v = &e->view;
-        v->model = m;
-        v->trace = e->ctx.trace;
-        v->layer = w->start.layer;
-        v->head = w->start.head;
-        v->cross = w->start.cross;
-        v->scores = w->start.scores;
-        v->tensor = w->kind == W_MATRIX ? w->start.tensor : NULL;
-        v->equiv = -1.0f;
-        v->input_ids = e->run.src;
-        v->n_input = e->run.io.tr.t ? e->run.io.tr.t->n : 0;
-        if (w->kind == W_WORKED) {
-            v->model = NULL; /* a hand-worked trace: tokens are positions */
-            v->trace = e->run.live.worked;
-            v->labels = w->worked.labels;
-            v->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
-            v->input_ids = NULL;
-        }
-        if (w->kind == W_GENERATE) { /* the prompt and what it wrote */
-            v->input_ids = e->run.live.gen_ids;
-            v->gen = &e->run.live.gen;
-            v->gen_temp = e->run.live.s.sample ? e->run.live.s.temp : 0.0f;
-            v->gen_seed = e->run.live.s.seed;
-        }
-        if (v->trace)
-            e->what = export_what_for_widget(w);
-        if (w->kind == W_SCALING || w->kind == W_COST || w->kind == W_PARAMS) {
-            v->live = &e->run.live; /* the explanation's numbers at the page's start */
-            v->live_name = w->params_name;
-            e->what = e->run.live.ok ? export_what_for_widget(w) : -1;
-        }
+        DescribeView shown = {.ran = 1, .equiv = -1.0f, .scores = w->start.scores,
+                              .all_heads = w->start.all_heads,
+                              .tensor = w->kind == W_MATRIX ? w->start.tensor : NULL};
+        e->what = export_view_of(&e->run.io, &shown, v); /* the one mapping, as x's */
         if (e->what == EXPORT_CHIPS && e->run.io.tr.eq_a && e->run.io.tr.eq_b) {
             char eq_err[200];
             Controls ctl = v->trace->ctl;

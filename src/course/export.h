@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "describe.h"
 #include "lesson.h"
 #include "quiz.h"
 #include "widget.h"
@@ -56,6 +57,13 @@ int export_what_parse(const char *s);
  * kvcache; scaling, cost and params their own figure (export_live.c). Returns -1 for the
  * widgets with no exportable figure (none, train). */
 int export_what_for_widget(const Widget *w);
+/* The one mapping from a widget to its figure, for attend export (a page at its start) and the
+ * player's x (the Session as it stands): io is the run (widget, model, trace, layer, head,
+ * cross, the explanation widget's numbers, the sentence), shown what the front end shows of
+ * it (scores, every head, the tensor, the equivariance gap). Fills v (pointers borrowed from
+ * io and shown) and returns its ExportWhat, or -1 when the widget has no figure or did not
+ * run. */
+int export_view_of(const WidgetIO *io, const DescribeView *shown, ExportView *v);
 
 /* The most bytes attend writes for one export (a figure, a table, a dump), checked before
  * writing from export_estimate: a 4096-token heatmap would be gigabytes. */

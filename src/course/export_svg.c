@@ -370,7 +370,7 @@ int export_svg_heads(FILE *f, const ExportView *v, char *err, size_t errlen)
  * (widget_passport_steps). */
 static int passport_steps(const ExportView *v, int *idx)
 {
-    Stack st = !v->model || v->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    Stack st = model_self_stack(v->model);
     return widget_passport_steps(v->trace, st, v->layer, v->head, idx, MAX_STEPS);
 }
 

@@ -63,6 +63,59 @@ int export_what_for_widget(const Widget *w)
     }
 }
 
+int export_view_of(const WidgetIO *io, const DescribeView *shown, ExportView *v)
+{
+    const Widget *w = io->w;
+    memset(v, 0, sizeof *v);
+    v->equiv = -1.0f;
+    if (!w || !io->m || !shown->ran)
+        return -1;
+    v->model = io->m;
+    v->live = io->live;
+    if (w->kind == W_SCALING || w->kind == W_COST || w->kind == W_PARAMS) {
+        /* an explanation widget: its numbers as shown (export_live.c) */
+        v->live_name = widget_params_name(w, io->m);
+        return io->live && io->live->ok ? export_what_for_widget(w) : -1;
+    }
+    v->trace = io->tr.t;
+    v->layer = io->layer;
+    v->head = io->head;
+    v->cross = io->cross;
+    v->scores = shown->scores;
+    v->input_ids = io->src;
+    v->n_input = io->tr.t ? io->tr.t->n : 0;
+    switch (w->kind) {
+    case W_HEATMAP:
+        return !v->trace ? -1 : shown->all_heads ? EXPORT_HEADS : EXPORT_HEATMAP;
+    case W_CHIPS:
+        v->equiv = shown->equiv;
+        return v->trace ? EXPORT_CHIPS : -1;
+    case W_MATRIX:
+        v->tensor = shown->tensor;
+        break;
+    case W_GENERATE: /* the text so far: its last row is the new query's */
+        v->layer = w->start.layer;
+        v->head = w->start.head;
+        v->input_ids = io->live->gen_ids;
+        v->n_input = io->live->gen.n;
+        v->gen = &io->live->gen;
+        v->gen_temp = io->live->s.sample ? io->live->s.temp : 0.0f;
+        v->gen_seed = io->live->s.seed;
+        break;
+    case W_WORKED: /* a hand-worked trace: positions, not tokens */
+        v->model = NULL;
+        v->trace = io->live ? io->live->worked : NULL;
+        v->layer = v->head = v->cross = 0;
+        v->labels = w->worked.labels;
+        v->n_labels = w->worked.nq > w->worked.nk ? w->worked.nq : w->worked.nk;
+        v->input_ids = NULL;
+        break;
+    default: /* the passport, the KV cache (its prefix run: the cache as it stands) */
+        break;
+    }
+    return v->trace ? export_what_for_widget(w) : -1;
+}
+
 /* ---- what a heatmap reads ---- */
 
 static int is_encdec(const ExportView *v)

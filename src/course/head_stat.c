@@ -67,7 +67,7 @@ static int cmp_pair(const void *a, const void *b)
 int head_stat_pair(const Model *m, const Trace *t, int q, int k, HeadPair *rows)
 {
     const ModelConfig *c = &m->cfg;
-    Stack st = c->arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    Stack st = model_self_stack(m);
     int n = 0;
     for (int l = 0; l < c->n_layers; l++)
         for (int h = 0; h < c->n_heads; h++) {

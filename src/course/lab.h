@@ -16,7 +16,7 @@
 #define LAB_MAX_DIM 4096                 /* largest extent of one axis */
 #define LAB_MAX_VALUES ((size_t)1 << 20) /* most numbers in one array */
 #define LAB_MAX_HINTS 4
-#define LAB_MAX_MISTAKES 8
+#define LAB_MAX_FOUND 6
 
 /* An argument or a result: an array of 1..3 axes (row-major doubles), an integer, or None. */
 enum { LAB_ARRAY, LAB_INT, LAB_NONE };
@@ -55,6 +55,7 @@ typedef struct {
     char error[320];
     int n_outs;
     LabArray outs[LAB_MAX_OUTS];
+    char mutated[64];         /* the arguments the function changed in place ("Q mask"), or "" */
 } LabGot;
 
 /* The harness's whole answer (lab_result_parse). */
@@ -64,17 +65,28 @@ typedef struct {
     int n_cases;
     LabGot got[LAB_MAX_CASES];
     char torch[256];          /* the PyTorch step's line after "torch ", or "" */
+    int lang_c;               /* 1: from the C harness (set by lab_check, not parsed) */
 } LabResult;
 
-/* A misconception: the engine run the wrong way on a case. wrong() fills outs (the same
- * names as the case's outputs, allocated) and returns 0, 1 when it does not apply to that
- * case (shapes), -1 out of memory. */
+/* How a lab's function is computed: each field 0 is the right way, another value one of the
+ * misconceptions of its kind (the enums in lab_way.h): the scale of the scores; the softmax's
+ * axis (1: down the columns) and kind; the orientation of a product (K·Qᵀ, Q·K, X·Wᵀ); the
+ * mask (where and what it adds; the builders' shape); the heads' layout and W_o; the norm; the
+ * FFN's gate and activation; the residuals; the positions; the cache. */
+typedef struct LabWay {
+    unsigned char scale, axis, softmax, orient, mask, heads, norm, ffn, resid, pos, cache;
+} LabWay;
+
+/* A misconception: one row of the catalogue (LAB_CATALOGUE, lab_catalogue.c), shared by
+ * every lab: the engine's computation with that mistake (way), named by id. */
 typedef struct {
-    const char *id;           /* "no-scale", "softmax-axis", ... */
+    const char *id;           /* "no-scale", "softmax-axis", ... (several rows may share one) */
     const char *words;        /* the diagnosis, in the lesson's words */
     const char *lesson;       /* lesson id the words come from */
-    int (*wrong)(const LabCase *c, LabArray *outs);
+    LabWay way;
 } LabMistake;
+/* The catalogue, ended by a row whose id is NULL. */
+extern const LabMistake LAB_CATALOGUE[];
 
 typedef struct {
     const char *name;         /* "attention" */
@@ -83,7 +95,6 @@ typedef struct {
     const char *langs;        /* "py" or "py c" */
     const char *hints[LAB_MAX_HINTS];
     int (*make)(LabCases *lc);  /* the seeded cases and the engine's values; 0 or -1 (memory) */
-    const LabMistake *mistakes; /* terminated by an id of NULL */
     /* After a pass, a few words measured on the learner's outputs (may be NULL). */
     void (*note)(const LabCases *lc, const LabResult *r, char *out, size_t outlen);
 } LabDef;
@@ -122,13 +133,27 @@ typedef struct {
     int wrong_out;            /* which output */
     int cell[LAB_MAX_DIMS];   /* first wrong cell */
     double expected, got;
-    const LabMistake *mistake; /* the misconception recognised, or NULL */
+    const LabMistake *mistake; /* the misconception recognised, or NULL (found[0]) */
+    const LabMistake *found[LAB_MAX_FOUND]; /* every one recognised, one per id */
+    int n_found;
+    char maybe[160];           /* ids that fit equally well when none is unique, or "" */
     char message[1536];        /* what is wrong, in words (several lines) */
 } LabVerdict;
-/* Compares r with the cases. Fills v; 0, or -1 out of memory. */
+/* Compares r with the cases. Fills v: the first wrong cell, and for each function that fails
+ * the catalogue's row its answers match (on every case of that function the row applies to;
+ * it must differ from the engine somewhere), named when it is the only id that fits, else a
+ * pair of rows when one pair alone fits; v->maybe lists ids that fit equally. 0, or -1 out of
+ * memory. */
 int lab_diagnose(const LabDef *d, const LabCases *lc, const LabResult *r, LabVerdict *v);
 /* 1 if got matches want within the lab's tolerance (NaN matches NaN, ±inf the same inf). */
 int lab_close(double want, double got);
+/* 1 if the row applies to lab d: the lab computes what its way changes and, on d's cases lc,
+ * its outputs differ from the engine's; 0 if not; -1 out of memory. */
+int lab_mistake_applies(const LabDef *d, const LabCases *lc, const LabMistake *mk);
+/* 1 if the lab computes every field the row's way sets (lab_catalogue.c). */
+int lab_mistake_usable(const LabDef *d, const LabMistake *mk);
+/* The way of two rows together into out: 0, or 1 when both set the same field. */
+int lab_way_join(const LabWay *a, const LabWay *b, LabWay *out);
 
 /* ---- lab_run.c: the learner's code as a child process ---- */
 #define LAB_RUN_RO 4
@@ -211,9 +236,20 @@ void lab_check_free(LabCheck *c);
 /* The starter for d in lang: its text (caller frees) from the data directory, or NULL with a
  * message. */
 char *lab_starter_text(const LabDef *d, const char *lang, char *err, size_t errlen);
-/* The reference solution is not shipped: the command that shows the engine's way in words
- * (lab_solution_text) is. The solution's outline for d, as text (static). */
-const char *lab_solution_text(const LabDef *d, const char *lang);
+/* The solution of d in lang ("py" or "c"): real code that passes the check, from the data
+ * directory (caller frees), or NULL with a message (no such version). */
+char *lab_solution_text(const LabDef *d, const char *lang, char *err, size_t errlen);
+
+/* ---- lab_explain.c: the failing case shown ---- */
+/* The failing case of a check in words (caller frees), NULL when there is none (a pass, or
+ * the code did not run) or out of memory: its inputs (matrices up to 8×8 printed, larger ones
+ * "in the file"), the first wrong output's rows that hold the first wrong cell, the engine's
+ * above the learner's, the wrong cells marked '*'; json_path (may be NULL): where
+ * lab_case_write put the case, with the line of Python that loads it. */
+char *lab_case_text(const LabCheck *c, const char *json_path);
+/* Writes the failing case as JSON to path (atomic): every input, "expected_NAME" and
+ * "got_NAME" as nested lists (−∞ as -Infinity, as Python's json reads it). 0, or -1. */
+int lab_case_write(const char *path, const LabCheck *c, char *err, size_t errlen);
 
 /* ---- lab_progress.c: progress of labs in the progress file's "labs" slot ---- */
 typedef struct {
@@ -226,6 +262,13 @@ void lab_progress_get(const char *slot_json, const char *name, LabProgress *p);
 /* The slot's text with the lab's record replaced by p (caller frees), NULL on memory. */
 char *lab_progress_put(const char *slot_json, const char *name, const LabProgress *p);
 
+/* The current lab and its file from the "lab_current" slot's text: 0, or -1 when there is
+ * none (or it names no lab, or does not fit). */
+int lab_current_get(const char *slot_json, char *lab, size_t nl, char *file, size_t nf);
+/* The "lab_current" slot's text for lab and file (absolute), stamped when (caller frees),
+ * NULL on memory. */
+char *lab_current_put(const char *lab, const char *file, double when);
+
 /* ---- lab_show.c: what `lab watch` leaves for the player's lab page ---- */
 /* The path of the lab's show file in the state directory: $XDG_STATE_HOME/attend/lab-NAME.show
  * (or ~/.local/state/...). 0, or -1 with a message. */
@@ -235,6 +278,7 @@ int lab_show_path(const char *name, char *out, size_t outlen, char *err, size_t 
 typedef struct {
     char status[16];          /* "pass", "fail", "error" */
     char line[320];           /* one line in words */
+    char diagnosis[320];      /* "ID: the first sentence of its words", or "" */
     char file[256];           /* the learner's file */
     double when;
     int have;                 /* 1 when got and want are filled */

@@ -137,6 +137,7 @@ static void rm_tree(int dirfd, const char *name, int depth)
  * data directory the harness is read from, the signal flag. */
 typedef struct {
     int contain;
+    int lang_c;               /* 1: the C harness */
     char tmp[900];
     char data[1024];
     volatile sig_atomic_t *stop;
@@ -232,7 +233,8 @@ static int run_and_judge(const Ctx *x, const LabDef *d, const char *const *argv,
             snprintf(c->problem, sizeof c->problem, "%s", c->result.fatal_msg);
             c->cannot_run = !strcmp(c->result.fatal, "import") ||
                             !strcmp(c->result.fatal, "missing");
-        } else if (lab_diagnose(d, &c->cases, &c->result, &c->verdict)) {
+        } else if ((c->result.lang_c = x->lang_c,
+                    lab_diagnose(d, &c->cases, &c->result, &c->verdict))) {
             rc = errf(err, errlen, "out of memory");
         } else {
             c->ran = 1;
@@ -369,6 +371,7 @@ int lab_check(const LabDef *d, const char *file, const LabCheckOpts *o, LabCheck
     Ctx x;
     memset(&x, 0, sizeof x);
     x.contain = lab_contain_mode(NULL, 0);
+    x.lang_c = !strcmp(lang, "c");
     x.stop = o ? o->stop : NULL;
     char harness[1024];
     if (lab_data(!strcmp(lang, "c") ? "data/labs/harness.c" : "data/labs/harness.py", harness,

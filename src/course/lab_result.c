@@ -163,6 +163,17 @@ int lab_result_parse(const char *text, size_t len, LabResult *r, char *err, size
                 goto done;
             }
             snprintf(r->fatal_msg, sizeof r->fatal_msg, "%s", h + used);
+        } else if (!strncmp(h, "mutated ", 8)) {
+            LabGot *g = r->n_cases ? &r->got[r->n_cases - 1] : NULL;
+            size_t k = 0;
+            if (!g || !g->ok) {
+                errf(err, errlen, "line %d: \"mutated\" without a case before it", c.line);
+                goto done;
+            }
+            for (const char *q = h + 8; *q && k + 1 < sizeof g->mutated; q++)
+                if (isalnum((unsigned char)*q) || *q == '_' || *q == ' ')
+                    g->mutated[k++] = *q;
+            g->mutated[k] = '\0';
         } else if (!strncmp(h, "torch ", 6)) {
             snprintf(r->torch, sizeof r->torch, "%s", h + 6);
         } else if (!strcmp(h, "end")) {

@@ -96,6 +96,15 @@ int lab_show_write(const char *path, const LabDef *d, const char *file, const La
     char line[64];
     snprintf(line, sizeof line, "all %d cases right", c->cases.n_cases);
     add_line(&b, "line", !c->ran ? c->problem : v->pass ? line : v->message);
+    if (c->ran && v->mistake) { /* its id and first sentence */
+        char dg[320];
+        const char *w = v->mistake->words, *dot = strstr(w, ": ");
+        const char *stop = strstr(w, ". ");
+        size_t n = stop ? (size_t)(stop - w) + 1 : strlen(w);
+        (void)dot;
+        snprintf(dg, sizeof dg, "%s: %.*s", v->mistake->id, (int)(n < 280 ? n : 280), w);
+        add_line(&b, "diagnosis", dg);
+    }
     int ci = c->ran ? (v->pass ? 0 : v->wrong_case) : -1;
     const LabGot *g = ci >= 0 && ci < c->result.n_cases ? &c->result.got[ci] : NULL;
     if (g && g->ok) {
@@ -182,6 +191,7 @@ int lab_show_read(const char *path, LabShow *s, char *err, size_t errlen)
         read_kv(&p, "line", s->line, sizeof s->line))
         goto bad;
     s->when = strtod(when, NULL);
+    read_kv(&p, "diagnosis", s->diagnosis, sizeof s->diagnosis); /* optional */
     if (!read_kv(&p, "what", s->what, sizeof s->what)) {
         if (read_matrix(&p, "got", &s->got) || read_matrix(&p, "want", &s->want) ||
             s->got.dim[0] != s->want.dim[0] || s->got.dim[1] != s->want.dim[1])

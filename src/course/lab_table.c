@@ -1,5 +1,5 @@
-/* lab_table.c - the table of labs: names, titles, the lesson each ends, languages, hints,
- * the cases and the misconceptions each recognises. */
+/* lab_table.c - the table of labs: names, titles, the lesson each ends, languages, hints and
+ * the cases (the misconceptions are one catalogue for every lab: lab_catalogue.c). */
 #include <string.h>
 
 #include "lab_util.h"
@@ -13,7 +13,7 @@ static const LabDef LABS[] = {
       "A row that is −∞ everywhere has no max to subtract: its weights are all 0 by the "
       "engine's convention (no NaN). np.where(np.isfinite(mx), mx, 0) is one way.",
       "Check: every row of your result sums to 1 (or is all 0 for a fully −∞ row)."},
-     lab_make_softmax, LAB_MISTAKES_SOFTMAX, NULL},
+     lab_make_softmax, NULL},
     {"attention", "Scaled dot-product attention", "matrix-form", "py c",
      {"Three steps: S = Q·Kᵀ (n×m), then S / √d_k, then softmax of each row gives the "
       "weights; the output is weights · V (n×d_v).",
@@ -22,7 +22,7 @@ static const LabDef LABS[] = {
       "Subtract each row's max before np.exp (the large-score case overflows otherwise), and "
       "give a fully masked row weights of 0 and an output of 0, not NaN.",
       "Return a pair: return out, weights (in that order)."},
-     lab_make_attention, LAB_MISTAKES_ATTENTION, NULL},
+     lab_make_attention, NULL},
     {"masks", "Causal and padding masks", "padding-mask", "py",
      {"A mask is added to the scores: 0 where a query may read a key, −∞ where it may not. "
       "causal_mask(n) is −∞ above the diagonal (key j > query i).",
@@ -31,7 +31,7 @@ static const LabDef LABS[] = {
       "masked_softmax adds the mask to the scores and then takes the softmax of each row; a "
       "row masked everywhere gets weights 0.",
       "Use −∞ itself (-np.inf), not −1e9: the lesson's mask makes e^(−∞) exactly 0."},
-     lab_make_masks, LAB_MISTAKES_MASKS, NULL},
+     lab_make_masks, NULL},
     {"multihead", "Multi-head split and merge", "multi-head", "py",
      {"split_heads(X, h): X is (n, d_model); head i takes columns i·d_h … (i+1)·d_h − 1, "
       "d_h = d_model / h. The result is (h, n, d_h).",
@@ -40,7 +40,7 @@ static const LabDef LABS[] = {
       "multi_head: Q = X·W_q (and K, V), split each, attention per head scaled by √d_h (the "
       "head's width, not d_model), merge, then · W_o.",
       "Check shapes at every step: (n, d) → (h, n, d_h) → (n, d)."},
-     lab_make_multihead, LAB_MISTAKES_MULTIHEAD, NULL},
+     lab_make_multihead, NULL},
     {"block", "The full block: RMSNorm, attention, SwiGLU, residuals", "transformer-block", "py",
      {"Pre-norm: x = x + attn(rmsnorm(x)·g1); then x = x + ffn(rmsnorm(x)·g2). Each "
       "sublayer adds to the residual stream, it does not replace it.",
@@ -49,7 +49,7 @@ static const LabDef LABS[] = {
       "SwiGLU: ffn(x) = (silu(x·W1) ⊙ (x·W3)) · W2 with silu(z) = z / (1 + e^−z).",
       "X is (batch, n, d): run each batch element alone (or use @, which broadcasts), and "
       "return the same shape: a [1, 16, 256] input gives a [1, 16, 256] output."},
-     lab_make_block, LAB_MISTAKES_BLOCK, NULL},
+     lab_make_block, NULL},
     {"positions", "Permutation equivariance, with and without positions",
      "positional-encoding", "py",
      {"self_attention(X, Wq, Wk, Wv): one head, no mask, scaled by √d_k, returns "
@@ -60,7 +60,7 @@ static const LabDef LABS[] = {
       "self_attention(X + sinusoidal(n, d), ...).",
       "Without positions, permuting the rows of X permutes the output's rows the same way; "
       "with them the values themselves change."},
-     lab_make_positions, LAB_MISTAKES_POSITIONS, lab_note_positions},
+     lab_make_positions, lab_note_positions},
     {"kvcache", "KV-cache decoding equals the full recompute", "kv-cache", "py",
      {"decode_step(cache, q, k, v) is called once per token, in order; cache is a dict that "
       "is yours to fill (it starts empty).",
@@ -68,7 +68,7 @@ static const LabDef LABS[] = {
       "so far, itself included.",
       "With the cache as (t, d_k) and (t, d_v) arrays: w = softmax(K·q / √d_k), out = w·V.",
       "The outputs stacked must equal causal attention over the whole sequence at once."},
-     lab_make_kvcache, LAB_MISTAKES_KVCACHE, NULL},
+     lab_make_kvcache, NULL},
 };
 #define N_LABS (int)(sizeof LABS / sizeof LABS[0])
 

@@ -30,30 +30,20 @@ const LabArray *lab_case_arg(const LabCase *c, const char *name);
 /* Allocates outs like c->want (shapes and names); 0 or -1. */
 int lab_outs_like(const LabCase *c, LabArray *outs);
 
-/* Attention of one head the chosen way (LabWay bits; 0: the engine's model_sdpa): q (n, dk),
- * k (m, dk), v (m, dv), mask (n, m) or NULL; out (n, dv) and w (n, m), either may be NULL.
- * 0; 1 when the way needs shapes these are not (swapped Q/K needs n = m, K untransposed
- * needs d_k = m); -1 out of memory. */
-enum {
-    LW_NO_SCALE = 1, LW_COLS = 2, LW_MASK_AFTER = 4, LW_MASK_AFTER_ZERO = 8, LW_MASK_ZERO = 16,
-    LW_SWAP = 32, LW_K_NOT_T = 64, LW_NO_MASK = 128
-};
-int lab_attend(int way, const float *q, const float *k, const float *v, const float *mask,
-               int n, int m, int dk, int dv, float scale, float *out, float *w);
+/* Attention of one head by the engine (model_sdpa): q (n, dk), k (m, dk), v (m, dv), mask
+ * (n, m) or NULL; out (n, dv) and w (n, m), either may be NULL. 0, or -1 out of memory. */
+int lab_attend(const float *q, const float *k, const float *v, const float *mask, int n, int m,
+               int dk, int dv, float scale, float *out, float *w);
 
 /* lab_cases.c */
 int lab_make_softmax(LabCases *lc);
 int lab_make_attention(LabCases *lc);
 int lab_make_masks(LabCases *lc);
 int lab_make_kvcache(LabCases *lc);
-extern const LabMistake LAB_MISTAKES_SOFTMAX[], LAB_MISTAKES_ATTENTION[], LAB_MISTAKES_MASKS[],
-    LAB_MISTAKES_KVCACHE[];
 /* lab_block.c */
 int lab_make_multihead(LabCases *lc);
 int lab_make_block(LabCases *lc);
 int lab_make_positions(LabCases *lc);
-extern const LabMistake LAB_MISTAKES_MULTIHEAD[], LAB_MISTAKES_BLOCK[],
-    LAB_MISTAKES_POSITIONS[];
 /* A few words after a pass of the positions lab: the equivariance measured on the learner's
  * own outputs. */
 void lab_note_positions(const LabCases *lc, const LabResult *r, char *out, size_t outlen);

@@ -136,7 +136,7 @@ typedef struct {
 static void add_repeated(Acc *acc, const Model *m, const Trace *t, const RepeatSpan *sp, int li)
 {
     int H = m->cfg.n_heads, n = t->n;
-    Stack st = m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    Stack st = model_output_stack(m);
     for (int l = 0; l < m->cfg.n_layers; l++)
         for (int h = 0; h < H; h++) {
             const TraceEntry *e = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
@@ -164,7 +164,7 @@ static void add_repeated(Acc *acc, const Model *m, const Trace *t, const RepeatS
 static void add_shuffled(Acc *acc, const Model *m, const Trace *t, const RepeatSpan *sp)
 {
     int H = m->cfg.n_heads;
-    Stack st = m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    Stack st = model_output_stack(m);
     for (int l = 0; l < m->cfg.n_layers; l++)
         for (int h = 0; h < H; h++) {
             const TraceEntry *e = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
@@ -250,8 +250,7 @@ int heads_copy_loss(const Model *m, const HeadProbe *p, const Controls *c, doubl
                 rc = -1;
                 break;
             }
-            const TraceEntry *lg = trace_find(pr.t, m->cfg.arch == ARCH_ENCODER ? STACK_ENC
-                                                                                 : STACK_DEC,
+            const TraceEntry *lg = trace_find(pr.t, model_output_stack(m),
                                               -1, SUB_NONE, -1, T_LOGITS);
             for (int i = 0; i + 1 < sp.n; i++) {
                 s1 += xent(lg->data + (size_t)(sp.s1 + i) * V, V, pr.src[sp.s1 + i + 1]);
@@ -277,7 +276,7 @@ static const TraceEntry *logits_of(const Trace *t)
     const Model *m = t->model;
     if (!m)
         return NULL;
-    Stack st = m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    Stack st = model_output_stack(m);
     return trace_find(t, st, -1, SUB_NONE, -1, T_LOGITS);
 }
 
@@ -319,7 +318,7 @@ double heads_pattern_change(const Trace *a, const Trace *b, int from_layer, int 
     if (!a->model || a->model != b->model || a->n != b->n)
         return 0.0;
     const ModelConfig *c = &a->model->cfg;
-    Stack st = c->arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    Stack st = model_output_stack(a->model);
     for (int l = from_layer < 0 ? 0 : from_layer; l < c->n_layers; l++)
         for (int h = 0; h < c->n_heads; h++) {
             const TraceEntry *x = trace_find(a, st, l, SUB_SELF, h, T_WEIGHTS);

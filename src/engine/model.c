@@ -603,7 +603,7 @@ static void proj(const ModelConfig *c, float *out, const float *x, const float *
  * of the main stack only. */
 static int ablated(const Fw *f, int h)
 {
-    Stack main_stack = f->m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    Stack main_stack = model_output_stack(f->m);
     return f->sub == SUB_SELF && f->stack == main_stack && f->layer >= 0 &&
            f->layer < ATTEND_MAX_LAYERS && h < 64 && ((f->c->ablate[f->layer] >> h) & 1u);
 }

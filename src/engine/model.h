@@ -284,6 +284,14 @@ const TraceEntry *trace_find_name(const Trace *t, const char *name);
  * trace without a model (a worked example, m NULL) is one decoder head. */
 Stack model_view_stack(const Model *m, int cross);
 Sublayer model_view_sub(const Model *m, int cross);
+/* Which stack, by name (the one rule; no front end or command writes its own ternary on the
+ * architecture, tests/ref/house.py checks): the stack whose self-attention a page without
+ * cross-attention shows (a decoder's; an encoder's, an encoder-decoder's encoder; m NULL: a
+ * worked example's one decoder head), which is model_view_stack(m, 0); and the stack that
+ * makes the model's output, its logits and last hidden state (an encoder's; a decoder's, an
+ * encoder-decoder's decoder). */
+Stack model_self_stack(const Model *m);
+Stack model_output_stack(const Model *m);
 /* The rows (queries) of that view of t: an encoder-decoder's cross-attention rows are its
  * decoder's positions, each named by the word it produces (t->tgt, t->m of them), any other
  * view's are t->src (t->n); *ids (when ids is not NULL) gets them, the count is returned. The

@@ -29,7 +29,7 @@ float model_equivariance(const Model *m, const int *src, int n, const int *tgt, 
 
 float model_equivariance_layer(const Model *m, const Trace *a, const Trace *b, int layer)
 {
-    Stack st = m->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
+    Stack st = model_self_stack(m);
     const TraceEntry *ea = trace_find(a, st, layer, SUB_SELF, -1, T_ATTN_OUT);
     const TraceEntry *eb = trace_find(b, st, layer, SUB_SELF, -1, T_ATTN_OUT);
     if (!ea || !eb || a->n != b->n)

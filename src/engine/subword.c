@@ -65,7 +65,7 @@ static int is_byte_token(unsigned b)
 }
 
 /* Adds the special tokens, punctuation, letters, digits and byte tokens to out. */
-static int add_base(StrMap *out)
+static int add_base(StrMap *out, int natural)
 {
     static const char *const SPECIAL[] = {VOCAB_PAD, VOCAB_UNK, "<bos>", "<eos>"};
     char t[16];
@@ -86,12 +86,25 @@ static int add_base(StrMap *out)
             if (tab_find(out, t, 1) < 0)
                 return -1;
         }
-    for (unsigned b = 1; b < 256; b++) {
-        snprintf(t, sizeof t, "<0x%02X>", b);
-        if (is_byte_token(b) && tab_find(out, t, 1) < 0)
-            return -1;
-    }
+    for (int cont = 0; cont < 1 + (natural != 0); cont++)
+        for (unsigned b = 1; b < 256; b++) {
+            snprintf(t, sizeof t, "%s<0x%02X>", cont ? VOCAB_CONT : "", b);
+            if (is_byte_token(b) && tab_find(out, t, 1) < 0)
+                return -1;
+        }
     return 0;
+}
+
+/* 1 if an everyday word can be a whole word: 1..VOCAB_WORD_MAX lowercase ASCII letters. */
+static int everyday_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > VOCAB_WORD_MAX)
+        return 0;
+    for (; *s; s++)
+        if (*s < 'a' || *s > 'z')
+            return 0;
+    return 1;
 }
 
 /* ---- BPE merges over the words not kept whole ---- */
@@ -103,6 +116,7 @@ typedef struct {
     long *count;   /* (n) its count in the text */
     int n;
     StrMap syms;   /* symbol id -> piece ("a", "##bc", "<0xC3>") */
+    int natural;   /* SubwordOpts.natural */
 } Words;
 
 /* A pair's count in the open-addressing pair table. */
@@ -120,14 +134,15 @@ static int base_symbol(Words *w, unsigned char b, int pos)
     if (is_alnum_piece(b))
         snprintf(t, sizeof t, "%s%c", pos ? VOCAB_CONT : "", b);
     else
-        snprintf(t, sizeof t, "<0x%02X>", b);
+        snprintf(t, sizeof t, "%s<0x%02X>", pos && w->natural ? VOCAB_CONT : "", b);
     return tab_find(&w->syms, t, 1);
 }
 
 /* Splits each word not in keep (count >= 1, length <= VOCAB_WORD_MAX) into byte symbols. */
-static int words_build(Words *w, const StrMap *all, const StrMap *keep)
+static int words_build(Words *w, const StrMap *all, const StrMap *keep, int natural)
 {
     memset(w, 0, sizeof *w);
+    w->natural = natural;
     size_t total = 0;
     for (int i = 0; i < all->n; i++)
         total += strlen(all->keys[i]);
@@ -168,14 +183,22 @@ static void words_free(Words *w)
     memset(w, 0, sizeof *w);
 }
 
+/* 1 if piece x may not be joined: a byte token; in a natural vocabulary, a piece holding a
+ * digit too (a number is whole or its digits: vocab.c's split_digits). */
+static int unmergeable(const char *x, int natural)
+{
+    return natural ? strpbrk(x, "0123456789<") != NULL : x[0] == '<';
+}
+
 /* The piece made by joining symbols a and b ("ab" + "##c" = "abc"), or "" when either is a
- * byte token or the piece would be too long. */
+ * byte token or (natural) holds a digit, or the piece would be too long. */
 static void joined(const Words *w, int a, int b, char *out)
 {
     const char *x = w->syms.keys[a], *y = w->syms.keys[b];
     size_t cl = strlen(VOCAB_CONT);
     out[0] = 0;
-    if (x[0] == '<' || y[0] == '<' || strncmp(y, VOCAB_CONT, cl) != 0)
+    if (unmergeable(x, w->natural) || unmergeable(y, w->natural) ||
+        strncmp(y, VOCAB_CONT, cl) != 0)
         return;
     size_t xl = strlen(x), yl = strlen(y) - cl;
     if (xl + yl > VOCAB_WORD_MAX)
@@ -286,7 +309,7 @@ int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err,
     }
     CountCtx cc = {&words, 0};
     vocab_split(text, count_word, &cc);
-    if (cc.failed || add_base(&toks))
+    if (cc.failed || add_base(&toks, o->natural))
         goto oom;
     order = malloc(sizeof *order * ((size_t)words.n + 1));
     if (!order)
@@ -305,7 +328,14 @@ int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err,
             goto oom;
         kept++;
     }
-    if (words_build(&w, &words, &toks) || learn_pieces(&w, o->n_pieces, &toks))
+    for (int i = 0; i < o->n_everyday; i++) {
+        const char *s = o->everyday[i];
+        if (!everyday_ok(s) || tab_find(&toks, s, 0) >= 0)
+            continue;
+        if (tab_find(&toks, s, 1) < 0)
+            goto oom;
+    }
+    if (words_build(&w, &words, &toks, o->natural) || learn_pieces(&w, o->n_pieces, &toks))
         goto oom;
     char e2[200];
     rc = vocab_init_kind(out, VOCAB_WORDPIECE, (const char *const *)toks.keys, toks.n, e2,

@@ -12,14 +12,22 @@ typedef struct {
     int min_count;  /* a whole word occurs at least this often */
     int n_pieces;   /* pieces learned by BPE merges over the other words (fewer when no pair
                        occurs twice) */
+    int natural;    /* 1: a vocabulary for the natural split (vocab_tokenize): a byte inside a
+                       word is "##<0xHH>", no piece holds a digit; 0: as before (greedy) */
+    const char *const *everyday; /* (n_everyday) words a learner types, kept whole too (after
+                       the counted ones, in this order) whether the text has them or not;
+                       only words of lowercase ASCII letters are taken; may be NULL */
+    int n_everyday;
 } SubwordOpts;
 
 /* Trains a WordPiece vocabulary on text (split into words by vocab_split's rules). Its tokens,
  * in order: <pad> <unk> <bos> <eos>; every ASCII punctuation character; each letter and
- * digit as a word's first piece ("a") and as a continuation ("##a"); a byte token "<0xHH>" for
- * every other byte a word can hold; the whole words (count descending, then bytewise); the
- * pieces in the order their merges were learned (ties broken bytewise, so the same text gives
- * the same vocabulary). The result tokenizes any text without <unk>. Returns 0 with out
+ * digit as a word's first piece ("a") and as a continuation ("##a"); a byte token for every
+ * other byte a word can hold ("<0xC3>"; natural: also inside a word, "##<0xA9>"); the whole
+ * words (count descending, then bytewise); the everyday words not among them; the pieces in
+ * the order their merges were learned (ties broken bytewise, so the same text gives the same
+ * vocabulary; no piece holds a byte, nor, natural, a digit). The result tokenizes any text
+ * without <unk>. Returns 0 with out
  * filled (free with vocab_free), or -1 with a message in err. */
 int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err, size_t errlen);
 

@@ -113,6 +113,16 @@ Stack model_view_stack(const Model *m, int cross)
     return model_view_sub(m, cross) == SUB_CROSS ? STACK_DEC : STACK_ENC;
 }
 
+Stack model_self_stack(const Model *m)
+{
+    return model_view_stack(m, 0);
+}
+
+Stack model_output_stack(const Model *m)
+{
+    return m && m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+}
+
 Sublayer model_view_sub(const Model *m, int cross)
 {
     return cross && m && m->cfg.arch == ARCH_ENCDEC ? SUB_CROSS : SUB_SELF;

@@ -54,7 +54,7 @@ int train_head_stats(const Model *m, const Corpus *c, int max_lines, int enc, He
     int encdec = cfg->arch == ARCH_ENCDEC;
     if ((c->kind == CORPUS_PAIRS) != encdec)
         return -1;
-    Stack st = (cfg->arch == ARCH_ENCODER || (encdec && enc)) ? STACK_ENC : STACK_DEC;
+    Stack st = encdec && !enc ? STACK_DEC : model_self_stack(m); /* enc: the encoder */
     Trace *t = trace_new(m, L, L);
     int *src = malloc(sizeof(int) * (size_t)L), *dec = malloc(sizeof(int) * (size_t)L);
     int rc = -1;

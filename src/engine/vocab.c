@@ -61,8 +61,12 @@ int vocab_init(Vocab *v, const char *const *words, int n, char *err, size_t errl
 static const char *unreachable(VocabKind kind, const char *w, char *why, size_t n)
 {
     size_t len = strlen(w);
+    size_t cl = strlen(VOCAB_CONT);
     if (len >= 2 && w[0] == '<' && w[len - 1] == '>' && !strpbrk(w, " \t\n\r\v\f"))
         return ""; /* a special token (<pad>, <bos>, <0x41>...); whitespace splits, even here */
+    if (len == cl + 6 && !strncmp(w, VOCAB_CONT, cl) && !strncmp(w + cl, "<0x", 3) &&
+        w[len - 1] == '>')
+        return ""; /* a byte token inside a word ("##<0xA9>") */
     if (len == 1 && (unsigned char)w[0] < 128 && ispunct((unsigned char)w[0]))
         return ""; /* punctuation is a token of its own */
     const char *p = w;
@@ -144,6 +148,8 @@ int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, c
     }
     v->pad_id = vocab_id(v, VOCAB_PAD);
     v->unk_id = vocab_id(v, VOCAB_UNK);
+    for (int i = 0; i < n && !v->cont_bytes; i++)
+        v->cont_bytes = !strncmp(v->words[i], VOCAB_CONT "<0x", strlen(VOCAB_CONT) + 3);
     if (v->pad_id < 0 || v->unk_id < 0) {
         snprintf(err, errlen, "vocabulary lacks %s", v->pad_id < 0 ? VOCAB_PAD : VOCAB_UNK);
         vocab_free(v);
@@ -326,30 +332,92 @@ static void tok_one(const char *tok, void *vctx)
     emit(c, strlen(tok) <= VOCAB_WORD_MAX ? vocab_id(c->v, tok) : -1, tok);
 }
 
-/* The byte token "<0xHH>" of byte b, or -1 when the vocabulary lacks it. */
-static int byte_id(const Vocab *v, unsigned char b)
+/* The byte token of byte b: "##<0xHH>" inside a word (cont) when the vocabulary has it,
+ * else "<0xHH>"; -1 when the vocabulary lacks both. */
+static int byte_id(const Vocab *v, unsigned char b, int cont)
 {
-    char t[8];
-    snprintf(t, sizeof t, "<0x%02X>", b);
-    return vocab_id(v, t);
+    char t[16];
+    snprintf(t, sizeof t, "%s<0x%02X>", cont ? VOCAB_CONT : "", b);
+    int id = vocab_id(v, t);
+    return id >= 0 || !cont ? id : vocab_id(v, t + strlen(VOCAB_CONT));
 }
 
-/* WordPiece: the word s[0..len) as one token when known, else its longest known pieces from
- * the left ("##" on all but the first), a byte token where no piece starts. */
-static void wordpiece(TokCtx *c, const char *s, size_t len)
+/* The id of the piece s[0..n) lowercased, "##" in front when cont; -1 when unknown. */
+static int piece_id(const Vocab *v, const char *s, size_t n, int cont)
+{
+    char buf[VOCAB_WORD_MAX + 1];
+    size_t pre = cont ? strlen(VOCAB_CONT) : 0;
+    if (n + pre > VOCAB_WORD_MAX)
+        return -1;
+    memcpy(buf, VOCAB_CONT, pre);
+    lower_copy(buf + pre, s, n);
+    return vocab_id(v, buf);
+}
+
+#define SEG_MAX 128 /* a run longer than this is split in runs of this length first */
+
+/* The run s[0..n) (n <= SEG_MAX) of letters (or other non-digit bytes) in the fewest known
+ * pieces, the first one plain when at_start, the others "##"; of splits with as many pieces
+ * the one whose earlier pieces are longer ("love ##s", not "lo ##ves"); a byte no piece
+ * covers is its byte token. */
+static void split_letters(TokCtx *c, const char *s, size_t n, int at_start)
+{
+    int cost[SEG_MAX + 1], next[SEG_MAX + 1], id[SEG_MAX + 1];
+    cost[n] = 0;
+    for (size_t i = n; i-- > 0;) {
+        int cont = i > 0 || !at_start;
+        cost[i] = -1;
+        for (size_t j = n; j > i; j--) { /* longest first: a tie keeps the longer piece */
+            if (cost[i] >= 0 && cost[j] + 1 >= cost[i])
+                continue;
+            int p = piece_id(c->v, s + i, j - i, cont);
+            if (p >= 0) {
+                cost[i] = cost[j] + 1;
+                next[i] = (int)j;
+                id[i] = p;
+            }
+        }
+        if (cost[i] < 0) { /* no piece starts here: the byte token */
+            cost[i] = cost[i + 1] + 1;
+            next[i] = (int)i + 1;
+            id[i] = -2;
+        }
+    }
+    char w[8];
+    for (size_t i = 0; i < n; i = (size_t)next[i]) {
+        int cont = i > 0 || !at_start;
+        if (id[i] >= 0) {
+            emit(c, id[i], "");
+        } else {
+            lower_copy(w, s + i, 1);
+            emit(c, byte_id(c->v, (unsigned char)w[0], cont), w);
+        }
+    }
+}
+
+/* The run of digits s[0..n): the number whole when the vocabulary knows it, else one token per
+ * digit, so a number never splits at an arbitrary place ("1789" or "1 ##7 ##8 ##9"). */
+static void split_digits(TokCtx *c, const char *s, size_t n, int at_start)
+{
+    int id = piece_id(c->v, s, n, !at_start);
+    if (id >= 0) {
+        emit(c, id, "");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int p = piece_id(c->v, s + i, 1, i > 0 || !at_start);
+        char d[2] = {s[i], 0};
+        emit(c, p >= 0 ? p : byte_id(c->v, (unsigned char)s[i], i > 0 || !at_start), d);
+    }
+}
+
+/* The split of a vocabulary without "##<0xHH>" (trained before the natural split, and so
+ * read as it was trained): the longest known pieces from the left ("##" on all but the
+ * first), a byte token where no piece starts. */
+static void split_greedy(TokCtx *c, const char *s, size_t len)
 {
     char buf[VOCAB_WORD_MAX + 1];
     size_t cl = strlen(VOCAB_CONT);
-    if (len <= VOCAB_WORD_MAX) {
-        lower_copy(buf, s, len);
-        int id = vocab_id(c->v, buf);
-        if (id >= 0) {
-            emit(c, id, buf);
-            return;
-        }
-    }
-    if (c->info)
-        c->info->n_split++;
     for (size_t i = 0; i < len;) {
         size_t pre = i ? cl : 0, room = VOCAB_WORD_MAX - pre;
         size_t j = len - i < room ? len - i : room;
@@ -366,8 +434,38 @@ static void wordpiece(TokCtx *c, const char *s, size_t len)
             continue;
         }
         lower_copy(buf, s + i, 1);
-        emit(c, byte_id(c->v, (unsigned char)buf[0]), buf);
+        emit(c, byte_id(c->v, (unsigned char)buf[0], 0), buf);
         i++;
+    }
+}
+
+/* WordPiece: the word s[0..len) as one token when known. Else, in a vocabulary that marks
+ * inner bytes (cont_bytes: the natural split), its runs of digits and of other bytes, each
+ * split by split_digits or split_letters, the first piece of the word plain, the later ones
+ * "##" (a letter after a digit starts a piece: "12 ##b"); in an older one, split_greedy. */
+static void wordpiece(TokCtx *c, const char *s, size_t len)
+{
+    int id = piece_id(c->v, s, len, 0);
+    if (id >= 0) {
+        emit(c, id, "");
+        return;
+    }
+    if (c->info)
+        c->info->n_split++;
+    if (!c->v->cont_bytes) {
+        split_greedy(c, s, len);
+        return;
+    }
+    for (size_t i = 0; i < len;) {
+        int digit = isdigit((unsigned char)s[i]) != 0;
+        size_t j = i + 1;
+        while (j < len && j - i < SEG_MAX && (isdigit((unsigned char)s[j]) != 0) == digit)
+            j++;
+        if (digit)
+            split_digits(c, s + i, j - i, i == 0);
+        else
+            split_letters(c, s + i, j - i, i == 0);
+        i = j;
     }
 }
 
@@ -393,9 +491,17 @@ int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, Toke
         char buf[8];
         lower_copy(buf, s, len);
         int id = vocab_id(v, buf);
-        emit(&c, id >= 0 || k != SPAN_PUNCT ? id : byte_id(v, (unsigned char)*s), buf);
+        emit(&c, id >= 0 || k != SPAN_PUNCT ? id : byte_id(v, (unsigned char)*s, 0), buf);
     }
     return c.written;
+}
+
+/* 1 if w is a byte token, "<0xHH>" or "##<0xHH>". */
+static int is_byte_token(const char *w)
+{
+    if (!strncmp(w, VOCAB_CONT, strlen(VOCAB_CONT)))
+        w += strlen(VOCAB_CONT);
+    return strncmp(w, "<0x", 3) == 0 && strlen(w) == 6 && w[5] == '>';
 }
 
 int vocab_joins_prev(const Vocab *v, int id)
@@ -405,8 +511,10 @@ int vocab_joins_prev(const Vocab *v, int id)
     if (v->kind != VOCAB_WORDPIECE || id < 0 || id >= v->n)
         return 0;
     const char *w = v->words[id];
+    /* a plain byte token joins only in a vocabulary without "##<0xHH>" (trained before
+     * inner bytes were marked): there it may sit inside a word */
     return strncmp(w, VOCAB_CONT, strlen(VOCAB_CONT)) == 0 ||
-           (strncmp(w, "<0x", 3) == 0 && strlen(w) == 6);
+           (strncmp(w, "<0x", 3) == 0 && strlen(w) == 6 && !v->cont_bytes);
 }
 
 size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len)
@@ -421,8 +529,8 @@ size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len)
         int joins = vocab_joins_prev(v, ids[i]);
         if (v->tok_encode) {
             /* as the token reads */
-        } else if (joins && w[0] == '<') {
-            b[0] = (char)strtol(w + 3, NULL, 16);
+        } else if (is_byte_token(w)) {
+            b[0] = (char)strtol(strchr(w, '<') + 3, NULL, 16);
             w = b;
         } else if (joins) {
             w += strlen(VOCAB_CONT);

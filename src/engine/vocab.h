@@ -19,10 +19,10 @@
 /* How a vocabulary turns a word into tokens. */
 typedef enum {
     VOCAB_WORDS,     /* one token per word; unknown words are <unk> (the course's old models) */
-    VOCAB_WORDPIECE  /* a known word is one token; any other is split greedily into the
-                        longest known pieces: the first piece as is, the next ones "##piece";
-                        a byte no piece covers is "<0xHH>": never <unk> when the vocabulary
-                        has every letter and digit in both forms and the byte tokens */
+    VOCAB_WORDPIECE  /* a known word is one token; any other is split into known pieces:
+                        the first piece as is, the next ones "##piece"; a byte no piece covers
+                        is its byte token: never <unk> when the vocabulary has every letter
+                        and digit in both forms and the byte tokens (vocab_tokenize) */
 } VocabKind;
 
 /* What tokenizing a text found besides the ids. */
@@ -40,6 +40,9 @@ typedef struct {
     char **words;     /* (n) owned strings, id -> word */
     StrMap map;       /* word -> id (the first id of a word two ids spell alike) */
     int pad_id, unk_id;
+    int cont_bytes;   /* 1: the vocabulary marks a byte inside a word "##<0xHH>" (a plain
+                         "<0xHH>" starts a word) and is split naturally (vocab_tokenize);
+                         0: a plain byte token may continue a word, the split is greedy */
     /* A model's own tokenizer (a Hugging Face directory's, hf_tokenizer.c), or NULL:
      * vocab_tokenize hands the text to tok_encode, and vocab_free calls tok_free. */
     void *tok;
@@ -73,18 +76,25 @@ const char *vocab_kind_name(VocabKind k);
 /* The kind called name, or -1. */
 int vocab_kind_parse(const char *name);
 /* Writes the text of ids into buf (always terminated): tokens separated by one space, except
- * that a "##" piece and a byte token join the token before (so a word that starts with a
- * non-ASCII character comes back glued to the word before it); a model's own tokenizer's
- * tokens are written one after the other, as they read. Returns the length written. */
+ * that a token that joins the token before (vocab_joins_prev) does, a byte token written as
+ * its byte; a model's own tokenizer's tokens are written one after the other, as they read.
+ * Returns the length written. */
 size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len);
-/* 1 if id is a WordPiece continuation ("##...") or a byte token ("<0xHH>") that joins the
- * token before it into one word; every token of a model's own tokenizer (tok_encode), whose
- * tokens carry their spaces (" cat"). */
+/* 1 if id joins the token before it into one word: a WordPiece continuation ("##...",
+ * "##<0xHH>"), a plain byte token ("<0xHH>") in a vocabulary without cont_bytes (there a
+ * word that starts with a non-ASCII character comes back glued to the word before it); every
+ * token of a model's own tokenizer (tok_encode), whose tokens carry their spaces (" cat"). */
 int vocab_joins_prev(const Vocab *v, int id);
 /* Splits text into tokens: ASCII letters lowercased, whitespace separates, every ASCII
  * punctuation character is a token of its own, except that "<pad>", "<unk>" and "<mask>"
  * written in the text are the special tokens; then each word is one token (VOCAB_WORDS, or
- * <unk>) or its WordPiece pieces. Writes at most max_ids ids; returns the number written.
+ * <unk>) or its WordPiece pieces. A WordPiece vocabulary that marks inner bytes ("##<0xHH>",
+ * cont_bytes) splits a word naturally: a number is whole or its digits ("1 ##7 ##8 ##9"), a
+ * letter after a digit starts a piece, the letters take the fewest known pieces (of as many,
+ * the split whose earlier pieces are longer: "love ##s"), a byte no piece covers is "<0xHH>"
+ * at the word's start and "##<0xHH>" inside it; an older one takes the longest known piece
+ * from the left, again and again (greedy), a byte as "<0xHH>" anywhere. Writes at most
+ * max_ids ids; returns the number written.
  * info (may be NULL) says how many tokens there were and which words were unknown. */
 int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, TokenizeInfo *info);
 /* Splits text into words without a vocabulary (the same rules before any word is split into

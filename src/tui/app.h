@@ -17,14 +17,13 @@
 #include "progress.h"
 #include "tui.h"
 #include "ui.h"
+#include "session.h"
 #include "widget.h"
 
-#define APP_MAX_TOK 128     /* longest sequence the player runs (models cap it lower) */
-#define APP_MAX_MODELS 16   /* models per course with their traces */
+#define APP_MAX_TOK SESSION_MAX_TOK /* longest sequence the player runs */
 #define APP_MAX_VIEWS 24    /* views and overlays with private state */
 #define APP_MIN_COLS 80
 #define APP_MIN_LINES 24
-#define APP_PROSE_MAX 16384
 /* Widest prose line (a readable measure on large terminals); at 80 columns it never binds. */
 #define APP_MEASURE 90
 /* Panes at least this tall / wide may draw bigger cells (heatmap, small multiples); 80x24
@@ -74,7 +73,8 @@ typedef struct ViewOps {
     /* work between keys (may be NULL): runs one bounded slice (a few tens of ms at most) and
      * returns 1 while it has more to do (the loop then polls keys instead of waiting) */
     int (*tick)(App *a);
-    /* a screen that changes with no key (a countdown, a file it follows): called each time
+    /* a screen that changes with no key (a countdown, a file it follows: the class quiz, the
+     * notes screen, the lab page): the open overlay's, else the page view's, called each time
      * round the loop, before the draw, the loop waiting at most poll_ms for a key; returns 1
      * when the screen must be redrawn (may be NULL) */
     int (*poll)(App *a);
@@ -90,17 +90,12 @@ typedef struct ViewOps {
      * an open overlay's runs after the page view's (its mode: KeyState.mode) (may be NULL) */
     void (*key_state)(const App *a, KeyState *s);
     /* the page's widget starts (app_reset_widget): the view sets its private state (cursor,
-     * scroll, picks) from a->w's start state (may be NULL: zeroed state is its start) */
+     * scroll, picks) from a->s->w's start state (may be NULL: zeroed state is its start) */
     void (*reset)(App *a);
     /* the learner typed a new sentence (target 0) or decoder sentence (1): the view drops
      * what pointed into the old one (may be NULL) */
     void (*edited)(App *a, int target);
 } ViewOps;
-
-typedef struct {
-    const Model *model;
-    Trace *t, *eq_a, *eq_b;  /* the current run, and the two runs of the equivariance check */
-} ModelTraces;
 
 /* The screen's layout state, shared by the loop (keys J K z, mouse) and layout.c. */
 typedef struct {
@@ -111,32 +106,9 @@ typedef struct {
 } AppScreen;
 
 struct App {
-    /* course and progress */
-    Course course;
-    Progress prog;
-    int prog_ok;             /* 1: progress is saved on page changes */
-    int lesson, page;        /* current (lesson index into course.lessons) */
-    const char *only_lesson; /* --lesson ID: paging stays inside it (NULL once the menu opens another) */
-
-    /* the engine */
-    ModelTraces mt[APP_MAX_MODELS];
-    int n_mt;
-    const Model *model;      /* of the current page, NULL for prose only */
-    Trace *t, *eq_a, *eq_b;  /* of that model */
-
-    /* the page's widget: its Controls and the state app_reset_widget starts from the page
-     * (the widget-run path: traces_for, app_reset_widget, app_run, expand_prose) */
-    const Widget *w;
-    unsigned allowed;        /* C_* the page allows */
-    char sentence[256], target[256];
-    int src[APP_MAX_TOK], n_src, tgt[APP_MAX_TOK], n_tgt;
-    Controls ctl;
-    int order[APP_MAX_TOK];
-    int layer, head, cross, scores, all_heads;
-    int ran;                 /* 1: t holds a run of the current state */
-    char run_err[256];
-    float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
-    LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */
+    /* the course, the page, its widget and what the learner changed: the one Session both
+     * front ends run on (session.h) */
+    Session *s;
 
     /* screen */
     AppScreen scr;
@@ -145,7 +117,6 @@ struct App {
     char msg[600];           /* one status message, shown until the next key */
     int msg_warn;
     char warn[600];          /* persistent warning (broken lessons, corrupt progress) */
-    char prose[APP_PROSE_MAX];
     int quit;
     int solo;                /* 1: the App shows one screen overlay and nothing else (attend
                                 quiz, attend notes): closing it ends the loop */
@@ -198,8 +169,7 @@ void app_layer_head(const App *a, int layer, int head, char *out, size_t n);
  * with a model, the layer and head shown are the model's. */
 static inline int app_view_ok(const App *a)
 {
-    return !a->model || (a->layer >= 0 && a->layer < a->model->cfg.n_layers && a->head >= 0 &&
-                         a->head < a->model->cfg.n_heads);
+    return session_view_ok(a->s);
 }
 /* The note shown above decoder rows of an encoder-decoder model (what a row stands for). */
 #define APP_DEC_ROW_NOTE "row = the word being produced (it reads the word before it)"
@@ -229,5 +199,11 @@ void app_turn(App *a, int dir);
 int app_resume_page(const App *a, int lesson);
 /* Starts the widget of the current page from its start state. */
 void app_reset_widget(App *a);
+/* Words a Change of the Session into the status line (app_words.c): the player's wording
+ * of what plain mode announces at length. */
+void app_change(App *a, const Change *ch);
+/* Sends request req to the Session (arg: typed text, NULL for none) and words its Change;
+ * 1 when the Session handled it. */
+int app_request(App *a, Request req, const char *arg);
 
 #endif

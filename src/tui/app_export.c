@@ -5,78 +5,22 @@
 #include <string.h>
 
 #include "app_export.h"
-#include "view_matrix.h"
 #include "export.h"
 
 /* The figure of the current page as ExportView (what the screen shows now: layer, head,
- * scores, tensor, order, mask). -1 with a message when the widget has no figure. */
+ * scores, tensor, order, mask): the one mapping export_view_of, as attend export's. -1 when
+ * the widget has no figure. */
 static int current_view(const App *a, ExportView *v, ExportWhat *what)
 {
-    memset(v, 0, sizeof *v);
-    v->equiv = -1.0f;
-    if (a->w && a->ran && a->live.ok &&
-        (a->w->kind == W_SCALING || a->w->kind == W_COST || a->w->kind == W_PARAMS)) {
-        /* an explanation widget: its numbers as shown (export_live.c) */
-        v->model = a->model;
-        v->live = &a->live;
-        v->live_name = widget_params_name(a->w, a->model);
-        *what = a->w->kind == W_SCALING ? EXPORT_SCALING
-              : a->w->kind == W_COST    ? EXPORT_COST
-                                        : EXPORT_PARAMS;
-        return 0;
-    }
-    if (!a->w || !a->model || !a->ran || !a->t)
+    WidgetIO io;
+    DescribeView shown;
+    session_io(a->s, &io);
+    session_view(a->s, &shown);
+    int w = export_view_of(&io, &shown, v);
+    if (w < 0)
         return -1;
-    v->model = a->model;
-    v->trace = a->t;
-    v->layer = a->layer;
-    v->head = a->head;
-    v->cross = a->cross;
-    v->scores = a->scores;
-    v->input_ids = a->src;
-    v->n_input = a->n_src;
-    switch (a->w->kind) {
-    case W_HEATMAP:
-        *what = a->all_heads ? EXPORT_HEADS : EXPORT_HEATMAP;
-        return 0;
-    case W_CHIPS:
-        *what = EXPORT_CHIPS;
-        v->equiv = a->equiv;
-        return 0;
-    case W_PASSPORT:
-        *what = EXPORT_PASSPORT;
-        return 0;
-    case W_MATRIX:
-        *what = EXPORT_HEATMAP;
-        v->tensor = matrix_view_tensor(a);
-        return 0;
-    case W_KVCACHE:
-        *what = EXPORT_HEATMAP; /* the prefix run: the cache as it stands */
-        return 0;
-    case W_GENERATE:
-        *what = EXPORT_HEATMAP; /* the text so far: its last row is the new query's */
-        v->layer = a->w->start.layer;
-        v->head = a->w->start.head;
-        v->input_ids = a->live.gen_ids;
-        v->n_input = a->live.gen.n;
-        v->gen = &a->live.gen;
-        v->gen_temp = a->live.s.sample ? a->live.s.temp : 0.0f;
-        v->gen_seed = a->live.s.seed;
-        return 0;
-    case W_WORKED:
-        if (!a->live.worked)
-            return -1;
-        *what = EXPORT_HEATMAP;
-        v->model = NULL; /* a hand-worked trace: positions, not tokens */
-        v->trace = a->live.worked;
-        v->layer = v->head = v->cross = 0;
-        v->labels = a->w->worked.labels;
-        v->n_labels = a->w->worked.nq > a->w->worked.nk ? a->w->worked.nq : a->w->worked.nk;
-        v->input_ids = NULL;
-        return 0;
-    default:
-        return -1;
-    }
+    *what = (ExportWhat)w;
+    return 0;
 }
 
 void app_export(App *a)

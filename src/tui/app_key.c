@@ -1,12 +1,12 @@
 /* app_key.c - one key through the player: the key table (keys.h) gives its request, sent to
- * the open overlay (every key is its own), else the page's view, then the shared controls
- * (controls.c), then the global requests here (paging, scrolling, focus, overlays by the
+ * the open overlay (every key is its own), else the page's view (its viewport, its overlays),
+ * then the Session (session_request: the one rule both front ends share; its Change worded
+ * by app_words.c), then the global requests here (paging, scrolling, focus, overlays by the
  * request they register for, export, quitting). A mouse click goes to the view's click hook. */
 #include <curses.h>
 
 #include "app_export.h"
 #include "app_key.h"
-#include "controls.h"
 #include "ui.h"
 
 /* The request k is bound to in keymap km, given the player's state now. */
@@ -21,12 +21,8 @@ static Request lookup(const App *a, Keymap km, int k)
  * view's, the shared controls' (widget pages only), the global keys'. Returns how many. */
 static int chain(const App *a, Keymap km[3])
 {
-    const ViewOps *vo = app_cur_view(a);
-    int n = 0;
-    km[n++] = vo->keymap;
-    if (vo->kind != W_NONE)
-        km[n++] = KM_COMMON;
-    km[n++] = KM_GLOBAL;
+    int n = session_keymaps(a->s, km);
+    ATTEND_ASSERT(km[0] == app_cur_view(a)->keymap); /* the view's keymap is its kind's */
     return n;
 }
 
@@ -137,10 +133,19 @@ void app_key(App *a, int k)
     const ViewOps *vo = app_cur_view(a);
     Keymap km[3];
     int n = chain(a, km);
-    for (int i = 0; i + 1 < n; i++) { /* the view, then the shared controls */
+    for (int i = 0; i + 1 < n; i++) { /* the widget's keys, then the shared controls */
         Request r = lookup(a, km[i], k);
-        if (r != REQ_NONE && (i == 0 ? vo->key && vo->key(a, r, k) : controls_request(a, r)))
+        if (r == REQ_NONE)
+            continue;
+        if (i == 0 && vo->key && vo->key(a, r, k)) /* the view's own: viewport, overlays */
             return;
+        if (app_request(a, r, NULL))
+            return;
+        if (r == REQ_EDIT || r == REQ_EDIT_DECODER) { /* the Session takes the typed text */
+            app_overlay_request(a, REQ_EDIT, r == REQ_EDIT_DECODER &&
+                                                 a->s->model->cfg.arch == ARCH_ENCDEC);
+            return;
+        }
     }
     global_request(a, g);
 }

@@ -79,8 +79,10 @@ static void app_loop(App *a)
      * signal; nothing is corrupted. */
     const char *crash = getenv("ATTEND_CRASH_TEST");
     while (!a->quit && !app_signal) {
-        const ViewOps *ov = a->overlay; /* a screen that changes with no key (a clock) */
-        if (ov && ov->poll && ov->poll(a))
+        /* a screen that changes with no key (a clock, a file it follows): the open overlay,
+         * else the page's view (the lab page follows its show file) */
+        const ViewOps *ov = a->overlay ? a->overlay : app_cur_view(a);
+        if (ov->poll && ov->poll(a))
             dirty = 1;
         if (dirty)
             layout_draw(a);
@@ -90,7 +92,7 @@ static void app_loop(App *a)
         /* a view working between keys (training) runs one slice, then polls the keyboard */
         const ViewOps *cv = a->overlay ? NULL : app_cur_view(a);
         int busy = cv && cv->tick && cv->tick(a);
-        timeout(busy ? 0 : ov && ov->poll ? ov->poll_ms : 250);
+        timeout(busy ? 0 : ov->poll ? ov->poll_ms : 250);
         dirty = busy;
         int k = ui_read_key();
         if (k < 0) {

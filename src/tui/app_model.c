@@ -46,9 +46,9 @@ static void load_progress(void *ctx, size_t done, size_t total)
 /* The course model that holds the learner's model, or NULL. */
 static const Model *opened_model(const App *a)
 {
-    for (int i = 0; i < a->course.n_models; i++)
-        if (a->course.models[i]->opened)
-            return &a->course.models[i]->model;
+    for (int i = 0; i < a->s->course.n_models; i++)
+        if (a->s->course.models[i]->opened)
+            return &a->s->course.models[i]->model;
     return NULL;
 }
 
@@ -59,31 +59,12 @@ int app_model_open(App *a, const char *path, int jump, char *err, size_t errlen)
     load_draw(&b, 0, 0);
     if (model_load_progress(&m, path, load_progress, &b, err, errlen))
         return -1;
-    if (lesson_open_model(&a->course, &m, err, errlen)) {
+    if (session_open_model(a->s, &m, jump, err, errlen)) {
         model_free(&m);
         return -1;
     }
-    /* the slot's traces were sized for the default model it held until now */
     const Model *om = opened_model(a);
-    for (int i = 0; i < a->n_mt; i++)
-        if (a->mt[i].model == om) {
-            WidgetTraces tr = {a->mt[i].t, a->mt[i].eq_a, a->mt[i].eq_b};
-            widget_traces_free(&tr);
-            a->mt[i] = a->mt[--a->n_mt];
-            a->t = a->eq_a = a->eq_b = NULL;
-            break;
-        }
-    int lesson = a->lesson, page = a->page;
-    for (int l = 0; jump && l < a->course.n_lessons; l++) {
-        const Lesson *ls = &a->course.lessons[l];
-        for (int p = 0; !ls->broken && p < ls->n_pages; p++)
-            if (lesson_model_opened(&a->course, &ls->pages[p])) {
-                lesson = l, page = p;
-                jump = 0;
-                break;
-            }
-    }
-    app_open(a, lesson, page);
+    app_open(a, a->s->lesson, a->s->page);
     app_msg(a, 0, "opened %.300s: %d layers, %d heads, d_model %d", path, om->cfg.n_layers,
             om->cfg.n_heads, om->cfg.d_model);
     return 0;

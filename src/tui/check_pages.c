@@ -49,9 +49,9 @@ static void report(Walk *w, const char *msg)
 static void check_cited(Walk *w, App *a, const LayoutPlan *lp, const char *what)
 {
     const Page *p = app_page(a);
-    if (w->over_cited || !p || !p->prose || !a->ran || !a->w || a->w->kind != W_MATRIX)
+    if (w->over_cited || !p || !p->prose || !a->s->ran || !a->s->w || a->s->w->kind != W_MATRIX)
         return;
-    const TraceEntry *e = trace_find_name(a->t, matrix_view_tensor(a));
+    const TraceEntry *e = trace_find_name(a->s->t, matrix_view_tensor(a));
     if (!e)
         return;
     int vr, vc;
@@ -80,14 +80,14 @@ static void check_cited(Walk *w, App *a, const LayoutPlan *lp, const char *what)
  * (*asc; LANG=C: "-inf", "->", "sqrt" are wider than their glyphs). */
 static void plan_both(App *a, int cols, int lines, LayoutPlan *utf, LayoutPlan *asc)
 {
-    static char prose[APP_PROSE_MAX];
+    static char prose[SESSION_PROSE_MAX];
     layout_plan(a, cols, lines, utf);
-    memcpy(prose, a->prose, sizeof prose);
+    memcpy(prose, a->s->prose, sizeof prose);
     ui.utf8 = 0; /* the prose as the player transliterates it (app.c expand_prose) */
-    ui_text(prose, a->prose, sizeof a->prose);
+    ui_text(prose, a->s->prose, sizeof a->s->prose);
     layout_plan(a, cols, lines, asc);
     ui.utf8 = 1;
-    memcpy(a->prose, prose, sizeof prose);
+    memcpy(a->s->prose, prose, sizeof prose);
 }
 
 /* The worse of an overflow u (UTF-8) and s (ASCII); *note says when only ASCII has it. */
@@ -133,7 +133,7 @@ static void check_now(Walk *w, App *a, const char *what)
         report(w, msg);
     }
     check_cited(w, a, &lp, what);
-    if (!strstr(a->prose, PLACEHOLDER_BAD_OPEN))
+    if (!strstr(a->s->prose, PLACEHOLDER_BAD_OPEN))
         return;
     PlaceholderFail f[4];
     int n = app_prose_fails(a, f, 4);
@@ -243,7 +243,7 @@ static void check_toggle(Walk *w, App *a, const char *before, int k)
     static char s[1200], was[1200];
     char msg[900];
     if (w->over_toggle || !strchr(TOGGLE_KEYS, k) ||
-        !lesson_guard_numbers(before, a->prose, s, sizeof s, was, sizeof was))
+        !lesson_guard_numbers(before, a->s->prose, s, sizeof s, was, sizeof was))
         return;
     w->over_toggle = 1;
     snprintf(msg, sizeof msg, "after %c the numbers of \"%.160s\" change (was \"%.160s\") but "
@@ -256,10 +256,10 @@ static void check_toggle(Walk *w, App *a, const char *before, int k)
 static void walk_keys(Walk *w, App *a)
 {
     char what[700];
-    static char before[APP_PROSE_MAX];
+    static char before[SESSION_PROSE_MAX];
     for (const char *k = CHECK_KEYS; *k; k++) {
         app_open(a, w->li, w->pi);
-        snprintf(before, sizeof before, "%s", a->prose);
+        snprintf(before, sizeof before, "%s", a->s->prose);
         for (int i = 0; i < CHECK_PRESSES; i++) {
             press(a, *k);
             if (i == 0)
@@ -296,11 +296,11 @@ static void walk_page(Walk *w, App *a, int samples, unsigned *seed, char **every
     walk_keys(w, a);
     app_open(a, w->li, w->pi);
     walk_row(w, a, "");
-    if (!(a->allowed & C_EDIT) || !a->model)
+    if (!(a->s->allowed & C_EDIT) || !a->s->model)
         return;
-    const Model *m = a->model;
+    const Model *m = a->s->model;
     int max = m->cfg.max_len < APP_MAX_TOK ? m->cfg.max_len : APP_MAX_TOK;
-    int own[2] = {a->n_src, a->n_tgt}; /* the page's own sentence and decoder sentence */
+    int own[2] = {a->s->n_src, a->s->n_tgt}; /* the page's own sentence and decoder sentence */
     for (int i = 0; i < samples; i++) {
         char s[256], prefix[400], first[500];
         int key = m->cfg.arch == ARCH_ENCDEC && (i & 1) ? 'E' : 'e', t = key == 'E';
@@ -316,7 +316,7 @@ static void walk_page(Walk *w, App *a, int samples, unsigned *seed, char **every
         app_open(a, w->li, w->pi);
         if (!type_sentence(a, key, s))
             continue;
-        w->longer = (t ? a->n_tgt : a->n_src) > own[t];
+        w->longer = (t ? a->s->n_tgt : a->s->n_src) > own[t];
         snprintf(prefix, sizeof prefix, "with \"%s\" typed (%c), ", s, key);
         snprintf(first, sizeof first, "%son its first screen", prefix);
         check_now(w, a, first);
@@ -331,12 +331,12 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
     App *a = app_new();
     if (!a)
         return -1;
-    if (lesson_load_dir(&a->course, dir, err, sizeof err) ||
-        a->course.n_lessons != report->n_lessons) {
+    if (lesson_load_dir(&a->s->course, dir, err, sizeof err) ||
+        a->s->course.n_lessons != report->n_lessons) {
         app_delete(a);
         return -1;
     }
-    a->prog_ok = 0; /* checking never touches the learner's progress */
+    a->s->prog_ok = 0; /* checking never touches the learner's progress */
     int sc = COLS, sl = LINES, su = ui.utf8;
     UiColorMode scol = ui.color;
     /* the keys are dispatched as on a screen of this size (app_key reads it); nothing is
@@ -350,14 +350,14 @@ int tui_check_pages(Course *report, const char *dir, int cols, int lines, int sa
     char *ev_text, **everyday;
     int n_ev = everyday_load(&ev_text, &everyday);
     Walk w = {.report = report, .cols = cols, .lines = lines};
-    for (int li = 0; li < a->course.n_lessons && !w.oom; li++) {
+    for (int li = 0; li < a->s->course.n_lessons && !w.oom; li++) {
         /* a lesson with problems already reported is walked once it is fixed */
-        int known = a->course.lessons[li].broken;
+        int known = a->s->course.lessons[li].broken;
         for (int i = 0; i < report->n_problems; i++)
             known |= report->problems[i].lesson == li;
         if (known)
             continue;
-        for (int pi = 0; pi < a->course.lessons[li].n_pages && !w.oom; pi++) {
+        for (int pi = 0; pi < a->s->course.lessons[li].n_pages && !w.oom; pi++) {
             w.li = li;
             w.pi = pi;
             w.over_prose = w.over_widget = w.n_ph = w.over_toggle = w.over_cited = 0;

@@ -23,12 +23,12 @@ int tui_demo_check(const char *path, const char *lessons_dir, int quiet)
         return 1;
     }
     App *a = app_new();
-    if (!a || lesson_load_dir(&a->course, lessons_dir, err, sizeof err)) {
+    if (!a || lesson_load_dir(&a->s->course, lessons_dir, err, sizeof err)) {
         fprintf(stderr, "attend demo: %s\n", a ? err : "out of memory");
         app_delete(a);
         return 1;
     }
-    a->prog_ok = 0; /* checking never touches the learner's progress */
+    a->s->prog_ok = 0; /* checking never touches the learner's progress */
     for (int i = 0; i < d.n_steps; i++)
         if (demo_run_step(a, &d, i, press_plain, err, sizeof err)) {
             fprintf(stderr, "%s\n", err);

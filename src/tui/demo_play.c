@@ -33,12 +33,12 @@ int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), ch
     char where[700];
     snprintf(where, sizeof where, "%s:%d:%d: step %d", d->path, s->line, s->col, i + 1);
     if (s->lesson[0]) {
-        int li = lesson_find(&a->course, s->lesson);
+        int li = lesson_find(&a->s->course, s->lesson);
         if (li < 0) {
             snprintf(err, n, "%s: no lesson \"%s\" in the course", where, s->lesson);
             return -1;
         }
-        const Lesson *l = &a->course.lessons[li];
+        const Lesson *l = &a->s->course.lessons[li];
         if (l->broken || s->page > l->n_pages) {
             snprintf(err, n, "%s: lesson %s has no page %d (1..%d)%s", where, s->lesson, s->page,
                      l->n_pages, l->broken ? "; it is broken" : "");
@@ -49,7 +49,7 @@ int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), ch
         app_open(a, li, s->page - 1);
     }
     if (s->type[0]) {
-        if (!app_page(a) || !(a->allowed & C_EDIT)) {
+        if (!app_page(a) || !(a->s->allowed & C_EDIT)) {
             snprintf(err, n, "%s: \"type\": this page's widget takes no sentence (no e key)",
                      where);
             return -1;
@@ -73,7 +73,7 @@ int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), ch
         if (!demo_key_used(a, k)) {
             const Page *p = app_page(a);
             snprintf(err, n, "%s: key \"%s\" does nothing on %s page %d (%s)%s", where, t,
-                     p ? a->course.lessons[a->lesson].id : "this", a->page + 1,
+                     p ? a->s->course.lessons[a->s->lesson].id : "this", a->s->page + 1,
                      p ? p->title : "no page", a->overlay ? " with an overlay open" : "");
             return -1;
         }

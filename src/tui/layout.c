@@ -62,7 +62,7 @@ static void count_line(const char *s, int len, void *ctx)
 
 static int prose_height(App *a, int w)
 {
-    return ui_wrap(a->prose, w, count_line, NULL);
+    return ui_wrap(a->s->prose, w, count_line, NULL);
 }
 
 static void draw_prose(App *a, Rect r)
@@ -79,8 +79,8 @@ static void draw_prose(App *a, Rect r)
     int cut = present_prose_cut(a);
     char keep = 0;
     if (cut >= 0) { /* R: the paragraphs revealed so far */
-        keep = a->prose[cut];
-        a->prose[cut] = '\0';
+        keep = a->s->prose[cut];
+        a->s->prose[cut] = '\0';
     }
     int total = prose_height(a, t.w);
     if (a->scr.prose_scroll > total - t.h)
@@ -92,9 +92,9 @@ static void draw_prose(App *a, Rect r)
     ProseCtx c = {a, t.y, t.x, t.w, a->scr.prose_scroll, 0, more ? t.h - 1 : t.h};
     if (more && a->scr.prose_scroll + c.rows >= total)
         c.rows = t.h; /* at the end: the last row shows text */
-    ui_wrap(a->prose, t.w, prose_line, &c);
+    ui_wrap(a->s->prose, t.w, prose_line, &c);
     if (cut >= 0)
-        a->prose[cut] = keep;
+        a->s->prose[cut] = keep;
     if (more && c.rows < t.h) {
         attron(A_DIM);
         ui_putf(t.y + t.h - 1, t.x, t.w, "%s more below: J scrolls down, K up (%d/%d)",
@@ -110,11 +110,11 @@ static void draw_prose(App *a, Rect r)
 static void draw_header(App *a)
 {
     char left[400] = " attend", right[64] = "";
-    if (a->lesson >= 0 && a->lesson < a->course.n_lessons) {
-        const Lesson *l = &a->course.lessons[a->lesson];
+    if (a->s->lesson >= 0 && a->s->lesson < a->s->course.n_lessons) {
+        const Lesson *l = &a->s->course.lessons[a->s->lesson];
         snprintf(left, sizeof left, " attend %s lesson %d/%d: %s", ui.utf8 ? "│" : "|",
-                 a->lesson + 1, a->course.n_lessons, l->title);
-        snprintf(right, sizeof right, "page %d/%d ", a->page + 1, l->n_pages);
+                 a->s->lesson + 1, a->s->course.n_lessons, l->title);
+        snprintf(right, sizeof right, "page %d/%d ", a->s->page + 1, l->n_pages);
     }
     attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
     if (ui.color == UI_COLOR_NONE)

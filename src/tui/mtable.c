@@ -16,7 +16,7 @@
 
 int mtable_encdec_dec(const App *a, const TraceEntry *e)
 {
-    return e->stack == STACK_DEC && a->model && a->model->cfg.arch == ARCH_ENCDEC;
+    return e->stack == STACK_DEC && a->s->model && a->s->model->cfg.arch == ARCH_ENCDEC;
 }
 
 static int is_key_kind(TensorKind k)
@@ -36,8 +36,8 @@ static int is_attention_kind(TensorKind k)
  * the source words. */
 static void row_label(App *a, const TraceEntry *e, int i, char *out, size_t n)
 {
-    const Trace *t = a->t;
-    const Vocab *v = &a->model->vocab;
+    const Trace *t = a->s->t;
+    const Vocab *v = &a->s->model->vocab;
     if (e->kind == T_PE) {
         snprintf(out, n, "pos %d", i);
         return;
@@ -61,8 +61,8 @@ static void row_label(App *a, const TraceEntry *e, int i, char *out, size_t n)
 /* Column label of an attention tensor (keys): "j:word"; NULL for other tensors. */
 static const char *col_token(App *a, const TraceEntry *e, int j)
 {
-    const Trace *t = a->t;
-    const Vocab *v = &a->model->vocab;
+    const Trace *t = a->s->t;
+    const Vocab *v = &a->s->model->vocab;
     if (!is_attention_kind(e->kind))
         return NULL;
     if (mtable_encdec_dec(a, e) && e->sub == SUB_SELF)

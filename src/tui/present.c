@@ -36,16 +36,16 @@ int present_theme(const PresentOpts *o)
 /* Title of the page after the current one ("" at the end), as paging would reach it. */
 static void next_title(const App *a, char *out, size_t n)
 {
-    const Lesson *l = &a->course.lessons[a->lesson];
+    const Lesson *l = &a->s->course.lessons[a->s->lesson];
     out[0] = '\0';
-    if (a->page + 1 < l->n_pages) {
-        snprintf(out, n, "%s", l->pages[a->page + 1].title);
+    if (a->s->page + 1 < l->n_pages) {
+        snprintf(out, n, "%s", l->pages[a->s->page + 1].title);
         return;
     }
-    if (a->only_lesson)
+    if (a->s->only_lesson)
         return;
-    for (int i = a->lesson + 1; i < a->course.n_lessons; i++) {
-        const Lesson *nl = &a->course.lessons[i];
+    for (int i = a->s->lesson + 1; i < a->s->course.n_lessons; i++) {
+        const Lesson *nl = &a->s->course.lessons[i];
         if (!nl->broken && nl->n_pages > 0) {
             snprintf(out, n, "lesson %d: %s - %s", i + 1, nl->title, nl->pages[0].title);
             return;
@@ -92,9 +92,9 @@ static int paragraphs(const char *t, int n, size_t *end)
 static int shown_now(App *a)
 {
     Present *p = a->present;
-    if (p->shown_lesson != a->lesson || p->shown_page != a->page) {
-        p->shown_lesson = a->lesson;
-        p->shown_page = a->page;
+    if (p->shown_lesson != a->s->lesson || p->shown_page != a->s->page) {
+        p->shown_lesson = a->s->lesson;
+        p->shown_page = a->s->page;
         p->shown = 1;
     }
     return p->shown;
@@ -108,18 +108,18 @@ static void publish(App *a)
     if (!p || !p->dir[0] || !pg)
         return;
     PresentState *s = &p->st;
-    const Lesson *l = &a->course.lessons[a->lesson];
+    const Lesson *l = &a->s->course.lessons[a->s->lesson];
     s->seq++;
     snprintf(s->lesson_id, sizeof s->lesson_id, "%s", l->id);
     snprintf(s->lesson_title, sizeof s->lesson_title, "%s", l->title);
-    s->lesson_no = a->lesson + 1;
-    s->n_lessons = a->course.n_lessons;
-    s->page = a->page + 1;
+    s->lesson_no = a->s->lesson + 1;
+    s->n_lessons = a->s->course.n_lessons;
+    s->page = a->s->page + 1;
     s->n_pages = l->n_pages;
     snprintf(s->page_title, sizeof s->page_title, "%s", pg->title);
     next_title(a, s->next_title, sizeof s->next_title);
     size_t end;
-    int total = paragraphs(a->prose, 1, &end);
+    int total = paragraphs(a->s->prose, 1, &end);
     if (p->reveal && shown_now(a) < total) /* space shows the next paragraph first */
         snprintf(s->next_title, sizeof s->next_title, "paragraph %d of %d of this page",
                  p->shown + 1, total);
@@ -135,29 +135,29 @@ static void publish(App *a)
 
 int present_goto(App *a, const char *spec, char *err, size_t n)
 {
-    int lesson = a->lesson, page;
+    int lesson = a->s->lesson, page;
     const char *colon = strrchr(spec, ':');
     char *end;
     if (colon) {
         char id[64];
         snprintf(id, sizeof id, "%.*s", (int)(colon - spec), spec);
-        lesson = lesson_find(&a->course, id);
+        lesson = lesson_find(&a->s->course, id);
         if (lesson < 0) {
             long ln = strtol(id, &end, 10);
-            if (end != id && !*end && ln >= 1 && ln <= a->course.n_lessons)
+            if (end != id && !*end && ln >= 1 && ln <= a->s->course.n_lessons)
                 lesson = (int)ln - 1;
         }
         if (lesson < 0) {
             snprintf(err, n, "no lesson \"%s\" (an id or a number)", id);
             return -1;
         }
-        if (a->only_lesson && lesson != a->lesson && app_presenting(a)) {
-            snprintf(err, n, "only lesson %s is open (--lesson)", a->only_lesson);
+        if (a->s->only_lesson && lesson != a->s->lesson && app_presenting(a)) {
+            snprintf(err, n, "only lesson %s is open (--lesson)", a->s->only_lesson);
             return -1;
         }
         spec = colon + 1;
     }
-    const Lesson *l = &a->course.lessons[lesson];
+    const Lesson *l = &a->s->course.lessons[lesson];
     long pn = strtol(spec, &end, 10);
     if (end == spec || *end || pn < 1 || pn > l->n_pages) {
         snprintf(err, n, "no page \"%s\" in lesson %s (1..%d)", spec, l->id, l->n_pages);
@@ -168,8 +168,8 @@ int present_goto(App *a, const char *spec, char *err, size_t n)
         return -1;
     }
     page = (int)pn - 1;
-    if (lesson != a->lesson) /* the player: as the lesson menu, the course is whole again */
-        a->only_lesson = NULL;
+    if (lesson != a->s->lesson) /* the player: as the lesson menu, the course is whole again */
+        a->s->only_lesson = NULL;
     app_open(a, lesson, page);
     return 0;
 }
@@ -206,10 +206,10 @@ static void rec_open(App *a)
         return;
     rec_flush(p);
     fprintf(p->rec, "%s\n    {\"open\": ", p->rec_steps++ ? "," : "");
-    json_str(p->rec, a->course.lessons[a->lesson].id);
-    fprintf(p->rec, ", \"page\": %d}", a->page + 1);
-    p->rec_lesson = a->lesson;
-    p->rec_page = a->page;
+    json_str(p->rec, a->s->course.lessons[a->s->lesson].id);
+    fprintf(p->rec, ", \"page\": %d}", a->s->page + 1);
+    p->rec_lesson = a->s->lesson;
+    p->rec_page = a->s->page;
 }
 
 /* Records the sentence the editor just set as a "type" step. */
@@ -218,7 +218,7 @@ static void rec_type(App *a)
     Present *p = a->present;
     rec_flush(p);
     fprintf(p->rec, ",\n    {\"type\": ");
-    json_str(p->rec, a->sentence);
+    json_str(p->rec, a->s->sentence);
     fputc('}', p->rec);
 }
 
@@ -234,7 +234,7 @@ static void rec_key(App *a, int k, int used, int opens_edit, const char *before)
     const char *name;
     if (!p || !p->rec || a->quit) /* the key that quits is not part of the demo */
         return;
-    if (a->lesson != p->rec_lesson || a->page != p->rec_page) {
+    if (a->s->lesson != p->rec_lesson || a->s->page != p->rec_page) {
         p->rec_edit = 0;
         rec_open(a);
         return;
@@ -244,7 +244,7 @@ static void rec_key(App *a, int k, int used, int opens_edit, const char *before)
     if (p->rec_edit) {
         if (!overlay_is(a, REQ_EDIT)) {
             p->rec_edit = 0;
-            if (strcmp(before, a->sentence))
+            if (strcmp(before, a->s->sentence))
                 rec_type(a);
         }
         return;
@@ -269,7 +269,7 @@ static void press_recorded(App *a, int k)
     int opens_edit = !a->overlay && app_cur_view(a)->kind != W_NONE &&
                      keys_lookup(&ks, KM_COMMON, k) == REQ_EDIT;
     if (p->rec && !p->rec_edit) /* the sentence before the editor opens */
-        snprintf(p->rec_sentence, sizeof p->rec_sentence, "%s", a->sentence);
+        snprintf(p->rec_sentence, sizeof p->rec_sentence, "%s", a->s->sentence);
     app_key(a, k);
     rec_key(a, k, used && !overlay_is(a, REQ_GOTO_PAGE), opens_edit, p->rec_sentence);
 }
@@ -332,39 +332,39 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
  * overlay had the key. */
 static void describe(App *a, Keymap km, Request r, int k, int overlay, char *out, size_t n)
 {
-    int expl = a->w && course_kind_is_explain(a->w->kind);
+    int expl = a->s->w && course_kind_is_explain(a->s->w->kind);
     char lh[64];
     out[0] = '\0';
     switch (r) {
     case REQ_TOGGLE_MASK:
-        snprintf(out, n, "causal mask %s", (expl ? a->live.s.causal : a->ctl.causal) ? "on" : "off");
+        snprintf(out, n, "causal mask %s", (expl ? a->s->live.s.causal : a->s->ctl.causal) ? "on" : "off");
         return;
     case REQ_TOGGLE_PADDING:
-        snprintf(out, n, "padding mask %s", a->ctl.padding ? "on" : "off");
+        snprintf(out, n, "padding mask %s", a->s->ctl.padding ? "on" : "off");
         return;
     case REQ_CYCLE_PE:
-        snprintf(out, n, "positional encoding: %s", model_pe_name(a->ctl.pe));
+        snprintf(out, n, "positional encoding: %s", model_pe_name(a->s->ctl.pe));
         return;
     case REQ_TOGGLE_SCALE:
-        snprintf(out, n, "scaling by 1/√d_k %s", (expl ? a->live.s.scale : a->ctl.scale) ? "on" : "off");
+        snprintf(out, n, "scaling by 1/√d_k %s", (expl ? a->s->live.s.scale : a->s->ctl.scale) ? "on" : "off");
         return;
     case REQ_NEXT_HEAD: case REQ_PREV_HEAD: case REQ_NEXT_LAYER: case REQ_PREV_LAYER:
-        if (a->model) {
-            app_layer_head(a, a->layer, a->head, lh, sizeof lh);
+        if (a->s->model) {
+            app_layer_head(a, a->s->layer, a->s->head, lh, sizeof lh);
             snprintf(out, n, "%s", lh);
             return;
         }
         break;
     case REQ_TOGGLE_ALL_HEADS:
-        snprintf(out, n, "%s", a->all_heads ? "all heads as small multiples" : "one head");
+        snprintf(out, n, "%s", a->s->all_heads ? "all heads as small multiples" : "one head");
         return;
     case REQ_TOGGLE_SCORES:
-        snprintf(out, n, "%s", a->scores ? "scores before softmax" : "attention weights");
+        snprintf(out, n, "%s", a->s->scores ? "scores before softmax" : "attention weights");
         return;
     case REQ_NEXT_PAGE: case REQ_PREV_PAGE: case REQ_GOTO_PAGE:
         if (app_page(a)) {
-            snprintf(out, n, "page %d/%d: %s", a->page + 1,
-                     a->course.lessons[a->lesson].n_pages, app_page(a)->title);
+            snprintf(out, n, "page %d/%d: %s", a->s->page + 1,
+                     a->s->course.lessons[a->s->lesson].n_pages, app_page(a)->title);
             return;
         }
         break;
@@ -394,7 +394,7 @@ int present_prose_cut(const App *a)
     if (!app_presenting(a) || !p->reveal)
         return -1;
     size_t end;
-    int n = paragraphs(a->prose, shown_now((App *)a), &end);
+    int n = paragraphs(a->s->prose, shown_now((App *)a), &end);
     return n > p->shown ? (int)end : -1;
 }
 
@@ -407,7 +407,7 @@ static int room_key(App *a, Request pr, Request r, int k)
     char name[32];
     const char *what = NULL;
     size_t end;
-    int total = paragraphs(a->prose, 1, &end);
+    int total = paragraphs(a->s->prose, 1, &end);
     if (pr == REQ_REVEAL) {
         p->reveal = !p->reveal;
         p->shown_lesson = -1;
@@ -474,11 +474,11 @@ static void present_dispatch(App *a, int k)
     Request r = app_key_route(a, k, &km);
     if (!was_overlay && room_key(a, keys_lookup(&ks, KM_PRESENT, k), r, k))
         return;
-    int lesson = a->lesson, page = a->page;
+    int lesson = a->s->lesson, page = a->s->page;
     press_recorded(a, k);
     if (was_overlay && overlay_is(a, REQ_GOTO_PAGE)) /* typing a page number: no badge */
         return;
-    if (was_overlay && r == REQ_ACCEPT && (lesson != a->lesson || page != a->page))
+    if (was_overlay && r == REQ_ACCEPT && (lesson != a->s->lesson || page != a->s->page))
         r = REQ_GOTO_PAGE;
     char what[160], name[32];
     describe(a, km, r, k, was_overlay, what, sizeof what);

@@ -6,15 +6,8 @@
 #include "course.h"
 #include "progress.h"
 #include "quiz.h"
+#include "quiz_session.h"
 
-/* How a quiz went (attend quiz). */
-typedef struct {
-    int asked;       /* questions answered or skipped */
-    int right;       /* right at the first try (hints allowed) */
-    int hints;       /* hints shown */
-    int skipped;
-    int quit;        /* 1: left before the end */
-} QuizTally;
 
 /* Opens the course in the terminal. Options: --lessons DIR, --lesson ID, --page N, --theme T,
  * --ascii, --mouse, --no-mouse. Returns the process exit status; every error is printed after the terminal is

@@ -21,22 +21,12 @@ typedef struct {
     int why;     /* 1: the line saying why under the verdict */
 } ChipsFit;
 
-/* The chips' own state: the cursor, and the picked chip (-1: none). */
-typedef struct {
-    int cur, pick;
-} Chips;
-
-static Chips *ch(App *a)
-{
-    return app_view_state(a, &VIEW_CHIPS);
-}
-
 /* Where chip i sits in r: its row and column (shared by draw and mouse clicks). */
 static void chip_pos(App *a, Rect r, int idx_row, int i, int *y, int *x, int *w)
 {
     int cx = r.x, cy = r.y + 1 + idx_row;
     for (int k = 0; k <= i; k++) {
-        int cw = ui_width(vocab_word(&a->model->vocab, a->t->src[k])) + 4;
+        int cw = ui_width(vocab_word(&a->s->model->vocab, a->s->t->src[k])) + 4;
         if (cx + cw > r.x + r.w && cx > r.x) {
             cx = r.x;
             cy += 2 + idx_row;
@@ -55,22 +45,22 @@ static void chip_pos(App *a, Rect r, int idx_row, int i, int *y, int *x, int *w)
 static int chips_rows(App *a, Rect r, int idx_row)
 {
     int y, x, w;
-    if (!a->ran || a->t->n == 0)
+    if (!a->s->ran || a->s->t->n == 0)
         return 1;
-    chip_pos(a, r, idx_row, a->t->n - 1, &y, &x, &w);
+    chip_pos(a, r, idx_row, a->s->t->n - 1, &y, &x, &w);
     return y - r.y + 2;
 }
 
 /* Rows the widget needs without its extras: chips, the output table, the verdict. */
 static int chips_min_rows(App *a, Rect r)
 {
-    return chips_rows(a, r, 0) + 1 + a->t->n + 1;
+    return chips_rows(a, r, 0) + 1 + a->s->t->n + 1;
 }
 
 static ChipsFit chips_fit(App *a, Rect r)
 {
     ChipsFit f = {0, 0};
-    if (!a->ran)
+    if (!a->s->ran)
         return f;
     int spare = r.h - chips_min_rows(a, r);
     f.idx_row = spare >= chips_rows(a, r, 1) - chips_rows(a, r, 0);
@@ -86,8 +76,8 @@ static ChipsFit chips_fit(App *a, Rect r)
 /* Row i of tensor kind T_ATTN_OUT (self-attention of layer) of trace t, or NULL. */
 static const TraceEntry *attn_out(const App *a, const Trace *t)
 {
-    Stack st = a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    return t ? trace_find(t, st, a->layer, SUB_SELF, -1, T_ATTN_OUT) : NULL;
+    Stack st = model_self_stack(a->s->model);
+    return t ? trace_find(t, st, a->s->layer, SUB_SELF, -1, T_ATTN_OUT) : NULL;
 }
 
 /* One output row at (y, x): position, word, the first k values, "…" when there are more. */
@@ -106,7 +96,7 @@ static void out_row(int y, int x, int wl, const char *word, int pos, const float
     ui_put(y, x, 3 + wl + k * CHIPS_VAL_W + 2, b);
 }
 
-/* The output rows (layer a->layer's attention output, as model_equivariance compares them)
+/* The output rows (layer a->s->layer's attention output, as model_equivariance compares them)
  * of the original order on the left, of the current order on the right, each right row
  * tagged with the row it moved from when its values are that row's, else "changed".
  * Draws rows y.. (header first); returns the rows used. */
@@ -114,13 +104,13 @@ static int draw_outputs(App *a, Rect r, int y)
 {
     /* the equivariance check leaves the identity run in eq_a and the current (permuted) run
      * in t; eq_b is scratch that {{equivariance}} in some other page's prose may have left */
-    const TraceEntry *ea = attn_out(a, a->eq_a), *eb = attn_out(a, a->t);
-    const Trace *t = a->t;
-    if (!ea || !eb || !t || t->n != a->eq_a->n)
+    const TraceEntry *ea = attn_out(a, a->s->eq_a), *eb = attn_out(a, a->s->t);
+    const Trace *t = a->s->t;
+    if (!ea || !eb || !t || t->n != a->s->eq_a->n)
         return 0;
     int n = t->n, wl = 1;
     for (int i = 0; i < n; i++) {
-        int ww = ui_width(vocab_word(&a->model->vocab, t->src[i]));
+        int ww = ui_width(vocab_word(&a->s->model->vocab, t->src[i]));
         wl = ww > wl ? ww : wl;
     }
     /* each side: "%2d word" and k values, " …", two spaces; the tag after the right side */
@@ -135,13 +125,13 @@ static int draw_outputs(App *a, Rect r, int y)
     int rows = 0;
     char b[200];
     attron(A_DIM);
-    if (ch(a)->pick >= 0) {
+    if (a->s->chip_pick >= 0) {
         ui_putf(y, r.x, r.w, "picked '%s' at %d: pick another chip to swap (ESC cancels)",
-                vocab_word(&a->model->vocab, t->src[ch(a)->pick]), ch(a)->pick);
+                vocab_word(&a->s->model->vocab, t->src[a->s->chip_pick]), a->s->chip_pick);
     } else {
-        snprintf(b, sizeof b, "before: layer %d attention output", a->layer);
+        snprintf(b, sizeof b, "before: layer %d attention output", a->s->layer);
         if (ui_width(b) > half - 2)
-            snprintf(b, sizeof b, "before: L%d attention out", a->layer);
+            snprintf(b, sizeof b, "before: L%d attention out", a->s->layer);
         ui_put(y, r.x, half - 1, ui_width(b) <= half - 2 ? b : "before");
         int m = snprintf(b, sizeof b, "after, order:");
         for (int i = 0; i < n && m < (int)sizeof b - 8; i++)
@@ -152,9 +142,9 @@ static int draw_outputs(App *a, Rect r, int y)
     rows++;
     for (int i = 0; i < n && y + rows < r.y + r.h; i++, rows++) {
         int from = t->order[i];
-        out_row(y + rows, r.x, wl, vocab_word(&a->model->vocab, a->eq_a->src[i]), i,
+        out_row(y + rows, r.x, wl, vocab_word(&a->s->model->vocab, a->s->eq_a->src[i]), i,
                 ea->data + (size_t)i * ea->cols, k, ea->cols);
-        out_row(y + rows, xr, wl, vocab_word(&a->model->vocab, t->src[i]), i,
+        out_row(y + rows, xr, wl, vocab_word(&a->s->model->vocab, t->src[i]), i,
                 eb->data + (size_t)i * eb->cols, k, eb->cols);
         float d = 0.0f;
         for (int j = 0; j < eb->cols; j++) {
@@ -181,20 +171,20 @@ static int draw_outputs(App *a, Rect r, int y)
 
 static void chips_draw(App *a, Rect r)
 {
-    if (!a->ran) {
+    if (!a->s->ran) {
         attron(COLOR_PAIR(UI_WARN));
-        ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
+        ui_put(r.y, r.x, r.w, a->s->run_err[0] ? a->s->run_err : "nothing to show");
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
-    const Trace *t = a->t;
+    const Trace *t = a->s->t;
     ChipsFit fit = chips_fit(a, r);
     char s[400];
     attron(COLOR_PAIR(UI_ACCENT));
     snprintf(s, sizeof s, "token chips  mask:%s  PE:%s  scale:%s",
-             app_mask_name(a, a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC, SUB_SELF),
-             model_pe_name(a->ctl.pe),
-             a->ctl.scale ? "on" : "off");
+             app_mask_name(a, model_self_stack(a->s->model), SUB_SELF),
+             model_pe_name(a->s->ctl.pe),
+             a->s->ctl.scale ? "on" : "off");
     ui_put(r.y, r.x, r.w, s);
     attroff(COLOR_PAIR(UI_ACCENT));
     for (int i = 0; i < t->n; i++) {
@@ -207,15 +197,15 @@ static void chips_draw(App *a, Rect r)
             ui_putf(y - 1, x, w, "%d", i);
             attroff(A_DIM);
         }
-        int attr = COLOR_PAIR(i == ch(a)->pick ? UI_CHIP_PICK : UI_CHIP);
-        if (i == ch(a)->pick)
+        int attr = COLOR_PAIR(i == a->s->chip_pick ? UI_CHIP_PICK : UI_CHIP);
+        if (i == a->s->chip_pick)
             attr |= A_BOLD;
-        if (ui.color == UI_COLOR_NONE && i == ch(a)->pick)
+        if (ui.color == UI_COLOR_NONE && i == a->s->chip_pick)
             attr |= A_REVERSE;
         attron(attr);
-        ui_putf(y, x, w, "[ %s ]", vocab_word(&a->model->vocab, t->src[i]));
+        ui_putf(y, x, w, "[ %s ]", vocab_word(&a->s->model->vocab, t->src[i]));
         attroff(attr);
-        if (i == ch(a)->cur) {
+        if (i == a->s->chip_cur) {
             attron(A_BOLD);
             for (int q = 0; q < w; q++)
                 ui_put(y + 1, x + q, 1, ui.utf8 ? "▔" : "^");
@@ -225,16 +215,16 @@ static void chips_draw(App *a, Rect r)
     int y = r.y + chips_rows(a, r, fit.idx_row);
     if (y >= r.y + r.h)
         return;
-    if (a->equiv < 0.0f) {
+    if (a->s->equiv < 0.0f) {
         attron(COLOR_PAIR(UI_WARN));
-        ui_put(y, r.x, r.w, a->run_err[0] ? a->run_err : "equivariance not computed");
+        ui_put(y, r.x, r.w, a->s->run_err[0] ? a->s->run_err : "equivariance not computed");
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
     y += draw_outputs(a, r, y);
     if (y >= r.y + r.h)
         return;
-    int match = a->equiv < EQUIV_TOL;
+    int match = a->s->equiv < EQUIV_TOL;
     attron(A_BOLD | (match ? COLOR_PAIR(UI_ACCENT) : COLOR_PAIR(UI_WARN)));
     if (ui.color == UI_COLOR_NONE && !match)
         attron(A_REVERSE);
@@ -243,7 +233,7 @@ static void chips_draw(App *a, Rect r)
     attrset(A_NORMAL);
     if (r.w - used - 2 > 0)
         ui_putf(y, r.x + used + 2, r.w - used - 2, "layer %d: max|Attn(PX) − P·Attn(X)| = %.3g",
-                a->layer, (double)a->equiv);
+                a->s->layer, (double)a->s->equiv);
     y++;
     int ident = 1;
     for (int i = 0; i < t->n; i++)
@@ -254,70 +244,10 @@ static void chips_draw(App *a, Rect r)
         ui_put(y, r.x, r.w,
                ident ? "(original order: swap two chips to permute the input)"
                : match ? "same outputs, moved with their tokens: attention alone ignores order"
-               : a->ctl.causal ? "changed, not just moved: the causal mask depends on position"
-               : a->ctl.pe != PE_NONE ? "changed, not just moved: positional encoding is seen"
+               : a->s->ctl.causal ? "changed, not just moved: the causal mask depends on position"
+               : a->s->ctl.pe != PE_NONE ? "changed, not just moved: positional encoding is seen"
                                       : "the outputs changed, not just moved");
         attroff(A_DIM);
-    }
-}
-
-static void swap_with(App *a, int i)
-{
-    if (ch(a)->pick < 0) {
-        ch(a)->pick = i;
-        return;
-    }
-    if (ch(a)->pick != i) {
-        int tmp = a->order[ch(a)->pick];
-        a->order[ch(a)->pick] = a->order[i];
-        a->order[i] = tmp;
-        app_msg(a, 0, "swapped positions %d and %d", ch(a)->pick, i);
-        app_run(a);
-    }
-    ch(a)->pick = -1;
-}
-
-static int chips_key(App *a, Request req, int k)
-{
-    (void)k;
-    if (!a->ran)
-        return 0;
-    int n = a->t->n;
-    switch (req) {
-    case REQ_CHIP_LEFT:
-        ch(a)->cur = ch(a)->cur > 0 ? ch(a)->cur - 1 : 0;
-        return 1;
-    case REQ_CHIP_RIGHT:
-        ch(a)->cur = ch(a)->cur < n - 1 ? ch(a)->cur + 1 : n - 1;
-        return 1;
-    case REQ_CHIP_FIRST:
-        ch(a)->cur = 0;
-        return 1;
-    case REQ_CHIP_LAST:
-        ch(a)->cur = n - 1;
-        return 1;
-    case REQ_PICK:
-        if (!(a->allowed & C_SWAP)) {
-            app_msg(a, 0, "swapping is not part of this page");
-            return 1;
-        }
-        swap_with(a, ch(a)->cur);
-        return 1;
-    case REQ_DROP_PICK:
-        if (ch(a)->pick >= 0) {
-            ch(a)->pick = -1;
-            return 1;
-        }
-        return 0;
-    case REQ_RESET_ORDER:
-        for (int i = 0; i < APP_MAX_TOK; i++)
-            a->order[i] = i;
-        ch(a)->pick = -1;
-        app_run(a);
-        app_msg(a, 0, "original order");
-        return 1;
-    default:
-        return 0;
     }
 }
 
@@ -325,17 +255,18 @@ static int chips_key(App *a, Request req, int k)
 /* A click on a chip picks it (swaps, as Enter does); elsewhere it says what to click. */
 static int chips_click(App *a, Rect r, int y, int x)
 {
-    if (!a->ran || !(a->allowed & C_SWAP)) {
+    if (!a->s->ran || !(a->s->allowed & C_SWAP)) {
         app_msg(a, 0, "click a chip to pick it");
         return 0;
     }
     ChipsFit fit = chips_fit(a, r);
-    for (int i = 0; i < a->t->n; i++) {
+    for (int i = 0; i < a->s->t->n; i++) {
         int cy, cx, cw;
         chip_pos(a, r, fit.idx_row, i, &cy, &cx, &cw);
-        if (y == cy && x >= cx && x < cx + cw) {
-            ch(a)->cur = i;
-            swap_with(a, i);
+        if (y == cy && x >= cx && x < cx + cw) { /* as moving to it and pressing Enter */
+            Change c;
+            session_pick_chip(a->s, i, &c);
+            app_change(a, &c);
             return 1;
         }
     }
@@ -346,31 +277,13 @@ static int chips_click(App *a, Rect r, int y, int x)
 static int chips_need(App *a, int w)
 {
     Rect r = {0, 0, 100, w};
-    if (!a->ran)
+    if (!a->s->ran)
         return 2;
     return chips_min_rows(a, r);
 }
 
-/* The footer lists the shared controls but r: here it is the chips' own reset of the order. */
-static void chips_reset(App *a)
-{
-    ch(a)->cur = 0;
-    ch(a)->pick = -1;
-}
-
-/* A new sentence: no chip is picked; the cursor stays on a chip that still exists. */
-static void chips_edited(App *a, int target)
-{
-    if (target)
-        return;
-    ch(a)->pick = -1;
-    if (ch(a)->cur >= a->n_src)
-        ch(a)->cur = a->n_src - 1;
-}
-
 const ViewOps VIEW_CHIPS = {
     .name = "chips", .kind = W_CHIPS, .keymap = KM_CHIPS, .common = ~(unsigned)C_RESET,
-    .draw = chips_draw, .key = chips_key, .need = chips_need,
+    .draw = chips_draw, .need = chips_need,
     .click = chips_click,
-    .state_size = sizeof(Chips), .reset = chips_reset, .edited = chips_edited,
 };

@@ -12,8 +12,8 @@ static void cost_draw(App *a, Rect r)
 {
     if (ex_not_ran(a, r))
         return;
-    const CostPoint *c = &a->live.cost;
-    const ModelConfig *mc = &a->model->cfg;
+    const CostPoint *c = &a->s->live.cost;
+    const ModelConfig *mc = &a->s->model->cfg;
     char g1[48], g2[48], g3[48];
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
@@ -63,20 +63,6 @@ static void cost_draw(App *a, Rect r)
     }
 }
 
-static int cost_key(App *a, Request req, int k)
-{
-    (void)k;
-    if (!a->ran || (req != REQ_INCREASE && req != REQ_DECREASE))
-        return 0;
-    long long n = a->live.s.n;
-    long long nn = req == REQ_INCREASE ? (n * 2 > LIVE_N_MAX ? LIVE_N_MAX : n * 2)
-                                       : (n / 2 < 1 ? 1 : n / 2);
-    if (nn == n)
-        app_msg(a, 0, "N stays in 1..%d", LIVE_N_MAX);
-    a->live.s.n = nn;
-    app_run(a);
-    return 1;
-}
 
 static int cost_need(App *a, int w)
 {
@@ -87,5 +73,5 @@ static int cost_need(App *a, int w)
 
 const ViewOps VIEW_COST = {
     .name = "cost", .kind = W_COST, .keymap = KM_COST, .common = C_RESET,
-    .draw = cost_draw, .key = cost_key, .need = cost_need,
+    .draw = cost_draw, .need = cost_need,
 };

@@ -26,17 +26,17 @@ static Edit *edit_state(App *a)
 
 static int edit_cap(App *a)
 {
-    return edit_state(a)->target ? a->t->max_m : a->t->max_n;
+    return edit_state(a)->target ? a->s->t->max_m : a->s->t->max_n;
 }
 
 /* Starts editing the sentence (arg 1: the decoder's); nothing to edit without a model. */
 static int edit_open(App *a, int target)
 {
     Edit *e = edit_state(a);
-    if (!a->model || !a->t)
+    if (!a->s->model || !a->s->t)
         return -1;
     e->target = target;
-    snprintf(e->buf, sizeof e->buf, "%s", target ? a->target : a->sentence);
+    snprintf(e->buf, sizeof e->buf, "%s", target ? a->s->target : a->s->sentence);
     e->len = (int)strlen(e->buf);
     e->cur = e->len;
     e->msg[0] = '\0';
@@ -50,7 +50,7 @@ static void describe(App *a, char *out, size_t n, int *bad)
     static int ids[4 * APP_MAX_TOK];
     TokenizeInfo info;
     int cap = edit_cap(a);
-    vocab_tokenize(&a->model->vocab, e->buf, ids, 4 * APP_MAX_TOK, &info);
+    vocab_tokenize(&a->s->model->vocab, e->buf, ids, 4 * APP_MAX_TOK, &info);
     *bad = 0;
     if (info.n_tokens == 0) {
         snprintf(out, n, "type at least one word");
@@ -58,7 +58,7 @@ static void describe(App *a, char *out, size_t n, int *bad)
     } else if (info.n_tokens > cap) {
         char why[200] = "max_len";
         if (!edit_state(a)->target)
-            widget_token_cap(a->model, APP_MAX_TOK, why, sizeof why);
+            widget_token_cap(a->s->model, APP_MAX_TOK, why, sizeof why);
         snprintf(out, n, "too long: %d tokens > %d (%s)", info.n_tokens, cap, why);
         *bad = 1;
     } else if (info.n_unknown) {
@@ -132,52 +132,28 @@ static void say_scroll(App *a, int n)
                 LINES);
 }
 
+/* Enter: the Session takes the sentence (session_set_sentence, as plain mode's edit does);
+ * one it refuses stays in the editor with the reason. */
 static void commit(App *a)
 {
     Edit *e = edit_state(a);
-    TokenizeInfo info;
-    int cap = edit_cap(a);
-    static int ids[APP_MAX_TOK];
-    int n = vocab_tokenize(&a->model->vocab, e->buf, ids, cap, &info);
-    if (info.n_tokens == 0) {
-        snprintf(e->msg, sizeof e->msg, "the sentence is empty");
+    Change ch;
+    session_set_sentence(a->s, e->target, e->buf, &ch);
+    if (ch.kind == CH_REFUSED) {
+        if (ch.why == WHY_TOO_LONG)
+            snprintf(e->msg, sizeof e->msg, "not used: %d tokens > %d (%.120s); nothing was cut",
+                     ch.from, ch.to, ch.detail);
+        else
+            snprintf(e->msg, sizeof e->msg, "the sentence is empty");
         return;
-    }
-    if (info.truncated || info.n_tokens > cap) {
-        char why[200] = "max_len";
-        if (!e->target)
-            widget_token_cap(a->model, APP_MAX_TOK, why, sizeof why);
-        snprintf(e->msg, sizeof e->msg, "not used: %d tokens > %d (%s); nothing was cut",
-                 info.n_tokens, cap, why);
-        return;
-    }
-    if (e->target) {
-        memcpy(a->tgt, ids, sizeof(int) * (size_t)n);
-        a->n_tgt = n;
-        snprintf(a->target, sizeof a->target, "%s", e->buf);
-    } else {
-        memcpy(a->src, ids, sizeof(int) * (size_t)n);
-        a->n_src = n;
-        snprintf(a->sentence, sizeof a->sentence, "%s", e->buf);
-        for (int i = 0; i < APP_MAX_TOK; i++)
-            a->order[i] = i;
     }
     app_overlay_close(a);
     const ViewOps *v = app_cur_view(a);
     if (v->edited)
         v->edited(a, e->target);
-    app_run(a);
-    if (info.n_unknown) {
-        char words[300] = "";
-        for (int i = 0; i < info.n_unknown && i < VOCAB_MAX_UNKNOWN; i++) {
-            size_t k = strlen(words);
-            snprintf(words + k, sizeof words - k, "%s%s", i ? ", " : "", info.unknown[i]);
-        }
-        app_msg(a, 1, "not in the model's vocabulary, shown as <unk>: %s", words);
-    } else {
-        app_msg(a, 0, "%d token%s", n, n == 1 ? "" : "s");
-        say_scroll(a, n);
-    }
+    app_change(a, &ch);
+    if (!ch.a)
+        say_scroll(a, ch.to);
 }
 
 static void insert_bytes(Edit *e, const char *s, int n)

@@ -75,10 +75,10 @@ void ex_bar(int y, int x, int w, double frac)
 
 int ex_not_ran(App *a, Rect r)
 {
-    if (a->ran)
+    if (a->s->ran)
         return 0;
     attron(COLOR_PAIR(UI_WARN));
-    ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
+    ui_put(r.y, r.x, r.w, a->s->run_err[0] ? a->s->run_err : "nothing to show");
     attroff(COLOR_PAIR(UI_WARN));
     return 1;
 }

@@ -15,7 +15,7 @@ const char *ex_bytes(long long v, char *out, size_t n);
 /* A horizontal bar of frac (0..1) of w columns: eighth blocks in UTF-8, '#' in ASCII; at
  * least a sliver when frac > 0. In the current attribute. */
 void ex_bar(int y, int x, int w, double frac);
-/* The run error (or "nothing to show") when a->ran is 0; returns 1 if it drew it. */
+/* The run error (or "nothing to show") when a->s->ran is 0; returns 1 if it drew it. */
 int ex_not_ran(App *a, Rect r);
 
 #endif

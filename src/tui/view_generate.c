@@ -2,8 +2,8 @@
  * text so far, the K and V cache of one head growing by a row per step (the rows reused from
  * the step before dimmed, the new one reversed) with the new query's weight on each key, the
  * most likely next tokens, and the work so far with and without the cache. n/N step, t
- * switches greedy and sampling, + / - the temperature, s the seed. Reads a->live.gen and the
- * last run in a->t. */
+ * switches greedy and sampling, + / - the temperature, s the seed. Reads a->s->live.gen and the
+ * last run in a->s->t. */
 #include <curses.h>
 #include <string.h>
 
@@ -18,27 +18,25 @@
 #define GEN_NEXT_CELL 15  /* a candidate: "%-7.7s %.3f" and a space */
 
 /* The temperatures + and - step through. */
-static const float TEMPS[] = {0.25f, 0.5f, 0.7f, 1.0f, 1.5f, 2.0f, 3.0f};
-#define N_TEMPS (int)(sizeof TEMPS / sizeof TEMPS[0])
 
 static const TraceEntry *gen_entry(App *a, TensorKind k)
 {
-    if (k == T_K && a->t->ctl.pe == PE_ROPE)
+    if (k == T_K && a->s->t->ctl.pe == PE_ROPE)
         k = T_K_ROT;
-    return trace_find(a->t, STACK_DEC, a->w->start.layer, SUB_SELF, a->w->start.head, k);
+    return trace_find(a->s->t, STACK_DEC, a->s->w->start.layer, SUB_SELF, a->s->w->start.head, k);
 }
 
 static const char *word(App *a, int id)
 {
-    return vocab_word(&a->model->vocab, id);
+    return vocab_word(&a->s->model->vocab, id);
 }
 
 /* The text so far on one line: the prompt plain, the generated tokens bold, the newest
  * reversed; when it is too long the earliest words give way to "...". */
 static void draw_text(App *a, int y, int x, int w)
 {
-    const GenStep *g = &a->live.gen;
-    const int *ids = a->live.gen_ids;
+    const GenStep *g = &a->s->live.gen;
+    const int *ids = a->s->live.gen_ids;
     int first = 0, len = 0;
     for (int i = g->n - 1; i >= 0; i--) {
         len += ui_width(word(a, ids[i])) + 1;
@@ -64,7 +62,7 @@ static void draw_text(App *a, int y, int x, int w)
 static void draw_cache(App *a, int y, int x, int w, const TraceEntry *e, const TraceEntry *wt,
                        const char *name, int max_rows)
 {
-    const GenStep *g = &a->live.gen;
+    const GenStep *g = &a->s->live.gen;
     int lw = GEN_LABEL + (wt ? GEN_WCOL : 0);
     int nc = (w - lw) / GEN_CELL;
     nc = nc > e->cols ? e->cols : nc < 0 ? 0 : nc;
@@ -98,7 +96,7 @@ static void draw_cache(App *a, int y, int x, int w, const TraceEntry *e, const T
         int isnew = g->step > 0 ? i == e->rows - 1 : 1;
         int at = isnew ? A_REVERSE : A_DIM;
         attron(at);
-        ui_put(yy, x, GEN_LABEL - 1, word(a, a->live.gen_ids[i]));
+        ui_put(yy, x, GEN_LABEL - 1, word(a, a->s->live.gen_ids[i]));
         if (wt)
             ui_putf(yy, x + GEN_LABEL, GEN_WCOL, "%.2f",
                     (double)wt->data[(size_t)(e->rows - 1) * wt->cols + i]);
@@ -114,8 +112,8 @@ static void draw_cache(App *a, int y, int x, int w, const TraceEntry *e, const T
  * with the same tokens' probability at the temperature. Returns the rows drawn. */
 static int draw_next(App *a, int y, int x, int w, int rows)
 {
-    const GenStep *g = &a->live.gen;
-    int sample = a->live.s.sample && rows >= 2;
+    const GenStep *g = &a->s->live.gen;
+    int sample = a->s->live.s.sample && rows >= 2;
     int cells = (w - GEN_NEXT_LABEL) / GEN_NEXT_CELL;
     cells = cells > g->n_top ? g->n_top : cells < 1 ? 1 : cells;
     int ids[GEN_TOP_K];
@@ -133,7 +131,7 @@ static int draw_next(App *a, int y, int x, int w, int rows)
         pt[cells - 1] = g->next_pt;
     }
     char lab[32];
-    snprintf(lab, sizeof lab, "at T=%g", (double)a->live.s.temp);
+    snprintf(lab, sizeof lab, "at T=%g", (double)a->s->live.s.temp);
     for (int line = 0; line < 1 + sample; line++) {
         attron(A_BOLD);
         ui_put(y + line, x, GEN_NEXT_LABEL, line ? lab : "next, p");
@@ -154,13 +152,13 @@ static int draw_next(App *a, int y, int x, int w, int rows)
  * temperature when sampling). Returns the rows drawn. */
 static int draw_next_list(App *a, int y, int x, int w)
 {
-    const GenStep *g = &a->live.gen;
-    int sample = a->live.s.sample, bw = (w - 24) / (sample ? 2 : 1) - 2;
+    const GenStep *g = &a->s->live.gen;
+    int sample = a->s->live.s.sample, bw = (w - 24) / (sample ? 2 : 1) - 2;
     bw = bw > 30 ? 30 : bw;
     attron(A_BOLD);
     if (sample)
-        ui_putf(y, x, w, "next token: p, and p at T=%g (seed %d)", (double)a->live.s.temp,
-                a->live.s.seed);
+        ui_putf(y, x, w, "next token: p, and p at T=%g (seed %d)", (double)a->s->live.s.temp,
+                a->s->live.s.seed);
     else
         ui_put(y, x, w, "next token: p");
     attroff(A_BOLD);
@@ -193,7 +191,7 @@ static int draw_next_list(App *a, int y, int x, int w)
 /* The work so far with and without the cache, and the measured reuse: up to 3 rows. */
 static void draw_work(App *a, int y, int x, int w, int bottom)
 {
-    const GenStep *g = &a->live.gen;
+    const GenStep *g = &a->s->live.gen;
     char g1[48], g2[48];
     if (y < bottom)
         ui_putf(y++, x, w, "so far with the cache: %lld K,V rows, %s multiply-adds",
@@ -220,13 +218,13 @@ static void generate_draw(App *a, Rect r)
 {
     if (ex_not_ran(a, r))
         return;
-    const GenStep *g = &a->live.gen;
+    const GenStep *g = &a->s->live.gen;
     char lh[80], mode[48];
     int y = r.y, bottom = r.y + r.h;
-    app_layer_head(a, a->w->start.layer, a->w->start.head, lh, sizeof lh);
-    if (a->live.s.sample)
-        snprintf(mode, sizeof mode, "sampling T=%g seed %d", (double)a->live.s.temp,
-                 a->live.s.seed);
+    app_layer_head(a, a->s->w->start.layer, a->s->w->start.head, lh, sizeof lh);
+    if (a->s->live.s.sample)
+        snprintf(mode, sizeof mode, "sampling T=%g seed %d", (double)a->s->live.s.temp,
+                 a->s->live.s.seed);
     else
         snprintf(mode, sizeof mode, "greedy");
     attron(COLOR_PAIR(UI_ACCENT));
@@ -253,7 +251,7 @@ static void generate_draw(App *a, Rect r)
     }
     /* below the tables: next tokens (two lines when sampling), two lines of work, the
      * measured reuse; a blank line around the tables when the pane has room for it */
-    int below = 4 + a->live.s.sample;
+    int below = 4 + a->s->live.s.sample;
     int gap = r.h >= g->n + 1 + below + 4 ? 1 : 0;
     int max_rows = bottom - (y + gap + 1) - below - gap;
     int half = (r.w - 2) * 3 / 5;
@@ -267,93 +265,13 @@ static void generate_draw(App *a, Rect r)
     draw_work(a, y, r.x, r.w, bottom);
 }
 
-static int temp_index(float t, int up)
-{
-    if (up) {
-        for (int i = 0; i < N_TEMPS; i++)
-            if (TEMPS[i] > t + 1e-6f)
-                return i;
-        return N_TEMPS - 1;
-    }
-    for (int i = N_TEMPS - 1; i >= 0; i--)
-        if (TEMPS[i] < t - 1e-6f)
-            return i;
-    return 0;
-}
 
-/* A new sampling setting keeps the step when the new text reaches it, else its last step. */
-static void rerun_keep_step(App *a)
-{
-    app_run(a);
-    while (!a->ran && a->live.s.step > 0) {
-        a->live.s.step--;
-        app_run(a);
-    }
-}
 
-static int generate_key(App *a, Request req, int k)
-{
-    (void)k;
-    if (!a->ran && req != REQ_TOGGLE_SAMPLE)
-        return 0;
-    LiveState *s = &a->live.s;
-    switch (req) {
-    case REQ_STEP_NEXT:
-        if (a->live.gen.end) {
-            const GenStep *g = &a->live.gen;
-            const char *last = word(a, a->live.gen_ids[g->n - 1]);
-            app_msg(a, 0, "the text is finished: %s",
-                    g->n >= a->model->cfg.max_len ? "the model reads no more tokens"
-                    : !strcmp(last, ".") ? "it ended with a full stop"
-                                         : "the model chose to end it (<eos>)");
-            return 1;
-        }
-        if (a->live.gen.n >= a->t->max_n) {
-            app_msg(a, 0, "the player runs at most %d tokens", a->t->max_n);
-            return 1;
-        }
-        s->step++;
-        break;
-    case REQ_STEP_PREV:
-        if (s->step == 0) {
-            app_msg(a, 0, "step 0: the prompt alone");
-            return 1;
-        }
-        s->step--;
-        break;
-    case REQ_TOGGLE_SAMPLE:
-        s->sample = !s->sample;
-        rerun_keep_step(a);
-        if (s->sample)
-            app_msg(a, 0, "sampling at T=%g, seed %d: the same seed gives the same text",
-                    (double)s->temp, s->seed);
-        else
-            app_msg(a, 0, "greedy: always the most likely token");
-        return 1;
-    case REQ_INCREASE:
-    case REQ_DECREASE:
-        if (!s->sample)
-            return 0;
-        s->temp = TEMPS[temp_index(s->temp, req == REQ_INCREASE)];
-        rerun_keep_step(a);
-        return 1;
-    case REQ_NEXT_SEED:
-        if (!s->sample)
-            return 0;
-        s->seed = s->seed < 2147483647 ? s->seed + 1 : 0;
-        rerun_keep_step(a);
-        return 1;
-    default:
-        return 0;
-    }
-    app_run(a);
-    return 1;
-}
 
 static int generate_need(App *a, int w)
 {
     (void)w;
-    return (a->ran ? a->live.gen.n : 4) + 8;
+    return (a->s->ran ? a->s->live.gen.n : 4) + 8;
 }
 
 /* Lines out of sight in a w x h pane: those below the cache tables that do not fit once the
@@ -362,11 +280,11 @@ static int generate_need(App *a, int w)
 static int generate_hidden(App *a, int w, int h)
 {
     (void)w;
-    const GenStep *g = &a->live.gen;
-    const TraceEntry *K = a->ran ? gen_entry(a, T_K) : NULL;
+    const GenStep *g = &a->s->live.gen;
+    const TraceEntry *K = a->s->ran ? gen_entry(a, T_K) : NULL;
     if (!K)
         return 0;
-    int below = 4 + a->live.s.sample;
+    int below = 4 + a->s->live.s.sample;
     int gap = h >= g->n + 1 + below + 4 ? 1 : 0;
     int max_rows = h - (2 + gap + 1) - below - gap;
     int shown = K->rows > max_rows ? (max_rows < 2 ? 2 : max_rows) : K->rows;
@@ -376,7 +294,7 @@ static int generate_hidden(App *a, int w, int h)
 
 const ViewOps VIEW_GENERATE = {
     .name = "generate", .kind = W_GENERATE, .keymap = KM_GENERATE, .common = C_RESET,
-    .draw = generate_draw, .key = generate_key, .need = generate_need,
+    .draw = generate_draw, .need = generate_need,
     .self_scroll = 1, /* folds its earliest cache rows to fit */
     .hidden = generate_hidden,
 };

@@ -11,15 +11,6 @@
 #include "lesson.h"
 #include "ui.h"
 
-/* The heatmap's own state: the cursor (query row r, key column c). */
-typedef struct {
-    int r, c;
-} Cursor;
-
-static Cursor *cursor(App *a)
-{
-    return app_view_state(a, &VIEW_HEATMAP);
-}
 
 static int is_masked(const TraceEntry *mask, int i, int j)
 {
@@ -29,28 +20,16 @@ static int is_masked(const TraceEntry *mask, int i, int j)
     return isinf(v) && v < 0;
 }
 
-static void clamp_cursor(App *a)
-{
-    int nr = app_rows(a), nc = app_cols(a);
-    if (cursor(a)->r >= nr)
-        cursor(a)->r = nr - 1;
-    if (cursor(a)->c >= nc)
-        cursor(a)->c = nc - 1;
-    if (cursor(a)->r < 0)
-        cursor(a)->r = 0;
-    if (cursor(a)->c < 0)
-        cursor(a)->c = 0;
-}
 
 /* The status line: which attention, and the toggles. */
 static void draw_status(App *a, int y, int x, int w)
 {
     char s[300], lh[80];
-    app_layer_head(a, a->layer, a->head, lh, sizeof lh);
+    app_layer_head(a, a->s->layer, a->s->head, lh, sizeof lh);
     snprintf(s, sizeof s, "%s%s  mask:%s  PE:%s  scale:%s  %s",
              app_sub(a) == SUB_CROSS ? "cross  " : "", lh,
-             app_mask_name(a, app_stack(a), app_sub(a)), model_pe_name(a->ctl.pe),
-             a->ctl.scale ? "on" : "off", a->scores ? "[scores]" : "[weights]");
+             app_mask_name(a, app_stack(a), app_sub(a)), model_pe_name(a->s->ctl.pe),
+             a->s->ctl.scale ? "on" : "off", a->s->scores ? "[scores]" : "[weights]");
     attron(COLOR_PAIR(UI_ACCENT));
     ui_put_tight(y, x, w, s);
     attroff(COLOR_PAIR(UI_ACCENT));
@@ -204,8 +183,8 @@ static int legend_width(int w, float lo, float hi, int scores)
 /* The inspector's first line: "query i 'tok' → key j 'tok'". */
 static void inspector_title(App *a, char *out, size_t n)
 {
-    snprintf(out, n, "query %d '%s' %s key %d '%s'", cursor(a)->r, app_row_token(a, cursor(a)->r),
-             ui_glyph(G_ARROW), cursor(a)->c, app_col_token(a, cursor(a)->c));
+    snprintf(out, n, "query %d '%s' %s key %d '%s'", a->s->cur_r, app_row_token(a, a->s->cur_r),
+             ui_glyph(G_ARROW), a->s->cur_c, app_col_token(a, a->s->cur_c));
 }
 
 /* Display width of the widest "query i 'tok'" part over n tokens of row (1) or column (0). */
@@ -225,23 +204,23 @@ static int widest_end(App *a, int n, int row)
  * layout is the same wherever the cursor goes, so moving it never makes the grid scroll. */
 static int inspector_own_line(App *a, int w)
 {
-    if (!(a->allowed & C_CURSOR))
+    if (!(a->s->allowed & C_CURSOR))
         return 0;
     float lo = 0.0f, hi = 1.0f;
-    const TraceEntry *S = trace_find(a->t, app_stack(a), a->layer, app_sub(a), a->head, T_MASKED);
-    if (a->scores && S)
+    const TraceEntry *S = trace_find(a->s->t, app_stack(a), a->s->layer, app_sub(a), a->s->head, T_MASKED);
+    if (a->s->scores && S)
         finite_range(S, &lo, &hi);
     char fixed[64];
     snprintf(fixed, sizeof fixed, "query  %s key ", ui_glyph(G_ARROW));
     int qk = ui_width(fixed) + widest_end(a, app_rows(a), 1) + widest_end(a, app_cols(a), 0);
-    return legend_width(w, lo, hi, a->scores) + 3 + qk > w;
+    return legend_width(w, lo, hi, a->s->scores) + 3 + qk > w;
 }
 
 /* Rows a single heatmap needs around its grid: column labels, legend, inspector (its first
  * line shares the legend's line when both fit), the decoder note. */
 static int single_overhead(App *a)
 {
-    int o = 2 + ((a->allowed & C_CURSOR) ? 1 : 0);
+    int o = 2 + ((a->s->allowed & C_CURSOR) ? 1 : 0);
     if (app_sub(a) == SUB_CROSS)
         o++;
     return o;
@@ -276,12 +255,12 @@ static Geom single_geom(App *a, int nr, int nc, int w, int h, int over)
     Geom g;
     int wide = w >= APP_BIG_W, tall = h >= APP_BIG_H;
     g.lw = label_width(a, nr, wide ? 12 : 10);
-    g.sumw = a->scores ? 0 : 6;
+    g.sumw = a->s->scores ? 0 : 6;
     g.topw = 0;
     g.cw = (w - g.lw - g.sumw) / (nc > 0 ? nc : 1);
     /* cells too narrow for their numbers (weights need 5 columns, scores about 6): each row
      * then names its strongest value in a column of its own, so the numbers stay readable */
-    if (g.cw < (a->scores ? 6 : 5)) {
+    if (g.cw < (a->s->scores ? 6 : 5)) {
         g.topw = TOP_COL_W;
         g.cw = (w - g.lw - g.sumw - g.topw) / (nc > 0 ? nc : 1);
     }
@@ -308,7 +287,7 @@ static void draw_inspector(App *a, Rect r, int y, int legw, int grid_w, const Tr
                            const TraceEntry *R, const TraceEntry *SC, const TraceEntry *M)
 {
     int own = inspector_own_line(a, r.w);
-    int i = cursor(a)->r, j = cursor(a)->c;
+    int i = a->s->cur_r, j = a->s->cur_c;
     size_t k = (size_t)i * W->cols + j;
     float mv = M ? M->data[(size_t)i * M->cols + j] : 0.0f;
     char mask[16], qk[200];
@@ -340,7 +319,7 @@ static void draw_inspector(App *a, Rect r, int y, int legw, int grid_w, const Tr
             snprintf(scaled, sizeof scaled, "?");
         attron(A_BOLD);
         ui_putf(y, r.x, r.w, "q%d·k%d = %.3f  %s %s  mask %s  weight %.3f", i, j,
-                R ? (double)R->data[k] : 0.0, a->ctl.scale ? "÷√d_k =" : "unscaled:", scaled,
+                R ? (double)R->data[k] : 0.0, a->s->ctl.scale ? "÷√d_k =" : "unscaled:", scaled,
                 mask, (double)W->data[k]);
         attroff(A_BOLD);
     }
@@ -360,18 +339,17 @@ static void draw_single(App *a, Rect r)
 {
     Stack st = app_stack(a);
     Sublayer sub = app_sub(a);
-    const Trace *t = a->t;
-    const TraceEntry *W = trace_find(t, st, a->layer, sub, a->head, T_WEIGHTS);
-    const TraceEntry *S = trace_find(t, st, a->layer, sub, a->head, T_MASKED);
-    const TraceEntry *R = trace_find(t, st, a->layer, sub, a->head, T_SCORES);
-    const TraceEntry *SC = trace_find(t, st, a->layer, sub, a->head, T_SCALED);
-    const TraceEntry *M = trace_find(t, st, a->layer, sub, -1, T_MASK);
+    const Trace *t = a->s->t;
+    const TraceEntry *W = trace_find(t, st, a->s->layer, sub, a->s->head, T_WEIGHTS);
+    const TraceEntry *S = trace_find(t, st, a->s->layer, sub, a->s->head, T_MASKED);
+    const TraceEntry *R = trace_find(t, st, a->s->layer, sub, a->s->head, T_SCORES);
+    const TraceEntry *SC = trace_find(t, st, a->s->layer, sub, a->s->head, T_SCALED);
+    const TraceEntry *M = trace_find(t, st, a->s->layer, sub, -1, T_MASK);
     if (!W || !S) {
         ui_put(r.y, r.x, r.w, "this attention is not in the trace");
         return;
     }
-    clamp_cursor(a);
-    const TraceEntry *V = a->scores ? S : W;
+    const TraceEntry *V = a->s->scores ? S : W;
     int nr = W->rows, nc = W->cols;
     int over = single_overhead(a) + inspector_own_line(a, r.w);
     if (app_sub(a) == SUB_CROSS) {
@@ -389,19 +367,19 @@ static void draw_single(App *a, Rect r)
     int body = single_body(nr, r.h, over);
     int top = 0;
     if (nr > body) {
-        top = cursor(a)->r - body / 2;
+        top = a->s->cur_r - body / 2;
         if (top > nr - body)
             top = nr - body;
         if (top < 0)
             top = 0;
     }
     float lo = 0.0f, hi = 1.0f;
-    if (a->scores)
+    if (a->s->scores)
         finite_range(S, &lo, &hi);
     /* column labels: keys */
     int y = r.y;
     for (int j = 0; j < nc; j++) {
-        int cur = (a->allowed & C_CURSOR) && j == cursor(a)->c;
+        int cur = (a->s->allowed & C_CURSOR) && j == a->s->cur_c;
         if (cur)
             attron(A_BOLD | A_UNDERLINE);
         if (cw >= 3) {
@@ -420,7 +398,7 @@ static void draw_single(App *a, Rect r)
         ui_put(y, r.x + gridw + sumw, topw, "  strongest");
     y++;
     for (int i = top; i < nr && i < top + body; i++, y += rh) {
-        int cur_row = (a->allowed & C_CURSOR) && i == cursor(a)->r;
+        int cur_row = (a->s->allowed & C_CURSOR) && i == a->s->cur_r;
         int vy = y + (rh - 1) / 2; /* the row with the label, the values and the sum */
         if (cur_row)
             attron(A_BOLD | A_UNDERLINE);
@@ -430,10 +408,10 @@ static void draw_single(App *a, Rect r)
         float sum = 0.0f;
         for (int j = 0; j < nc; j++) {
             float v = V->data[(size_t)i * nc + j];
-            float v01 = a->scores ? (v - lo) / (hi - lo) : v;
+            float v01 = a->s->scores ? (v - lo) / (hi - lo) : v;
             sum += W->data[(size_t)i * nc + j];
-            int cur = (a->allowed & C_CURSOR) && i == cursor(a)->r && j == cursor(a)->c;
-            draw_cell(y, r.x + lw + j * cw, cw, rh, v, v01, is_masked(M, i, j), a->scores, cur);
+            int cur = (a->s->allowed & C_CURSOR) && i == a->s->cur_r && j == a->s->cur_c;
+            draw_cell(y, r.x + lw + j * cw, cw, rh, v, v01, is_masked(M, i, j), a->s->scores, cur);
         }
         if (sumw)
             ui_putf(vy, r.x + gridw, sumw, "  %.2f", (double)sum);
@@ -457,8 +435,8 @@ static void draw_single(App *a, Rect r)
     y = r.y + 1 + (nr < body ? nr : body) * rh + (nr > body ? 1 : 0);
     int legw = 0;
     if (y < r.y + r.h)
-        legw = draw_legend(y, r.x, r.w, lo, hi, a->scores);
-    if (!(a->allowed & C_CURSOR) || y >= r.y + r.h)
+        legw = draw_legend(y, r.x, r.w, lo, hi, a->s->scores);
+    if (!(a->s->allowed & C_CURSOR) || y >= r.y + r.h)
         return;
     draw_inspector(a, r, y, legw, big ? gridw + sumw : 0, W, R, SC, M);
 }
@@ -475,7 +453,7 @@ typedef struct {
 
 static int mgeom_try(App *a, int w, int h, int lw, int cw, int rh, MGeom *g)
 {
-    int nr = app_rows(a), nc = app_cols(a), nh = a->model->cfg.n_heads;
+    int nr = app_rows(a), nc = app_cols(a), nh = a->s->model->cfg.n_heads;
     int pw = nc * cw + 2, per = (w - lw + 2) / pw;
     if (per > nh)
         per = nh;
@@ -523,8 +501,8 @@ static void draw_multiples(App *a, Rect r)
 {
     Stack st = app_stack(a);
     Sublayer sub = app_sub(a);
-    const ModelConfig *c = &a->model->cfg;
-    const TraceEntry *M = trace_find(a->t, st, a->layer, sub, -1, T_MASK);
+    const ModelConfig *c = &a->s->model->cfg;
+    const TraceEntry *M = trace_find(a->s->t, st, a->s->layer, sub, -1, T_MASK);
     int nr = app_rows(a), nc = app_cols(a);
     MGeom g = multiples_geom(a, r.w, r.h);
     if (g.per < 1) {
@@ -533,8 +511,8 @@ static void draw_multiples(App *a, Rect r)
     }
     int top = 1 + g.collab, ph = nr * g.rh + top;
     const Page *pg = app_page(a);
-    int labels = sub == SUB_SELF && pg && lesson_model_opened(&a->course, pg);
-    int bidir = !(a->ctl.causal && st == STACK_DEC);
+    int labels = sub == SUB_SELF && pg && lesson_model_opened(&a->s->course, pg);
+    int bidir = !(a->s->ctl.causal && st == STACK_DEC);
     for (int h = 0; h < c->n_heads; h++) {
         int band = h / g.per;
         int py = r.y + band * (ph + !g.collab), px = r.x + g.lw + (h % g.per) * g.pw;
@@ -545,7 +523,7 @@ static void draw_multiples(App *a, Rect r)
                                                   "alone, or enlarge the terminal)");
             break;
         }
-        const TraceEntry *W = trace_find(a->t, st, a->layer, sub, h, a->scores ? T_MASKED
+        const TraceEntry *W = trace_find(a->s->t, st, a->s->layer, sub, h, a->s->scores ? T_MASKED
                                                                                : T_WEIGHTS);
         if (!W)
             continue;
@@ -553,13 +531,13 @@ static void draw_multiples(App *a, Rect r)
             for (int i = 0; i < nr; i++)
                 ui_put(py + top + i * g.rh + (g.rh - 1) / 2, r.x, g.lw - 1, app_row_token(a, i));
         float lo = 0.0f, hi = 1.0f;
-        if (a->scores)
+        if (a->s->scores)
             finite_range(W, &lo, &hi);
         /* on the learner's model, what each head does on this sentence: "head 0 prev 0.58",
          * or "h0 prev" in a narrow panel (12 heads at 80 columns), whole or not at all */
         HeadStat hs;
         char tag[24] = "";
-        int lab = labels && !head_stat_read(a->t, st, a->layer, h, bidir, &hs);
+        int lab = labels && !head_stat_read(a->s->t, st, a->s->layer, h, bidir, &hs);
         if (lab)
             snprintf(tag, sizeof tag, hs.best > 0 ? "%s %.2f" : "%s", hs.tag, hs.best);
         char title[16];
@@ -568,10 +546,10 @@ static void draw_multiples(App *a, Rect r)
                       (int)strlen(hs.tag) + 4 <= g.pw - 1;
         if (compact)
             snprintf(tag, sizeof tag, "%s", hs.tag);
-        if (h == a->head)
+        if (h == a->s->head)
             attron(A_REVERSE | A_BOLD);
         int tw = ui_putf(py, px, g.pw - 1, compact ? "h%d" : "head %d", h);
-        if (h == a->head)
+        if (h == a->s->head)
             attroff(A_REVERSE | A_BOLD);
         if (lab && ui_width(tag) <= g.pw - 2 - tw)
             ui_put(py, px + tw + 1, g.pw - 2 - tw, tag);
@@ -591,10 +569,10 @@ static void draw_multiples(App *a, Rect r)
                     best = j;
             for (int j = 0; j < nc; j++) {
                 float v = W->data[(size_t)i * nc + j];
-                float v01 = a->scores ? (v - lo) / (hi - lo) : v;
+                float v01 = a->s->scores ? (v - lo) / (hi - lo) : v;
                 int x = px + j * g.cw, y = py + top + i * g.rh;
                 if (g.cw >= 4) { /* cells wide enough for a value: drawn like the single heatmap's */
-                    draw_cell(y, x, g.cw, g.rh, v, v01, is_masked(M, i, j), a->scores, 0);
+                    draw_cell(y, x, g.cw, g.rh, v, v01, is_masked(M, i, j), a->s->scores, 0);
                 } else if (is_masked(M, i, j)) {
                     attron(A_DIM);
                     ui_put(y, x, 1, ui_glyph(G_MASKED));
@@ -615,7 +593,7 @@ static void draw_multiples(App *a, Rect r)
     }
     int rows_used = g.collab ? g.bands * ph : g.bands * (ph + 1) - 1;
     if (rows_used < r.h) {
-        int legw = draw_legend(r.y + rows_used, r.x, r.w, 0.0f, 1.0f, a->scores);
+        int legw = draw_legend(r.y + rows_used, r.x, r.w, 0.0f, 1.0f, a->s->scores);
         if (g.cw < 4 && legw + 24 <= r.w)
             ui_put(r.y + rows_used, r.x + legw + 2, r.w - legw - 2, "* strongest key of the row");
     }
@@ -623,61 +601,30 @@ static void draw_multiples(App *a, Rect r)
 
 static void heatmap_draw(App *a, Rect r)
 {
-    if (!a->ran) {
+    if (!a->s->ran) {
         attron(COLOR_PAIR(UI_WARN));
-        ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
+        ui_put(r.y, r.x, r.w, a->s->run_err[0] ? a->s->run_err : "nothing to show");
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
     draw_status(a, r.y, r.x, r.w);
     Rect b = {r.y + 1, r.x, r.h - 1, r.w};
-    if (a->all_heads)
+    if (a->s->all_heads)
         draw_multiples(a, b);
     else
         draw_single(a, b);
 }
 
-static int heatmap_key(App *a, Request req, int k)
-{
-    (void)k;
-    if (!(a->allowed & C_CURSOR) || !a->ran || a->all_heads)
-        return 0;
-    switch (req) {
-    case REQ_CURSOR_UP:
-        cursor(a)->r--;
-        break;
-    case REQ_CURSOR_DOWN:
-        cursor(a)->r++;
-        break;
-    case REQ_CURSOR_LEFT:
-        cursor(a)->c--;
-        break;
-    case REQ_CURSOR_RIGHT:
-        cursor(a)->c++;
-        break;
-    case REQ_CURSOR_HOME:
-        cursor(a)->c = 0;
-        return 1;
-    case REQ_CURSOR_END:
-        cursor(a)->c = app_cols(a) - 1;
-        return 1;
-    default:
-        return 0;
-    }
-    clamp_cursor(a);
-    return 1;
-}
 
 static int heatmap_need(App *a, int w)
 {
-    if (!a->ran)
+    if (!a->s->ran)
         return 2;
     int nr = app_rows(a);
-    if (a->all_heads) {
+    if (a->s->all_heads) {
         MGeom g = multiples_geom(a, w, 0);
         return 1 + g.bands * (nr + 2) - 1 + 1; /* status, bands with gaps, legend */
     }
-    clamp_cursor(a);
     return 1 + nr + single_overhead(a) + inspector_own_line(a, w);
 }
 
@@ -685,13 +632,13 @@ static int heatmap_need(App *a, int w)
  * every head, the rows of the bands that do not fit under the status line. */
 static int heatmap_hidden(App *a, int w, int h)
 {
-    if (!a->ran)
+    if (!a->s->ran)
         return 0;
     int nr = app_rows(a);
-    if (a->all_heads) {
+    if (a->s->all_heads) {
         MGeom g = multiples_geom(a, w, h - 1);
         if (g.per < 1)
-            return nr * a->model->cfg.n_heads;
+            return nr * a->s->model->cfg.n_heads;
         /* as draw_multiples: a band is drawn only when all its rows fit */
         int ph = nr * g.rh + 1 + g.collab, out = 0;
         for (int b = 0; b < g.bands; b++)
@@ -699,22 +646,15 @@ static int heatmap_hidden(App *a, int w, int h)
                 out += nr;
         return out;
     }
-    clamp_cursor(a);
     int body = single_body(nr, h - 1, single_overhead(a) + inspector_own_line(a, w));
     return nr > body ? nr - body : 0;
 }
 
-/* A page starts with the cursor on query 0, key 0. */
-static void cursor_reset(App *a)
-{
-    cursor(a)->r = cursor(a)->c = 0;
-}
 
 const ViewOps VIEW_HEATMAP = {
     .name = "heatmap", .kind = W_HEATMAP, .keymap = KM_HEATMAP, .common = ~0u,
-    .draw = heatmap_draw, .key = heatmap_key, .need = heatmap_need, .self_scroll = 1,
+    .draw = heatmap_draw, .need = heatmap_need, .self_scroll = 1,
     .hidden = heatmap_hidden,
-    .state_size = sizeof(Cursor), .reset = cursor_reset,
 };
 
 /* Prose-only pages: no widget. */

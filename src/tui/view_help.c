@@ -125,8 +125,8 @@ static int notes_open(App *a, int arg)
 static void notes_draw(App *a, Rect full)
 {
     (void)full;
-    const Lesson *l = &a->course.lessons[a->lesson];
-    const Page *p = &l->pages[a->page];
+    const Lesson *l = &a->s->course.lessons[a->s->lesson];
+    const Page *p = &l->pages[a->s->page];
     if (!p->notes)
         return;
     static char tr[8192];

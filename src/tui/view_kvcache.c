@@ -1,7 +1,7 @@
 /* view_kvcache.c - generation one token at a time (explain_kvcache): the cached K and V rows
  * of one head, the newest query's weights, the work of this step and of every step so far
  * with and without the cache, the cache size, and the measured drift of cached keys. n/N
- * (→/←) move the step. Reads the prefix run in a->t. */
+ * (→/←) move the step. Reads the prefix run in a->s->t. */
 #include <curses.h>
 #include <string.h>
 
@@ -13,10 +13,10 @@
 
 static const TraceEntry *kv_entry(App *a, TensorKind k)
 {
-    int layer = a->w->start.layer, head = a->w->start.head;
-    if (k == T_K && a->t->ctl.pe == PE_ROPE)
+    int layer = a->s->w->start.layer, head = a->s->w->start.head;
+    if (k == T_K && a->s->t->ctl.pe == PE_ROPE)
         k = T_K_ROT;
-    return trace_find(a->t, STACK_DEC, layer, SUB_SELF, head, k);
+    return trace_find(a->s->t, STACK_DEC, layer, SUB_SELF, head, k);
 }
 
 /* Rows 0..t-1 of a (t, d) matrix, the last one marked as new; cols limited to w; at most
@@ -47,7 +47,7 @@ static void kv_rows(App *a, int y, int x, int w, const TraceEntry *e, const char
         int isnew = i == e->rows - 1;
         if (isnew)
             attron(A_REVERSE);
-        ui_put(yy, x, lw - 1, vocab_word(&a->model->vocab, a->t->src[i]));
+        ui_put(yy, x, lw - 1, vocab_word(&a->s->model->vocab, a->s->t->src[i]));
         for (int j = 0; j < nc; j++)
             ui_putf(yy, x + lw + j * KV_CELL, KV_CELL, "%6.2f", (double)e->data[i * e->cols + j]);
         if (isnew)
@@ -59,21 +59,21 @@ static void kvcache_draw(App *a, Rect r)
 {
     if (ex_not_ran(a, r))
         return;
-    const KvCacheStep *k = &a->live.kv;
-    const ModelConfig *c = &a->model->cfg;
-    int n = a->live.n_tokens, t = k->step;
+    const KvCacheStep *k = &a->s->live.kv;
+    const ModelConfig *c = &a->s->model->cfg;
+    int n = a->s->live.n_tokens, t = k->step;
     char g1[48], g2[48];
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
     char lh[80];
-    app_layer_head(a, a->w->start.layer, a->w->start.head, lh, sizeof lh);
+    app_layer_head(a, a->s->w->start.layer, a->s->w->start.head, lh, sizeof lh);
     ui_putf(y++, r.x, r.w, "KV cache  step %d/%d  %s  (newest token at position %d)", t, n, lh,
             t - 1);
     attroff(COLOR_PAIR(UI_ACCENT));
     /* the sentence: generated so far, the newest, the future */
     int x = r.x;
     for (int i = 0; i < n && x < r.x + r.w; i++) {
-        const char *wd = vocab_word(&a->model->vocab, a->src[i]);
+        const char *wd = vocab_word(&a->s->model->vocab, a->s->src[i]);
         int at = i == t - 1 ? (A_REVERSE | A_BOLD) : i >= t ? A_DIM : 0;
         attron(at);
         x += ui_put(y, x, r.x + r.w - x, wd);
@@ -96,9 +96,9 @@ static void kvcache_draw(App *a, Rect r)
     if (y < r.y + r.h) {
         x = r.x;
         x += ui_putf(y, x, r.w, "new query '%s' weights:",
-                     vocab_word(&a->model->vocab, a->t->src[t - 1]));
+                     vocab_word(&a->s->model->vocab, a->s->t->src[t - 1]));
         for (int j = 0; j < W->cols && x < r.x + r.w; j++)
-            x += ui_putf(y, x, r.x + r.w - x, " %s %.2f", vocab_word(&a->model->vocab, a->t->src[j]),
+            x += ui_putf(y, x, r.x + r.w - x, " %s %.2f", vocab_word(&a->s->model->vocab, a->s->t->src[j]),
                          (double)W->data[(size_t)(t - 1) * W->cols + j]);
         y++;
     }
@@ -124,26 +124,11 @@ static void kvcache_draw(App *a, Rect r)
     }
 }
 
-static int kvcache_key(App *a, Request req, int k)
-{
-    (void)k;
-    int d = req == REQ_STEP_NEXT ? 1 : req == REQ_STEP_PREV ? -1 : 0;
-    if (!a->ran || !d)
-        return 0;
-    int s = a->live.s.step + d;
-    if (s < 1 || s > a->live.n_tokens) {
-        app_msg(a, 0, s < 1 ? "first token" : "the whole sentence is generated");
-        return 1;
-    }
-    a->live.s.step = s;
-    app_run(a);
-    return 1;
-}
 
 static int kvcache_need(App *a, int w)
 {
     (void)w;
-    return (a->ran ? a->live.kv.step : 4) + 10;
+    return (a->s->ran ? a->s->live.kv.step : 4) + 10;
 }
 
 /* Lines out of sight in a w x h pane: those of the five below the cache tables that do not
@@ -152,7 +137,7 @@ static int kvcache_need(App *a, int w)
 static int kvcache_hidden(App *a, int w, int h)
 {
     (void)w;
-    const TraceEntry *K = a->ran ? kv_entry(a, T_K) : NULL;
+    const TraceEntry *K = a->s->ran ? kv_entry(a, T_K) : NULL;
     if (!K)
         return 0;
     int max_rows = h - 10; /* status, sentence, blank, table title; five lines below */
@@ -162,7 +147,7 @@ static int kvcache_hidden(App *a, int w, int h)
 
 const ViewOps VIEW_KVCACHE = {
     .name = "kvcache", .kind = W_KVCACHE, .keymap = KM_KVCACHE, .common = C_RESET,
-    .draw = kvcache_draw, .key = kvcache_key, .need = kvcache_need,
+    .draw = kvcache_draw, .need = kvcache_need,
     .self_scroll = 1, /* folds its earliest cache rows to fit */
     .hidden = kvcache_hidden,
 };

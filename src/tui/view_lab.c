@@ -25,11 +25,12 @@ static LabView *st(App *a) { return app_view_state(a, &VIEW_LAB); }
 
 static const LabDef *page_lab(const App *a)
 {
-    return a->w && a->w->kind == W_LAB ? lab_find(a->w->lab) : NULL;
+    return a->s->w && a->s->w->kind == W_LAB ? lab_find(a->s->w->lab) : NULL;
 }
 
-/* Reads the show file again when it changed (or the page's lab did). 1 when something new. */
-static int lab_tick(App *a)
+/* The poll hook (as the notes screen follows its file): reads the show file again when it
+ * changed (or the page's lab did). 1 when something new, to draw. */
+static int lab_poll(App *a)
 {
     LabView *s = st(a);
     const LabDef *d = page_lab(a);
@@ -137,7 +138,7 @@ static void lab_draw(App *a, Rect r)
         return;
     }
     LabProgress lp;
-    lab_progress_get(progress_slot_get(&a->prog, "labs"), d->name, &lp);
+    lab_progress_get(progress_slot_get(&a->s->prog, "labs"), d->name, &lp);
     int y = r.y, lim = r.y + r.h;
     attron(COLOR_PAIR(UI_ACCENT) | A_BOLD);
     ui_putf(y++, r.x, r.w, "Lab %s: %s", d->name, d->title);
@@ -170,6 +171,8 @@ static void lab_draw(App *a, Rect r)
     y++;
     ui_putf(y++, r.x, r.w, "%s %s  %s", pass ? "PASS" : "FAIL", when, sh->line);
     attroff(A_BOLD | (pass ? COLOR_PAIR(UI_ACCENT) : 0));
+    if (sh->diagnosis[0] && y < lim)
+        ui_putf(y++, r.x, r.w, "Diagnosis %s", sh->diagnosis);
     if (sh->have && y + 2 < lim) {
         attron(A_DIM);
         ui_putf(y++, r.x, r.w, "%s", sh->what);
@@ -195,7 +198,7 @@ static int lab_hidden(App *a, int w, int h)
     if (!d || !st(a))
         return 0;
     LabProgress lp;
-    lab_progress_get(progress_slot_get(&a->prog, "labs"), d->name, &lp);
+    lab_progress_get(progress_slot_get(&a->s->prog, "labs"), d->name, &lp);
     int lines = 3 + (lp.passed || lp.checks) + 2; /* title, start, check; so far; gap, result */
     return lines > h ? lines - h : 0;
 }
@@ -209,6 +212,7 @@ static void lab_release(App *a)
 
 const ViewOps VIEW_LAB = {
     .name = "lab", .kind = W_LAB, .keymap = KM_NONE, .state_size = sizeof(LabView),
-    .draw = lab_draw, .need = lab_need, .self_scroll = 1, .hidden = lab_hidden, .tick = lab_tick,
+    .draw = lab_draw, .need = lab_need, .self_scroll = 1, .hidden = lab_hidden,
+    .poll = lab_poll, .poll_ms = 250,
     .release = lab_release,
 };

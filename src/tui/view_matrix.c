@@ -8,9 +8,8 @@
 #include "mtable.h"
 #include "ui.h"
 
-/* The matrix's own state: the tensor shown, its scroll. */
+/* The matrix's own state: its scroll (the tensor shown is the Session's). */
 typedef struct {
-    char tensor[40];
     int scroll_r, scroll_c;
 } Matrix;
 
@@ -21,7 +20,7 @@ static Matrix *mx(App *a)
 
 const char *matrix_view_tensor(const App *a)
 {
-    return mx((App *)a)->tensor; /* reading it changes nothing */
+    return a->s->tensor;
 }
 
 int matrix_head_rows(App *a, const TraceEntry *e, int w)
@@ -35,7 +34,7 @@ static const char *absent_reason(const App *a, const char *name, char *buf, size
 {
     const char *dot = strrchr(name, '.');
     const char *base = dot ? dot + 1 : name;
-    int pe = a->t->ctl.pe;
+    int pe = a->s->t->ctl.pe;
     if ((!strcmp(base, "pe") || !strcmp(base, "x_pe")) && pe == PE_NONE)
         snprintf(buf, n, "PE is none: nothing is added to the embeddings, so there is no %s "
                  "(p switches the encoding)", base);
@@ -52,22 +51,22 @@ static const char *absent_reason(const App *a, const char *name, char *buf, size
 
 static void matrix_draw(App *a, Rect r)
 {
-    if (!a->ran) {
+    if (!a->s->ran) {
         attron(COLOR_PAIR(UI_WARN));
-        ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
+        ui_put(r.y, r.x, r.w, a->s->run_err[0] ? a->s->run_err : "nothing to show");
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
-    const TraceEntry *e = trace_find_name(a->t, mx(a)->tensor);
+    const TraceEntry *e = trace_find_name(a->s->t, a->s->tensor);
     char why[200];
-    if (!e && absent_reason(a, mx(a)->tensor, why, sizeof why)) {
+    if (!e && absent_reason(a, a->s->tensor, why, sizeof why)) {
         ui_wrap_put(r.y, r.x, r.w, why, r.h);
         return;
     }
     if (!e) {
         attron(COLOR_PAIR(UI_WARN));
-        ui_putf(r.y, r.x, r.w, "no tensor \"%s\" in this trace%s", mx(a)->tensor,
-                a->allowed & C_TENSOR ? " - t picks one" : "");
+        ui_putf(r.y, r.x, r.w, "no tensor \"%s\" in this trace%s", a->s->tensor,
+                a->s->allowed & C_TENSOR ? " - t picks one" : "");
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
@@ -95,9 +94,9 @@ static int matrix_key(App *a, Request req, int k)
 {
     (void)k;
     if (req == REQ_PICK_TENSOR)
-        return a->ran && app_overlay_open(a, &VIEW_TENSOR, 0) == 0;
+        return a->s->ran && app_overlay_open(a, &VIEW_TENSOR, 0) == 0;
     if (mtable_scroll(req, &mx(a)->scroll_r, &mx(a)->scroll_c)) {
-        mtable_clamp(a->ran ? trace_find_name(a->t, mx(a)->tensor) : NULL, &mx(a)->scroll_r,
+        mtable_clamp(a->s->ran ? trace_find_name(a->s->t, a->s->tensor) : NULL, &mx(a)->scroll_r,
                      &mx(a)->scroll_c);
         return 1;
     }
@@ -106,7 +105,7 @@ static int matrix_key(App *a, Request req, int k)
 
 static int matrix_need(App *a, int w)
 {
-    const TraceEntry *e = a->ran ? trace_find_name(a->t, mx(a)->tensor) : NULL;
+    const TraceEntry *e = a->s->ran ? trace_find_name(a->s->t, a->s->tensor) : NULL;
     if (!e)
         return 3;
     return matrix_head_rows(a, e, w) + mtable_need(a, e, w);
@@ -116,7 +115,7 @@ static int matrix_need(App *a, int w)
  * tensor never fits 80 columns). */
 static int matrix_hidden(App *a, int w, int h)
 {
-    const TraceEntry *e = a->ran ? trace_find_name(a->t, mx(a)->tensor) : NULL;
+    const TraceEntry *e = a->s->ran ? trace_find_name(a->s->t, a->s->tensor) : NULL;
     if (!e)
         return 0;
     int vr, vc;
@@ -126,8 +125,6 @@ static int matrix_hidden(App *a, int w, int h)
 
 static void matrix_reset(App *a)
 {
-    snprintf(mx(a)->tensor, sizeof mx(a)->tensor, "%s",
-             a->w->start.tensor[0] ? a->w->start.tensor : "L0.h0.weights");
     mx(a)->scroll_r = mx(a)->scroll_c = 0;
 }
 
@@ -155,8 +152,8 @@ static int tensor_open(App *a, int arg)
     TensorPick *p = app_view_state(a, &VIEW_TENSOR);
     (void)arg;
     p->sel = 0;
-    for (int i = 0; i < a->t->n_entries; i++)
-        if (!strcmp(trace_entry(a->t, i)->name, mx(a)->tensor))
+    for (int i = 0; i < a->s->t->n_entries; i++)
+        if (!strcmp(trace_entry(a->s->t, i)->name, a->s->tensor))
             p->sel = i;
     return 0;
 }
@@ -173,14 +170,14 @@ static void tensor_draw(App *a, Rect full)
     for (int y = y0; y < y0 + h; y++)
         ui_fill(y, x0, w);
     ui_box(y0, x0, h, w, "pick a tensor (enter: show, esc: close)");
-    int rows = h - 2, n = a->t->n_entries;
+    int rows = h - 2, n = a->s->t->n_entries;
     int top = p->sel - rows / 2;
     if (top > n - rows)
         top = n - rows;
     if (top < 0)
         top = 0;
     for (int i = top; i < n && i < top + rows; i++) {
-        const TraceEntry *e = trace_entry(a->t, i);
+        const TraceEntry *e = trace_entry(a->s->t, i);
         if (i == p->sel)
             attron(A_REVERSE);
         ui_putf(y0 + 1 + i - top, x0 + 2, w - 4, "%-26s [%d%s%d]  %s", e->name, e->rows,
@@ -193,7 +190,7 @@ static void tensor_draw(App *a, Rect full)
 static int tensor_key(App *a, Request req, int k)
 {
     TensorPick *p = app_view_state(a, &VIEW_TENSOR);
-    int n = a->t->n_entries;
+    int n = a->s->t->n_entries;
     (void)k;
     switch (req) {
     case REQ_SEL_UP:
@@ -217,11 +214,11 @@ static int tensor_key(App *a, Request req, int k)
         p->sel = n - 1;
         break;
     case REQ_ACCEPT:
+        app_overlay_close(a);
         if (p->sel >= 0 && p->sel < n) {
-            snprintf(mx(a)->tensor, sizeof mx(a)->tensor, "%s", trace_entry(a->t, p->sel)->name);
+            app_request(a, REQ_PICK_TENSOR, trace_entry(a->s->t, p->sel)->name);
             mx(a)->scroll_r = mx(a)->scroll_c = 0;
         }
-        app_overlay_close(a);
         break;
     case REQ_CLOSE:
         app_overlay_close(a);

@@ -15,7 +15,7 @@ static int menu_open(App *a, int arg)
 {
     Menu *m = app_view_state(a, &VIEW_MENU);
     (void)arg;
-    m->sel = a->lesson;
+    m->sel = a->s->lesson;
     return 0;
 }
 
@@ -24,19 +24,19 @@ static int menu_open(App *a, int arg)
 /* The status column of lesson i: pages seen, the last quiz score, "(here)". */
 static void menu_status(const App *a, int i, char *buf, size_t n)
 {
-    const Lesson *l = &a->course.lessons[i];
-    int seen = a->prog_ok ? progress_count_seen(&a->prog, l->id) : 0;
+    const Lesson *l = &a->s->course.lessons[i];
+    int seen = a->s->prog_ok ? progress_count_seen(&a->s->prog, l->id) : 0;
     char qs[32] = ""; /* the last quiz score of the lesson (quiz.c) */
     int qr, qa;
-    if (a->prog_ok && quiz_score(&a->prog, l->id, &qr, &qa) == 0)
+    if (a->s->prog_ok && quiz_score(&a->s->prog, l->id, &qr, &qa) == 0)
         snprintf(qs, sizeof qs, " quiz %d/%d", qr, qa);
-    snprintf(buf, n, "%d/%d seen%s%s", seen, l->n_pages, qs, i == a->lesson ? "  (here)" : "");
+    snprintf(buf, n, "%d/%d seen%s%s", seen, l->n_pages, qs, i == a->s->lesson ? "  (here)" : "");
 }
 
 static void menu_draw(App *a, Rect full)
 {
     Menu *m = app_view_state(a, &VIEW_MENU);
-    const Course *c = &a->course;
+    const Course *c = &a->s->course;
     (void)full;
     int w = COLS - 8 < 76 ? COLS - 8 : 76;
     int h = c->n_lessons + 4;
@@ -79,7 +79,7 @@ static void menu_draw(App *a, Rect full)
             ui_putf(y, x0 + 2, w - 4, "%s %2d. %s - broken: %s", ui_glyph(G_WARN), i + 1,
                     l->file, l->error);
         } else {
-            int done = a->prog_ok && progress_completed(&a->prog, l->id);
+            int done = a->s->prog_ok && progress_completed(&a->s->prog, l->id);
             ui_putf(y, x0 + 2, num_w, "%s %2d.", done ? ui_glyph(G_CHECK) : " ", i + 1);
             ui_put(y, tx, title_w, l->title);
             ui_put(y, tx + title_w + 1, x0 + w - 2 - (tx + title_w + 1), status[i - top]);
@@ -95,7 +95,7 @@ static void menu_draw(App *a, Rect full)
 static int menu_key(App *a, Request req, int k)
 {
     Menu *m = app_view_state(a, &VIEW_MENU);
-    int n = a->course.n_lessons;
+    int n = a->s->course.n_lessons;
     (void)k;
     if (n == 0) {
         app_overlay_close(a);
@@ -117,17 +117,17 @@ static int menu_key(App *a, Request req, int k)
         m->sel = n - 1;
         break;
     case REQ_ACCEPT: {
-        const Lesson *l = &a->course.lessons[m->sel];
+        const Lesson *l = &a->s->course.lessons[m->sel];
         if (l->broken) {
             app_msg(a, 1, "%s is broken: %s", l->file, l->error);
             break;
         }
         int sel = m->sel;
         app_overlay_close(a);
-        if (sel != a->lesson) {
+        if (sel != a->s->lesson) {
             /* --lesson ID kept paging inside that lesson; choosing another lesson here
              * opens it, and the course is whole again */
-            a->only_lesson = NULL;
+            a->s->only_lesson = NULL;
             app_open(a, sel, app_resume_page(a, sel));
         }
         break;

@@ -24,13 +24,13 @@ static void params_draw(App *a, Rect r)
 {
     if (ex_not_ran(a, r))
         return;
-    const LiveWidget *l = &a->live;
+    const LiveWidget *l = &a->s->live;
     const ParamConfig *p = &l->pc;
     char g[48], tr[128], sizes[160], choices[96];
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
     /* a page's "config" names it; else the page's model (the learner's, when opened) */
-    const char *name = widget_params_name(a->w, a->model);
+    const char *name = widget_params_name(a->s->w, a->s->model);
     ui_putf(y++, r.x, r.w, "parameters of %s", name[0] ? name : "the model");
     attroff(COLOR_PAIR(UI_ACCENT));
     params_header(p, sizes, sizeof sizes, choices, sizeof choices);
@@ -94,32 +94,14 @@ static void params_draw(App *a, Rect r)
     }
 }
 
-static int params_key(App *a, Request req, int k)
-{
-    (void)k;
-    if (a->ran && req == REQ_TOGGLE_TIE) {
-        a->live.s.tied = !a->live.s.tied;
-        app_msg(a, 0, "embeddings %s", a->live.s.tied ? "tied" : "untied");
-        app_run(a);
-        return 1;
-    }
-    if (a->ran && req == REQ_TOGGLE_GQA) {
-        a->live.s.gqa = !a->live.s.gqa;
-        app_run(a);
-        app_msg(a, 0, "%lld KV heads for %lld query heads", a->live.pc.n_kv_heads,
-                a->live.pc.n_heads);
-        return 1;
-    }
-    return 0;
-}
 
 static int params_need(App *a, int w)
 {
     (void)w;
-    return a->live.n_rows + 6;
+    return a->s->live.n_rows + 6;
 }
 
 const ViewOps VIEW_PARAMS = {
     .name = "params", .kind = W_PARAMS, .keymap = KM_PARAMS, .common = C_RESET,
-    .draw = params_draw, .key = params_key, .need = params_need,
+    .draw = params_draw, .need = params_need,
 };

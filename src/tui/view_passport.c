@@ -9,14 +9,20 @@
 #include "mtable.h"
 #include "ui.h"
 
-/* The passport's own state: the step shown, the matrix's scroll. */
+/* The passport's own state: the matrix's scroll, and the step it scrolled (the step is the
+ * Session's: a new step shows its matrix from the top left). */
 typedef struct {
-    int step, scroll_r, scroll_c;
+    int scroll_r, scroll_c, scroll_step;
 } Passport;
 
 static Passport *ps(App *a)
 {
-    return app_view_state(a, &VIEW_PASSPORT);
+    Passport *p = app_view_state(a, &VIEW_PASSPORT);
+    if (p->scroll_step != a->s->step) {
+        p->scroll_r = p->scroll_c = 0;
+        p->scroll_step = a->s->step;
+    }
+    return p;
 }
 
 #define MAX_STEPS 64
@@ -25,8 +31,8 @@ static Passport *ps(App *a)
  * after the first starts from the previous layer's output). Never allocates. */
 static int passport_steps(const App *a, int *idx)
 {
-    Stack st = a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC;
-    return widget_passport_steps(a->t, st, a->layer, a->head, idx, MAX_STEPS);
+    return widget_passport_steps(a->s->t, session_stack(a->s), a->s->layer, a->s->head, idx,
+                                 MAX_STEPS);
 }
 
 static void shape(const TraceEntry *e, char *out, size_t n)
@@ -38,7 +44,7 @@ static void shape(const TraceEntry *e, char *out, size_t n)
 static void step_seg(const App *a, int i, const char *sh, char *seg, size_t n)
 {
     char sym[32];
-    snprintf(seg, n, "%s %s", widget_passport_symbol(trace_entry(a->t, i), a->layer, sym, sizeof sym),
+    snprintf(seg, n, "%s %s", widget_passport_symbol(trace_entry(a->s->t, i), a->s->layer, sym, sizeof sym),
              sh);
 }
 
@@ -49,7 +55,7 @@ static int chain_lines(App *a, const int *idx, int cur, int w)
     int aw = ui_width(arrow) + 2, x = 0, line = 0;
     for (int s = 0; s <= cur; s++) {
         char seg[96], sh[32], tr[128];
-        shape(trace_entry(a->t, idx[s]), sh, sizeof sh);
+        shape(trace_entry(a->s->t, idx[s]), sh, sizeof sh);
         step_seg(a, idx[s], sh, seg, sizeof seg);
         int sw = ui_width(ui_text(seg, tr, sizeof tr));
         int need = (s ? aw : 0) + sw;
@@ -74,7 +80,7 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
     /* lay out first, to know how many lines there are */
     for (int s = 0; s <= cur; s++) {
         char seg[96], sh[32];
-        shape(trace_entry(a->t, idx[s]), sh, sizeof sh);
+        shape(trace_entry(a->s->t, idx[s]), sh, sizeof sh);
         step_seg(a, idx[s], sh, seg, sizeof seg);
         char tr[128];
         int w = ui_width(ui_text(seg, tr, sizeof tr));
@@ -96,7 +102,7 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
             continue;
         int y = r.y + lines_y[s] - first, xx = r.x + lines_x[s];
         char seg[96], sh[32];
-        shape(trace_entry(a->t, idx[s]), sh, sizeof sh);
+        shape(trace_entry(a->s->t, idx[s]), sh, sizeof sh);
         step_seg(a, idx[s], sh, seg, sizeof seg);
         if (lines_x[s] > 0) {
             attron(A_DIM);
@@ -124,7 +130,7 @@ static int draw_chain(App *a, Rect r, const int *idx, int cur, int maxl)
 static int fit_chain(App *a, const int *idx, const TraceEntry *e, int w, int h, int head,
                      int *roomy)
 {
-    int chain = chain_lines(a, idx, ps(a)->step, w);
+    int chain = chain_lines(a, idx, a->s->step, w);
     if (chain > 3)
         chain = 3;
     int mneed = mtable_need(a, e, w);
@@ -136,9 +142,9 @@ static int fit_chain(App *a, const int *idx, const TraceEntry *e, int w, int h, 
 
 static void passport_draw(App *a, Rect r)
 {
-    if (!a->ran) {
+    if (!a->s->ran) {
         attron(COLOR_PAIR(UI_WARN));
-        ui_put(r.y, r.x, r.w, a->run_err[0] ? a->run_err : "nothing to show");
+        ui_put(r.y, r.x, r.w, a->s->run_err[0] ? a->s->run_err : "nothing to show");
         attroff(COLOR_PAIR(UI_WARN));
         return;
     }
@@ -148,27 +154,25 @@ static void passport_draw(App *a, Rect r)
         ui_put(r.y, r.x, r.w, "no tensors traced");
         return;
     }
-    if (ps(a)->step >= n)
-        ps(a)->step = n - 1;
-    const TraceEntry *e = trace_entry(a->t, idx[ps(a)->step]);
+    const TraceEntry *e = trace_entry(a->s->t, idx[a->s->step]);
     char sh[32];
     shape(e, sh, sizeof sh);
     attron(COLOR_PAIR(UI_ACCENT));
     char lh[80];
-    app_layer_head(a, a->layer, a->head, lh, sizeof lh);
+    app_layer_head(a, a->s->layer, a->s->head, lh, sizeof lh);
     ui_putf(r.y, r.x, r.w, "shape passport  %s  mask:%s  PE:%s", lh,
-            app_mask_name(a, a->model->cfg.arch == ARCH_DECODER ? STACK_DEC : STACK_ENC, SUB_SELF),
-            model_pe_name(a->ctl.pe));
+            app_mask_name(a, model_self_stack(a->s->model), SUB_SELF),
+            model_pe_name(a->s->ctl.pe));
     attroff(COLOR_PAIR(UI_ACCENT));
     attron(A_BOLD);
     char sym[32], formula[200];
-    ui_putf(r.y + 1, r.x, r.w, "step %d/%d: %s  %s  %s", ps(a)->step + 1, n,
-            widget_passport_symbol(e, a->layer, sym, sizeof sym), sh, e->name);
+    ui_putf(r.y + 1, r.x, r.w, "step %d/%d: %s  %s  %s", a->s->step + 1, n,
+            widget_passport_symbol(e, a->s->layer, sym, sizeof sym), sh, e->name);
     attroff(A_BOLD);
     int y = r.y + 2;
-    y += ui_wrap_put(y, r.x, r.w, widget_passport_formula(e, a->layer, formula, sizeof formula), 2);
+    y += ui_wrap_put(y, r.x, r.w, widget_passport_formula(e, a->s->layer, formula, sizeof formula), 2);
     char files[480];
-    if (widget_passport_weights(e, a->model, files, sizeof files)[0]) {
+    if (widget_passport_weights(e, a->s->model, files, sizeof files)[0]) {
         attron(COLOR_PAIR(UI_ACCENT));
         y += ui_wrap_put(y, r.x, r.w, files, 2);
         attroff(COLOR_PAIR(UI_ACCENT));
@@ -177,7 +181,7 @@ static void passport_draw(App *a, Rect r)
     if (roomy)
         y++;
     Rect ch = {y, r.x, chain, r.w};
-    y += draw_chain(a, ch, idx, ps(a)->step, chain);
+    y += draw_chain(a, ch, idx, a->s->step, chain);
     if (roomy)
         y++;
     Rect m = {y, r.x, r.y + r.h - y, r.w};
@@ -189,29 +193,12 @@ static int passport_key(App *a, Request req, int k)
 {
     int idx[MAX_STEPS];
     (void)k;
-    if (!a->ran)
+    if (!a->s->ran)
         return 0;
     int n = passport_steps(a, idx);
-    switch (req) {
-    case REQ_STEP_NEXT:
-        if (ps(a)->step < n - 1) {
-            ps(a)->step++;
-            ps(a)->scroll_r = ps(a)->scroll_c = 0;
-        } else
-            app_msg(a, 0, "last step of the block");
-        return 1;
-    case REQ_STEP_PREV:
-        if (ps(a)->step > 0) {
-            ps(a)->step--;
-            ps(a)->scroll_r = ps(a)->scroll_c = 0;
-        }
-        return 1;
-    default:
-        break;
-    }
     if (mtable_scroll(req, &ps(a)->scroll_r, &ps(a)->scroll_c)) {
-        if (ps(a)->step < n)
-            mtable_clamp(trace_entry(a->t, idx[ps(a)->step]), &ps(a)->scroll_r, &ps(a)->scroll_c);
+        if (a->s->step < n)
+            mtable_clamp(trace_entry(a->s->t, idx[a->s->step]), &ps(a)->scroll_r, &ps(a)->scroll_c);
         return 1;
     }
     return 0;
@@ -220,18 +207,18 @@ static int passport_key(App *a, Request req, int k)
 static int passport_need(App *a, int w)
 {
     int idx[MAX_STEPS];
-    if (!a->ran)
+    if (!a->s->ran)
         return 3;
     int n = passport_steps(a, idx);
     if (n == 0)
         return 3;
-    int st = ps(a)->step < n ? ps(a)->step : n - 1;
-    const TraceEntry *e = trace_entry(a->t, idx[st]);
+    int st = a->s->step < n ? a->s->step : n - 1;
+    const TraceEntry *e = trace_entry(a->s->t, idx[st]);
     int chain = chain_lines(a, idx, st, w);
     char formula[200], files[480];
-    int fl = widget_passport_weights(e, a->model, files, sizeof files)[0]
+    int fl = widget_passport_weights(e, a->s->model, files, sizeof files)[0]
                  ? ui_wrap_lines(files, w, 2) : 0;
-    return 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2) +
+    return 2 + ui_wrap_lines(widget_passport_formula(e, a->s->layer, formula, sizeof formula), w, 2) +
            fl +
            1 + (chain > 3 ? 3 : chain) +
            1 + mtable_need(a, e, w);
@@ -241,15 +228,13 @@ static int passport_need(App *a, int w)
 static int passport_hidden(App *a, int w, int h)
 {
     int idx[MAX_STEPS];
-    int n = a->ran ? passport_steps(a, idx) : 0;
+    int n = a->s->ran ? passport_steps(a, idx) : 0;
     if (n == 0)
         return 0;
-    if (ps(a)->step >= n)
-        ps(a)->step = n - 1;
-    const TraceEntry *e = trace_entry(a->t, idx[ps(a)->step]);
+    const TraceEntry *e = trace_entry(a->s->t, idx[a->s->step]);
     char formula[200], files[480];
-    int head = 2 + ui_wrap_lines(widget_passport_formula(e, a->layer, formula, sizeof formula), w, 2);
-    if (widget_passport_weights(e, a->model, files, sizeof files)[0])
+    int head = 2 + ui_wrap_lines(widget_passport_formula(e, a->s->layer, formula, sizeof formula), w, 2);
+    if (widget_passport_weights(e, a->s->model, files, sizeof files)[0])
         head += ui_wrap_lines(files, w, 2);
     int roomy, chain = fit_chain(a, idx, e, w, h, head, &roomy);
     int vr, vc;
@@ -259,7 +244,6 @@ static int passport_hidden(App *a, int w, int h)
 
 static void passport_reset(App *a)
 {
-    ps(a)->step = a->w->start.step > 0 ? a->w->start.step : 0;
     ps(a)->scroll_r = ps(a)->scroll_c = 0;
 }
 

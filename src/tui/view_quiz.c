@@ -20,23 +20,14 @@ typedef enum { ST_ASK, ST_WRONG, ST_SHOWN, ST_RIGHT, ST_DONE } Stage;
 typedef enum { FB_NONE, FB_INVALID, FB_RIGHT, FB_WRONG, FB_INFO } Feedback;
 
 typedef struct {
-    QuizSet *set;
-    Progress *prog;
-    int scores;
-    int cur;
+    QuizSession qs;           /* the run: question, hints, tries, results, tally (below both
+                                 quiz screens: quiz_session.h) */
     Stage st;
     char input[256];
     char given[256];          /* the last answer judged wrong (or right) */
     char msg[400];
     Feedback fb;
-    int hints;                /* hints shown for this question */
-    int tries;                /* wrong answers to this question */
-    int recorded;             /* a result for this question is recorded */
     int cell_col;             /* cell questions: cursor column */
-    QuizTally tally;
-    QuizResult *res;          /* (set->n) how each question went */
-    int *done;                /* (set->n) 1 once recorded */
-    char save_err[300];
     int quit;
 } QV;
 
@@ -45,75 +36,7 @@ static const char *glyph_wrong(void) { return ui.utf8 ? "✗" : "[x]"; }
 
 static const QuizItem *cur_item(const QV *q)
 {
-    return q->cur < q->set->n ? &q->set->items[q->cur] : NULL;
-}
-
-/* ---- recording ---- */
-
-static void record(QV *q, QuizResult r)
-{
-    const QuizItem *it = cur_item(q);
-    if (!it || q->recorded)
-        return;
-    q->recorded = 1;
-    q->done[q->cur] = 1;
-    q->res[q->cur] = r;
-    q->tally.asked++;
-    if (r == QR_RIGHT || r == QR_RIGHT_HINTED)
-        q->tally.right++;
-    if (r == QR_SKIPPED)
-        q->tally.skipped++;
-    if (!q->prog)
-        return;
-    char err[300];
-    long now = (long)time(NULL);
-    if (quiz_record(q->prog, it->key, r, now, err, sizeof err) ||
-        progress_save(q->prog, err, sizeof err)) {
-        if (!q->save_err[0])
-            snprintf(q->save_err, sizeof q->save_err, "%s", err);
-    }
-}
-
-/* Scores per lesson over the questions recorded so far (called once, at the end). */
-typedef struct {
-    char lesson[48];
-    int right, asked;
-} LessonScore;
-
-static void record_scores(QV *q)
-{
-    const QuizResult *res = q->res;
-    const int *done = q->done;
-    if (!q->prog || !q->scores)
-        return;
-    LessonScore ls[64];
-    int n = 0;
-    for (int i = 0; i < q->set->n; i++) {
-        const QuizItem *it = &q->set->items[i];
-        if (!done[i] || !it->lesson[0])
-            continue;
-        int k = 0;
-        while (k < n && strcmp(ls[k].lesson, it->lesson))
-            k++;
-        if (k == n) {
-            if (n == 64)
-                continue;
-            snprintf(ls[n].lesson, sizeof ls[n].lesson, "%s", it->lesson);
-            ls[n].right = ls[n].asked = 0;
-            n++;
-        }
-        ls[k].asked++;
-        if (res[i] == QR_RIGHT || res[i] == QR_RIGHT_HINTED)
-            ls[k].right++;
-    }
-    char err[300];
-    long now = (long)time(NULL);
-    for (int k = 0; k < n; k++)
-        if (quiz_record_score(q->prog, ls[k].lesson, ls[k].right, ls[k].asked, q->tally.hints,
-                              now, err, sizeof err) && !q->save_err[0])
-            snprintf(q->save_err, sizeof q->save_err, "%s", err);
-    if (n && progress_save(q->prog, err, sizeof err) && !q->save_err[0])
-        snprintf(q->save_err, sizeof q->save_err, "%s", err);
+    return quiz_session_item(&q->qs);
 }
 
 /* ---- drawing ---- */
@@ -152,12 +75,12 @@ static int put_wrapped(int y, int x, int w, int maxy, int attr, const char *text
 static void draw_header(const QV *q)
 {
     char left[300], right[100];
-    snprintf(left, sizeof left, " attend %s quiz: %s", ui.utf8 ? "│" : "|", q->set->title);
+    snprintf(left, sizeof left, " attend %s quiz: %s", ui.utf8 ? "│" : "|", q->qs.set->title);
     if (q->st == ST_DONE)
-        snprintf(right, sizeof right, "done  seed %llu ", (unsigned long long)q->set->seed);
+        snprintf(right, sizeof right, "done  seed %llu ", (unsigned long long)q->qs.set->seed);
     else
-        snprintf(right, sizeof right, "question %d/%d  seed %llu ", q->cur + 1, q->set->n,
-                 (unsigned long long)q->set->seed);
+        snprintf(right, sizeof right, "question %d/%d  seed %llu ", q->qs.cur + 1, q->qs.set->n,
+                 (unsigned long long)q->qs.set->seed);
     attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
     if (ui.color == UI_COLOR_NONE)
         attron(A_REVERSE);
@@ -287,20 +210,20 @@ static void draw_done(const QV *q)
 {
     int y = 3, x = 2, w = COLS - 4;
     attron(A_BOLD);
-    ui_putf(y++, x, w, "%s: %d of %d right at the first try", q->tally.quit ? "Stopped"
+    ui_putf(y++, x, w, "%s: %d of %d right at the first try", q->qs.tally.quit ? "Stopped"
                                                                             : "Done",
-            q->tally.right, q->tally.asked);
+            q->qs.tally.right, q->qs.tally.asked);
     attroff(A_BOLD);
     y++;
-    ui_putf(y++, x, w, "hints used: %d   skipped: %d", q->tally.hints, q->tally.skipped);
-    int missed = q->tally.asked - q->tally.right;
+    ui_putf(y++, x, w, "hints used: %d   skipped: %d", q->qs.tally.hints, q->qs.tally.skipped);
+    int missed = q->qs.tally.asked - q->qs.tally.right;
     if (missed > 0)
         y = put_wrapped(y + 1, x, w, LINES - 2, A_NORMAL,
                         "Questions you missed or skipped are due again at once: "
                         "attend quiz --review brings them back.");
-    if (q->prog)
+    if (q->qs.prog)
         put_wrapped(y + 1, x, w, LINES - 2, A_DIM,
-                    q->save_err[0] ? q->save_err : "Scores and the review schedule are saved.");
+                    q->qs.save_err[0] ? q->qs.save_err : "Scores and the review schedule are saved.");
     else
         put_wrapped(y + 1, x, w, LINES - 2, A_DIM, "Progress is not saved in this session.");
 }
@@ -323,8 +246,8 @@ static void draw(const QV *q)
     const QuizItem *it = cur_item(q);
     int x = 2, w = COLS - 4, maxy = LINES - 2, y = 2;
     char top[300], hu[32] = "";
-    if (q->hints)
-        snprintf(hu, sizeof hu, "  hints used: %d", q->hints);
+    if (q->qs.hints)
+        snprintf(hu, sizeof hu, "  hints used: %d", q->qs.hints);
     snprintf(top, sizeof top, "%s  %s%s%s", it->key, quiz_kind_name(it->kind),
              it->drill[0] ? " (drill: fresh numbers each time)" : "", hu);
     attron(A_DIM);
@@ -387,7 +310,7 @@ static void draw(const QV *q)
             attr |= (int)COLOR_PAIR(UI_ACCENT);
         y = put_wrapped(y, x, w, maxy, attr, line);
     }
-    for (int h = 0; h < q->hints && y < maxy; h++) {
+    for (int h = 0; h < q->qs.hints && y < maxy; h++) {
         char hint[700], line[720];
         if (quiz_hint(it, h, hint, sizeof hint)) {
             snprintf(line, sizeof line, "Hint %d: %s", h + 1, hint);
@@ -407,23 +330,25 @@ static void draw(const QV *q)
 
 /* ---- keys ---- */
 
-static void next_question(QV *q)
+/* The screen for the question the run moved on to. */
+static void shown_next(QV *q)
 {
-    q->cur++;
     q->input[0] = q->given[0] = q->msg[0] = 0;
     q->fb = FB_NONE;
-    q->hints = q->tries = q->recorded = 0;
     q->cell_col = 0;
-    q->st = q->cur >= q->set->n ? ST_DONE : ST_ASK;
+    q->st = q->qs.cur >= q->qs.set->n ? ST_DONE : ST_ASK;
+}
+
+static void next_question(QV *q)
+{
+    quiz_session_next(&q->qs);
+    shown_next(q);
 }
 
 static void show_hint(QV *q)
 {
-    const QuizItem *it = cur_item(q);
-    if (q->hints < quiz_hint_count(it)) {
-        q->hints++;
-        q->tally.hints++;
-    } else {
+    char hint[700];
+    if (!quiz_session_hint(&q->qs, hint, sizeof hint)) {
         snprintf(q->msg, sizeof q->msg, "No more hints for this question.");
         q->fb = FB_INFO;
     }
@@ -437,23 +362,14 @@ static void submit(QV *q)
         snprintf(ans, sizeof ans, "%d", q->cell_col);
     else
         snprintf(ans, sizeof ans, "%s", q->input);
-    QuizVerdict v = quiz_check(it, ans, q->msg, sizeof q->msg);
+    QuizVerdict v = quiz_session_answer(&q->qs, ans, q->msg, sizeof q->msg);
     if (v == QV_INVALID) {
         q->fb = FB_INVALID; /* never counted: read the message, try again */
         return;
     }
     snprintf(q->given, sizeof q->given, "%s", ans);
-    if (v == QV_RIGHT) {
-        q->fb = FB_RIGHT;
-        if (q->tries == 0)
-            record(q, q->hints ? QR_RIGHT_HINTED : QR_RIGHT);
-        q->st = ST_RIGHT;
-        return;
-    }
-    q->fb = FB_WRONG;
-    if (q->tries++ == 0)
-        record(q, QR_WRONG);
-    q->st = ST_WRONG;
+    q->fb = v == QV_RIGHT ? FB_RIGHT : FB_WRONG;
+    q->st = v == QV_RIGHT ? ST_RIGHT : ST_WRONG;
 }
 
 static void input_add(QV *q, int k)
@@ -523,8 +439,8 @@ static void key(QV *q, Request r, int k)
         show_hint(q);
         return;
     case REQ_SKIP:
-        record(q, QR_SKIPPED);
-        next_question(q);
+        quiz_session_skip(&q->qs);
+        shown_next(q);
         return;
     case REQ_RETRY: /* a fresh field, not the wrong answer to append to */
         q->st = ST_ASK;
@@ -560,19 +476,10 @@ static void key(QV *q, Request r, int k)
 static QV *qv_new(QuizSet *s, Progress *p, int scores)
 {
     QV *q = calloc(1, sizeof *q);
-    QuizResult *res = calloc((size_t)(s->n ? s->n : 1), sizeof *res);
-    int *done = calloc((size_t)(s->n ? s->n : 1), sizeof *done);
-    if (!q || !res || !done) {
+    if (!q || quiz_session_start(&q->qs, s, p, scores)) {
         free(q);
-        free(res);
-        free(done);
         return NULL;
     }
-    q->set = s;
-    q->res = res;
-    q->done = done;
-    q->prog = p;
-    q->scores = scores;
     q->st = s->n ? ST_ASK : ST_DONE;
     return q;
 }
@@ -580,13 +487,11 @@ static QV *qv_new(QuizSet *s, Progress *p, int scores)
 /* Ends a quiz: records the per-lesson scores, fills t and save_err, frees q. */
 static void qv_end(QV *q, QuizTally *t, char *save_err, size_t errlen)
 {
-    q->tally.quit = q->cur < q->set->n;
-    record_scores(q);
-    *t = q->tally;
     if (save_err && errlen)
-        snprintf(save_err, errlen, "%s", q->save_err);
-    free(q->res);
-    free(q->done);
+        save_err[0] = '\0';
+    quiz_session_end(&q->qs, t);
+    if (save_err && errlen)
+        snprintf(save_err, errlen, "%s", q->qs.save_err);
     free(q);
 }
 
@@ -605,12 +510,12 @@ typedef struct {
 /* The current lesson's questions (Q on a page). */
 static int quiz_open_lesson(App *a, QuizOverlay *o)
 {
-    if (a->lesson < 0 || a->lesson >= a->course.n_lessons)
+    if (a->s->lesson < 0 || a->s->lesson >= a->s->course.n_lessons)
         return -1;
-    const Lesson *L = &a->course.lessons[a->lesson];
+    const Lesson *L = &a->s->course.lessons[a->s->lesson];
     char err[600];
     uint64_t seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
-    if (quiz_build(&o->set, &a->course, L->id, 0, seed, err, sizeof err)) {
+    if (quiz_build(&o->set, &a->s->course, L->id, 0, seed, err, sizeof err)) {
         app_msg(a, 0, "%s", err);
         return -1;
     }
@@ -618,7 +523,7 @@ static int quiz_open_lesson(App *a, QuizOverlay *o)
     const Page *pg = app_page(a);
     if (pg && pg->n_questions > 0)
         quiz_set_start_at(&o->set, L->id, pg->questions[0].id);
-    o->q = qv_new(&o->set, a->prog_ok ? &a->prog : NULL, 1);
+    o->q = qv_new(&o->set, a->s->prog_ok ? &a->s->prog : NULL, 1);
     if (!o->q) {
         quiz_set_free(&o->set);
         app_msg(a, 1, "quiz results not saved: out of memory");

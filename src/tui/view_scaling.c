@@ -38,20 +38,20 @@ static void scaling_draw(App *a, Rect r)
 {
     if (ex_not_ran(a, r))
         return;
-    const ScalingDemo *d = &a->live.scaling;
+    const ScalingDemo *d = &a->s->live.scaling;
     attron(COLOR_PAIR(UI_ACCENT));
     ui_putf(r.y, r.x, r.w, "√d_k experiment  d_k = %d  scaling:%s  (q, k ~ N(0,1))", d->d_k,
-            a->live.s.scale ? "on" : "off");
+            a->s->live.s.scale ? "on" : "off");
     attroff(COLOR_PAIR(UI_ACCENT));
     ui_putf(r.y + 1, r.x, r.w, "var(q·k) = %.2f (≈ d_k)   var(q·k/√d_k) = %.2f (≈ 1)",
             d->var_raw, d->var_scaled);
     int half = (r.w - 2) / 2;
     side(a, r.y + 3, r.x, half, "unscaled q·k", d->raw, d->w_raw, d->max_raw, d->entropy_raw,
-         !a->live.s.scale);
+         !a->s->live.s.scale);
     char t[64];
     snprintf(t, sizeof t, ui.utf8 ? "scaled q·k/√%d" : "scaled q*k/sqrt(%d)", d->d_k);
     side(a, r.y + 3, r.x + half + 2, r.w - half - 2, t, d->scaled, d->w_scaled, d->max_scaled,
-         d->entropy_scaled, a->live.s.scale);
+         d->entropy_scaled, a->s->live.s.scale);
     int y = r.y + 6 + SCALING_KEYS;
     if (y < r.y + r.h) {
         attron(A_DIM);
@@ -61,29 +61,6 @@ static void scaling_draw(App *a, Rect r)
     }
 }
 
-static int scaling_key(App *a, Request req, int k)
-{
-    (void)k;
-    if (!a->ran)
-        return 0;
-    if (req == REQ_INCREASE || req == REQ_DECREASE) {
-        int d = a->live.s.d_k;
-        int nd = req == REQ_INCREASE ? (d * 2 > LIVE_DK_MAX ? LIVE_DK_MAX : d * 2)
-                                     : (d / 2 < 1 ? 1 : d / 2);
-        if (nd == d)
-            app_msg(a, 0, "d_k stays in 1..%d", LIVE_DK_MAX);
-        a->live.s.d_k = nd;
-        app_run(a);
-        return 1;
-    }
-    if (req == REQ_TOGGLE_SCALE) {
-        a->live.s.scale = !a->live.s.scale;
-        app_msg(a, 0, "the model %s its scores by 1/√d_k", a->live.s.scale ? "scales" : "does not scale");
-        app_run(a);
-        return 1;
-    }
-    return 0;
-}
 
 static int scaling_need(App *a, int w)
 {
@@ -94,5 +71,5 @@ static int scaling_need(App *a, int w)
 
 const ViewOps VIEW_SCALING = {
     .name = "scaling", .kind = W_SCALING, .keymap = KM_SCALING, .common = C_RESET,
-    .draw = scaling_draw, .key = scaling_key, .need = scaling_need,
+    .draw = scaling_draw, .need = scaling_need,
 };

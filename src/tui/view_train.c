@@ -57,17 +57,17 @@ static TrainState *st(const App *a)
 static TrainRepeat *rep(const App *a)
 {
     TrainState *s = st(a);
-    if (!s || !a->model)
+    if (!s || !a->s->model)
         return NULL;
-    if (s->rep_model == a->model) /* made (or failed, said once) for this model */
+    if (s->rep_model == a->s->model) /* made (or failed, said once) for this model */
         return s->rep;
     trr_free(s->rep);
     s->rep = NULL;
-    s->rep_model = a->model;
-    if (!trr_applies(a->model))
+    s->rep_model = a->s->model;
+    if (!trr_applies(a->s->model))
         return NULL;
     char err[300];
-    s->rep = trr_new(a->model, err, sizeof err);
+    s->rep = trr_new(a->s->model, err, sizeof err);
     if (!s->rep)
         app_msg((App *)a, 1, "%s", err);
     return s->rep;
@@ -84,7 +84,7 @@ static double now_s(void)
 static int train_causal(const App *a)
 {
     TrainState *s = st(a);
-    return s && (s->run ? s->causal : (a->w ? a->w->start.causal != 0 : 1));
+    return s && (s->run ? s->causal : (a->s->w ? a->s->w->start.causal != 0 : 1));
 }
 
 /* The heatmap: the trained model on the fixed sentence, through the one widget run. */
@@ -92,7 +92,7 @@ static void tr_heatmap(App *a, TrainState *s)
 {
     WidgetIO io;
     memset(&io, 0, sizeof io);
-    io.w = a->w;
+    io.w = a->s->w;
     io.m = watch_model(s->run);
     io.src = s->ids;
     io.n_src = s->n_ids;
@@ -121,7 +121,7 @@ static int tr_open(App *a, TrainState *s)
         const Model *m = watch_model(s->run);
         s->n_ids = vocab_tokenize(&m->vocab, TR_SENTENCE, s->ids, 32, NULL);
         s->trace = trace_new(m, s->n_ids, 1);
-        live_start(&s->live, a->w, m);
+        live_start(&s->live, a->s->w, m);
     } else if (watch_reset(s->run, s->causal, s->err, sizeof s->err)) {
         return -1;
     }
@@ -204,7 +204,7 @@ static int train_key(App *a, Request req, int k)
         return trr_key(a, rp, req);
     if (!s->run && !s->running && req != REQ_TRAIN_RUN && req != REQ_TOGGLE_MASK &&
         req != REQ_RESET)
-        s->causal = a->w->start.causal != 0;
+        s->causal = a->s->w->start.causal != 0;
     switch (req) {
     case REQ_TRAIN_RUN:
         if (!s->run) {
@@ -234,7 +234,7 @@ static int train_key(App *a, Request req, int k)
     case REQ_RESET:
         s->running = 0;
         if (!s->run) {
-            s->causal = a->w->start.causal != 0;
+            s->causal = a->s->w->start.causal != 0;
             return 1;
         }
         if (tr_open(a, s))

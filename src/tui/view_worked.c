@@ -11,15 +11,6 @@
 #include "ui.h"
 #include "view_explain.h"
 
-/* The worked's own state: the cursor (query row r, key column c). */
-typedef struct {
-    int r, c;
-} Cursor;
-
-static Cursor *cursor(App *a)
-{
-    return app_view_state(a, &VIEW_WORKED);
-}
 
 #define WCELL 7
 
@@ -47,7 +38,7 @@ typedef struct {
 static const char *label(App *a, LabKind k, int i, char *buf, size_t n)
 {
     if (k == LAB_POS)
-        return a->w->worked.labels[i];
+        return a->s->w->worked.labels[i];
     snprintf(buf, n, "d%d", i);
     return buf;
 }
@@ -101,7 +92,7 @@ static void draw_mat(App *a, int y, int x, const Mat *m, const TraceEntry *mask)
     attroff(A_DIM);
     for (int i = 0; i < nr; i++) {
         int yy = y + 2 + i;
-        int cur_row = m->result && (a->allowed & C_CURSOR) && i == cursor(a)->r;
+        int cur_row = m->result && (a->s->allowed & C_CURSOR) && i == a->s->cur_r;
         attron(cur_row ? A_BOLD : 0);
         ui_put(yy, x, lw - 1, label(a, m->rows, i, b, sizeof b));
         attroff(A_BOLD);
@@ -111,8 +102,8 @@ static void draw_mat(App *a, int y, int x, const Mat *m, const TraceEntry *mask)
                                    : m->e->data[(size_t)i * m->e->cols + j];
             sum += v;
             int cx = x + lw + j * WCELL;
-            int cur = m->result && (a->allowed & C_CURSOR) && i == cursor(a)->r &&
-                      (nc == a->w->worked.nk ? j == cursor(a)->c : 1);
+            int cur = m->result && (a->s->allowed & C_CURSOR) && i == a->s->cur_r &&
+                      (nc == a->s->w->worked.nk ? j == a->s->cur_c : 1);
             int at = cur ? A_REVERSE | A_BOLD : 0;
             int masked = m->weights && is_masked(mask, i, j);
             if (m->weights && !masked && !cur && ui.color != UI_COLOR_NONE)
@@ -137,7 +128,7 @@ static void draw_mat(App *a, int y, int x, const Mat *m, const TraceEntry *mask)
 /* The matrices of a step. Returns how many. */
 static int step_mats(App *a, Mat *m)
 {
-    const Trace *t = a->live.worked;
+    const Trace *t = a->s->live.worked;
 #define E(k) trace_find(t, STACK_DEC, 0, SUB_SELF, (k) == T_MASK ? -1 : 0, (k))
     const TraceEntry *Q = E(T_Q), *K = E(T_K), *V = E(T_V), *S = E(T_SCORES),
                      *SS = E(T_SCALED), *M = E(T_MASK), *SM = E(T_MASKED), *A = E(T_WEIGHTS),
@@ -148,7 +139,7 @@ static int step_mats(App *a, Mat *m)
     int n = 0;
 #define PUT(ti, en, tr, rl, cl, su, re, we) \
     m[n++] = (Mat){(ti), (en), (tr), (rl), (cl), (su), (re), (we)}
-    switch (a->live.s.step) {
+    switch (a->s->live.s.step) {
     case 0:
         PUT("Q", Q, 0, LAB_POS, LAB_DIM, 0, 0, 0);
         PUT("K", K, 0, LAB_POS, LAB_DIM, 0, 0, 0);
@@ -161,7 +152,7 @@ static int step_mats(App *a, Mat *m)
         break;
     case 2:
         PUT("S = QKᵀ", S, 0, LAB_POS, LAB_POS, 0, 0, 0);
-        PUT(a->live.s.scale ? "S' = S/√d_k" : "S' = S (unscaled)", SS, 0, LAB_POS, LAB_POS, 0, 1,
+        PUT(a->s->live.s.scale ? "S' = S/√d_k" : "S' = S (unscaled)", SS, 0, LAB_POS, LAB_POS, 0, 1,
             0);
         break;
     case 3:
@@ -193,7 +184,7 @@ static void draw_chain(App *a, int y, int x, int w)
             cx += ui_putf(y, cx, x + w - cx, " %s ", ui_glyph(G_ARROW));
             attroff(A_DIM);
         }
-        int at = s == a->live.s.step ? A_REVERSE | A_BOLD : 0;
+        int at = s == a->s->live.s.step ? A_REVERSE | A_BOLD : 0;
         attron(at);
         cx += ui_put(y, cx, x + w - cx, live_worked_step_name(s));
         attroff(at);
@@ -203,9 +194,9 @@ static void draw_chain(App *a, int y, int x, int w)
 /* The inspector: one entry of the current cell, written out. */
 static void draw_inspector(App *a, int y, int x, int w, int rows)
 {
-    const Trace *t = a->live.worked;
-    const WorkedSpec *ws = &a->w->worked;
-    int i = cursor(a)->r, j = cursor(a)->c;
+    const Trace *t = a->s->live.worked;
+    const WorkedSpec *ws = &a->s->w->worked;
+    int i = a->s->cur_r, j = a->s->cur_c;
     const TraceEntry *S = trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_SCORES);
     const TraceEntry *SS = trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_SCALED);
     const TraceEntry *SM = trace_find(t, STACK_DEC, 0, SUB_SELF, 0, T_MASKED);
@@ -229,7 +220,7 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
     ui_put(y, x, w, line);
     attroff(A_BOLD);
     /* only what the steps so far have computed: the practice pages ask for the rest */
-    int step = a->live.s.step;
+    int step = a->s->live.s.step;
     if (rows < 2 || step < 2)
         return;
     float sm = SM->data[i * SM->cols + j];
@@ -238,7 +229,7 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
         if (isfinite(SM->data[i * SM->cols + q]))
             z += exp((double)SM->data[i * SM->cols + q]);
     char sc[64], ms[64], wt[96];
-    if (a->live.s.scale)
+    if (a->s->live.s.scale)
         snprintf(sc, sizeof sc, ui.utf8 ? "÷√%d = %.3f" : "/sqrt(%d) = %.3f", ws->dk,
                  (double)SS->data[i * SS->cols + j]);
     else
@@ -258,32 +249,23 @@ static void draw_inspector(App *a, int y, int x, int w, int rows)
     ui_putf(y + 1, x, w, "%s   %s   %s", sc, ms, wt);
 }
 
-static void clamp_cursor(App *a)
-{
-    const WorkedSpec *ws = &a->w->worked;
-    if (cursor(a)->r >= ws->nq) cursor(a)->r = ws->nq - 1;
-    if (cursor(a)->c >= ws->nk) cursor(a)->c = ws->nk - 1;
-    if (cursor(a)->r < 0) cursor(a)->r = 0;
-    if (cursor(a)->c < 0) cursor(a)->c = 0;
-}
 
 static void worked_draw(App *a, Rect r)
 {
     if (ex_not_ran(a, r))
         return;
-    const WorkedSpec *ws = &a->w->worked;
-    clamp_cursor(a);
+    const WorkedSpec *ws = &a->s->w->worked;
     int y = r.y;
     attron(COLOR_PAIR(UI_ACCENT));
     ui_putf(y++, r.x, r.w, "worked attention  %d queries, %d keys, d_k %d, d_v %d  mask:%s  "
                            "scale:%s", ws->nq, ws->nk, ws->dk, ws->dv,
-            a->live.s.causal == 2 ? "after softmax" : a->live.s.causal ? "causal" : "none",
-            a->live.s.scale ? "on" : "off");
+            a->s->live.s.causal == 2 ? "after softmax" : a->s->live.s.causal ? "causal" : "none",
+            a->s->live.s.scale ? "on" : "off");
     attroff(COLOR_PAIR(UI_ACCENT));
     draw_chain(a, y++, r.x, r.w);
     attron(A_BOLD);
-    ui_putf(y++, r.x, r.w, "step %d/%d: %s", a->live.s.step + 1, LIVE_WORKED_STEPS,
-            live_worked_step_name(a->live.s.step));
+    ui_putf(y++, r.x, r.w, "step %d/%d: %s", a->s->live.s.step + 1, LIVE_WORKED_STEPS,
+            live_worked_step_name(a->s->live.s.step));
     attroff(A_BOLD);
     /* the mistake (mask after softmax): nothing is added before softmax, and the future's
      * weights are zeroed after it, so the rows no longer sum to 1 */
@@ -293,13 +275,13 @@ static void worked_draw(App *a, Rect r)
         "A = softmax(S'), then the future set to 0: rows no longer sum to 1",
         NULL,
     };
-    int late = a->live.s.causal == 2 && LATE[a->live.s.step];
-    ui_put(y++, r.x, r.w, late ? LATE[a->live.s.step] : FORMULA[a->live.s.step]);
+    int late = a->s->live.s.causal == 2 && LATE[a->s->live.s.step];
+    ui_put(y++, r.x, r.w, late ? LATE[a->s->live.s.step] : FORMULA[a->s->live.s.step]);
     y++;
     Mat m[4];
     int n = step_mats(a, m);
-    const TraceEntry *mask = trace_find(a->live.worked, STACK_DEC, 0, SUB_SELF, -1, T_MASK);
-    int insp = (a->allowed & C_CURSOR) && a->live.s.step >= 1 ? 2 : 0;
+    const TraceEntry *mask = trace_find(a->s->live.worked, STACK_DEC, 0, SUB_SELF, -1, T_MASK);
+    int insp = (a->s->allowed & C_CURSOR) && a->s->live.s.step >= 1 ? 2 : 0;
     int x = r.x, band = 0;
     for (int i = 0; i < n; i++) {
         int mw = mat_width(a, &m[i]), mh = mat_rows(&m[i]) + 2;
@@ -322,62 +304,19 @@ static void worked_draw(App *a, Rect r)
                        r.y + r.h - (y + band + 1));
 }
 
-static int worked_key(App *a, Request req, int k)
-{
-    (void)k;
-    if (!a->ran)
-        return 0;
-    int d = req == REQ_STEP_NEXT ? 1 : req == REQ_STEP_PREV ? -1 : 0;
-    if (d) {
-        int s = a->live.s.step + d;
-        if (s < 0 || s >= LIVE_WORKED_STEPS) {
-            app_msg(a, 0, s < 0 ? "first step" : "last step: the output");
-            return 1;
-        }
-        a->live.s.step = s;
-        app_run(a);
-        return 1;
-    }
-    switch (req) {
-    case REQ_CURSOR_UP: cursor(a)->r--; clamp_cursor(a); return 1;
-    case REQ_CURSOR_DOWN: cursor(a)->r++; clamp_cursor(a); return 1;
-    case REQ_CURSOR_LEFT: cursor(a)->c--; clamp_cursor(a); return 1;
-    case REQ_CURSOR_RIGHT: cursor(a)->c++; clamp_cursor(a); return 1;
-    case REQ_TOGGLE_MASK: /* none -> causal -> after softmax (the mistake) -> none */
-        a->live.s.causal = (a->live.s.causal + 1) % 3;
-        app_msg(a, 0, "%s", a->live.s.causal == 2 ? "mask applied AFTER softmax: the mistake"
-                            : a->live.s.causal ? "causal mask on, before softmax"
-                                               : "causal mask off");
-        app_run(a);
-        return 1;
-    case REQ_TOGGLE_SCALE:
-        a->live.s.scale = !a->live.s.scale;
-        app_msg(a, 0, "scaling by 1/√d_k %s", a->live.s.scale ? "on" : "off");
-        app_run(a);
-        return 1;
-    default:
-        return 0;
-    }
-}
 
 static int worked_need(App *a, int w)
 {
     (void)w;
-    const WorkedSpec *ws = &a->w->worked;
+    const WorkedSpec *ws = &a->s->w->worked;
     int big = ws->nq > ws->nk ? ws->nq : ws->nk;
     if (ws->dk > big)
         big = ws->dk;
     return big + 10;
 }
 
-/* A page starts with the cursor on query 0, key 0. */
-static void cursor_reset(App *a)
-{
-    cursor(a)->r = cursor(a)->c = 0;
-}
 
 const ViewOps VIEW_WORKED = {
     .name = "worked", .kind = W_WORKED, .keymap = KM_WORKED, .common = C_RESET,
-    .draw = worked_draw, .key = worked_key, .need = worked_need,
-    .state_size = sizeof(Cursor), .reset = cursor_reset,
+    .draw = worked_draw, .need = worked_need,
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_lab.sh - the lab page at 80×24: the last page of the matrix-form lesson names the
 # commands; with `attend lab watch` running beside it, the page shows the verdict and the three
-# heatmaps (yours, the engine's, the difference) and follows every save (FAIL, then PASS);
+# heatmaps (yours, the engine's, the difference) and the diagnosis, and follows every save (FAIL,
+# then PASS);
 # NO_COLOR=1 TERM=xterm LANG=C draws the heatmaps with ASCII shades.
 . "$(dirname "$0")/harness.bash"
 if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
@@ -25,12 +26,13 @@ mkfifo "$E2E_TMP/in"
 wpid=$!
 exec 7>"$E2E_TMP/in"
 expect "FAIL " "a failing check shows on the page" 20
+expect "Diagnosis no-scale: The scores were not divided" "the diagnosis shows on the page"
 expect "yours" "the learner's heatmap"
 expect "attend's engine" "the engine's heatmap"
 expect "|difference| (max" "their difference, its maximum printed"
 check "the page fits 80x24 with its footer" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | tail -n 1 | grep -q 'q quit'"
 sleep 1.1 # a new modification time, whatever the file system's resolution
-cp tests/labs/ref/attention.py "$work/attention.py"
+cp data/labs/solutions/attention.py "$work/attention.py"
 expect "PASS " "the page follows the save: PASS" 20
 expect_gone "FAIL " "the failure is gone"
 exec 7>&-

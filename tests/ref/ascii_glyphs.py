@@ -5,7 +5,7 @@ Prints "N passed, N failed"."""
 import os
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import re,glob,json,sys
-ui=open('src/tui/ui_text.c',encoding='utf-8').read()
+ui=open('src/session/ui_text.c',encoding='utf-8').read()
 start=ui.index('TRANSLIT[] = {'); tab=ui[start:ui.index('};',start)]
 keys=set()
 for u in re.findall(r'\{"((?:[^"\\]|\\.)*)", "',tab):

@@ -13,7 +13,7 @@ expect 2 "needs a value" -- "$A" dump --sentence
 expect 1 "--mask must be" -- "$A" dump --sentence "$S" --mask upper
 expect 1 "--pe must be" -- "$A" dump --sentence "$S" --pe fourier
 expect 2 "--format is text or json" -- "$A" dump --sentence "$S" --format yaml
-# every subcommand's options go through one parser (src/tui/opts.c): the same messages
+# every subcommand's options go through one parser (src/session/opts.c): the same messages
 expect 2 "--next needs a whole number from 1 to 100, not \"0\"" -- "$A" dump --sentence "$S" --next 0
 expect 2 "attend heads: --format is text or json, not \"xml\"" -- "$A" heads --format xml
 expect 2 "attend lab: --lang is py or c, not \"rust\"" -- "$A" lab check attention x.py --lang rust

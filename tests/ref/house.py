@@ -5,14 +5,16 @@
    foo -> bar when build/ROOM/foo.o uses a symbol (a function or a variable) that bar.o
    defines (nm on the objects of $BUILD, default build/: run after make); and every such edge
    follows the layering;
-2. every include follows the layering  engine <- course <- tui <- cli: a room includes only its
-   own headers and those of the rooms below it; only src/tui includes curses; cJSON appears
-   only in the loaders;
+2. every include follows the layering  engine <- course <- session <- tui <- cli: a room
+   includes only its own headers and those of the rooms below it; only src/tui includes
+   curses; cJSON is used (nm: a cJSON_ symbol) only by the loaders CJSON_LOADERS lists;
 3. no .c file is over 1,000 lines, and no function over 120 lines unless the comment above it
    says why (it contains "over 120 lines");
 4. no raw key codes (27, 127, 8 as a key) in src/tui or src/cli: they use the named constants;
 5. a trace's entries are read through trace_entry or trace_find (which fill the derived scaled
-   and masked matrices) everywhere but in the engine files that write them.
+   and masked matrices) everywhere but in the engine files that write them;
+6. the Session (src/session, issue 33): no front end's struct keeps a copy of its state (a
+   fixture that does must be caught), and every request the key table binds has a handler.
 
 Prints one line per check and closes with "N passed, N failed".
 """
@@ -23,9 +25,31 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SRC = os.path.join(ROOT, "src")
-ROOMS = ["engine", "course", "tui", "cli"]          # lowest first
+ROOMS = ["engine", "course", "session", "tui", "cli"]  # lowest first
 MAY_SEE = {r: set(ROOMS[: i + 1]) for i, r in enumerate(ROOMS)}
-CJSON_OK = {"json", "model_io", "lesson_load", "question_load", "progress", "lesson", "question"}
+# The modules that may call cJSON (computed from nm: an object that uses a cJSON_ symbol), each
+# a loader or writer of a file format. A module that stops using cJSON is named below (drop it
+# from the list); a new one must be added here with its reason.
+CJSON_LOADERS = {
+    "engine/json": "the JSON helpers: parse with file:line:col, write atomically",
+    "engine/model_io": "model files (attend's JSON format)",
+    "engine/hf_model": "a Hugging Face model's config.json",
+    "engine/hf_tokenizer_load": "a Hugging Face tokenizer.json",
+    "engine/safetensors": "the safetensors header",
+    "engine/heads": "a model's training record (the heads' history)",
+    "engine/repeat_run": "the repeated-sequence recipe in a model's training record",
+    "course/lesson": "lessons/*.json",
+    "course/lesson_json": "lessons/*.json: typed reads with file:line:col",
+    "course/lesson_widget": "a lesson's widget",
+    "course/quiz_question": "a lesson's questions",
+    "course/quiz_schedule": "the review schedule in the progress file",
+    "course/progress": "the progress file",
+    "course/lab_progress": "the labs' progress",
+    "course/demo": "demo scripts and lecture plans",
+    "cli/cmd_model": "attend model: writes a model file",
+    "cli/cmd_train": "attend train: the training record",
+    "cli/cmd_train_repeat": "attend train --repeat: the recipe",
+}
 
 passed = failed = 0
 
@@ -76,12 +100,96 @@ for path, text in files.items():
     for inc in SYS.findall(text):
         if "curses" in inc and room != "tui":
             curses_bad.append(path)
-        if "cJSON" in inc and mod not in CJSON_OK:
-            cjson_bad.append(path)
-check(not layer_bad, "every include follows engine <- course <- tui <- cli" +
+check(not layer_bad, "every include follows engine <- course <- session <- tui <- cli" +
       "".join("\n    " + b for b in layer_bad))
 check(not curses_bad, "only src/tui includes curses" + "".join("\n    " + b for b in curses_bad))
-check(not cjson_bad, "cJSON only in the loaders" + "".join("\n    " + b for b in cjson_bad))
+
+# ---- the Session (issue 33): one copy of the state, every key handled ----
+def strip_comments(t):
+    return re.sub(r"/\*.*?\*/|//[^\n]*", "", t, flags=re.S)
+
+
+def members(body):
+    names = []
+    for decl in body.split(";"):
+        decl = re.sub(r"\[[^\]]*\]", "", decl.strip())
+        for part in decl.split(","):
+            m = re.search(r"(\w+)\s*$", part.strip())
+            if m:
+                names.append(m.group(1))
+    return names
+
+
+# The Session's state a front end must not keep a copy of: the widget's state and the
+# selection (session.h), by the names the Session gives them.
+SESSION_STATE = {"ctl", "order", "sentence", "src", "n_src", "tgt", "n_tgt", "chip_cur",
+                 "chip_pick", "cur_r", "cur_c", "inspected", "all_heads", "allowed", "prog_ok",
+                 "only_lesson", "course", "mt", "n_mt", "equiv", "run_err", "tensor", "snap",
+                 "layer", "head", "cross", "live", "step", "ran"}
+# Front-end structs that hold state of that name which is not the Session's, and why.
+STATE_OK = {
+    ("tui/view_train.c", "TrainState"): "the train widget's own training run and the heatmap "
+                                        "of the model it trains (not the page's model)",
+}
+FRONT_END = re.compile(r"^(tui/(app|view_|layout|present|demo_play|check_pages)|cli/plain)")
+
+
+def state_copies(texts):
+    """The structs of the front ends' files that keep a copy of the Session's state."""
+    bad = []
+    for path, text in sorted(texts.items()):
+        if not FRONT_END.match(path):
+            continue
+        t = strip_comments(text)
+        for m in re.finditer(r"(?:typedef\s+)?struct\s*(\w*)\s*\{([^{}]*)\}\s*(\w*)\s*;", t):
+            name = m.group(3) or m.group(1)
+            if (path, name) in STATE_OK:
+                continue
+            copy = sorted(set(members(m.group(2))) & SESSION_STATE)
+            if copy:
+                bad.append("%s: struct %s keeps %s (the Session's: read it from session.h)" %
+                           (path, name, ", ".join(copy)))
+    return bad
+
+
+sess = strip_comments(files.get("session/session.h", ""))
+body = re.search(r"typedef struct Session \{(.*?)\} Session;", sess, re.S)
+fields = set(members(body.group(1))) if body else set()
+check(body and SESSION_STATE <= fields, "the Session holds the state the front ends must not copy" +
+      ("" if not body else "".join("\n    not in session.h: " + f for f in sorted(SESSION_STATE - fields))))
+copies = state_copies(files)
+check(not copies, "no front end keeps its own copy of the Session's state" +
+      "".join("\n    " + b for b in copies))
+FIXTURE = os.path.join(ROOT, "tests", "fixtures", "house", "plain_copy.c")
+with open(FIXTURE, encoding="utf-8") as fh:
+    fixture = fh.read()
+check(state_copies({"cli/plain_copy.c": fixture}),
+      "the copy rule catches a front end's copy of the state (tests/fixtures/house/plain_copy.c)")
+
+# every key the key table binds has a handler: a case, a comparison or an overlay's opens in
+# the Session, a view or a front end (keys.c itself does not count)
+keytab = files.get("session/keys.c", "")
+bound = set(re.findall(r"KA?\([^()]*?(?:\([^()]*\))?[^()]*?,\s*(REQ_\w+)\)", keytab))
+HANDLER = re.compile(r"case\s+(REQ_\w+)\s*:|(?:==|!=)\s*(REQ_\w+)|(REQ_\w+)\s*(?:==|!=)|"
+                     r"\.opens\s*=\s*(REQ_\w+)")
+handled = set()
+for path, text in files.items():
+    if path.split("/")[0] in ("session", "tui", "cli") and not path.startswith("session/keys."):
+        for m in HANDLER.finditer(strip_comments(text)):
+            handled.update(x for x in m.groups() if x)
+unhandled = sorted(bound - handled)
+check(len(bound) > 50 and not unhandled,
+      "every request the key table binds (%d) has a handler in the Session, a view or a front end"
+      % len(bound) + "".join("\n    no handler: " + r for r in unhandled))
+
+# which stack is shown: one rule, model_self_stack / model_output_stack / model_view_stack
+# (trace.c), never a ternary of its own on the architecture
+ARCH_TERNARY = re.compile(r"ARCH_(DECODER|ENCODER|ENCDEC)\s*\)?\s*\?\s*STACK_")
+ternaries = ["%s:%d: %s" % (path, n, line.strip()) for path, text in sorted(files.items())
+             if path != "engine/trace.c" for n, line in enumerate(text.split("\n"), 1)
+             if ARCH_TERNARY.search(line)]
+check(not ternaries, "which stack is shown is asked of model_self_stack/model_output_stack, "
+      "never an inline ARCH_ ? STACK_ ternary" + "".join("\n    " + b for b in ternaries))
 
 # circles: the call graph between object files (nm), Tarjan's strongly connected components
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
@@ -119,8 +227,19 @@ for mod, syms in used.items():
             why.setdefault((mod, target), []).append(sym)
 against = ["%s -> %s (%s)" % (a, b, ", ".join(why[(a, b)][:3])) for a in sorted(edges)
            for b in sorted(edges[a]) if b.split("/")[0] not in MAY_SEE[a.split("/")[0]]]
-check(not against, "every call between object files follows engine <- course <- tui <- cli" +
+check(not against, "every call between object files follows engine <- course <- session <- tui <- cli" +
       "".join("\n    " + b for b in against))
+
+# cJSON only in the loaders, computed from the objects (nm): a module that uses a cJSON_ symbol
+cjson_users = sorted(m for m, syms in used.items() if any(x.startswith("cJSON_") for x in syms))
+cjson_bad = [m for m in cjson_users if m not in CJSON_LOADERS]
+cjson_gone = sorted(m for m in CJSON_LOADERS if m not in objs)
+check(cjson_users and not cjson_bad and not cjson_gone,
+      "cJSON only in the listed loaders (%d modules use it)" % len(cjson_users) +
+      "".join("\n    not a listed loader: %s" % m for m in cjson_bad) +
+      "".join("\n    listed but no such module: %s" % m for m in cjson_gone))
+for m in sorted(set(CJSON_LOADERS) - set(cjson_users) - set(cjson_gone)):
+    print("note - %s no longer uses cJSON: drop it from CJSON_LOADERS" % m)
 
 index = {}
 low = {}
@@ -221,7 +340,7 @@ check(not long_funcs and n_funcs > 300,
 RAW = re.compile(r"(case\s+(27|127|8)\s*:|[=!]=\s*(27|127|8)\b)")
 raw = []
 for path, text in files.items():
-    if path.split("/")[0] in ("tui", "cli"):
+    if path.split("/")[0] in ("session", "tui", "cli"):
         for n, line in enumerate(text.split("\n"), 1):
             if RAW.search(line):
                 raw.append("%s:%d: %s" % (path, n, line.strip()))

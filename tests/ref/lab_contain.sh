@@ -21,7 +21,7 @@ procs() {
     local p a n=0
     for p in /proc/[0-9]*; do
         [ "${p#/proc/}" = "$$" ] || [ "${p#/proc/}" = "${lpid:-}" ] && continue
-        mapfile -d '' a <"$p/cmdline" 2>/dev/null || continue
+        mapfile -d "" a 2>/dev/null <"$p/cmdline" || continue
         [[ "${a[*]}" == *"$tmp"* ]] && n=$((n + 1))
     done
     echo "$n"
@@ -42,7 +42,7 @@ for _ in $(seq 600); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 port=$(cat "$tmp/port")
 
 modes="limits"
-probe=$("$A" lab check attention tests/labs/ref/attention.py --no-torch 2>&1)
+probe=$("$A" lab check attention data/labs/solutions/attention.py --no-torch 2>&1)
 grep -q "your code runs in bubblewrap" <<<"$probe" && modes="bwrap limits"
 echo "lab_contain: modes: $modes"
 
@@ -69,8 +69,8 @@ for mode in $modes; do
     # the compiler under a memory limit: a message, exit 2, no cc1 left
     expect 2 "could not compile" -- "$A" lab check attention "$w/devzero.c"
     n=$(procs); [ "$n" -eq 0 ] && ok || bad "$mode: devzero.c left $n processes behind"
-    # the input mutated: still judged, and the arrays attend compares are its own
-    expect 0 "PASS" -- "$A" lab check attention "$w/mutate.py" --no-torch
+    # the input mutated: named, a failure
+    expect 1 "attention changed its argument Q in place" -- "$A" lab check attention "$w/mutate.py" --no-torch
     # writes, environment, network
     rm -f /var/tmp/attend-escape-test
     out=$("$A" lab check attention "$w/escape.py" --no-torch 2>&1)

@@ -44,6 +44,38 @@ if "$PY" $CHECK rows "$tmp/mask.out" "$tmp/causal.json"; then ok; else bad "rows
 head -n "$(grep -nF "mask causal on:" "$tmp/mask.out" | cut -d: -f1)" "$tmp/mask.out" >"$tmp/before.out"
 if "$PY" $CHECK rows "$tmp/before.out" "$tmp/none.json"; then ok; else bad "rows before m"; fi
 
+# ---- announcements that are true, against attend dump (issue 33) ----
+# m: the row that changed most, by token, before and after
+if "$PY" $CHECK change "$tmp/mask.out" "mask causal on" "$tmp/none.json" "$tmp/causal.json"; then ok; else bad "the mask announcement"; fi
+# lesson 9's swap: nothing changes except places; the tokens are compared, not the positions
+run swap9 'swap 0 2\nq\n' --plain --lesson permutation-equivariance
+s9=$(sentence "$(lesson_json permutation-equivariance)" 0)
+"$A" dump --model decoder.json --sentence "$s9" --mask none --pe none --format json >"$tmp/s9a.json"
+"$A" dump --model decoder.json --sentence "$s9" --mask none --pe none --order 2,1,0,3 --format json >"$tmp/s9b.json"
+has swap9 "no weight changed at the printed precision"
+has swap9 "still gives"
+if "$PY" $CHECK change "$tmp/swap9.out" "swapped positions 0 and 2" "$tmp/s9a.json" "$tmp/s9b.json"; then ok; else bad "lesson 9's swap announcement"; fi
+# under the causal mask (page 4) the same swap does move weights: the one that moved most, by token
+run swap9m 'swap 0 2\nq\n' --plain --lesson permutation-equivariance --page 4
+"$A" dump --model decoder.json --sentence "$s9" --mask causal --pe none --order 2,1,0,3 --format json >"$tmp/s9c.json"
+"$A" dump --model decoder.json --sentence "$s9" --mask causal --pe none --format json >"$tmp/s9d.json"
+has swap9m "changed most: it now gives"
+if "$PY" $CHECK change "$tmp/swap9m.out" "swapped positions 0 and 2" "$tmp/s9c.json" "$tmp/s9d.json"; then ok; else bad "the swap announcement under the causal mask"; fi
+# an edit: the new sentence's own facts, never a row of the old one
+run edit1 'edit the cat sat on the mat\nq\n' --plain --lesson why-attention --page 4
+"$A" dump --model wordnet.json --sentence "the cat sat on the mat" --layer 0 --head 1 --format json >"$tmp/e1.json"
+if "$PY" $CHECK change "$tmp/edit1.out" 'sentence "the cat sat on the mat", 6 tokens' "$tmp/e1.json" "$tmp/e1.json"; then ok; else bad "the edit announcement"; fi
+# lesson 7's worked mask: a weight said to change prints differently; no internal numbers
+run worked7 'm\nm\nm\nq\n' --plain --lesson causal-mask --page 6
+if grep -E '^mask' "$tmp/worked7.out" | grep -qE '\(was ([0-9.]+)\)' && grep -E '^mask' "$tmp/worked7.out" | grep -E 'gives \S+ ([0-9.]+) \(was \1\)'; then bad "a weight said to change prints the same"; else ok; fi
+if grep -qE 'causal [0-9] -> [0-9]' "$tmp/worked7.out"; then bad "an internal enum number"; else ok; fi
+# X on the multi-head passport: offered, and it knocks the head out
+run knock 'X\nq\n' --plain --lesson multi-head --page 2
+has knock "Keys: "
+if grep -m1 '^Keys: ' "$tmp/knock.out" | grep -qF 'X knock out'; then ok; else bad "X not offered on multi-head page 2"; fi
+has knock "layer 0 head 0 knocked out: "
+if grep -qF '"X" does nothing' "$tmp/knock.out"; then bad "X does nothing on the page that offers it"; else ok; fi
+
 # ---- the whole course with next, to its end ----
 pages=$("$PY" -c 'import json,glob; print(sum(len(json.load(open(f))["pages"]) for f in glob.glob("lessons/*.json")))')
 XDG_STATE_HOME="$tmp/walk" run walk "$(for i in $(seq 1 $((pages + 2))); do printf 'next\\n'; done)" --plain

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""wordnet_corpus.py - with Debian's wordnet-base installed, tools/wordnet_corpus rebuilds the
+"""wordnet_corpus.py - with Debian's wordnet-base and scowl installed, tools/wordnet_corpus rebuilds the
 corpus and vocabulary (the committed vocabulary is what it writes, and no everyday sentence is
 in the corpus; docs/data.md gives its sizes as the tool counts them), and tools/model_report on
 the shipped models writes docs/model-report.md exactly."""
@@ -30,11 +30,38 @@ def thin(n):
 
 
 data_md = open("docs/data.md", encoding="utf-8").read()
-if os.path.exists("/usr/share/wordnet/data.noun"):
+# the natural vocabulary's options (Makefile: SCOWL, EVERYDAY, NATURAL) and what make models
+# passes today (WORDNET_VOCAB: empty while the shipped model is the one trained before it)
+mk = open("Makefile").read()
+scowl = re.search(r"^SCOWL\s*:=\s*(\S+)", mk, re.M).group(1)
+lists = re.search(r"^EVERYDAY\s*:=\s*\$\(addprefix --everyday \$\(SCOWL\)/,([^)]*)\)", mk,
+                  re.M | re.S).group(1).replace("\\", " ").split()
+check(len(lists) >= 1, "the Makefile names the everyday word lists (%s)" % lists)
+natural = ["--natural"] + [a for f in lists for a in ("--everyday", os.path.join(scowl, f))]
+shipped = re.search(r"^WORDNET_VOCAB\s*\?=(.*)$", mk, re.M).group(1).strip()
+shipped_args = natural if shipped == "$(NATURAL)" else []
+check(shipped in ("", "$(NATURAL)"), "WORDNET_VOCAB is empty or $(NATURAL): %r" % shipped)
+if os.path.exists("/usr/share/wordnet/data.noun") and os.path.isdir(scowl):
     with tempfile.TemporaryDirectory() as tmp:
+        # the natural vocabulary as make models WORDNET_VOCAB='$(NATURAL)' writes it: its share
+        # of everyday words that read naturally (tests/unit/test_words.c) is docs' figure
+        nat = os.path.join(tmp, "natural.txt")
+        r = subprocess.run([BUILD + "/tools/wordnet_corpus", "--out", tmp, "--vocab", nat,
+                            "--not-in", "data/everyday.txt"] + natural, capture_output=True,
+                           text=True)
+        check(r.returncode == 0, "wordnet_corpus --natural: %s" % r.stderr.strip())
+        r = subprocess.run([BUILD + "/tests/test_words"], capture_output=True, text=True,
+                           env=dict(os.environ, WORDS_VOCAB=nat, WORDS_MIN="943"))
+        m = re.search(r"\(([0-9.]+)%\)", r.stdout)
+        check(r.returncode == 0 and m, "test_words on the natural vocabulary: %s%s" %
+              (r.stdout.strip(), r.stderr.strip()))
+        fmt = open("docs/model-format.md", encoding="utf-8").read()
+        check(m and ("%s%%" % m.group(1)) in fmt, "docs/model-format.md gives the natural "
+              "vocabulary's share (%s%%)" % (m and m.group(1)))
         vocab = os.path.join(tmp, "vocab.txt")
         r = subprocess.run([BUILD + "/tools/wordnet_corpus", "--out", tmp, "--vocab", vocab,
-                            "--not-in", "data/everyday.txt"], capture_output=True, text=True)
+                            "--not-in", "data/everyday.txt"] + shipped_args, capture_output=True,
+                           text=True)
         check(r.returncode == 0, "wordnet_corpus: %s" % r.stderr.strip())
         m = re.search(r"(\d+) lines \((\d+) examples, \d+ definitions\), (\d+) held out", r.stdout)
         want = m and "%s lines, %s of them examples, %s held out" % tuple(
@@ -55,7 +82,8 @@ if os.path.exists("/usr/share/wordnet/data.noun"):
               "docs/model-report.md is what model_report measures on the shipped models%s" %
               (": " + r.stderr.strip() if r.returncode else " (run make models)"))
 else:
-    print("wordnet: wordnet-base not installed: the corpus tool and the report are not checked")
+    print("wordnet: wordnet-base or scowl not installed: the corpus tool and the report are not "
+          "checked")
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

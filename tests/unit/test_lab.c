@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lab.h"
+#include "lab_way.h"
 #include "progress.h"
 #include "t.h"
 
@@ -74,17 +75,34 @@ static void test_labs(void)
         CHECK(v.pass && v.cases_ok == lc.n_cases, "%s: the engine's values pass", d->name);
         lab_result_free(&r);
         free(text);
-        for (const LabMistake *mk = d->mistakes; mk->id; mk++) {
-            int differs = 0;
+        /* the right way of lab_way.c is the engine's, on every case */
+        LabWay right;
+        memset(&right, 0, sizeof right);
+        for (int i = 0; i < lc.n_cases; i++) {
+            LabArray w[LAB_MAX_OUTS];
+            memset(w, 0, sizeof w);
+            int rc = lab_way_run(d->name, &right, &lc.cases[i], w), same = rc == 0;
+            for (int k = 0; same && k < lc.cases[i].n_outs; k++)
+                for (size_t j = 0; j < w[k].len; j++)
+                    same &= lab_close(lc.cases[i].want[k].v[j], w[k].v[j]);
+            CHECK(same, "%s case %d: lab_way_run's right way is the engine's", d->name, i + 1);
+            for (int k = 0; k < LAB_MAX_OUTS; k++)
+                lab_array_free(&w[k]);
+        }
+        /* every row of the catalogue that applies here is named by its own id when a learner
+         * answers that way on every case */
+        int applied = 0;
+        for (const LabMistake *mk = LAB_CATALOGUE; mk->id; mk++) {
+            if (lab_mistake_applies(d, &lc, mk) != 1)
+                continue;
+            applied++;
             for (int i = 0; i < lc.n_cases; i++) {
                 LabArray w[LAB_MAX_OUTS];
                 memset(w, 0, sizeof w);
-                int rc = mk->wrong(&lc.cases[i], w);
+                int rc = lab_way_run(d->name, &mk->way, &lc.cases[i], w);
                 for (int k = 0; k < lc.cases[i].n_outs; k++) {
                     if (rc == 0) {
                         outs[i][k] = w[k];
-                        for (size_t j = 0; j < w[k].len; j++)
-                            differs |= !lab_close(lc.cases[i].want[k].v[j], w[k].v[j]);
                     } else { /* does not apply: the right answer; w's own arrays freed */
                         lab_array_free(&w[k]);
                         lab_array_alloc(&outs[i][k], lc.cases[i].want[k].name,
@@ -95,12 +113,11 @@ static void test_labs(void)
                     }
                 }
             }
-            CHECK(differs, "%s/%s: the cases tell this mistake from the right answer", d->name,
-                  mk->id);
             text = answer(&lc, outs);
             judge(d, &lc, text, &v, &r);
-            CHECK(!v.pass && v.mistake && !strcmp(v.mistake->id, mk->id),
-                  "%s/%s: diagnosed as %s", d->name, mk->id, v.mistake ? v.mistake->id : "none");
+            CHECK(!v.pass && v.mistake && !strcmp(v.mistake->id, mk->id) && v.n_found == 1,
+                  "%s/%s: diagnosed as %s (%d named; maybe %s)", d->name, mk->id,
+                  v.mistake ? v.mistake->id : "none", v.n_found, v.maybe);
             CHECK(v.wrong_case >= 0 && strstr(v.message, "case "), "%s/%s: names the case",
                   d->name, mk->id);
             lab_result_free(&r);
@@ -109,12 +126,26 @@ static void test_labs(void)
                 for (int k = 0; k < lc.cases[i].n_outs; k++)
                     lab_array_free(&outs[i][k]);
         }
+        CHECK(applied >= 2, "%s: %d misconceptions apply", d->name, applied);
         lab_cases_free(&lc);
     }
 }
 
 static void test_parse(void)
 {
+    {
+        const char *m = "attend-lab-result 1\ncase 0 ok 1\nout 1 2\n1 2\nmutated Q mask\x1b\nend\n";
+        LabResult r;
+        char e[256];
+        CHECK(lab_result_parse(m, strlen(m), &r, e, sizeof e) == 0 &&
+                  !strcmp(r.got[0].mutated, "Q mask"),
+              "mutated read, control characters gone: '%s' %s", r.got[0].mutated, e);
+        lab_result_free(&r);
+        const char *m2 = "attend-lab-result 1\nmutated Q\nend\n";
+        CHECK(lab_result_parse(m2, strlen(m2), &r, e, sizeof e) < 0 && strstr(e, "line 2"),
+              "mutated without a case: %s", e);
+        lab_result_free(&r);
+    }
     static const char *const BAD[][2] = {
         {"", "line 1"},
         {"attend-lab-result 2\nend\n", "line 1"},
@@ -255,7 +286,7 @@ static void test_progress_and_show(const char *dir)
     lab_cases_make(d, &ck.cases, err, sizeof err);
     static LabArray outs[LAB_MAX_CASES][LAB_MAX_OUTS];
     for (int i = 0; i < ck.cases.n_cases; i++)
-        d->mistakes[0].wrong(&ck.cases.cases[i], outs[i]); /* no 1/√d_k: every case wrong */
+        lab_way_run(d->name, &LAB_CATALOGUE[0].way, &ck.cases.cases[i], outs[i]); /* no-scale */
     char *text = answer(&ck.cases, outs);
     lab_result_parse(text, strlen(text), &ck.result, err, sizeof err);
     lab_diagnose(d, &ck.cases, &ck.result, &ck.verdict);

@@ -70,6 +70,52 @@ static void test_handmade(void)
     vocab_free(&v);
 }
 
+/* The split: fewest pieces, a tie keeps the longer earlier piece ("love ##s", not "lo ##ves",
+ * where greedy longest-first would give "lov ##e ##s"); a number whole or its digits; a letter
+ * after a digit starts a piece; a byte inside a word is "##<0xHH>" and joins, one starting a
+ * word is "<0xHH>" and does not. */
+static void test_split_rules(void)
+{
+    const char *w[] = {"<pad>", "<unk>", "love", "lo", "lov", "##ves", "##s", "##e", "##v",
+                       "l", "o", "v", "e", "s", "1", "2", "9", "##1", "##2", "##9", "19",
+                       "##19", "b", "##b", "caf", "<0xC3>", "<0xA9>", "##<0xC3>", "##<0xA9>",
+                       ".", "a", "##a", "##o", "##l"};
+    int nw = (int)(sizeof w / sizeof *w);
+    Vocab v;
+    char err[256], out[1024];
+    TokenizeInfo info;
+    CHECK(vocab_init_kind(&v, VOCAB_WORDPIECE, w, nw, err, sizeof err) == 0, "%s", err);
+    CHECK(v.cont_bytes == 1, "a vocabulary with ##<0xHH> marks inner bytes");
+    CHECK(strcmp(toks(&v, "loves", out, sizeof out, &info), "love|##s") == 0, "%s", out);
+    CHECK(info.n_split == 1, "one word split: %d", info.n_split);
+    /* a number: whole when known, else one digit a token (never "19 ##9" nor "1 ##99") */
+    CHECK(strcmp(toks(&v, "19", out, sizeof out, NULL), "19") == 0, "%s", out);
+    CHECK(strcmp(toks(&v, "1992", out, sizeof out, NULL), "1|##9|##9|##2") == 0, "%s", out);
+    CHECK(strcmp(toks(&v, "12b", out, sizeof out, NULL), "1|##2|##b") == 0, "%s", out);
+    CHECK(strcmp(toks(&v, "b19", out, sizeof out, NULL), "b|##19") == 0, "%s", out);
+    /* bytes: é inside a word continues it, at a word's start it starts one */
+    CHECK(strcmp(toks(&v, "caf\xc3\xa9", out, sizeof out, NULL), "caf|##<0xC3>|##<0xA9>") == 0,
+          "%s", out);
+    CHECK(strcmp(toks(&v, "\xc3\xa9" "a", out, sizeof out, NULL), "<0xC3>|##<0xA9>|##a") == 0,
+          "%s", out);
+    int ids[16];
+    int n = vocab_tokenize(&v, "love \xc3\xa9" "a caf\xc3\xa9 1992.", ids, 16, NULL);
+    char joined[128];
+    vocab_join(&v, ids, n, joined, sizeof joined);
+    CHECK(strcmp(joined, "love \xc3\xa9" "a caf\xc3\xa9 1992 .") == 0, "joined '%s'", joined);
+    CHECK(!vocab_joins_prev(&v, vocab_id(&v, "<0xC3>")) &&
+          vocab_joins_prev(&v, vocab_id(&v, "##<0xA9>")), "which byte tokens join");
+    vocab_free(&v);
+    /* a vocabulary of before (no ##<0xHH>): its plain byte tokens still continue a word */
+    const char *old[] = {"<pad>", "<unk>", "caf", "<0xC3>", "<0xA9>"};
+    CHECK(vocab_init_kind(&v, VOCAB_WORDPIECE, old, 5, err, sizeof err) == 0, "%s", err);
+    n = vocab_tokenize(&v, "caf\xc3\xa9", ids, 16, NULL);
+    vocab_join(&v, ids, n, joined, sizeof joined);
+    CHECK(v.cont_bytes == 0 && n == 3 && strcmp(joined, "caf\xc3\xa9") == 0, "old vocabulary: "
+          "%d tokens, '%s'", n, joined);
+    vocab_free(&v);
+}
+
 /* A word longer than any piece is still covered, one piece after another, never truncated. */
 static void test_long_word(const Vocab *v)
 {
@@ -144,6 +190,34 @@ static void test_train(void)
     CHECK(info.n_tokens < 7 && info.n_unknown == 0, "walking -> %s", out);
     test_long_word(&a);
     test_never_unk(&a);
+    CHECK(!a.cont_bytes && vocab_id(&a, "##<0xC3>") < 0, "the vocabulary of before by default");
+    /* natural: no piece holds a digit or a byte; every byte token has its ##<0xHH> twin */
+    SubwordOpts on = o;
+    on.natural = 1;
+    on.n_words = 1; /* "the": every other word goes to the merges */
+    Vocab nat;
+    char numbers[1024];
+    snprintf(numbers, sizeof numbers, "%s1999 1999 1999 2019 2019 ab12 ab12\n", TEXT);
+    CHECK(subword_train(numbers, &on, &nat, err, sizeof err) == 0, "%s", err);
+    int bad = 0, first_nat = vocab_id(&nat, "the");
+    for (int i = first_nat + 1; i < nat.n; i++)
+        bad += strpbrk(nat.words[i], "0123456789<") != NULL;
+    CHECK(bad == 0 && vocab_id(&nat, "##<0xC3>") >= 0 && nat.cont_bytes && first_nat > 0,
+          "%d pieces with a digit or a byte", bad);
+    CHECK(strcmp(toks(&nat, "1999", out, sizeof out, &info), "1|##9|##9|##9") == 0, "%s", out);
+    vocab_free(&nat);
+    /* everyday words are kept whole after the counted ones, once, if only letters */
+    const char *every[] = {"the", "zebra", "Zebra", "x-ray", "zebra", "quokka"};
+    SubwordOpts oe = o;
+    oe.everyday = every;
+    oe.n_everyday = 6;
+    Vocab e;
+    CHECK(subword_train(TEXT, &oe, &e, err, sizeof err) == 0, "%s", err);
+    CHECK(e.n == a.n + 2 && vocab_id(&e, "zebra") == first_word + 6 &&
+          vocab_id(&e, "quokka") == first_word + 7 && vocab_id(&e, "x-ray") < 0,
+          "everyday words: %d tokens (%d before), zebra at %d", e.n, a.n, vocab_id(&e, "zebra"));
+    CHECK(strcmp(toks(&e, "quokka", out, sizeof out, &info), "quokka") == 0, "%s", out);
+    vocab_free(&e);
 
     /* a vocabulary file keeps the kind and "#" as a token */
     char path[128];
@@ -195,6 +269,7 @@ static void test_old_models(void)
 int main(void)
 {
     test_handmade();
+    test_split_rules();
     test_train();
     test_old_models();
     return t_done("test_subword");

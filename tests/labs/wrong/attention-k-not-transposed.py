@@ -1,4 +1,4 @@
-# Wrong on purpose (Q·K, K not transposed): the test expects the diagnosis "q-k-swapped".
+# Wrong on purpose (Q.K, K not transposed): the test expects the diagnosis "k-not-transposed".
 import numpy as np
 
 

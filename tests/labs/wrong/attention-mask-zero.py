@@ -13,6 +13,6 @@ def softmax(S):
 def attention(Q, K, V, mask=None):
     S = Q @ K.T / np.sqrt(Q.shape[1])
     if mask is not None:
-        S = np.where(np.isinf(mask), 0.0, S)
+        S = np.where(np.isinf(mask), 0.0, S + mask)
     W = softmax(S)
     return W @ V, W

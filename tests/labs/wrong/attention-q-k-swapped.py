@@ -1,4 +1,4 @@
-# Wrong on purpose (K·Qᵀ instead of Q·Kᵀ): the test expects the diagnosis "q-k-swapped".
+# Wrong on purpose (K.Q^T instead of Q.K^T): the test expects the diagnosis "q-k-swapped".
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# Wrong on purpose (softmax over the columns): the test expects the diagnosis "softmax-axis".
+# Wrong on purpose (softmax down the columns): the test expects the diagnosis "softmax-axis".
 import numpy as np
 
 

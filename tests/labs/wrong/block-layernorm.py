@@ -1,4 +1,4 @@
-# Wrong on purpose (LayerNorm): the test expects the diagnosis "layernorm".
+# Wrong on purpose (LayerNorm: the mean subtracted): the test expects the diagnosis "layernorm".
 import numpy as np
 
 

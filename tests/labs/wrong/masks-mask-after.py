@@ -1,4 +1,4 @@
-# Wrong on purpose (mask after the softmax): the test expects the diagnosis "mask-after".
+# Wrong on purpose (mask added after the softmax (the builders are right)): the test expects the diagnosis "mask-after".
 import numpy as np
 
 
@@ -16,4 +16,4 @@ def masked_softmax(S, M):
     mx = np.where(np.isfinite(mx), mx, 0.0)
     e = np.exp(S - mx)
     s = e.sum(axis=-1, keepdims=True)
-    return e / s + M
+    return np.divide(e, s, out=np.zeros_like(e), where=s > 0) + M

@@ -1,18 +1,18 @@
-# Wrong on purpose (0 where -inf belongs): the test expects the diagnosis "mask-zero".
+# Wrong on purpose (0 where -inf belongs in masked_softmax (the builders are right)): the test expects the diagnosis "mask-zero".
 import numpy as np
 
 
 def causal_mask(n):
-    return np.zeros((n, n))
+    return np.triu(np.full((n, n), -np.inf), k=1)
 
 
 def padding_mask(keep, n):
-    row = np.zeros(len(keep))
+    row = np.where(np.asarray(keep) > 0, 0.0, -np.inf)
     return np.tile(row, (n, 1))
 
 
 def masked_softmax(S, M):
-    S = np.where(np.isinf(M), 0.0, S)
+    S = np.where(np.isinf(M), 0.0, S + M)
     mx = np.max(S, axis=-1, keepdims=True)
     mx = np.where(np.isfinite(mx), mx, 0.0)
     e = np.exp(S - mx)

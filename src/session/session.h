@@ -1,0 +1,225 @@
+/* session.h - the one Session below both front ends (the player in src/tui, plain mode in
+ * src/cli): the course and progress, the lesson and page, the models and their traces, the
+ * sentence, target and order, the Controls, layer/head/cross, knock-outs, the explanation
+ * widgets' live state, and the selection both front ends read (the inspected cell, the
+ * step, the chip cursor and pick, the tensor shown). A key's request changes the Session
+ * through session_request (session_req.c), which returns a Change as data: what changed,
+ * with its numbers, and what the widget's numbers did (describe_diff). Each front end only
+ * words the Change (the player's status line, plain mode's announcement) and draws; neither
+ * keeps a copy of this state (tests/ref/house.py checks). No curses, no printing. */
+#ifndef ATTEND_SESSION_H
+#define ATTEND_SESSION_H
+
+#include <stddef.h>
+
+#include "attend_assert.h"
+#include "describe.h"
+#include "keys.h"
+#include "lesson.h"
+#include "live.h"
+#include "model.h"
+#include "progress.h"
+#include "widget.h"
+
+#define SESSION_MAX_TOK 128    /* longest sequence a front end runs (models cap it lower) */
+#define SESSION_MAX_MODELS 16  /* models per course with their traces */
+#define SESSION_PROSE_MAX 16384
+#define SESSION_DETAIL_MAX 600
+
+typedef struct {
+    const Model *model;
+    Trace *t, *eq_a, *eq_b;
+} SessionTraces;
+
+/* Why a request changed nothing (Change.why). */
+typedef enum {
+    WHY_NONE,
+    WHY_FIRST_STEP,      /* a step back from the first step */
+    WHY_LAST_STEP,       /* a step on from the last step */
+    WHY_TEXT_DONE,       /* generate: the text is finished (Change.to: the GenEnd reason) */
+    WHY_TOKEN_CAP,       /* generate: the front end runs at most Change.to tokens */
+    WHY_RANGE,           /* an increase or decrease at its limit (Change.to: the limit) */
+    WHY_NO_SWAP,         /* the page does not allow swapping */
+    WHY_BAD_SWAP,        /* a swap of positions that are not two different tokens */
+    WHY_NO_CELL,         /* a cell outside the attention shown */
+    WHY_ALL_HEADS,       /* the cell cursor while every head is shown (a shows one) */
+    WHY_EMPTY,           /* an edited sentence without a token */
+    WHY_TOO_LONG,        /* an edited sentence of Change.from tokens over the cap Change.to */
+    WHY_NO_TENSOR,       /* a tensor name the run does not have */
+    WHY_GREEDY,          /* generate: a temperature or seed while greedy (t samples) */
+    WHY_BROKEN,          /* a page of a lesson that did not load (detail: file: why) */
+    WHY_FIRST_PAGE,      /* back from the first page (of the course, or of --lesson) */
+    WHY_LAST_PAGE,       /* on from the last page of --lesson */
+    WHY_END,             /* on from the last page of the course (detail: broken lessons
+                            skipped on the way) */
+} ChangeWhy;
+
+/* Why generate's text ended (Change.to with WHY_TEXT_DONE). */
+enum { GEN_END_MAX_LEN, GEN_END_STOP, GEN_END_EOS };
+
+/* A request's effect, as data. kind says which part of the Session changed; req is the
+ * request that made it; from/to are the setting's old and new values (a mask, PE kind,
+ * head, layer, step, d_k, N, seed; a temperature in fto), a and b two more numbers (swap:
+ * the positions; pick: the chip; cell: row and column; knock-out: layer and head). diff says
+ * what the widget's numbers did when the widget ran again (describe_diff). detail holds the
+ * course's words for a knock-out (ablation.c) or the unknown words of an edit. */
+typedef enum {
+    CH_NONE,      /* not handled: the request means nothing here */
+    CH_REFUSED,   /* handled, nothing changed: why */
+    CH_CONTROL,   /* a model control: mask, padding, PE, scale, head, layer, heads, scores */
+    CH_KNOCK,     /* a head knocked out or back in */
+    CH_LIVE,      /* an explanation widget's setting */
+    CH_STEP,      /* the step (passport, worked, kvcache, generate) */
+    CH_SENTENCE,  /* the sentence (b=0) or decoder sentence (b=1) */
+    CH_ORDER,     /* the order: a swap or the original order again */
+    CH_PICK,      /* a chip picked (to: the chip) or the pick dropped (to: -1) */
+    CH_CURSOR,    /* the chip cursor or the inspected cell moved */
+    CH_TENSOR,    /* the matrix widget's tensor */
+    CH_RESET,     /* the page's starting state */
+    CH_PAGE,      /* another page: a lesson, b page (detail: broken lessons skipped on the
+                     way, "" when none) */
+} ChangeKind;
+
+typedef struct {
+    ChangeKind kind;
+    Request req;
+    ChangeWhy why;
+    int from, to, a, b;
+    float fto;
+    int ran;                 /* 1: the widget ran again; diff holds what its numbers did */
+    DescribeDiff diff;
+    char detail[SESSION_DETAIL_MAX];
+} Change;
+
+typedef struct Session {
+    /* course and progress */
+    Course course;
+    Progress prog;
+    int prog_ok;             /* 1: progress is saved on page changes */
+    int lesson, page;        /* current (lesson index into course.lessons) */
+    const char *only_lesson; /* --lesson ID: paging stays inside it (NULL once another opens) */
+    char warn[600];          /* what loading said (broken lessons, progress not saved) */
+
+    /* the engine */
+    SessionTraces mt[SESSION_MAX_MODELS];
+    int n_mt;
+    const Model *model;      /* of the current page, NULL for prose only */
+    Trace *t, *eq_a, *eq_b;  /* of that model */
+
+    /* the page's widget: its start, the Controls and the learner's changes */
+    const Widget *w;
+    unsigned allowed;        /* C_* the page allows */
+    char sentence[256], target[256];
+    int src[SESSION_MAX_TOK], n_src, tgt[SESSION_MAX_TOK], n_tgt;
+    Controls ctl;
+    int order[SESSION_MAX_TOK];
+    int layer, head, cross, scores, all_heads;
+    int ran;                 /* 1: t holds a run of the current state */
+    char run_err[256];
+    float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
+    LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */
+
+    /* the selection both front ends show */
+    int cur_r, cur_c;        /* the inspected cell (heatmap, worked) */
+    int inspected;           /* 1: the learner moved to or named a cell since the page began */
+    int chip_cur, chip_pick; /* the chips' cursor; the picked chip, -1 when none */
+    int step;                /* the passport's step */
+    char tensor[40];         /* the matrix widget's tensor */
+
+    char prose[SESSION_PROSE_MAX]; /* the page's prose, placeholders resolved (UTF-8, or ASCII
+                                      in ASCII mode: ui_text) */
+    DescribeSnap *snap;      /* the numbers after the last change (owned) */
+    Change last;             /* the last request's Change (the parity test compares them) */
+    long n_requests;         /* requests the Session handled since it began */
+    char msg[600];           /* what went wrong opening the last page ("" when nothing) */
+} Session;
+
+/* ---- session.c: course, pages, runs ---- */
+/* A new Session (zeroed, its snapshot allocated); NULL when out of memory. */
+Session *session_new(void);
+/* Frees s and everything it holds (NULL is fine). */
+void session_delete(Session *s);
+/* Loads the course in dir and the progress, and picks the page to start on (only: a lesson
+ * id, paging stays in it; page: 1-based, 0 for the saved one). Does not open it: the front
+ * end calls session_open(s, s->lesson, s->page). 0, or -1 with a message in err. */
+int session_load(Session *s, const char *dir, const char *only, int page, char *err,
+                 size_t errlen);
+/* Opens page of lesson (clamped), starts its widget, saves progress; a broken lesson is not
+ * opened. ch (NULL: not wanted) gets CH_PAGE, or CH_REFUSED with WHY_BROKEN; msg says what
+ * went wrong on the way (the page's model did not load, progress not saved), "" when
+ * nothing did. 1 when it opened. */
+int session_open(Session *s, int lesson, int page, Change *ch);
+/* Next (+1) or previous (-1) page, across lessons unless only_lesson, skipping broken
+ * lessons. ch gets CH_PAGE (detail: the broken lessons skipped), or CH_REFUSED with
+ * WHY_FIRST_PAGE, WHY_LAST_PAGE or WHY_END. 1 when a page opened. */
+int session_turn(Session *s, int dir, Change *ch);
+/* Gives the course's "@opened" pages the model m (lesson_open_model: the course takes it;
+ * the traces sized for the model that held its slot go). jump: s->lesson and s->page become
+ * the first page on it. Does not open a page. 0, or -1 with a message in err. */
+int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen);
+/* Shows widget w on model m outside any course (m and w must outlive s). 0, or -1. */
+int session_use(Session *s, const Model *m, const Widget *w);
+/* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
+ * progress file was left in, else its first page not yet seen, else 0. */
+int session_resume_page(const Session *s, int lesson);
+/* The current page, NULL when none. */
+const Page *session_page(const Session *s);
+/* The kind of the current page's widget (W_NONE without a widget or a model). */
+WidgetKind session_kind(const Session *s);
+/* Starts the page's widget from its start state and runs it. */
+void session_reset_widget(Session *s);
+/* Recomputes the trace (or an explanation widget's numbers) from the state: one widget_run,
+ * the run check-lessons and the quiz use too; then the prose. */
+void session_run(Session *s);
+/* The run io of the current state; the describe view of it. */
+void session_io(const Session *s, WidgetIO *io);
+void session_view(const Session *s, DescribeView *v);
+/* Keeps the current run's numbers as the "before" of the next Change. */
+void session_snap(Session *s);
+/* The placeholders, blocks and guards of the current prose that do not resolve (up to max
+ * in f); how many. */
+int session_prose_fails(Session *s, PlaceholderFail *f, int max);
+/* The stack and sublayer the heatmap shows; its rows and columns; their tokens. */
+Stack session_stack(const Session *s);
+Sublayer session_sub(const Session *s);
+int session_rows(const Session *s);
+int session_cols(const Session *s);
+const char *session_row_token(const Session *s, int i);
+const char *session_col_token(const Session *s, int j);
+/* The invariant after every change: with a model, the layer and head shown are the model's. */
+static inline int session_view_ok(const Session *s)
+{
+    return !s->model || (s->layer >= 0 && s->layer < s->model->cfg.n_layers && s->head >= 0 &&
+                         s->head < s->model->cfg.n_heads);
+}
+
+/* ---- session_req.c: requests and their Change ---- */
+/* The keymap of widget kind k (KM_NONE for a prose page). */
+Keymap session_keymap(WidgetKind k);
+/* The keymaps a key is looked up in on the page, in order: the widget's, the shared
+ * controls' (widget pages), the global keys'. Returns how many (at most 3). */
+int session_keymaps(const Session *s, Keymap km[3]);
+/* What the key table's conditions and footer labels read of the Session. */
+void session_key_state(const Session *s, KeyState *ks);
+/* Does req on the Session (arg: the text a front end typed for it, NULL for none: an edit's
+ * sentence, a tensor's name) and fills ch. Returns 1 when the Session handled it (ch->kind
+ * not CH_NONE, CH_REFUSED with why when nothing could change), 0 when req is not the
+ * Session's (the front end's own: scrolling, overlays, paging, training). */
+int session_request(Session *s, Request req, const char *arg, Change *ch);
+/* The learner's sentence (target 0) or decoder sentence (1). 1 when handled (always). */
+int session_set_sentence(Session *s, int target, const char *text, Change *ch);
+/* Swaps the chips at positions i and j. */
+int session_swap(Session *s, int i, int j, Change *ch);
+/* Moves the chip cursor to chip i and picks it (a click: as moving there and pressing Enter). */
+int session_pick_chip(Session *s, int i, Change *ch);
+/* Inspects cell (row, col) of the attention shown. */
+int session_select_cell(Session *s, int row, int col, Change *ch);
+/* Shows tensor name on the matrix widget. */
+int session_set_tensor(Session *s, const char *name, Change *ch);
+/* One line naming every field of the Session's state that a key may change (for the
+ * parity test and its failure messages). Returns out. */
+const char *session_state_line(const Session *s, char *out, size_t n);
+/* One line of the Change's data (kind, request, numbers, diff), for the parity test. */
+const char *session_change_line(const Change *ch, char *out, size_t n);
+
+#endif

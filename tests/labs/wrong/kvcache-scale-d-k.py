@@ -1,0 +1,11 @@
+# Wrong on purpose (divided by d_k): the test expects the diagnosis "scale-d-k".
+import numpy as np
+
+
+def decode_step(cache, q, k, v):
+    cache.setdefault("K", []).append(k)
+    cache.setdefault("V", []).append(v)
+    K, V = np.array(cache["K"]), np.array(cache["V"])
+    s = K @ q / q.shape[0]
+    e = np.exp(s - s.max())
+    return (e / e.sum()) @ V

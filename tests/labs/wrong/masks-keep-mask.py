@@ -1,0 +1,20 @@
+# Wrong on purpose (1 to read, 0 to hide): the test expects the diagnosis "keep-mask".
+import numpy as np
+
+
+def causal_mask(n):
+    return np.tril(np.ones((n, n)))
+
+
+def padding_mask(keep, n):
+    row = np.where(np.asarray(keep) > 0, 1.0, 0.0)
+    return np.tile(row, (n, 1))
+
+
+def masked_softmax(S, M):
+    S = S + M
+    mx = np.max(S, axis=-1, keepdims=True)
+    mx = np.where(np.isfinite(mx), mx, 0.0)
+    e = np.exp(S - mx)
+    s = e.sum(axis=-1, keepdims=True)
+    return np.divide(e, s, out=np.zeros_like(e), where=s > 0)

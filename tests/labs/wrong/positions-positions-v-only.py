@@ -1,0 +1,24 @@
+# Wrong on purpose (positions added to V only): the test expects the diagnosis "positions-v-only".
+import numpy as np
+
+
+def self_attention(X, Wq, Wk, Wv):
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    S = Q @ K.T / np.sqrt(Q.shape[1])
+    e = np.exp(S - S.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ V
+
+
+def sinusoidal(n, d):
+    pos = np.arange(n)[:, None]
+    i = np.arange(d)[None, :]
+    angle = pos / np.power(10000.0, (i // 2 * 2) / d)
+    return np.where(i % 2 == 0, np.sin(angle), np.cos(angle))
+
+
+def encoded_attention(X, Wq, Wk, Wv):
+    P = X + sinusoidal(*X.shape)
+    Q, K, V = X @ Wq, X @ Wk, P @ Wv
+    S = Q @ K.T / np.sqrt(Q.shape[1])
+    e = np.exp(S - S.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ V
