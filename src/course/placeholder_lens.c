@@ -37,7 +37,7 @@ static void put_real(const PlaceholderCtx *ctx, double v, int prec, char *out, s
 
 static Stack stack_of(const Model *m)
 {
-    return m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    return model_output_stack(m); /* decoder-only or encoder: the main stack */
 }
 
 /* The peak weight of head (l, h) from row i, and its key. */

@@ -11,7 +11,7 @@
 
 static Stack main_stack(const Model *m)
 {
-    return m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    return model_output_stack(m); /* decoder-only or encoder: the main stack */
 }
 
 int lens_check_model(const Model *m, char *err, size_t errlen)

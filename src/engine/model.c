@@ -613,7 +613,7 @@ static int ablated(const Fw *f, int h)
 static void patch(const Fw *f, int h, float *out, size_t len)
 {
     const ModelPatch *p = f->c->patch;
-    Stack main_stack = f->m->cfg.arch == ARCH_ENCODER ? STACK_ENC : STACK_DEC;
+    Stack main_stack = model_output_stack(f->m);
     if (p && f->stack == main_stack && p->layer == f->layer && p->head == h &&
         f->sub == (h < 0 ? SUB_FFN : SUB_SELF))
         memcpy(out, p->data, sizeof(float) * len);
