@@ -189,6 +189,7 @@ models: check-pkgs $(BIN) $(BUILD)/tools/gencorpus $(BUILD)/tools/wordnet_corpus
 	  ./$(BIN) train --config data/configs/translate.json --out data/translate.json; \
 	  ./$(BIN) train --config data/configs/encoder.json --out data/encoder.json; \
 	  ./$(BIN) train --config data/configs/induction.json --out data/induction.json; \
+	  ./$(BIN) train --config data/configs/induction-1layer.json --out data/induction-1layer.json; \
 	  ./$(BIN) train --config data/configs/wordnet.json --out data/wordnet.json; \
 	  $(BUILD)/tools/model_report $(REPORT_MODELS) >docs/model-report.md.tmp; \
 	  mv docs/model-report.md.tmp docs/model-report.md; }'

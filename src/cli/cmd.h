@@ -64,6 +64,18 @@ typedef struct {
 /* Runs o (o->sentence must be set) into r. 0, or 1 with the message on stderr (r is then
  * empty). The caller frees r with dump_run_free after a 0. */
 int dump_run(DumpRun *r, const DumpOpts *o);
+/* dump's --lens, --attribute, --patch and --rollout (cmd_dump_lens.c, docs/dump-format.md). */
+typedef struct {
+    int lens, top;            /* --lens [--top K] */
+    const char *attribute;    /* --attribute TOKEN, or NULL */
+    int position;             /* --position I; -1: the last position */
+    const char *patch;        /* --patch CORRUPTED, or NULL */
+    const char *metric;       /* --metric TOKEN (with --patch) */
+    int rollout;              /* --rollout */
+} DumpLensOpts;
+/* Prints the asked sections of run r to out (one JSON object with "tokens", "token_ids" and
+ * the sections' keys, or text); 0, or 1 with the message on stderr and nothing on out. */
+int dump_lens_run(FILE *out, const DumpRun *r, const DumpLensOpts *o, int json);
 void dump_run_free(DumpRun *r);
 
 #endif

@@ -13,6 +13,7 @@
 #include "head_stat.h"
 #include "heads.h"
 #include "json.h"
+#include "lens.h"
 #include "model.h"
 #include "names.h"
 
@@ -20,7 +21,8 @@ static const char DUMP_USAGE[] =
     "usage: attend dump --sentence TEXT [--target TEXT] [--model FILE|DIR] "
     "[--mask none|causal|padding|both] [--pe none|sinusoidal|learned|rope] [--no-scale] "
     "[--order 1,0,2,...] [--layer L] [--head H] [--cross] [--heads] [--pair FROM,TO] [--next K] "
-    "[--ablate L.H[,L.H]]... "
+    "[--ablate L.H[,L.H]]... [--lens [--top K]] [--attribute TOKEN] [--position I] "
+    "[--patch CORRUPTED --metric TOKEN] [--rollout] "
     "[--format text|json]";
 
 static int usage(const char *msg)
@@ -253,40 +255,24 @@ static int dump_next(FILE *f, const Model *m, const Trace *t, int k, int json)
         return 1;
     }
     const float *r = lg->data + (size_t)(lg->rows - 1) * lg->cols;
-    int V = lg->cols, *top = calloc((size_t)k, sizeof *top);
+    LensTop *top = calloc((size_t)k, sizeof *top);
     if (!top)
         return 1;
-    double mx = r[0], sum = 0.0;
-    for (int j = 1; j < V; j++)
-        mx = r[j] > mx ? r[j] : mx;
-    for (int j = 0; j < V; j++)
-        sum += exp((double)r[j] - mx);
-    int n = 0; /* insertion into the k best, highest first */
-    for (int j = 0; j < V; j++) {
-        int at = n < k ? n++ : k;
-        if (at == k && r[j] <= r[top[k - 1]])
-            continue;
-        if (at == k)
-            at = k - 1;
-        while (at > 0 && r[top[at - 1]] < r[j]) {
-            top[at] = top[at - 1];
-            at--;
-        }
-        top[at] = j;
-    }
+    int n = k < lg->cols ? k : lg->cols;
+    lens_top(r, lg->cols, n, top); /* the lens's softmax: its last row is this */
     if (json)
         fprintf(f, "{\"after\": %d, \"next\": [", lg->rows - 1);
     else
         fprintf(f, "most likely next tokens after \"%s\":\n",
                 vocab_word(&m->vocab, t->src[lg->rows - 1]));
     for (int i = 0; i < n; i++) {
-        double p = exp((double)r[top[i]] - mx) / sum;
+        double p = top[i].p;
         if (json) {
-            fprintf(f, "%s{\"id\": %d, \"token\": ", i ? ", " : "", top[i]);
-            json_write_string(f, vocab_word(&m->vocab, top[i]));
+            fprintf(f, "%s{\"id\": %d, \"token\": ", i ? ", " : "", top[i].id);
+            json_write_string(f, vocab_word(&m->vocab, top[i].id));
             fprintf(f, ", \"p\": %.9g}", p);
         } else {
-            fprintf(f, "  %-20s %6.3f  (id %d)\n", vocab_word(&m->vocab, top[i]), p, top[i]);
+            fprintf(f, "  %-20s %6.3f  (id %d)\n", vocab_word(&m->vocab, top[i].id), p, top[i].id);
         }
     }
     if (json)
@@ -346,20 +332,41 @@ int cmd_dump(int argc, char **argv)
 {
     DumpOpts o;
     const char *pair = NULL;
-    long next = 0;
-    const Opt more[] = {OPT_S("--pair", &pair), OPT_I("--next", &next, 1, 100)};
-    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, "text json", more, 2);
+    long next = 0, top = 0, position = -1;
+    DumpLensOpts lo = {0};
+    const Opt more[] = {OPT_S("--pair", &pair), OPT_I("--next", &next, 1, 100),
+                        OPT_F("--lens", &lo.lens), OPT_I("--top", &top, 1, 100),
+                        OPT_S("--attribute", &lo.attribute),
+                        OPT_I("--position", &position, 0, 100000), OPT_S("--patch", &lo.patch),
+                        OPT_S("--metric", &lo.metric), OPT_F("--rollout", &lo.rollout)};
+    int rc = dump_opts_parse(&o, argc, argv, "attend dump", DUMP_USAGE, "text json", more,
+                             (int)(sizeof more / sizeof more[0]));
     if (rc >= 0)
         return rc;
     const char *format = o.format;
     if (!o.sentence)
         return usage("--sentence is required");
+    int lensing = lo.lens || lo.attribute || lo.patch || lo.rollout;
+    if (top && !lo.lens)
+        return usage("--top goes with --lens");
+    if (position >= 0 && !lo.attribute && !lo.patch)
+        return usage("--position goes with --attribute or --patch");
+    if (!lo.patch != !lo.metric)
+        return usage(lo.patch ? "--patch needs --metric TOKEN (the token whose logit is compared)"
+                              : "--metric goes with --patch");
+    if (lensing && (next || pair || o.heads_summary))
+        return usage("--lens, --attribute, --patch and --rollout do not go with --next, --pair "
+                     "or --heads");
+    lo.top = top ? (int)top : 5;
+    lo.position = (int)position;
     if (strcmp(format, "json")) /* text quotes the sentence: no raw control characters */
         safetext_wrap(&stdout, 0);
     DumpRun r;
     if (dump_run(&r, &o))
         return 1;
-    if (next)
+    if (lensing)
+        rc = dump_lens_run(stdout, &r, &lo, !strcmp(format, "json")) || fflush(stdout) ? 1 : 0;
+    else if (next)
         rc = dump_next(stdout, &r.m, r.t, (int)next, !strcmp(format, "json")) || fflush(stdout)
                  ? 1 : 0;
     else if (pair)

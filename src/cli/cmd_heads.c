@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuits.h"
 #include "cmd.h"
 #include "heads.h"
 #include "json.h"
@@ -13,7 +14,7 @@
 
 static const char HEADS_USAGE[] =
     "usage: attend heads [--model FILE] [--format text|json] [--ablate L.H[,L.H...]]...\n"
-    "                    [--lengths N,N,...] [--probes N] [--seed S]";
+    "                    [--lengths N,N,...] [--probes N] [--seed S] | --circuits";
 
 /* Parses "3,5,21" into p->lens. 0 or -1. */
 static int parse_lengths(const char *s, HeadProbe *p)
@@ -37,6 +38,7 @@ typedef struct {
     const char *model, *format, *lengths, *ablate[16];
     int n_ablate;
     long probes, seed;
+    int circuits;
 } HeadsArgs;
 
 static int heads_args(int argc, char **argv, HeadsArgs *a)
@@ -48,6 +50,7 @@ static int heads_args(int argc, char **argv, HeadsArgs *a)
         OPT_S("--model", &a->model), OPT_W("--format", &a->format, "text json"),
         OPT_S("--lengths", &a->lengths), OPT_M("--ablate", a->ablate, &a->n_ablate, 16),
         OPT_I("--probes", &a->probes, 1, 4096), OPT_I("--seed", &a->seed, 0, 2147483647),
+        OPT_F("--circuits", &a->circuits),
     };
     return opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend heads",
                       HEADS_USAGE);
@@ -106,6 +109,58 @@ static void print_json(const Model *m, const HeadProbe *p, const char *ablated, 
     printf("\n]}\n");
 }
 
+/* attend heads --circuits: every head's QK and OV circuits from its weights (circuits.h). */
+static int print_circuits(const Model *m, int json)
+{
+    int L = m->cfg.n_layers, H = m->cfg.n_heads;
+    char err[512];
+    HeadCircuit *hc = calloc((size_t)L * H, sizeof *hc);
+    if (!hc || circuits_heads(m, hc, err, sizeof err)) {
+        fprintf(stderr, "attend heads: %s\n", hc ? err : "out of memory");
+        free(hc);
+        return 1;
+    }
+    if (json) {
+        printf("{\"model\": ");
+        json_write_string(stdout, m->path);
+        printf(", \"layers\": %d, \"heads_per_layer\": %d,\n \"circuits\": [", L, H);
+    } else {
+        printf("%s: each head's circuits, from its weights alone\n"
+               "copy: OV circuit, the share of tokens it maps to themselves; prev: QK circuit of "
+               "the positions,\nthe share of positions it points at the one before; K-comp: "
+               "how much its keys read\neach head of the layer below (Frobenius ratio)\n\n"
+               "head      copy   prev   K-comp with L-1 heads\n", m->path);
+    }
+    for (int i = 0; i < L * H; i++) {
+        const HeadCircuit *c = &hc[i];
+        if (json) {
+            printf("%s\n  {\"layer\": %d, \"head\": %d, \"copy\": %.6f, \"prev\": ",
+                   i ? "," : "", i / H, i % H, c->copy);
+            if (isnan(c->prev))
+                printf("null");
+            else
+                printf("%.6f", c->prev);
+            printf(", \"kcomp\": [");
+            for (int g = 0; g < H && i >= H; g++)
+                printf("%s%.6f", g ? ", " : "", c->kcomp[g]);
+            printf("]}");
+        } else {
+            printf("L%d.h%-4d %5.2f  ", i / H, i % H, c->copy);
+            if (isnan(c->prev))
+                printf("%5s ", "-");
+            else
+                printf("%5.2f ", c->prev);
+            for (int g = 0; g < H && i >= H; g++)
+                printf(" %.3f", c->kcomp[g]);
+            printf("\n");
+        }
+    }
+    if (json)
+        printf("\n]}\n");
+    free(hc);
+    return fflush(stdout) ? 1 : 0;
+}
+
 int cmd_heads(int argc, char **argv)
 {
     HeadsArgs a;
@@ -117,6 +172,14 @@ int cmd_heads(int argc, char **argv)
     if (model_load(&m, data_model_path(a.model, path, sizeof path), err, sizeof err)) {
         fprintf(stderr, "attend heads: %s\n", err);
         return 1;
+    }
+    if (a.circuits) {
+        rc = a.lengths || a.n_ablate || a.probes > 0 || a.seed >= 0
+                 ? opts_usage_error("attend heads", HEADS_USAGE, "--circuits reads the weights "
+                                    "alone: it takes no --lengths, --ablate, --probes or --seed")
+                 : print_circuits(&m, !strcmp(a.format, "json"));
+        model_free(&m);
+        return rc;
     }
     rc = 1;
     HeadProbe p;

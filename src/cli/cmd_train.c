@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "cmd_train_repeat.h"
+#include "repeat_run.h"
 #include "corpus.h"
 #include "generate.h"
 #include "json.h"
@@ -160,8 +160,8 @@ static int train_config_load(TrainConfig *tc, const char *path, char *err, size_
             snprintf(msg, sizeof msg, "give \"corpus\" or \"repeat\", not both");
             goto out;
         }
-        if (train_repeat_read(json_get(root, "repeat"), &tc->o.repeat, &tc->history_every, msg,
-                              sizeof msg) ||
+        if (repeat_opts_read(json_get(root, "repeat"), "repeat", &tc->o.repeat,
+                             &tc->history_every, msg, sizeof msg) ||
             repeat_check(&tc->o.repeat, tc->o.seq_len, msg, sizeof msg))
             goto out;
     }
@@ -404,7 +404,7 @@ static int train_job_save_repeat(TrainJob *j, const TrainArgs *o, double avg, do
         fprintf(stderr, "attend train: %s\n", err);
         return 1;
     }
-    char *rec = train_repeat_record(o->cfg_path, &j->tc.o, j->tc.history_every,
+    char *rec = repeat_recipe_write(o->cfg_path, &j->tc.o, j->tc.history_every,
                                     train_step_count(j->t), avg,
                                     &j->hist, first, second, train_tokens_done(j->t));
     if (!rec) {

@@ -297,7 +297,8 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"pieces", 0, 0, 1}, {"model", 0, 0, 0}, {"curve", 1, 0, 0}, {"hist", 2, 1, 0},
     {"phase", 0, 0, 0}, {"opened", 0, 0, 0}, {"pairlayer", 2, 0, 1}, {"pairhead", 2, 0, 1},
     {"pairweight", 2, 1, 1}, {"moved", 0, 0, 1}, {"model_pe", 0, 0, 0}, {"knocked", 0, 0, 1},
-    {"sentence", 0, 0, 1}, {"target", 0, 0, 1},
+    {"sentence", 0, 0, 1}, {"target", 0, 0, 1}, {"effect", 2, 1, 1}, {"effectsame", 0, 0, 1},
+    {"rollout", 1, 1, 1}, {"circuit", 3, 1, 0}, {"patch", 3, 1, 1},
 };
 
 /* {{pairlayer FROM TO}}, {{pairhead FROM TO}}, {{pairweight FROM TO}}: the head that puts the
@@ -451,6 +452,9 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
         return ph_tokenizer(name, ctx, out, outlen);
     if (!strcmp(name, "curve") || !strcmp(name, "hist") || !strcmp(name, "phase"))
         return placeholder_history(ac, av, prec, ctx, out, outlen, err, errlen);
+    if (!strncmp(name, "effect", 6) || !strcmp(name, "rollout") || !strcmp(name, "circuit") ||
+        !strcmp(name, "patch"))
+        return placeholder_lens(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "n")) {
         snprintf(out, outlen, "%d", t->n);
         return 0;

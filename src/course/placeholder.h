@@ -78,4 +78,10 @@ int placeholder_number(const char *body, const PlaceholderCtx *ctx, double *v, i
 int placeholder_history(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                         size_t outlen, char *err, size_t errlen);
 
+/* {{effect BY FIELD}}, {{effectsame}}, {{rollout FIELD}}, {{circuit L H FIELD}}: what a head
+ * does, computed by the engine's lens and circuits on the page's run (placeholder_lens.c;
+ * docs/lessons.md). av[0] is the name. 0, or -1 with a message. */
+int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                     size_t outlen, char *err, size_t errlen);
+
 #endif

@@ -11,18 +11,13 @@
 
 static void training_range(const Model *m, int *lo, int *hi)
 {
+    RepeatOpts o;
+    char err[128];
     *lo = *hi = 0;
-    if (!m->training)
-        return;
-    char err[64];
-    cJSON *t = json_parse_text("training", m->training, strlen(m->training), err, sizeof err);
-    const cJSON *r = t ? json_get(t, "repeat") : NULL;
-    const cJSON *a = r ? json_get(r, "min_segment") : NULL, *b = r ? json_get(r, "max_segment") : NULL;
-    if (cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
-        *lo = a->valueint;
-        *hi = b->valueint;
+    if (m->training && !repeat_record_task(m->training, &o, err, sizeof err)) {
+        *lo = o.min_seg;
+        *hi = o.max_seg;
     }
-    cJSON_Delete(t);
 }
 
 void heads_probe_defaults(const Model *m, HeadProbe *p)

@@ -577,6 +577,17 @@ static int ablated(const Fw *f, int h)
            f->layer < ATTEND_MAX_LAYERS && h < 64 && ((f->c->ablate[f->layer] >> h) & 1u);
 }
 
+/* Activation patching: the output of head h (-1: the FFN) of the current layer of the main
+ * stack's self-attention (or FFN) replaced by Controls.patch's rows, when it names them. */
+static void patch(const Fw *f, int h, float *out, size_t len)
+{
+    const ModelPatch *p = f->c->patch;
+    Stack main_stack = model_output_stack(f->m);
+    if (p && f->stack == main_stack && p->layer == f->layer && p->head == h &&
+        f->sub == (h < 0 ? SUB_FFN : SUB_SELF))
+        memcpy(out, p->data, sizeof(float) * len);
+}
+
 /* The heads of one attention sublayer, their trace entries made (attention()). */
 typedef struct {
     Fw *f;
@@ -620,6 +631,7 @@ static void heads_part(void *ctx, int part, int parts)
         model_sdpa_out(J->o[h], band, q, k, v, J->M, J->lim, nq, nk, dh, dh, J->scale);
         if (ablated(J->f, h)) /* knocked out: the pattern stays, the output is zero */
             memset(J->o[h], 0, sizeof(float) * (size_t)nq * dh);
+        patch(J->f, h, J->o[h], (size_t)nq * dh);
     }
 }
 
@@ -727,6 +739,7 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     proj(f, out, hid, L->w2, n, F, d);
     if (L->b2)
         tensor_add_row(out, L->b2, n, d);
+    patch(f, -1, out, (size_t)n * d);
     return out;
 }
 
@@ -873,6 +886,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
     }
     t->ctl = *c;
     t->ctl.order = NULL;
+    t->ctl.patch = NULL;
     t->n = n;
     t->m = encdec ? m_tgt : 0;
 

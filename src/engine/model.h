@@ -194,7 +194,18 @@ typedef struct {
      * self-attention of the main stack (the decoder's; an encoder's), before W_O. The head's
      * pattern is still computed and traced; later layers see the stream without it. */
     uint64_t ablate[ATTEND_MAX_LAYERS];
+    /* Activation patching (lens.c): the output of the head or FFN *patch names is replaced by
+     * its rows before it joins the stream; NULL: none. Not kept in a trace (as order). */
+    const struct ModelPatch *patch;
 } Controls;
+
+/* One component's output put back from another run (activation patching). */
+typedef struct ModelPatch {
+    int layer;          /* a layer of the main stack */
+    int head;           /* a query head of its self-attention, or -1: its FFN */
+    const float *data;  /* (n, d_head): the head's weights·V (before W_O, as ablation zeroes
+                           it); (n, d_model): the FFN's output, its bias included */
+} ModelPatch;
 
 /* Controls the model was built for: causal on for decoders, padding mask on, the model's PE,
  * scaling on. */

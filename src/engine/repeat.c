@@ -98,3 +98,90 @@ int repeat_probe(CorpusRng *rng, const int *pool, int n_pool, int bos, int n, in
         *span = (RepeatSpan){head, head + n, n};
     return head + 2 * n;
 }
+
+static const char *const LOSS_NAMES[] = {"all", "second-copy", "copies"};
+
+const char *repeat_loss_name(RepeatLoss l)
+{
+    return (unsigned)l < 3 ? LOSS_NAMES[l] : "?";
+}
+
+int repeat_loss_parse(const char *s, RepeatLoss *l)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, LOSS_NAMES[i])) {
+            *l = (RepeatLoss)i;
+            return 0;
+        }
+    return -1;
+}
+
+int repeat_opts_read(const cJSON *r, const char *where, RepeatOpts *o, int *every, char *err,
+                     size_t errlen)
+{
+    static const char *const KEYS[] = {"min_segment", "max_segment", "loss", "history_every",
+                                       NULL};
+    char what[64];
+    memset(o, 0, sizeof *o);
+    if (every)
+        *every = 50;
+    if (!cJSON_IsObject(r)) {
+        snprintf(err, errlen, "\"%s\" must be an object", where);
+        return -1;
+    }
+    for (const cJSON *it = r->child; it; it = it->next) {
+        int k = 0;
+        while (KEYS[k] && strcmp(KEYS[k], it->string))
+            k++;
+        if (!KEYS[k]) {
+            snprintf(err, errlen, "unknown key \"%s.%s\" (expected min_segment, max_segment, "
+                     "loss, history_every)", where, it->string);
+            return -1;
+        }
+    }
+    snprintf(what, sizeof what, "%s.min_segment", where);
+    if (json_get_int(r, "min_segment", 2, 2047, &o->min_seg, what, err, errlen))
+        return -1;
+    snprintf(what, sizeof what, "%s.max_segment", where);
+    if (json_get_int(r, "max_segment", 2, 2047, &o->max_seg, what, err, errlen))
+        return -1;
+    snprintf(what, sizeof what, "%s.history_every", where);
+    int ev = 50;
+    if (json_get(r, "history_every") &&
+        json_get_int(r, "history_every", 0, 1000000, &ev, what, err, errlen))
+        return -1;
+    if (every)
+        *every = ev;
+    o->loss = REPEAT_LOSS_SECOND;
+    if (json_get(r, "loss")) {
+        snprintf(what, sizeof what, "%s.loss", where);
+        const char *s = json_get_string(r, "loss", what, err, errlen);
+        if (!s)
+            return -1;
+        if (repeat_loss_parse(s, &o->loss)) {
+            snprintf(err, errlen, "\"%s.loss\" is \"%s\", expected second-copy, copies or all",
+                     where, s);
+            return -1;
+        }
+    }
+    o->on = 1;
+    return 0;
+}
+
+int repeat_record_task(const char *training, RepeatOpts *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    cJSON *rec = training ? json_parse_text("training", training, strlen(training), err, errlen)
+                          : NULL;
+    const cJSON *task = rec ? json_get(rec, "task") : NULL;
+    int rc = -1;
+    if (!rec || !cJSON_IsString(task) || strcmp(task->valuestring, "repeat"))
+        snprintf(err, errlen, "not trained on the repeated-sequence task (no \"task\": "
+                 "\"repeat\" in its training record)");
+    else if (!json_get(rec, "repeat"))
+        snprintf(err, errlen, "training.repeat is missing");
+    else
+        rc = repeat_opts_read(json_get(rec, "repeat"), "training.repeat", o, NULL, err, errlen);
+    cJSON_Delete(rec);
+    return rc;
+}

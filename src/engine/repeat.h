@@ -5,6 +5,7 @@
 #define ATTEND_REPEAT_H
 
 #include "corpus.h"
+#include "json.h"
 
 /* Which positions carry a loss: every position, only the second copy's, or both copies'
  * (the first copy's random words keep its predictions calibrated near ln(words)). */
@@ -16,6 +17,23 @@ typedef struct {
     int max_seg;
     RepeatLoss loss;   /* where the targets are (REPEAT_LOSS_SECOND: the second copy only) */
 } RepeatOpts;
+
+/* The recipe's one reader and the names its writer uses (repeat_run.c writes the record):
+ * the loss's name in configs and training records, "all", "second-copy" or "copies". */
+const char *repeat_loss_name(RepeatLoss l);
+/* 0 and *l, or -1 when s names no loss. */
+int repeat_loss_parse(const char *s, RepeatLoss *l);
+/* Reads a "repeat" object (a training config's or a training record's, docs/training.md):
+ * min_segment and max_segment (2..2047), loss (absent: second-copy), history_every (0..10⁶,
+ * into *every when every is not NULL; absent: 50). where names the object in messages
+ * ("repeat", "training.repeat"). A key or a loss it does not know is an error naming it. Sets
+ * o->on. 0, or -1 with a message. */
+int repeat_opts_read(const cJSON *r, const char *where, RepeatOpts *o, int *every, char *err,
+                     size_t errlen);
+/* The task of a training record (a model's "training" object as text, docs/model-format.md):
+ * 0 with o filled from its "repeat" object when its "task" is "repeat"; -1 with a message when
+ * there is no record, another task, or a bad "repeat" object. */
+int repeat_record_task(const char *training, RepeatOpts *o, char *err, size_t errlen);
 
 /* Where one example's copies are: the first copy at s1..s1+n-1, the second at
  * s2 = s1+n .. s2+n-1. Position i "of the first copy" predicts its next token, the segment's

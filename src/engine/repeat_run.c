@@ -38,13 +38,16 @@ int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *e
                        size_t errlen)
 {
     const char *who = m->path[0] ? m->path : "the model";
+    char msg[300];
+    RepeatOpts ro;
     cJSON *rec = m->training ? json_parse_text("training", m->training, strlen(m->training),
-                                               err, errlen)
+                                               msg, sizeof msg)
                              : NULL;
     const cJSON *task = rec ? json_get(rec, "task") : NULL;
-    if (!rec || !cJSON_IsString(task) || strcmp(task->valuestring, "repeat")) {
-        snprintf(err, errlen, "%s was not trained on the repeated-sequence task (no \"task\": "
-                 "\"repeat\" in its training record)", who);
+    if (!cJSON_IsString(task) || strcmp(task->valuestring, "repeat")) {
+        /* the task first, then the schedule's keys, then the "repeat" object */
+        repeat_record_task(m->training, &ro, msg, sizeof msg);
+        snprintf(err, errlen, "%s: %s (retrain it with make models)", who, msg);
         cJSON_Delete(rec);
         return -1;
     }
@@ -55,21 +58,11 @@ int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *e
                                          "history_every", NULL};
     static const double LO[10] = {3, 1, 1, 0, 0, 0, 0, 0, 0, 1};
     static const double HI[10] = {4096, 1e6, 4096, 1, 1e15, 1e6, 1, 1, 1e3, 1e6};
-    char msg[300];
     int rc = 0;
     for (int i = 0; KEYS[i] && !rc; i++)
         rc = rec_num(rec, KEYS[i], LO[i], HI[i], &v[i], msg, sizeof msg);
-    const cJSON *rp = json_get(rec, "repeat");
-    const char *loss = rp ? json_get_string(rp, "loss", "training.repeat.loss", msg, sizeof msg)
-                          : NULL;
-    if (!rc && (!rp || !loss || json_get_int(rp, "min_segment", 2, 2047, &o->repeat.min_seg,
-                                             "training.repeat.min_segment", msg, sizeof msg) ||
-                json_get_int(rp, "max_segment", 2, 2047, &o->repeat.max_seg,
-                             "training.repeat.max_segment", msg, sizeof msg))) {
-        if (!rp)
-            snprintf(msg, sizeof msg, "training.repeat is missing");
-        rc = -1;
-    }
+    if (!rc)
+        rc = repeat_record_task(m->training, &ro, msg, sizeof msg);
     if (!rc) {
         o->seq_len = (int)v[0];
         o->steps = (int)v[1];
@@ -83,10 +76,7 @@ int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *e
         *history_every = (int)v[9];
         o->causal = 1;
         o->threads = 2;
-        o->repeat.on = 1;
-        o->repeat.loss = !strcmp(loss, "all")      ? REPEAT_LOSS_ALL
-                         : !strcmp(loss, "copies") ? REPEAT_LOSS_COPIES
-                                                   : REPEAT_LOSS_SECOND;
+        o->repeat = ro;
         if (repeat_check(&o->repeat, o->seq_len, msg, sizeof msg) || o->seq_len > m->cfg.max_len)
             rc = -1;
         if (rc && o->seq_len > m->cfg.max_len)
@@ -97,6 +87,34 @@ int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *e
         snprintf(err, errlen, "%s: %s (retrain it with make models)", who, msg);
     cJSON_Delete(rec);
     return rc;
+}
+
+char *repeat_recipe_write(const char *cfg_path, const TrainOpts *o, int every, int done,
+                          double avg, const HeadsHistory *h, double first, double second,
+                          long tokens)
+{
+    char *hist = h->n ? heads_history_json(h) : NULL;
+    if (h->n && !hist)
+        return NULL;
+    char head[1024];
+    snprintf(head, sizeof head,
+             "{\"config\": \"%s\", \"task\": \"repeat\", \"repeat\": {\"min_segment\": %d, "
+             "\"max_segment\": %d, \"loss\": \"%s\"}, \"seq_len\": %d, \"steps\": %d, "
+             "\"batch\": %d, \"lr\": %.6g, \"seed\": %llu, \"causal_mask\": true, \"warmup\": %d, "
+             "\"min_lr_ratio\": %.6g, \"weight_decay\": %.6g, \"clip\": %.6g, "
+             "\"history_every\": %d, "
+             "\"final_train_loss\": %.4f, \"loss_first_copy\": %.4f, "
+             "\"loss_second_copy\": %.4f, \"tokens\": %ld",
+             cfg_path, o->repeat.min_seg, o->repeat.max_seg, repeat_loss_name(o->repeat.loss),
+             o->seq_len, done, o->batch, (double)o->lr, (unsigned long long)o->seed, o->warmup,
+             (double)o->min_lr_ratio, (double)o->weight_decay, (double)o->clip, every, avg, first,
+             second, tokens);
+    size_t n = strlen(head) + (hist ? strlen(hist) : 0) + 32;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "%s%s%s}", head, hist ? ", \"history\": " : "", hist ? hist : "");
+    free(hist);
+    return out;
 }
 
 RepeatRun *repeat_run_new(const Model *m, char *err, size_t errlen)

@@ -18,6 +18,14 @@
 int repeat_recipe_read(const Model *m, TrainOpts *o, int *history_every, char *err,
                        size_t errlen);
 
+/* The training record of a repeated-sequence run, the one writer of what repeat_recipe_read
+ * and repeat_record_task read: a JSON object's text (malloc'd) with the config's path, the
+ * task and its "repeat" object, the schedule, the final losses of both copies and the history
+ * h (when it has points); NULL when out of memory. */
+char *repeat_recipe_write(const char *cfg_path, const TrainOpts *o, int every, int done,
+                          double avg, const HeadsHistory *h, double first, double second,
+                          long tokens);
+
 typedef struct RepeatRun RepeatRun;
 
 /* A run of m's recipe from step 0 (fresh weights from the recorded seed; m is only read).

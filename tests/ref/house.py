@@ -50,7 +50,7 @@ CJSON_LOADERS = {
     "course/class_client": "the classroom's protocol, the student's side",
     "cli/cmd_model": "attend model: writes a model file",
     "cli/cmd_train": "attend train: the training record",
-    "cli/cmd_train_repeat": "attend train --repeat: the recipe",
+    "engine/repeat": "the repeated-sequence recipe: its one reader (repeat_opts_read)",
 }
 
 passed = failed = 0

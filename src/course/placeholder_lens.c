@@ -1,0 +1,286 @@
+/* placeholder_lens.c - the placeholders of "what a head does" (lesson 22, docs/lessons.md),
+ * each computed by src/engine/lens.c on the page's own run, at its last position:
+ *   {{effect BY FIELD}}  the head chosen BY its attention (look: the largest peak weight from
+ *                        the last row) or BY its direct push on the model's top next token
+ *                        (direct: its part of that logit, lens_attribute), and its FIELD: name
+ *                        ("L1.h0"), layer, head, weight (its peak weight), key (the token it
+ *                        puts it on), next (the top next token), direct (its part of that
+ *                        logit), knock (the logit minus the logit with the head knocked out),
+ *                        logit (the logit itself).
+ *   {{effectsame}}       1 when the two choices are one head, else 0.
+ *   {{rollout FIELD}}    attention rollout (lens_rollout) into the last row: key (the input
+ *                        token it credits most), share (that token's share), pos (its position).
+ *   {{circuit L H FIELD}} head (L, H)'s circuits from its weights (circuits_heads): copy, prev,
+ *                        or kG (its K-composition with head G of the layer below).
+ *   {{patch POS WORD FIELD}} activation patching (lens_patch): the corrupted run is the page's
+ *                        sentence with position POS made WORD; the metric, the clean run's top
+ *                        next token at the last position: next (that token), clean and
+ *                        corrupted (its logit in each run), best (the head or FFN whose clean
+ *                        output restores most of the difference), frac (how much it restores).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circuits.h"
+#include "errf.h"
+#include "heads.h"
+#include "lens.h"
+#include "placeholder.h"
+
+static void put_real(const PlaceholderCtx *ctx, double v, int prec, char *out, size_t outlen)
+{
+    (void)ctx;
+    snprintf(out, outlen, "%.*f", prec < 0 ? 2 : prec, fabs(v) < 0.5 * pow(10, -(prec < 0 ? 2 : prec)) ? 0.0 : v);
+}
+
+static Stack stack_of(const Model *m)
+{
+    return model_output_stack(m); /* decoder-only or encoder: the main stack */
+}
+
+/* The peak weight of head (l, h) from row i, and its key. */
+static double peak(const Trace *t, Stack st, int l, int h, int i, int *key)
+{
+    const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
+    double best = -1.0;
+    *key = -1;
+    for (int j = 0; w && j < w->cols; j++)
+        if (w->data[(size_t)i * w->cols + j] > best) {
+            best = w->data[(size_t)i * w->cols + j];
+            *key = j;
+        }
+    return best;
+}
+
+/* token's logit at row i with head (l, h) knocked out, the run's other controls kept. */
+static int knocked_logit(const Model *m, const Trace *t, int l, int h, int i, int token,
+                         double *v, char *err, size_t errlen)
+{
+    Controls c = t->ctl;
+    if (l >= ATTEND_MAX_LAYERS || h >= 64)
+        return errf(err, errlen, "head L%d.h%d cannot be knocked out", l, h);
+    c.ablate[l] |= (uint64_t)1 << h;
+    Trace *k = trace_new(m, t->n, 1);
+    if (!k)
+        return errf(err, errlen, "out of memory");
+    int rc = model_forward(m, t->src, t->n, NULL, 0, &c, k, err, errlen);
+    if (!rc) {
+        const TraceEntry *lg = trace_find(k, stack_of(m), -1, SUB_NONE, -1, T_LOGITS);
+        *v = lg ? lg->data[(size_t)i * lg->cols + token] : NAN;
+    }
+    trace_free(k);
+    return rc ? -1 : 0;
+}
+
+/* {{circuit L H FIELD}} (see the top of the file). */
+static int ph_circuit(char **av, int prec, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                      char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    int L = m->cfg.n_layers, H = m->cfg.n_heads;
+    char *e1, *e2;
+    long l = strtol(av[1], &e1, 10), h = strtol(av[2], &e2, 10);
+    if (*e1 || *e2 || l < 0 || l >= L || h < 0 || h >= H)
+        return errf(err, errlen, "circuit %s %s: this model has layers 0..%d, heads 0..%d", av[1],
+                    av[2], L - 1, H - 1);
+    const char *f = av[3];
+    long g = -1;
+    if (f[0] == 'k' && f[1]) {
+        g = strtol(f + 1, &e1, 10);
+        if (*e1 || g < 0 || g >= H || l < 1)
+            return errf(err, errlen, "circuit FIELD %s: kG needs a head G of the layer below "
+                        "(0..%d) and a layer from 1", f, H - 1);
+    } else if (strcmp(f, "copy") && strcmp(f, "prev"))
+        return errf(err, errlen, "circuit FIELD is copy, prev or kG, not \"%s\"", f);
+    HeadCircuit *hc = calloc((size_t)L * H, sizeof *hc);
+    char msg[256];
+    if (!hc || circuits_heads(m, hc, msg, sizeof msg)) {
+        free(hc);
+        return errf(err, errlen, "%s", hc ? msg : "out of memory");
+    }
+    const HeadCircuit *c = &hc[l * H + h];
+    double v = g >= 0 ? c->kcomp[g] : !strcmp(f, "copy") ? c->copy : c->prev;
+    free(hc);
+    if (isnan(v))
+        return errf(err, errlen, "circuit %s: the model has no learned positions", f);
+    put_real(ctx, v, prec, out, outlen);
+    return 0;
+}
+
+/* {{patch POS WORD FIELD}} (see the top of the file). */
+static int ph_patch(char **av, int prec, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                    char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    char *e, msg[512];
+    long pos = strtol(av[1], &e, 10);
+    int word;
+    if (*e || pos < 0)
+        return errf(err, errlen, "patch POS \"%s\" is not a position", av[1]);
+    if (pos >= t->n) {
+        errf(err, errlen, "position %ld is past the sentence's %d tokens", pos, t->n);
+        return PLACEHOLDER_ABSENT;
+    }
+    if (lens_token_parse(m, av[2], "patch", &word, msg, sizeof msg))
+        return errf(err, errlen, "%s", msg);
+    double p;
+    int next = heads_top_next(t, t->n - 1, &p);
+    int *bad = malloc(sizeof(int) * (size_t)t->n);
+    if (!bad || next < 0) {
+        free(bad);
+        return errf(err, errlen, "%s", bad ? "the run has no next-token row" : "out of memory");
+    }
+    memcpy(bad, t->src, sizeof(int) * (size_t)t->n);
+    bad[pos] = word;
+    LensPatch lp;
+    int rc = lens_patch(m, t->src, bad, t->n, &t->ctl, next, t->n - 1, &lp, msg, sizeof msg);
+    free(bad);
+    if (rc) { /* the same logit in both runs (WORD is the word already there): nothing to say */
+        errf(err, errlen, "%s", msg);
+        return PLACEHOLDER_ABSENT;
+    }
+    int best = 0;
+    for (int i = 1; i < lp.n_parts; i++)
+        if (lp.parts[i].fraction > lp.parts[best].fraction)
+            best = i;
+    const char *f = av[3];
+    rc = 0;
+    if (!strcmp(f, "next") || !strcmp(f, "best")) {
+        if (prec >= 0)
+            rc = errf(err, errlen, "patch %s is not a real number; it takes no precision", f);
+        else if (!strcmp(f, "next"))
+            snprintf(out, outlen, "%s", vocab_word(&m->vocab, next));
+        else
+            snprintf(out, outlen, "%s", lp.parts[best].name);
+    } else if (!strcmp(f, "clean") || !strcmp(f, "corrupted") || !strcmp(f, "frac"))
+        put_real(ctx, !strcmp(f, "clean") ? lp.clean : !strcmp(f, "corrupted") ? lp.corrupted
+                                                                                : lp.parts[best].fraction,
+                 prec, out, outlen);
+    else
+        rc = errf(err, errlen, "patch FIELD is next, clean, corrupted, best or frac, not \"%s\"", f);
+    lens_patch_free(&lp);
+    return rc;
+}
+
+int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
+                     size_t outlen, char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    char msg[512];
+    (void)ac;
+    if (!m || !t)
+        return errf(err, errlen, "this widget runs no model");
+    if (lens_check_model(m, msg, sizeof msg))
+        return errf(err, errlen, "%s", msg);
+    const ModelConfig *c = &m->cfg;
+    int i = t->n - 1, L = c->n_layers, H = c->n_heads;
+    Stack st = stack_of(m);
+    if (!strcmp(av[0], "circuit"))
+        return ph_circuit(av, prec, ctx, out, outlen, err, errlen);
+    if (!strcmp(av[0], "patch"))
+        return ph_patch(av, prec, ctx, out, outlen, err, errlen);
+    if (!strcmp(av[0], "rollout")) {
+        double *R = malloc(sizeof(double) * (size_t)L * t->n * t->n);
+        if (!R || lens_rollout(m, t, R, msg, sizeof msg)) {
+            free(R);
+            return errf(err, errlen, "%s", R ? msg : "out of memory");
+        }
+        const double *row = R + ((size_t)(L - 1) * t->n + i) * t->n;
+        int best = 0;
+        for (int j = 1; j < t->n; j++)
+            if (row[j] > row[best])
+                best = j;
+        double share = row[best];
+        free(R);
+        if (!strcmp(av[1], "key"))
+            snprintf(out, outlen, "%s", vocab_word(&m->vocab, t->src[best]));
+        else if (!strcmp(av[1], "pos"))
+            snprintf(out, outlen, "%d", best);
+        else if (!strcmp(av[1], "share"))
+            put_real(ctx, share, prec, out, outlen);
+        else
+            return errf(err, errlen, "rollout FIELD is key, share or pos, not \"%s\"", av[1]);
+        return 0;
+    }
+    /* effect: the top next token at the last row, every head's direct part of its logit */
+    double p;
+    int next = heads_top_next(t, i, &p);
+    LensAttribution a;
+    if (next < 0 || lens_attribute(m, t, next, i, &a, msg, sizeof msg))
+        return errf(err, errlen, "%s", next < 0 ? "the run has no next-token row" : msg);
+    int by_look = -1, by_direct = -1, key_look = -1;
+    double w_look = -1.0, d_direct = -INFINITY;
+    double *direct = calloc((size_t)L * H, sizeof *direct);
+    if (!direct) {
+        lens_attribution_free(&a);
+        return errf(err, errlen, "out of memory");
+    }
+    for (int k = 0; k < a.n_parts; k++) {
+        int l, h;
+        char tail;
+        if (sscanf(a.parts[k].name, "L%d.h%d%c", &l, &h, &tail) == 2 && l < L && h < H)
+            direct[l * H + h] = a.parts[k].value;
+    }
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++) {
+            int key;
+            double w = peak(t, st, l, h, i, &key);
+            if (w > w_look) {
+                w_look = w;
+                by_look = l * H + h;
+                key_look = key;
+            }
+            if (direct[l * H + h] > d_direct) {
+                d_direct = direct[l * H + h];
+                by_direct = l * H + h;
+            }
+        }
+    double logit = a.logit;
+    lens_attribution_free(&a);
+    int rc = 0;
+    if (!strcmp(av[0], "effectsame")) {
+        snprintf(out, outlen, "%d", by_look == by_direct);
+        free(direct);
+        return 0;
+    }
+    int which = !strcmp(av[1], "look") ? by_look : !strcmp(av[1], "direct") ? by_direct : -2;
+    if (which == -2) {
+        free(direct);
+        return errf(err, errlen, "effect BY is look, direct or same, not \"%s\"", av[1]);
+    }
+    int l = which / H, h = which % H, key = key_look;
+    double w = peak(t, st, l, h, i, &key);
+    const char *f = av[2];
+    int text = !strcmp(f, "name") || !strcmp(f, "key") || !strcmp(f, "next") ||
+               !strcmp(f, "layer") || !strcmp(f, "head");
+    if (text && prec >= 0)
+        rc = errf(err, errlen, "effect %s %s is not a real number; it takes no precision", av[1], f);
+    else if (!strcmp(f, "name"))
+        snprintf(out, outlen, "L%d.h%d", l, h);
+    else if (!strcmp(f, "layer") || !strcmp(f, "head"))
+        snprintf(out, outlen, "%d", !strcmp(f, "layer") ? l : h);
+    else if (!strcmp(f, "key"))
+        snprintf(out, outlen, "%s", key >= 0 ? vocab_word(&m->vocab, t->src[key]) : "");
+    else if (!strcmp(f, "next"))
+        snprintf(out, outlen, "%s", vocab_word(&m->vocab, next));
+    else if (!strcmp(f, "weight"))
+        put_real(ctx, w, prec, out, outlen);
+    else if (!strcmp(f, "direct"))
+        put_real(ctx, direct[which], prec, out, outlen);
+    else if (!strcmp(f, "logit"))
+        put_real(ctx, logit, prec, out, outlen);
+    else if (!strcmp(f, "knock")) {
+        double v = NAN;
+        rc = knocked_logit(m, t, l, h, i, next, &v, err, errlen);
+        if (!rc)
+            put_real(ctx, logit - v, prec, out, outlen);
+    } else
+        rc = errf(err, errlen, "effect FIELD is name, layer, head, weight, key, next, direct, "
+                  "knock or logit, not \"%s\"", f);
+    free(direct);
+    return rc;
+}
