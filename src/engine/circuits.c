@@ -31,11 +31,13 @@ static void head_weights(const Model *m, const LayerWeights *lw, int h, HeadW *w
                 int col = s == 0 ? qc : kc;
                 if (a->wqkv)
                     col += s == 0 ? 0 : s == 1 ? hd : hd + kvd;
-                double val = c->w_out_in ? W[(size_t)col * d + i] : W[(size_t)i * cols + col];
+                double val = lens_weight(m, W, c->w_out_in ? (size_t)col * d + i
+                                                           : (size_t)i * cols + col);
                 (s == 0 ? w->q : s == 1 ? w->k : w->v)[(size_t)i * dh + x] = val;
             }
-            w->o[(size_t)x * d + i] = c->w_out_in ? a->wo[(size_t)i * hd + h * dh + x]
-                                                  : a->wo[(size_t)(h * dh + x) * d + i];
+            w->o[(size_t)x * d + i] = lens_weight(m, a->wo, c->w_out_in
+                                                                ? (size_t)i * hd + h * dh + x
+                                                                : (size_t)(h * dh + x) * d + i);
         }
 }
 
@@ -98,7 +100,7 @@ static double copy_score(const Model *m, const LayerWeights *lw, const HeadW *w,
     int hits = 0;
     for (int a = 0; a < nt; a++) {
         for (int j = 0; j < d; j++)
-            x[j] = m->tok_embed[(size_t)tok[a] * d + j];
+            x[j] = lens_weight(m, m->tok_embed, (size_t)tok[a] * d + j);
         norm_d(m, &lw->norm1, x, nx);
         mul(nx, w->v, v, 1, d, dh);
         mul(v, w->o, o, 1, dh, d);

@@ -75,18 +75,25 @@ int lens_token_parse(const Model *m, const char *s, const char *what, int *id, c
     return 0;
 }
 
+float lens_weight(const Model *m, const float *w, size_t i)
+{
+    if (!m->wdtype)
+        return w[i];
+    float x;
+    tensor_widen(&x, (const uint16_t *)(const void *)w + i, m->wdtype, 1);
+    return x;
+}
+
 void lens_unembed_row(const Model *m, int tok, double *w)
 {
     int d = m->cfg.d_model, V = m->cfg.vocab_size;
     for (int j = 0; j < d; j++) {
-        float x;
         if (!m->lm_head)
-            x = m->tok_embed[(size_t)tok * d + j];
+            w[j] = lens_weight(m, m->tok_embed, (size_t)tok * d + j);
         else if (m->cfg.w_out_in)
-            x = m->lm_head[(size_t)tok * d + j];
+            w[j] = lens_weight(m, m->lm_head, (size_t)tok * d + j);
         else
-            x = m->lm_head[(size_t)j * V + tok];
-        w[j] = x;
+            w[j] = lens_weight(m, m->lm_head, (size_t)j * V + tok);
     }
 }
 
@@ -168,12 +175,22 @@ int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, s
             tensor_rmsnorm(x, x, fn->gain, nb, d, c->norm_eps);
         else if (c->final_norm)
             tensor_layernorm(x, x, fn->gain, fn->bias, nb, d, c->norm_eps);
-        if (!m->lm_head) /* as the forward's lm_head: tied, (out, in) or (in, out) */
-            tensor_matmul_bt(logits, x, m->tok_embed, nb, d, V);
-        else if (c->w_out_in)
-            tensor_matmul_bt(logits, x, m->lm_head, nb, d, V);
+        /* as the forward's lm_head: tied, (out, in) or (in, out); 16-bit when the model's are */
+        const float *wu = m->lm_head ? m->lm_head : m->tok_embed;
+        int bt = !m->lm_head || c->w_out_in;
+        if (m->wdtype) {
+            const uint16_t *h = (const uint16_t *)(const void *)wu;
+            if (bt ? tensor_matmul_bt_half(logits, x, h, m->wdtype, nb, d, V, 1.0f)
+                   : tensor_matmul_half(logits, x, h, m->wdtype, nb, d, V)) {
+                free(x);
+                free(logits);
+                snprintf(err, errlen, "out of memory widening the unembedding");
+                return -1;
+            }
+        } else if (bt)
+            tensor_matmul_bt(logits, x, wu, nb, d, V);
         else
-            tensor_matmul(logits, x, m->lm_head, nb, d, V);
+            tensor_matmul(logits, x, wu, nb, d, V);
         for (int b = 0; b < nb; b++)
             lens_top(logits + (size_t)b * V, V, k, out + (r0 + b) * k);
     }
@@ -295,8 +312,9 @@ int lens_attribute(const Model *m, const Trace *t, int token, int pos, LensAttri
             for (int j = 0; j < d; j++) {
                 double s = 0.0;
                 for (int k = 0; k < dh; k++)
-                    s += (double)orow[k] * (cf->w_out_in ? wo[(size_t)j * hd + h * dh + k]
-                                                         : wo[(size_t)(h * dh + k) * d + j]);
+                    s += (double)orow[k] * lens_weight(m, wo, cf->w_out_in
+                                                                  ? (size_t)j * hd + h * dh + k
+                                                                  : (size_t)(h * dh + k) * d + j);
                 c[j] = s;
             }
             snprintf(name, sizeof name, "L%d.h%d", l, h);

@@ -23,6 +23,9 @@ const float *lens_resid(const Trace *t, int l);
 int lens_token_parse(const Model *m, const char *s, const char *what, int *id, char *err,
                      size_t errlen);
 
+/* Element i of one of m's weight matrices as float: widened exactly when the model keeps its
+ * matrices 16-bit (Model.wdtype), else read as it is. */
+float lens_weight(const Model *m, const float *w, size_t i);
 /* The unembedding's row of token tok (d_model values of W_U[tok]: lm_head's column, or the tied
  * embedding's row), written to w as doubles. */
 void lens_unembed_row(const Model *m, int tok, double *w);

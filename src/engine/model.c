@@ -17,22 +17,13 @@
 
 void model_config_defaults(ModelConfig *c)
 {
-    memset(c, 0, sizeof *c);
+    memset(c, 0, sizeof *c); /* vocab_size, scale_embed and tie_embed 0 */
     c->arch = ARCH_DECODER;
-    c->vocab_size = 0;
-    c->d_model = 32;
-    c->n_heads = 4;
-    c->d_head = 8;
-    c->n_layers = 2;
-    c->d_ff = 128;
+    c->d_model = 32, c->n_heads = 4, c->d_head = 8, c->n_layers = 2, c->d_ff = 128;
     c->max_len = 32;
     c->pe = PE_SINUSOIDAL;
-    c->norm = NORM_LAYER;
-    c->pre_norm = 1;
+    c->norm = NORM_LAYER, c->pre_norm = 1, c->final_norm = 1;
     c->ffn = FFN_GELU;
-    c->scale_embed = 0;
-    c->final_norm = 1;
-    c->tie_embed = 0;
     c->norm_eps = 1e-5f;
     c->rope_base = 10000.0f;
 }

@@ -257,8 +257,8 @@ grep -q '^"' <<<"$out" && bad "demo --check garbles its message: $out" || ok
 # issue 39: a step that quits the presenter; a key twice (file:line:col); a FIFO or a
 # directory as the script names itself, not "demos//x.json.json"
 printf '{"title": "t", "steps": [{"open": "%s", "page": 1},\n {"keys": "q"}]}\n' "$LID" >"$tmp/demo-q.json"
-t 1 'demo-q.json:2:2: step 2|key "q" quits the presenter' -- "$A" demo --check "$tmp/demo-q.json"
-t 1 'demo-q.json:2:2: step 2|quits the presenter' -- "$A" present --plan "$tmp/demo-q.json" --check
+t 1 'demo-q.json:2:2: step 2: key "q" would end the lecture' -- "$A" demo --check "$tmp/demo-q.json"
+t 1 'demo-q.json:2:2: step 2: key "q" would end the lecture' -- "$A" present --plan "$tmp/demo-q.json" --check
 printf '{"title": "t",\n "steps": [{"open": "%s", "page": 1, "page": 2}]}\n' "$LID" >"$tmp/demo-dup.json"
 t 1 'demo-dup.json:2:|key "page" appears twice' -- "$A" demo --check "$tmp/demo-dup.json"
 t 1 'demo-dup.json:2:|key "page" appears twice' -- "$A" present --plan "$tmp/demo-dup.json" --check
