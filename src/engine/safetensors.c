@@ -15,28 +15,12 @@
 
 #include "fileio.h"
 #include "json.h"
+#include "tensor.h"
 
 float st_f16(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, bits;
-    if (e == 0) {
-        if (m == 0) {
-            bits = sign;
-        } else { /* subnormal: normalise */
-            e = 127 - 15 + 1;
-            while (!(m & 0x400)) {
-                m <<= 1;
-                e--;
-            }
-            bits = sign | (e << 23) | ((m & 0x3ff) << 13);
-        }
-    } else if (e == 31) {
-        bits = sign | 0x7f800000u | (m << 13);
-    } else {
-        bits = sign | ((e + 127 - 15) << 23) | (m << 13);
-    }
-    float f;
-    memcpy(&f, &bits, sizeof f);
+    float f; /* the one IEEE-half decoder: tensor_widen's */
+    tensor_widen(&f, &h, TENSOR_F16, 1);
     return f;
 }
 
