@@ -239,8 +239,7 @@ static void send_question(ClassRoom *r, int conn, const ClassStudent *st)
     send_obj(r, conn, o);
 }
 
-/* The revealed answer: a choice question's letters with their text, else the engine's. */
-static void answer_text(const QuizItem *it, char *out, size_t n)
+void class_room_answer_text(const QuizItem *it, char *out, size_t n)
 {
     if (!it->n_choices) {
         snprintf(out, n, "%s", it->answer);
@@ -258,7 +257,7 @@ static void send_reveal(ClassRoom *r, int conn, const ClassStudent *st)
 {
     const QuizItem *it = &r->s->items[r->q];
     char ans[1400];
-    answer_text(it, ans, sizeof ans);
+    class_room_answer_text(it, ans, sizeof ans);
     cJSON *o = msg("reveal");
     cJSON_AddNumberToObject(o, "q", r->q + 1);
     cJSON_AddStringToObject(o, "answer", ans);
@@ -652,6 +651,20 @@ int class_room_score_counts(const ClassRoom *r, int *counts, int max)
     for (int i = 0; i < r->n_st; i++)
         counts[r->st[i].score <= n ? r->st[i].score : n]++;
     return n;
+}
+
+const char *class_room_scores_text(const ClassRoom *r, char *out, size_t n)
+{
+    int counts[CLASS_MAX_QUESTIONS + 1];
+    int k = class_room_score_counts(r, counts, CLASS_MAX_QUESTIONS + 1);
+    size_t o = (size_t)snprintf(out, n, "Scores:");
+    for (int s = k; s >= 0 && o + 40 < n; s--)
+        if (counts[s])
+            o += (size_t)snprintf(out + o, n - o, " %d of %d: %d student%s;", s, k, counts[s],
+                                  counts[s] == 1 ? "" : "s");
+    if (o > 0 && o < n && out[o - 1] == ';')
+        out[o - 1] = '\0';
+    return out;
 }
 
 /* ---- the results file ---- */

@@ -114,6 +114,13 @@ void class_room_set_results(ClassRoom *r, const char *path);
 /* Why the last results write failed, NULL when it did not (or none was tried). */
 const char *class_room_results_error(const ClassRoom *r);
 
+/* The revealed answer as the room reads it: a choice question's letters with their text
+ * ("b) Exactly one"), else the engine's answer. */
+void class_room_answer_text(const QuizItem *it, char *out, size_t n);
+/* "Scores: 3 of 3: 10 students; 2 of 3: 1 student" (anonymous: how many have each score, the
+ * best first; no student yet: "Scores:"). Returns out. */
+const char *class_room_scores_text(const ClassRoom *r, char *out, size_t n);
+
 /* Writes the results as JSON to path (a temp file renamed over it: fileio.h): the room, each
  * question's counts, each student's name, score and answers. 0, or -1 with a message. */
 int class_room_results_write(const ClassRoom *r, const char *path, char *err, size_t errlen);

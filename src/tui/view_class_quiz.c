@@ -45,22 +45,6 @@ static void publish(const QuizSet *s, int i, const char *dir, PresentState *st)
         present_state_write(dir, st, err, sizeof err);
 }
 
-/* The revealed answer as the room reads it: a choice question's letters with their text
- * ("b) Exactly one"), else the engine's answer. */
-static void room_answer(const QuizItem *it, char *out, size_t n)
-{
-    if (!it->n_choices) {
-        snprintf(out, n, "%s", it->answer);
-        return;
-    }
-    size_t o = 0;
-    out[0] = '\0';
-    for (int c = 0; c < it->n_choices && o + 1 < n; c++)
-        if (it->correct >> c & 1)
-            o += (size_t)snprintf(out + o, n - o, "%s%c) %s", o ? "; " : "", 'a' + c,
-                                  it->choices[c]);
-}
-
 /* ---- the view's state ---- */
 
 typedef struct {
@@ -152,15 +136,9 @@ static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom
 static int draw_scores(ClassRoom *r, int y, int w, int bottom, int full)
 {
     int counts[CLASS_MAX_QUESTIONS + 1];
-    int n = class_room_score_counts(r, counts, CLASS_MAX_QUESTIONS + 1);
+    int n = class_room_score_counts(r, counts, CLASS_MAX_QUESTIONS + 1), o;
     char line[600];
-    int o = snprintf(line, sizeof line, "Scores:");
-    for (int k = n; k >= 0 && o < (int)sizeof line - 40; k--)
-        if (counts[k])
-            o += snprintf(line + o, sizeof line - (size_t)o, " %d of %d: %d student%s;", k, n,
-                          counts[k], counts[k] == 1 ? "" : "s");
-    if (o > 0 && line[o - 1] == ';')
-        line[o - 1] = '\0';
+    class_room_scores_text(r, line, sizeof line);
     if (y < bottom)
         y += ui_wrap_put(y, 3, w, line, bottom - y);
     if (!class_room_names(r))
@@ -197,7 +175,7 @@ static void draw(const ClassQuiz *cqz, long left)
     ClassRoom *room = cqz->srv ? class_server_room(cqz->srv) : NULL;
     const QuizItem *it = &s->items[i];
     static char tr[4096];
-    char line[1400];
+    char line[1800];
     erase();
     attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
     if (ui.color == UI_COLOR_NONE)
@@ -290,7 +268,7 @@ static void draw(const ClassQuiz *cqz, long left)
         y = draw_tally(it, room, y, w, revealed ? abottom - 2 : bottom) + 1;
     if (revealed && y < abottom) {
         char ans[1400];
-        room_answer(it, ans, sizeof ans);
+        class_room_answer_text(it, ans, sizeof ans);
         snprintf(line, sizeof line, "Answer: %s", ans);
         ui_text(line, tr, sizeof tr);
         attron(COLOR_PAIR(UI_ACCENT) | A_BOLD);
