@@ -139,6 +139,29 @@ static int room_lines(Join *j)
     return rc;
 }
 
+/* One try to reconnect to host:port as the same student (its token; the room's new one
+ * when it gave one). An answer sent whose verdict never came goes first in the queue again.
+ * 0, or -1 when the try failed. */
+static int reconnect(Join *j, const char *host, int port, const char *code, const char *name,
+                     const char *token)
+{
+    char err[600], line[800];
+    j->fd = class_connect(host, port, 3000, err, sizeof err);
+    j->in_len = 0;
+    if (j->fd < 0)
+        return -1;
+    if (j->pending && j->sent[0] && j->nq < QUEUE_MAX) { /* its verdict never came */
+        memmove(j->queue[1], j->queue[0], (size_t)j->nq * sizeof j->queue[0]);
+        snprintf(j->queue[0], sizeof j->queue[0], "%s", j->sent);
+        j->nq++;
+        j->resend_q = j->sent_q;
+    }
+    j->pending = 0;
+    j->cc.open = 0;
+    class_client_hello(code, name, j->cc.token[0] ? j->cc.token : token, line, sizeof line);
+    return class_send_line(j->fd, line) ? -1 : 0;
+}
+
 static int join_main(const char *hostport, const char *code, const char *name, int fresh)
 {
     char host[256], err[600], token[CLASS_TOKEN_LEN + 1] = "", line[800];
@@ -206,24 +229,7 @@ static int join_main(const char *hostport, const char *code, const char *name, i
             rc = 0;
         }
         if (j->fd < 0 && mono_ms() >= retry_at) {
-            j->fd = class_connect(host, port, 3000, err, sizeof err);
-            j->in_len = 0;
-            if (j->fd >= 0) {
-                if (j->pending && j->sent[0] && j->nq < QUEUE_MAX) { /* its verdict never came */
-                    memmove(j->queue[1], j->queue[0], (size_t)j->nq * sizeof j->queue[0]);
-                    snprintf(j->queue[0], sizeof j->queue[0], "%s", j->sent);
-                    j->nq++;
-                    j->resend_q = j->sent_q;
-                }
-                j->pending = 0;
-                j->cc.open = 0;
-                class_client_hello(code, name, j->cc.token[0] ? j->cc.token : token, line,
-                                   sizeof line);
-                if (class_send_line(j->fd, line))
-                    rc = -2;
-            } else {
-                rc = -2;
-            }
+            rc = reconnect(j, host, port, code, name, token) ? -2 : 0;
             continue;
         }
         long long left = j->fd < 0 ? retry_at - mono_ms() : -1;
