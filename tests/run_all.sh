@@ -80,18 +80,21 @@ trap 'rm -rf "$log_dir"' EXIT
 start=$EPOCHREALTIME
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; } # seconds
 
-run_one() { # index: runs suite i into $log_dir/i.log, then its exit status and seconds
-    local i=$1 t0 rc
+run_one() { # index: runs suite i into $log_dir/i.log, then its exit status, seconds, CPU
+    local i=$1 t0 rc cpu
     t0=$EPOCHREALTIME
     bash -c "${cmds[$i]}" >"$log_dir/$i.log" 2>&1 </dev/null
     rc=$?
-    echo "$rc $(since "$t0")" >"$log_dir/$i.rc.tmp"
+    times >"$log_dir/$i.times"   # (not in a pipe: a subshell would report its own times)
+    cpu=$(tail -n 1 "$log_dir/$i.times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
+        sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.1f", t }')
+    echo "$rc $(since "$t0") $cpu" >"$log_dir/$i.rc.tmp"
     mv "$log_dir/$i.rc.tmp" "$log_dir/$i.rc"
 }
 
 report() { # index: counts suite i and prints its line
-    local i=$1 name=${names[$1]} log="$log_dir/$1.log" rc secs last p=0 f=0
-    read -r rc secs <"$log_dir/$i.rc"
+    local i=$1 name=${names[$1]} log="$log_dir/$1.log" rc secs cpu last p=0 f=0
+    read -r rc secs cpu <"$log_dir/$i.rc"
     last=$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     if [ -n "$last" ]; then
         p=${last%% passed*}
@@ -113,10 +116,10 @@ report() { # index: counts suite i and prints its line
     total_fail=$((total_fail + f))
     if [ "$f" -ne 0 ]; then
         failed_suites+=("$name")
-        printf '%-34s %5d passed, %d failed  %6.1f s  FAIL\n' "$name" "$p" "$f" "$secs"
+        printf '%-30s %5d passed, %d failed %6.1f s %5.1f s CPU  FAIL\n' "$name" "$p" "$f" "$secs" "$cpu"
         sed 's/^/    | /' "$log" | tail -n 40
     else
-        printf '%-34s %5d passed, %d failed  %6.1f s\n' "$name" "$p" "$f" "$secs"
+        printf '%-30s %5d passed, %d failed %6.1f s %5.1f s CPU\n' "$name" "$p" "$f" "$secs" "$cpu"
     fi
 }
 
