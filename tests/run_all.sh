@@ -64,7 +64,10 @@ else
         add "ref/$(basename "$t" .sh)" "bash $t"
     done
     if [ "$mode" = check ]; then
-        add check-lessons '"$ATTEND" check-lessons && echo "1 passed, 0 failed"'
+        # the shipped course passes every check and guard (the one run of its state walk in
+        # make check: lesson_guards.sh and the others check fixtures only)
+        add check-lessons 'out=$("$ATTEND" check-lessons 2>&1); rc=$?; echo "$out";
+            [ $rc = 0 ] && grep -q " 0 problems$" <<<"$out" && echo "1 passed, 0 failed"'
     fi
     for t in "$BUILD"/tests/test_*; do
         [ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
