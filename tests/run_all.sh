@@ -37,7 +37,7 @@ kind_of() { # script -> slow | long | (nothing)
     sed -n "s/^# suite: \([a-z]*\).*/\1/p" "$1" | head -n 1
 }
 
-# The suites, as "name<TAB>command" lines; the long ones first so two jobs end together.
+# The suites, as names and commands (run in the order chosen below).
 names=()
 cmds=()
 add() { # name, command (one string, run by bash)
@@ -73,6 +73,18 @@ else
         [ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
         add "unit/$(basename "$t")" "$t"
     done
+fi
+
+# Longest first, so that the jobs end together: each suite's seconds in the last run that ran
+# it are kept in $BUILD/suite-seconds; a suite not in it (new, or a fresh build) starts first,
+# then the rest by those seconds. Without the file, the order above (largest scripts first).
+seconds_file="$BUILD/suite-seconds"
+order=("${!names[@]}")
+if [ -r "$seconds_file" ]; then
+    declare -A last_secs=()
+    while read -r n s; do [ -n "$n" ] && last_secs[$n]=$s; done <"$seconds_file"
+    mapfile -t order < <(for i in "${!names[@]}"; do
+        printf '%s %s\n' "${last_secs[${names[$i]}]:-100000}" "$i"; done | sort -s -k1,1gr | cut -d' ' -f2)
 fi
 
 total_pass=0
@@ -137,7 +149,7 @@ report_ended() { # prints every suite that has ended and is not yet reported
 }
 
 running=0
-for i in "${!names[@]}"; do
+for i in "${order[@]}"; do
     while [ "$running" -ge "$JOBS" ]; do
         wait -n
         running=$((running - 1))
@@ -153,6 +165,17 @@ while [ "$running" -gt 0 ]; do
 done
 wait
 report_ended
+
+# this run's seconds into the record (the other suites' kept), through a temp file
+if [ -d "$BUILD" ]; then
+    declare -A new_secs=()
+    [ -r "$seconds_file" ] && while read -r n s; do [ -n "$n" ] && new_secs[$n]=$s; done <"$seconds_file"
+    for i in "${!names[@]}"; do
+        [ -f "$log_dir/$i.rc" ] && read -r _ s _ <"$log_dir/$i.rc" && new_secs[${names[$i]}]=$s
+    done
+    for n in "${!new_secs[@]}"; do echo "$n ${new_secs[$n]}"; done | sort >"$seconds_file.tmp.$$" &&
+        mv "$seconds_file.tmp.$$" "$seconds_file"
+fi
 
 echo
 if [ ${#failed_suites[@]} -gt 0 ]; then
