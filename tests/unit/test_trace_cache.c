@@ -28,7 +28,7 @@ static int make(Model *m, int max_len, int d_model)
     c.d_ff = 2 * d_model;
     c.max_len = max_len;
     const char *words[40];
-    char buf[40][8];
+    char buf[40][16];
     for (int i = 0; i < 40; i++) {
         snprintf(buf[i], sizeof buf[i], "w%d", i);
         words[i] = buf[i];
