@@ -221,13 +221,28 @@ AVX512_INLINE void zbt_group(float *restrict out, int ldo, const float *restrict
             c1[r] = _mm512_add_ps(c1[r], _mm512_mul_ps(av, b1));
         }
     }
+    /* bt_finish's sum of the eight lanes, ((0+4)+(1+5))+((2+6)+(3+7)), for four weight rows
+     * at once in registers (each add the same two floats as bt_finish's, so the same bits):
+     * + the other half of each 8 lanes, + the neighbour, + the pair two over; lanes 0 and 8
+     * of each vector are then the sums of its two weight rows */
+#pragma GCC unroll 12
     for (int r = 0; r < R; r++) {
-        float lane[32];
-        _mm512_storeu_ps(lane, c0[r]);
-        _mm512_storeu_ps(lane + 16, c1[r]);
+        __m512 s[2] = {c0[r], c1[r]};
+        for (int v = 0; v < 2; v++) {
+            __m512 x = s[v];
+            x = _mm512_add_ps(x, _mm512_shuffle_f32x4(x, x, 0xB1));
+            x = _mm512_add_ps(x, _mm512_permute_ps(x, 0xB1));
+            s[v] = _mm512_add_ps(x, _mm512_permute_ps(x, 0x4E));
+        }
+        float sum[4] = {_mm512_cvtss_f32(s[0]), _mm_cvtss_f32(_mm512_extractf32x4_ps(s[0], 2)),
+                        _mm512_cvtss_f32(s[1]), _mm_cvtss_f32(_mm512_extractf32x4_ps(s[1], 2))};
         const float *ar = a + (size_t)r * k;
-        for (int q = 0; q < 4 && j + q < m; q++)
-            out[(size_t)r * ldo + j + q] = bt_finish(lane + 8 * q, ar, br[q], p, k, sc);
+        for (int q = 0; q < 4 && j + q < m; q++) {
+            float e = sum[q];
+            for (int t = p; t < k; t++) /* the last k mod 8 products, in order */
+                e += ar[t] * br[q][t];
+            out[(size_t)r * ldo + j + q] = e * sc;
+        }
     }
 }
 
