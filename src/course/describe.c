@@ -3,6 +3,7 @@
  * changed between two runs. The shared wording is in describe_text.c, the explanation
  * widgets' words in describe_live.c. */
 #include "describe.h"
+#include "describe_probe.h"
 
 #include <assert.h>
 #include <math.h>
@@ -214,6 +215,9 @@ size_t describe_widget(const WidgetIO *io, const DescribeView *v, char *out, siz
     case W_CHIPS: chips_words(io, v, &b); break;
     case W_PASSPORT: passport_words(io, v, &b); break;
     case W_MATRIX: matrix_words(io, v, &b); break;
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT:
+        describe_probe(io, v, &b);
+        break;
     default: break;
     }
     return b.len;
