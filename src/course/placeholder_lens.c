@@ -229,6 +229,37 @@ static int ph_patch(char **av, int prec, const PlaceholderCtx *ctx, char *out, s
     return rc;
 }
 
+/* {{rollout FIELD}} (see the top of the file). */
+static int ph_rollout(const char *f, int prec, const PlaceholderCtx *ctx, char *out,
+                      size_t outlen, char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    int L = m->cfg.n_layers, i = t->n - 1;
+    char msg[512];
+    double *R = malloc(sizeof(double) * (size_t)L * t->n * t->n);
+    if (!R || lens_rollout(m, t, R, msg, sizeof msg)) {
+        free(R);
+        return errf(err, errlen, "%s", R ? msg : "out of memory");
+    }
+    const double *row = R + ((size_t)(L - 1) * t->n + i) * t->n;
+    int best = 0;
+    for (int j = 1; j < t->n; j++)
+        if (row[j] > row[best])
+            best = j;
+    double share = row[best];
+    free(R);
+    if (!strcmp(f, "key"))
+        snprintf(out, outlen, "%s", vocab_word(&m->vocab, t->src[best]));
+    else if (!strcmp(f, "pos"))
+        snprintf(out, outlen, "%d", best);
+    else if (!strcmp(f, "share"))
+        put_real(ctx, share, prec, out, outlen);
+    else
+        return errf(err, errlen, "rollout FIELD is key, share or pos, not \"%s\"", f);
+    return 0;
+}
+
 int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                      size_t outlen, char *err, size_t errlen)
 {
@@ -249,29 +280,8 @@ int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, cha
         return ph_patch(av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(av[0], "lens"))
         return ph_lens(av[1], prec, ctx, out, outlen, err, errlen);
-    if (!strcmp(av[0], "rollout")) {
-        double *R = malloc(sizeof(double) * (size_t)L * t->n * t->n);
-        if (!R || lens_rollout(m, t, R, msg, sizeof msg)) {
-            free(R);
-            return errf(err, errlen, "%s", R ? msg : "out of memory");
-        }
-        const double *row = R + ((size_t)(L - 1) * t->n + i) * t->n;
-        int best = 0;
-        for (int j = 1; j < t->n; j++)
-            if (row[j] > row[best])
-                best = j;
-        double share = row[best];
-        free(R);
-        if (!strcmp(av[1], "key"))
-            snprintf(out, outlen, "%s", vocab_word(&m->vocab, t->src[best]));
-        else if (!strcmp(av[1], "pos"))
-            snprintf(out, outlen, "%d", best);
-        else if (!strcmp(av[1], "share"))
-            put_real(ctx, share, prec, out, outlen);
-        else
-            return errf(err, errlen, "rollout FIELD is key, share or pos, not \"%s\"", av[1]);
-        return 0;
-    }
+    if (!strcmp(av[0], "rollout"))
+        return ph_rollout(av[1], prec, ctx, out, outlen, err, errlen);
     /* effect: the top next token at the last row, every head's direct part of its logit */
     double p;
     int next = heads_top_next(t, i, &p);
