@@ -15,7 +15,7 @@
 #define PROBE_TOP 5          /* the logit lens keeps each block's five best guesses */
 /* A model with more heads than this (layers × heads) is patched and knocked out one layer at a
  * time (the widget's layer, l), so a key costs at most one layer's runs. */
-#define PROBE_ALL_HEADS 32
+#define PROBE_ALL_HEADS 16
 
 /* One head on the effect widget's query row. */
 typedef struct {

@@ -162,8 +162,7 @@ static void attrib_draw(App *a, Rect r)
             rest += at->parts[x].value;
     }
     int bw = r.w - 22 - 26;
-    if (bw < 4)
-        bw = 4;
+    bw = bw < 4 ? 4 : bw > 40 ? 40 : bw;
     for (int j = 0; j < k && y < r.y + r.h; j++, y++) {
         const LensPart *q = &at->parts[idx[j]];
         ui_putf(y, r.x, 13, "%-12s", q->name);
@@ -204,15 +203,13 @@ static void effect_draw(App *a, Rect r)
     int i = pos_of(a, p), y = r.y, tg = p->target[i];
     char b[300];
     snprintf(b, sizeof b, "after \"%s\" (position %d) the top guess is \"%s\": loss %.2f "
-             "(−log p)%s", word(a, a->s->t->src[i]), i, word(a, tg), p->loss[i],
-             p->layer >= 0 ? "" : "");
+             "(−log p)", word(a, a->s->t->src[i]), i, word(a, tg), p->loss[i]);
     title(r, y++, b);
-    if (p->layer >= 0) {
-        snprintf(b, sizeof b, "layer %d's %d heads (l: the next layer)", p->layer, p->H);
-        dim(r, y++, b);
-    }
-    snprintf(b, sizeof b, "%-8s%-22s%-16s%s", "head", "looks hardest at", "push on logit",
-             "knocked out: Δloss");
+    snprintf(b, sizeof b, "%-8s%-22s%-16s%s", p->layer >= 0 ? "layer" : "head",
+             "looks hardest at", "push on logit", "knocked out: Δloss");
+    if (p->layer >= 0) /* one layer's heads: say which, and that l moves */
+        snprintf(b, sizeof b, "L%d (l)  %-22s%-16s%s", p->layer, "looks hardest at",
+                 "push on logit", "knocked out: Δloss");
     dim(r, y++, b);
     const ProbeHead *hs = &p->heads[(size_t)i * p->n_heads];
     int bw = -1, bd = -1, bl = -1;
@@ -236,7 +233,7 @@ static void effect_draw(App *a, Rect r)
         attroff(A_BOLD);
         if (h == bd)
             attron(A_BOLD);
-        ui_putf(y, r.x + 30, 14, "\"%.6s\" %+6.2f", word(a, tg), q->direct);
+        ui_putf(y, r.x + 30, 14, "%+7.2f", q->direct);
         attroff(A_BOLD);
         if (h == bl)
             attron(A_BOLD);
@@ -249,7 +246,24 @@ static int effect_need(App *a, int w)
 {
     (void)w;
     const Probe *p = a->s->live.probe;
-    return (p ? p->n_heads + (p->layer >= 0) : 4) + 2;
+    return (p ? p->n_heads : 4) + 2;
+}
+
+/* The heads' rows an h-row rect leaves out (the title and the header take two). */
+static int effect_hidden(App *a, int w, int h)
+{
+    int need = effect_need(a, w);
+    return need > h ? need - h : 0;
+}
+
+/* The lens and the attribution compact to any height (evenly spaced blocks; the smaller parts
+ * summed on a line that says how many): nothing is left out of sight. */
+static int compact_hidden(App *a, int w, int h)
+{
+    (void)a;
+    (void)w;
+    (void)h;
+    return 0;
 }
 
 static void patch_draw(App *a, Rect r)
@@ -337,11 +351,14 @@ static int rollout_need(App *a, int w)
 }
 
 const ViewOps VIEW_LENS = {.name = "lens", .kind = W_LENS, .keymap = KM_PROBE,
-                           .draw = lens_draw, .need = lens_need};
+                           .draw = lens_draw, .need = lens_need, .self_scroll = 1,
+                           .hidden = compact_hidden};
 const ViewOps VIEW_ATTRIB = {.name = "attribution", .kind = W_ATTRIB, .keymap = KM_PROBE,
-                             .draw = attrib_draw, .need = attrib_need};
+                             .draw = attrib_draw, .need = attrib_need, .self_scroll = 1,
+                             .hidden = compact_hidden};
 const ViewOps VIEW_EFFECT = {.name = "effect", .kind = W_EFFECT, .keymap = KM_PROBE,
-                             .draw = effect_draw, .need = effect_need};
+                             .draw = effect_draw, .need = effect_need, .self_scroll = 1,
+                             .hidden = effect_hidden};
 const ViewOps VIEW_PATCH = {.name = "patching", .kind = W_PATCH, .keymap = KM_PROBE,
                             .draw = patch_draw, .need = patch_need};
 const ViewOps VIEW_ROLLOUT = {.name = "rollout", .kind = W_ROLLOUT, .keymap = KM_PROBE,
