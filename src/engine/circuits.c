@@ -246,5 +246,5 @@ int circuits_heads(const Model *m, HeadCircuit *out, char *err, size_t errlen)
     free(pool);
     free(hw);
     free(buf);
-    return 0;
+    return model_store_check(m, err, errlen); /* every number came from the weights */
 }

@@ -198,7 +198,7 @@ int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, s
         lens_top(lg->data + (size_t)i * V, V, k, out + ((size_t)L * n + i) * k);
     free(x);
     free(logits);
-    return 0;
+    return model_store_check(m, err, errlen); /* W_U and the norm were read from the file */
 }
 
 /* ------------------------------------------------------------ attribution */
@@ -346,6 +346,10 @@ int lens_attribute(const Model *m, const Trace *t, int token, int pos, LensAttri
     a->scale = z.scale;
     a->logit = lg->data[(size_t)pos * lg->cols + token];
     free(gw);
+    if (model_store_check(m, err, errlen)) { /* W_U and γ were read from the file */
+        lens_attribution_free(a);
+        return -1;
+    }
     return 0;
 missing:
     free(gw);

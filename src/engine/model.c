@@ -904,16 +904,12 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         snprintf(err, errlen, "out of memory widening the half-precision weights");
         return -1;
     }
-    if (f.oom) {
-        snprintf(err, errlen, "out of memory widening the half-precision weights");
-        return -1;
-    }
     if (f.overflow) {
         snprintf(err, errlen, "internal error: trace arena too small (%zu floats)", t->cap);
         t->n_entries = 0;
         return -1;
     }
-    if (m->store_check && m->store_check(m->store, 0, err, errlen)) {
+    if (model_store_check(m, err, errlen)) {
         t->n_entries = 0;
         return -1;
     }
@@ -929,6 +925,11 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
         return -1;
     }
     return 0;
+}
+
+int model_store_check(const Model *m, char *err, size_t errlen)
+{
+    return m->store_check ? m->store_check(m->store, 0, err, errlen) : 0;
 }
 
 Trace *model_worked(const float *q, const float *k, const float *v, int nq, int nk, int dk,

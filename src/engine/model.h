@@ -131,7 +131,7 @@ typedef struct {
      * the views point into store, which model_free releases with store_free. */
     void *store;
     void (*store_free)(void *store);
-    /* Called by model_forward after every pass when not NULL: 0, or -1 with a message when the
+    /* Called (through model_store_check) after every pass and every other read when not NULL: 0, or -1 with a message when the
      * store's files changed under it (truncated while mapped); with nonfinite set (the pass
      * produced a NaN or an infinity), -1 with a message naming the weight that holds one. */
     int (*store_check)(const void *store, int nonfinite, char *err, size_t errlen);
@@ -317,6 +317,11 @@ int trace_view_rows(const Trace *t, int cross, const int **ids);
 const char *trace_kind_symbol(TensorKind k);
 const char *trace_kind_formula(TensorKind k);
 const char *trace_kind_key(TensorKind k); /* "q", "weights", ... as used in names */
+
+/* 0, or -1 with "the model file changed while open: PATH" when the file the weights are
+ * mapped from changed under a read (model_forward checks after every pass; anything else
+ * that reads the weights itself, such as the lens and the circuits, checks when done). */
+int model_store_check(const Model *m, char *err, size_t errlen);
 
 /* Runs the model. src: n token ids (the encoder input, or the only input); tgt: m decoder ids
  * for encoder-decoder models (ignored otherwise). Applies c->order to src. Fills t (never

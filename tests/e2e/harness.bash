@@ -95,6 +95,11 @@ export E2E_SLOW
 deadline_polls() { # SECONDS -> polls of 50 ms
     awk -v l="$1" -v s="${E2E_SLOW:-3}" 'BEGIN { if (l >= 1) l *= s; print int(l * 20) }'
 }
+# quiet SECONDS: a window in which nothing may happen (a paused demo takes no step, a paused
+# run keeps its step), the one place a test waits for time: it can only hide a failure on a
+# slow machine, never make a pass fail, and it grows with the load (E2E_SLOW) so a slow
+# machine still sees the same number of the program's own intervals.
+quiet() { sleep "$(awk -v l="$1" -v s="${E2E_SLOW:-3}" 'BEGIN { print l * s / 3 }')"; }
 # wait_for TEXT [SECONDS]: polls the screen until it contains TEXT (fixed string).
 wait_for() {
     local text=$1 limit=${2:-5} i=0

@@ -14,6 +14,21 @@ ESC=$'\e'
 no_reverse() { ! grep -qE "${ESC}\\[([0-9]+;)*7(;[0-9]+)*m" <<<"$1"; }
 # ramp_bracket LINE: the "[" before the cursor's value sits on a 256-colour background
 ramp_bracket() { grep -qE "${ESC}\\[48;5;[0-9]+m\\[${ESC}" <<<"$1"; }
+# The presenter publishes its state (RT/attend/*.state, a "seq" line counting publishes) after
+# every key it handles and every step a demo takes: a barrier that needs no sleep.
+pub_seq() { cat "$RT"/attend/*.state 2>/dev/null | sed -n 's/^seq\t//p' | sort -n | tail -n 1; }
+# published KEY: presses KEY and waits until the presenter has handled it (published again)
+published() {
+    local before i=0 n
+    before=$(pub_seq); before=${before:-0}
+    keys "$1"
+    n=$(deadline_polls 5)
+    while [ $i -lt "$n" ]; do
+        [ "$(pub_seq)" -gt "$before" ] 2>/dev/null && return 0
+        sleep 0.05; i=$((i + 1))
+    done
+    return 1
+}
 
 # ---- the cursor cell on a projector: its colour stays, the value in brackets ----
 for size in "80 24" "100 30"; do
@@ -59,17 +74,14 @@ for size in "80 24" "100 30"; do
     check "$1x$2: B blanks the room's screen" wait_gone "page 1/" 3
     keys B
     expect "page 1/" "$1x$2: B again shows the page"
-    keys F
-    sleep 0.3
-    keys m
-    sleep 0.5
+    check "$1x$2: F is handled (published)" published F
+    check "$1x$2: m is handled while frozen (published)" published m
     check "$1x$2: frozen: the room does not see m" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'mask:causal'"
     keys F
     expect "mask:causal" "$1x$2: F again: the room sees the page as it is now"
     keys G
     expect "go to page" "$1x$2: G opens the go-to box"
-    keys Escape
-    sleep 0.3
+    check "$1x$2: ESC in the go-to box is handled (published)" published Escape
     check "$1x$2: ESC in the go-to box echoes no help line" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qi 'cancels'"
     keys q
     expect_exit 0 "$1x$2: q quits"
@@ -90,7 +102,9 @@ expect "step 2/" "demo --auto runs"
 keys P
 expect "demo paused" "P pauses the demo"
 st=$(screen | grep -o 'step [0-9]*/[0-9]*' | head -n 1)
-sleep 1.5
+seq0=$(pub_seq)
+quiet 1.5
+check "paused: nothing published while paused (seq $seq0)" test "$(pub_seq)" = "$seq0"
 check "paused: no step fires ($st)" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qF '$st'"
 keys P
 expect "demo resumed" "P resumes"
@@ -98,7 +112,7 @@ check "the key table's help lists the presenter's keys (B, F, P)" sh -c "'$ATTEN
 keys '?'
 expect "more" "? opens the help"
 st=$(screen | grep -o 'step [0-9]*/[0-9]*' | head -n 1)
-sleep 1.5
+quiet 1.5
 keys Escape
 check "an overlay open: no step fired behind it" test "$(screen | grep -o 'step [0-9]*/[0-9]*' | head -n 1)" = "$st"
 keys q
@@ -116,8 +130,12 @@ check "notes: a newer presenter is followed" notes_wait "Multi-head"
 keys Space  # the first presenter again: now the most recent
 check "notes: the most recent one, the first again" notes_wait "page 3/"
 # a presenter killed by a signal its parent has not reaped (a zombie) is not followed
+# (the kill waits until that presenter has published its page, and the reap of script's child
+# is what the notes must not depend on)
+zombie_polls=$(deadline_polls 10)
 bash -c "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_RUNTIME_DIR='$RT' TERM=xterm-256color script -qc \"'$ATTEND' present --lessons '$LESSONS' --lesson scaling --page 1\" /dev/null >/dev/null 2>&1 </dev/null &
-    sleep 2; pkill -KILL -P \$! 2>/dev/null; sleep 0.5" >/dev/null 2>&1
+    i=0; while [ \$i -lt $zombie_polls ] && ! grep -qs '^lesson_id.scaling' '$RT'/attend/*.state; do sleep 0.05; i=\$((i + 1)); done
+    pkill -KILL -P \$! 2>/dev/null" >/dev/null 2>&1
 tm kill-session -t second >/dev/null 2>&1
 keys Space
 check "notes: a killed presenter is dropped, the live one followed" notes_wait "page 4/"

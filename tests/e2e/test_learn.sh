@@ -39,7 +39,7 @@ keys t
 expect "[paused]" "t pauses"
 expect "paused at step" "the pause is announced"
 s1=$(step_now)
-sleep 0.5 # (nothing to wait for: paused means the step does not move in this half second)
+quiet 0.5 # (nothing to wait for: paused means the step does not move in this window)
 s2=$(step_now)
 check "the step stays put while paused ($s1, $s2)" test -n "$s1" -a "$s1" = "$s2"
 # the plot's top label is the highest loss seen: step 0's, before any training

@@ -112,7 +112,9 @@ hostile loop.c "stopped after 2 s"
 hostile broken.c "could not compile" 2
 out=$("$A" lab check attention $L/hostile/raises.py --no-torch 2>&1)
 if LC_ALL=C grep -q $'\x1b' <<<"$out"; then bad "an escape character reached the terminal"; else ok; fi
-sleep 0.2
+# the check has returned: its sandbox's children are killed with it; the kernel may take a
+# moment to tear them down on a busy machine, so wait for that (a deadline, not a sleep)
+for _ in $(seq $((100 * SLOW))); do grep -qs "hostile/fork.py" /proc/[0-9]*/cmdline || break; sleep 0.05; done
 if grep -qs "hostile/fork.py" /proc/[0-9]*/cmdline; then bad "fork.py's child outlived the check"; else ok; fi
 # issue 39: a show file that cannot be written is said (not skipped), and lab watch's stdout
 # and stderr lines stay in order when piped
@@ -158,7 +160,7 @@ sleep 1.1; cp data/labs/solutions/attention.py "$d/w.py"
 wait_for "PASS" && ok || bad "watch: no check after the save"
 wait_for "^status pass" "$SHOW" && ok || bad "watch: show file not updated"
 exec 7>&-
-for _ in $(seq 50); do kill -0 $wpid 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq $((100 * SLOW))); do kill -0 $wpid 2>/dev/null || break; sleep 0.1; done
 if kill -0 $wpid 2>/dev/null; then bad "watch did not stop on EOF"; kill $wpid; else ok; fi
 wait $wpid; [ $? -eq 0 ] && ok || bad "watch did not exit 0 on EOF"
 mkfifo "$tmp/in2"
@@ -167,7 +169,7 @@ wpid=$!
 exec 8>"$tmp/in2"
 wait_for "watching" && ok || bad "watch (2): no check"
 kill -HUP $wpid
-for _ in $(seq 50); do kill -0 $wpid 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq $((100 * SLOW))); do kill -0 $wpid 2>/dev/null || break; sleep 0.1; done
 if kill -0 $wpid 2>/dev/null; then bad "watch did not stop on SIGHUP"; kill $wpid; else ok; fi
 exec 8>&-
 

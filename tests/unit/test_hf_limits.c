@@ -3,7 +3,8 @@
  * (no SIGBUS); the tokenizer's work is bounded per sentence (normalizer growth, one work
  * budget over every regex step and BPE lookup, the text's length checked first) and every
  * limit hit is an error naming it; a piece missing from the vocabulary is <unk> or an error,
- * never dropped; a weight holding NaN is named. */
+ * never dropped; a weight holding NaN is named; the readers of weights outside the forward
+ * (the logit lens, attribution, circuits) report a changed file too, not numbers from zeros. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "circuits.h"
 #include "hf_tokenizer.h"
+#include "lens.h"
+#include "model.h"
 #include "safetensors.h"
 #include "t.h"
 
@@ -212,6 +216,61 @@ static void test_unknown(void)
     }
 }
 
+/* A store whose file changed after the forward: what st_check says once a page vanished. */
+static int changed_later;
+static int stub_check(const void *store, int nonfinite, char *err, size_t errlen)
+{
+    (void)store;
+    (void)nonfinite;
+    if (!changed_later)
+        return 0;
+    snprintf(err, errlen, "the model file changed while open: /x/model.safetensors");
+    return -1;
+}
+
+/* The forward checks the store after every pass; the lens, attribution and circuits read
+ * W_U, the final norm and the heads' matrices themselves afterwards, so they check too. */
+static void test_readers_after_forward(void)
+{
+    Model m;
+    char err[600] = "";
+    if (model_load(&m, "data/induction.json", err, sizeof err)) {
+        CHECK(0, "data/induction.json: %s", err);
+        return;
+    }
+    m.store_check = stub_check;
+    int ids[6] = {3, 4, 5, 3, 4, 5}, n = 6;
+    Trace *t = trace_new(&m, n, 0);
+    Controls c;
+    model_default_controls(&m, &c);
+    changed_later = 0;
+    CHECK(t && model_forward(&m, ids, n, NULL, 0, &c, t, err, sizeof err) == 0, "%s", err);
+    changed_later = 1; /* the file changes between the forward and the lens's own reads */
+    LensTop *top = calloc((size_t)(m.cfg.n_layers + 1) * (size_t)n * 3, sizeof *top);
+    err[0] = '\0';
+    CHECK(top && lens_logit(&m, t, 3, top, err, sizeof err) == -1 && strstr(err, "changed while open"),
+          "the logit lens says the file changed: %s", err);
+    LensAttribution a;
+    memset(&a, 0, sizeof a);
+    err[0] = '\0';
+    CHECK(lens_attribute(&m, t, ids[1], n - 1, &a, err, sizeof err) == -1 &&
+              strstr(err, "changed while open"), "attribution says so: %s", err);
+    HeadCircuit *hc = calloc((size_t)m.cfg.n_layers * (size_t)m.cfg.n_heads, sizeof *hc);
+    err[0] = '\0';
+    CHECK(hc && circuits_heads(&m, hc, err, sizeof err) == -1 && strstr(err, "changed while open"),
+          "the circuits say so: %s", err);
+    changed_later = 0; /* and with the file as it was, all three work */
+    CHECK(lens_logit(&m, t, 3, top, err, sizeof err) == 0, "lens: %s", err);
+    CHECK(lens_attribute(&m, t, ids[1], n - 1, &a, err, sizeof err) == 0, "attribution: %s", err);
+    lens_attribution_free(&a);
+    CHECK(circuits_heads(&m, hc, err, sizeof err) == 0, "circuits: %s", err);
+    free(hc);
+    free(top);
+    trace_free(t);
+    m.store_check = NULL;
+    model_free(&m);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/attend-hflimits-%ld", (long)getpid());
@@ -221,6 +280,7 @@ int main(void)
     test_normalizer_growth();
     test_regex_budget();
     test_unknown();
+    test_readers_after_forward();
     char p[512];
     snprintf(p, sizeof p, "%s/model.safetensors", tmpdir);
     unlink(p);
