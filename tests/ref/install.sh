@@ -22,6 +22,7 @@ for dep in $(sed -n 's/^Build-Depends: *//p' debian/control | tr ',' '\n' | sed 
     [ "$dep" = debhelper-compat ] && dep=debhelper
     grep -qw -- "$dep" <<<"$deb_pkgs" && ok || bad "setup.sh's deb packages lack the build dependency $dep"
 done
+grep -qw build-essential <<<"$deb_pkgs" && ok || bad "setup.sh's deb packages lack build-essential (dpkg-checkbuilddeps requires it of every package)"
 make -n deb 2>/dev/null | grep -q "tools/deps.sh deb" && ok || bad "make deb does not install or name its build dependencies first"
 [ "$(grep -c 'ATTEND_VERSION "' src/cli/main.c)" = 0 ] && ok || bad "src/cli/main.c defines its own version"
 
