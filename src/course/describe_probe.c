@@ -75,7 +75,8 @@ static void patch_words(const WidgetIO *io, const Probe *p, DBuf *b)
 {
     if (!p->patched) {
         dbuf_put(b, "Activation patching with \"%s\" at position %d: %s.\n",
-                 word(io, p->corrupt_tok), p->corrupt_pos, p->patch_why);
+                 p->corrupt_tok >= 0 ? word(io, p->corrupt_tok) : io->w->start.corrupt,
+                 p->corrupt_pos, p->patch_why);
         return;
     }
     const LensPatch *lp = &p->patch;

@@ -119,8 +119,13 @@ static int patching(Probe *p, const Widget *w, const Model *m, const Trace *t, c
                     size_t errlen)
 {
     int n = p->n;
-    if (probe_corrupt(w, m, &p->corrupt_pos, &p->corrupt_tok, err, errlen))
-        return -1;
+    char why[300];
+    if (probe_corrupt(w, m, &p->corrupt_pos, &p->corrupt_tok, why, sizeof why)) {
+        /* another model's vocabulary (the learner's): said on the widget, not a failed run */
+        p->corrupt_tok = -1;
+        snprintf(p->patch_why, sizeof p->patch_why, "%s", why);
+        return 0;
+    }
     if (p->corrupt_pos >= n) {
         snprintf(p->patch_why, sizeof p->patch_why, "the sentence has no position %d to change "
                  "(it has %d tokens)", p->corrupt_pos, n);

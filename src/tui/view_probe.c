@@ -274,7 +274,8 @@ static void patch_draw(App *a, Rect r)
     int y = r.y, last = p->n - 1, tg = p->target[last];
     char b[300];
     if (!p->patched) {
-        snprintf(b, sizeof b, "patching: \"%s\" at position %d", word(a, p->corrupt_tok),
+        snprintf(b, sizeof b, "patching: \"%s\" at position %d",
+                 p->corrupt_tok >= 0 ? word(a, p->corrupt_tok) : a->s->w->start.corrupt,
                  p->corrupt_pos);
         title(r, y++, b);
         attron(COLOR_PAIR(UI_WARN));
