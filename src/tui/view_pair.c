@@ -74,11 +74,11 @@ static void pair_draw(App *a, Rect r)
     y++;
     attron(A_DIM);
     if (y < r.y + r.h)
-        ui_put(y++, r.x, r.w, "loss: nats on fresh random repeats; prev / induct: mean weight on "
+        ui_put(y++, r.x, r.w, "loss: nats on fresh random repeats; prev, induct: mean weight on "
                               "the previous");
     if (y < r.y + r.h)
-        ui_put(y++, r.x, r.w, "token / the one after its earlier copy; copy: share of words OV maps "
-                              "to themselves");
+        ui_put(y++, r.x, r.w, "token, on the one after its earlier copy; copy: words OV maps to "
+                              "themselves");
     attroff(A_DIM);
 }
 

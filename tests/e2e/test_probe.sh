@@ -72,7 +72,7 @@ print(p["name"], "%+.2f" % p["value"], "%+.2f" % a["logit"])')
     check "the sum is dump's logit $sum" has "^ sum +[+]?${sum#+} = the model's logit" "$(screen)"
     start 80 24 -- --model "$G" --lesson "$LESSON" --page 3
     expect "the model you opened" "the effect page on the opened model"
-    expect "knocked out: Δloss" "with its table"
+    expect "loss change knocked out" "with its table"
 else
     echo "# no python3-torch/numpy/regex: the opened-model checks are left out"
 fi
