@@ -11,7 +11,7 @@ static const char *const WIDGET_NAMES[W__COUNT] = {"none", "heatmap", "chips", "
                                                    "cost", "params", "train",
                                                    "generate", "lab", "lens",
                                                    "attribution", "patching", "rollout",
-                                                   "effect"};
+                                                   "effect", "pair"};
 static const char *const CONTROL_NAMES[] = {"mask", "pe", "scale", "head", "layer",
                                             "all_heads", "cursor", "scores", "edit", "swap",
                                             "reset", "step", "padding", "tensor", "dk", "n",
@@ -87,6 +87,7 @@ unsigned course_kind_controls(WidgetKind k)
     case W_LENS: case W_ATTRIB: return C_STEP | C_EDIT | C_RESET;
     case W_EFFECT: return C_STEP | C_LAYER | C_EDIT | C_RESET;
     case W_PATCH: case W_ROLLOUT: return C_LAYER | C_EDIT | C_RESET;
+    case W_PAIR: return C_EDIT | C_RESET;
     default: return (C_TENSOR << 1) - 1; /* the model widgets: every original control */
     }
 }
@@ -104,7 +105,7 @@ int course_kind_is_explain(WidgetKind k)
 
 int course_kind_is_probe(WidgetKind k)
 {
-    return k >= W_LENS && k <= W_EFFECT;
+    return k >= W_LENS && k <= W_PAIR;
 }
 
 int course_start_key_parse(const char *s)

@@ -32,6 +32,7 @@ typedef enum {
     W_PATCH,      /* activation patching: how much of a corrupted word's damage each head restores */
     W_ROLLOUT,    /* attention rollout through the layers (Abnar & Zuidema) */
     W_EFFECT,     /* attention vs effect: per head, where it looks, its push, the loss knocked out */
+    W_PAIR,       /* two models side by side on repeats: each copy's loss, head scores, circuits */
     W__COUNT
 } WidgetKind;
 
@@ -124,6 +125,9 @@ typedef struct {
     int has_params;       /* 1: "config" was given */
     char params_name[64]; /* its "name", or the model's */
     char lab[16];         /* lab widget: the lab's name (attend lab list) */
+    const Model *model2;  /* pair widget: the second model ("model2"), a course model (its
+                             pointer stays valid while the course is loaded); NULL otherwise */
+    char model2_name[256]; /* ... as written */
 } Widget;
 
 /* ---- questions (docs/lessons.md "Questions"), parsed once by the loader ---- */
@@ -242,8 +246,8 @@ int course_kind_needs_sentence(WidgetKind k);
 /* 1: an explanation widget (worked, scaling, kvcache, cost, params, train, generate): its numbers come from
  * live.c through widget_run, not from one model_forward. */
 int course_kind_is_explain(WidgetKind k);
-/* 1: a probe widget (lens, attribution, patching, rollout, effect): a model widget whose run
- * also fills the probe's numbers (probe.h). */
+/* 1: a probe widget (lens, attribution, patching, rollout, effect, pair): a model widget whose
+ * run also fills the probe's numbers (probe.h). */
 int course_kind_is_probe(WidgetKind k);
 /* The JSON keys of a start object by StartKey, NULL-terminated. */
 extern const char *const COURSE_START_KEYS[SK__COUNT + 1];

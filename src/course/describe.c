@@ -215,7 +215,7 @@ size_t describe_widget(const WidgetIO *io, const DescribeView *v, char *out, siz
     case W_CHIPS: chips_words(io, v, &b); break;
     case W_PASSPORT: passport_words(io, v, &b); break;
     case W_MATRIX: matrix_words(io, v, &b); break;
-    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT:
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
         describe_probe(io, v, &b);
         break;
     default: break;

@@ -75,7 +75,8 @@ static void patch_words(const WidgetIO *io, const Probe *p, DBuf *b)
 {
     if (!p->patched) {
         dbuf_put(b, "Activation patching with \"%s\" at position %d: %s.\n",
-                 word(io, p->corrupt_tok), p->corrupt_pos, p->patch_why);
+                 p->corrupt_tok >= 0 ? word(io, p->corrupt_tok) : io->w->start.corrupt,
+                 p->corrupt_pos, p->patch_why);
         return;
     }
     const LensPatch *lp = &p->patch;
@@ -106,6 +107,30 @@ static void rollout_words(const WidgetIO *io, const Probe *p, DBuf *b)
     }
 }
 
+static void pair_words(const WidgetIO *io, const Probe *p, DBuf *b)
+{
+    const Trace *t = io->tr.t;
+    dbuf_put(b, "Two models side by side. Loss in nats on fresh random repeats, first and "
+                "second copy; per head: prev and induct, its mean weight on the previous token "
+                "and on the token after the earlier copy; copy, the share of words its OV "
+                "circuit maps to themselves.\n");
+    for (int k = 0; k < 2; k++) {
+        const ProbeModel *q = &p->pair[k];
+        if (!q->m)
+            continue;
+        dbuf_put(b, "%s (%d layer%s): first copy %.2f, second copy %.2f.", q->m->cfg.name, q->L,
+                 q->L == 1 ? "" : "s", q->first, q->second);
+        for (int i = 0; i < q->L * q->H; i++)
+            dbuf_put(b, " L%d.h%d prev %.2f induct %.2f copy %.2f%s", i / q->H, i % q->H,
+                     q->sc[i].prev, q->sc[i].induction, q->hc[i].copy,
+                     i + 1 < q->L * q->H ? ";" : ".");
+        if (q->next >= 0)
+            dbuf_put(b, " After \"%s\": \"%s\" %.2f.", word(io, t->src[t->n - 1]),
+                     vocab_word(&q->m->vocab, q->next), q->p);
+        dbuf_put(b, "\n");
+    }
+}
+
 void describe_probe(const WidgetIO *io, const DescribeView *v, DBuf *b)
 {
     const Probe *p = io->live ? io->live->probe : NULL;
@@ -120,6 +145,7 @@ void describe_probe(const WidgetIO *io, const DescribeView *v, DBuf *b)
     case W_EFFECT: effect_words(io, p, i, b); break;
     case W_PATCH: patch_words(io, p, b); break;
     case W_ROLLOUT: rollout_words(io, p, b); break;
+    case W_PAIR: pair_words(io, p, b); break;
     default: break;
     }
 }

@@ -23,7 +23,7 @@
 
 static const char *const WIDGET_KEYS[] = {"kind", "sentence", "target", "model", "start",
                                           "controls", "q", "k", "v", "labels", "config", "lab",
-                                          "corrupt", NULL};
+                                          "corrupt", "model2", NULL};
 static const char *const WIDGET_REQ[] = {"kind", NULL};
 
 /* Start keys each kind reads; an unknown key is left to the start's own key check (model
@@ -474,6 +474,33 @@ static int parse_config(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
     return 0;
 }
 
+/* A pair widget's "model2": the second model (a course model, not "@opened"), loaded once;
+ * a decoder-only or encoder model. */
+static void parse_model2(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
+{
+    char kp[300], err[300];
+    lj_pjoin(kp, sizeof kp, path, json_get(obj, "model2") ? "model2" : "kind");
+    int got = lj_get_str(x, obj, path, "model2", w->model2_name, sizeof w->model2_name);
+    if (got == 0)
+        lj_prob(x, kp, "a pair widget names its second model: \"model2\": \"NAME.json\"");
+    if (got != 1)
+        return;
+    if (!strcmp(w->model2_name, LESSON_OPENED)) {
+        lj_prob(x, kp, "\"model2\" is a course model, not \"%s\"", LESSON_OPENED);
+        return;
+    }
+    int mi = lw_course_model(x->c, w->model2_name, x->file);
+    if (mi < 0) {
+        x->oom = 1;
+    } else if (!x->c->models[mi]->ok) {
+        lj_prob(x, kp, "cannot load the model: %s", x->c->models[mi]->error);
+    } else if (lens_check_model(&x->c->models[mi]->model, err, sizeof err)) {
+        lj_prob(x, kp, "%s", err);
+    } else {
+        w->model2 = &x->c->models[mi]->model;
+    }
+}
+
 /* A patching widget's "corrupt": {"position": P, "word": "W"}: the corrupted run is the
  * sentence with position P made W (one token of the model's vocabulary). */
 static void parse_corrupt(LjCtx *x, const cJSON *obj, const char *path, Widget *w,
@@ -532,6 +559,12 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
         lj_prob(x, kp, "no lab named \"%.40s\" (attend lab list)", lab->valuestring);
     else if (lab)
         snprintf(w->lab, sizeof w->lab, "%s", lab->valuestring);
+    if (json_get(obj, "model2") && w->kind != W_PAIR) {
+        lj_pjoin(kp, sizeof kp, path, "model2");
+        lj_prob_key(x, kp, "only pair widgets take \"model2\" (this one is %s)", kind);
+    } else if (w->kind == W_PAIR) {
+        parse_model2(x, obj, path, w);
+    }
     if (json_get(obj, "corrupt") && w->kind != W_PATCH) {
         lj_pjoin(kp, sizeof kp, path, "corrupt");
         lj_prob_key(x, kp, "only patching widgets take \"corrupt\" (this one is %s)", kind);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "errf.h"
-#include "heads.h"
 
 static void clear(Probe *p)
 {
@@ -21,6 +20,10 @@ static void clear(Probe *p)
     free(p->top);
     free(p->heads);
     free(p->roll);
+    for (int k = 0; k < 2; k++) {
+        free(p->pair[k].sc);
+        free(p->pair[k].hc);
+    }
     lens_patch_free(&p->patch);
     memset(p, 0, sizeof *p);
 }
@@ -116,8 +119,13 @@ static int patching(Probe *p, const Widget *w, const Model *m, const Trace *t, c
                     size_t errlen)
 {
     int n = p->n;
-    if (probe_corrupt(w, m, &p->corrupt_pos, &p->corrupt_tok, err, errlen))
-        return -1;
+    char why[300];
+    if (probe_corrupt(w, m, &p->corrupt_pos, &p->corrupt_tok, why, sizeof why)) {
+        /* another model's vocabulary (the learner's): said on the widget, not a failed run */
+        p->corrupt_tok = -1;
+        snprintf(p->patch_why, sizeof p->patch_why, "%s", why);
+        return 0;
+    }
     if (p->corrupt_pos >= n) {
         snprintf(p->patch_why, sizeof p->patch_why, "the sentence has no position %d to change "
                  "(it has %d tokens)", p->corrupt_pos, n);
@@ -141,6 +149,81 @@ static int patching(Probe *p, const Widget *w, const Model *m, const Trace *t, c
         snprintf(p->patch_why, sizeof p->patch_why, "%s", msg);
     else
         p->patched = 1;
+    return 0;
+}
+
+/* One model of the pair: its copies' losses, head scores and circuits; its guess after the
+ * sentence ids (n tokens), run here unless t is its run already. */
+static int pair_model(ProbeModel *q, const Model *m, const Trace *t, char *err, size_t errlen)
+{
+    int L = m->cfg.n_layers, H = m->cfg.n_heads;
+    q->m = m;
+    q->L = L;
+    q->H = H;
+    q->next = -1;
+    q->sc = calloc((size_t)L * H, sizeof *q->sc);
+    q->hc = calloc((size_t)L * H, sizeof *q->hc);
+    if (!q->sc || !q->hc)
+        return errf(err, errlen, "out of memory");
+    HeadProbe hp;
+    heads_probe_defaults(m, &hp);
+    if (hp.n_lens < 1)
+        return errf(err, errlen, "%s is too short for repeats (max_len %d)", m->cfg.name,
+                    m->cfg.max_len);
+    if (heads_copy_loss(m, &hp, NULL, &q->first, &q->second, err, errlen) ||
+        heads_scores(m, &hp, NULL, q->sc, err, errlen) || circuits_heads(m, q->hc, err, errlen))
+        return -1;
+    if (t->model == m) {
+        q->next = heads_top_next(t, t->n - 1, &q->p);
+        return 0;
+    }
+    if (m->cfg.vocab_size != t->model->cfg.vocab_size || t->n > m->cfg.max_len)
+        return 0; /* another vocabulary: no guess on these ids */
+    Trace *u = trace_new(m, t->n, 1);
+    if (!u)
+        return errf(err, errlen, "out of memory");
+    Controls c = t->ctl;
+    c.patch = NULL;
+    memset(c.ablate, 0, sizeof c.ablate);
+    c.order = NULL;
+    int rc = model_forward(m, t->src, t->n, NULL, 0, &c, u, err, errlen) ? -1 : 0;
+    if (!rc)
+        q->next = heads_top_next(u, t->n - 1, &q->p);
+    trace_free(u);
+    return rc;
+}
+
+static int pair(Probe *p, const Widget *w, const Model *m, const Trace *t, char *err,
+                size_t errlen)
+{
+    if (!w->model2)
+        return errf(err, errlen, "a pair widget needs its second model (\"model2\")");
+    const Model *ms[2] = {m, w->model2};
+    for (int k = 0; k < 2; k++) {
+        ProbeModel *q = &p->pair[k];
+        if (pair_model(q, ms[k], t, err, errlen))
+            return -1;
+        double ind = 0, prev = 0, copy = 0;
+        for (int i = 0; i < q->L * q->H; i++) {
+            ind = fmax(ind, q->sc[i].induction);
+            prev = fmax(prev, q->sc[i].prev);
+            copy = fmax(copy, q->hc[i].copy);
+        }
+        char nm[32];
+        const char *sfx = k ? "b" : "a";
+#define PUT(name, v, integer)                                                                \
+    do {                                                                                     \
+        snprintf(nm, sizeof nm, "%s_%s", name, sfx);                                         \
+        explain_put(&p->nv, nm, v, integer);                                                 \
+    } while (0)
+        PUT("first", q->first, 0);
+        PUT("second", q->second, 0);
+        PUT("induction", ind, 0);
+        PUT("prev", prev, 0);
+        PUT("copy", copy, 0);
+        PUT("layers", q->L, 1);
+#undef PUT
+    }
     return 0;
 }
 
@@ -186,6 +269,8 @@ int probe_run(Probe **pp, const Widget *w, const Model *m, const Trace *t, int l
         return w->kind == W_EFFECT ? effect(p, m, t, err, errlen) : 0;
     case W_PATCH:
         return patching(p, w, m, t, err, errlen);
+    case W_PAIR:
+        return pair(p, w, m, t, err, errlen);
     case W_ROLLOUT:
         p->roll = malloc(sizeof(double) * (size_t)L * n * n);
         if (!p->roll)

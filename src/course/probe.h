@@ -8,7 +8,9 @@
 #include <stddef.h>
 
 #include "course.h"
+#include "circuits.h"
 #include "explain.h"
+#include "heads.h"
 #include "lens.h"
 #include "model.h"
 
@@ -26,6 +28,19 @@ typedef struct {
     double dloss;            /* the loss with the head knocked out minus the loss */
 } ProbeHead;
 
+/* One model of the pair widget, measured the way `attend heads` measures it: the loss on each
+ * copy of fresh random repeats and every head's scores (heads.h, the model's default probes),
+ * its heads' circuits from the weights (circuits.h), and its guess after the sentence. */
+typedef struct {
+    const Model *m;
+    int L, H;
+    double first, second;    /* mean loss (nats) on the first and the second copy */
+    HeadScores *sc;          /* (L · H): prev, induction, ... of head l·H + h */
+    HeadCircuit *hc;         /* (L · H): copy, prev, kcomp */
+    int next;                /* its top next-token guess after the sentence (-1: none) */
+    double p;                /* ... and its probability */
+} ProbeModel;
+
 typedef struct Probe {
     WidgetKind kind;
     int n, L, H;             /* the run's tokens; the model's layers and heads */
@@ -42,10 +57,15 @@ typedef struct Probe {
     char patch_why[320];     /* patching: why nothing could be patched ("" when patched) */
     LensPatch patch;         /* patching: the metric is target[n − 1] of the clean run */
     double *roll;            /* rollout: (L · n · n), R_l at l · n · n */
+    ProbeModel pair[2];      /* pair: the page's model, then "model2" */
+    NamedValues nv;          /* pair: published for {{x NAME}} (probe_run's comment) */
 } Probe;
 
 /* Computes the numbers of w's kind (a probe kind) on t, the page model m's run of its
- * sentence: layer is the widget's layer (the one patched or knocked out on a big model).
+ * sentence: layer is the widget's layer (the one patched or knocked out on a big model). The
+ * pair widget publishes, for model a (the page's) and b (w->model2): first_a, second_a (each
+ * copy's loss), induction_a and prev_a (the largest induction and previous-token score of its
+ * heads), copy_a (the largest OV copying score), layers_a, and the same for b.
  * Allocates *pp the first time (free with probe_free); clears what the last run held. 0, or
  * -1 with a message (a post-norm model for attribution, out of memory, ...). Patching whose
  * corrupted word cannot be placed or changes nothing is not an error: patch_why says why. */

@@ -205,6 +205,8 @@ void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
         ctx->trace = io->tr.t;
         ctx->eq_a = io->tr.eq_a;
         ctx->eq_b = io->tr.eq_b;
+        if (course_kind_is_probe(w->kind) && io->live && io->live->probe)
+            ctx->nv = &io->live->probe->nv; /* the pair's numbers, for {{x NAME}} */
         return;
     }
     const LiveWidget *l = io->live;

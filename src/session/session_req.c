@@ -31,7 +31,8 @@ Keymap session_keymap(WidgetKind k)
     case W_PARAMS: return KM_PARAMS;
     case W_TRAIN: return KM_TRAIN;
     case W_GENERATE: return KM_GENERATE;
-    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: return KM_PROBE;
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
+        return KM_PROBE;
     default: return KM_NONE;
     }
 }
@@ -40,7 +41,7 @@ unsigned session_common_hints(WidgetKind k)
 {
     switch (k) {
     case W_HEATMAP: case W_PASSPORT: case W_MATRIX:
-    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT:
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
         return ~0u;
     case W_CHIPS:
         return ~(unsigned)C_RESET; /* r is the chips' own: the original order */

@@ -206,10 +206,10 @@ static void effect_draw(App *a, Rect r)
              "(−log p)", word(a, a->s->t->src[i]), i, word(a, tg), p->loss[i]);
     title(r, y++, b);
     snprintf(b, sizeof b, "%-8s%-22s%-16s%s", p->layer >= 0 ? "layer" : "head",
-             "looks hardest at", "push on logit", "knocked out: Δloss");
+             "looks hardest at", "push on logit", "loss change knocked out");
     if (p->layer >= 0) /* one layer's heads: say which, and that l moves */
         snprintf(b, sizeof b, "L%d (l)  %-22s%-16s%s", p->layer, "looks hardest at",
-                 "push on logit", "knocked out: Δloss");
+                 "push on logit", "loss change knocked out");
     dim(r, y++, b);
     const ProbeHead *hs = &p->heads[(size_t)i * p->n_heads];
     int bw = -1, bd = -1, bl = -1;
@@ -274,7 +274,8 @@ static void patch_draw(App *a, Rect r)
     int y = r.y, last = p->n - 1, tg = p->target[last];
     char b[300];
     if (!p->patched) {
-        snprintf(b, sizeof b, "patching: \"%s\" at position %d", word(a, p->corrupt_tok),
+        snprintf(b, sizeof b, "patching: \"%s\" at position %d",
+                 p->corrupt_tok >= 0 ? word(a, p->corrupt_tok) : a->s->w->start.corrupt,
                  p->corrupt_pos);
         title(r, y++, b);
         attron(COLOR_PAIR(UI_WARN));

@@ -52,4 +52,28 @@ expect "the top guess after \"rug\" (position 5), in parts" "a typed sentence ru
 # plain mode reads the same widget
 out=$(printf 'q\n' | "$ATTEND" --plain --lesson "$LESSON" --page 1 2>&1)
 check "plain mode says the effect table" has "^$head: looks at .*knocked out \+?$dloss\." "$out"
+
+# an opened Hugging Face model: the attribution page's numbers are dump --attribute's
+PY=/usr/bin/python3
+if "$PY" -c 'import torch, numpy, regex' 2>/dev/null &&
+    mkdir -p "$E2E_TMP/models" && "$PY" tests/ref/hf_models.py --write "$E2E_TMP/models" gpt2-f32 >/dev/null 2>&1; then
+    G=$E2E_TMP/models/gpt2-f32
+    start 80 24 -- --model "$G" --lesson "$LESSON" --page 6
+    expect "the model you opened" "the attribution page on an opened GPT-2 directory"
+    expect "= the model's logit" "its parts and their sum"
+    tok=$(screen | sed -n 's/.*the logit of "\(.*\)", the top guess after.*/\1/p' | head -1)
+    read -r top val sum < <("$ATTEND" dump --model "$G" --sentence "the cat sat on the mat" \
+        --attribute "$tok" --format json | "$PY" -c '
+import json, sys
+a = json.load(sys.stdin)["attribution"]
+p = max(a["parts"], key=lambda q: abs(q["value"]))
+print(p["name"], "%+.2f" % p["value"], "%+.2f" % a["logit"])')
+    check "the largest part is dump's: $top $val" has "^ $top +[+]?${val#+} " "$(screen)"
+    check "the sum is dump's logit $sum" has "^ sum +[+]?${sum#+} = the model's logit" "$(screen)"
+    start 80 24 -- --model "$G" --lesson "$LESSON" --page 3
+    expect "the model you opened" "the effect page on the opened model"
+    expect "loss change knocked out" "with its table"
+else
+    echo "# no python3-torch/numpy/regex: the opened-model checks are left out"
+fi
 finish

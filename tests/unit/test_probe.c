@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+#include <unistd.h>
+
 #include "describe.h"
+#include "lesson.h"
+#include "placeholder.h"
 #include "probe.h"
 #include "widget.h"
 #include "t.h"
@@ -221,6 +226,118 @@ static void big_model(void)
     model_free(&m);
 }
 
+/* The pair: each model's numbers are attend heads's, published for {{x NAME}}; the second
+ * model guesses on the same ids. */
+static void pair_widget(const Model *a)
+{
+    Model b;
+    char err[300];
+    if (model_load(&b, "data/induction-1layer.json", err, sizeof err)) {
+        CHECK(0, "%s", err);
+        return;
+    }
+    Widget w;
+    widget_of(&w, W_PAIR);
+    w.model2 = &b;
+    WidgetRun r;
+    CHECK(widget_run_start(&r, &w, a, err, sizeof err) == 0 && r.ran, "pair: %s", err);
+    const Probe *p = r.live.probe;
+    if (p && r.ran) {
+        const Model *ms[2] = {a, &b};
+        for (int k = 0; k < 2; k++) {
+            const ProbeModel *q = &p->pair[k];
+            HeadProbe hp;
+            heads_probe_defaults(ms[k], &hp);
+            double f, s2;
+            CHECK(heads_copy_loss(ms[k], &hp, NULL, &f, &s2, err, sizeof err) == 0, "%s", err);
+            CHECK(q->m == ms[k] && q->first == f && q->second == s2, "model %d's copy losses", k);
+            char nm[32];
+            snprintf(nm, sizeof nm, "second_%s", k ? "b" : "a");
+            const NamedValue *v = explain_get(&p->nv, nm);
+            CHECK(v && v->value == s2, "{{x %s}} published", nm);
+            CHECK(q->next >= 0 && q->p > 0 && q->p <= 1, "model %d guesses", k);
+        }
+        /* the lesson's claim: two layers predict the second copy, one layer does not */
+        CHECK(p->pair[0].second < 2.0 && p->pair[1].second > p->pair[1].first - 0.5,
+              "second copy: two layers %.2f, one layer %.2f (first %.2f)", p->pair[0].second,
+              p->pair[1].second, p->pair[1].first);
+        PlaceholderCtx ctx;
+        widget_ctx(&r.io, 1, &ctx);
+        char out[64];
+        CHECK(placeholder_value("x layers_b", &ctx, out, sizeof out, err, sizeof err) == 0 &&
+                  !strcmp(out, "1"), "{{x layers_b}}: %s %s", out, err);
+    }
+    widget_run_free(&r);
+    w.model2 = NULL;
+    CHECK(widget_run_start(&r, &w, a, err, sizeof err) != 0 && strstr(err, "model2"),
+          "a pair without its second model: %s", err);
+    widget_run_free(&r);
+    model_free(&b);
+}
+
+/* A lesson directory with one file of text; every problem's message joined into out. */
+static int load_problems(const char *json, char *out, size_t n)
+{
+    char dir[] = "/tmp/attend-probe-XXXXXX", file[300], err[300];
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(file, sizeof file, "%s/01-x.json", dir);
+    FILE *f = fopen(file, "w");
+    if (!f)
+        return -1;
+    fputs(json, f);
+    fclose(f);
+    Course c;
+    int rc = lesson_load_dir(&c, dir, err, sizeof err);
+    out[0] = 0;
+    for (int i = 0; !rc && i < c.n_problems; i++) {
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s\n", c.problems[i].msg);
+    }
+    int np = rc ? -1 : c.n_problems;
+    lesson_free_course(&c);
+    remove(file);
+    rmdir(dir);
+    return np;
+}
+
+/* The loader names each bad probe key at its file:line:col. */
+static void bad_lessons(void)
+{
+    char out[4000];
+    const char *head = "{\"id\": \"x\", \"title\": \"X\", \"pages\": [{\"title\": \"p\", "
+                       "\"prose\": \"p\", \"widget\": ";
+    struct {
+        const char *widget, *want;
+    } cases[] = {
+        {"{\"kind\": \"patching\", \"model\": \"induction.json\", \"sentence\": \"lion key\"}",
+         "names its corrupted run"},
+        {"{\"kind\": \"patching\", \"model\": \"induction.json\", \"sentence\": \"lion key\", "
+         "\"corrupt\": {\"position\": 5, \"word\": \"tree\"}}", "corrupt.position"},
+        {"{\"kind\": \"patching\", \"model\": \"induction.json\", \"sentence\": \"lion key\", "
+         "\"corrupt\": {\"position\": 1, \"word\": \"no such word\"}}", "corrupt.word"},
+        {"{\"kind\": \"lens\", \"model\": \"induction.json\", \"sentence\": \"lion key\", "
+         "\"corrupt\": {\"position\": 1, \"word\": \"tree\"}}", "only patching widgets"},
+        {"{\"kind\": \"pair\", \"model\": \"induction.json\", \"sentence\": \"lion key\"}",
+         "names its second model"},
+        {"{\"kind\": \"pair\", \"model\": \"induction.json\", \"sentence\": \"lion key\", "
+         "\"model2\": \"@opened\"}", "is a course model"},
+        {"{\"kind\": \"heatmap\", \"model\": \"induction.json\", \"sentence\": \"lion key\", "
+         "\"model2\": \"induction.json\"}", "only pair widgets"},
+        {"{\"kind\": \"lens\", \"model\": \"translate.json\", \"sentence\": \"the cat\", "
+         "\"target\": \"le chat\"}", "encoder-decoder"},
+        {"{\"kind\": \"effect\", \"model\": \"induction.json\", \"sentence\": \"lion key\", "
+         "\"start\": {\"step\": 2}}", "the sentence has positions 0..1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[1000];
+        snprintf(json, sizeof json, "%s%s}]}\n", head, cases[i].widget);
+        int np = load_problems(json, out, sizeof out);
+        CHECK(np >= 1 && strstr(out, cases[i].want) && strstr(out, "01-x.json:1:"),
+              "case %zu wants \"%s\": %d problems: %s", i, cases[i].want, np, out);
+    }
+}
+
 int main(void)
 {
     Model m;
@@ -232,7 +349,9 @@ int main(void)
     lens_and_attribution(&m);
     effect(&m);
     patching_and_rollout(&m);
+    pair_widget(&m);
     model_free(&m);
     big_model();
+    bad_lessons();
     return t_done("test_probe");
 }
