@@ -197,6 +197,8 @@ static void clamp_selection(Session *s)
         if (s->chip_pick >= s->t->n)
             s->chip_pick = -1;
     }
+    if (course_kind_is_probe(k) && s->step >= s->t->n) /* the position the numbers are of */
+        s->step = s->t->n > 0 ? s->t->n - 1 : 0;
     if (k == W_PASSPORT) {
         int idx[128];
         int n = widget_passport_steps(s->t, session_stack(s), s->layer, s->head, idx, 128);
@@ -299,6 +301,8 @@ static void select_start(Session *s)
     s->chip_cur = 0;
     s->chip_pick = -1;
     s->step = w && w->start.step > 0 ? w->start.step : 0;
+    if (w && w->start.step < 0) /* a probe widget's last position (clamped after the run) */
+        s->step = SESSION_MAX_TOK;
     snprintf(s->tensor, sizeof s->tensor, "%s",
              w && w->start.tensor[0] ? w->start.tensor : "L0.h0.weights");
 }
