@@ -156,11 +156,9 @@ void plain_keys_line(Plain *p, char *out, size_t n)
     KeyState ks;
     char hints[1200] = "";
     plain_key_state(p, &ks);
-    WidgetKind kind = session_kind(p->s);
     int utf8 = ui.utf8;
     ui.utf8 = 0; /* the hints' ASCII key names: words a line can hold */
-    if (kind != W_NONE)
-        keys_hints(&ks, session_keymap(kind), session_common_hints(kind), hints, sizeof hints);
+    session_hints(p->s, &ks, hints, sizeof hints); /* the player's footer's list */
     ui.utf8 = utf8;
     size_t k = (size_t)snprintf(out, n, "Keys:");
     for (char *h = hints; *h && k < n;) {

@@ -257,6 +257,10 @@ Keymap session_keymap(WidgetKind k);
 /* The C_* bits of the shared controls whose hints a page of kind k lists (the player's
  * footer, plain mode's key line). */
 unsigned session_common_hints(WidgetKind k);
+/* Appends the page's footer hints (keys.h's "key\x1flabel\x1e"): its widget's, then the
+ * shared controls' its kind lists, as ks allows them now: the player's footer and presenter
+ * and plain mode's key line, one list. */
+void session_hints(const Session *s, const KeyState *ks, char *buf, size_t n);
 /* The keymaps a key is looked up in on the page, in order: the widget's, the shared
  * controls' (widget pages but the train widget's, whose keys are its run's), the global
  * keys'. Returns how many (at most 3). */

@@ -49,6 +49,12 @@ unsigned session_common_hints(WidgetKind k)
     }
 }
 
+void session_hints(const Session *s, const KeyState *ks, char *buf, size_t n)
+{
+    WidgetKind k = session_kind(s);
+    keys_hints(ks, session_keymap(k), session_common_hints(k), buf, n);
+}
+
 int session_keymaps(const Session *s, Keymap km[3])
 {
     WidgetKind k = session_kind(s);

@@ -211,7 +211,7 @@ static void lab_release(App *a)
 }
 
 const ViewOps VIEW_LAB = {
-    .name = "lab", .kind = W_LAB, .keymap = KM_NONE, .state_size = sizeof(LabView),
+    .name = "lab", .kind = W_LAB, .state_size = sizeof(LabView),
     .draw = lab_draw, .need = lab_need, .self_scroll = 1, .hidden = lab_hidden,
     .poll = lab_poll, .poll_ms = 250,
     .release = lab_release,

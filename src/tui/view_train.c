@@ -358,7 +358,7 @@ static void train_release(App *a)
 }
 
 const ViewOps VIEW_TRAIN = {
-    .name = "train", .kind = W_TRAIN, .keymap = KM_TRAIN,
+    .name = "train", .kind = W_TRAIN,
     .state_size = sizeof(TrainState), .draw = train_draw, .need = train_need,
     .tick = train_tick, .release = train_release, .self_scroll = 1, .hidden = train_hidden,
     .changed = train_changed, /* its key state is the Session's */
