@@ -3,12 +3,14 @@
  * check-lessons walks it) and in plain mode (lines through plain_command), then the same key
  * script sent to both: every key the page offers (its widget's keymap and the shared
  * controls, each key the table binds there but t, which trains), a sentence typed (the
- * page's own, reversed),
- * a swap of the first and last chips, and the keys again. After every step the Session's
- * state (session_state_line), its last Change (session_change_line) and its count of
- * handled requests must be the same in both, and no key either front end offers may answer
- * that it does nothing ("key not used", "does nothing"). Prints one line per problem and
- * closes with "N passed, N failed". Usage: parity LESSONS_DIR. */
+ * page's own, reversed), a swap of the first and last chips, and the keys again; on a lab
+ * page, the last check (the lab's show file) as the player's poll hook and plain mode read
+ * it. After every step the Session's state (session_state_line), its last Change
+ * (session_change_line) and its count of handled requests must be the same in both, and no
+ * key either front end offers may answer that it does nothing ("key not used", "does
+ * nothing"). Prints one line per problem and closes with "N passed, N failed".
+ * Usage: parity [--teeth] LESSONS_DIR; --teeth gives plain mode its own copy of a key (m
+ * answered twice), which the walk must catch. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "plain.h"
 
 static int passed, failed;
+static int teeth; /* --teeth: plain mode answers m twice, a front end's own copy of a key */
 
 typedef struct {
     App *a;
@@ -96,6 +99,8 @@ static void press(Both *b, int k, int check_used)
     fresh_out(b);
     snprintf(line, sizeof line, "%s", nm);
     plain_command(b->p, line);
+    if (teeth && k == 'm')
+        plain_command(b->p, line);
     fflush(b->p->out);
     snprintf(what, sizeof what, "key %s", nm);
     if (check_used && strstr(b->a->msg, "key not used"))
@@ -215,8 +220,16 @@ static void walk_page(Both *b)
     plain_open(b->p, b->li, b->pi);
     compare(b, "opened", 1);
     WidgetKind k = session_kind(b->a->s);
-    if (k == W_LAB) /* the lab's show file is its view's */
-        return;
+    if (k == W_LAB) { /* the last check: the player's poll hook, plain mode's words */
+        char widget[] = "widget";
+        app_cur_view(b->a)->poll(b->a);
+        fresh_out(b);
+        plain_command(b->p, widget);
+        fflush(b->p->out);
+        if (!b->out || !strstr(b->out, "Your last check"))
+            fail(b, "lab", "  plain mode does not say the last check");
+        compare(b, "the lab's last check", 0);
+    }
     int n = offered(b, keys, 200);
     for (int i = 0; i < n; i++)
         press(b, keys[i], 1);
@@ -239,8 +252,9 @@ static void walk_page(Both *b)
 int main(int argc, char **argv)
 {
     char err[1024];
-    if (argc != 2) {
-        fprintf(stderr, "usage: parity LESSONS_DIR\n");
+    teeth = argc == 3 && !strcmp(argv[1], "--teeth");
+    if (argc != 2 + teeth) {
+        fprintf(stderr, "usage: parity [--teeth] LESSONS_DIR\n");
         return 2;
     }
     Both b = {0};
@@ -251,8 +265,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "parity: out of memory\n");
         return 1;
     }
-    if (session_load(b.a->s, argv[1], NULL, 0, err, sizeof err) ||
-        session_load(b.p->s, argv[1], NULL, 0, err, sizeof err)) {
+    if (session_load(b.a->s, argv[1 + teeth], NULL, 0, err, sizeof err) ||
+        session_load(b.p->s, argv[1 + teeth], NULL, 0, err, sizeof err)) {
         fprintf(stderr, "parity: %s\n", err);
         return 1;
     }

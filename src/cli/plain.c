@@ -62,6 +62,17 @@ void plain_sayf(Plain *p, const char *fmt, ...)
 
 /* ---- pages ---- */
 
+void plain_say_lab(Plain *p)
+{
+    const SessionLab *l = &p->s->lab;
+    const LabShow *sh = &l->show;
+    if (!l->have)
+        plain_sayf(p, "Your last check: %s (each check is said here).", l->err);
+    else
+        plain_sayf(p, "Your last check: %s. %s%s%s", !strcmp(sh->status, "pass") ? "PASS" : "FAIL",
+                   sh->line, sh->diagnosis[0] ? "; diagnosis " : "", sh->diagnosis);
+}
+
 void plain_say_widget(Plain *p)
 {
     static char words[PLAIN_WORDS_MAX];
@@ -73,6 +84,10 @@ void plain_say_widget(Plain *p)
     session_view(p->s, &v);
     describe_widget(&io, &v, words, sizeof words);
     plain_say(p, words);
+    if (p->s->w->kind == W_LAB) {
+        session_lab_poll(p->s);
+        plain_say_lab(p);
+    }
 }
 
 void plain_say_page(Plain *p)

@@ -246,6 +246,8 @@ void plain_command(Plain *p, char *line)
     if (!*s)
         return;
     memcpy(p->before_prose, p->s->prose, sizeof p->before_prose);
+    if (session_kind(p->s) == W_LAB && session_lab_poll(p->s)) /* checked since the last line */
+        plain_say_lab(p);
     char *arg = s;
     while (*arg && *arg != ' ' && *arg != '\t')
         arg++;

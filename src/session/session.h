@@ -15,6 +15,7 @@
 #include "attend_assert.h"
 #include "describe.h"
 #include "keys.h"
+#include "lab.h"
 #include "lesson.h"
 #include "live.h"
 #include "model.h"
@@ -46,6 +47,16 @@ typedef struct {
     } rep;
     char err[300];
 } SessionTrain;
+
+/* A lab page's last check (session_lab.c): the lab's show file as last read. */
+typedef struct {
+    int read;                /* 1: the file was looked for (lab and mtime say which) */
+    char lab[16];            /* the lab it was read for */
+    double mtime;            /* the file's modification time (+ size) when read, -1: none */
+    int have;                /* 1: show holds the file's contents */
+    LabShow show;
+    char err[200];           /* why there is nothing to show ("no check yet", a bad file) */
+} SessionLab;
 
 typedef struct {
     const Model *model;
@@ -152,6 +163,7 @@ typedef struct Session {
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
     LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */
     SessionTrain train;      /* the train widget's run */
+    SessionLab lab;          /* a lab page's last check */
 
     /* the selection both front ends show */
     int cur_r, cur_c;        /* the inspected cell (heatmap, worked) */
@@ -250,6 +262,13 @@ int session_train_step(Session *s);
 int session_train_repeat_step(Session *s);
 /* Frees the run (a page change, the end). */
 void session_train_free(Session *s);
+
+/* ---- session_lab.c: a lab page's last check ---- */
+/* Reads the page's lab show file again when it changed (or the page's lab did): 1 when
+ * s->lab is new (to draw or say), 0 when not, or not a lab page. */
+int session_lab_poll(Session *s);
+/* Frees the show read (the end). */
+void session_lab_free(Session *s);
 
 /* ---- session_req.c: requests and their Change ---- */
 /* The keymap of widget kind k (KM_NONE for a prose page). */

@@ -657,6 +657,11 @@ const char *session_state_line(const Session *s, char *out, size_t n)
         s->chip_cur, s->chip_pick, s->step, s->tensor, s->live.s.causal, s->live.s.scale,
         s->live.s.step, s->live.s.d_k, s->live.s.n, s->live.s.tied, s->live.s.gqa,
         s->live.s.sample, (double)s->live.s.temp, s->live.s.seed, (double)s->equiv);
+    if (s->lab.read && session_kind(s) == W_LAB) /* the last check both front ends show */
+        PUT(" lab %s %d %s \"%s\" \"%s\" %s %s", s->lab.lab, s->lab.have,
+            s->lab.have ? s->lab.show.status : "-", s->lab.have ? s->lab.show.line : s->lab.err,
+            s->lab.have ? s->lab.show.diagnosis : "", s->lab.have ? s->lab.show.what : "-",
+            s->lab.have && s->lab.show.have ? "matrices" : "-");
 #undef PUT
     return out;
 }
