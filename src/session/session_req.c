@@ -8,6 +8,7 @@
 
 #include "ablation.h"
 #include "session.h"
+#include "watch.h"
 
 /* generate's temperatures, coldest first: + and - step through them */
 static const float TEMPS[] = {0.25f, 0.5f, 0.7f, 1.0f, 1.5f, 2.0f, 3.0f};
@@ -657,6 +658,11 @@ const char *session_state_line(const Session *s, char *out, size_t n)
         s->chip_cur, s->chip_pick, s->step, s->tensor, s->live.s.causal, s->live.s.scale,
         s->live.s.step, s->live.s.d_k, s->live.s.n, s->live.s.tied, s->live.s.gqa,
         s->live.s.sample, (double)s->live.s.temp, s->live.s.seed, (double)s->equiv);
+    if (session_kind(s) == W_TRAIN) /* the train widget's run (or a replay page's) */
+        PUT(" train %d %d %d %d %d,%d %d %d rep %d %d %d", s->train.run != NULL,
+            s->train.running, s->train.done, session_train_causal(s), s->train.layer,
+            s->train.head, s->train.run ? watch_steps_done(s->train.run) : -1, s->train.fresh,
+            s->train.rep.run != NULL, s->train.rep.running, s->train.rep.done);
     if (s->lab.read && session_kind(s) == W_LAB) /* the last check both front ends show */
         PUT(" lab %s %d %s \"%s\" \"%s\" %s %s", s->lab.lab, s->lab.have,
             s->lab.have ? s->lab.show.status : "-", s->lab.have ? s->lab.show.line : s->lab.err,
