@@ -284,6 +284,7 @@ static void train_draw(App *a, Rect r)
     }
     WatchOpts o;
     watch_opts_defaults(&o);
+    o.steps = live_train_steps(a->s->w);
     int y = r.y, causal = session_train_causal(a->s);
     attron(COLOR_PAIR(UI_ACCENT));
     WatchRun *run = run_of(a);
