@@ -114,6 +114,7 @@ typedef struct {
     int has_params;       /* 1: "config" was given */
     char params_name[64]; /* its "name", or the model's */
     char lab[16];         /* lab widget: the lab's name (attend lab list) */
+    int train_steps;      /* train widget: "steps", its run's length; 0: watch.c's default */
 } Widget;
 
 /* ---- questions (docs/lessons.md "Questions"), parsed once by the loader ---- */
