@@ -5,8 +5,8 @@
  * controls, each key the table binds there but t, which trains), a sentence typed (the
  * page's own, reversed), a swap of the first and last chips, and the keys again; on a lab
  * page, the last check (the lab's show file) as the player's poll hook and plain mode read
- * it; on a train page with a short run (tests/fixtures/parity-train), t trained to the end in
- * both. After every step the Session's state (session_state_line), its last Change
+ * it; on a train page with a short run (tests/fixtures/parity-train, or a replay page on a
+ * model parity.sh trains four steps), t trained to the end in both. After every step the Session's state (session_state_line), its last Change
  * (session_change_line) and its count of handled requests must be the same in both, and no
  * key either front end offers may answer that it does nothing ("key not used", "does
  * nothing"). Prints one line per problem and closes with "N passed, N failed".
@@ -20,6 +20,7 @@
 #include "app_key.h"
 #include "app_views.h"
 #include "plain.h"
+#include "repeat_run.h"
 
 static int passed, failed;
 static int teeth; /* --teeth: plain mode answers m twice, a front end's own copy of a key */
@@ -116,14 +117,22 @@ static void press(Both *b, int k, int check_used)
     compare(b, what, 1);
 }
 
-/* A train page whose run is short enough to train to the end in both front ends at every t
- * (the widget's "steps": tests/fixtures/parity-train); the course's own runs (600 steps, or
- * a replay page's recipe) are left to the tmux walks. */
+/* A train page whose run is short enough to train to the end in both front ends at every t:
+ * the widget's "steps" (tests/fixtures/parity-train), or a replay page's recorded recipe (a
+ * model parity.sh trains for a few steps); the course's own runs (600 steps, the induction
+ * model's 4,500) are left to the tmux walks. */
 #define PARITY_TRAIN_STEPS 50
 static int short_run(const Session *s)
 {
-    return session_kind(s) == W_TRAIN && !session_train_repeat_page(s->model) &&
-           s->w->train_steps > 0 && s->w->train_steps <= PARITY_TRAIN_STEPS;
+    TrainOpts o;
+    int every;
+    char err[300];
+    if (session_kind(s) != W_TRAIN)
+        return 0;
+    if (session_train_repeat_page(s->model))
+        return !repeat_recipe_read(s->model, &o, &every, err, sizeof err) &&
+               o.steps <= PARITY_TRAIN_STEPS;
+    return s->w->train_steps > 0 && s->w->train_steps <= PARITY_TRAIN_STEPS;
 }
 
 /* The keys a page offers: those its widget's keymap and the shared controls bind now,

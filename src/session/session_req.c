@@ -8,6 +8,7 @@
 
 #include "ablation.h"
 #include "session.h"
+#include "repeat_run.h"
 #include "watch.h"
 
 /* generate's temperatures, coldest first: + and - step through them */
@@ -662,7 +663,8 @@ const char *session_state_line(const Session *s, char *out, size_t n)
         PUT(" train %d %d %d %d %d,%d %d %d rep %d %d %d", s->train.run != NULL,
             s->train.running, s->train.done, session_train_causal(s), s->train.layer,
             s->train.head, s->train.run ? watch_steps_done(s->train.run) : -1, s->train.fresh,
-            s->train.rep.run != NULL, s->train.rep.running, s->train.rep.done);
+            s->train.rep.running, s->train.rep.done,
+            s->train.rep.run ? repeat_run_steps_done(s->train.rep.run) : -1);
     if (s->lab.read && session_kind(s) == W_LAB) /* the last check both front ends show */
         PUT(" lab %s %d %s \"%s\" \"%s\" %s %s", s->lab.lab, s->lab.have,
             s->lab.have ? s->lab.show.status : "-", s->lab.have ? s->lab.show.line : s->lab.err,

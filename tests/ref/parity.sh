@@ -19,8 +19,38 @@ pass=0 fail=0
 "$A" lab check attention tests/labs/wrong/attention-no-scale.py --no-torch >/dev/null 2>&1
 if [ -s "$XDG_STATE_HOME/attend/lab-softmax.show" ] && [ -s "$XDG_STATE_HOME/attend/lab-attention.show" ]
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL - the labs' checks left no show files"; fi
-# the course, then a course of short train runs (t trained to the end in both, then m, r, t)
-for course in lessons tests/fixtures/parity-train; do
+# a replay page (the induction lesson's kind) on a model trained here by a four-step recipe
+mkdir -p "$tmp/replay"
+cat >"$tmp/cfg.json" <<'EOF'
+{
+  "config": {"name": "tiny-induction", "arch": "decoder", "d_model": 16, "n_heads": 2, "d_head": 8,
+             "n_layers": 2, "max_len": 48, "pe": "learned", "norm": "layernorm",
+             "norm_placement": "pre", "ffn": "none", "scale_embed": false, "final_norm": true,
+             "tie_embed": false},
+  "vocab": "data/induction-vocab.txt",
+  "repeat": {"min_segment": 6, "max_segment": 20, "loss": "copies", "history_every": 2},
+  "train": {"steps": 4, "batch": 2, "seq_len": 48, "lr": 0.001, "warmup": 1, "min_lr_ratio": 1.0,
+            "weight_decay": 0.01, "clip": 1.0, "causal": true, "threads": 1, "seed": 1}
+}
+EOF
+cat >"$tmp/replay/01-replay.json" <<'EOF'
+{
+  "id": "replay",
+  "title": "A replay page on a model trained four steps",
+  "pages": [
+    {
+      "title": "Replay",
+      "prose": "{{x steps}} steps recorded.",
+      "widget": {"kind": "train", "model": "./ind.json", "controls": ["reset"]}
+    }
+  ]
+}
+EOF
+"$A" train --config "$tmp/cfg.json" --out "$tmp/replay/ind.json" >/dev/null 2>&1 ||
+    { fail=$((fail + 1)); echo "FAIL - the four-step induction model did not train"; }
+# the course, a course of short train runs (t trained to the end in both, then m, r, t), the
+# replay page (t: a fresh model by its recipe, to the end in both)
+for course in lessons tests/fixtures/parity-train "$tmp/replay"; do
     out=$("$P" "$course")
     echo "$out"
     last=$(grep -oE '^[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n 1)
