@@ -72,8 +72,10 @@ void session_key_state(const Session *s, KeyState *ks)
 {
     keys_state_fill(ks, s->allowed, &s->ctl, s->scores, s->all_heads, &s->live.s, s->model,
                     session_page(s));
-    ks->train_running = session_kind(s) == W_TRAIN && session_train_repeat_page(s->model)
-                            ? s->train.rep.running : s->train.running;
+    int replay = session_kind(s) == W_TRAIN && session_train_repeat_page(s->model);
+    ks->train_running = replay ? s->train.rep.running : s->train.running;
+    if (replay) /* a replay page's run is the recipe's: no mask to choose, no head to pick */
+        ks->allowed &= ~(unsigned)(C_MASK | C_HEAD | C_LAYER);
     ks->train_causal = session_train_causal(s);
 }
 

@@ -19,7 +19,8 @@ pass=0 fail=0
 "$A" lab check attention tests/labs/wrong/attention-no-scale.py --no-torch >/dev/null 2>&1
 if [ -s "$XDG_STATE_HOME/attend/lab-softmax.show" ] && [ -s "$XDG_STATE_HOME/attend/lab-attention.show" ]
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL - the labs' checks left no show files"; fi
-# a replay page (the induction lesson's kind) on a model trained here by a four-step recipe
+# a replay page (the induction lesson's kind) on a model trained here by a four-step recipe;
+# it lists the controls a corpus run takes, which a replay page must not offer (m, h, l)
 mkdir -p "$tmp/replay"
 cat >"$tmp/cfg.json" <<'EOF'
 {
@@ -41,7 +42,8 @@ cat >"$tmp/replay/01-replay.json" <<'EOF'
     {
       "title": "Replay",
       "prose": "{{x steps}} steps recorded.",
-      "widget": {"kind": "train", "model": "./ind.json", "controls": ["reset"]}
+      "widget": {"kind": "train", "model": "./ind.json",
+                 "controls": ["mask", "head", "layer", "reset"]}
     }
   ]
 }
