@@ -1,6 +1,7 @@
 /* widget.c - one widget run (widget.h): the starting state, the engine run of every widget
  * kind, and the one PlaceholderCtx that reads it. No curses, no printing, no exit(). */
 #include "widget.h"
+#include "probe.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -179,8 +180,14 @@ int widget_run(const WidgetIO *io, float *equiv, char *err, size_t errlen)
             return 0;
         }
     }
-    return model_forward(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl, io->tr.t, err,
-                         errlen) ? -1 : 0;
+    if (model_forward(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl, io->tr.t, err,
+                      errlen))
+        return -1;
+    if (course_kind_is_probe(w->kind)) { /* the probe's numbers, read from the run */
+        assert(io->live);
+        return probe_run(&io->live->probe, w, io->m, io->tr.t, io->layer, err, errlen);
+    }
+    return 0;
 }
 
 void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
@@ -204,6 +211,8 @@ void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
         ctx->trace = io->tr.t;
         ctx->eq_a = io->tr.eq_a;
         ctx->eq_b = io->tr.eq_b;
+        if (course_kind_is_probe(w->kind) && io->live && io->live->probe)
+            ctx->nv = &io->live->probe->nv; /* the pair's numbers, for {{x NAME}} */
         return;
     }
     const LiveWidget *l = io->live;
