@@ -77,7 +77,7 @@ static int csv_passport(FILE *f, const ExportView *v)
 {
     fputs("step,name,symbol,rows,cols\n", f);
     for (int i = 0; i < v->trace->n_entries; i++) {
-        const TraceEntry *e = trace_entry(v->trace, i);
+        const TraceEntry *e = trace_meta(v->trace, i); /* names and shapes: no map computed */
         fprintf(f, "%d,", i);
         export_csv_field(f, e->name);
         fputc(',', f);

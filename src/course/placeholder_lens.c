@@ -25,6 +25,7 @@
  *                        output restores most of the difference), frac (how much it restores).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,66 @@ static int knocked_logit(const Model *m, const Trace *t, int l, int h, int i, in
     return rc ? -1 : 0;
 }
 
+/* circuits_heads reads the weights alone, yet every redraw of a page (and check-lessons' walk,
+ * in every state it reaches) evaluates its {{circuit}}s again: the circuits of the last few
+ * models are kept, each keyed by the model's address, file, weights' address and a hash of
+ * every float32 weight, so a model trained in place or another loaded at the same address is
+ * computed afresh. Not thread-safe (placeholders are evaluated on one thread). Returns the
+ * kept result (owned here), or NULL with a message. */
+enum { CIRCUIT_MEMO = 4 };
+typedef struct {
+    const Model *m;
+    const float *data, *tok_embed;
+    size_t n_floats;
+    uint64_t hash;
+    char path[512];
+    HeadCircuit *hc;
+} CircuitMemo;
+static CircuitMemo circuit_memo[CIRCUIT_MEMO];
+static int circuit_memo_next;
+
+static uint64_t weights_hash(const Model *m)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a over the weights' bits */
+    for (size_t i = 0; i < m->n_floats; i++) {
+        uint32_t u;
+        memcpy(&u, &m->data[i], sizeof u);
+        h = (h ^ u) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static const HeadCircuit *circuits_of(const Model *m, char *err, size_t errlen)
+{
+    uint64_t h = weights_hash(m);
+    for (int i = 0; i < CIRCUIT_MEMO; i++) {
+        const CircuitMemo *e = &circuit_memo[i];
+        if (e->hc && e->m == m && e->data == m->data && e->tok_embed == m->tok_embed &&
+            e->n_floats == m->n_floats && e->hash == h && !strcmp(e->path, m->path))
+            return e->hc;
+    }
+    HeadCircuit *hc = calloc((size_t)m->cfg.n_layers * m->cfg.n_heads, sizeof *hc);
+    if (!hc) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (circuits_heads(m, hc, err, errlen)) {
+        free(hc);
+        return NULL;
+    }
+    CircuitMemo *e = &circuit_memo[circuit_memo_next];
+    circuit_memo_next = (circuit_memo_next + 1) % CIRCUIT_MEMO;
+    free(e->hc);
+    e->m = m;
+    e->data = m->data;
+    e->tok_embed = m->tok_embed;
+    e->n_floats = m->n_floats;
+    e->hash = h;
+    snprintf(e->path, sizeof e->path, "%s", m->path);
+    e->hc = hc;
+    return hc;
+}
+
 /* {{circuit L H FIELD}} (see the top of the file). */
 static int ph_circuit(char **av, int prec, const PlaceholderCtx *ctx, char *out, size_t outlen,
                       char *err, size_t errlen)
@@ -118,15 +179,12 @@ static int ph_circuit(char **av, int prec, const PlaceholderCtx *ctx, char *out,
                         "(0..%d) and a layer from 1", f, H - 1);
     } else if (strcmp(f, "copy") && strcmp(f, "prev"))
         return errf(err, errlen, "circuit FIELD is copy, prev or kG, not \"%s\"", f);
-    HeadCircuit *hc = calloc((size_t)L * H, sizeof *hc);
     char msg[256];
-    if (!hc || circuits_heads(m, hc, msg, sizeof msg)) {
-        free(hc);
-        return errf(err, errlen, "%s", hc ? msg : "out of memory");
-    }
+    const HeadCircuit *hc = circuits_of(m, msg, sizeof msg);
+    if (!hc)
+        return errf(err, errlen, "%s", msg);
     const HeadCircuit *c = &hc[l * H + h];
     double v = g >= 0 ? c->kcomp[g] : !strcmp(f, "copy") ? c->copy : c->prev;
-    free(hc);
     if (isnan(v))
         return errf(err, errlen, "circuit %s: the model has no learned positions", f);
     put_real(ctx, v, prec, out, outlen);

@@ -21,7 +21,8 @@
 #include "progress.h"
 #include "widget.h"
 
-#define SESSION_MAX_TOK 128    /* longest sequence a front end runs (models cap it lower) */
+#define SESSION_MAX_TOK 1024   /* longest sequence a front end runs (GPT-2's context; models
+                                  and memory cap it lower: widget_token_cap) */
 #define SESSION_MAX_MODELS 16  /* models per course with their traces */
 #define SESSION_PROSE_MAX 16384
 #define SESSION_DETAIL_MAX 600
@@ -142,7 +143,7 @@ typedef struct Session {
     /* the page's widget: its start, the Controls and the learner's changes */
     const Widget *w;
     unsigned allowed;        /* C_* the page allows */
-    char sentence[256], target[256];
+    char sentence[ATTEND_MAX_SENTENCE], target[ATTEND_MAX_SENTENCE];
     int src[SESSION_MAX_TOK], n_src, tgt[SESSION_MAX_TOK], n_tgt;
     Controls ctl;
     int order[SESSION_MAX_TOK];

@@ -103,7 +103,7 @@ typedef struct Present {
     int rec_steps, rec_lesson, rec_page;
     char rec_keys[256];  /* keys pressed on the recorded page since its open step */
     int rec_edit;        /* 1: the sentence editor is open (its keys become a type step) */
-    char rec_sentence[256]; /* the sentence when the editor opened */
+    char rec_sentence[ATTEND_MAX_SENTENCE]; /* the sentence when the editor opened */
 } Present;
 
 

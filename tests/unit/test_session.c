@@ -95,7 +95,7 @@ static void edit_is_fresh(void)
     words(s, &ch, w, sizeof w);
     CHECK(strstr(w, "the new sentence has 6 tokens") && !strstr(w, "was "),
           "the new sentence's own facts: %s", w);
-    char before[256];
+    char before[sizeof s->sentence];
     snprintf(before, sizeof before, "%s", s->sentence);
     CHECK(session_set_sentence(s, 0, "", &ch) && ch.kind == CH_REFUSED && ch.why == WHY_EMPTY &&
           !strcmp(s->sentence, before), "an empty sentence is refused, the old one kept");
