@@ -312,6 +312,13 @@ const TraceEntry *trace_entry(const Trace *t, int i);
 /* Entry i's kind, place, name and shape without computing it (a lazy map's data is NULL):
  * what a list of the run's tensors reads. NULL outside 0..n_entries-1. */
 const TraceEntry *trace_meta(const Trace *t, int i);
+/* Row `row` of one head's map (kind T_SCORES, T_SCALED, T_MASKED or T_WEIGHTS; the head as
+ * trace_find names it) into out (the map's cols floats): copied when the head's maps are in the
+ * cache, else computed for that row alone from the head's q, k and the mask (n·d_head work,
+ * not n²·d_head, and nothing cached): the same bits as the whole map's row. What a scan of
+ * one cell of every head reads. 0, or -1 (no such map or row, or out of memory). */
+int trace_map_row(const Trace *t, Stack st, int layer, Sublayer sub, int head, TensorKind kind,
+                  int row, float *out);
 /* Fills every head's four n×n steps not yet computed (what trace_entry would fill one head at
  * a time), the heads split over the cores when there are enough (tensor_par.h): a display or
  * a bench about to read them all. The same bits as trace_entry's. 0, or -1 when the map

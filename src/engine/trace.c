@@ -7,6 +7,7 @@
 
 #include "attend_assert.h"
 #include "model.h"
+#include "tensor.h"
 #include "tensor_par.h"
 
 static const char *const KIND_KEY[T__COUNT] = {
@@ -245,6 +246,53 @@ const TraceEntry *trace_entry(const Trace *t, int i)
         w->slots[e->slot].used = ++w->clock;
     }
     return e;
+}
+
+int trace_map_row(const Trace *t, Stack st, int layer, Sublayer sub, int head, TensorKind kind,
+                  int row, float *out)
+{
+    int i = 0;
+    for (; i < t->n_entries; i++) {
+        const TraceEntry *e = &t->entries[i];
+        if (e->kind == kind && e->stack == st && e->layer == layer && e->sub == sub &&
+            e->head == head)
+            break;
+    }
+    if (i == t->n_entries || (kind != T_SCORES && kind != T_SCALED && kind != T_MASKED &&
+                              kind != T_WEIGHTS))
+        return -1;
+    const TraceEntry *e = &t->entries[i];
+    int nk = e->cols;
+    if (row < 0 || row >= e->rows)
+        return -1;
+    if (!e->lazy) { /* in the cache (or a worked example's): as it is */
+        memcpy(out, e->data + (size_t)row * nk, sizeof(float) * (size_t)nk);
+        return 0;
+    }
+    const TraceEntry *q = trace_find(t, st, layer, sub, head, T_Q_ROT);
+    const TraceEntry *k = trace_find(t, st, layer, sub, head, T_K_ROT);
+    const TraceEntry *mask = trace_find(t, st, layer, sub, -1, T_MASK);
+    if (!q)
+        q = trace_find(t, st, layer, sub, head, T_Q);
+    if (!k)
+        k = trace_find(t, st, layer, sub, head, T_K);
+    float *buf = malloc(sizeof(float) * 4 * (size_t)nk);
+    if (!q || !k || !buf || q->cols != k->cols || k->rows != nk) {
+        free(buf);
+        return -1;
+    }
+    /* model_sdpa's steps on one query row: each step's elements are computed alone (the
+     * products' chains do not depend on the rows beside them; scaling, the mask and a row's
+     * softmax are per element and per row), so the bits are the whole map's */
+    float *S = buf, *Ss = S + nk, *Sm = Ss + nk, *A = Sm + nk;
+    tensor_matmul_bt(S, q->data + (size_t)row * q->cols, k->data, 1, q->cols, nk);
+    tensor_scale_add(Ss, Sm, S, model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head),
+                     mask ? mask->data + (size_t)row * nk : NULL, (size_t)nk);
+    tensor_softmax_rows_to(A, Sm, 1, nk);
+    const float *src = kind == T_SCORES ? S : kind == T_SCALED ? Ss : kind == T_MASKED ? Sm : A;
+    memcpy(out, src, sizeof(float) * (size_t)nk);
+    free(buf);
+    return 0;
 }
 
 const TraceEntry *trace_meta(const Trace *t, int i)

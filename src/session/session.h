@@ -149,6 +149,21 @@ typedef struct Session {
     int order[SESSION_MAX_TOK];
     int layer, head, cross, scores, all_heads;
     int ran;                 /* 1: t holds a run of the current state */
+    /* What t's run read (session_run runs the model again only when one of these changed: a
+     * key that shows another layer or head re-reads the trace, as GPT-2's 1024 tokens take
+     * seconds to run); runs counts the runs made. */
+    struct SessionRunKey {
+        const Model *m;
+        const Widget *w;
+        const Trace *t;
+        int n_src, n_tgt, equiv, layer;
+        int causal, padding, scale;
+        PeKind pe;
+        uint64_t ablate[ATTEND_MAX_LAYERS];
+        const struct ModelPatch *patch;
+        int src[SESSION_MAX_TOK], tgt[SESSION_MAX_TOK], order[SESSION_MAX_TOK];
+    } run_key;
+    unsigned long runs;
     char run_err[256];
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
     LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */

@@ -260,6 +260,79 @@ out:
     model_free(&m);
 }
 
+/* trace_map_row: one row of a head's map, computed alone while the head is not cached (nothing
+ * cached by it), copied once it is; the same bits as the whole map's row, every row and kind of
+ * every head, at 40 tokens and at 1024 (some rows). */
+static void test_map_row(void)
+{
+    static const TensorKind K[4] = {T_SCORES, T_SCALED, T_MASKED, T_WEIGHTS};
+    for (int big = 0; big < 2; big++) {
+        Model m;
+        if (make(&m, big ? 1024 : 64, big ? 16 : 32))
+            return;
+        int N = big ? 1024 : 40;
+        int *ids = malloc(sizeof(int) * (size_t)N);
+        float *row = malloc(sizeof(float) * (size_t)N);
+        Trace *t = trace_new(&m, N, 1);
+        Controls c;
+        model_default_controls(&m, &c);
+        c.padding = 1;
+        char err[256];
+        long bad = 0, cached = 0, rows = 0;
+        if (!ids || !row || !t) {
+            CHECK(0, "memory");
+            goto next;
+        }
+        ids_of(ids, N);
+        ids[3] = 0; /* a <pad> key: a hole in the mask */
+        if (model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err)) {
+            CHECK(0, "forward: %s", err);
+            goto next;
+        }
+        for (int hh = 0; hh < 12; hh++) {
+            int l = hh / 4, h = hh % 4, step = big ? 97 : 1;
+            /* alone first: the head stays uncached */
+            float *alone = malloc(sizeof(float) * 4 * (size_t)N * N);
+            if (!alone)
+                break;
+            for (int k = 0; k < 4; k++)
+                for (int r = 0; r < N; r += step)
+                    bad += trace_map_row(t, STACK_DEC, l, SUB_SELF, h, K[k], r,
+                                         alone + ((size_t)k * N + r) * N) != 0;
+            const TraceEntry *probe = &t->entries[0];
+            for (int i = 0; i < t->n_entries; i++)
+                if (trace_meta(t, i)->kind == T_WEIGHTS && trace_meta(t, i)->layer == l &&
+                    trace_meta(t, i)->head == h)
+                    probe = trace_meta(t, i);
+            cached += !probe->lazy;
+            for (int k = 0; k < 4; k++) {
+                const TraceEntry *e = map(t, l, h, K[k]);
+                for (int r = 0; e && r < N; r += step) {
+                    bad += memcmp(alone + ((size_t)k * N + r) * N, e->data + (size_t)r * N,
+                                  sizeof(float) * N) != 0;
+                    /* and copied from the cache now */
+                    bad += trace_map_row(t, STACK_DEC, l, SUB_SELF, h, K[k], r, row) != 0 ||
+                           memcmp(row, e->data + (size_t)r * N, sizeof(float) * N) != 0;
+                    rows++;
+                }
+            }
+            free(alone);
+        }
+        CHECK(bad == 0 && rows > 0, "%d tokens: %ld of %ld rows differ from the whole map's", N,
+              bad, rows);
+        CHECK(cached == 0, "a row read alone caches nothing (%ld heads cached)", cached);
+        CHECK(trace_map_row(t, STACK_DEC, 0, SUB_SELF, 0, T_Q, 0, row) == -1 &&
+                  trace_map_row(t, STACK_DEC, 0, SUB_SELF, 0, T_WEIGHTS, N, row) == -1 &&
+                  trace_map_row(t, STACK_DEC, 9, SUB_SELF, 0, T_WEIGHTS, 0, row) == -1,
+              "not a map, a row past the end, no such layer: -1");
+    next:
+        trace_free(t);
+        free(ids);
+        free(row);
+        model_free(&m);
+    }
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 /* Under AddressSanitizer a pointer kept past the rule is reported: a child reads a map freed
  * by the KEEP-th other head, and one kept across a forward (its block poisoned for reuse). */
@@ -310,6 +383,7 @@ int main(void)
     test_bits_and_bound();
     test_rule();
     test_long();
+    test_map_row();
 #if defined(__SANITIZE_ADDRESS__)
     test_asan_reports_stale();
 #endif
