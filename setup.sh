@@ -2,7 +2,9 @@
 # setup.sh - one command from a fresh Debian machine to a running course or a test run.
 #   ./setup.sh run     install missing packages, build, open the course (extra args go to attend)
 #   ./setup.sh test    install what the tests need, build, run every test (make test)
-#   ./setup.sh deps [run|test|deb]   only install (deb: what `make deb` needs)
+#   ./setup.sh bench   install what the benchmarks need (the tests' packages and Debian's
+#                      OpenBLAS, the PyTorch peers' BLAS), build, run them (make bench)
+#   ./setup.sh deps [run|test|bench|deb]   only install (deb: what `make deb` needs)
 # Installs with apt-get as root, or with sudo when it works without a password; otherwise it
 # prints the exact command to run and stops.
 set -u
@@ -12,6 +14,9 @@ mode=${1:-run}
 
 RUN_PKGS="make gcc libc6-dev pkg-config libncurses-dev libcjson-dev libpcre2-dev"
 TEST_PKGS="$RUN_PKGS tmux bubblewrap python3 python3-numpy python3-torch python3-regex mandoc librsvg2-bin chromium libxml2-utils python3-pil wordnet-base scowl"
+# `make bench`: the peers run PyTorch and numpy on Debian's OpenBLAS (bench/compare.py picks it
+# by LD_LIBRARY_PATH, leaving the system's libblas.so.3 choice alone); not needed by any test
+BENCH_PKGS_EXTRA="libopenblas0-pthread"
 # `make deb` (dpkg-buildpackage): debian/control's Build-Depends (tests/ref/install.sh checks
 # that this list holds every one of them) and build-essential, which dpkg-checkbuilddeps
 # requires of every package without its being listed (a fresh debootstrap has no g++)
@@ -76,15 +81,20 @@ case "$mode" in
         install $TEST_PKGS
         make test
         ;;
+    bench)
+        install $TEST_PKGS $BENCH_PKGS_EXTRA
+        make bench
+        ;;
     deps)
         case "${1:-run}" in
             test) install $TEST_PKGS ;;
+            bench) install $TEST_PKGS $BENCH_PKGS_EXTRA ;;
             deb) install $DEB_PKGS ;;
             *) install $RUN_PKGS ;;
         esac
         ;;
     *)
-        echo "usage: ./setup.sh run|test|deps [run|test|deb]" >&2
+        echo "usage: ./setup.sh run|test|bench|deps [run|test|bench|deb]" >&2
         exit 2
         ;;
 esac

@@ -242,6 +242,7 @@ static int serve(const char *path, int maxn)
         fprintf(stderr, "bench_engine: out of memory\n");
         return 1;
     }
+    trace_set_map_budget(t, SIZE_MAX); /* "keep": every head's maps, as the peers keep them */
     Controls ctl;
     model_default_controls(&m, &ctl);
     while (fgets(line, sizeof line, stdin)) {

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "class_net.h"
 #include "datapath.h"
 #include "model.h"
 #include "opts.h"
@@ -29,6 +30,12 @@ int cmd_demo(int argc, char **argv);     /* cmd_demo.c: play or check a demo scr
 int cmd_lab(int argc, char **argv);      /* cmd_lab.c: write, check and watch a lab */
 int cmd_shapes(int argc, char **argv);   /* cmd_shapes.c: a Hugging Face config's shapes */
 int cmd_class(int argc, char **argv);    /* cmd_class.c: class serve (the room), class join */
+/* attend class serve --plain (cmd_class_serve.c): the room of quiz s served as o says, the
+ * teacher's commands read from stdin and the room told on stdout as lines; --results written
+ * as each question closes and at the end; time_s: "time is up" said after that many seconds
+ * (0: never). Returns the exit status (128 + a signal that ended it). */
+int cmd_class_serve_plain(const QuizSet *s, const ClassServerOpts *o,
+                          const char *results, int time_s);
 /* Checks that --out PATH can be written (not a directory; a file can be created beside it),
  * leaving nothing behind. 0, or -1 with "--out PATH: what is wrong" in err (cmd_model.c). */
 int cmd_check_out(const char *out, char *err, size_t errlen);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "class_client.h"
@@ -26,10 +27,15 @@ static const char CLASS_USAGE[] =
     "                 works: one line per answer)\n"
     "  --name NAME    the name the teacher sees (shown on the projector only with --names)\n"
     "  --new          join as a new student (by default a rejoin keeps your score)\n"
+    "  a dropped connection is tried again by itself (6 tries over about 10 s), with the\n"
+    "  same token: the score is kept and answers typed meanwhile are sent after it\n"
     "  serve takes attend quiz's options too (attend quiz --help); docs/classroom.md says\n"
     "  how to run it in a lab (the port, the firewall, what leaves the machine).";
 
 #define QUEUE_MAX 32
+#define JOIN_TRIES 6          /* reconnections tried after a dropped connection */
+#define JOIN_BACKOFF_MS 200   /* the first wait; doubled each try, at most JOIN_BACKOFF_MAX */
+#define JOIN_BACKOFF_MAX 3200
 
 typedef struct {
     int fd;
@@ -39,8 +45,18 @@ typedef struct {
     char queue[QUEUE_MAX][256]; /* answers typed before a question took them */
     int nq;
     int pending;               /* an answer sent, its verdict not come yet */
+    char sent[256];            /* that answer, sent again after a reconnection if the room */
+    int sent_q;                /* ... did not record it for question sent_q */
+    int resend_q;              /* queue[0] is that answer, for question resend_q (0: none) */
     char token_path[1200];
 } Join;
+
+static long long mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
 
 /* The token file of this room and name: a rejoin finds it (state directory, mode 0700). */
 static void token_path(Join *j, const char *host, int port, const char *code, const char *name)
@@ -78,6 +94,8 @@ static int pump(Join *j)
         return 0;
     char line[600];
     class_client_answer(j->cc.q, j->queue[0], line, sizeof line);
+    snprintf(j->sent, sizeof j->sent, "%s", j->queue[0]);
+    j->sent_q = j->cc.q;
     memmove(j->queue[0], j->queue[1], (size_t)(j->nq - 1) * sizeof j->queue[0]);
     j->nq--;
     j->pending = 1;
@@ -102,6 +120,13 @@ static int room_lines(Join *j)
         if (!strcmp(j->cc.last, "ack") || !strcmp(j->cc.last, "invalid") ||
             !strcmp(j->cc.last, "question"))
             j->pending = 0; /* the answer sent has its verdict, or a new question came */
+        if (!strcmp(j->cc.last, "question") && j->resend_q) { /* after a reconnection */
+            if ((j->cc.q != j->resend_q || j->cc.answered || !j->cc.open) && j->nq) {
+                memmove(j->queue[0], j->queue[1], (size_t)(j->nq - 1) * sizeof j->queue[0]);
+                j->nq--; /* recorded before the drop, or too late: not for another question */
+            }
+            j->resend_q = 0;
+        }
         if (strcmp(had_token, j->cc.token) && j->token_path[0]) {
             char err[600];
             if (fileio_write_file(j->token_path, 0600, j->cc.token, strlen(j->cc.token), err,
@@ -112,6 +137,29 @@ static int room_lines(Join *j)
     memmove(j->in, j->in + start, j->in_len - start);
     j->in_len -= start;
     return rc;
+}
+
+/* One try to reconnect to host:port as the same student (its token; the room's new one
+ * when it gave one). An answer sent whose verdict never came goes first in the queue again.
+ * 0, or -1 when the try failed. */
+static int reconnect(Join *j, const char *host, int port, const char *code, const char *name,
+                     const char *token)
+{
+    char err[600], line[800];
+    j->fd = class_connect(host, port, 3000, err, sizeof err);
+    j->in_len = 0;
+    if (j->fd < 0)
+        return -1;
+    if (j->pending && j->sent[0] && j->nq < QUEUE_MAX) { /* its verdict never came */
+        memmove(j->queue[1], j->queue[0], (size_t)j->nq * sizeof j->queue[0]);
+        snprintf(j->queue[0], sizeof j->queue[0], "%s", j->sent);
+        j->nq++;
+        j->resend_q = j->sent_q;
+    }
+    j->pending = 0;
+    j->cc.open = 0;
+    class_client_hello(code, name, j->cc.token[0] ? j->cc.token : token, line, sizeof line);
+    return class_send_line(j->fd, line) ? -1 : 0;
 }
 
 static int join_main(const char *hostport, const char *code, const char *name, int fresh)
@@ -155,16 +203,44 @@ static int join_main(const char *hostport, const char *code, const char *name, i
         return 1;
     }
     class_client_hello(code, name, token, line, sizeof line);
-    int rc = class_send_line(j->fd, line) ? -1 : 0, stdin_open = 1;
-    while (rc == 0) {
-        struct pollfd p[2] = {{j->fd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-        if (poll(p, stdin_open ? 2 : 1, -1) < 0) {
+    int rc = class_send_line(j->fd, line) ? -2 : 0, stdin_open = 1, tries = 0;
+    long long retry_at = 0, lost_at = 0;
+    while (rc == 0 || rc == -2) {
+        if (rc == -2) { /* the connection dropped: reconnect after a wait, keeping the token */
+            if (j->fd >= 0) {
+                close(j->fd);
+                j->fd = -1;
+            }
+            if (tries == 0)
+                lost_at = mono_ms();
+            if (tries >= JOIN_TRIES) {
+                fprintf(stderr, "attend class join: the room did not come back: gave up after %d "
+                        "tries over %lld s (%s:%d); run the same command again to rejoin (your "
+                        "score is kept)\n", JOIN_TRIES, (mono_ms() - lost_at + 500) / 1000, host,
+                        port);
+                rc = -1;
+                break;
+            }
+            int wait_ms = JOIN_BACKOFF_MS << tries;
+            retry_at = mono_ms() + (wait_ms < JOIN_BACKOFF_MAX ? wait_ms : JOIN_BACKOFF_MAX);
+            tries++;
+            fprintf(stderr, "attend class join: the connection dropped; reconnecting (try %d of "
+                    "%d)\n", tries, JOIN_TRIES);
+            rc = 0;
+        }
+        if (j->fd < 0 && mono_ms() >= retry_at) {
+            rc = reconnect(j, host, port, code, name, token) ? -2 : 0;
+            continue;
+        }
+        long long left = j->fd < 0 ? retry_at - mono_ms() : -1;
+        struct pollfd p[2] = {{j->fd, POLLIN, 0}, {stdin_open ? STDIN_FILENO : -1, POLLIN, 0}};
+        if (poll(p, 2, left < 0 ? -1 : (int)left) < 0) { /* fd -1: poll skips it */
             if (errno == EINTR)
                 continue;
             rc = -1;
             break;
         }
-        if (p[0].revents) {
+        if (j->fd >= 0 && p[0].revents) {
             if (j->in_len == sizeof j->in) {
                 fprintf(stderr, "attend class join: the room sent a message too long\n");
                 rc = -1;
@@ -174,11 +250,10 @@ static int join_main(const char *hostport, const char *code, const char *name, i
             if (r < 0 && errno == EINTR)
                 continue;
             if (r <= 0) {
-                fprintf(stderr, "attend class join: the room closed the connection; run the same "
-                        "command again to rejoin (your score is kept)\n");
-                rc = -1;
-                break;
+                rc = -2;
+                continue;
             }
+            tries = 0; /* the room answers again */
             j->in_len += (size_t)r;
             rc = room_lines(j);
         }
@@ -193,10 +268,11 @@ static int join_main(const char *hostport, const char *code, const char *name, i
                     printf("(no question takes an answer now; kept for the next one)\n");
             }
         }
-        if (rc == 0 && pump(j))
-            rc = -1;
+        if (rc == 0 && j->fd >= 0 && pump(j))
+            rc = -2;
     }
-    close(j->fd);
+    if (j->fd >= 0)
+        close(j->fd);
     free(j);
     return rc == 1 ? 0 : 1;
 }

@@ -102,7 +102,7 @@ static void dump_text(FILE *f, const Model *m, const Trace *t, int layer, int he
     }
     fprintf(f, "\nshape passport (%d tensors, in the order computed):\n", t->n_entries);
     for (int i = 0; i < t->n_entries; i++) {
-        const TraceEntry *e = trace_entry(t, i);
+        const TraceEntry *e = trace_meta(t, i); /* names and shapes: no map computed */
         char shape[32];
         snprintf(shape, sizeof shape, "[%d×%d]", e->rows, e->cols);
         fprintf(f, "  %-26s %-12s %s\n", e->name, shape, trace_kind_symbol(e->kind));

@@ -200,7 +200,7 @@ int cmd_export(int argc, char **argv)
     int what = -1;
     if (x.what && (what = export_what_parse(x.what)) < 0) {
         fprintf(stderr, "attend export: --what must be heatmap, heads, passport, chips, "
-                        "scaling, cost or params, got \"%s\"\n", x.what);
+                        "scaling, cost, params or probe, got \"%s\"\n", x.what);
         return 1;
     }
     if (o.heads_summary)

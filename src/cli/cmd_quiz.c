@@ -27,6 +27,7 @@ static const char QUIZ_USAGE[] =
     "       attend quiz --class [--lesson ID] [--time S] [--seed S] [--count N]\n"
     "       attend class serve [--lesson ID] [--count N] [--seed S] [--time S] [--port P]\n"
     "                          [--bind ADDR] [--names] [--results FILE] [--code NNNNNN]\n"
+    "                          [--plain]\n"
     "  --lesson ID    only that lesson's questions (default: every lesson)\n"
     "  --count N      ask N questions picked with the seed (default: all, in course order);\n"
     "                 drills come back with fresh numbers when N exceeds the questions\n"
@@ -44,8 +45,12 @@ static const char QUIZ_USAGE[] =
     "  --port P       the room's TCP port (default 7341; 0: any free port)\n"
     "  --bind ADDR    listen on that IPv4 address only (default: every interface)\n"
     "  --names        show students' names on the projector (default: anonymous)\n"
-    "  --results FILE write every student's answers and score as JSON at the end\n"
+    "  --results FILE write every student's answers and score as JSON as each question\n"
+    "                 closes and at the end\n"
     "  --code NNNNNN  a fixed room code (default: six random digits)\n"
+    "  --plain        with --serve: the teacher's side as plain lines, no terminal: commands\n"
+    "                 on stdin (r, n, s, q, wait answered N), the counts, distribution,\n"
+    "                 answer and scores on stdout (docs/classroom.md)\n"
     "Scores and the review schedule are saved with the progress ($XDG_STATE_HOME/attend/).";
 
 typedef struct {
@@ -58,6 +63,7 @@ typedef struct {
     int klass;               /* --class: one question at a time for a room */
     int time_s;              /* --time S: the countdown per question (class quiz) */
     TuiClassRoom room;       /* --serve, --port, --bind, --names, --results, --code */
+    int plain;               /* --plain with --serve: the teacher's side as lines, no terminal */
 } QuizCmd;
 
 /* Parses the options after "quiz" (opts.h). -1 to go on, 0 after --help, 2 on a usage error
@@ -77,6 +83,7 @@ static int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
         OPT_F("--serve", &o->room.open), OPT_I("--port", &port, 0, 65535),
         OPT_S("--bind", &o->room.o.bind), OPT_F("--names", &o->room.o.names),
         OPT_S("--results", &o->room.results), OPT_S("--code", &o->room.o.code),
+        OPT_F("--plain", &o->plain),
     };
     int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv, "attend quiz",
                         QUIZ_USAGE);
@@ -91,6 +98,9 @@ static int quiz_cmd_parse(QuizCmd *o, int argc, char **argv)
         return opts_usage_error("attend quiz", QUIZ_USAGE,
                                 "--serve, --port, --bind, --names, --results and --code are "
                                 "for the class quiz (--class, attend class serve)");
+    if (o->plain && !o->room.open)
+        return opts_usage_error("attend quiz", QUIZ_USAGE,
+                                "--plain is for a room's teacher (attend class serve --plain)");
     if (o->room.results && !o->room.open)
         return opts_usage_error("attend quiz", QUIZ_USAGE, "--results needs --serve");
     if (o->room.results) {
@@ -360,10 +370,11 @@ int cmd_quiz(int argc, char **argv)
     if (prc >= 0)
         return prc;
     setlocale(LC_ALL, "");
-    if (!o.answers && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+    if (!o.answers && !o.plain && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "attend quiz: the quiz is interactive and needs a terminal (stdin and "
                         "stdout).\nFor a printable answer key: attend quiz --answers --seed S"
-                        "%s%s\n", o.lesson ? " --lesson " : "", o.lesson ? o.lesson : "");
+                        "%s%s\n%s", o.lesson ? " --lesson " : "", o.lesson ? o.lesson : "",
+                o.room.open ? "For a room run from a script: attend class serve --plain\n" : "");
         return 1;
     }
     Course c;
@@ -424,7 +435,10 @@ int cmd_quiz(int argc, char **argv)
         lesson_free_course(&c);
         return 0;
     }
-    rc = quiz_screen(&o, &s, can_save ? &prog : NULL);
+    if (o.plain) /* the teacher's side without a terminal (cmd_class_serve.c) */
+        rc = cmd_class_serve_plain(&s, &o.room.o, o.room.results, o.time_s);
+    else
+        rc = quiz_screen(&o, &s, can_save ? &prog : NULL);
     quiz_set_free(&s);
     progress_free(&prog);
     lesson_free_course(&c);

@@ -357,6 +357,8 @@ static int train_job_loop(TrainJob *j, int quiet, double *avg, double *elapsed)
     sigaction(SIGINT, &sa, &old);
     int tty = isatty(STDERR_FILENO), status = 0;
     double t0 = now_s(), last_print = 0.0;
+    /* not a terminal: a line after the first step (training runs; Ctrl-C is handled from
+     * here), then every twentieth of the run */
     int every = to->steps / 20 > 0 ? to->steps / 20 : 1;
     *avg = 0.0;
     while (!stop_requested) {
@@ -379,7 +381,7 @@ static int train_job_loop(TrainJob *j, int quiet, double *avg, double *elapsed)
             break;
         }
         double el = now_s() - t0;
-        if (!quiet && ((tty && el - last_print > 0.1) || (!tty && s % every == 0) ||
+        if (!quiet && ((tty && el - last_print > 0.1) || (!tty && (s == 1 || s % every == 0)) ||
                        s == to->steps)) {
             double tok_s = train_tokens_done(j->t) / (el > 0 ? el : 1e-9);
             progress(stderr, tty, s, to->steps, (float)*avg, tok_s, el / s * (to->steps - s));

@@ -22,7 +22,7 @@ static void list_tensors(Plain *p)
     size_t k = 0;
     k += (size_t)snprintf(line, sizeof line, "Tensors of this run (type t NAME to show one):");
     for (int i = 0; t && i < t->n_entries && k < sizeof line - 80; i++) {
-        const TraceEntry *e = trace_entry(t, i);
+        const TraceEntry *e = trace_meta(t, i); /* names and shapes: no map computed */
         k += (size_t)snprintf(line + k, sizeof line - k, "%s %s %d by %d", i ? "," : "",
                               e->name, e->rows, e->cols);
     }

@@ -38,9 +38,14 @@ static void say_refused(Plain *p, const Change *ch)
     WidgetKind k = session_kind(p->s);
     switch (ch->why) {
     case WHY_FIRST_STEP:
-        plain_say(p, k == W_GENERATE ? "Step 0: the prompt alone." : "This is the first step.");
+        plain_say(p, k == W_GENERATE ? "Step 0: the prompt alone."
+                     : course_kind_is_probe(k) ? "This is the first position."
+                                               : "This is the first step.");
         break;
-    case WHY_LAST_STEP: plain_say(p, "This is the last step."); break;
+    case WHY_LAST_STEP:
+        plain_say(p, course_kind_is_probe(k) ? "This is the last position."
+                                             : "This is the last step.");
+        break;
     case WHY_TEXT_DONE: plain_say(p, "The text is finished."); break;
     case WHY_TOKEN_CAP: plain_sayf(p, "Plain mode runs at most %d tokens.", ch->to); break;
     case WHY_RANGE:
@@ -113,6 +118,8 @@ static void what_changed(const Plain *p, const Change *ch, char *what, size_t n)
             snprintf(what, n, "step %d: %s", ch->to + 1, live_worked_step_name(ch->to));
         else if (k == W_KVCACHE)
             snprintf(what, n, "token %d", ch->to);
+        else if (course_kind_is_probe(k))
+            snprintf(what, n, "position %d of 0..%d", ch->to, ch->a - 1);
         else
             snprintf(what, n, "step %d", ch->to);
         break;

@@ -31,6 +31,8 @@ struct ClassRoom {
     char events[CLASS_EVENTS][200];
     long n_events;
     int dropped;               /* connections dropped for breaking the protocol */
+    char results[1024];        /* --results: written when answers close and at the end */
+    char results_err[800];     /* why the last write failed ("" when it did not) */
 };
 
 int class_random(void *buf, size_t n)
@@ -237,8 +239,7 @@ static void send_question(ClassRoom *r, int conn, const ClassStudent *st)
     send_obj(r, conn, o);
 }
 
-/* The revealed answer: a choice question's letters with their text, else the engine's. */
-static void answer_text(const QuizItem *it, char *out, size_t n)
+void class_room_answer_text(const QuizItem *it, char *out, size_t n)
 {
     if (!it->n_choices) {
         snprintf(out, n, "%s", it->answer);
@@ -256,7 +257,7 @@ static void send_reveal(ClassRoom *r, int conn, const ClassStudent *st)
 {
     const QuizItem *it = &r->s->items[r->q];
     char ans[1400];
-    answer_text(it, ans, sizeof ans);
+    class_room_answer_text(it, ans, sizeof ans);
     cJSON *o = msg("reveal");
     cJSON_AddNumberToObject(o, "q", r->q + 1);
     cJSON_AddStringToObject(o, "answer", ans);
@@ -540,12 +541,26 @@ static void closed_to(ClassRoom *r, int conn, const ClassStudent *st)
     send_obj(r, conn, o);
 }
 
+/* The results file after answers closed (or the end): the counts of every question closed
+ * so far, each student's score; a failure is told to the teacher and kept. */
+static void save_results(ClassRoom *r)
+{
+    if (!r->results[0])
+        return;
+    if (class_room_results_write(r, r->results, r->results_err, sizeof r->results_err)) {
+        class_room_event(r, "results not written: %s", r->results_err);
+        return;
+    }
+    r->results_err[0] = '\0';
+}
+
 void class_room_close(ClassRoom *r)
 {
     if (r->phase != CLASS_ASKING)
         return;
     r->phase = CLASS_CLOSED;
     broadcast(r, closed_to);
+    save_results(r);
 }
 
 void class_room_reveal(ClassRoom *r)
@@ -566,6 +581,18 @@ void class_room_end(ClassRoom *r)
         class_room_close(r);
     r->phase = CLASS_ENDED;
     broadcast(r, send_end);
+    save_results(r);
+}
+
+void class_room_set_results(ClassRoom *r, const char *path)
+{
+    snprintf(r->results, sizeof r->results, "%s", path ? path : "");
+    r->results_err[0] = '\0';
+}
+
+const char *class_room_results_error(const ClassRoom *r)
+{
+    return r->results_err[0] ? r->results_err : NULL;
 }
 
 void class_room_next(ClassRoom *r)
@@ -626,6 +653,20 @@ int class_room_score_counts(const ClassRoom *r, int *counts, int max)
     return n;
 }
 
+const char *class_room_scores_text(const ClassRoom *r, char *out, size_t n)
+{
+    int counts[CLASS_MAX_QUESTIONS + 1];
+    int k = class_room_score_counts(r, counts, CLASS_MAX_QUESTIONS + 1);
+    size_t o = (size_t)snprintf(out, n, "Scores:");
+    for (int s = k; s >= 0 && o + 40 < n; s--)
+        if (counts[s])
+            o += (size_t)snprintf(out + o, n - o, " %d of %d: %d student%s;", s, k, counts[s],
+                                  counts[s] == 1 ? "" : "s");
+    if (o > 0 && o < n && out[o - 1] == ';')
+        out[o - 1] = '\0';
+    return out;
+}
+
 /* ---- the results file ---- */
 
 static cJSON *results_json(const ClassRoom *r)
@@ -637,6 +678,9 @@ static cJSON *results_json(const ClassRoom *r)
     cJSON_AddStringToObject(o, "code", r->code);
     int asked = r->phase == CLASS_ENDED ? r->n : r->q + 1;
     cJSON_AddNumberToObject(o, "asked", asked);
+    /* questions whose answers are final (the current one once closed); ended: the room's end */
+    cJSON_AddNumberToObject(o, "closed", r->phase == CLASS_ASKING ? asked - 1 : asked);
+    cJSON_AddBoolToObject(o, "ended", r->phase == CLASS_ENDED);
     cJSON_AddNumberToObject(o, "dropped", r->dropped);
     cJSON *qs = cJSON_AddArrayToObject(o, "questions");
     for (int q = 0; q < asked; q++) {

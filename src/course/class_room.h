@@ -106,6 +106,21 @@ int class_room_names(const ClassRoom *r);
 /* How many students have each score 0..n (counts[0..n], n = questions asked so far). */
 int class_room_score_counts(const ClassRoom *r, int *counts, int max);
 
+/* --results: the room writes path (class_room_results_write) each time a question's answers
+ * close and at the end, so a crash or a killed projector loses at most the question being
+ * asked (path NULL or "": none). A failed write is told to the teacher (an event) and kept
+ * for class_room_results_error; the next write tries again. */
+void class_room_set_results(ClassRoom *r, const char *path);
+/* Why the last results write failed, NULL when it did not (or none was tried). */
+const char *class_room_results_error(const ClassRoom *r);
+
+/* The revealed answer as the room reads it: a choice question's letters with their text
+ * ("b) Exactly one"), else the engine's answer. */
+void class_room_answer_text(const QuizItem *it, char *out, size_t n);
+/* "Scores: 3 of 3: 10 students; 2 of 3: 1 student" (anonymous: how many have each score, the
+ * best first; no student yet: "Scores:"). Returns out. */
+const char *class_room_scores_text(const ClassRoom *r, char *out, size_t n);
+
 /* Writes the results as JSON to path (a temp file renamed over it: fileio.h): the room, each
  * question's counts, each student's name, score and answers. 0, or -1 with a message. */
 int class_room_results_write(const ClassRoom *r, const char *path, char *err, size_t errlen);

@@ -9,7 +9,9 @@
 static const char *const WIDGET_NAMES[W__COUNT] = {"none", "heatmap", "chips", "passport",
                                                    "matrix", "worked", "scaling", "kvcache",
                                                    "cost", "params", "train",
-                                                   "generate", "lab"};
+                                                   "generate", "lab", "lens",
+                                                   "attribution", "patching", "rollout",
+                                                   "effect", "pair"};
 static const char *const CONTROL_NAMES[] = {"mask", "pe", "scale", "head", "layer",
                                             "all_heads", "cursor", "scores", "edit", "swap",
                                             "reset", "step", "padding", "tensor", "dk", "n",
@@ -34,7 +36,7 @@ int course_widget_parse(const char *s)
 
 const char *course_widget_list(void)
 {
-    static char list[200];
+    static char list[300];
     if (!list[0])
         for (int i = 0; i < W__COUNT; i++) {
             size_t l = strlen(list);
@@ -82,6 +84,10 @@ unsigned course_kind_controls(WidgetKind k)
     case W_TRAIN: return C_MASK | C_HEAD | C_LAYER | C_RESET;
     case W_GENERATE: return C_STEP | C_SAMPLE | C_RESET;
     case W_LAB: return 0;
+    case W_LENS: case W_ATTRIB: return C_STEP | C_EDIT | C_RESET;
+    case W_EFFECT: return C_STEP | C_LAYER | C_EDIT | C_RESET;
+    case W_PATCH: case W_ROLLOUT: return C_LAYER | C_EDIT | C_RESET;
+    case W_PAIR: return C_EDIT | C_RESET;
     default: return (C_TENSOR << 1) - 1; /* the model widgets: every original control */
     }
 }
@@ -89,12 +95,17 @@ unsigned course_kind_controls(WidgetKind k)
 int course_kind_needs_sentence(WidgetKind k)
 {
     return k == W_HEATMAP || k == W_CHIPS || k == W_PASSPORT || k == W_MATRIX || k == W_KVCACHE ||
-           k == W_GENERATE;
+           k == W_GENERATE || course_kind_is_probe(k);
 }
 
 int course_kind_is_explain(WidgetKind k)
 {
-    return k >= W_WORKED && k < W__COUNT;
+    return k >= W_WORKED && k <= W_LAB;
+}
+
+int course_kind_is_probe(WidgetKind k)
+{
+    return k >= W_LENS && k <= W_PAIR;
 }
 
 int course_start_key_parse(const char *s)

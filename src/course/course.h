@@ -25,6 +25,14 @@ typedef enum {
     W_TRAIN,      /* a small decoder trained live: loss curves, a head forming (watch.c) */
     W_GENERATE,   /* a prompt continued token by token, the KV cache growing (gen_run) */
     W_LAB,        /* a lab's command and, after a check, the learner's matrix beside the engine's */
+    /* what the parts of the residual stream do (src/course/probe.c over src/engine/lens.c): model
+     * widgets (one model_forward) whose run adds the probe's numbers */
+    W_LENS,       /* the logit lens: each block's top next-token guesses at one position */
+    W_ATTRIB,     /* direct logit attribution: the top guess's logit split into its parts */
+    W_PATCH,      /* activation patching: how much of a corrupted word's damage each head restores */
+    W_ROLLOUT,    /* attention rollout through the layers (Abnar & Zuidema) */
+    W_EFFECT,     /* attention vs effect: per head, where it looks, its push, the loss knocked out */
+    W_PAIR,       /* two models side by side on repeats: each copy's loss, head scores, circuits */
     W__COUNT
 } WidgetKind;
 
@@ -69,7 +77,8 @@ typedef struct {
     int order[ATTEND_MAX_ORDER]; /* starting order; n_order 0 = identity */
     int n_order;
     int step;             /* passport and worked: step from 0; kvcache: tokens 1..n;
-                             generate: tokens generated, from 0 */
+                             generate: tokens generated, from 0; the probe widgets: the
+                             position, -1 the last */
     float temperature;    /* generate: 0 greedy (default), else sampling at (0, 100] */
     int seed;             /* generate: the sampler's seed (default 1, as attend generate) */
     char tensor[40];      /* matrix widget: trace name, e.g. "L0.h0.q" */
@@ -77,6 +86,8 @@ typedef struct {
     int n;                /* cost widget: tokens 1..8192 (default 16) */
     int tied;             /* params widget: -1 the config's, else 0/1 */
     int gqa;              /* params widget: -1 the config's, else 0/1 */
+    char corrupt[64];     /* patching widget: the word put at corrupt_pos ("corrupt") */
+    int corrupt_pos;      /* patching widget: the position it replaces */
 } WidgetStart;
 
 /* The keys of a start object (and of a question's "state"), one bit each, in the order the
@@ -114,6 +125,9 @@ typedef struct {
     int has_params;       /* 1: "config" was given */
     char params_name[64]; /* its "name", or the model's */
     char lab[16];         /* lab widget: the lab's name (attend lab list) */
+    const Model *model2;  /* pair widget: the second model ("model2"), a course model (its
+                             pointer stays valid while the course is loaded); NULL otherwise */
+    char model2_name[256]; /* ... as written */
 } Widget;
 
 /* ---- questions (docs/lessons.md "Questions"), parsed once by the loader ---- */
@@ -232,6 +246,9 @@ int course_kind_needs_sentence(WidgetKind k);
 /* 1: an explanation widget (worked, scaling, kvcache, cost, params, train, generate): its numbers come from
  * live.c through widget_run, not from one model_forward. */
 int course_kind_is_explain(WidgetKind k);
+/* 1: a probe widget (lens, attribution, patching, rollout, effect, pair): a model widget whose
+ * run also fills the probe's numbers (probe.h). */
+int course_kind_is_probe(WidgetKind k);
 /* The JSON keys of a start object by StartKey, NULL-terminated. */
 extern const char *const COURSE_START_KEYS[SK__COUNT + 1];
 /* The start key of a JSON key ("mask", ...), -1 if unknown. */

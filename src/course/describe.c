@@ -3,6 +3,7 @@
  * changed between two runs. The shared wording is in describe_text.c, the explanation
  * widgets' words in describe_live.c. */
 #include "describe.h"
+#include "describe_probe.h"
 
 #include <assert.h>
 #include <math.h>
@@ -214,6 +215,9 @@ size_t describe_widget(const WidgetIO *io, const DescribeView *v, char *out, siz
     case W_CHIPS: chips_words(io, v, &b); break;
     case W_PASSPORT: passport_words(io, v, &b); break;
     case W_MATRIX: matrix_words(io, v, &b); break;
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
+        describe_probe(io, v, &b);
+        break;
     default: break;
     }
     return b.len;
@@ -399,7 +403,7 @@ void describe_diff(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO 
         d->equiv = b->equiv;
         d->verdict_changed = a->equiv >= 0 && (a->equiv < EQUIV_TOL) != (b->equiv < EQUIV_TOL);
     }
-    if (b->kind == W_PASSPORT && a->step != b->step) {
+    if ((b->kind == W_PASSPORT || course_kind_is_probe(b->kind)) && a->step != b->step) {
         d->step_changed = 1;
         d->step = b->step;
     }
@@ -459,7 +463,11 @@ size_t describe_diff_words(const DescribeDiff *d, const WidgetIO *io, char *out,
         dbuf_put(&o, "%s: gap %.3g%s; ", d->equiv < EQUIV_TOL ? "outputs match"
                                                               : "outputs do not match",
                  (double)d->equiv, d->verdict_changed ? " (the verdict changed)" : "");
-    if (d->step_changed && io->tr.t) {
+    if (d->step_changed && io->tr.t && io->w && course_kind_is_probe(io->w->kind)) {
+        int i = d->step < io->tr.t->n ? d->step : io->tr.t->n - 1; /* the probe's position */
+        dbuf_put(&o, "now the numbers after \"%s\" (position %d); ",
+                 vocab_word(&io->m->vocab, io->tr.t->src[i]), i);
+    } else if (d->step_changed && io->tr.t) {
         int idx[128], ns = widget_passport_steps(io->tr.t, describe_stack(io), io->layer,
                                                  io->head, idx, 128);
         if (d->step >= 0 && d->step < ns) {

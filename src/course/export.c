@@ -77,7 +77,7 @@ static int csv_passport(FILE *f, const ExportView *v)
 {
     fputs("step,name,symbol,rows,cols\n", f);
     for (int i = 0; i < v->trace->n_entries; i++) {
-        const TraceEntry *e = trace_entry(v->trace, i);
+        const TraceEntry *e = trace_meta(v->trace, i); /* names and shapes: no map computed */
         fprintf(f, "%d,", i);
         export_csv_field(f, e->name);
         fputc(',', f);
@@ -114,8 +114,8 @@ static int t_tokens(const ExportView *v)
 static size_t export_estimate(const ExportView *v, ExportWhat what, ExportFormat fmt)
 {
     const Trace *t = v->trace;
-    if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS || !t ||
-        !v->model)
+    if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS ||
+        what == EXPORT_PROBE || !t || !v->model)
         return 64 << 10; /* a fixed-size figure or a hand-worked example */
     const ModelConfig *c = &v->model->cfg;
     double n = t->n > t->m ? t->n : t->m, cells, per;
@@ -150,13 +150,18 @@ int export_write(FILE *f, const ExportView *v, ExportWhat what, ExportFormat fmt
                  what == EXPORT_HEATMAP ? "" : ", or one head (--what heatmap)");
         return -1;
     }
-    if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS) {
+    if (what == EXPORT_SCALING || what == EXPORT_COST || what == EXPORT_PARAMS ||
+        what == EXPORT_PROBE) {
         if (fmt == EXPORT_JSON) {
             snprintf(err, errlen, "the %s figure has SVG and CSV, no JSON", export_what_name(what));
             return -1;
         }
-        rc = fmt == EXPORT_CSV ? export_csv_live(f, v, what, err, errlen)
-                               : export_svg_live(f, v, what, err, errlen);
+        if (what == EXPORT_PROBE)
+            rc = fmt == EXPORT_CSV ? export_csv_probe(f, v, err, errlen)
+                                   : export_svg_probe(f, v, err, errlen);
+        else
+            rc = fmt == EXPORT_CSV ? export_csv_live(f, v, what, err, errlen)
+                                   : export_svg_live(f, v, what, err, errlen);
         if (rc == 0 && (fflush(f) || ferror(f))) {
             snprintf(err, errlen, "write error: %s", strerror(errno));
             rc = -1;
@@ -321,7 +326,9 @@ int export_page_start(ExportPage *e, const Course *c, const Page *p, char *err, 
         ExportView *v = &e->view;
         DescribeView shown = {.ran = 1, .equiv = -1.0f, .scores = w->start.scores,
                               .all_heads = w->start.all_heads,
-                              .tensor = w->kind == W_MATRIX ? w->start.tensor : NULL};
+                              .tensor = w->kind == W_MATRIX ? w->start.tensor : NULL,
+                              /* a probe's position: -1 is its last (clamped by the figure) */
+                              .step = w->start.step < 0 ? 1 << 20 : w->start.step};
         e->what = export_view_of(&e->run.io, &shown, v); /* the one mapping, as x's */
         if (e->what == EXPORT_CHIPS && e->run.io.tr.eq_a && e->run.io.tr.eq_b) {
             char eq_err[200];

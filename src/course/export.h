@@ -15,6 +15,7 @@
 typedef enum { EXPORT_SVG, EXPORT_CSV, EXPORT_JSON, EXPORT__FORMATS } ExportFormat;
 typedef enum { EXPORT_HEATMAP, EXPORT_HEADS, EXPORT_PASSPORT, EXPORT_CHIPS,
                EXPORT_SCALING, EXPORT_COST, EXPORT_PARAMS, /* explanation widgets (live) */
+               EXPORT_PROBE, /* the probe widgets: their table (export_probe.c) */
                EXPORT__WHATS } ExportWhat;
 
 /* Below this max|Attn(PX) − P·Attn(X)| the outputs match the permutation (float rounding of
@@ -43,6 +44,7 @@ typedef struct {
                                run), NULL otherwise */
     float gen_temp;         /* generate: 0 greedy, else the sampling temperature */
     int gen_seed;           /* generate: the sampler's seed */
+    int step;               /* probe widgets: the position shown (their numbers: live->probe) */
 } ExportView;
 
 /* Names, as the command line spells them ("svg", "heatmap", ...); parse returns -1 when
@@ -113,6 +115,10 @@ int export_svg_chips(FILE *f, const ExportView *v, char *err, size_t errlen);
  * N, a line plot), params (a table with a bar per component). 0, or -1 with a message (v has
  * no such widget's numbers). */
 int export_svg_live(FILE *f, const ExportView *v, ExportWhat what, char *err, size_t errlen);
+/* A probe widget's table (the numbers it shows at v->step and v->layer) as SVG or CSV
+ * (export_probe.c). 0, or -1 with a message when v holds no probe's numbers. */
+int export_svg_probe(FILE *f, const ExportView *v, char *err, size_t errlen);
+int export_csv_probe(FILE *f, const ExportView *v, char *err, size_t errlen);
 int export_csv_live(FILE *f, const ExportView *v, ExportWhat what, char *err, size_t errlen);
 /* The SVG pieces every writer uses: the opening (size, title, hatch and ramp), a text line
  * (anchor "start", "middle" or "end"; extra attributes may be ""), the title and subtitle. */

@@ -10,7 +10,7 @@
 
 static const char *const FORMAT_NAMES[EXPORT__FORMATS] = {"svg", "csv", "json"};
 static const char *const WHAT_NAMES[EXPORT__WHATS] = {"heatmap", "heads", "passport", "chips",
-                                                       "scaling", "cost", "params"};
+                                                       "scaling", "cost", "params", "probe"};
 
 const char *export_format_name(ExportFormat f)
 {
@@ -58,6 +58,8 @@ int export_what_for_widget(const Widget *w)
         return EXPORT_COST;
     case W_PARAMS:
         return EXPORT_PARAMS;
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
+        return EXPORT_PROBE;
     default:
         return -1;
     }
@@ -93,6 +95,9 @@ int export_view_of(const WidgetIO *io, const DescribeView *shown, ExportView *v)
     case W_MATRIX:
         v->tensor = shown->tensor;
         break;
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
+        v->step = shown->step; /* the position the widget shows */
+        return v->trace && io->live && io->live->probe ? EXPORT_PROBE : -1;
     case W_GENERATE: /* the text so far: its last row is the new query's */
         v->layer = w->start.layer;
         v->head = w->start.head;

@@ -69,12 +69,17 @@ int head_stat_pair(const Model *m, const Trace *t, int q, int k, HeadPair *rows)
     const ModelConfig *c = &m->cfg;
     Stack st = model_self_stack(m);
     int n = 0;
+    /* one row of each head's weights (trace_map_row: the whole map's bits, without computing
+     * or caching every head's n×n maps, which a long sentence's cache cannot hold) */
+    float *row = malloc(sizeof(float) * (size_t)(t->n > t->m ? t->n : t->m > 0 ? t->m : 1));
+    if (!row)
+        return 0;
     for (int l = 0; l < c->n_layers; l++)
-        for (int h = 0; h < c->n_heads; h++) {
-            const TraceEntry *w = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
-            if (w && q < w->rows && k < w->cols)
-                rows[n++] = (HeadPair){l, h, w->data[(size_t)q * w->cols + k]};
-        }
+        for (int h = 0; h < c->n_heads; h++)
+            if (k >= 0 && k < t->n &&
+                !trace_map_row(t, st, l, SUB_SELF, h, T_WEIGHTS, q, row))
+                rows[n++] = (HeadPair){l, h, row[k]};
+    free(row);
     qsort(rows, (size_t)n, sizeof *rows, cmp_pair);
     return n;
 }

@@ -734,7 +734,8 @@ int lesson_walk(Course *c, LessonWalkStats *st)
             w->P = P;
             w->m = m;
             w->kind = k;
-            w->model_widget = k == W_HEATMAP || k == W_CHIPS || k == W_PASSPORT || k == W_MATRIX;
+            w->model_widget = k == W_HEATMAP || k == W_CHIPS || k == W_PASSPORT || k == W_MATRIX ||
+                              course_kind_is_probe(k);
             w->st = states;
             walk_page(w, st, out, cap);
             free(w->perm);

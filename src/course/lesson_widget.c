@@ -17,12 +17,13 @@
 #include "lesson.h"
 #include "lab.h"
 #include "live.h"
+#include "lens.h"
 #include "names.h"
 #include "widget.h"
 
 static const char *const WIDGET_KEYS[] = {"kind", "sentence", "target", "model", "start",
                                           "controls", "q", "k", "v", "labels", "config", "lab",
-                                          NULL};
+                                          "corrupt", "model2", NULL};
 static const char *const WIDGET_REQ[] = {"kind", NULL};
 
 /* Start keys each kind reads; an unknown key is left to the start's own key check (model
@@ -473,6 +474,66 @@ static int parse_config(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
     return 0;
 }
 
+/* A pair widget's "model2": the second model (a course model, not "@opened"), loaded once;
+ * a decoder-only or encoder model. */
+static void parse_model2(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
+{
+    char kp[300], err[300];
+    lj_pjoin(kp, sizeof kp, path, json_get(obj, "model2") ? "model2" : "kind");
+    int got = lj_get_str(x, obj, path, "model2", w->model2_name, sizeof w->model2_name);
+    if (got == 0)
+        lj_prob(x, kp, "a pair widget names its second model: \"model2\": \"NAME.json\"");
+    if (got != 1)
+        return;
+    if (!strcmp(w->model2_name, LESSON_OPENED)) {
+        lj_prob(x, kp, "\"model2\" is a course model, not \"%s\"", LESSON_OPENED);
+        return;
+    }
+    int mi = lw_course_model(x->c, w->model2_name, x->file);
+    if (mi < 0) {
+        x->oom = 1;
+    } else if (!x->c->models[mi]->ok) {
+        lj_prob(x, kp, "cannot load the model: %s", x->c->models[mi]->error);
+    } else if (lens_check_model(&x->c->models[mi]->model, err, sizeof err)) {
+        lj_prob(x, kp, "%s", err);
+    } else {
+        w->model2 = &x->c->models[mi]->model;
+    }
+}
+
+/* A patching widget's "corrupt": {"position": P, "word": "W"}: the corrupted run is the
+ * sentence with position P made W (one token of the model's vocabulary). */
+static void parse_corrupt(LjCtx *x, const cJSON *obj, const char *path, Widget *w,
+                          const Model *m, int n_tokens)
+{
+    static const char *const KEYS[] = {"position", "word", NULL};
+    char kp[300], err[300];
+    const cJSON *c = json_get(obj, "corrupt");
+    lj_pjoin(kp, sizeof kp, path, c ? "corrupt" : "kind");
+    if (!c) {
+        lj_prob(x, kp, "a patching widget names its corrupted run: \"corrupt\": {\"position\": "
+                       "P, \"word\": \"WORD\"}");
+        return;
+    }
+    if (!cJSON_IsObject(c)) {
+        lj_prob(x, kp, "must be an object {\"position\": P, \"word\": \"WORD\"}, not %s",
+                lj_type_name(c));
+        return;
+    }
+    if (lj_check_keys(x, c, kp, KEYS, KEYS))
+        return;
+    int hi = n_tokens > 0 ? n_tokens - 1 : ATTEND_MAX_ORDER - 1;
+    if (lj_get_int(x, c, kp, "position", 0, hi, &w->start.corrupt_pos, "the sentence's "
+                   "positions") != 1 ||
+        lj_get_str(x, c, kp, "word", w->start.corrupt, sizeof w->start.corrupt) != 1)
+        return;
+    int tok;
+    char wp[320];
+    lj_pjoin(wp, sizeof wp, kp, "word");
+    if (m && lens_token_parse(m, w->start.corrupt, "word", &tok, err, sizeof err))
+        lj_prob(x, wp, "%s", err);
+}
+
 /* Start keys each explanation kind reads (the model widgets read the original ones). */
 static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, const Model *m,
                       int n_tokens)
@@ -498,6 +559,21 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
         lj_prob(x, kp, "no lab named \"%.40s\" (attend lab list)", lab->valuestring);
     else if (lab)
         snprintf(w->lab, sizeof w->lab, "%s", lab->valuestring);
+    if (json_get(obj, "model2") && w->kind != W_PAIR) {
+        lj_pjoin(kp, sizeof kp, path, "model2");
+        lj_prob_key(x, kp, "only pair widgets take \"model2\" (this one is %s)", kind);
+    } else if (w->kind == W_PAIR) {
+        parse_model2(x, obj, path, w);
+    }
+    if (json_get(obj, "corrupt") && w->kind != W_PATCH) {
+        lj_pjoin(kp, sizeof kp, path, "corrupt");
+        lj_prob_key(x, kp, "only patching widgets take \"corrupt\" (this one is %s)", kind);
+    }
+    if (course_kind_is_probe(w->kind) && m && lens_check_model(m, kp, sizeof kp)) {
+        char mp[300];
+        lj_pjoin(mp, sizeof mp, path, json_get(obj, "model") ? "model" : "kind");
+        lj_prob(x, mp, "the %s widget cannot read %s: %s", kind, m->path, kp);
+    }
     const cJSON *cfg = json_get(obj, "config");
     if (cfg && w->kind != W_PARAMS) {
         lj_pjoin(kp, sizeof kp, path, "config");
@@ -550,6 +626,8 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
             lj_prob(x, kp, "the generate widget needs a decoder-only model; %s is %s", m->path,
                  model_arch_name(m->cfg.arch));
         }
+    } else if (w->kind == W_PATCH) {
+        parse_corrupt(x, obj, path, w, m, n_tokens);
     } else if (w->kind == W_PARAMS) {
         if (cfg) {
             lj_pjoin(kp, sizeof kp, path, "config");
@@ -559,6 +637,10 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
             snprintf(w->params_name, sizeof w->params_name, "%s", m->cfg.name);
         }
     }
+    if (course_kind_is_probe(w->kind) && step && n_tokens > 0 &&
+        (w->start.step < 0 || w->start.step >= n_tokens))
+        lj_prob(x, kp, "%d is out of range: the sentence has positions 0..%d", w->start.step,
+                n_tokens - 1);
     return x->n == before ? 0 : -1;
 }
 
@@ -664,6 +746,8 @@ void lw_parse_widget(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
     }
     if (w->kind == W_MATRIX)
         snprintf(w->start.tensor, sizeof w->start.tensor, "L0.h0.weights");
+    if (course_kind_is_probe(w->kind))
+        w->start.step = -1; /* no "step": the last position (the next token's guess) */
     const cJSON *st = json_get(obj, "start");
     int before = x->n;
     if (st) {

@@ -3,6 +3,7 @@
  * published as NamedValues for {{x NAME}}. Run through widget_run by check-lessons, the quiz
  * and the player, so prose and screen read the same numbers. No curses, no printing. */
 #include "live.h"
+#include "probe.h"
 
 #include "hf_model.h"
 #include "repeat_run.h"
@@ -66,6 +67,7 @@ void live_free(LiveWidget *l)
 {
     trace_free(l->worked);
     l->worked = NULL;
+    probe_free(&l->probe);
     l->ok = 0;
 }
 

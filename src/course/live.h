@@ -50,6 +50,8 @@ typedef struct {
     int n_rows;
     long long total;
     int ok;               /* 1: the numbers are valid */
+    struct Probe *probe;  /* owned: a probe widget's numbers (probe.h; the lens, attribution,
+                             patching, rollout, effect pages), NULL until one runs */
 } LiveWidget;
 
 /* Sets l->s from the widget's start (defaults: step 0 or 1 for kvcache, d_k 64, n 16, the

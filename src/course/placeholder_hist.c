@@ -45,6 +45,44 @@ static void curve(const float *v, int n, int ascii, char *out, size_t outlen)
     }
 }
 
+/* The history is parsed from the model's training record (JSON text), yet every redraw of a
+ * page (and check-lessons' walk, in every state) evaluates its placeholders again: the last
+ * model's parsed history is kept, keyed by the model's address, its file and a copy of the
+ * record's text (compared whole). One thread evaluates placeholders. */
+static struct {
+    const Model *m;
+    char path[512];
+    char *training; /* owned copy; NULL: empty */
+    HeadsHistory h;
+} hist_memo;
+
+/* The history of m (owned here, valid until the next call), or NULL with a message. */
+static const HeadsHistory *history_of(const Model *m, char *err, size_t errlen)
+{
+    if (hist_memo.training && hist_memo.m == m && m->training &&
+        !strcmp(hist_memo.path, m->path) && !strcmp(hist_memo.training, m->training))
+        return &hist_memo.h;
+    if (hist_memo.training) {
+        heads_history_free(&hist_memo.h);
+        free(hist_memo.training);
+        hist_memo.training = NULL;
+    }
+    HeadsHistory h;
+    if (heads_history_read(m, &h, err, errlen))
+        return NULL;
+    char *copy = strdup(m->training); /* read succeeded: the record exists */
+    if (!copy) {
+        heads_history_free(&h);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    hist_memo.m = m;
+    snprintf(hist_memo.path, sizeof hist_memo.path, "%s", m->path);
+    hist_memo.training = copy;
+    hist_memo.h = h;
+    return &hist_memo.h;
+}
+
 int placeholder_history(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                         size_t outlen, char *err, size_t errlen)
 {
@@ -52,10 +90,11 @@ int placeholder_history(int ac, char **av, int prec, const PlaceholderCtx *ctx, 
     const Model *m = ctx->model;
     if (!m)
         return errf(err, errlen, "no model");
-    HeadsHistory h;
     char e2[300];
-    if (heads_history_read(m, &h, e2, sizeof e2))
+    const HeadsHistory *hp = history_of(m, e2, sizeof e2);
+    if (!hp)
         return errf(err, errlen, "%s", e2);
+    const HeadsHistory h = *hp; /* borrowed */
     int rc = 0;
     if (!strcmp(av[0], "phase")) {
         int s = heads_history_phase(&h);
@@ -63,14 +102,11 @@ int placeholder_history(int ac, char **av, int prec, const PlaceholderCtx *ctx, 
             rc = errf(err, errlen, "the second-copy loss never fell below half its start");
         else
             snprintf(out, outlen, "%d", s);
-        heads_history_free(&h);
         return rc;
     }
     float *v = malloc(sizeof(float) * (size_t)h.n);
-    if (!v) {
-        heads_history_free(&h);
+    if (!v)
         return errf(err, errlen, "out of memory");
-    }
     if (heads_history_series(&h, m, av[1], v, e2, sizeof e2)) {
         rc = errf(err, errlen, "%s", e2);
     } else if (!strcmp(av[0], "curve")) {
@@ -93,6 +129,5 @@ int placeholder_history(int ac, char **av, int prec, const PlaceholderCtx *ctx, 
             snprintf(out, outlen, "%.*f", prec < 0 ? 2 : prec, (double)v[j]);
     }
     free(v);
-    heads_history_free(&h);
     return rc;
 }

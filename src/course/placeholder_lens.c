@@ -6,10 +6,16 @@
  *                        ("L1.h0"), layer, head, weight (its peak weight), key (the token it
  *                        puts it on), next (the top next token), direct (its part of that
  *                        logit), knock (the logit minus the logit with the head knocked out),
- *                        logit (the logit itself).
+ *                        logit (the logit itself), loss (−log p of the top next token),
+ *                        dloss (that loss with the head knocked out, minus the loss).
  *   {{effectsame}}       1 when the two choices are one head, else 0.
  *   {{rollout FIELD}}    attention rollout (lens_rollout) into the last row: key (the input
  *                        token it credits most), share (that token's share), pos (its position).
+ *   {{lens FIELD}}       the logit lens (lens_logit) at the last position: next (the output's
+ *                        top guess), p (its probability), embed (the embedding row's top
+ *                        guess), from (where the output's guess becomes the top one and stays:
+ *                        "the embedding" or "layer L", the block after which it does),
+ *                        fromlayer (that layer as a number, -1 for the embedding).
  *   {{circuit L H FIELD}} head (L, H)'s circuits from its weights (circuits_heads): copy, prev,
  *                        or kG (its K-composition with head G of the layer below).
  *   {{patch POS WORD FIELD}} activation patching (lens_patch): the corrupted run is the page's
@@ -19,6 +25,7 @@
  *                        output restores most of the difference), frac (how much it restores).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +61,25 @@ static double peak(const Trace *t, Stack st, int l, int h, int i, int *key)
     return best;
 }
 
-/* token's logit at row i with head (l, h) knocked out, the run's other controls kept. */
+/* −log softmax(row)[tok] of row i of a run's logits. */
+static double row_nll(const Model *m, const Trace *t, int i, int tok)
+{
+    const TraceEntry *lg = trace_find(t, stack_of(m), -1, SUB_NONE, -1, T_LOGITS);
+    if (!lg)
+        return NAN;
+    const float *r = lg->data + (size_t)i * lg->cols;
+    double mx = r[0], s = 0.0;
+    for (int j = 1; j < lg->cols; j++)
+        mx = r[j] > mx ? r[j] : mx;
+    for (int j = 0; j < lg->cols; j++)
+        s += exp(r[j] - mx);
+    return -(r[tok] - mx - log(s));
+}
+
+/* token's logit at row i with head (l, h) knocked out, the run's other controls kept; *nll
+ * (may be NULL) its loss there, −log p(token). */
 static int knocked_logit(const Model *m, const Trace *t, int l, int h, int i, int token,
-                         double *v, char *err, size_t errlen)
+                         double *v, double *nll, char *err, size_t errlen)
 {
     Controls c = t->ctl;
     if (l >= ATTEND_MAX_LAYERS || h >= 64)
@@ -69,9 +92,71 @@ static int knocked_logit(const Model *m, const Trace *t, int l, int h, int i, in
     if (!rc) {
         const TraceEntry *lg = trace_find(k, stack_of(m), -1, SUB_NONE, -1, T_LOGITS);
         *v = lg ? lg->data[(size_t)i * lg->cols + token] : NAN;
+        if (nll)
+            *nll = row_nll(m, k, i, token);
     }
     trace_free(k);
     return rc ? -1 : 0;
+}
+
+/* circuits_heads reads the weights alone, yet every redraw of a page (and check-lessons' walk,
+ * in every state it reaches) evaluates its {{circuit}}s again: the circuits of the last few
+ * models are kept, each keyed by the model's address, file, weights' address and a hash of
+ * every float32 weight, so a model trained in place or another loaded at the same address is
+ * computed afresh. Not thread-safe (placeholders are evaluated on one thread). Returns the
+ * kept result (owned here), or NULL with a message. */
+enum { CIRCUIT_MEMO = 4 };
+typedef struct {
+    const Model *m;
+    const float *data, *tok_embed;
+    size_t n_floats;
+    uint64_t hash;
+    char path[512];
+    HeadCircuit *hc;
+} CircuitMemo;
+static CircuitMemo circuit_memo[CIRCUIT_MEMO];
+static int circuit_memo_next;
+
+static uint64_t weights_hash(const Model *m)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a over the weights' bits */
+    for (size_t i = 0; i < m->n_floats; i++) {
+        uint32_t u;
+        memcpy(&u, &m->data[i], sizeof u);
+        h = (h ^ u) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static const HeadCircuit *circuits_of(const Model *m, char *err, size_t errlen)
+{
+    uint64_t h = weights_hash(m);
+    for (int i = 0; i < CIRCUIT_MEMO; i++) {
+        const CircuitMemo *e = &circuit_memo[i];
+        if (e->hc && e->m == m && e->data == m->data && e->tok_embed == m->tok_embed &&
+            e->n_floats == m->n_floats && e->hash == h && !strcmp(e->path, m->path))
+            return e->hc;
+    }
+    HeadCircuit *hc = calloc((size_t)m->cfg.n_layers * m->cfg.n_heads, sizeof *hc);
+    if (!hc) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (circuits_heads(m, hc, err, errlen)) {
+        free(hc);
+        return NULL;
+    }
+    CircuitMemo *e = &circuit_memo[circuit_memo_next];
+    circuit_memo_next = (circuit_memo_next + 1) % CIRCUIT_MEMO;
+    free(e->hc);
+    e->m = m;
+    e->data = m->data;
+    e->tok_embed = m->tok_embed;
+    e->n_floats = m->n_floats;
+    e->hash = h;
+    snprintf(e->path, sizeof e->path, "%s", m->path);
+    e->hc = hc;
+    return hc;
 }
 
 /* {{circuit L H FIELD}} (see the top of the file). */
@@ -94,18 +179,55 @@ static int ph_circuit(char **av, int prec, const PlaceholderCtx *ctx, char *out,
                         "(0..%d) and a layer from 1", f, H - 1);
     } else if (strcmp(f, "copy") && strcmp(f, "prev"))
         return errf(err, errlen, "circuit FIELD is copy, prev or kG, not \"%s\"", f);
-    HeadCircuit *hc = calloc((size_t)L * H, sizeof *hc);
     char msg[256];
-    if (!hc || circuits_heads(m, hc, msg, sizeof msg)) {
-        free(hc);
-        return errf(err, errlen, "%s", hc ? msg : "out of memory");
-    }
+    const HeadCircuit *hc = circuits_of(m, msg, sizeof msg);
+    if (!hc)
+        return errf(err, errlen, "%s", msg);
     const HeadCircuit *c = &hc[l * H + h];
     double v = g >= 0 ? c->kcomp[g] : !strcmp(f, "copy") ? c->copy : c->prev;
-    free(hc);
     if (isnan(v))
         return errf(err, errlen, "circuit %s: the model has no learned positions", f);
     put_real(ctx, v, prec, out, outlen);
+    return 0;
+}
+
+/* {{lens FIELD}} (see the top of the file). */
+static int ph_lens(const char *f, int prec, const PlaceholderCtx *ctx, char *out, size_t outlen,
+                   char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    int L = m->cfg.n_layers, n = t->n, i = n - 1;
+    int text = strcmp(f, "p") != 0;
+    if (strcmp(f, "next") && strcmp(f, "p") && strcmp(f, "embed") && strcmp(f, "from") &&
+        strcmp(f, "fromlayer"))
+        return errf(err, errlen, "lens FIELD is next, p, embed, from or fromlayer, not \"%s\"",
+                    f);
+    if (text && prec >= 0)
+        return errf(err, errlen, "lens %s is not a real number; it takes no precision", f);
+    LensTop *top = malloc(sizeof *top * (size_t)(L + 1) * n);
+    char msg[300];
+    if (!top || lens_logit(m, t, 1, top, msg, sizeof msg)) {
+        free(top);
+        return errf(err, errlen, "%s", top ? msg : "out of memory");
+    }
+    const LensTop *o = &top[(size_t)L * n + i];
+    int from = L;
+    while (from > 0 && top[(size_t)(from - 1) * n + i].id == o->id)
+        from--;
+    if (!strcmp(f, "next"))
+        snprintf(out, outlen, "%s", vocab_word(&m->vocab, o->id));
+    else if (!strcmp(f, "embed"))
+        snprintf(out, outlen, "%s", vocab_word(&m->vocab, top[i].id));
+    else if (!strcmp(f, "p"))
+        put_real(ctx, o->p, prec, out, outlen);
+    else if (!strcmp(f, "fromlayer"))
+        snprintf(out, outlen, "%d", from - 1);
+    else if (from == 0)
+        snprintf(out, outlen, "the embedding");
+    else
+        snprintf(out, outlen, "layer %d", from - 1);
+    free(top);
     return 0;
 }
 
@@ -165,6 +287,37 @@ static int ph_patch(char **av, int prec, const PlaceholderCtx *ctx, char *out, s
     return rc;
 }
 
+/* {{rollout FIELD}} (see the top of the file). */
+static int ph_rollout(const char *f, int prec, const PlaceholderCtx *ctx, char *out,
+                      size_t outlen, char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    const Trace *t = ctx->trace;
+    int L = m->cfg.n_layers, i = t->n - 1;
+    char msg[512];
+    double *R = malloc(sizeof(double) * (size_t)L * t->n * t->n);
+    if (!R || lens_rollout(m, t, R, msg, sizeof msg)) {
+        free(R);
+        return errf(err, errlen, "%s", R ? msg : "out of memory");
+    }
+    const double *row = R + ((size_t)(L - 1) * t->n + i) * t->n;
+    int best = 0;
+    for (int j = 1; j < t->n; j++)
+        if (row[j] > row[best])
+            best = j;
+    double share = row[best];
+    free(R);
+    if (!strcmp(f, "key"))
+        snprintf(out, outlen, "%s", vocab_word(&m->vocab, t->src[best]));
+    else if (!strcmp(f, "pos"))
+        snprintf(out, outlen, "%d", best);
+    else if (!strcmp(f, "share"))
+        put_real(ctx, share, prec, out, outlen);
+    else
+        return errf(err, errlen, "rollout FIELD is key, share or pos, not \"%s\"", f);
+    return 0;
+}
+
 int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, char *out,
                      size_t outlen, char *err, size_t errlen)
 {
@@ -183,29 +336,10 @@ int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, cha
         return ph_circuit(av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(av[0], "patch"))
         return ph_patch(av, prec, ctx, out, outlen, err, errlen);
-    if (!strcmp(av[0], "rollout")) {
-        double *R = malloc(sizeof(double) * (size_t)L * t->n * t->n);
-        if (!R || lens_rollout(m, t, R, msg, sizeof msg)) {
-            free(R);
-            return errf(err, errlen, "%s", R ? msg : "out of memory");
-        }
-        const double *row = R + ((size_t)(L - 1) * t->n + i) * t->n;
-        int best = 0;
-        for (int j = 1; j < t->n; j++)
-            if (row[j] > row[best])
-                best = j;
-        double share = row[best];
-        free(R);
-        if (!strcmp(av[1], "key"))
-            snprintf(out, outlen, "%s", vocab_word(&m->vocab, t->src[best]));
-        else if (!strcmp(av[1], "pos"))
-            snprintf(out, outlen, "%d", best);
-        else if (!strcmp(av[1], "share"))
-            put_real(ctx, share, prec, out, outlen);
-        else
-            return errf(err, errlen, "rollout FIELD is key, share or pos, not \"%s\"", av[1]);
-        return 0;
-    }
+    if (!strcmp(av[0], "lens"))
+        return ph_lens(av[1], prec, ctx, out, outlen, err, errlen);
+    if (!strcmp(av[0], "rollout"))
+        return ph_rollout(av[1], prec, ctx, out, outlen, err, errlen);
     /* effect: the top next token at the last row, every head's direct part of its logit */
     double p;
     int next = heads_top_next(t, i, &p);
@@ -275,12 +409,17 @@ int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, cha
         put_real(ctx, logit, prec, out, outlen);
     else if (!strcmp(f, "knock")) {
         double v = NAN;
-        rc = knocked_logit(m, t, l, h, i, next, &v, err, errlen);
+        rc = knocked_logit(m, t, l, h, i, next, &v, NULL, err, errlen);
         if (!rc)
             put_real(ctx, logit - v, prec, out, outlen);
+    } else if (!strcmp(f, "dloss") || !strcmp(f, "loss")) {
+        double v = NAN, nll = NAN, base = row_nll(m, t, i, next);
+        rc = !strcmp(f, "loss") ? 0 : knocked_logit(m, t, l, h, i, next, &v, &nll, err, errlen);
+        if (!rc)
+            put_real(ctx, !strcmp(f, "loss") ? base : nll - base, prec, out, outlen);
     } else
         rc = errf(err, errlen, "effect FIELD is name, layer, head, weight, key, next, direct, "
-                  "knock or logit, not \"%s\"", f);
+                  "knock, dloss, loss or logit, not \"%s\"", f);
     free(direct);
     return rc;
 }

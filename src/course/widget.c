@@ -1,6 +1,7 @@
 /* widget.c - one widget run (widget.h): the starting state, the engine run of every widget
  * kind, and the one PlaceholderCtx that reads it. No curses, no printing, no exit(). */
 #include "widget.h"
+#include "probe.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -31,30 +32,36 @@ void widget_traces_free(WidgetTraces *tr)
 
 int widget_token_cap(const Model *m, int max, char *why, size_t whylen)
 {
-    size_t budget = TRACE_MAX_BYTES, avail = hf_mem_available();
-    if (avail && avail / 2 < budget)
-        budget = avail / 2;
+    size_t avail = hf_mem_available(), half = avail / 2;
     int cap = m->cfg.max_len < max ? m->cfg.max_len : max;
     int encdec = m->cfg.arch == ARCH_ENCDEC;
     if (cap < 1)
         cap = 1;
-#define TRACES(n) (3 * trace_bytes(m, (n), encdec ? (n) : 1))
-    if (TRACES(cap) > budget) { /* the largest n in 1..cap that fits */
+    /* one trace within TRACE_MAX_BYTES; the three within half the memory free (the heads'
+     * maps are in each trace's bounded map cache, counted in trace_bytes) */
+#define ONE(n) trace_bytes(m, (n), encdec ? (n) : 1)
+#define FITS(n) (ONE(n) <= TRACE_MAX_BYTES && (!avail || 3 * ONE(n) <= half))
+    if (!FITS(cap)) { /* the largest n in 1..cap that fits */
         int lo = 1, hi = cap;
         while (lo < hi) {
             int mid = lo + (hi - lo + 1) / 2;
-            if (TRACES(mid) <= budget)
+            if (FITS(mid))
                 lo = mid;
             else
                 hi = mid - 1;
         }
-        if (why) /* the next length's traces against the budget */
-            snprintf(why, whylen, "memory: %d tokens need %zu MiB > %zu MiB%s", lo + 1,
-                     TRACES(lo + 1) >> 20, budget >> 20,
-                     budget == TRACE_MAX_BYTES ? "" : ", half the memory free");
+        if (why) { /* the next length against the limit that binds */
+            if (ONE(lo + 1) > TRACE_MAX_BYTES)
+                snprintf(why, whylen, "memory: %d tokens need %zu MiB > %zu MiB", lo + 1,
+                         ONE(lo + 1) >> 20, TRACE_MAX_BYTES >> 20);
+            else
+                snprintf(why, whylen, "memory: %d tokens need %zu MiB > %zu MiB, half the memory "
+                         "free", lo + 1, (3 * ONE(lo + 1)) >> 20, half >> 20);
+        }
         return lo;
     }
-#undef TRACES
+#undef FITS
+#undef ONE
     if (why) {
         if (cap == m->cfg.max_len)
             snprintf(why, whylen, "its context, max_len %d", m->cfg.max_len);
@@ -173,8 +180,14 @@ int widget_run(const WidgetIO *io, float *equiv, char *err, size_t errlen)
             return 0;
         }
     }
-    return model_forward(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl, io->tr.t, err,
-                         errlen) ? -1 : 0;
+    if (model_forward(io->m, io->src, io->n_src, io->tgt, io->n_tgt, io->ctl, io->tr.t, err,
+                      errlen))
+        return -1;
+    if (course_kind_is_probe(w->kind)) { /* the probe's numbers, read from the run */
+        assert(io->live);
+        return probe_run(&io->live->probe, w, io->m, io->tr.t, io->layer, err, errlen);
+    }
+    return 0;
 }
 
 void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
@@ -198,6 +211,8 @@ void widget_ctx(const WidgetIO *io, int ran, PlaceholderCtx *ctx)
         ctx->trace = io->tr.t;
         ctx->eq_a = io->tr.eq_a;
         ctx->eq_b = io->tr.eq_b;
+        if (course_kind_is_probe(w->kind) && io->live && io->live->probe)
+            ctx->nv = &io->live->probe->nv; /* the pair's numbers, for {{x NAME}} */
         return;
     }
     const LiveWidget *l = io->live;
@@ -286,7 +301,7 @@ int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *id
     int n = 0, mask = -1, prev_out = -1;
     assert(max >= 2);
     for (int i = 0; i < t->n_entries; i++) { /* a later layer reads the one before it */
-        const TraceEntry *e = trace_entry(t, i);
+        const TraceEntry *e = trace_meta(t, i); /* shapes and places: no map computed */
         if (layer > 0 && e->stack == st && e->layer == layer - 1 && e->head < 0 &&
             e->sub != SUB_CROSS)
             prev_out = i;
@@ -294,7 +309,7 @@ int widget_passport_steps(const Trace *t, Stack st, int layer, int head, int *id
     if (prev_out >= 0)
         idx[n++] = prev_out;
     for (int i = 0; i < t->n_entries && n < max; i++) {
-        const TraceEntry *e = trace_entry(t, i);
+        const TraceEntry *e = trace_meta(t, i);
         if (e->stack != st)
             continue;
         if (e->layer < 0) {

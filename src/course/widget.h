@@ -44,9 +44,10 @@ typedef struct {
 
 /* The most tokens a sentence may have when its runs are kept in three traces
  * (widget_traces_new) of m: m's context (cfg.max_len), at most max, and as many as fit in
- * memory: three traces within TRACE_MAX_BYTES and within half the memory available. why (may
- * be NULL) gets the limit that binds, for a message ("its context, max_len 1024", "memory: 58
- * tokens need 520 MiB > 512 MiB"). */
+ * memory: one trace within TRACE_MAX_BYTES (trace_bytes: its map cache at its default budget
+ * included), the three within half the memory available. why (may be NULL) gets the limit
+ * that binds, for a message ("its context, max_len 1024", "memory: 58 tokens need 2100 MiB >
+ * 2048 MiB"). */
 int widget_token_cap(const Model *m, int max, char *why, size_t whylen);
 
 /* The name a params widget's numbers are of: the page's "config" when it gives one, else the

@@ -19,6 +19,9 @@
 #define ATTEND_MAX_ORDER 64
 /* Tokens a drill tokenizes to count a lesson sentence (more are counted, not stored). */
 #define ATTEND_MAX_DRILL_TOKENS 128
+/* Bytes of a sentence typed in the player (with its NUL): room for GPT-2's whole context, 1024
+ * tokens of English text. */
+#define ATTEND_MAX_SENTENCE 8192
 /* Lesson sentences a drill chooses from. */
 #define ATTEND_MAX_DRILL_SENTENCES 64
 

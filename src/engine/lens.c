@@ -375,11 +375,22 @@ static double logit_at(const Model *m, const Trace *t, int pos, int token)
 int lens_patch(const Model *m, const int *clean, const int *corrupt, int n, const Controls *c,
                int token, int pos, LensPatch *p, char *err, size_t errlen)
 {
+    return lens_patch_layer(m, clean, corrupt, n, c, token, pos, -1, p, err, errlen);
+}
+
+int lens_patch_layer(const Model *m, const int *clean, const int *corrupt, int n,
+                     const Controls *c, int token, int pos, int layer, LensPatch *p, char *err,
+                     size_t errlen)
+{
     const ModelConfig *cf = &m->cfg;
     int L = cf->n_layers, H = cf->n_heads, per = H + (cf->ffn != FFN_NONE);
     memset(p, 0, sizeof *p);
     if (lens_check_model(m, err, errlen))
         return -1;
+    if (layer >= L) {
+        snprintf(err, errlen, "layer %d: the model has layers 0..%d", layer, L - 1);
+        return -1;
+    }
     if (pos < 0 || pos >= n) {
         snprintf(err, errlen, "--position %d: the sentence has positions 0..%d", pos, n - 1);
         return -1;
@@ -411,7 +422,7 @@ int lens_patch(const Model *m, const int *clean, const int *corrupt, int n, cons
         goto out;
     }
     Stack st = main_stack(m);
-    for (int l = 0; l < L; l++)
+    for (int l = layer < 0 ? 0 : layer; l < (layer < 0 ? L : layer + 1); l++)
         for (int h = 0; h < per; h++) {
             int head = h < H ? h : -1;
             const TraceEntry *src = head >= 0 ? trace_find(a, st, l, SUB_SELF, head, T_HEAD_OUT)

@@ -92,6 +92,11 @@ typedef struct {
  * out of memory). Free with lens_patch_free. */
 int lens_patch(const Model *m, const int *clean, const int *corrupt, int n, const Controls *c,
                int token, int pos, LensPatch *p, char *err, size_t errlen);
+/* lens_patch with only layer's heads and FFN patched (layer -1: every layer's), for a model
+ * too big to patch every head at each key. */
+int lens_patch_layer(const Model *m, const int *clean, const int *corrupt, int n,
+                     const Controls *c, int token, int pos, int layer, LensPatch *p, char *err,
+                     size_t errlen);
 void lens_patch_free(LensPatch *p);
 
 /* ---- attention rollout (Abnar & Zuidema 2020) ---- */

@@ -269,135 +269,6 @@ void model_default_controls(const Model *m, Controls *c)
     c->order = NULL;
 }
 
-/* ------------------------------------------------------------------ trace */
-
-static size_t attn_floats(const ModelConfig *c, size_t nq, size_t nk)
-{
-    size_t d = (size_t)c->d_model, h = (size_t)c->n_heads, dh = (size_t)c->d_head;
-    return nq * d * 4 + nq * h * dh + nq * nk +
-           h * (nq * dh * 3 + nk * dh * 4 + 4 * nq * nk);
-}
-
-static size_t ffn_floats(const ModelConfig *c, size_t n)
-{
-    return n * (4 * (size_t)c->d_model + (size_t)c->d_ff);
-}
-
-static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
-{
-    size_t per = attn_floats(c, n, n) + ffn_floats(c, n);
-    if (n_mem)
-        per += attn_floats(c, n, n_mem);
-    return 4 * n * (size_t)c->d_model + (size_t)c->n_layers * per + n * (size_t)c->d_model;
-}
-
-/* Working memory of one forward pass, kept at the end of the arena: the fused Q, K, V
- * projections of one attention sublayer, the attention's band of rows and its rows' limits,
- * or the SwiGLU gate. */
-/* Bands of attention rows the heads may use at once (one per thread): one, unless a full
- * sequence's attention is large enough to be split over the cores (tensor_par.h). */
-static int head_bands(const ModelConfig *c, int max_n, int max_m)
-{
-    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    return lanes * lanes * (size_t)c->n_heads * c->d_head >= TENSOR_PAR_MIN_MACS ? MODEL_HEAD_BANDS : 1;
-}
-
-static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
-{
-    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head +
-                  (size_t)head_bands(c, max_n, max_m) * MODEL_SDPA_ROWS * lanes +
-                  lanes; /* the last: each query row's limit, an int */
-    size_t ffn = lanes * (size_t)c->d_ff;
-    return attn > ffn ? attn : ffn;
-}
-
-/* Room for the largest single tensor, used only if the arena were ever too small. */
-static size_t spill_floats(const ModelConfig *c, int max_n, int max_m)
-{
-    size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    size_t wide = (size_t)c->vocab_size;
-    if (lanes > wide) wide = lanes;
-    if ((size_t)c->d_ff > wide) wide = (size_t)c->d_ff;
-    if ((size_t)c->n_heads * c->d_head > wide) wide = (size_t)c->n_heads * c->d_head;
-    if ((size_t)c->d_model > wide) wide = (size_t)c->d_model;
-    return lanes * wide;
-}
-
-Trace *trace_new(const Model *m, int max_n, int max_m)
-{
-    const ModelConfig *c = &m->cfg;
-    if (max_n < 1) max_n = 1;
-    if (max_m < 1) max_m = 1;
-    Trace *t = calloc(1, sizeof *t);
-    if (!t) return NULL;
-    t->model = m;
-    t->max_n = max_n;
-    t->max_m = max_m;
-    t->bands = head_bands(c, max_n, max_m);
-    size_t n = (size_t)max_n, mm = (size_t)max_m, V = (size_t)c->vocab_size;
-    size_t cap = 0, ent = 0;
-    size_t per_attn = 6 + 10 * (size_t)c->n_heads;
-    if (c->arch == ARCH_DECODER || c->arch == ARCH_ENCODER) {
-        cap = stack_floats(c, n, 0) + n * V;
-        ent = 6 + (size_t)c->n_layers * (per_attn + 8);
-    } else {
-        cap = stack_floats(c, n, 0) + stack_floats(c, mm, n) + mm * V;
-        ent = 12 + (size_t)c->n_layers * (3 * per_attn + 16);
-    }
-    t->cap_main = cap;
-    cap += scratch_floats(c, max_n, max_m) + spill_floats(c, max_n, max_m);
-    t->cap = cap;
-    t->cap_entries = (int)ent;
-    t->arena = malloc(sizeof(float) * cap);
-    t->entries = calloc(ent, sizeof *t->entries);
-    t->src = calloc((size_t)max_n, sizeof(int));
-    t->tgt = calloc((size_t)max_m, sizeof(int));
-    t->tgt_in = calloc((size_t)max_m, sizeof(int));
-    t->order = calloc((size_t)max_n, sizeof(int));
-    /* The sinusoidal encoding depends only on (position, dimension): computed once here. */
-    size_t lanes_pe = (size_t)(max_n > max_m ? max_n : max_m);
-    t->sinusoid = malloc(sizeof(float) * lanes_pe * (size_t)c->d_model);
-    if (t->sinusoid)
-        for (size_t p = 0; p < lanes_pe; p++)
-            for (int i = 0; i < c->d_model; i++)
-                t->sinusoid[p * (size_t)c->d_model + i] = model_sinusoid((int)p, i, c->d_model);
-    if (!t->arena || !t->entries || !t->src || !t->tgt || !t->tgt_in || !t->order ||
-        !t->sinusoid) {
-        trace_free(t);
-        return NULL;
-    }
-    return t;
-}
-
-size_t trace_bytes(const Model *m, int max_n, int max_m)
-{
-    const ModelConfig *c = &m->cfg;
-    if (max_n < 1) max_n = 1;
-    if (max_m < 1) max_m = 1;
-    size_t n = (size_t)max_n, mm = (size_t)max_m, V = (size_t)c->vocab_size, cap;
-    if (c->arch == ARCH_DECODER || c->arch == ARCH_ENCODER)
-        cap = stack_floats(c, n, 0) + n * V;
-    else
-        cap = stack_floats(c, n, 0) + stack_floats(c, mm, n) + mm * V;
-    cap += scratch_floats(c, max_n, max_m) + spill_floats(c, max_n, max_m);
-    size_t lanes = n > mm ? n : mm;
-    return sizeof(float) * (cap + lanes * (size_t)c->d_model) + sizeof(int) * (2 * n + 2 * mm);
-}
-
-void trace_free(Trace *t)
-{
-    if (!t) return;
-    free(t->arena);
-    free(t->entries);
-    free(t->src);
-    free(t->tgt);
-    free(t->tgt_in);
-    free(t->order);
-    free(t->sinusoid);
-    free(t);
-}
-
 /* The forward pass's state: where it writes, and whether it ran out of room. */
 typedef struct {
     const Model *m;
@@ -436,16 +307,17 @@ static void name_int(NameBuf *b, int v)
     b->s[b->len] = 0;
 }
 
-/* New trace entry of rows×cols; returns its data (scratch on overflow, flagged). */
-static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
+/* New trace entry of rows×cols; returns its data (scratch on overflow, flagged). lazy: a
+ * head's map, which takes no arena room (data NULL until trace_entry computes it). */
+static float *rec_as(Fw *f, TensorKind kind, int head, int rows, int cols, int lazy)
 {
     Trace *t = f->t;
-    size_t len = (size_t)rows * (size_t)cols;
+    size_t len = lazy ? 0 : (size_t)rows * (size_t)cols;
     if (t->n_entries >= t->cap_entries || t->used + len > t->cap_main) {
         /* Never expected (trace_new sizes the arena); finish harmlessly in the spill area,
          * which holds any single tensor, and report the error at the end of the run. */
         f->overflow = 1;
-        return t->arena + t->cap - spill_floats(&f->m->cfg, t->max_n, t->max_m);
+        return t->arena + t->spill;
     }
     TraceEntry *e = &t->entries[t->n_entries++];
     e->kind = kind;
@@ -456,6 +328,7 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
     e->rows = rows;
     e->cols = cols;
     e->lazy = 0;
+    e->slot = -1;
     e->data = t->arena + t->used;
     t->used += len;
     /* Names: [enc.|dec.]L<l>.[cross.|ffn.]h<h>.<key>, built by hand (snprintf was a tenth
@@ -479,7 +352,16 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
         name_put(&nb, ".");
     }
     name_put(&nb, trace_kind_key(kind));
+    if (lazy) {
+        e->lazy = 1;
+        e->data = NULL;
+    }
     return e->data;
+}
+
+static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
+{
+    return rec_as(f, kind, head, rows, cols, 0);
 }
 
 /* --- positional encodings ------------------------------------------------ */
@@ -681,15 +563,12 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             J.qr[h] = rec(f, T_Q_ROT, h, nq, dh);
             J.kr[h] = rec(f, T_K_ROT, h, nk, dh);
         }
-        int at = f->t->n_entries;
-        rec(f, T_SCORES, h, nq, nk); /* the four n×n steps: computed when read (trace_entry) */
-        rec(f, T_SCALED, h, nq, nk);
-        rec(f, T_MASKED, h, nq, nk);
-        rec(f, T_WEIGHTS, h, nq, nk);
+        /* the four n×n steps: computed when read (trace_entry, the map cache) */
+        rec_as(f, T_SCORES, h, nq, nk, 1);
+        rec_as(f, T_SCALED, h, nq, nk, 1);
+        rec_as(f, T_MASKED, h, nq, nk, 1);
+        rec_as(f, T_WEIGHTS, h, nq, nk, 1);
         J.o[h] = rec(f, T_HEAD_OUT, h, nq, dh);
-        if (!f->overflow)
-            for (int e = at; e < at + 4; e++)
-                f->t->entries[e].lazy = 1;
         heads_out[h] = J.o[h];
     }
     /* the heads over the cores when their attention is large (each head one thread's, whole:
@@ -812,6 +691,7 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
 {
     const ModelConfig *cfg = &m->cfg;
     int encdec = cfg->arch == ARCH_ENCDEC;
+    trace_maps_drop(t, 1); /* the last run's maps: every pointer into them ends here */
     t->n_entries = 0;
     t->used = 0;
     t->n = 0;

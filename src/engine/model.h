@@ -250,11 +250,22 @@ typedef struct {
     float *data;       /* (rows, cols) into the trace arena */
     char name[40];     /* e.g. "L0.h1.weights", "enc.L0.h0.q", "dec.L1.cross.h0.weights" */
     /* A head's scores, scaled, masked and weights (four n×n matrices, most of a long run's
-     * memory) are not written by the forward pass, which keeps only the head's output: lazy is
-     * 1 until trace_entry or trace_find fills them from the head's q, k, v, the sublayer's mask
-     * and the run's scale, the same bits the forward used. Read entries through those two. */
+     * memory) are not written by the forward pass, which keeps only the head's output and
+     * gives them no room in the arena: lazy is 1 (data NULL) until trace_entry or trace_find
+     * computes them into the trace's map cache (below) from the head's q, k, v, the
+     * sublayer's mask and the run's scale, the same bits the forward used. Read entries
+     * through those two (trace_meta for the name and shape alone). */
     int lazy;
+    int slot;          /* a lazy-born map: its slot in the map cache while filled, else -1 */
 } TraceEntry;
+
+/* The map cache: one slot holds one head's four maps (trace.c). */
+typedef struct TraceSlot TraceSlot;
+/* The cache always has room for this many heads' maps (the rule below). */
+#define TRACE_MAP_KEEP 4
+/* Bytes of maps a trace keeps by default beyond that (trace_set_map_budget): every head's maps
+ * of a course model or of a real model's short sentence; 8 heads of GPT-2 at 1024 tokens. */
+#define TRACE_MAP_BYTES ((size_t)128 << 20)
 
 typedef struct {
     const Model *model;
@@ -274,6 +285,20 @@ typedef struct {
     size_t cap_main;   /* floats for entries; then scratch, then a spill area */
     float *sinusoid;   /* (max(max_n, max_m), d_model) sinusoidal PE table */
     float *arena;
+    size_t spill;      /* floats from arena to the spill area (room for any one tensor) */
+    /* The map cache. Ownership and lifetime, the rule every reader of a map follows: the trace
+     * owns every slot; the data of a head's map that trace_entry or trace_find returned stays
+     * valid until the trace runs again (model_forward), is freed, or the maps of
+     * TRACE_MAP_KEEP other heads of this trace have been read since this head's were last
+     * read. The cache holds max(TRACE_MAP_KEEP, map_budget / one head's maps) heads; reading a
+     * head not in a full cache frees the slot of the head read least recently (its entries lazy
+     * again, data NULL) and computes the new head's maps in a new one. So a caller may hold
+     * the maps of up to TRACE_MAP_KEEP heads at once, and nothing keeps a map's data pointer
+     * across calls into the trace (read it again through trace_find). */
+    TraceSlot *slots;
+    int n_slots, cap_slots;
+    unsigned long clock;  /* reads of cached maps, for least-recently-read */
+    size_t map_budget;    /* bytes (trace_new: TRACE_MAP_BYTES) */
 } Trace;
 
 /* Allocates a trace able to hold a run of up to max_n main tokens (and max_m decoder tokens
@@ -284,11 +309,30 @@ void trace_free(Trace *t);
  * reads t->entries. A scaled or masked entry is computed on its first read (the trace is
  * written then, though passed const: do not read one trace from two threads). */
 const TraceEntry *trace_entry(const Trace *t, int i);
+/* Entry i's kind, place, name and shape without computing it (a lazy map's data is NULL):
+ * what a list of the run's tensors reads. NULL outside 0..n_entries-1. */
+const TraceEntry *trace_meta(const Trace *t, int i);
+/* Row `row` of one head's map (kind T_SCORES, T_SCALED, T_MASKED or T_WEIGHTS; the head as
+ * trace_find names it) into out (the map's cols floats): copied when the head's maps are in the
+ * cache, else computed for that row alone from the head's q, k and the mask (n·d_head work,
+ * not n²·d_head, and nothing cached): the same bits as the whole map's row. What a scan of
+ * one cell of every head reads. 0, or -1 (no such map or row, or out of memory). */
+int trace_map_row(const Trace *t, Stack st, int layer, Sublayer sub, int head, TensorKind kind,
+                  int row, float *out);
 /* Fills every head's four n×n steps not yet computed (what trace_entry would fill one head at
  * a time), the heads split over the cores when there are enough (tensor_par.h): a display or
- * a bench about to read them all. The same bits as trace_entry's. 0, or -1 when out of
- * memory (nothing filled; trace_entry still fills on demand). */
+ * a bench about to read them all. The same bits as trace_entry's. 0, or -1 when the map
+ * cache's budget cannot hold every head's maps at once, or out of memory (nothing filled
+ * then, or some heads only; trace_entry still fills on demand). */
 int trace_fill_all(const Trace *t);
+/* Sets the bytes of maps t's cache may keep (at least TRACE_MAP_KEEP heads' whatever the
+ * budget; SIZE_MAX: every head's, as a bench keeping all maps wants). Heads already cached
+ * beyond the new budget are dropped at the next read. */
+void trace_set_map_budget(Trace *t, size_t bytes);
+/* Empties t's map cache: every head's maps lazy again (data NULL), every pointer into them
+ * ended. keep: the blocks are kept for the next run's maps (model_forward calls it first; under
+ * AddressSanitizer they are poisoned until reused), else freed (trace_free). */
+void trace_maps_drop(Trace *t, int keep);
 /* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. Filled, as
  * trace_entry. */
 const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
@@ -334,12 +378,15 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
  * -inf), else -1 with "the forward pass overflowed: NAME[row][col] is NaN ..." in err.
  * model_forward calls it last (trace_check.c). */
 int trace_check_finite(const Trace *t, char *err, size_t errlen);
-/* Bytes trace_new(m, max_n, max_m) would allocate, computed without allocating: callers
- * refuse runs too long for memory before asking for it. */
+/* Bytes trace_new(m, max_n, max_m) would allocate, with the most its map cache holds by
+ * default (TRACE_MAP_BYTES, or TRACE_MAP_KEEP heads' maps when more), computed without
+ * allocating: callers refuse runs too long for memory before asking for it. */
 size_t trace_bytes(const Model *m, int max_n, int max_m);
-/* The most memory one trace may take (dump, generate): 512 MiB. The shipped models' traces
- * take well under 1 MiB; the trace grows with the square of the sentence length. */
-#define TRACE_MAX_BYTES ((size_t)512 << 20)
+/* The most memory one trace may take (dump, generate, the player): 2 GiB. The shipped models'
+ * traces take well under 1 MiB; GPT-2 small's whole context (1024 tokens) about 1.35 GiB. The
+ * arena grows with the sentence length (its masks, one n×n per attention sublayer, with its
+ * square); the heads' maps stay within the map cache's budget. */
+#define TRACE_MAX_BYTES ((size_t)2048 << 20)
 
 /* Runs src in identity order into a and in c->order into b, and returns
  * max |Attn(PX) − P·Attn(X)| over every self-attention output (·W_O) of every layer of the

@@ -74,6 +74,9 @@ int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
     if (!n || !m)
         return 0;
 #if HALF_X86
+    /* BF16 on AVX-512: widened in registers by the kernel itself */
+    if (dtype == TENSOR_BF16 && tensor_stream_bt_bf16(out, a, b, n, k, m, sc))
+        return 0;
     if (k >= 1 && cpu_has_avx2_fma()) {
         int jb = HALF_BLOCK_FLOATS / k;
         jb = jb < 4 ? 4 : jb - jb % 4;

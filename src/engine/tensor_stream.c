@@ -22,6 +22,7 @@
 #include "tensor_par.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #include <immintrin.h>
@@ -221,13 +222,28 @@ AVX512_INLINE void zbt_group(float *restrict out, int ldo, const float *restrict
             c1[r] = _mm512_add_ps(c1[r], _mm512_mul_ps(av, b1));
         }
     }
+    /* bt_finish's sum of the eight lanes, ((0+4)+(1+5))+((2+6)+(3+7)), for four weight rows
+     * at once in registers (each add the same two floats as bt_finish's, so the same bits):
+     * + the other half of each 8 lanes, + the neighbour, + the pair two over; lanes 0 and 8
+     * of each vector are then the sums of its two weight rows */
+#pragma GCC unroll 12
     for (int r = 0; r < R; r++) {
-        float lane[32];
-        _mm512_storeu_ps(lane, c0[r]);
-        _mm512_storeu_ps(lane + 16, c1[r]);
+        __m512 s[2] = {c0[r], c1[r]};
+        for (int v = 0; v < 2; v++) {
+            __m512 x = s[v];
+            x = _mm512_add_ps(x, _mm512_shuffle_f32x4(x, x, 0xB1));
+            x = _mm512_add_ps(x, _mm512_permute_ps(x, 0xB1));
+            s[v] = _mm512_add_ps(x, _mm512_permute_ps(x, 0x4E));
+        }
+        float sum[4] = {_mm512_cvtss_f32(s[0]), _mm_cvtss_f32(_mm512_extractf32x4_ps(s[0], 2)),
+                        _mm512_cvtss_f32(s[1]), _mm_cvtss_f32(_mm512_extractf32x4_ps(s[1], 2))};
         const float *ar = a + (size_t)r * k;
-        for (int q = 0; q < 4 && j + q < m; q++)
-            out[(size_t)r * ldo + j + q] = bt_finish(lane + 8 * q, ar, br[q], p, k, sc);
+        for (int q = 0; q < 4 && j + q < m; q++) {
+            float e = sum[q];
+            for (int t = p; t < k; t++) /* the last k mod 8 products, in order */
+                e += ar[t] * br[q][t];
+            out[(size_t)r * ldo + j + q] = e * sc;
+        }
     }
 }
 
@@ -300,6 +316,110 @@ AVX2 static void stream_bt_y(float *restrict out, int ldo, const float *restrict
             }
         }
     }
+}
+
+/* ---- [out, in] BF16 weights kept half: the same chains, each weight widened in registers ---- */
+
+/* Weight rows r0 and r1's eight BF16 values at p as one zmm (lanes 0-7, 8-15), widened
+ * exactly (a BF16 is a float32's high half: tensor_widen's values). */
+AVX512_INLINE __m512 zbf16_pair(const uint16_t *r0, const uint16_t *r1)
+{
+    __m256i h = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)r0)),
+                                        _mm_loadu_si128((const __m128i *)r1), 1);
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+/* zbt_group with BF16 weight rows (k a multiple of 8: no tail); pf: the rows to prefetch
+ * meanwhile (4k BF16 values, 64 bytes per step). */
+AVX512_INLINE void zbt_group_bf16(float *restrict out, int ldo, const float *restrict a,
+                                  const uint16_t *restrict b, int k, int m, int j, int R,
+                                  float sc, const char *pf)
+{
+    const uint16_t *br[4];
+    for (int q = 0; q < 4; q++)
+        br[q] = b + (size_t)min_i(j + q, m - 1) * k;
+    __m512 c0[ZR], c1[ZR];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+        c0[r] = c1[r] = _mm512_setzero_ps();
+    for (int p = 0; p < k; p += 8) {
+        _mm_prefetch(pf + 8 * (size_t)p, _MM_HINT_T0);
+        __m512 b0 = zbf16_pair(br[0] + p, br[1] + p), b1 = zbf16_pair(br[2] + p, br[3] + p);
+#pragma GCC unroll 12
+        for (int r = 0; r < R; r++) {
+            __m512 av = _mm512_castpd_ps(
+                _mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(a + (size_t)r * k + p))));
+            c0[r] = _mm512_add_ps(c0[r], _mm512_mul_ps(av, b0));
+            c1[r] = _mm512_add_ps(c1[r], _mm512_mul_ps(av, b1));
+        }
+    }
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++) { /* zbt_group's finish (no tail) */
+        __m512 s[2] = {c0[r], c1[r]};
+        for (int v = 0; v < 2; v++) {
+            __m512 x = s[v];
+            x = _mm512_add_ps(x, _mm512_shuffle_f32x4(x, x, 0xB1));
+            x = _mm512_add_ps(x, _mm512_permute_ps(x, 0xB1));
+            s[v] = _mm512_add_ps(x, _mm512_permute_ps(x, 0x4E));
+        }
+        float sum[4] = {_mm512_cvtss_f32(s[0]), _mm_cvtss_f32(_mm512_extractf32x4_ps(s[0], 2)),
+                        _mm512_cvtss_f32(s[1]), _mm_cvtss_f32(_mm512_extractf32x4_ps(s[1], 2))};
+        for (int q = 0; q < 4 && j + q < m; q++)
+            out[(size_t)r * ldo + j + q] = sum[q] * sc;
+    }
+}
+
+AVX512 static void stream_bt_bf16_z(float *restrict out, int ldo, const float *restrict a,
+                                    const uint16_t *restrict b, int n, int k, int m, float sc,
+                                    int j0, int j1)
+{
+    for (int j = j0; j < j1; j += 4) {
+        const char *pf = (const char *)(b + (size_t)(j + 12 <= m ? j + 8 : j) * k);
+        for (int i0 = 0; i0 < n; i0 += ZR) {
+            float *o = out + (size_t)i0 * ldo;
+            const float *ai = a + (size_t)i0 * k;
+            switch (min_i(ZR, n - i0)) {
+#define ZCASE(R) case R: zbt_group_bf16(o, ldo, ai, b, k, m, j, R, sc, pf); break;
+                R_CASES(ZCASE)
+#undef ZCASE
+            default: break;
+            }
+        }
+    }
+}
+
+typedef struct {
+    float *out;
+    const float *a;
+    const uint16_t *b;
+    int n, k, m;
+    float sc;
+} HalfJob;
+
+static void bt_bf16_part(void *ctx, int part, int parts)
+{
+    const HalfJob *J = ctx;
+    int j0, j1, n = J->n, k = J->k;
+    tensor_par_range(J->m, 4, part, parts, &j0, &j1);
+    if (j0 >= j1)
+        return;
+    int tb = (int)(TENSOR_STREAM_BT_BYTES / (sizeof(float) * (size_t)k)); /* as bt_part */
+    tb = tb < ZR ? ZR : tb - tb % ZR;
+    for (int i0 = 0; i0 < n; i0 += tb) {
+        int r = n - i0 < tb ? n - i0 : tb;
+        stream_bt_bf16_z(J->out + (size_t)i0 * J->m, J->m, J->a + (size_t)i0 * k, J->b, r, k,
+                         J->m, J->sc, j0, j1);
+    }
+}
+
+int tensor_stream_bt_bf16(float *restrict out, const float *restrict a,
+                          const uint16_t *restrict b, int n, int k, int m, float sc)
+{
+    if (n < 1 || k < 8 || k % 8 || m < 1 || !cpu_has_avx512())
+        return 0;
+    HalfJob J = {out, a, b, n, k, m, sc};
+    tensor_par_run(bt_bf16_part, &J, tensor_par_parts(n, k, m));
+    return 1;
 }
 
 static int streams(int n, int k, int m)
@@ -404,6 +524,13 @@ int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
                          const float *restrict b, int n, int k, int m, float sc)
 {
     (void)out, (void)ldo, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
+    return 0;
+}
+
+int tensor_stream_bt_bf16(float *restrict out, const float *restrict a,
+                          const uint16_t *restrict b, int n, int k, int m, float sc)
+{
+    (void)out, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
     return 0;
 }
 #endif

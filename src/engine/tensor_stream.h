@@ -4,6 +4,8 @@
 #ifndef ATTEND_TENSOR_STREAM_H
 #define ATTEND_TENSOR_STREAM_H
 
+#include <stdint.h>
+
 /* The most rows (tokens) the streaming products take, and the fewest weights (k·m) for which
  * they are chosen: 2 MB of float32, more than a core's L2. Smaller matrices stay in the caches,
  * where the tiled kernels are as fast or faster (the wordnet model's 1.5 MB head at 16-32
@@ -29,5 +31,13 @@ int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
  * kernels (another CPU or compiler, an ASan build). */
 int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
                          const float *restrict b, int n, int k, int m, float sc);
+
+/* out[n×m] = (a[n×k] · b[m×k]ᵀ)·sc with b BF16 values (a model's weights kept half), each
+ * widened in registers as it is read (no widened copy): every element tensor_matmul_bt_scaled's
+ * order on the widened matrix, so the bits of tensor_widen then tensor_stream_matmul_bt.
+ * Returns 1 when done, 0 when this CPU or shape is not for it (no AVX-512, an ASan build, k
+ * not a multiple of 8): the caller widens blocks itself. */
+int tensor_stream_bt_bf16(float *restrict out, const float *restrict a,
+                          const uint16_t *restrict b, int n, int k, int m, float sc);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "attend_assert.h"
 #include "model.h"
+#include "tensor.h"
 #include "tensor_par.h"
 
 static const char *const KIND_KEY[T__COUNT] = {
@@ -67,14 +68,145 @@ const TraceEntry *trace_find_name(const Trace *t, const char *name)
     return NULL;
 }
 
-/* A head's four n×n steps, which the forward records in a row (scores, scaled, masked,
- * weights) without writing them, are computed from the head's q and k (after RoPE when the
- * run has it), v, the sublayer's mask and the run's scale exactly as the forward computed its
- * output from them: every element the same bits as if the forward had kept it. */
-static void fill(Trace *t, int i)
+/* ---- the map cache (model.h states the rule its readers follow) ---- */
+
+struct TraceSlot {
+    float *data;        /* (4, rows, cols): the head's scores, scaled, masked, weights */
+    size_t cap;         /* floats data holds (a block kept from an earlier run may be larger) */
+    int first;          /* the head's T_SCORES entry, or -1: free */
+    unsigned long used; /* t->clock when the head was last read */
+};
+
+/* Under AddressSanitizer a block kept for a later run is poisoned while free, so a pointer
+ * kept into the last run's maps is reported as a bad read, as a freed block would be. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define POISON(p, bytes) ASAN_POISON_MEMORY_REGION((p), (bytes))
+#define UNPOISON(p, bytes) ASAN_UNPOISON_MEMORY_REGION((p), (bytes))
+#else
+#define POISON(p, bytes) ((void)(p), (void)(bytes))
+#define UNPOISON(p, bytes) ((void)(p), (void)(bytes))
+#endif
+
+/* A map's head: the index of its T_SCORES entry (the forward records the four in a row). */
+static int first_of(const Trace *t, int i)
 {
     TensorKind kind = t->entries[i].kind;
-    int s = i - (kind == T_SCALED ? 1 : kind == T_MASKED ? 2 : kind == T_WEIGHTS ? 3 : 0);
+    return i - (kind == T_SCALED ? 1 : kind == T_MASKED ? 2 : kind == T_WEIGHTS ? 3 : 0);
+}
+
+/* Heads the cache holds in this run: the budget over the largest head's four maps, and never
+ * fewer than TRACE_MAP_KEEP. */
+static int slot_limit(const Trace *t)
+{
+    size_t L = (size_t)(t->n > t->m ? t->n : t->m);
+    size_t one = sizeof(float) * 4 * (L > 0 ? L * L : 1), k = t->map_budget / one;
+    if (k < TRACE_MAP_KEEP)
+        k = TRACE_MAP_KEEP;
+    return k > 1000000 ? 1000000 : (int)k;
+}
+
+/* Frees slot s for another head: its head's maps lazy again, data NULL; its block freed, or
+ * with keep kept (poisoned) for the next run's maps. */
+static void slot_release(Trace *t, int s, int keep)
+{
+    TraceSlot *S = &t->slots[s];
+    if (S->first >= 0)
+        for (int j = 0; j < 4; j++) {
+            TraceEntry *e = &t->entries[S->first + j];
+            e->lazy = 1;
+            e->data = NULL;
+            e->slot = -1;
+        }
+    S->first = -1;
+    if (S->data) {
+        UNPOISON(S->data, sizeof(float) * S->cap);
+        if (keep) {
+            POISON(S->data, sizeof(float) * S->cap);
+            return;
+        }
+    }
+    free(S->data);
+    S->data = NULL;
+    S->cap = 0;
+}
+
+void trace_maps_drop(Trace *t, int keep)
+{
+    for (int s = 0; s < t->n_slots; s++)
+        slot_release(t, s, keep);
+    if (!keep) {
+        free(t->slots);
+        t->slots = NULL;
+        t->n_slots = t->cap_slots = 0;
+    }
+}
+
+void trace_set_map_budget(Trace *t, size_t bytes)
+{
+    t->map_budget = bytes;
+    if (t->n_slots > slot_limit(t))
+        trace_maps_drop(t, 1);
+}
+
+/* Gives the head whose T_SCORES entry is s0 a slot of its own: a free one, a new one while
+ * the cache is under its limit, else the slot of the head read least recently, whose block is
+ * freed (a stale pointer into it is then a use after free that ASan reports). Its four
+ * entries point into the slot's block, still lazy until compute(). 0, or -1 out of memory. */
+static int take(Trace *t, int s0)
+{
+    TraceEntry *e = &t->entries[s0];
+    size_t len = (size_t)e->rows * e->cols, need = 4 * (len ? len : 1);
+    int s = -1, limit = slot_limit(t);
+    while (t->n_slots > limit) /* free at this run's start (a longer run: fewer, larger) */
+        slot_release(t, --t->n_slots, 0);
+    for (int i = 0; i < t->n_slots && s < 0; i++)
+        if (t->slots[i].first < 0)
+            s = i;
+    if (s < 0 && t->n_slots < limit) {
+        if (t->n_slots == t->cap_slots) {
+            int cap = t->cap_slots ? 2 * t->cap_slots : 16;
+            TraceSlot *g = realloc(t->slots, sizeof *g * (size_t)cap);
+            if (!g)
+                return -1;
+            t->slots = g;
+            t->cap_slots = cap;
+        }
+        s = t->n_slots++;
+        t->slots[s] = (TraceSlot){NULL, 0, -1, 0};
+    }
+    int evict = s < 0;
+    if (evict) /* full: the least recently read */
+        for (int i = 0; i < t->n_slots; i++)
+            if (s < 0 || t->slots[i].used < t->slots[s].used)
+                s = i;
+    TraceSlot *S = &t->slots[s];
+    slot_release(t, s, !evict && S->cap >= need);
+    if (!S->data) {
+        S->data = malloc(sizeof(float) * need);
+        if (!S->data)
+            return -1;
+        S->cap = need;
+        POISON(S->data, sizeof(float) * need);
+    }
+    UNPOISON(S->data, sizeof(float) * need);
+    S->first = s0;
+    S->used = ++t->clock;
+    for (int j = 0; j < 4; j++) {
+        e[j].data = S->data + (size_t)j * len;
+        e[j].slot = s;
+    }
+    return 0;
+}
+
+/* A head's four n×n steps, which the forward records in a row (scores, scaled, masked,
+ * weights) without writing them, are computed into the slot take() gave them from the head's
+ * q and k (after RoPE when the run has it), v, the sublayer's mask and the run's scale
+ * exactly as the forward computed its output from them: every element the same bits as if
+ * the forward had kept it. Reads only entries that are not maps: heads may be computed at once
+ * on several threads. */
+static void compute(Trace *t, int s)
+{
     TraceEntry *e = &t->entries[s];
     const TraceEntry *q = trace_find(t, e->stack, e->layer, e->sub, e->head, T_Q_ROT);
     const TraceEntry *k = trace_find(t, e->stack, e->layer, e->sub, e->head, T_K_ROT);
@@ -103,9 +235,69 @@ const TraceEntry *trace_entry(const Trace *t, int i)
 {
     if (i < 0 || i >= t->n_entries)
         return NULL;
-    if (t->entries[i].lazy)
-        fill((Trace *)t, i); /* logically const: the values were always these */
-    return &t->entries[i];
+    Trace *w = (Trace *)t; /* logically const: the values were always these */
+    TraceEntry *e = &w->entries[i];
+    if (e->lazy) {
+        int s0 = first_of(t, i);
+        if (take(w, s0))
+            return NULL; /* out of memory: as if absent */
+        compute(w, s0);
+    } else if (e->slot >= 0) {
+        w->slots[e->slot].used = ++w->clock;
+    }
+    return e;
+}
+
+int trace_map_row(const Trace *t, Stack st, int layer, Sublayer sub, int head, TensorKind kind,
+                  int row, float *out)
+{
+    int i = 0;
+    for (; i < t->n_entries; i++) {
+        const TraceEntry *e = &t->entries[i];
+        if (e->kind == kind && e->stack == st && e->layer == layer && e->sub == sub &&
+            e->head == head)
+            break;
+    }
+    if (i == t->n_entries || (kind != T_SCORES && kind != T_SCALED && kind != T_MASKED &&
+                              kind != T_WEIGHTS))
+        return -1;
+    const TraceEntry *e = &t->entries[i];
+    int nk = e->cols;
+    if (row < 0 || row >= e->rows)
+        return -1;
+    if (!e->lazy) { /* in the cache (or a worked example's): as it is */
+        memcpy(out, e->data + (size_t)row * nk, sizeof(float) * (size_t)nk);
+        return 0;
+    }
+    const TraceEntry *q = trace_find(t, st, layer, sub, head, T_Q_ROT);
+    const TraceEntry *k = trace_find(t, st, layer, sub, head, T_K_ROT);
+    const TraceEntry *mask = trace_find(t, st, layer, sub, -1, T_MASK);
+    if (!q)
+        q = trace_find(t, st, layer, sub, head, T_Q);
+    if (!k)
+        k = trace_find(t, st, layer, sub, head, T_K);
+    float *buf = malloc(sizeof(float) * 4 * (size_t)nk);
+    if (!q || !k || !buf || q->cols != k->cols || k->rows != nk) {
+        free(buf);
+        return -1;
+    }
+    /* model_sdpa's steps on one query row: each step's elements are computed alone (the
+     * products' chains do not depend on the rows beside them; scaling, the mask and a row's
+     * softmax are per element and per row), so the bits are the whole map's */
+    float *S = buf, *Ss = S + nk, *Sm = Ss + nk, *A = Sm + nk;
+    tensor_matmul_bt(S, q->data + (size_t)row * q->cols, k->data, 1, q->cols, nk);
+    tensor_scale_add(Ss, Sm, S, model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head),
+                     mask ? mask->data + (size_t)row * nk : NULL, (size_t)nk);
+    tensor_softmax_rows_to(A, Sm, 1, nk);
+    const float *src = kind == T_SCORES ? S : kind == T_SCALED ? Ss : kind == T_MASKED ? Sm : A;
+    memcpy(out, src, sizeof(float) * (size_t)nk);
+    free(buf);
+    return 0;
+}
+
+const TraceEntry *trace_meta(const Trace *t, int i)
+{
+    return i < 0 || i >= t->n_entries ? NULL : &t->entries[i];
 }
 
 typedef struct {
@@ -118,25 +310,34 @@ static void fill_part(void *ctx, int part, int parts)
 {
     const FillJob *J = ctx;
     for (int i = part; i < J->n; i += parts) /* heads dealt round: similar sizes */
-        fill(J->t, J->first[i]);
+        compute(J->t, J->first[i]);
 }
 
 int trace_fill_all(const Trace *t)
 {
-    int n = 0;
+    Trace *w = (Trace *)t; /* logically const, as trace_entry */
+    int n = 0, heads = 0, rc = 0;
+    for (int i = 0; i < t->n_entries; i++)
+        heads += t->entries[i].kind == T_SCORES && (t->entries[i].lazy || t->entries[i].slot >= 0);
+    if (heads > slot_limit(t))
+        return -1; /* the budget holds fewer: trace_entry fills them one by one */
     int *first = malloc(sizeof(int) * (size_t)(t->n_entries > 0 ? t->n_entries : 1));
     if (!first)
         return -1;
     size_t macs = 0;
     for (int i = 0; i < t->n_entries; i++)
         if (t->entries[i].lazy && t->entries[i].kind == T_SCORES) {
+            if (take(w, i)) { /* out of memory: the heads given a slot are still computed */
+                rc = -1;
+                break;
+            }
             first[n++] = i;
             macs += (size_t)t->entries[i].rows * t->entries[i].cols;
         }
-    FillJob J = {(Trace *)t, first, n}; /* logically const, as trace_entry */
+    FillJob J = {w, first, n};
     tensor_par_run(fill_part, &J, macs * 16 >= TENSOR_PAR_MIN_MACS ? n : 1);
     free(first);
-    return 0;
+    return rc;
 }
 
 Stack model_view_stack(const Model *m, int cross)

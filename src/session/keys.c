@@ -355,6 +355,13 @@ static const KeyRow ROWS[] = {
      .hint_key = "s", .hint = "seed %s", .label = l_gen_seed, .need = C_SAMPLE,
      .when = w_sample, .keys = {K('s', REQ_NEXT_SEED)}},
 
+    /* ---- the probe widgets: lens, attribution, effect (view_probe.c) ---- */
+    {.map = KM_PROBE, .help_key = "n or →, N or ←",
+     .help = "the next / previous position: the row the numbers are of", .hint_key = "n/N ←→",
+     .hint_ascii = "n/N", .hint = "position", .need = C_STEP,
+     .keys = {K('n', REQ_STEP_NEXT), K(UI_KEY_RIGHT, REQ_STEP_NEXT), K('N', REQ_STEP_PREV),
+              K(UI_KEY_LEFT, REQ_STEP_PREV)}},
+
     /* ---- cost ---- */
     {.map = KM_COST, .help_key = "+ / -", .help = "double / halve N (1..8192)", .hint_key = "+/-",
      .hint = "N", .need = C_N, .keys = PLUS_MINUS_KEYS},
@@ -541,6 +548,7 @@ static const struct {
     {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
     {KM_COST, "Cost"},          {KM_PARAMS, "Parameters"},     {KM_MENU, "Lesson menu"},
     {KM_EDIT, "Sentence editor"}, {KM_TRAIN, "Train"}, {KM_GENERATE, "Generate"},
+    {KM_PROBE, "Lens, attribution, effect"},
     {KM_QUIZ, "Quiz (Q, attend quiz)"}, {KM_CLASS_QUIZ, "Class quiz (attend quiz --class)"},
     {KM_PRESENT, "Presenter (attend present, attend demo)"},
     {KM_NOTES_SCREEN, "Speaker notes (attend notes)"},

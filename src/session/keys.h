@@ -59,7 +59,7 @@ typedef enum {
     X(KM_KVCACHE, "kvcache") X(KM_COST, "cost") X(KM_PARAMS, "params") X(KM_MENU, "menu")     \
     X(KM_EDIT, "editor") X(KM_HELP, "help") X(KM_NOTES, "notes") X(KM_TENSOR, "tensor-picker") \
     X(KM_TRAIN, "train") X(KM_GOTO, "go-to-page")              \
-    X(KM_GENERATE, "generate") X(KM_PRESENT, "presenter") X(KM_QUIZ, "quiz")                 \
+    X(KM_GENERATE, "generate") X(KM_PROBE, "probe") X(KM_PRESENT, "presenter") X(KM_QUIZ, "quiz")                 \
     X(KM_CLASS_QUIZ, "class-quiz") X(KM_NOTES_SCREEN, "notes-screen")
 
 typedef enum {

@@ -197,6 +197,8 @@ static void clamp_selection(Session *s)
         if (s->chip_pick >= s->t->n)
             s->chip_pick = -1;
     }
+    if (course_kind_is_probe(k) && s->step >= s->t->n) /* the position the numbers are of */
+        s->step = s->t->n > 0 ? s->t->n - 1 : 0;
     if (k == W_PASSPORT) {
         int idx[128];
         int n = widget_passport_steps(s->t, session_stack(s), s->layer, s->head, idx, 128);
@@ -205,8 +207,51 @@ static void clamp_selection(Session *s)
     }
 }
 
+/* The run's inputs as the key of session_run's memo: the model, widget and trace, the tokens,
+ * the controls (the order's entries, not its pointer), and the layer when the equivariance
+ * verdict (the gap of the layer shown) is part of the run. */
+static void run_key(const Session *s, const WidgetIO *io, struct SessionRunKey *k)
+{
+    memset(k, 0, sizeof *k);
+    k->m = io->m;
+    k->w = io->w;
+    k->t = io->tr.t;
+    k->n_src = io->n_src;
+    k->n_tgt = io->n_tgt;
+    k->equiv = io->equiv;
+    k->layer = io->equiv ? io->layer : 0;
+    k->causal = s->ctl.causal;
+    k->padding = s->ctl.padding;
+    k->scale = s->ctl.scale;
+    k->pe = s->ctl.pe;
+    memcpy(k->ablate, s->ctl.ablate, sizeof k->ablate);
+    k->patch = s->ctl.patch;
+    for (int i = 0; i < io->n_src && i < SESSION_MAX_TOK; i++) {
+        k->src[i] = io->src[i];
+        k->order[i] = s->ctl.order ? s->ctl.order[i] : i;
+    }
+    for (int i = 0; i < io->n_tgt && i < SESSION_MAX_TOK; i++)
+        k->tgt[i] = io->tgt[i];
+}
+
 void session_run(Session *s)
 {
+    /* the model widgets' run depends on nothing but its key: when t already holds this
+     * state's run, only the view changed (another layer, head, scores or the selection) */
+    int model_widget = s->model && s->w && !course_kind_is_explain(s->w->kind) && s->t;
+    if (model_widget) {
+        WidgetIO io;
+        s->ctl.order = s->order;
+        session_io(s, &io);
+        static struct SessionRunKey k; /* 12 KB: not on the stack */
+        run_key(s, &io, &k);
+        if (s->ran && !memcmp(&k, &s->run_key, sizeof k)) {
+            clamp_selection(s);
+            expand_prose(s);
+            return;
+        }
+        memcpy(&s->run_key, &k, sizeof k); /* padding too: compared with memcmp */
+    }
     s->ran = 0;
     s->equiv = -1.0f;
     s->run_err[0] = '\0';
@@ -216,6 +261,7 @@ void session_run(Session *s)
             s->ctl.order = s->order;
         session_io(s, &io);
         s->ran = widget_run(&io, &s->equiv, s->run_err, sizeof s->run_err) == 0;
+        s->runs++;
     }
     clamp_selection(s);
     expand_prose(s);
@@ -255,6 +301,8 @@ static void select_start(Session *s)
     s->chip_cur = 0;
     s->chip_pick = -1;
     s->step = w && w->start.step > 0 ? w->start.step : 0;
+    if (w && w->start.step < 0) /* a probe widget's last position (clamped after the run) */
+        s->step = SESSION_MAX_TOK;
     snprintf(s->tensor, sizeof s->tensor, "%s",
              w && w->start.tensor[0] ? w->start.tensor : "L0.h0.weights");
 }

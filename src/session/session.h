@@ -21,7 +21,8 @@
 #include "progress.h"
 #include "widget.h"
 
-#define SESSION_MAX_TOK 128    /* longest sequence a front end runs (models cap it lower) */
+#define SESSION_MAX_TOK 1024   /* longest sequence a front end runs (GPT-2's context; models
+                                  and memory cap it lower: widget_token_cap) */
 #define SESSION_MAX_MODELS 16  /* models per course with their traces */
 #define SESSION_PROSE_MAX 16384
 #define SESSION_DETAIL_MAX 600
@@ -142,12 +143,27 @@ typedef struct Session {
     /* the page's widget: its start, the Controls and the learner's changes */
     const Widget *w;
     unsigned allowed;        /* C_* the page allows */
-    char sentence[256], target[256];
+    char sentence[ATTEND_MAX_SENTENCE], target[ATTEND_MAX_SENTENCE];
     int src[SESSION_MAX_TOK], n_src, tgt[SESSION_MAX_TOK], n_tgt;
     Controls ctl;
     int order[SESSION_MAX_TOK];
     int layer, head, cross, scores, all_heads;
     int ran;                 /* 1: t holds a run of the current state */
+    /* What t's run read (session_run runs the model again only when one of these changed: a
+     * key that shows another layer or head re-reads the trace, as GPT-2's 1024 tokens take
+     * seconds to run); runs counts the runs made. */
+    struct SessionRunKey {
+        const Model *m;
+        const Widget *w;
+        const Trace *t;
+        int n_src, n_tgt, equiv, layer;
+        int causal, padding, scale;
+        PeKind pe;
+        uint64_t ablate[ATTEND_MAX_LAYERS];
+        const struct ModelPatch *patch;
+        int src[SESSION_MAX_TOK], tgt[SESSION_MAX_TOK], order[SESSION_MAX_TOK];
+    } run_key;
+    unsigned long runs;
     char run_err[256];
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
     LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */

@@ -31,6 +31,8 @@ Keymap session_keymap(WidgetKind k)
     case W_PARAMS: return KM_PARAMS;
     case W_TRAIN: return KM_TRAIN;
     case W_GENERATE: return KM_GENERATE;
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
+        return KM_PROBE;
     default: return KM_NONE;
     }
 }
@@ -39,6 +41,7 @@ unsigned session_common_hints(WidgetKind k)
 {
     switch (k) {
     case W_HEATMAP: case W_PASSPORT: case W_MATRIX:
+    case W_LENS: case W_ATTRIB: case W_PATCH: case W_ROLLOUT: case W_EFFECT: case W_PAIR:
         return ~0u;
     case W_CHIPS:
         return ~(unsigned)C_RESET; /* r is the chips' own: the original order */
@@ -309,6 +312,12 @@ static int steps(Session *s, Request req, Change *ch)
         ch->from = s->live.s.step;
         ch->to = s->live.s.step = st;
         ch->a = hi;
+    } else if (course_kind_is_probe(k)) { /* the position the numbers are of */
+        if (s->step + d < 0 || s->step + d >= s->t->n)
+            return refuse(ch, d < 0 ? WHY_FIRST_STEP : WHY_LAST_STEP, s->t->n);
+        ch->from = s->step;
+        ch->to = s->step += d;
+        ch->a = s->t->n;
     } else if (k == W_GENERATE) {
         const GenStep *g = &s->live.gen;
         if (d > 0 && g->end) {

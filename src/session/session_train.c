@@ -5,6 +5,7 @@
  * its curves) and plain mode (which trains to the end at once, saying every tenth of it). A
  * page whose model records a repeated-sequence recipe (the induction model) is its front
  * end's replay instead (session_train_repeat_page). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "datapath.h"
@@ -14,11 +15,27 @@
 
 int session_train_repeat_page(const Model *m)
 {
+    /* asked at every key (session_key_state): the answer for the last model's training
+     * record is kept, the record's text compared whole (parsing it is the cost) */
+    static const Model *last_m;
+    static char *last_training;
+    static int last_answer;
+    if (!m || m->cfg.arch != ARCH_DECODER || m->cfg.n_layers < 2 || !m->training)
+        return 0;
+    if (last_training && last_m == m && !strcmp(last_training, m->training))
+        return last_answer;
     TrainOpts o;
     int every;
     char err[200];
-    return m && m->cfg.arch == ARCH_DECODER && m->cfg.n_layers >= 2 &&
-           repeat_recipe_read(m, &o, &every, err, sizeof err) == 0;
+    int answer = repeat_recipe_read(m, &o, &every, err, sizeof err) == 0;
+    char *copy = strdup(m->training);
+    if (copy) {
+        free(last_training);
+        last_training = copy;
+        last_m = m;
+        last_answer = answer;
+    }
+    return answer;
 }
 
 void session_train_free(Session *s)

@@ -21,7 +21,7 @@
 #include "widget.h"
 
 #define APP_MAX_TOK SESSION_MAX_TOK /* longest sequence the player runs */
-#define APP_MAX_VIEWS 24    /* views and overlays with private state */
+#define APP_MAX_VIEWS 32    /* views and overlays with private state */
 #define APP_MIN_COLS 80
 #define APP_MIN_LINES 24
 /* Widest prose line (a readable measure on large terminals); at 80 columns it never binds. */

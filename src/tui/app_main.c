@@ -285,7 +285,8 @@ static int app_main(int argc, char **argv, int presenter)
         app_delete(a);
         return 1;
     }
-    app_run(a); /* prose is transliterated with the final ui mode */
+    if (!model) /* prose is transliterated with the final ui mode (app_model_open ran its page */
+        app_run(a); /* after ui_start: running a real model's forward again doubled its start) */
     present_publish(a); /* notes follow the page --model opened on, not the one before */
     app_loop(a);
     ui_end();

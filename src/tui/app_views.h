@@ -13,6 +13,9 @@ App *app_new(void);
 extern const ViewOps VIEW_HEATMAP, VIEW_CHIPS, VIEW_PASSPORT, VIEW_MATRIX, VIEW_NONE;
 extern const ViewOps VIEW_WORKED, VIEW_SCALING, VIEW_KVCACHE, VIEW_COST, VIEW_PARAMS;
 extern const ViewOps VIEW_TRAIN, VIEW_GENERATE;
+/* The probe widgets (view_probe.c, view_pair.c): lens, attribution, effect, patching, rollout;
+ * two models side by side. */
+extern const ViewOps VIEW_LENS, VIEW_ATTRIB, VIEW_EFFECT, VIEW_PATCH, VIEW_ROLLOUT, VIEW_PAIR;
 extern const ViewOps VIEW_LAB; /* a lab's commands and its last check (view_lab.c) */
 /* Overlays. */
 extern const ViewOps VIEW_HELP, VIEW_NOTES, VIEW_MENU, VIEW_EDIT, VIEW_TENSOR, VIEW_QUIZ;

@@ -17,11 +17,13 @@ static void refused(App *a, const Change *ch)
     case WHY_FIRST_STEP:
         app_msg(a, 0, "%s", k == W_PASSPORT ? "first step of the block"
                             : k == W_KVCACHE ? "first token"
-                            : k == W_GENERATE ? "step 0: the prompt alone" : "first step");
+                            : k == W_GENERATE ? "step 0: the prompt alone"
+                            : course_kind_is_probe(k) ? "the first position" : "first step");
         break;
     case WHY_LAST_STEP:
         app_msg(a, 0, "%s", k == W_PASSPORT ? "last step of the block"
                             : k == W_KVCACHE ? "the whole sentence is generated"
+                            : course_kind_is_probe(k) ? "the last position"
                                              : "last step: the output");
         break;
     case WHY_TEXT_DONE:

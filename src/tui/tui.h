@@ -29,7 +29,7 @@ int tui_quiz(QuizSet *s, Progress *p, int scores, int ascii, QuizTally *t, char 
 typedef struct {
     int open;                /* 1: open the room at the start (attend class serve) */
     ClassServerOpts o;       /* port, address, code, names */
-    const char *results;     /* --results FILE: written when the quiz ends (NULL: none) */
+    const char *results;     /* --results FILE: written as each question closes and at the end */
     /* filled by the class quiz */
     int opened;              /* 1: a room was opened */
     char join[160];          /* "attend class join HOST CODE", as the projector showed it */

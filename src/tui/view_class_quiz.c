@@ -45,22 +45,6 @@ static void publish(const QuizSet *s, int i, const char *dir, PresentState *st)
         present_state_write(dir, st, err, sizeof err);
 }
 
-/* The revealed answer as the room reads it: a choice question's letters with their text
- * ("b) Exactly one"), else the engine's answer. */
-static void room_answer(const QuizItem *it, char *out, size_t n)
-{
-    if (!it->n_choices) {
-        snprintf(out, n, "%s", it->answer);
-        return;
-    }
-    size_t o = 0;
-    out[0] = '\0';
-    for (int c = 0; c < it->n_choices && o + 1 < n; c++)
-        if (it->correct >> c & 1)
-            o += (size_t)snprintf(out + o, n - o, "%s%c) %s", o ? "; " : "", 'a' + c,
-                                  it->choices[c]);
-}
-
 /* ---- the view's state ---- */
 
 typedef struct {
@@ -81,9 +65,27 @@ typedef struct {
     int last_answered;
 } ClassQuiz;
 
+/* The per-choice bars in one row ("a) ███ 3   b) █ 1 ✓   c) 0"): bars of at most 8 cells, the
+ * counts and the right choice's mark always whole. */
+static void compact_bars(const QuizItem *it, const ClassTally *t, int revealed, int max,
+                         char *line, size_t n)
+{
+    size_t o = 0;
+    line[0] = '\0';
+    for (int c = 0; c < it->n_choices && o + 40 < n; c++) {
+        int bar = t->choice[c] * 8 / max;
+        o += (size_t)snprintf(line + o, n - o, "%s%c) ", c ? "   " : "", 'a' + c);
+        for (int k = 0; k < bar && o + 8 < n; k++)
+            o += (size_t)snprintf(line + o, n - o, "%s", ui.utf8 ? "█" : "#");
+        o += (size_t)snprintf(line + o, n - o, "%s%d%s", bar ? " " : "", t->choice[c],
+                              revealed && (it->correct >> c & 1) ? (ui.utf8 ? " ✓" : " [ok]")
+                                                                 : "");
+    }
+}
+
 /* The room's counts on the projector: how many answered; once the answers are closed, the
- * distribution (a bar per choice, or right / wrong and the most given answers). Returns the
- * next row. */
+ * distribution (a bar per choice, in one row when the rows below bottom are too few for a
+ * row each, or right / wrong and the most given answers). Returns the next row. */
 static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom)
 {
     ClassTally t;
@@ -100,6 +102,12 @@ static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom
         int max = 1;
         for (int c = 0; c < it->n_choices; c++)
             max = t.choice[c] > max ? t.choice[c] : max;
+        compact_bars(it, &t, ph == CLASS_REVEALED, max, line, sizeof line);
+        if (bottom - y < it->n_choices && ui_width(line) <= w - 2) { /* too few rows: one */
+            if (y < bottom)
+                ui_put(y++, 5, w - 2, line);
+            return y;
+        }
         for (int c = 0; c < it->n_choices && y < bottom; c++) {
             int bar = t.choice[c] * 30 / max, o = 0;
             o += snprintf(line + o, sizeof line - (size_t)o, "%c) ", 'a' + c);
@@ -128,15 +136,9 @@ static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom
 static int draw_scores(ClassRoom *r, int y, int w, int bottom, int full)
 {
     int counts[CLASS_MAX_QUESTIONS + 1];
-    int n = class_room_score_counts(r, counts, CLASS_MAX_QUESTIONS + 1);
+    int n = class_room_score_counts(r, counts, CLASS_MAX_QUESTIONS + 1), o;
     char line[600];
-    int o = snprintf(line, sizeof line, "Scores:");
-    for (int k = n; k >= 0 && o < (int)sizeof line - 40; k--)
-        if (counts[k])
-            o += snprintf(line + o, sizeof line - (size_t)o, " %d of %d: %d student%s;", k, n,
-                          counts[k], counts[k] == 1 ? "" : "s");
-    if (o > 0 && line[o - 1] == ';')
-        line[o - 1] = '\0';
+    class_room_scores_text(r, line, sizeof line);
     if (y < bottom)
         y += ui_wrap_put(y, 3, w, line, bottom - y);
     if (!class_room_names(r))
@@ -173,7 +175,7 @@ static void draw(const ClassQuiz *cqz, long left)
     ClassRoom *room = cqz->srv ? class_server_room(cqz->srv) : NULL;
     const QuizItem *it = &s->items[i];
     static char tr[4096];
-    char line[1400];
+    char line[1800];
     erase();
     attron(COLOR_PAIR(UI_HEADER) | A_BOLD);
     if (ui.color == UI_COLOR_NONE)
@@ -218,6 +220,11 @@ static void draw(const ClassQuiz *cqz, long left)
         ui_put(LINES - 2, 1, COLS - 2, tr);
         attrset(A_NORMAL);
     }
+    /* the rows below the question are kept first: the room's count, its distribution (one
+     * row at least), the answer, the scores; the question (its grid first) gets the rest */
+    ClassPhase ph = room ? class_room_phase(room) : CLASS_ASKING;
+    int keep = 1 + (revealed ? 1 : 0) + (room ? 2 + (ph != CLASS_ASKING) + (revealed ? 2 : 0) : 0);
+    int qbottom = bottom - keep > y + 1 ? bottom - keep : y + 1;
     if (left == 0 && !revealed) {
         attron(COLOR_PAIR(UI_WARN) | A_BOLD);
         ui_put(y++, 3, w, "Time is up: pens down.");
@@ -225,44 +232,54 @@ static void draw(const ClassQuiz *cqz, long left)
     }
     attron(A_BOLD);
     ui_text(it->prompt, tr, sizeof tr);
-    y += ui_wrap_put(y, 3, w, tr, bottom - y) + 1;
+    if (y < qbottom)
+        y += ui_wrap_put(y, 3, w, tr, qbottom - y) + 1;
     attrset(A_NORMAL);
-    if (it->context[0] && y < bottom) {
+    if (it->context[0] && y < qbottom) {
         snprintf(line, sizeof line, "Setup: %s", it->context);
         ui_text(line, tr, sizeof tr);
         attron(COLOR_PAIR(UI_ACCENT));
-        y += ui_wrap_put(y, 3, w, tr, bottom - y > 3 ? 3 : bottom - y) + 1;
+        y += ui_wrap_put(y, 3, w, tr, qbottom - y > 3 ? 3 : qbottom - y) + 1;
         attrset(A_NORMAL);
     }
-    if (it->grid_n && y < bottom)
-        y = view_quiz_draw_grid(it, y, 3, w, bottom, -1, revealed ? 3 : 1) + 1;
-    for (int c = 0; c < it->n_choices && y < bottom; c++) {
+    if (it->grid_n && y < qbottom)
+        y = view_quiz_draw_grid(it, y, 3, w, qbottom, -1, room ? 1 : revealed ? 3 : 1) + 1;
+    for (int c = 0; c < it->n_choices && y < qbottom; c++) {
         int right_c = revealed && (it->correct >> c & 1);
         if (right_c)
             attron(A_BOLD | COLOR_PAIR(UI_ACCENT));
         snprintf(line, sizeof line, "%c) %s%s", 'a' + c, it->choices[c],
                  right_c ? (ui.utf8 ? "  ✓" : "  [ok]") : "");
         ui_text(line, tr, sizeof tr);
-        y += ui_wrap_put(y, 5, w - 2, tr, bottom - y);
+        y += ui_wrap_put(y, 5, w - 2, tr, qbottom - y);
         attrset(A_NORMAL);
     }
     y++;
+    if (y > bottom - keep + 1) { /* the grid keeps 3 rows at least: the kept rows go over it */
+        y = bottom - keep + 1 > 2 ? bottom - keep + 1 : 2;
+        for (int r = y; r < bottom; r++) {
+            move(r, 0);
+            clrtoeol();
+        }
+    }
+    /* the scores' row stays below the answer and its explanation */
+    int abottom = room && revealed ? bottom - 2 : bottom;
     if (room && y < bottom)
-        y = draw_tally(it, room, y, w, bottom) + 1;
-    if (revealed && y < bottom) {
+        y = draw_tally(it, room, y, w, revealed ? abottom - 2 : bottom) + 1;
+    if (revealed && y < abottom) {
         char ans[1400];
-        room_answer(it, ans, sizeof ans);
+        class_room_answer_text(it, ans, sizeof ans);
         snprintf(line, sizeof line, "Answer: %s", ans);
         ui_text(line, tr, sizeof tr);
         attron(COLOR_PAIR(UI_ACCENT) | A_BOLD);
-        y += ui_wrap_put(y, 3, w, tr, bottom - y);
+        y += ui_wrap_put(y, 3, w, tr, abottom - y);
         attrset(A_NORMAL);
         ui_text(it->explain, tr, sizeof tr);
-        if (y < bottom)
-            y += ui_wrap_put(y, 3, w, tr, bottom - y);
-        if (room && y + 1 < bottom)
-            draw_scores(room, y + 1, w, bottom, 0);
+        if (y < abottom)
+            y += ui_wrap_put(y, 3, w, tr, abottom - y);
     }
+    if (room && revealed)
+        draw_scores(room, y + 1 < bottom ? y + 1 : bottom - 1, w, bottom, 0);
 }
 
 /* The room's state for attend notes: the countdown, whether the answer is out, the room's
@@ -307,6 +324,7 @@ static int room_open(ClassQuiz *c, TuiClassRoom *t)
         return -1;
     class_server_host(c->srv, host, sizeof host);
     ClassRoom *r = class_server_room(c->srv);
+    class_room_set_results(r, t->results); /* written as each question's answers close */
     int port = class_server_port(c->srv);
     if (port == CLASS_DEFAULT_PORT)
         snprintf(c->join, sizeof c->join, "attend class join %s %s", host, class_room_code(r));
@@ -456,10 +474,12 @@ static void class_close(App *a)
     TuiClassRoom *t = c->room ? c->room : &c->own;
     if (c->srv) {
         ClassRoom *r = class_server_room(c->srv);
-        class_room_end(r);
+        class_room_end(r); /* writes --results a last time */
         t->students = class_room_n_students(r);
-        if (t->results && class_room_results_write(r, t->results, t->err, sizeof t->err))
+        if (class_room_results_error(r)) {
+            snprintf(t->err, sizeof t->err, "%s", class_room_results_error(r));
             t->results_failed = 1;
+        }
         class_server_free(c->srv);
         c->srv = NULL;
     }

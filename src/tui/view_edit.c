@@ -13,7 +13,7 @@
 #include "utf8.h"
 
 typedef struct {
-    char buf[256];   /* the text being edited (UTF-8) */
+    char buf[ATTEND_MAX_SENTENCE]; /* the text being edited (UTF-8) */
     int len, cur;    /* its length and the cursor, in bytes */
     int target;      /* 1: the decoder's sentence */
     char msg[256];   /* why the text was not used */

@@ -153,7 +153,7 @@ static int tensor_open(App *a, int arg)
     (void)arg;
     p->sel = 0;
     for (int i = 0; i < a->s->t->n_entries; i++)
-        if (!strcmp(trace_entry(a->s->t, i)->name, a->s->tensor))
+        if (!strcmp(trace_meta(a->s->t, i)->name, a->s->tensor))
             p->sel = i;
     return 0;
 }
@@ -177,7 +177,7 @@ static void tensor_draw(App *a, Rect full)
     if (top < 0)
         top = 0;
     for (int i = top; i < n && i < top + rows; i++) {
-        const TraceEntry *e = trace_entry(a->s->t, i);
+        const TraceEntry *e = trace_meta(a->s->t, i); /* names and shapes: no map computed */
         if (i == p->sel)
             attron(A_REVERSE);
         ui_putf(y0 + 1 + i - top, x0 + 2, w - 4, "%-26s [%d%s%d]  %s", e->name, e->rows,
@@ -216,7 +216,7 @@ static int tensor_key(App *a, Request req, int k)
     case REQ_ACCEPT:
         app_overlay_close(a);
         if (p->sel >= 0 && p->sel < n) {
-            app_request(a, REQ_PICK_TENSOR, trace_entry(a->s->t, p->sel)->name);
+            app_request(a, REQ_PICK_TENSOR, trace_meta(a->s->t, p->sel)->name);
             mx(a)->scroll_r = mx(a)->scroll_c = 0;
         }
         break;

@@ -11,7 +11,7 @@
 # model (how to get one) and its parameter tables whole at 80x24.
 . "$(dirname "$0")/harness.bash"
 PY=/usr/bin/python3
-if ! "$PY" -c 'import torch, numpy, regex' 2>/dev/null; then
+if ! "$PY" tests/ref/py_has.py torch numpy regex 2>/dev/null; then
     echo "test_hf_player: needs python3-torch, python3-numpy and python3-regex for $PY"
     echo "0 passed, 1 failed"
     exit 1

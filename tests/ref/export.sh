@@ -118,20 +118,32 @@ for f in sorted(glob.glob("lessons/[0-9]*.json")):
     for i, p in enumerate(L["pages"]):
         w = p.get("widget")
         print(L["id"], i + 1, w.get("kind", "none") if isinstance(w, dict) else (w or "none"))')
-nfig=0 nnone=0
+nfig=0 nnone=0 figs=()
+mkdir "$tmp/pages"
 while read -r id page kind; do
-    out=$("$A" export --lesson "$id" --page "$page" -o "$tmp/page.svg" 2>&1); rc=$?
+    f="$tmp/pages/$id-$page.svg"
+    out=$("$A" export --lesson "$id" --page "$page" -o "$f" 2>&1); rc=$?
     case $kind in
     none|train|lab)
         if [ $rc = 1 ] && grep -q "has no figure" <<<"$out"; then nnone=$((nnone + 1))
         else bad "$id page $page ($kind): want 'has no figure', got rc $rc: $out"; fi ;;
     *)
         if [ $rc != 0 ]; then bad "$id page $page ($kind): rc $rc: $out"; continue; fi
-        if ! xmllint --noout "$tmp/page.svg" 2>/dev/null || ! rsvg-convert "$tmp/page.svg" >/dev/null 2>&1
-        then bad "$id page $page ($kind): invalid SVG"; continue; fi
-        nfig=$((nfig + 1)) ;;
+        figs+=("$f") ;;
     esac
 done <<<"$pages"
+# every figure through one xmllint and one rsvg-convert (a PDF page each: one start-up, not
+# one per page); when either refuses, each page alone names the bad one
+if [ ${#figs[@]} -gt 0 ] && xmllint --noout "${figs[@]}" 2>/dev/null &&
+   rsvg-convert -f pdf -o "$tmp/pages.pdf" "${figs[@]}" 2>/dev/null && [ -s "$tmp/pages.pdf" ]; then
+    nfig=${#figs[@]}
+else
+    for f in "${figs[@]}"; do
+        if ! xmllint --noout "$f" 2>/dev/null || ! rsvg-convert "$f" >/dev/null 2>&1
+        then bad "$(basename "$f" .svg | sed 's/-\([0-9]*\)$/ page \1/'): invalid SVG"; continue; fi
+        nfig=$((nfig + 1))
+    done
+fi
 [ "$nfig" -ge 50 ] && ok || bad "only $nfig course pages exported a figure"
 echo "course: $nfig pages exported, $nnone without a figure"
 # the explanation widgets' figures: the numbers of the SVG equal the CSV's, and a recount

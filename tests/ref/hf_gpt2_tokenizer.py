@@ -105,7 +105,8 @@ def main():
         merges = [tuple(l.split()) for l in f.read().split("\n")[1:] if l.strip()]
     # encoder.py (and gpt-3-encoder) know no special tokens; Hugging Face's GPT-2 tokenizer,
     # and attend, read "<|endoftext|>" in the text as the one token 50256
-    plain = [hf_ref.ByteBPE(vocab, merges).encode(s) for s in sents]
+    plain_bpe = hf_ref.ByteBPE(vocab, merges)  # once: its ranks are 50,000 merges
+    plain = [plain_bpe.encode(s) for s in sents]
     ref = hf_ref.ByteBPE(vocab, merges, specials={"<|endoftext|>": vocab["<|endoftext|>"]})
     pyref = [ref.encode(s) for s in sents]
     check(sum(a != b for a, b in zip(plain, pyref)) == 1, "exactly one sentence holds <|endoftext|>")

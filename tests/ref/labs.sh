@@ -25,7 +25,7 @@ for f in data/labs/solutions/*.py data/labs/solutions/*.c; do
     expect 0 "PASS" -- chk "$n" "$f"
 done
 # the PyTorch step when torch is there (the attention lab)
-if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+if /usr/bin/python3 tests/ref/py_has.py torch 2>/dev/null; then
     expect 0 "agrees with yours" -- "$A" lab check attention data/labs/solutions/attention.py
 fi
 

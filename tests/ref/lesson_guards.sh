@@ -18,7 +18,6 @@ for d in keys numbers cited; do
 done
 # at a size where the cited column fits, the cell is on screen
 expect 0 '0 problems' -- "$A" check-lessons --size 200x60 "$F/cited"
-# the shipped course passes every guard
-expect 0 '0 problems' -- "$A" check-lessons
+# (the shipped course passes every guard: run_all.sh's check-lessons suite, the one walk of it)
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

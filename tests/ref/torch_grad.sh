@@ -10,7 +10,7 @@
 # Prints one line per check, then "N passed, N failed"; exit 1 on failure.
 BUILD=${BUILD:-build}
 PY=/usr/bin/python3
-if [ ! -x "$PY" ] || ! "$PY" -c 'import torch' 2>/dev/null; then
+if [ ! -x "$PY" ] || ! "$PY" "$(dirname "$0")/py_has.py" torch 2>/dev/null; then
     echo "torch_grad: PyTorch is missing for $PY; install it with: apt-get install -y python3-torch"
     echo "0 passed, 1 failed"
     exit 1

@@ -1,11 +1,12 @@
 /* kchain.h - the matrix products' rounding contracts, one element at a time, for the unit
  * tests of the kernels (test_engine.c, test_stream.c): random fill, tensor_matmul's in-order
- * chain and tensor_matmul_bt's eight-lane order. */
+ * chain (k_matmul_mismatch) and tensor_matmul_bt's eight-lane order. */
 #ifndef ATTEND_KCHAIN_H
 #define ATTEND_KCHAIN_H
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t k_state = 0x9e3779b97f4a7c15ull;
@@ -23,22 +24,6 @@ static void k_fill(float *x, size_t n)
         x[i] = k_rand();
 }
 
-/* tensor_matmul's contract: acc = acc + a[p]·b[p] in order from 0, fused into one rounding
- * (fmaf) on machines with FMA, a product then a sum elsewhere. */
-static float k_chain(const float *a, int sa, const float *b, int sb, int k, int fused)
-{
-    float acc = 0.0f;
-    for (int p = 0; p < k; p++) {
-        if (fused) {
-            acc = fmaf(a[(size_t)p * sa], b[(size_t)p * sb], acc);
-        } else {
-            volatile float prod = a[(size_t)p * sa] * b[(size_t)p * sb];
-            acc = acc + prod;
-        }
-    }
-    return acc;
-}
-
 /* Which chain tensor_matmul must follow here: fused where its x86 kernels run (gcc, no ASan:
  * the condition in tensor_matmul.c) on a CPU with FMA, whatever the vector width; -1 where
  * only the portable kernel runs (its contraction is up to the compiler). */
@@ -54,18 +39,41 @@ static int k_expect_fused(void)
 
 /* 0 if out (n×m) is a·b computed as the expected chain (k_expect_fused) for every element,
  * else the number of elements that differ; where either chain may be used, the one that
- * matches more elements is the one expected. */
+ * matches more elements is the one expected. tensor_matmul's contract: each element is
+ * acc = acc + a[i][p]·b[p][j] in order from p = 0, fused into one rounding (fmaf) on machines
+ * with FMA, a product then a sum elsewhere. A row's m chains advance together (b read row by
+ * row, not down its columns), and only the expected chain is computed where one is. */
 static long k_matmul_mismatch(const float *out, const float *a, const float *b, int n, int k,
                               int m)
 {
     long bad[2] = {0, 0};
     int want_fused = k_expect_fused();
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < m; j++)
-            for (int f = 0; f < 2; f++) {
-                float want = k_chain(a + (size_t)i * k, 1, b + j, m, k, f);
-                bad[f] += memcmp(&want, out + (size_t)i * m + j, sizeof want) != 0;
+    float *acc = malloc(sizeof(float) * (size_t)(m > 0 ? m : 1));
+    if (!acc)
+        return (long)n * m + 1;
+    for (int f = 0; f < 2; f++) {
+        if (want_fused >= 0 && f != want_fused)
+            continue;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < m; j++)
+                acc[j] = 0.0f;
+            for (int p = 0; p < k; p++) {
+                float x = a[(size_t)i * k + p];
+                const float *br = b + (size_t)p * m;
+                if (f)
+                    for (int j = 0; j < m; j++)
+                        acc[j] = fmaf(x, br[j], acc[j]);
+                else
+                    for (int j = 0; j < m; j++) {
+                        volatile float prod = x * br[j];
+                        acc[j] = acc[j] + prod;
+                    }
             }
+            for (int j = 0; j < m; j++)
+                bad[f] += memcmp(&acc[j], out + (size_t)i * m + j, sizeof acc[j]) != 0;
+        }
+    }
+    free(acc);
     if (want_fused >= 0)
         return bad[want_fused];
     return bad[0] < bad[1] ? bad[0] : bad[1];

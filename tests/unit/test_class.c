@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "class_client.h"
@@ -180,6 +181,78 @@ static void test_room(void)
     free(text);
     unlink(path);
     class_room_free(r);
+}
+
+/* reads path's JSON (NULL when there is none) */
+static cJSON *read_json(const char *path)
+{
+    char *text = NULL, err[300];
+    size_t len;
+    if (fileio_read(path, 1 << 20, &text, &len, err, sizeof err))
+        return NULL;
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    return o;
+}
+
+static int num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+/* --results is written each time a question's answers close, not only at the end: a killed
+ * projector loses at most the question being asked; a write that fails is told, not fatal */
+static void test_results_each_question(void)
+{
+    static Fake f;
+    memset(&f, 0, sizeof f);
+    ClassHooks h = {&f, f_send, f_drop};
+    char err[300], dir[] = "/tmp/attend-test-results-XXXXXX", path[400];
+    CHECK(mkdtemp(dir) != NULL, "a temp dir");
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    ClassRoom *r = class_room_new(make_quiz(), "123456", 0, h, err, sizeof err);
+    class_room_set_results(r, path);
+    CHECK(say(r, 1, "{\"t\":\"hello\",\"v\":1,\"code\":\"123456\",\"name\":\"ana\"}") == 1, "ana");
+    CHECK(say(r, 2, "{\"t\":\"hello\",\"v\":1,\"code\":\"123456\",\"name\":\"bob\"}") == 1, "bob");
+    CHECK(say(r, 1, "{\"t\":\"answer\",\"q\":1,\"a\":\"b\"}") == 0, "ana answers b");
+    CHECK(access(path, F_OK) != 0, "no results while question 1 is open");
+    class_room_close(r);
+    cJSON *o = read_json(path);
+    CHECK(o && num(o, "closed") == 1 && num(o, "asked") == 1 &&
+              cJSON_IsFalse(cJSON_GetObjectItem(o, "ended")),
+          "question 1 closed: the results are written (closed %d)", num(o, "closed"));
+    cJSON *q0 = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "questions"), 0);
+    cJSON *ana = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "students"), 0);
+    CHECK(num(q0, "answered") == 1 && num(q0, "right") == 1 && num(ana, "score") == 1,
+          "question 1's count and ana's score in the file after question 1");
+    cJSON_Delete(o);
+    class_room_reveal(r);
+    class_room_next(r);
+    CHECK(say(r, 2, "{\"t\":\"answer\",\"q\":2,\"a\":\"0.25\"}") == 0, "bob answers 0.25");
+    class_room_close(r);
+    o = read_json(path);
+    cJSON *bob = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "students"), 1);
+    CHECK(o && num(o, "closed") == 2 && num(bob, "score") == 1,
+          "question 2 closed: rewritten (closed %d, bob %d)", num(o, "closed"), num(bob, "score"));
+    cJSON_Delete(o);
+    /* the target becomes a directory: the write fails, the teacher is told, the room goes on */
+    unlink(path);
+    CHECK(mkdir(path, 0700) == 0, "a directory where the file was");
+    class_room_next(r);
+    class_room_close(r);
+    CHECK(class_room_results_error(r) != NULL && class_room_event_at(r, 0) &&
+              strstr(class_room_event_at(r, 0), "results not written"),
+          "a failed write is the teacher's message: %s", class_room_event_at(r, 0));
+    rmdir(path);
+    class_room_end(r);
+    o = read_json(path);
+    CHECK(o && cJSON_IsTrue(cJSON_GetObjectItem(o, "ended")) && num(o, "closed") == 3 &&
+              !class_room_results_error(r), "the end: written again, ended");
+    cJSON_Delete(o);
+    class_room_free(r);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* ---- the student's side: only text, control characters shown, never sent ---- */
@@ -370,6 +443,7 @@ static void test_loopback(void)
 int main(void)
 {
     test_room();
+    test_results_each_question();
     test_client();
     test_loopback();
     return t_done("class");

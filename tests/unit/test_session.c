@@ -95,7 +95,7 @@ static void edit_is_fresh(void)
     words(s, &ch, w, sizeof w);
     CHECK(strstr(w, "the new sentence has 6 tokens") && !strstr(w, "was "),
           "the new sentence's own facts: %s", w);
-    char before[256];
+    char before[sizeof s->sentence];
     snprintf(before, sizeof before, "%s", s->sentence);
     CHECK(session_set_sentence(s, 0, "", &ch) && ch.kind == CH_REFUSED && ch.why == WHY_EMPTY &&
           !strcmp(s->sentence, before), "an empty sentence is refused, the old one kept");
@@ -141,6 +141,44 @@ static void refusals(void)
     session_delete(s);
 }
 
+/* A key that shows another layer or head re-reads the run (issue 38: GPT-2's 1024 tokens take
+ * seconds to run): the model runs again only when what it reads changed (a control, the
+ * sentence, a page), and the numbers shown after a layer or head change are a fresh run's. */
+static void view_keys_reuse_the_run(void)
+{
+    Session *s = open_page("causal-mask", 2);
+    Change ch;
+    if (!s)
+        return;
+    unsigned long r0 = s->runs;
+    CHECK(s->ran && r0 >= 1, "the page ran (%lu runs)", r0);
+    session_request(s, REQ_NEXT_HEAD, NULL, &ch);
+    session_request(s, REQ_NEXT_LAYER, NULL, &ch);
+    CHECK(s->runs == r0 && s->ran && s->layer == 1 && s->head == 1,
+          "head and layer keys: no run (%lu runs, layer %d head %d)", s->runs - r0, s->layer,
+          s->head);
+    /* what the view reads now equals a fresh run of the same state */
+    Trace *t = trace_new(s->model, s->n_src, 1);
+    char err[256];
+    const TraceEntry *a = trace_find(s->t, STACK_DEC, 1, SUB_SELF, 1, T_WEIGHTS), *b = NULL;
+    if (t && !model_forward(s->model, s->src, s->n_src, NULL, 0, &s->ctl, t, err, sizeof err))
+        b = trace_find(t, STACK_DEC, 1, SUB_SELF, 1, T_WEIGHTS);
+    CHECK(a && b && a->rows == b->rows && a->cols == b->cols &&
+              !memcmp(a->data, b->data, sizeof(float) * (size_t)a->rows * a->cols),
+          "layer 1 head 1's weights are a fresh run's");
+    trace_free(t);
+    int causal = s->ctl.causal;
+    session_request(s, REQ_TOGGLE_MASK, NULL, &ch);
+    CHECK(s->runs == r0 + 1 && s->ctl.causal == !causal, "the mask key runs the model once");
+    session_request(s, REQ_TOGGLE_MASK, NULL, &ch);
+    CHECK(s->runs == r0 + 2, "and back: again");
+    CHECK(session_set_sentence(s, 0, "the cat sat", &ch) && s->runs == r0 + 3,
+          "a new sentence runs it");
+    session_open(s, s->lesson, s->page, &ch);
+    CHECK(s->runs == r0 + 4, "opening the page again runs it");
+    session_delete(s);
+}
+
 int main(void)
 {
     swap_by_token();
@@ -148,5 +186,6 @@ int main(void)
     edit_is_fresh();
     knock_out_offered();
     refusals();
+    view_keys_reuse_the_run();
     return t_done("test_session");
 }
