@@ -163,15 +163,21 @@ sanitize: check-pkgs
 bench: check-pkgs attend $(TOOL_BIN)
 	@bench/run.sh
 
-# The natural WordNet vocabulary (docs/model-format.md): SCOWL's most common English words and
-# names kept whole besides WordNet's own frequent words (Debian's scowl; docs/data.md), numbers
-# whole or their digits, a byte inside a word marked. The shipped model was trained before it:
-# `make models WORDNET_VOCAB='$(NATURAL)'` retrains on it (then make it the default here).
+# The natural WordNet vocabulary (docs/model-format.md), the shipped one: SCOWL's most common
+# English words, British spellings and names kept whole besides WordNet's own frequent words,
+# and SCOWL's next levels' words where the corpus has them as often as its own kept words
+# (Debian's scowl; docs/data.md); an inflected word reads as its stem plus a piece; numbers
+# whole or their digits; a byte inside a word marked. WORDNET_VOCAB= (empty) writes the greedy
+# vocabulary of before (a model trained on it needs that vocabulary back).
 SCOWL    := /usr/share/dict/scowl
-EVERYDAY := $(addprefix --everyday $(SCOWL)/,english-words.10 british-words.10 english-upper.10 \
-              english-upper.35 english-upper.40)
-NATURAL  := --natural $(EVERYDAY)
-WORDNET_VOCAB ?=
+EVERYDAY := $(addprefix --everyday $(SCOWL)/,english-words.10 british-words.10 british-words.20 \
+              british-words.35 british-abbreviations.35 english-upper.10 english-upper.35 \
+              english-upper.40)
+COMMON   := $(addprefix --common $(SCOWL)/,english-words.20 english-words.35 english-upper.50 \
+              english-abbreviations.10 english-abbreviations.20 english-abbreviations.35 \
+              english-abbreviations.40 english-abbreviations.50)
+NATURAL  := --natural $(EVERYDAY) $(COMMON)
+WORDNET_VOCAB ?= $(NATURAL)
 # Regenerates the corpora (deterministic) and retrains the shipped models (docs/training.md);
 # the real-English corpus needs Debian's wordnet-base (and scowl for $(NATURAL); docs/data.md), then
 # docs/model-report.md is measured on the new files. Prints its wall and CPU time at the end.

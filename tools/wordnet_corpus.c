@@ -2,7 +2,7 @@
  * WordNet database that Debian's wordnet-base package installs (docs/data.md).
  *
  *   wordnet_corpus [--wordnet DIR] [--out DIR] [--vocab FILE] [--words N] [--pieces N]
- *                  [--not-in FILE] [--natural] [--everyday FILE]...
+ *                  [--not-in FILE] [--natural] [--everyday FILE]... [--common FILE]...
  *
  * Reads DIR/data.noun, data.verb, data.adj and data.adv (default /usr/share/wordnet). Each
  * synset line ends in "| gloss": a definition, then example sentences in double quotes. The
@@ -13,8 +13,10 @@
  * with the engine's subword_train (the N most frequent words whole, a word of an example
  * counted three times and one of a definition once; then every word of the --everyday
  * files, one a line, lowercased, that is only letters (SCOWL's lists of common English words
- * and names: docs/data.md); then N pieces; --natural: the vocabulary of the natural split,
- * vocab.h) and writes
+ * and names: docs/data.md); then every such word of the --common files that the counted text
+ * has as often as a kept word must (3 times); then N pieces; --natural: the vocabulary of the
+ * natural split, vocab.h, where an everyday or common word that is a kept word plus an
+ * inflection is left out, subword.h) and writes
  * FILE (default data/vocab-wordnet.txt). Same package, same files, byte for byte. With --not-in,
  * it fails if a sentence of that file ('#' lines skipped; data/everyday.txt) is a line of the
  * corpus, compared lowercased without spaces or final punctuation. */
@@ -308,7 +310,7 @@ static int read_everyday(const char *path, char ***words, int *n, char *err, siz
 static int usage(void)
 {
     fprintf(stderr, "usage: wordnet_corpus [--wordnet DIR] [--out DIR] [--vocab FILE] "
-                    "[--words N] [--pieces N] [--not-in FILE] [--natural] [--everyday FILE]...\n");
+                    "[--words N] [--pieces N] [--not-in FILE] [--natural] [--everyday FILE]... [--common FILE]...\n");
     return 2;
 }
 
@@ -317,8 +319,8 @@ int main(int argc, char **argv)
     const char *wn = "/usr/share/wordnet", *dir = "data/corpus", *vocab = "data/vocab-wordnet.txt";
     const char *not_in = NULL;
     SubwordOpts so = {.n_words = 5000, .min_count = 3, .n_pieces = 600};
-    char **everyday = NULL;
-    int n_everyday = 0;
+    char **everyday = NULL, **common = NULL;
+    int n_everyday = 0, n_common = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--natural")) {
@@ -339,9 +341,11 @@ int main(int argc, char **argv)
             so.n_pieces = atoi(v);
         else if (!strcmp(a, "--not-in"))
             not_in = v;
-        else if (!strcmp(a, "--everyday")) {
+        else if (!strcmp(a, "--everyday") || !strcmp(a, "--common")) {
             char e[300];
-            if (read_everyday(v, &everyday, &n_everyday, e, sizeof e)) {
+            int ev = !strcmp(a, "--everyday");
+            if (read_everyday(v, ev ? &everyday : &common, ev ? &n_everyday : &n_common, e,
+                              sizeof e)) {
                 fprintf(stderr, "wordnet_corpus: %s\n", e);
                 return 1;
             }
@@ -392,6 +396,8 @@ int main(int argc, char **argv)
     }
     so.everyday = (const char *const *)everyday;
     so.n_everyday = n_everyday;
+    so.common = (const char *const *)common;
+    so.n_common = n_common;
     if (write_file(path, &o.test, err, sizeof err) ||
         subword_train(counted.s, &so, &v, err, sizeof err) ||
         subword_save(&v, vocab, err, sizeof err)) {
@@ -405,6 +411,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_everyday; i++)
         free(everyday[i]);
     free(everyday);
+    for (int i = 0; i < n_common; i++)
+        free(common[i]);
+    free(common);
     free(counted.s);
     free(o.train.s);
     free(o.test.s);

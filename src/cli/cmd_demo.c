@@ -12,18 +12,25 @@
 #include "cmd.h"
 #include "datapath.h"
 #include "demo.h"
+#include "safetext.h"
+#include "session_plan.h"
 #include "tui.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: attend demo NAME|FILE [--auto SECONDS] [--lessons DIR] [--theme T] [--ascii]\n"
                "       attend demo --check NAME|FILE [--lessons DIR]\n"
+               "       attend demo --plain NAME|FILE [--lessons DIR]\n"
                "       attend demo --list\n"
                "  Checks a demo script (docs/demos.md), then plays it in the presenter: space\n"
                "  runs the next step, b goes back one step, p pauses --auto, q quits. A NAME\n"
                "  (causal-mask) is a shipped demo, demos/NAME.json in the data directory.\n"
                "  --auto SECONDS  run a step every SECONDS (plus a step's pause)\n"
                "  --check         validate the script against the course: FILE:LINE:COL\n"
+               "  --plain         run it without a terminal, step by step on the Session: each\n"
+               "                  step, the state it left (page, mask, PE, layer, head,\n"
+               "                  sentence) and its caption as lines; a step's problem or an\n"
+               "                  \"expect\" that does not hold as FILE:LINE:COL on stderr\n"
                "  --list          the shipped demos' names\n"
                "  --lessons DIR   the course (default: the shipped lessons/)\n");
 }
@@ -59,10 +66,54 @@ static int list_demos(FILE *f, const char *indent)
     return k;
 }
 
+/* attend demo --plain: the plan's steps on a Session without a terminal (session_plan.h),
+ * each said with the state it left; 0, or 1 when a step failed or the plan did not load. */
+static int run_plain(const char *path, const char *dir)
+{
+    static Demo d;
+    static char err[16384];
+    char line[1200], words[700];
+    int bad = 0;
+    safetext_wrap(&stdout, 0);
+    if (demo_load(&d, path, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        bad++;
+        if (d.n_steps == 0)
+            return 1;
+    }
+    Session *s = session_new();
+    if (!s || session_load(s, dir, NULL, 0, err, sizeof err)) {
+        fprintf(stderr, "attend demo: %s\n", s ? err : "out of memory");
+        session_delete(s);
+        return 1;
+    }
+    s->prog_ok = 0; /* a run never touches the learner's progress */
+    PlanState ps;
+    memset(&ps, 0, sizeof ps);
+    for (int i = 0; i < d.n_steps; i++) {
+        demo_step_words(&d, i, words, sizeof words);
+        printf("%s\n", words);
+        if (session_plan_step(s, &d, i, NULL, &ps, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            printf("  problem: %s\n", demo_room_error(err, line, sizeof line));
+            bad++;
+        }
+        printf("  now: %s\n", session_plan_state_words(s, line, sizeof line));
+        SessionMark now;
+        session_mark(s, &now);
+        const char *cap = session_plan_caption(&ps, &now);
+        if (cap)
+            printf("  caption: %s\n", cap);
+    }
+    printf("%s: %d steps run, %d problem%s\n", path, d.n_steps, bad, bad == 1 ? "" : "s");
+    session_delete(s);
+    return bad ? 1 : 0;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     const char *file = NULL, *dir = NULL;
-    int check = 0;
+    int check = 0, plain = 0;
     char *pass[64];
     int np = 0;
     char dirbuf[1024], path[1024];
@@ -75,6 +126,8 @@ int cmd_demo(int argc, char **argv)
             return list_demos(stdout, "") ? 0 : 1;
         } else if (!strcmp(argv[i], "--check")) {
             check = 1;
+        } else if (!strcmp(argv[i], "--plain")) {
+            plain = 1;
         } else if (argv[i][0] != '-' && !file) {
             file = argv[i];
         } else if (np < 60) {
@@ -101,6 +154,8 @@ int cmd_demo(int argc, char **argv)
     }
     if (check)
         return tui_demo_check(path, dir, 0);
+    if (plain)
+        return run_plain(path, dir);
     /* a script that does not check is not played: its errors go to the terminal, not to
      * the room's screen */
     if (tui_demo_check(path, dir, 1)) {

@@ -9,6 +9,25 @@
 
 #define DEMO_MAX_STEPS 200
 
+/* Where a field of "expect" stands in the file; set: the step declares it. */
+typedef struct {
+    int set, line, col;
+} DemoField;
+
+/* The state a step declares it expects once it ran ("expect": {"page": "causal-mask:2",
+ * "mask": "causal", "pe": "learned", "layer": 0, "head": 1, "sentence": "..."}): checked by
+ * the runner (session_plan.h) when the step runs and by --check. */
+typedef struct {
+    int on;                  /* 1: the step has "expect" */
+    DemoField page, mask, pe, layer, head, sentence;
+    char lesson[48];         /* page: the lesson id */
+    int page_no;             /* page: from 1 */
+    int causal, padding;     /* mask (names_mask) */
+    int pe_kind;             /* pe (PeKind) */
+    int layer_no, head_no;   /* as the screen numbers them, from 0 */
+    char sentence_text[256];
+} DemoExpect;
+
 typedef struct {
     int line, col;           /* where the step's object starts in the file */
     int bad;                 /* 1: the step did not load (its message is in the errors) */
@@ -27,6 +46,7 @@ typedef struct {
     int quiz_room;           /* "room": true opens a room for students' terminals */
     int quiz_port;           /* "port" (0: the default; -1: any free port) */
     char quiz_bind[64];      /* "bind": the room's address ("" every interface) */
+    DemoExpect expect;       /* "expect": the state the step leaves (on 0: not declared) */
 } DemoStep;
 
 typedef struct {

@@ -107,6 +107,91 @@ static int everyday_ok(const char *s)
     return 1;
 }
 
+/* The inflections a kept word may take and still read as itself plus one piece (loves =
+ * love ##s); in a natural vocabulary they are pieces whatever the merges learn. */
+static const char *const INFLECTIONS[] = {"s", "es", "d", "ed", "ing", "er", "ers", "est",
+                                          "ly", "r", "st", "n", "y"};
+#define N_INFLECTIONS ((int)(sizeof INFLECTIONS / sizeof *INFLECTIONS))
+#define STEM_MIN 3 /* a shorter stem reads as letters, not as a word */
+
+/* The everyday word i of the candidates: o->everyday then o->common. */
+static const char *candidate(const SubwordOpts *o, int i)
+{
+    return i < o->n_everyday ? o->everyday[i] : o->common[i - o->n_everyday];
+}
+
+/* Candidate indices by length, then in their order. */
+static const SubwordOpts *g_sort_opts;
+static int by_length(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    size_t li = strlen(candidate(g_sort_opts, i)), lj = strlen(candidate(g_sort_opts, j));
+    return li != lj ? (li < lj ? -1 : 1) : (i > j) - (i < j);
+}
+
+/* 1 if s is a word of toks or of keep plus one of the INFLECTIONS. */
+static int inflected(const char *s, const StrMap *toks, const StrMap *keep)
+{
+    size_t n = strlen(s);
+    for (int k = 0; k < N_INFLECTIONS; k++) {
+        size_t sl = strlen(INFLECTIONS[k]);
+        if (n < sl + STEM_MIN || strcmp(s + n - sl, INFLECTIONS[k]) != 0)
+            continue;
+        if (strmap_index(toks, s, n - sl) >= 0 || strmap_index(keep, s, n - sl) >= 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Adds o's everyday words (all) and common words (those text has min_count times: words) to
+ * toks after the counted words, each once, in their order; natural: not a word that is a kept
+ * word plus an inflection (decided shortest first, so its stem's fate is known), and the
+ * inflections are pieces. 0, or -1 out of memory. */
+static int add_everyday(StrMap *toks, const StrMap *words, const SubwordOpts *o)
+{
+    int n = o->n_everyday + o->n_common, rc = -1;
+    int *order = malloc(sizeof *order * ((size_t)n + 1));
+    StrMap keep = {0};
+    if (!order)
+        return -1;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    g_sort_opts = o;
+    if (o->natural)
+        qsort(order, (size_t)n, sizeof *order, by_length);
+    for (int r = 0; r < n; r++) {
+        const char *s = candidate(o, order[r]);
+        if (!everyday_ok(s) || tab_find(toks, s, 0) >= 0)
+            continue;
+        if (order[r] >= o->n_everyday) {
+            int c = strmap_index(words, s, strlen(s));
+            if (c < 0 || words->vals[c] < o->min_count)
+                continue;
+        }
+        if (o->natural && inflected(s, toks, &keep))
+            continue;
+        if (strmap_put(&keep, s, strlen(s), 0, NULL) < 0)
+            goto done;
+    }
+    for (int i = 0; i < n; i++) { /* in the lists' order */
+        const char *s = candidate(o, i);
+        if (strmap_index(&keep, s, strlen(s)) >= 0 && tab_find(toks, s, 0) < 0 &&
+            tab_find(toks, s, 1) < 0)
+            goto done;
+    }
+    for (int k = 0; o->natural && k < N_INFLECTIONS; k++) {
+        char t[16];
+        snprintf(t, sizeof t, "%s%s", VOCAB_CONT, INFLECTIONS[k]);
+        if (tab_find(toks, t, 1) < 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    free(order);
+    strmap_free(&keep);
+    return rc;
+}
+
 /* ---- BPE merges over the words not kept whole ---- */
 
 typedef struct {
@@ -328,13 +413,8 @@ int subword_train(const char *text, const SubwordOpts *o, Vocab *out, char *err,
             goto oom;
         kept++;
     }
-    for (int i = 0; i < o->n_everyday; i++) {
-        const char *s = o->everyday[i];
-        if (!everyday_ok(s) || tab_find(&toks, s, 0) >= 0)
-            continue;
-        if (tab_find(&toks, s, 1) < 0)
-            goto oom;
-    }
+    if (add_everyday(&toks, &words, o))
+        goto oom;
     if (words_build(&w, &words, &toks, o->natural) || learn_pieces(&w, o->n_pieces, &toks))
         goto oom;
     char e2[200];

@@ -18,13 +18,19 @@ typedef struct {
                        the counted ones, in this order) whether the text has them or not;
                        only words of lowercase ASCII letters are taken; may be NULL */
     int n_everyday;
+    const char *const *common; /* (n_common) words kept whole too (after the everyday ones) when
+                       the text has them min_count times; may be NULL. natural: an everyday
+                       or common word that is a kept word plus an inflection (s, ed, ing, ...)
+                       is not kept: it reads as its stem plus a piece ("love ##s") */
+    int n_common;
 } SubwordOpts;
 
 /* Trains a WordPiece vocabulary on text (split into words by vocab_split's rules). Its tokens,
  * in order: <pad> <unk> <bos> <eos>; every ASCII punctuation character; each letter and
  * digit as a word's first piece ("a") and as a continuation ("##a"); a byte token for every
  * other byte a word can hold ("<0xC3>"; natural: also inside a word, "##<0xA9>"); the whole
- * words (count descending, then bytewise); the everyday words not among them; the pieces in
+ * words (count descending, then bytewise); the everyday words not among them, then the common words the text has min_count times
+ * (natural: neither a kept word plus an inflection; then the inflection pieces); the pieces in
  * the order their merges were learned (ties broken bytewise, so the same text gives the same
  * vocabulary; no piece holds a byte, nor, natural, a digit). The result tokenizes any text
  * without <unk>. Returns 0 with out

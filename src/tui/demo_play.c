@@ -10,53 +10,29 @@
 #include <string.h>
 
 #include "demo_play.h"
+#include "session_plan.h"
 #include "ui.h"
 #include "view_quiz.h"
 
-/* FNV-1a over n bytes, from h. */
-static unsigned long long fnv(unsigned long long h, const void *v, size_t n)
-{
-    const unsigned char *b = v;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
-
-#define MIX(h, x) do { long long v_ = (long long)(x); h = fnv(h, &v_, sizeof v_); } while (0)
-
 void present_mark(const App *a, PlanMark *m)
 {
-    unsigned long long h = 1469598103934665603ull;
-    m->lesson = a->s->lesson;
-    m->page = a->s->page;
-    MIX(h, a->s->ctl.causal); MIX(h, a->s->ctl.padding); MIX(h, a->s->ctl.pe); MIX(h, a->s->ctl.scale);
-    for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
-        MIX(h, a->s->ctl.ablate[l]);
-    for (int i = 0; i < a->s->n_src && i < SESSION_MAX_TOK; i++)
-        MIX(h, a->s->order[i]);
-    MIX(h, a->s->layer); MIX(h, a->s->head); MIX(h, a->s->cross); MIX(h, a->s->scores);
-    MIX(h, a->s->all_heads); MIX(h, a->scr.focus);
-    h = fnv(h, a->s->sentence, strlen(a->s->sentence) + 1);
-    h = fnv(h, a->s->target, strlen(a->s->target) + 1);
-    const LiveState *l = &a->s->live.s;
-    MIX(h, l->causal); MIX(h, l->scale); MIX(h, l->step); MIX(h, l->d_k); MIX(h, l->n);
-    MIX(h, l->tied); MIX(h, l->gqa); MIX(h, l->sample); MIX(h, l->temp * 1000); MIX(h, l->seed);
-    m->sig = h;
+    session_mark(a->s, m);
+    session_mark_mix(m, a->scr.focus); /* the player's focused pane is part of the screen */
 }
 
 int present_mark_same(const PlanMark *x, const PlanMark *y)
 {
-    return x->lesson == y->lesson && x->page == y->page && x->sig == y->sig;
+    return session_mark_same(x, y);
 }
 
 const char *present_caption(const App *a)
 {
     const Present *p = a->present;
     PlanMark now;
-    if (!p || !p->cap_on || !p->caption[0])
+    if (!p)
         return NULL;
     present_mark(a, &now);
-    return present_mark_same(&now, &p->mark) ? p->caption : NULL;
+    return session_plan_caption(&p->plan, &now);
 }
 
 int demo_key_used(App *a, int k)
@@ -77,9 +53,16 @@ int demo_key_used(App *a, int k)
     return pr == REQ_BLANK || pr == REQ_FREEZE || pr == REQ_REVEAL;
 }
 
+/* The runner's hooks (session_plan.h) for the player: ctx is a Press. */
+typedef struct {
+    App *a;
+    void (*press)(App *a, int k);
+} Press;
+
 /* 1 when k would end the session where it is pressed (q, Ctrl-C): a plan never quits. */
-static int quits(App *a, int k)
+static int h_quits(void *ctx, int k)
 {
+    App *a = ((Press *)ctx)->a;
     KeyState ks;
     app_key_state(a, &ks);
     if (a->overlay)
@@ -89,10 +72,14 @@ static int quits(App *a, int k)
 }
 
 /* A "quiz" step: the class quiz on a lesson's questions (with a room of students when the
- * step says so), over the page; closing it returns to the plan. Checking only builds it. */
-static int run_quiz(App *a, const DemoStep *s, const char *where, char *err, size_t n)
+ * step says so), over the page; closing it returns to the plan. Checking only builds it; a
+ * replay (now 0) passes it in the presenter. */
+static int h_quiz(void *ctx, const DemoStep *s, int now, const char *where, char *err, size_t n)
 {
+    App *a = ((Press *)ctx)->a;
     Present *p = a->present;
+    if (!now && p && p->presenter)
+        return 0;
     char qerr[600];
     QuizSet *q = calloc(1, sizeof *q);
     if (!q || quiz_build(q, &a->s->course, s->quiz, s->quiz_count, s->quiz_seed, qerr,
@@ -126,137 +113,59 @@ static int run_quiz(App *a, const DemoStep *s, const char *where, char *err, siz
     return 0;
 }
 
-/* A "demo" step: another demo or plan by name, its first demo_to steps (all: 0) run here as
- * one step; depth counts the nesting (a demo that names itself ends). */
-static int run_demo(App *a, const DemoStep *s, int depth, void (*press)(App *a, int k),
-                    const char *where, char *err, size_t n);
-
-static int run_step(App *a, const Demo *d, int i, int depth, void (*press)(App *a, int k),
-                    char *err, size_t n)
+static void h_open(void *ctx, int lesson, int page)
 {
-    const DemoStep *s = &d->steps[i];
-    Present *p = a->present;
-    char where[700];
-    snprintf(where, sizeof where, "%s:%d:%d: step %d", d->path, s->line, s->col, i + 1);
-    if (s->bad) /* its problem was reported when the script loaded */
-        return 0;
-    if (s->demo[0] && run_demo(a, s, depth, press, where, err, n))
-        return -1;
-    /* a class quiz is an event, not a screen: it runs when its step is taken, never again
-     * when a replay (b, space back to the plan, a recorded position) passes it */
-    int quiz_now = !p || !p->presenter || (depth == 0 && !p->replaying);
-    if (s->quiz[0] && quiz_now && run_quiz(a, s, where, err, n))
-        return -1;
-    if (s->lesson[0]) {
-        int li = lesson_find(&a->s->course, s->lesson);
-        if (li < 0) {
-            snprintf(err, n, "%s: no lesson \"%s\" in the course", where, s->lesson);
-            return -1;
-        }
-        const Lesson *l = &a->s->course.lessons[li];
-        if (l->broken || s->page > l->n_pages) {
-            snprintf(err, n, "%s: lesson %s has no page %d (1..%d)%s", where, s->lesson, s->page,
-                     l->n_pages, l->broken ? "; it is broken" : "");
-            return -1;
-        }
-        if (a->overlay)
-            app_overlay_close(a);
-        app_open(a, li, s->page - 1);
-    }
-    if (s->type[0]) {
-        if (!app_page(a) || !(a->s->allowed & C_EDIT)) {
-            snprintf(err, n, "%s: \"type\": this page's widget takes no sentence (no e key)",
-                     where);
-            return -1;
-        }
-        press(a, 'e');
-        press(a, KEY_CTRL('u'));
-        for (const char *c = s->type; *c; c++)
-            press(a, (unsigned char)*c);
-        press(a, '\r');
-    }
-    char keys[256];
-    snprintf(keys, sizeof keys, "%s", s->keys);
-    for (char *save = NULL, *t = strtok_r(keys, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        int k = keys_parse_name(t);
-        if (k < 0) {
-            snprintf(err, n, "%s: unknown key \"%s\" (a character, space, enter, esc, tab, "
-                     "backspace, up, down, left, right, home, end, pgup, pgdn, del, ctrl-x)",
-                     where, t);
-            return -1;
-        }
-        if (quits(a, k)) {
-            snprintf(err, n, "%s: key \"%s\" would end the lecture (the room would see a "
-                     "shell); a plan never quits: q at the end is the teacher's", where, t);
-            return -1;
-        }
-        if (!demo_key_used(a, k)) {
-            const Page *pg = app_page(a);
-            snprintf(err, n, "%s: key \"%s\" does nothing on %s page %d (%s)%s", where, t,
-                     pg ? a->s->course.lessons[a->s->lesson].id : "this", a->s->page + 1,
-                     pg ? pg->title : "no page", a->overlay ? " with an overlay open" : "");
-            return -1;
-        }
-        press(a, k);
-        if (a->quit) { /* the rule for demos and lecture plans alike: a step never ends the
-                        * show (demo --check and present --plan --check fail on it) */
-            snprintf(err, n, "%s: key \"%s\" quits the presenter: a step must not end the "
-                     "show (the presenter quits with q after the last step)", where, t);
-            return -1;
-        }
-    }
-    if (p) { /* the caption belongs to this step: it leaves with it */
-        if (s->caption[0]) {
-            snprintf(p->caption, sizeof p->caption, "%s", s->caption);
-            p->cap_on = 1;
-        } else if (!s->demo[0]) {
-            p->cap_on = 0;
-        }
-        present_mark(a, &p->mark);
-    }
-    return 0;
+    App *a = ((Press *)ctx)->a;
+    if (a->overlay)
+        app_overlay_close(a);
+    app_open(a, lesson, page);
 }
 
-static int run_demo(App *a, const DemoStep *s, int depth, void (*press)(App *a, int k),
-                    const char *where, char *err, size_t n)
+static void h_type(void *ctx, const char *sentence)
 {
-    char path[1024], e2[4000];
-    if (depth >= 3) {
-        snprintf(err, n, "%s: \"demo\": demos nested deeper than 3 (one plays itself?)", where);
-        return -1;
-    }
-    if (demo_resolve(s->demo, path, sizeof path)) {
-        snprintf(err, n, "%s: \"demo\": no demo \"%s\" (a file, or a shipped name: attend demo "
-                 "--list)", where, s->demo);
-        return -1;
-    }
-    Demo *d = malloc(sizeof *d);
-    if (!d) {
-        snprintf(err, n, "%s: out of memory", where);
-        return -1;
-    }
-    if (demo_load(d, path, e2, sizeof e2)) {
-        snprintf(err, n, "%s: \"demo\": %s does not load: %s", where, s->demo, e2);
-        free(d);
-        return -1;
-    }
-    int to = s->demo_to ? s->demo_to : d->n_steps, rc = 0;
-    if (to > d->n_steps) {
-        snprintf(err, n, "%s: \"to\": %s has %d steps, not %d", where, s->demo, d->n_steps, to);
-        free(d);
-        return -1;
-    }
-    if (a->present)
-        a->present->cap_on = 0;
-    for (int i = 0; i < to && !rc; i++)
-        rc = run_step(a, d, i, depth + 1, press, err, n);
-    free(d);
-    return rc;
+    Press *x = ctx;
+    x->press(x->a, 'e');
+    x->press(x->a, KEY_CTRL('u'));
+    for (const char *c = sentence; *c; c++)
+        x->press(x->a, (unsigned char)*c);
+    x->press(x->a, '\r');
+}
+
+static void h_press(void *ctx, int k)
+{
+    Press *x = ctx;
+    x->press(x->a, k);
+}
+
+static int h_used(void *ctx, int k)
+{
+    return demo_key_used(((Press *)ctx)->a, k);
+}
+
+static int h_ended(void *ctx)
+{
+    return ((Press *)ctx)->a->quit;
+}
+
+static int h_overlay(void *ctx)
+{
+    return ((Press *)ctx)->a->overlay != NULL;
+}
+
+static void h_mark(void *ctx, SessionMark *m)
+{
+    present_mark(((Press *)ctx)->a, m);
 }
 
 int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), char *err, size_t n)
 {
-    return run_step(a, d, i, 0, press, err, n);
+    Press x = {a, press};
+    const PlanHooks h = {
+        .ctx = &x, .open = h_open, .type = h_type, .press = h_press, .used = h_used,
+        .quits = h_quits, .ended = h_ended, .overlay = h_overlay, .quiz = h_quiz,
+        .mark = h_mark,
+    };
+    return session_plan_step(a->s, d, i, &h, a->present ? &a->present->plan : NULL, err, n);
 }
 
 static void schedule(App *a)
@@ -279,7 +188,7 @@ static void run_steps(App *a, int from, int to)
             app_msg(a, 1, "%s", demo_room_error(err, room, sizeof room));
     p->rec_mute--;
     p->demo_pos = to;
-    present_mark(a, &p->mark);
+    present_mark(a, &p->plan.mark);
     if (p->demo_moved)
         p->demo_moved(a, to);
 }
@@ -331,12 +240,12 @@ int demo_start(App *a, const char *path, double auto_s, void (*press)(App *a, in
 static void replay(App *a, int to)
 {
     Present *p = a->present;
-    p->cap_on = 0;
+    p->plan.cap_on = 0;
     if (a->overlay)
         app_overlay_close(a);
-    p->replaying = 1;
+    p->plan.replaying = 1;
     run_steps(a, 0, to);
-    p->replaying = 0;
+    p->plan.replaying = 0;
     schedule(a);
 }
 
@@ -347,7 +256,7 @@ int demo_suspended(const App *a)
     if (!p || !p->demo || p->demo_pos == 0)
         return 0;
     present_mark(a, &now);
-    return !present_mark_same(&now, &p->mark);
+    return !present_mark_same(&now, &p->plan.mark);
 }
 
 int demo_key(App *a, int k)

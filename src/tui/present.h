@@ -12,6 +12,7 @@
 #include "demo.h"
 #include "fileio.h"
 #include "present_state.h"
+#include "session_plan.h"
 #include "quiz.h"
 #include "tui.h"
 
@@ -45,10 +46,7 @@ void present_end(App *a);
 /* Where a plan's step left the screen: the page and a signature of the state on it (the
  * controls, the sentence, layer and head...). A caption shows, and the plan goes on, only
  * while the screen is still there. */
-typedef struct {
-    int lesson, page;
-    unsigned long long sig;
-} PlanMark;
+typedef SessionMark PlanMark;
 
 /* The screen's mark now (demo_play.c). */
 void present_mark(const App *a, PlanMark *m);
@@ -78,12 +76,9 @@ typedef struct Present {
     int demo_pos;        /* steps run so far */
     double demo_auto;    /* --auto seconds, 0: Space steps */
     long long demo_next; /* when --auto runs the next step (monotonic ms) */
-    char caption[300];   /* the current step's caption ("" none), shown while cap_on and the
-                            screen is still mark */
-    int cap_on;
-    PlanMark mark;       /* where the last step (or replay) left the screen */
+    PlanState plan;      /* the current step's caption and where it left the screen; a
+                            replay (b, space back to the plan) asks no class quiz */
     int plan_checking;   /* 1: --check runs the steps headless (no room, no files) */
-    int replaying;       /* 1: b or space back to the plan replays the steps (no class quiz) */
     char plan_name[300]; /* how a recording names the plan played (its path or shipped name) */
     QuizSet *quiz;       /* a plan's class quiz being asked (owned), NULL when none */
     int quiz_shown;

@@ -252,6 +252,47 @@ static void test_train(void)
     unlink(path);
 }
 
+/* Common words are kept whole when the text has them min_count times; natural: an everyday or
+ * common word that is a kept word plus an inflection is not, it reads as stem + piece. */
+static void test_common(void)
+{
+    const char *every[] = {"walk", "chase"};
+    /* "cats" before "cat": the stems are decided first whatever the lists' order */
+    const char *common[] = {"walking", "cats", "chased", "sleeping", "station", "quokka", "cat"};
+    SubwordOpts o = {.n_words = 1, .min_count = 2, .n_pieces = 0, .natural = 1, /* no merges */
+                     .everyday = every, .n_everyday = 2, .common = common, .n_common = 7};
+    Vocab v;
+    char err[256], out[512];
+    TokenizeInfo info;
+    CHECK(subword_train(TEXT, &o, &v, err, sizeof err) == 0, "%s", err);
+    static const char *const SPLIT[][2] = {
+        {"walking", "walk|##ing"}, {"chased", "chase|##d"}, {"cats", "cat|##s"},
+        {"sleeping", "sleeping"}, {"walk", "walk"}, {"cat", "cat"}};
+    for (size_t i = 0; i < sizeof SPLIT / sizeof *SPLIT; i++)
+        CHECK(strcmp(toks(&v, SPLIT[i][0], out, sizeof out, &info), SPLIT[i][1]) == 0,
+              "%s is %s, not %s", SPLIT[i][0], out, SPLIT[i][1]);
+    /* too rare in the text (station once, quokka never): not kept; the inflections are pieces */
+    CHECK(vocab_id(&v, "station") < 0 && vocab_id(&v, "quokka") < 0 && vocab_id(&v, "cats") < 0,
+          "station %d, quokka %d, cats %d", vocab_id(&v, "station"), vocab_id(&v, "quokka"),
+          vocab_id(&v, "cats"));
+    CHECK(vocab_id(&v, "##ing") >= 0 && vocab_id(&v, "##ers") >= 0 && vocab_id(&v, "##est") >= 0,
+          "the inflections are pieces");
+    /* the kept words come after the counted one, in the lists' order */
+    int the = vocab_id(&v, "the");
+    CHECK(vocab_id(&v, "walk") == the + 1 && vocab_id(&v, "chase") == the + 2 &&
+          vocab_id(&v, "sleeping") == the + 3 && vocab_id(&v, "cat") == the + 4,
+          "walk %d chase %d sleeping %d cat %d after the %d", vocab_id(&v, "walk"),
+          vocab_id(&v, "chase"), vocab_id(&v, "sleeping"), vocab_id(&v, "cat"), the);
+    vocab_free(&v);
+    /* not natural: the same counts, no inflection rule, no inflection pieces */
+    o.natural = 0;
+    CHECK(subword_train(TEXT, &o, &v, err, sizeof err) == 0, "%s", err);
+    CHECK(vocab_id(&v, "cats") >= 0 && vocab_id(&v, "walking") >= 0 &&
+          vocab_id(&v, "station") < 0 && vocab_id(&v, "##ers") < 0,
+          "greedy: cats %d walking %d", vocab_id(&v, "cats"), vocab_id(&v, "walking"));
+    vocab_free(&v);
+}
+
 /* The shipped word-level model files have no "tokenizer" and load as VOCAB_WORDS. */
 static void test_old_models(void)
 {
@@ -271,6 +312,7 @@ int main(void)
     test_handmade();
     test_split_rules();
     test_train();
+    test_common();
     test_old_models();
     return t_done("test_subword");
 }
