@@ -53,6 +53,18 @@ expect "the top guess after \"rug\" (position 5), in parts" "a typed sentence ru
 out=$(printf 'q\n' | "$ATTEND" --plain --lesson "$LESSON" --page 1 2>&1)
 check "plain mode says the effect table" has "^$head: looks at .*knocked out \+?$dloss\." "$out"
 
+# the pair: both models at once, each second copy's loss as attend heads measures it
+start 80 24 -- --lesson one-layer-or-two --page 3
+expect "2 layers: induction" "the pair page shows the two-layer model"
+expect "1 layer: induction-1layer" "beside the one-layer model"
+for m in induction-1layer induction; do
+    want=$("$ATTEND" heads --model "$m.json" --format json |
+        /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.2f %.2f" % (d["loss_first_copy"], d["loss_second_copy"]))')
+    read -r f2 s2 <<<"$want"
+    check "$m: copy losses $f2 and $s2 (attend heads) on screen" has "loss 1st copy $f2  2nd $s2" "$(screen)"
+done
+expect_gone "more rows" "the whole widget fits at 80x24"
+
 # an opened Hugging Face model: the attribution page's numbers are dump --attribute's
 PY=/usr/bin/python3
 if "$PY" -c 'import torch, numpy, regex' 2>/dev/null &&

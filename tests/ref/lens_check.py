@@ -492,6 +492,52 @@ def lesson_patch_check():
               "L%s.h%s" % (l, h), frac, best["name"], best["fraction"], clean, bad))
 
 
+def effect_check(M, model_args, page, sent, what):
+    """The effect widget (lesson 22, plain mode) at every position (n/N) against the reference:
+    the top guess and its loss, and per head its peak weight and key, its push (the reference's
+    attribution part) and the loss with its weights.V zeroed (the reference's patch hook)."""
+    import re
+    state = tempfile.mkdtemp(prefix="attend-lens-state-")
+    env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
+    rc, out, _ = run(model_args + ["--sentence", sent, "--format", "json"])
+    ids = json.loads(out)["token_ids"] if rc == 0 else []
+    n = len(ids)
+    keys = "N\n" * (n - 1) + "q\n"
+    p = subprocess.run([ATTEND, "--plain"] + (model_args if model_args[1] != "data/induction.json" else []) +
+                       ["--lesson", "what-a-head-does", "--page", str(page)], input=keys,
+                       capture_output=True, text=True, timeout=600, env=env)
+    shutil.rmtree(state, ignore_errors=True)
+    blocks = re.findall(r'Attention vs effect after "(.*?)" \(position (\d+)\): the top guess is "(.*?)", '
+                        r'loss (-?[\d.]+).*?\n(?:Layer \d+\'s heads\.\n)?Each head.*?\n((?:L\d+\.h\d+: .*\n)+)',
+                        p.stdout)
+    check(len(blocks) == n, "%s: the effect widget reads at each of the %d positions in plain mode (%d read)"
+          % (what, n, len(blocks)))
+    ref = forward(M, ids)
+    worst, bad = 0.0, ""
+    for _, pos, _, loss, rows in blocks:
+        i = int(pos)
+        lp = torch.log_softmax(ref["logits"][i], -1)
+        tok = int(torch.argmax(lp).item())
+        base = -lp[tok].item()
+        worst = max(worst, abs(base - float(loss)))
+        parts = ref_parts(M, ref, ids, tok, i)
+        for m in re.finditer(r'L(\d+)\.h(\d+): looks at ".*?" ([\d.]+); push ([-+][\d.]+); knocked out ([-+][\d.]+)\.',
+                             rows):
+            l, h, w, push, dl = int(m.group(1)), int(m.group(2)), float(m.group(3)), float(m.group(4)), float(m.group(5))
+            dh = M["dh"]
+            zero = torch.zeros(n, dh, dtype=torch.float64)
+            ko = forward(M, ids, patch=(l, h, zero))
+            want = -torch.log_softmax(ko["logits"][i], -1)[tok].item() - base
+            peak = ref["weights"][l][h][i].max().item()
+            e = max(abs(want - dl), abs(peak - w), abs(parts["L%d.h%d" % (l, h)] - push))
+            if e > 0.0055:
+                bad = "position %d L%d.h%d: loss change %+.3f (reference %+.3f), weight %.3f (%.3f), push %+.3f (%+.3f)" % (
+                    i, l, h, dl, want, w, peak, push, parts["L%d.h%d" % (l, h)])
+            worst = max(worst, e)
+    check(blocks and not bad, "%s: every head's weight, push and loss change knocked out, at every position, "
+          "as the reference's (to the 2 decimals shown; max diff %.4f)%s" % (what, worst, (" " + bad) if bad else ""))
+
+
 def refusals(tmp):
     rc, _, err = run(["--model", "data/translate.json", "--sentence", "the cat", "--target", "le chat", "--lens"])
     check(rc == 1 and "encoder-decoder" in err, "an encoder-decoder model is refused, saying why: " + err.strip()[:90])
@@ -544,6 +590,8 @@ def main():
         corrupt = " ".join(seg + [words[20]] + seg[1:])
         model_checks(M, "data/induction.json", clean, [corrupt], "induction.json", word=seg[1])
         circuits_check(M, "data/induction.json", vocab, "induction.json")
+        effect_check(M, ["--model", "data/induction.json"], 1, "lion key moon cat lion key moon",
+                     "lesson 22 page 1 (induction.json)")
         M, vocab = attend_model("data/wordnet.json")
         model_checks(M, "data/wordnet.json", "she sat by the river bank .",
                      ["he sat by the river bank .", "she sat by the river shore .", "she ran by the river bank ."],
@@ -557,6 +605,8 @@ def main():
             W = {k[len(spec[5]):] if k.startswith(spec[5]) else k: v for k, v in W.items()}
             M = gpt2_model(W, cfg) if cfg["model_type"] == "gpt2" else llama_model(W, cfg)
             circuits_check(M, d, None, spec[0])
+            if spec[0] == "gpt2-f32":
+                effect_check(M, ["--model", d], 3, "the cat sat on the mat", "lesson 22 page 3 on " + spec[0])
             model_checks(M, d, "she sat by the river bank.",
                          ["he sat by the river bank.", "she sat by the river band.", "she ran by the river bank.",
                           "we sat by the river bank."], spec[0])
