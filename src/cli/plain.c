@@ -62,6 +62,17 @@ void plain_sayf(Plain *p, const char *fmt, ...)
 
 /* ---- pages ---- */
 
+void plain_say_lab(Plain *p)
+{
+    const SessionLab *l = &p->s->lab;
+    const LabShow *sh = &l->show;
+    if (!l->have)
+        plain_sayf(p, "Your last check: %s (each check is said here).", l->err);
+    else
+        plain_sayf(p, "Your last check: %s. %s%s%s", !strcmp(sh->status, "pass") ? "PASS" : "FAIL",
+                   sh->line, sh->diagnosis[0] ? "; diagnosis " : "", sh->diagnosis);
+}
+
 void plain_say_widget(Plain *p)
 {
     static char words[PLAIN_WORDS_MAX];
@@ -73,6 +84,10 @@ void plain_say_widget(Plain *p)
     session_view(p->s, &v);
     describe_widget(&io, &v, words, sizeof words);
     plain_say(p, words);
+    if (p->s->w->kind == W_LAB) {
+        session_lab_poll(p->s);
+        plain_say_lab(p);
+    }
 }
 
 void plain_say_page(Plain *p)
@@ -156,11 +171,9 @@ void plain_keys_line(Plain *p, char *out, size_t n)
     KeyState ks;
     char hints[1200] = "";
     plain_key_state(p, &ks);
-    WidgetKind kind = session_kind(p->s);
     int utf8 = ui.utf8;
     ui.utf8 = 0; /* the hints' ASCII key names: words a line can hold */
-    if (kind != W_NONE)
-        keys_hints(&ks, session_keymap(kind), session_common_hints(kind), hints, sizeof hints);
+    session_hints(p->s, &ks, hints, sizeof hints); /* the player's footer's list */
     ui.utf8 = utf8;
     size_t k = (size_t)snprintf(out, n, "Keys:");
     for (char *h = hints; *h && k < n;) {

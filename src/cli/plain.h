@@ -38,6 +38,8 @@ void plain_sayf(Plain *p, const char *fmt, ...)
     ;
 /* Says the widget in words. */
 void plain_say_widget(Plain *p);
+/* A lab page's last check, as the Session last read it (the player's lab view shows it). */
+void plain_say_lab(Plain *p);
 /* Says the prose and the widget of the current page again. */
 void plain_say_page(Plain *p);
 /* Opens a page (saving progress) and says it: title, prose, widget, keys. */

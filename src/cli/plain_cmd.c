@@ -246,6 +246,8 @@ void plain_command(Plain *p, char *line)
     if (!*s)
         return;
     memcpy(p->before_prose, p->s->prose, sizeof p->before_prose);
+    if (session_kind(p->s) == W_LAB && session_lab_poll(p->s)) /* checked since the last line */
+        plain_say_lab(p);
     char *arg = s;
     while (*arg && *arg != ' ' && *arg != '\t')
         arg++;
@@ -264,43 +266,9 @@ void plain_command(Plain *p, char *line)
 
 /* ---- help ---- */
 
-/* Keys that may be bound: the printable ones, then the named ones. */
-static const char *const NAMED_KEYS[] = {"space", "enter", "backspace", "left", "right", "up",
-                                         "down", "home", "end", "pgup", "pgdn"};
-
-/* The keys bound in keymap km, those with the same help line together ("b, j, left: ..."). */
-static void help_map(Plain *p, const KeyState *ks, Keymap km, char *done)
+static void help_line(const char *keys, const char *help, void *p)
 {
-    enum { MAX_LINES = 48 };
-    char helps[MAX_LINES][200], names[MAX_LINES][120];
-    int n = 0;
-    for (int c = 0; c < 128 + (int)(sizeof NAMED_KEYS / sizeof NAMED_KEYS[0]); c++) {
-        char name[16], help[200];
-        if (c < 128 && (c <= ' ' || c > '~'))
-            continue;
-        if (c < 128)
-            snprintf(name, sizeof name, "%c", c);
-        else
-            snprintf(name, sizeof name, "%s", NAMED_KEYS[c - 128]);
-        int k = keys_parse_name(name);
-        if (k < 0 || (c < 128 && done[c]) || !keys_key_help(ks, km, k, help, sizeof help))
-            continue;
-        if (c < 128)
-            done[c] = 1;
-        int i = 0;
-        while (i < n && strcmp(helps[i], help))
-            i++;
-        if (i == n) {
-            if (n == MAX_LINES)
-                continue;
-            snprintf(helps[n], sizeof helps[n], "%s", help);
-            names[n++][0] = '\0';
-        }
-        size_t l = strlen(names[i]);
-        snprintf(names[i] + l, sizeof names[i] - l, "%s%s", l ? ", " : "", name);
-    }
-    for (int i = 0; i < n; i++)
-        plain_sayf(p, "%s: %s", names[i], helps[i]);
+    plain_sayf(p, "%s: %s", keys, help);
 }
 
 /* Says the commands of the current page. */
@@ -309,7 +277,6 @@ static void plain_help(Plain *p)
     KeyState ks;
     plain_key_state(p, &ks);
     WidgetKind kind = session_kind(p->s);
-    Keymap maps[3] = {session_keymap(kind), kind != W_NONE ? KM_COMMON : KM_NONE, KM_GLOBAL};
     plain_say(p, "Commands, one a line:\n"
                  "next, back: the next or previous page (also space, backspace).\n"
                  "read: the page again. widget: the widget again. keys: this page's keys.\n"
@@ -325,9 +292,6 @@ static void plain_help(Plain *p)
     if (kind == W_MATRIX)
         plain_say(p, "t NAME: show another tensor; t alone lists them.");
     plain_say(p, "Keys of this page, as the player names them:");
-    char done[128] = {0};
-    for (int m = 0; m < 3; m++) {
-        if (maps[m] != KM_NONE)
-            help_map(p, &ks, maps[m], done);
-    }
+    Keymap maps[3];
+    keys_page_help(&ks, maps, session_keymaps(p->s, maps), help_line, p); /* key_command's */
 }

@@ -125,6 +125,7 @@ typedef struct {
     int has_params;       /* 1: "config" was given */
     char params_name[64]; /* its "name", or the model's */
     char lab[16];         /* lab widget: the lab's name (attend lab list) */
+    int train_steps;      /* train widget: "steps", its run's length; 0: watch.c's default */
     const Model *model2;  /* pair widget: the second model ("model2"), a course model (its
                              pointer stays valid while the course is loaded); NULL otherwise */
     char model2_name[256]; /* ... as written */

@@ -23,7 +23,7 @@
 
 static const char *const WIDGET_KEYS[] = {"kind", "sentence", "target", "model", "start",
                                           "controls", "q", "k", "v", "labels", "config", "lab",
-                                          "corrupt", "model2", NULL};
+                                          "corrupt", "model2", "steps", NULL};
 static const char *const WIDGET_REQ[] = {"kind", NULL};
 
 /* Start keys each kind reads; an unknown key is left to the start's own key check (model
@@ -559,6 +559,17 @@ static int check_kind(LjCtx *x, const cJSON *obj, const char *path, Widget *w, c
         lj_prob(x, kp, "no lab named \"%.40s\" (attend lab list)", lab->valuestring);
     else if (lab)
         snprintf(w->lab, sizeof w->lab, "%s", lab->valuestring);
+    const cJSON *steps = json_get(obj, "steps");
+    if (steps) {
+        lj_pjoin(kp, sizeof kp, path, "steps");
+        double sv = cJSON_IsNumber(steps) ? steps->valuedouble : NAN;
+        if (w->kind != W_TRAIN)
+            lj_prob_key(x, kp, "only train widgets take \"steps\" (this one is %s)", kind);
+        else if (!(sv >= 1 && sv <= LIVE_TRAIN_STEPS_MAX) || sv != (int)sv)
+            lj_prob(x, kp, "must be a whole number of steps from 1 to %d", LIVE_TRAIN_STEPS_MAX);
+        else
+            w->train_steps = (int)sv;
+    }
     if (json_get(obj, "model2") && w->kind != W_PAIR) {
         lj_pjoin(kp, sizeof kp, path, "model2");
         lj_prob_key(x, kp, "only pair widgets take \"model2\" (this one is %s)", kind);

@@ -130,8 +130,15 @@ static int run_params(LiveWidget *l, const Widget *w, const Model *m, char *err,
     return 0;
 }
 
-/* The train widget's sizes (watch_opts_defaults): what one step sees, the model it trains. */
-static int run_train(LiveWidget *l, const Model *m, char *err, size_t errlen)
+int live_train_steps(const Widget *w)
+{
+    WatchOpts o;
+    watch_opts_defaults(&o);
+    return w && w->kind == W_TRAIN && w->train_steps > 0 ? w->train_steps : o.steps;
+}
+
+/* The train widget's sizes (live_watch_opts): what one step sees, the model it trains. */
+static int run_train(LiveWidget *l, const Widget *w, const Model *m, char *err, size_t errlen)
 {
     if (!m) {
         snprintf(err, errlen, "the train widget needs a model for its vocabulary");
@@ -163,6 +170,7 @@ static int run_train(LiveWidget *l, const Model *m, char *err, size_t errlen)
     }
     WatchOpts o;
     watch_opts_defaults(&o);
+    o.steps = live_train_steps(w);
     ModelConfig mc;
     watch_model_config(&o, m->cfg.vocab_size, &mc);
     explain_put(&l->nv, "steps", o.steps, 1);
@@ -274,7 +282,7 @@ int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int
         rc = run_params(l, w, m, err, errlen);
         break;
     case W_TRAIN:
-        rc = run_train(l, m, err, errlen);
+        rc = run_train(l, w, m, err, errlen);
         break;
     case W_GENERATE:
         rc = run_generate(l, m, ids, n, full, prefix, err, errlen);

@@ -66,6 +66,11 @@ void live_start(LiveWidget *l, const Widget *w, const Model *m);
  * by widget_run (widget.c), the one place a widget runs. */
 int live_run(LiveWidget *l, const Widget *w, const Model *m, const int *ids, int n,
              Trace *full, Trace *prefix, char *err, size_t errlen);
+/* The train widget's run length: the widget's "steps" (1..LIVE_TRAIN_STEPS_MAX) when it
+ * gives them, else watch.c's default; what the Session trains, the player draws and
+ * {{x steps}} publishes (into watch_opts_defaults' steps). */
+#define LIVE_TRAIN_STEPS_MAX 100000
+int live_train_steps(const Widget *w);
 /* Frees what live_run allocated; l stays usable (zeroed). */
 void live_free(LiveWidget *l);
 /* The step names of the worked widget ("Q, K, V", "QKᵀ", ...). */

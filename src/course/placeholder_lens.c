@@ -34,6 +34,7 @@
 #include "errf.h"
 #include "heads.h"
 #include "lens.h"
+#include "model_key.h"
 #include "placeholder.h"
 
 static void put_real(const PlaceholderCtx *ctx, double v, int prec, char *out, size_t outlen)
@@ -101,42 +102,23 @@ static int knocked_logit(const Model *m, const Trace *t, int l, int h, int i, in
 
 /* circuits_heads reads the weights alone, yet every redraw of a page (and check-lessons' walk,
  * in every state it reaches) evaluates its {{circuit}}s again: the circuits of the last few
- * models are kept, each keyed by the model's address, file, weights' address and a hash of
- * every float32 weight, so a model trained in place or another loaded at the same address is
- * computed afresh. Not thread-safe (placeholders are evaluated on one thread). Returns the
+ * models are kept, each under its ModelKey (model_key.h: a model trained in place or another
+ * loaded at the same address is computed afresh). Not thread-safe (placeholders are evaluated on one thread). Returns the
  * kept result (owned here), or NULL with a message. */
 enum { CIRCUIT_MEMO = 4 };
-typedef struct {
-    const Model *m;
-    const float *data, *tok_embed;
-    size_t n_floats;
-    uint64_t hash;
-    char path[512];
+static struct {
+    ModelKey key;
     HeadCircuit *hc;
-} CircuitMemo;
-static CircuitMemo circuit_memo[CIRCUIT_MEMO];
+} circuit_memo[CIRCUIT_MEMO];
 static int circuit_memo_next;
-
-static uint64_t weights_hash(const Model *m)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a over the weights' bits */
-    for (size_t i = 0; i < m->n_floats; i++) {
-        uint32_t u;
-        memcpy(&u, &m->data[i], sizeof u);
-        h = (h ^ u) * 1099511628211ULL;
-    }
-    return h;
-}
 
 static const HeadCircuit *circuits_of(const Model *m, char *err, size_t errlen)
 {
-    uint64_t h = weights_hash(m);
-    for (int i = 0; i < CIRCUIT_MEMO; i++) {
-        const CircuitMemo *e = &circuit_memo[i];
-        if (e->hc && e->m == m && e->data == m->data && e->tok_embed == m->tok_embed &&
-            e->n_floats == m->n_floats && e->hash == h && !strcmp(e->path, m->path))
-            return e->hc;
-    }
+    ModelKey key;
+    model_key(m, &key);
+    for (int i = 0; i < CIRCUIT_MEMO; i++)
+        if (circuit_memo[i].hc && model_key_eq(&circuit_memo[i].key, &key))
+            return circuit_memo[i].hc;
     HeadCircuit *hc = calloc((size_t)m->cfg.n_layers * m->cfg.n_heads, sizeof *hc);
     if (!hc) {
         snprintf(err, errlen, "out of memory");
@@ -146,16 +128,11 @@ static const HeadCircuit *circuits_of(const Model *m, char *err, size_t errlen)
         free(hc);
         return NULL;
     }
-    CircuitMemo *e = &circuit_memo[circuit_memo_next];
+    int e = circuit_memo_next;
     circuit_memo_next = (circuit_memo_next + 1) % CIRCUIT_MEMO;
-    free(e->hc);
-    e->m = m;
-    e->data = m->data;
-    e->tok_embed = m->tok_embed;
-    e->n_floats = m->n_floats;
-    e->hash = h;
-    snprintf(e->path, sizeof e->path, "%s", m->path);
-    e->hc = hc;
+    free(circuit_memo[e].hc);
+    circuit_memo[e].key = key;
+    circuit_memo[e].hc = hc;
     return hc;
 }
 

@@ -2,6 +2,7 @@
  * activation patching, attention rollout and attention vs effect, each from src/engine/lens.c
  * on the page's own run. */
 #include "probe.h"
+#include "model_key.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,6 +153,62 @@ static int patching(Probe *p, const Widget *w, const Model *m, const Trace *t, c
     return 0;
 }
 
+/* The copies' losses, head scores and circuits depend on the weights alone (and the probes
+ * its training record gives), yet every redraw and check-lessons' every state runs the pair
+ * again: the last few models' are kept under their ModelKey (model_key.h). One thread. */
+enum { PAIR_MEMO = 4 };
+static struct {
+    ModelKey key;
+    double first, second;
+    HeadScores *sc;
+    HeadCircuit *hc;
+} pair_memo[PAIR_MEMO];
+static int pair_memo_next;
+
+/* q's losses, scores and circuits (q->sc and q->hc allocated, L·H each) for m: kept, or
+ * computed and kept. 0, or -1 with a message. */
+static int pair_measure(ProbeModel *q, const Model *m, char *err, size_t errlen)
+{
+    size_t n = (size_t)q->L * q->H;
+    ModelKey key;
+    model_key(m, &key);
+    for (int i = 0; i < PAIR_MEMO; i++)
+        if (pair_memo[i].sc && model_key_eq(&pair_memo[i].key, &key)) {
+            q->first = pair_memo[i].first;
+            q->second = pair_memo[i].second;
+            memcpy(q->sc, pair_memo[i].sc, n * sizeof *q->sc);
+            memcpy(q->hc, pair_memo[i].hc, n * sizeof *q->hc);
+            return 0;
+        }
+    HeadProbe hp;
+    heads_probe_defaults(m, &hp);
+    if (hp.n_lens < 1)
+        return errf(err, errlen, "%s is too short for repeats (max_len %d)", m->cfg.name,
+                    m->cfg.max_len);
+    if (heads_copy_loss(m, &hp, NULL, &q->first, &q->second, err, errlen) ||
+        heads_scores(m, &hp, NULL, q->sc, err, errlen) || circuits_heads(m, q->hc, err, errlen))
+        return -1;
+    HeadScores *sc = malloc(n * sizeof *sc);
+    HeadCircuit *hc = malloc(n * sizeof *hc);
+    if (!sc || !hc) { /* nothing kept: computed again next time */
+        free(sc);
+        free(hc);
+        return 0;
+    }
+    memcpy(sc, q->sc, n * sizeof *sc);
+    memcpy(hc, q->hc, n * sizeof *hc);
+    int e = pair_memo_next;
+    pair_memo_next = (pair_memo_next + 1) % PAIR_MEMO;
+    free(pair_memo[e].sc);
+    free(pair_memo[e].hc);
+    pair_memo[e].key = key;
+    pair_memo[e].first = q->first;
+    pair_memo[e].second = q->second;
+    pair_memo[e].sc = sc;
+    pair_memo[e].hc = hc;
+    return 0;
+}
+
 /* One model of the pair: its copies' losses, head scores and circuits; its guess after the
  * sentence ids (n tokens), run here unless t is its run already. */
 static int pair_model(ProbeModel *q, const Model *m, const Trace *t, char *err, size_t errlen)
@@ -165,13 +222,7 @@ static int pair_model(ProbeModel *q, const Model *m, const Trace *t, char *err, 
     q->hc = calloc((size_t)L * H, sizeof *q->hc);
     if (!q->sc || !q->hc)
         return errf(err, errlen, "out of memory");
-    HeadProbe hp;
-    heads_probe_defaults(m, &hp);
-    if (hp.n_lens < 1)
-        return errf(err, errlen, "%s is too short for repeats (max_len %d)", m->cfg.name,
-                    m->cfg.max_len);
-    if (heads_copy_loss(m, &hp, NULL, &q->first, &q->second, err, errlen) ||
-        heads_scores(m, &hp, NULL, q->sc, err, errlen) || circuits_heads(m, q->hc, err, errlen))
+    if (pair_measure(q, m, err, errlen))
         return -1;
     if (t->model == m) {
         q->next = heads_top_next(t, t->n - 1, &q->p);

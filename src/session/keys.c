@@ -876,6 +876,68 @@ const char *keys_key_help(const KeyState *a, Keymap km, int key, char *buf, size
     return NULL;
 }
 
+/* The first row of km that binds key on the current page, or -1 (what keys_lookup reads). */
+static int binding_row(const KeyState *a, Keymap km, int key)
+{
+    for (int i = 0; i < N_ROWS; i++)
+        if (ROWS[i].map == km && row_allowed(a, &ROWS[i]))
+            for (const KeyBind *b = ROWS[i].keys; b->key; b++)
+                if (b->key == key)
+                    return i;
+    return -1;
+}
+
+/* Says one documented row's keys and its first help line (keys_page_help). */
+static void page_help_say(int doc, const char *names,
+                          void (*emit)(const char *keys, const char *help, void *ctx), void *ctx)
+{
+    char help[200];
+    const char *h = ROWS[doc].help, *nl = strchr(h, '\n');
+    snprintf(help, sizeof help, "%.*s", nl ? (int)(nl - h) : (int)strlen(h), h);
+    emit(names, help, ctx);
+}
+
+void keys_page_help(const KeyState *a, const Keymap *maps, int n_maps,
+                    void (*emit)(const char *keys, const char *help, void *ctx), void *ctx)
+{
+    for (int m = 0; m < n_maps; m++) {
+        int doc = -1, shown = -1; /* the documenting row; the one whose keys names holds */
+        char names[160] = "";
+        for (int i = 0; i < N_ROWS; i++) {
+            const KeyRow *r = &ROWS[i];
+            if (r->map != maps[m])
+                continue;
+            if (r->help_key)
+                doc = i;
+            if (doc != shown && names[0])
+                page_help_say(shown, names, emit, ctx);
+            if (doc != shown)
+                names[0] = '\0';
+            shown = doc;
+            if (doc < 0 || !row_allowed(a, r))
+                continue;
+            for (const KeyBind *b = r->keys; b->key; b++) {
+                char nb[16], pad[20];
+                const char *nm = keys_demo_name(b->key, nb, sizeof nb);
+                int j = 0;
+                while (j < m && binding_row(a, maps[j], b->key) < 0)
+                    j++;
+                if (!nm || j < m || binding_row(a, maps[m], b->key) != i)
+                    continue; /* unnamed, or bound by an earlier keymap or row */
+                snprintf(pad, sizeof pad, ", %s,", nm);
+                char have[170];
+                snprintf(have, sizeof have, ", %s,", names);
+                if (strstr(have, pad)) /* another code of the same name (enter, backspace) */
+                    continue;
+                size_t l = strlen(names);
+                snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", nm);
+            }
+        }
+        if (names[0])
+            page_help_say(shown, names, emit, ctx);
+    }
+}
+
 static const char *section_of(Keymap km)
 {
     for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++)

@@ -135,6 +135,13 @@ const char *keys_key_name(int k, char *buf, size_t n);
  * mask on/off"; an undocumented alias: the row above it), in buf; NULL when unbound. */
 const char *keys_key_help(const KeyState *s, Keymap km, int key, char *buf, size_t n);
 
+/* Says the keys bound on the current page in maps[0..n_maps-1] (a key under the first map
+ * that binds it, as a lookup finds it): emit(keys, help, ctx) once per documented row, keys
+ * the names keys_parse_name reads ("b, j, left"), help the row's first help line. Plain
+ * mode's help is this list. */
+void keys_page_help(const KeyState *s, const Keymap *maps, int n_maps,
+                    void (*emit)(const char *keys, const char *help, void *ctx), void *ctx);
+
 /* The key a demo script names ("m", "space", "enter", "esc", "tab", "backspace", "up",
  * "down", "left", "right", "home", "end", "pgup", "pgdn", "del", "ctrl-u"); -1 if unknown.
  * keys_demo_name is its inverse (NULL for a key a script cannot name). */

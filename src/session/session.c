@@ -31,6 +31,7 @@ void session_delete(Session *s)
     }
     live_free(&s->live);
     session_train_free(s);
+    session_lab_free(s);
     lesson_free_course(&s->course);
     progress_free(&s->prog);
     free(s->snap);
@@ -413,6 +414,7 @@ int session_open(Session *s, int lesson, int page, Change *ch)
         snprintf(s->msg, sizeof s->msg,
                  "the model of this page did not load (see attend check-lessons)");
     session_reset_widget(s);
+    session_lab_poll(s); /* a lab page: its last check, read as it opens */
     save_progress(s);
     session_snap(s);
     return page_change(s, ch, CH_PAGE, WHY_NONE, NULL);

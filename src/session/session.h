@@ -15,6 +15,7 @@
 #include "attend_assert.h"
 #include "describe.h"
 #include "keys.h"
+#include "lab.h"
 #include "lesson.h"
 #include "live.h"
 #include "model.h"
@@ -47,6 +48,16 @@ typedef struct {
     } rep;
     char err[300];
 } SessionTrain;
+
+/* A lab page's last check (session_lab.c): the lab's show file as last read. */
+typedef struct {
+    int read;                /* 1: the file was looked for (lab and mtime say which) */
+    char lab[16];            /* the lab it was read for */
+    double mtime;            /* the file's modification time (+ size) when read, -1: none */
+    int have;                /* 1: show holds the file's contents */
+    LabShow show;
+    char err[200];           /* why there is nothing to show ("no check yet", a bad file) */
+} SessionLab;
 
 typedef struct {
     const Model *model;
@@ -168,6 +179,7 @@ typedef struct Session {
     float equiv;             /* max|Attn(PX) − P·Attn(X)|, < 0 when not computed */
     LiveWidget live;         /* explanation widgets (worked, scaling, kvcache, cost, params) */
     SessionTrain train;      /* the train widget's run */
+    SessionLab lab;          /* a lab page's last check */
 
     /* the selection both front ends show */
     int cur_r, cur_c;        /* the inspected cell (heatmap, worked) */
@@ -267,12 +279,23 @@ int session_train_repeat_step(Session *s);
 /* Frees the run (a page change, the end). */
 void session_train_free(Session *s);
 
+/* ---- session_lab.c: a lab page's last check ---- */
+/* Reads the page's lab show file again when it changed (or the page's lab did): 1 when
+ * s->lab is new (to draw or say), 0 when not, or not a lab page. */
+int session_lab_poll(Session *s);
+/* Frees the show read (the end). */
+void session_lab_free(Session *s);
+
 /* ---- session_req.c: requests and their Change ---- */
 /* The keymap of widget kind k (KM_NONE for a prose page). */
 Keymap session_keymap(WidgetKind k);
 /* The C_* bits of the shared controls whose hints a page of kind k lists (the player's
  * footer, plain mode's key line). */
 unsigned session_common_hints(WidgetKind k);
+/* Appends the page's footer hints (keys.h's "key\x1flabel\x1e"): its widget's, then the
+ * shared controls' its kind lists, as ks allows them now: the player's footer and presenter
+ * and plain mode's key line, one list. */
+void session_hints(const Session *s, const KeyState *ks, char *buf, size_t n);
 /* The keymaps a key is looked up in on the page, in order: the widget's, the shared
  * controls' (widget pages but the train widget's, whose keys are its run's), the global
  * keys'. Returns how many (at most 3). */

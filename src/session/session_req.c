@@ -8,6 +8,8 @@
 
 #include "ablation.h"
 #include "session.h"
+#include "repeat_run.h"
+#include "watch.h"
 
 /* generate's temperatures, coldest first: + and - step through them */
 static const float TEMPS[] = {0.25f, 0.5f, 0.7f, 1.0f, 1.5f, 2.0f, 3.0f};
@@ -52,6 +54,12 @@ unsigned session_common_hints(WidgetKind k)
     }
 }
 
+void session_hints(const Session *s, const KeyState *ks, char *buf, size_t n)
+{
+    WidgetKind k = session_kind(s);
+    keys_hints(ks, session_keymap(k), session_common_hints(k), buf, n);
+}
+
 int session_keymaps(const Session *s, Keymap km[3])
 {
     WidgetKind k = session_kind(s);
@@ -67,8 +75,10 @@ void session_key_state(const Session *s, KeyState *ks)
 {
     keys_state_fill(ks, s->allowed, &s->ctl, s->scores, s->all_heads, &s->live.s, s->model,
                     session_page(s));
-    ks->train_running = session_kind(s) == W_TRAIN && session_train_repeat_page(s->model)
-                            ? s->train.rep.running : s->train.running;
+    int replay = session_kind(s) == W_TRAIN && session_train_repeat_page(s->model);
+    ks->train_running = replay ? s->train.rep.running : s->train.running;
+    if (replay) /* a replay page's run is the recipe's: no mask to choose, no head to pick */
+        ks->allowed &= ~(unsigned)(C_MASK | C_HEAD | C_LAYER);
     ks->train_causal = session_train_causal(s);
 }
 
@@ -660,6 +670,17 @@ const char *session_state_line(const Session *s, char *out, size_t n)
         s->chip_cur, s->chip_pick, s->step, s->tensor, s->live.s.causal, s->live.s.scale,
         s->live.s.step, s->live.s.d_k, s->live.s.n, s->live.s.tied, s->live.s.gqa,
         s->live.s.sample, (double)s->live.s.temp, s->live.s.seed, (double)s->equiv);
+    if (session_kind(s) == W_TRAIN) /* the train widget's run (or a replay page's) */
+        PUT(" train %d %d %d %d %d,%d %d %d rep %d %d %d", s->train.run != NULL,
+            s->train.running, s->train.done, session_train_causal(s), s->train.layer,
+            s->train.head, s->train.run ? watch_steps_done(s->train.run) : -1, s->train.fresh,
+            s->train.rep.running, s->train.rep.done,
+            s->train.rep.run ? repeat_run_steps_done(s->train.rep.run) : -1);
+    if (s->lab.read && session_kind(s) == W_LAB) /* the last check both front ends show */
+        PUT(" lab %s %d %s \"%s\" \"%s\" %s %s", s->lab.lab, s->lab.have,
+            s->lab.have ? s->lab.show.status : "-", s->lab.have ? s->lab.show.line : s->lab.err,
+            s->lab.have ? s->lab.show.diagnosis : "", s->lab.have ? s->lab.show.what : "-",
+            s->lab.have && s->lab.show.have ? "matrices" : "-");
 #undef PUT
     return out;
 }

@@ -63,6 +63,7 @@ static int train_open(Session *s)
         data_path("data/corpus/english-test.txt", ep, sizeof ep);
         WatchOpts o;
         watch_opts_defaults(&o);
+        o.steps = live_train_steps(s->w);
         o.causal = t->causal;
         t->run = watch_new(vp, cp, ep, &o, t->err, sizeof t->err);
         if (!t->run)

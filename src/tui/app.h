@@ -49,7 +49,8 @@ typedef struct App App;
 typedef struct ViewOps {
     const char *name;
     WidgetKind kind;         /* the widget it draws; W_NONE for overlays and prose pages */
-    Keymap keymap;           /* its rows in the key table */
+    Keymap keymap;           /* an overlay's rows in the key table; a widget view sets none:
+                                its keys are its kind's (session_keymap), for every front end */
     int overlay;             /* 1: an overlay, every key is its own (modal) */
     int screen;              /* 1: owns the whole screen and every key, Ctrl-C and a too
                                 small terminal included (the quiz) */

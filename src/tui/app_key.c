@@ -17,21 +17,13 @@ static Request lookup(const App *a, Keymap km, int k)
     return keys_lookup(&ks, km, k);
 }
 
-/* The keymaps a key is looked up in on the page (no overlay open), in order: the page
- * view's, the shared controls' (widget pages only), the global keys'. Returns how many. */
-static int chain(const App *a, Keymap km[3])
-{
-    int n = session_keymaps(a->s, km);
-    ATTEND_ASSERT(km[0] == app_cur_view(a)->keymap); /* the view's keymap is its kind's */
-    return n;
-}
 
 Request app_key_route(const App *a, int k, Keymap *km)
 {
     KeyState ks;
     app_key_state(a, &ks);
     Keymap c[3];
-    int n = a->overlay ? 1 : chain(a, c);
+    int n = a->overlay ? 1 : session_keymaps(a->s, c); /* the widget's, controls', global */
     if (a->overlay)
         c[0] = a->overlay->keymap;
     Request r = REQ_NONE;
@@ -132,7 +124,7 @@ void app_key(App *a, int k)
     }
     const ViewOps *vo = app_cur_view(a);
     Keymap km[3];
-    int n = chain(a, km);
+    int n = session_keymaps(a->s, km); /* the widget kind's, the controls', the global */
     for (int i = 0; i + 1 < n; i++) { /* the widget's keys, then the shared controls */
         Request r = lookup(a, km[i], k);
         if (r == REQ_NONE)

@@ -173,7 +173,10 @@ static int footer_layout(App *a, const ViewOps *vo, int cols, int with_z, int dr
     char v[1024] = "", g[256] = "";
     KeyState ks;
     app_key_state(a, &ks);
-    keys_hints(&ks, vo->keymap, vo->overlay ? 0 : session_common_hints(vo->kind), v, sizeof v);
+    if (vo->overlay)
+        keys_hints(&ks, vo->keymap, 0, v, sizeof v);
+    else
+        session_hints(a->s, &ks, v, sizeof v);
     if (!vo->overlay) /* a screen overlay's footer holds its own keys only */
         keys_global_hints(&ks, with_z, g, sizeof g);
     if (!v[0] && !g[0])

@@ -57,10 +57,9 @@ static void next_title(const App *a, char *out, size_t n)
 static void page_keys(const App *a, char *out, size_t n)
 {
     char h[1024] = "", g[256] = "";
-    const ViewOps *vo = app_cur_view(a);
     KeyState ks;
     app_key_state(a, &ks);
-    keys_hints(&ks, vo->keymap, session_common_hints(vo->kind), h, sizeof h);
+    session_hints(a->s, &ks, h, sizeof h);
     keys_global_hints(&ks, 1, g, sizeof g);
     keys_hints_text(h, out, n);
     (void)g;

@@ -283,7 +283,7 @@ static int chips_need(App *a, int w)
 }
 
 const ViewOps VIEW_CHIPS = {
-    .name = "chips", .kind = W_CHIPS, .keymap = KM_CHIPS,
+    .name = "chips", .kind = W_CHIPS,
     .draw = chips_draw, .need = chips_need,
     .click = chips_click,
 };

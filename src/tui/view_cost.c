@@ -72,6 +72,6 @@ static int cost_need(App *a, int w)
 }
 
 const ViewOps VIEW_COST = {
-    .name = "cost", .kind = W_COST, .keymap = KM_COST,
+    .name = "cost", .kind = W_COST,
     .draw = cost_draw, .need = cost_need,
 };

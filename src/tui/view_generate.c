@@ -293,7 +293,7 @@ static int generate_hidden(App *a, int w, int h)
 }
 
 const ViewOps VIEW_GENERATE = {
-    .name = "generate", .kind = W_GENERATE, .keymap = KM_GENERATE,
+    .name = "generate", .kind = W_GENERATE,
     .draw = generate_draw, .need = generate_need,
     .self_scroll = 1, /* folds its earliest cache rows to fit */
     .hidden = generate_hidden,

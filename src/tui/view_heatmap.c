@@ -652,10 +652,10 @@ static int heatmap_hidden(App *a, int w, int h)
 
 
 const ViewOps VIEW_HEATMAP = {
-    .name = "heatmap", .kind = W_HEATMAP, .keymap = KM_HEATMAP,
+    .name = "heatmap", .kind = W_HEATMAP,
     .draw = heatmap_draw, .need = heatmap_need, .self_scroll = 1,
     .hidden = heatmap_hidden,
 };
 
 /* Prose-only pages: no widget. */
-const ViewOps VIEW_NONE = {.name = "prose", .kind = W_NONE, .keymap = KM_NONE};
+const ViewOps VIEW_NONE = {.name = "prose", .kind = W_NONE};

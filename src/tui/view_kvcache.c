@@ -146,7 +146,7 @@ static int kvcache_hidden(App *a, int w, int h)
 }
 
 const ViewOps VIEW_KVCACHE = {
-    .name = "kvcache", .kind = W_KVCACHE, .keymap = KM_KVCACHE,
+    .name = "kvcache", .kind = W_KVCACHE,
     .draw = kvcache_draw, .need = kvcache_need,
     .self_scroll = 1, /* folds its earliest cache rows to fit */
     .hidden = kvcache_hidden,

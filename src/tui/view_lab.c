@@ -1,56 +1,27 @@
 /* view_lab.c - a lab's page: the commands that start and watch it, and, once `attend lab
  * check` or `watch` has run (in another terminal), the verdict and one case's matrix as three
- * heatmaps: the learner's, the engine's, and their difference, read again whenever the show
- * file changes (lab_show.c writes it). */
+ * heatmaps: the learner's, the engine's, and their difference, as the Session last read the
+ * show file (session_lab.c; lab_show.c writes it). */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "app_views.h"
 #include "lab.h"
 #include "ui.h"
 
-typedef struct {
-    char lab[16];          /* the lab the show was read for */
-    double mtime;          /* the show file's modification time when read, -1 none */
-    LabShow show;
-    int have;              /* 1: show holds a file's contents */
-    char err[200];         /* why there is nothing to show ("" when there is) */
-} LabView;
-
-static LabView *st(App *a) { return app_view_state(a, &VIEW_LAB); }
-
 static const LabDef *page_lab(const App *a)
 {
     return a->s->w && a->s->w->kind == W_LAB ? lab_find(a->s->w->lab) : NULL;
 }
 
-/* The poll hook (as the notes screen follows its file): reads the show file again when it
- * changed (or the page's lab did). 1 when something new, to draw. */
+/* The poll hook (as the notes screen follows its file): the Session reads the show file
+ * again when it changed (or the page's lab did). 1 when something new, to draw. */
 static int lab_poll(App *a)
 {
-    LabView *s = st(a);
-    const LabDef *d = page_lab(a);
-    if (!s || !d)
-        return 0;
-    char path[1024], err[200];
-    struct stat sb;
-    double mt = -1;
-    if (!lab_show_path(d->name, path, sizeof path, err, sizeof err) && !stat(path, &sb))
-        mt = (double)sb.st_mtim.tv_sec + (double)sb.st_mtim.tv_nsec * 1e-9 + (double)sb.st_size;
-    if (!strcmp(s->lab, d->name) && mt == s->mtime)
-        return 0;
-    snprintf(s->lab, sizeof s->lab, "%s", d->name);
-    s->mtime = mt;
-    if (s->have)
-        lab_show_free(&s->show);
-    s->have = mt >= 0 && !lab_show_read(path, &s->show, s->err, sizeof s->err);
-    if (mt < 0)
-        snprintf(s->err, sizeof s->err, "no check yet");
-    return 1;
+    return session_lab_poll(a->s);
 }
 
 /* One matrix as shaded cells: values over [lo, hi] on the ramp; NaN '?', −∞ the mask glyph. */
@@ -131,9 +102,9 @@ static void draw_three(const LabShow *sh, Rect r, int y)
 
 static void lab_draw(App *a, Rect r)
 {
-    LabView *s = st(a);
+    const SessionLab *s = &a->s->lab;
     const LabDef *d = page_lab(a);
-    if (!s || !d) {
+    if (!d) {
         ui_put(r.y, r.x, r.w, "this page names no lab");
         return;
     }
@@ -195,7 +166,7 @@ static int lab_hidden(App *a, int w, int h)
 {
     (void)w;
     const LabDef *d = page_lab(a);
-    if (!d || !st(a))
+    if (!d)
         return 0;
     LabProgress lp;
     lab_progress_get(progress_slot_get(&a->s->prog, "labs"), d->name, &lp);
@@ -203,16 +174,8 @@ static int lab_hidden(App *a, int w, int h)
     return lines > h ? lines - h : 0;
 }
 
-static void lab_release(App *a)
-{
-    LabView *s = st(a);
-    if (s && s->have)
-        lab_show_free(&s->show);
-}
-
 const ViewOps VIEW_LAB = {
-    .name = "lab", .kind = W_LAB, .keymap = KM_NONE, .state_size = sizeof(LabView),
+    .name = "lab", .kind = W_LAB,
     .draw = lab_draw, .need = lab_need, .self_scroll = 1, .hidden = lab_hidden,
     .poll = lab_poll, .poll_ms = 250,
-    .release = lab_release,
 };

@@ -136,7 +136,7 @@ static void matrix_edited(App *a, int target)
 }
 
 const ViewOps VIEW_MATRIX = {
-    .name = "matrix", .kind = W_MATRIX, .keymap = KM_MATRIX,
+    .name = "matrix", .kind = W_MATRIX,
     .draw = matrix_draw, .key = matrix_key, .need = matrix_need, .self_scroll = 1,
     .hidden = matrix_hidden,
     .state_size = sizeof(Matrix), .reset = matrix_reset, .edited = matrix_edited,

@@ -93,5 +93,5 @@ static int pair_need(App *a, int w)
     return rows + 6;
 }
 
-const ViewOps VIEW_PAIR = {.name = "pair", .kind = W_PAIR, .keymap = KM_PROBE,
+const ViewOps VIEW_PAIR = {.name = "pair", .kind = W_PAIR,
                            .draw = pair_draw, .need = pair_need};

@@ -102,6 +102,6 @@ static int params_need(App *a, int w)
 }
 
 const ViewOps VIEW_PARAMS = {
-    .name = "params", .kind = W_PARAMS, .keymap = KM_PARAMS,
+    .name = "params", .kind = W_PARAMS,
     .draw = params_draw, .need = params_need,
 };

@@ -255,7 +255,7 @@ static void passport_edited(App *a, int target)
 }
 
 const ViewOps VIEW_PASSPORT = {
-    .name = "passport", .kind = W_PASSPORT, .keymap = KM_PASSPORT,
+    .name = "passport", .kind = W_PASSPORT,
     .draw = passport_draw, .key = passport_key, .need = passport_need, .self_scroll = 1,
     .hidden = passport_hidden,
     .state_size = sizeof(Passport), .reset = passport_reset, .edited = passport_edited,

@@ -351,16 +351,16 @@ static int rollout_need(App *a, int w)
     return (a->s->t ? a->s->t->n : 6) + 2;
 }
 
-const ViewOps VIEW_LENS = {.name = "lens", .kind = W_LENS, .keymap = KM_PROBE,
+const ViewOps VIEW_LENS = {.name = "lens", .kind = W_LENS,
                            .draw = lens_draw, .need = lens_need, .self_scroll = 1,
                            .hidden = compact_hidden};
-const ViewOps VIEW_ATTRIB = {.name = "attribution", .kind = W_ATTRIB, .keymap = KM_PROBE,
+const ViewOps VIEW_ATTRIB = {.name = "attribution", .kind = W_ATTRIB,
                              .draw = attrib_draw, .need = attrib_need, .self_scroll = 1,
                              .hidden = compact_hidden};
-const ViewOps VIEW_EFFECT = {.name = "effect", .kind = W_EFFECT, .keymap = KM_PROBE,
+const ViewOps VIEW_EFFECT = {.name = "effect", .kind = W_EFFECT,
                              .draw = effect_draw, .need = effect_need, .self_scroll = 1,
                              .hidden = effect_hidden};
-const ViewOps VIEW_PATCH = {.name = "patching", .kind = W_PATCH, .keymap = KM_PROBE,
+const ViewOps VIEW_PATCH = {.name = "patching", .kind = W_PATCH,
                             .draw = patch_draw, .need = patch_need};
-const ViewOps VIEW_ROLLOUT = {.name = "rollout", .kind = W_ROLLOUT, .keymap = KM_PROBE,
+const ViewOps VIEW_ROLLOUT = {.name = "rollout", .kind = W_ROLLOUT,
                               .draw = rollout_draw, .need = rollout_need};

@@ -70,6 +70,6 @@ static int scaling_need(App *a, int w)
 }
 
 const ViewOps VIEW_SCALING = {
-    .name = "scaling", .kind = W_SCALING, .keymap = KM_SCALING,
+    .name = "scaling", .kind = W_SCALING,
     .draw = scaling_draw, .need = scaling_need,
 };

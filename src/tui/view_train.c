@@ -284,6 +284,7 @@ static void train_draw(App *a, Rect r)
     }
     WatchOpts o;
     watch_opts_defaults(&o);
+    o.steps = live_train_steps(a->s->w);
     int y = r.y, causal = session_train_causal(a->s);
     attron(COLOR_PAIR(UI_ACCENT));
     WatchRun *run = run_of(a);
@@ -358,7 +359,7 @@ static void train_release(App *a)
 }
 
 const ViewOps VIEW_TRAIN = {
-    .name = "train", .kind = W_TRAIN, .keymap = KM_TRAIN,
+    .name = "train", .kind = W_TRAIN,
     .state_size = sizeof(TrainState), .draw = train_draw, .need = train_need,
     .tick = train_tick, .release = train_release, .self_scroll = 1, .hidden = train_hidden,
     .changed = train_changed, /* its key state is the Session's */

@@ -317,6 +317,6 @@ static int worked_need(App *a, int w)
 
 
 const ViewOps VIEW_WORKED = {
-    .name = "worked", .kind = W_WORKED, .keymap = KM_WORKED,
+    .name = "worked", .kind = W_WORKED,
     .draw = worked_draw, .need = worked_need,
 };

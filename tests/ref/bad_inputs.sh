@@ -233,6 +233,8 @@ t 1 "start.head" -- "$A" check-lessons "$(les head "{\"id\": \"x\", \"title\": \
 t 1 "not in the vocabulary|zorblax" -- "$A" check-lessons "$(les word "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the zorblax\"}}]}")"
 t 1 "start.order[0]|token position" -- "$A" check-lessons "$(les order2 "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"chips\", \"sentence\": \"the cat\", \"start\": {\"order\": [1e300, 0]}}}]}")"
 t 1 "start.order|permutation" -- "$A" check-lessons "$(les order "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"chips\", \"sentence\": \"the cat\", \"start\": {\"order\": [0, 0]}}}]}")"
+t 1 "01-x.json:1:|widget.steps|only train widgets take" -- "$A" check-lessons "$(les steps1 "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\", \"steps\": 5}}]}")"
+t 1 "widget.steps|whole number of steps from 1 to 100000" -- "$A" check-lessons "$(les steps2 "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"widget\": {\"kind\": \"train\", \"steps\": 1e300}}]}")"
 t 1 "unknown placeholder|wieght" -- "$A" check-lessons "$(les ph "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{\"title\": \"P\", \"prose\": \"{{wieght 1 1}}\", \"widget\": {\"kind\": \"heatmap\", \"sentence\": \"the cat\"}}]}")"
 t 1 "unknown question kind \"essay\"" -- "$A" check-lessons "$(les q "{\"id\": \"x\", \"title\": \"T\", \"pages\": [{$P, \"questions\": [{\"id\": \"q\", \"kind\": \"essay\", \"prompt\": \"?\"}]}]}")"
 t 1 "no lesson in this course has id" -- "$A" check-lessons "$(les req '{"id": "x", "title": "T", "requires": ["nope"], "pages": []}')"

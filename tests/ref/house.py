@@ -184,6 +184,33 @@ check(len(bound) > 50 and not unhandled,
       "every request the key table binds (%d) has a handler in the Session, a view or a front end"
       % len(bound) + "".join("\n    no handler: " + r for r in unhandled))
 
+# a widget's keys have one source, session_keymap (session_req.c): a widget view (a ViewOps
+# with a widget kind) sets no keymap of its own, and nothing else maps a kind to a keymap
+VIEWOPS = re.compile(r"ViewOps\s+\w+\s*=\s*\{([^;]*?)\};", re.S)
+KIND_TO_KM = re.compile(r"W_[A-Z]+\s*[:?]\s*(?:return\s+)?KM_[A-Z]+")
+
+
+def keymap_copies(texts):
+    """Widget views that set their own keymap, and kind -> keymap maps outside the Session's."""
+    bad = []
+    for path, text in sorted(texts.items()):
+        t = strip_comments(text)
+        for m in VIEWOPS.finditer(t):
+            if re.search(r"\.kind\s*=\s*W_(?!NONE\b)", m.group(1)) and ".keymap" in m.group(1):
+                bad.append("%s: a widget view sets .keymap (its keys are session_keymap(kind))" % path)
+        if path != "session/session_req.c" and KIND_TO_KM.search(t):
+            bad.append("%s: maps a widget kind to a keymap (session_keymap does)" % path)
+    return bad
+
+
+km_copies = keymap_copies(files)
+check(not km_copies, "a widget's keymap has one source, session_keymap" +
+      "".join("\n    " + b for b in km_copies))
+with open(os.path.join(ROOT, "tests", "fixtures", "house", "view_keymap.c"), encoding="utf-8") as fh:
+    check(len(keymap_copies({"tui/view_keymap.c": fh.read()})) == 2,
+          "the keymap rule catches a view's own keymap and its own kind -> keymap map "
+          "(tests/fixtures/house/view_keymap.c)")
+
 # which stack is shown: one rule, model_self_stack / model_output_stack / model_view_stack
 # (trace.c), never a ternary of its own on the architecture
 ARCH_TERNARY = re.compile(r"ARCH_(DECODER|ENCODER|ENCDEC)\s*\)?\s*\?\s*STACK_")
