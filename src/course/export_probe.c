@@ -104,7 +104,7 @@ static int rows_of(const ExportView *v, const Probe *p, char *title, size_t tn, 
             for (int j = 1; j < n; j++)
                 if (R[(size_t)r * n + j] > R[(size_t)r * n + best])
                     best = j;
-            snprintf(rows[k].label, sizeof rows[k].label, "%d %.20s", r, tok(v, m, t->src[r]));
+            snprintf(rows[k].label, sizeof rows[k].label, "%d %.16s", r, tok(v, m, t->src[r]));
             snprintf(rows[k].text, sizeof rows[k].text, "\"%s\" %.3f", tok(v, m, t->src[best]),
                      R[(size_t)r * n + best]);
             rows[k].value = rows[k].bar = R[(size_t)r * n + best];
