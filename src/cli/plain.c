@@ -161,16 +161,11 @@ void plain_turn(Plain *p, int dir)
 
 /* ---- keys: the key table's names for what a page offers ---- */
 
-void plain_key_state(const Plain *p, KeyState *s)
-{
-    session_key_state(p->s, s);
-}
-
 void plain_keys_line(Plain *p, char *out, size_t n)
 {
     KeyState ks;
     char hints[1200] = "";
-    plain_key_state(p, &ks);
+    session_key_state(p->s, &ks);
     int utf8 = ui.utf8;
     ui.utf8 = 0; /* the hints' ASCII key names: words a line can hold */
     session_hints(p->s, &ks, hints, sizeof hints); /* the player's footer's list */

@@ -51,8 +51,6 @@ void plain_page_change(Plain *p, const Change *ch);
 void plain_turn(Plain *p, int dir);
 /* The one-line list of the keys that matter on this page ("m mask, v scores, next, ..."). */
 void plain_keys_line(Plain *p, char *out, size_t n);
-/* What the key table's conditions read (the Session's, and the train widget's mask). */
-void plain_key_state(const Plain *p, KeyState *s);
 
 /* ---- plain_say.c ---- */
 /* Says a Change of the Session: what changed, first, with what the widget's numbers did;

@@ -144,7 +144,7 @@ static int key_command(Plain *p, int k, const char *arg)
     KeyState ks;
     Keymap km[3];
     Change ch;
-    plain_key_state(p, &ks);
+    session_key_state(p->s, &ks);
     int n = session_keymaps(p->s, km);
     for (int i = 0; i + 1 < n; i++) {
         Request r = keys_lookup(&ks, km[i], k);
@@ -275,7 +275,7 @@ static void help_line(const char *keys, const char *help, void *p)
 static void plain_help(Plain *p)
 {
     KeyState ks;
-    plain_key_state(p, &ks);
+    session_key_state(p->s, &ks);
     WidgetKind kind = session_kind(p->s);
     plain_say(p, "Commands, one a line:\n"
                  "next, back: the next or previous page (also space, backspace).\n"
