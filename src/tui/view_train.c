@@ -178,6 +178,9 @@ static int train_tick(App *a)
         s->measure = 1;
         if (rc < 0)
             app_msg(a, 1, "training stopped: %s", a->s->train.err);
+        else /* "training..." would outlive the run */
+            app_msg(a, 0, "trained %d steps: w saves the model, r resets",
+                    watch_steps_done(run_of(a)));
     } else if (watch_steps_done(run_of(a)) % TR_MEASURE_EVERY == 0) {
         s->measure = 1;
     }

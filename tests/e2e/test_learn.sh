@@ -55,5 +55,15 @@ expect "causal mask OFF while training: the cheating run" "m before training sta
 expect "causal mask OFF (cheating)" "the header says the mask is off"
 keys q
 expect_exit 0 "q quits cleanly while a run is loaded"
+
+# a run that ends says so: "training..." does not outlive it (parity's four-step fixture)
+start 80 24 -- --lessons "$ROOT/tests/fixtures/parity-train"
+expect "Press t" "the four-step run's page opens"
+keys t
+expect "[done]" "the run ends"
+expect "trained 4 steps" "the status line says the run ended"
+check "no stale 'training...' once it ended" sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qF 'training...'"
+keys q
+expect_exit 0 "q quits after the run"
 echo "$E2E_PASS passed, $E2E_FAIL failed"
 [ "$E2E_FAIL" -eq 0 ]
