@@ -133,7 +133,9 @@ int train_cross_alignment(const Model *m, const Corpus *c, int layer, int head,
             const TraceEntry *w = trace_find(t, STACK_DEC, layer, SUB_CROSS, h, T_WEIGHTS);
             if (!w)
                 goto out;
-            for (int k = 0; k < mm_ * n; k++)
+            /* the decoder's mm_ - 1 rows (one per French word), not mm_: the map holds no
+             * row for the last input word, and a lazily computed map ends right there */
+            for (int k = 0; k < w->rows * w->cols && k < (mm_ - 1) * n; k++)
                 avg[k] += w->data[k];
         }
         int all = 1;
