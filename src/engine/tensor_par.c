@@ -1,7 +1,8 @@
 /* tensor_par.c - the forward's large products split over the cores (see tensor_par.h).
  *
- * Workers are started on the first product that splits and live as long as the process; each
- * waits on a condition variable for the next job, runs its part, and reports. The calling
+ * Workers are started on the first product that splits and live until exit (an atexit handler
+ * stops and joins them, so the process ends with no thread of its own left: valgrind clean);
+ * each waits on a condition variable for the next job, runs its part, and reports. The calling
  * thread runs part 0 itself. A part is a range of output columns (whole vector panels), so
  * every element is computed by exactly one thread with its usual chain: the bits do not depend
  * on the thread count (tests/unit/test_stream.c compares 1, 2 and 3 threads). */
@@ -19,6 +20,8 @@ static _Thread_local int in_part; /* 1 while this thread runs a part: no nesting
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER, run_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go = PTHREAD_COND_INITIALIZER, done_cv = PTHREAD_COND_INITIALIZER;
 static int n_workers;           /* started */
+static pthread_t workers[PAR_MAX];
+static int quitting;            /* exit: the workers return */
 static unsigned long gen;       /* job generation */
 static int pending;             /* workers still running the current job */
 static void (*job_fn)(void *ctx, int part, int parts);
@@ -46,8 +49,10 @@ static void *worker(void *arg)
     unsigned long seen = 0;
     pthread_mutex_lock(&mu);
     for (;;) {
-        while (gen == seen)
+        while (gen == seen && !quitting)
             pthread_cond_wait(&go, &mu);
+        if (quitting)
+            break;
         seen = gen;
         if (id >= job_parts)
             continue;
@@ -62,7 +67,21 @@ static void *worker(void *arg)
         if (--pending == 0)
             pthread_cond_signal(&done_cv);
     }
+    pthread_mutex_unlock(&mu);
     return NULL;
+}
+
+/* At exit: the workers (idle between jobs: a job runs inside one call) return and are joined. */
+static void stop_workers(void)
+{
+    pthread_mutex_lock(&mu);
+    quitting = 1;
+    int n = n_workers;
+    n_workers = 0;
+    pthread_cond_broadcast(&go);
+    pthread_mutex_unlock(&mu);
+    for (int i = 0; i < n; i++)
+        pthread_join(workers[i], NULL);
 }
 
 int tensor_par_parts(int n, int k, int m)
@@ -103,14 +122,10 @@ void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
         pthread_mutex_lock(&mu);
         static int forks_known;
         if (!forks_known)
-            forks_known = pthread_atfork(NULL, NULL, after_fork) == 0;
+            forks_known = pthread_atfork(NULL, NULL, after_fork) == 0 && atexit(stop_workers) == 0;
         while (forks_known && n_workers < parts - 1) { /* start the missing workers (once per process) */
-            pthread_t th;
-            pthread_attr_t at;
-            pthread_attr_init(&at);
-            pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-            int ok = pthread_create(&th, &at, worker, (void *)(intptr_t)(n_workers + 1)) == 0;
-            pthread_attr_destroy(&at);
+            int ok = pthread_create(&workers[n_workers], NULL, worker,
+                                    (void *)(intptr_t)(n_workers + 1)) == 0;
             if (!ok)
                 break;
             n_workers++;
