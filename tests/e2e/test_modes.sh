@@ -104,7 +104,7 @@ expect_exit 0 "Ctrl-C: quits and restores the terminal"
 # ---- fatal errors: printed after the terminal is restored ----
 start 80 24 -- --lessons "$FIXTURE" --lesson no-such-lesson
 expect_exit 1 "unknown --lesson exits 1"
-check "unknown --lesson: message on stderr" grep -q 'no lesson with id "no-such-lesson"' "$E2E_TMP/stderr"
+check "unknown --lesson: message on stderr" grep -q 'no lesson "no-such-lesson": give its number' "$E2E_TMP/stderr"
 start 80 24 -- --lessons "$E2E_TMP/missing-dir"
 expect_exit 1 "missing course directory exits 1"
 check "missing course directory: message on stderr" test -s "$E2E_TMP/stderr"
