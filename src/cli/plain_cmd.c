@@ -201,9 +201,10 @@ static int word_command(Plain *p, const char *cmd, const char *arg)
         return 1;
     }
     if (!strcmp(cmd, "lesson")) {
-        int i = arg ? lesson_find(&p->s->course, arg) : -1;
+        char why[300] = "name a lesson: its number or its id";
+        int i = arg ? lesson_lookup(&p->s->course, arg, why, sizeof why) : -1;
         if (i < 0) {
-            plain_sayf(p, "No lesson with id \"%s\"; lessons lists them.", arg ? arg : "");
+            plain_sayf(p, "%s; lessons lists them.", why);
             return 1;
         }
         p->s->only_lesson = NULL;

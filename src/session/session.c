@@ -535,11 +535,13 @@ int session_load(Session *s, const char *dir, const char *only, int page_opt, ch
     }
     int lesson = first, page = 0;
     if (only) {
-        lesson = lesson_find(&s->course, only);
+        char why[300];
+        lesson = lesson_lookup(&s->course, only, why, sizeof why);
         if (lesson < 0) {
-            snprintf(err, errlen, "no lesson with id \"%.40s\" in %.600s", only, dir);
+            snprintf(err, errlen, "--lesson: %s (lessons in %.600s)", why, dir);
             return -1;
         }
+        only = s->course.lessons[lesson].id;
         if (s->course.lessons[lesson].broken) {
             snprintf(err, errlen, "lesson \"%.40s\" is broken: %.600s", only,
                      s->course.lessons[lesson].error);

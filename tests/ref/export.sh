@@ -36,7 +36,7 @@ expect 1 "--what must be" -- "$A" export --sentence "$S" --what matrix
 expect 2 "--lesson and --page go together" -- "$A" export --lesson causal-mask
 expect 2 "--page needs a whole number from 1" -- "$A" export --lesson causal-mask --page 0
 expect 2 "either --lesson ID --page N or --sentence" -- "$A" export --lesson causal-mask --page 1 --sentence "$S"
-expect 1 "no lesson \"nope\"" -- "$A" export --lesson nope --page 1
+expect 1 'no lesson "nope": give its number' -- "$A" export --lesson nope --page 1
 np=$(/usr/bin/python3 -c 'import json,glob; print(len(json.load(open(glob.glob("lessons/*-causal-mask.json")[0]))["pages"]))')
 expect 1 "pages 1..$np, not 9" -- "$A" export --lesson causal-mask --page 9
 expect 1 "has no figure" -- "$A" export --lesson watch-it-learn --page 1

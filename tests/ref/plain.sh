@@ -163,7 +163,11 @@ if [ "$cur" = "causal-mask 1" ]; then ok; else bad "progress not saved at page 2
 
 # ---- bad options and lessons ----
 expect 2 'unknown option' -- "$A" --plain --frob
-expect 1 'no lesson with id' -- "$A" --plain --lesson no-such-lesson
+expect 1 'no lesson "no-such-lesson": give its number (1 to' -- "$A" --plain --lesson no-such-lesson
+expect 1 'could be matrix-form, multi-head' -- "$A" --plain --lesson m
+expect 1 'no lesson 99: the course has lessons 1 to' -- "$A" --plain --lesson 99
+expect 0 ', The bug nobody mentions: attention ignores order. Page 1' -- "$A" --plain --lesson 9 </dev/null
+expect 0 ', Multi-head attention: several questions at once. Page 1' -- "$A" --plain --lesson multi </dev/null
 
 # ---- one glyph rule: the replayed training curves (lesson induction-heads) read the same in
 # UTF-8 and under LANG=C, and are not one glyph repeated (a curve whose blocks all became '#') ----
