@@ -120,7 +120,7 @@ static void step_both(Both *b, int k, const char *what)
     if (k) {
         char line[8];
         snprintf(line, sizeof line, "%s", k == ' ' ? "space" : "b");
-        plain_command(b->p, line);
+        plain_plan_line(b->p, line);
         present_key(b->a, k);
         if (k == ' ')
             session_plan_space(b->s, &b->hp, b->h, 0, b->herr, sizeof b->herr);

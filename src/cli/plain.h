@@ -67,8 +67,9 @@ void plain_command(Plain *p, char *line);
 /* --plan NAME|FILE: loads the plan, says it and runs its first step. 0, or -1 with a message
  * (no such plan, or it does not load: every problem). */
 int plain_plan_start(Plain *p, const char *arg, char *err, size_t n);
-/* space / next, b, plan while a plan is presented: 1 when cmd was the plan's. */
-int plain_plan_command(Plain *p, const char *cmd);
+/* One line of input: the plan's space / next, b, plan while a plan is presented (a line of
+ * that one word), else plain_command's. */
+void plain_plan_line(Plain *p, char *line);
 /* Frees the plan (none: nothing). */
 void plain_plan_end(Plain *p);
 

@@ -257,8 +257,6 @@ void plain_command(Plain *p, char *line)
         while (*arg == ' ' || *arg == '\t')
             arg++;
     }
-    if (!*arg && plain_plan_command(p, s)) /* --plan: space, next, b, plan */
-        return;
     if (word_command(p, s, *arg ? arg : NULL))
         return;
     int k = key_of(s);

@@ -81,7 +81,7 @@ static void plain_loop(Plain *p)
             plain_say(p, p->s->prog_ok ? "End of input. Progress is saved." : "End of input.");
             break;
         }
-        plain_command(p, line);
+        plain_plan_line(p, line); /* --plan: its words first */
     }
     free(line);
 }

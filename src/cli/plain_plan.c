@@ -153,7 +153,8 @@ int plain_plan_start(Plain *p, const char *arg, char *err, size_t n)
     return 0;
 }
 
-int plain_plan_command(Plain *p, const char *cmd)
+/* space / next, b, plan while a plan is presented: 1 when cmd (one word) was the plan's. */
+static int plan_command(Plain *p, const char *cmd)
 {
     if (!p->plan || p->plan_busy)
         return 0;
@@ -170,6 +171,17 @@ int plain_plan_command(Plain *p, const char *cmd)
         return 1;
     }
     return 0;
+}
+
+void plain_plan_line(Plain *p, char *line)
+{
+    char word[16];
+    int used = 0;
+    /* the line is one word (spaces around it): the plan's space, next, b, plan */
+    if (sscanf(line, " %15s %n", word, &used) == 1 && used > 0 && !line[used])
+        if (plan_command(p, word))
+            return;
+    plain_command(p, line);
 }
 
 void plain_plan_end(Plain *p)
