@@ -184,8 +184,8 @@ static void h_press(Session *s, int k)
 {
     Request req;
     Change ch;
-    if (!h_lookup(s, k, &req))
-        return;
+    if (!h_lookup(s, k, &req) || req == REQ_EXPORT || req == REQ_SAVE)
+        return; /* headless writes no file (x exports a figure, w saves a model) */
     if (req == REQ_NEXT_PAGE || req == REQ_PREV_PAGE)
         session_turn(s, req == REQ_NEXT_PAGE ? 1 : -1, &ch);
     else
@@ -265,9 +265,40 @@ static int run_demo(Session *s, const DemoStep *st, int depth, const PlanHooks *
     return rc;
 }
 
+/* 1 (with the message in err) when key k (named t) would open an overlay over the page:
+ * the go-to box, the sentence editor, the help, the lesson menu, the quiz, the notes, the
+ * tensor picker. A plan never opens one: headless there is none, so a plan whose keys went
+ * through one would not run the same in the presenter and in --check or --plain; what the
+ * overlay is for is a step of its own ("open", "type", "quiz"). */
+static int overlay_key(Session *s, int k, const char *t, const char *where, char *err,
+                       size_t n)
+{
+    Request r;
+    if (!h_lookup(s, k, &r))
+        return 0;
+    const char *what = NULL, *instead = "a plan step never opens an overlay";
+    switch (r) {
+    case REQ_GOTO_PAGE:
+        what = "the go-to box", instead = "a plan moves with \"open\": LESSON, \"page\": N";
+        break;
+    case REQ_EDIT:
+    case REQ_EDIT_DECODER:
+        what = "the sentence editor", instead = "a plan types with \"type\": \"SENTENCE\"";
+        break;
+    case REQ_HELP: what = "the help"; break;
+    case REQ_LESSON_MENU: what = "the lesson menu"; break;
+    case REQ_QUIZ: what = "the quiz", instead = "a class quiz is a \"quiz\": LESSON step"; break;
+    case REQ_NOTES: what = "the notes", instead = "speaker notes are attend notes'"; break;
+    case REQ_PICK_TENSOR: what = "the tensor picker"; break;
+    default: return 0;
+    }
+    snprintf(err, n, "%s: key \"%s\" opens %s over the page: %s", where, t, what, instead);
+    return 1;
+}
+
 /* The step's keys, each checked where it is pressed. */
-static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, const char *where,
-                    char *err, size_t n)
+static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, int replaying,
+                    const char *where, char *err, size_t n)
 {
     char keys[256];
     snprintf(keys, sizeof keys, "%s", st->keys);
@@ -285,6 +316,8 @@ static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, const ch
                      "shell); a plan never quits: q at the end is the teacher's", where, t);
             return -1;
         }
+        if (overlay_key(s, k, t, where, err, n))
+            return -1;
         if (!(h && h->used ? h->used(h->ctx, k) : h_lookup(s, k, &req))) {
             const Page *pg = session_page(s);
             snprintf(err, n, "%s: key \"%s\" does nothing on %s page %d (%s)%s", where, t,
@@ -293,6 +326,8 @@ static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, const ch
                      h && h->overlay && h->overlay(h->ctx) ? " with an overlay open" : "");
             return -1;
         }
+        if (replaying && h_lookup(s, k, &req) && (req == REQ_EXPORT || req == REQ_SAVE))
+            continue; /* a replay writes no file again (x, w were pressed when it ran) */
         if (h && h->press)
             h->press(h->ctx, k);
         else
@@ -354,7 +389,7 @@ static int run_step(Session *s, const Demo *d, int i, int depth, const PlanHooks
             session_set_sentence(s, 0, st->type, &ch);
         }
     }
-    if (run_keys(s, st, h, where, err, n))
+    if (run_keys(s, st, h, ps && ps->replaying, where, err, n))
         return -1;
     if (ps) { /* the caption belongs to this step: it leaves with it */
         if (st->caption[0]) {
@@ -372,4 +407,165 @@ int session_plan_step(Session *s, const Demo *d, int i, const PlanHooks *h, Plan
                       char *err, size_t n)
 {
     return run_step(s, d, i, 0, h, ps, err, n);
+}
+
+/* ---- the plan machine: where it stands, space, b, --auto ---- */
+
+int session_plan_load(SessionPlan *p, const char *path, double auto_s, char *err, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    Demo *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    if (demo_load(d, path, err, n)) {
+        free(d);
+        return -1;
+    }
+    p->demo = d;
+    p->auto_s = auto_s;
+    /* a recording names a shipped plan by its name, any other by its path */
+    const char *slash = strrchr(path, '/');
+    char name[300], again[1024];
+    snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
+    size_t l = strlen(name);
+    if (l > 5 && !strcmp(name + l - 5, ".json"))
+        name[l - 5] = '\0';
+    int shipped = slash && !demo_resolve(name, again, sizeof again) && !strcmp(again, path) &&
+                  strcmp(name, path);
+    snprintf(p->name, sizeof p->name, "%s", shipped ? name : path);
+    return 0;
+}
+
+void session_plan_free(SessionPlan *p)
+{
+    free(p->demo);
+    p->demo = NULL;
+}
+
+int session_plan_suspended(Session *s, const SessionPlan *p, const PlanHooks *h)
+{
+    SessionMark now;
+    if (!p->demo || p->pos == 0)
+        return 0;
+    mark(s, h, &now);
+    return !session_mark_same(&now, &p->st.mark);
+}
+
+/* --auto: the next step's time, from now. */
+static void schedule(SessionPlan *p, long long now_ms)
+{
+    if (p->auto_s > 0 && p->pos > 0)
+        p->next_ms = now_ms + (long long)((p->auto_s + p->demo->steps[p->pos - 1].pause) * 1000);
+}
+
+/* Runs steps from..to-1, each uncovered first; every problem, one a line, appended to err.
+ * The plan stands at step to after it, its mark where the screen is. */
+static void run_range(Session *s, SessionPlan *p, const PlanHooks *h, int from, int to,
+                      char *err, size_t n)
+{
+    char one[2000];
+    err[0] = '\0';
+    for (int i = from; i < to; i++) {
+        if (h && h->uncover)
+            h->uncover(h->ctx);
+        if (session_plan_step(s, p->demo, i, h, &p->st, one, sizeof one)) {
+            size_t l = strlen(err);
+            if (l + 2 < n)
+                snprintf(err + l, n - l, "%s%s", l ? "\n" : "", one);
+        }
+    }
+    p->pos = to;
+    mark(s, h, &p->st.mark);
+}
+
+/* Replays steps 0..to-1 from a fresh start: no class quiz is asked again. */
+static void replay(Session *s, SessionPlan *p, const PlanHooks *h, int to, long long now_ms,
+                   char *err, size_t n)
+{
+    p->st.cap_on = 0;
+    p->st.replaying = 1;
+    run_range(s, p, h, 0, to, err, n);
+    p->st.replaying = 0;
+    schedule(p, now_ms);
+}
+
+PlanMove session_plan_space(Session *s, SessionPlan *p, const PlanHooks *h, long long now_ms,
+                            char *err, size_t n)
+{
+    err[0] = '\0';
+    if (session_plan_suspended(s, p, h)) {
+        replay(s, p, h, p->pos, now_ms, err, n);
+        return PLAN_RESUMED;
+    }
+    if (p->pos >= p->demo->n_steps)
+        return PLAN_AT_END;
+    run_range(s, p, h, p->pos, p->pos + 1, err, n);
+    schedule(p, now_ms);
+    return PLAN_STEPPED;
+}
+
+PlanMove session_plan_back(Session *s, SessionPlan *p, const PlanHooks *h, long long now_ms,
+                           char *err, size_t n)
+{
+    err[0] = '\0';
+    if (p->pos <= 1)
+        return PLAN_AT_FIRST;
+    replay(s, p, h, p->pos - 1, now_ms, err, n);
+    return PLAN_BACK;
+}
+
+int session_plan_tick(Session *s, SessionPlan *p, const PlanHooks *h, long long now_ms,
+                      int covered, char *err, size_t n)
+{
+    err[0] = '\0';
+    if (!p->demo || p->auto_s <= 0 || p->paused || covered || p->pos >= p->demo->n_steps ||
+        now_ms < p->next_ms || session_plan_suspended(s, p, h))
+        return 0;
+    return session_plan_space(s, p, h, now_ms, err, n) == PLAN_STEPPED;
+}
+
+int session_plan_pause(SessionPlan *p, long long now_ms)
+{
+    if (p->auto_s <= 0)
+        return -1;
+    p->paused = !p->paused;
+    if (!p->paused)
+        schedule(p, now_ms);
+    return p->paused;
+}
+
+const char *session_plan_status(Session *s, const SessionPlan *p, const PlanHooks *h,
+                                char *out, size_t n)
+{
+    snprintf(out, n, "step %d/%d%s", p->pos, p->demo ? p->demo->n_steps : 0,
+             session_plan_suspended(s, p, h) ? " (left: space returns)" : "");
+    return out;
+}
+
+const char *session_plan_next_words(Session *s, const SessionPlan *p, const PlanHooks *h,
+                                    char *out, size_t n)
+{
+    if (session_plan_suspended(s, p, h))
+        snprintf(out, n, "back to the plan: step %d/%d", p->pos, p->demo->n_steps);
+    else
+        demo_step_words(p->demo, p->pos, out, n);
+    return out;
+}
+
+int session_plan_run_all(Session *s, const Demo *d, PlanState *ps,
+                         void (*every)(void *arg, const Session *s, const Demo *d, int i,
+                                       const PlanState *ps, const char *problem),
+                         void *arg, char *err, size_t n)
+{
+    int bad = 0;
+    for (int i = 0; i < d->n_steps; i++) {
+        err[0] = '\0';
+        if (session_plan_step(s, d, i, NULL, ps, err, n))
+            bad++;
+        if (every)
+            every(arg, s, d, i, ps, err);
+    }
+    return bad;
 }
