@@ -75,9 +75,14 @@ static void say_step(void *arg, const Session *s, const Demo *d, int i, const Pl
     (void)arg;
     demo_step_words(d, i, words, sizeof words);
     printf("%s\n", words);
-    if (problem[0]) {
+    if (problem[0])
         fprintf(stderr, "%s\n", problem);
-        printf("  problem: %s\n", demo_room_error(problem, line, sizeof line));
+    for (const char *p = problem; *p;) { /* each of the step's problems, without the path */
+        char one[1200];
+        size_t l = strcspn(p, "\n");
+        snprintf(one, sizeof one, "%.*s", (int)l, p);
+        printf("  problem: %s\n", demo_room_error(one, line, sizeof line));
+        p += l + (p[l] == '\n');
     }
     printf("  now: %s\n", session_plan_state_words(s, line, sizeof line));
     SessionMark now;

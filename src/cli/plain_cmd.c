@@ -284,6 +284,9 @@ static void plain_help(Plain *p)
                  "lessons: the lessons. lesson ID: open one. goto N, or goto ID:N: a page.\n"
                  "quiz (or Q): this lesson's questions. notes (or o): speaker notes.\n"
                  "q or quit: quit; the end of input quits too. Progress is saved on every page.");
+    if (p->plan)
+        plain_say(p, "A lecture plan is presented: space or next takes its next step, b the one "
+                     "before, plan says where it stands; back, goto and keys leave it.");
     if (kind != W_NONE && p->s->ran && (p->s->allowed & C_EDIT))
         plain_say(p, "edit TEXT (or e TEXT): run another sentence.");
     if (p->s->allowed & C_CURSOR)

@@ -61,6 +61,10 @@ const char *session_plan_caption(const PlanState *ps, const SessionMark *now)
 
 /* ---- the state a step expects ---- */
 
+static void list_words(char *out, size_t n, const int *v, int k);
+static void knocked_words(char *out, size_t n, const uint64_t *v);
+static int scalar(const Session *s, int k, int expl, int focus, double *v);
+
 const char *session_plan_state_words(const Session *s, char *out, size_t n)
 {
     const Page *pg = session_page(s);
@@ -70,12 +74,37 @@ const char *session_plan_state_words(const Session *s, char *out, size_t n)
         return out;
     }
     o += (size_t)snprintf(out, n, "page %s:%d", s->course.lessons[s->lesson].id, s->page + 1);
-    if (s->model && o < n)
+    int expl = s->w && course_kind_is_explain(s->w->kind);
+    int model = s->model && !expl && session_kind(s) != W_NONE; /* the page shows the model */
+    if (model && o < n)
         o += (size_t)snprintf(out + o, n - o, ", mask %s, PE %s, layer %d, head %d",
                               names_mask(s->ctl.causal, s->ctl.padding),
                               model_pe_name(s->ctl.pe), s->layer, s->head);
     if (s->sentence[0] && o < n)
-        snprintf(out + o, n - o, ", sentence \"%s\"", s->sentence);
+        o += (size_t)snprintf(out + o, n - o, ", sentence \"%s\"", s->sentence);
+    int moved = 0;
+    for (int k = 0; k < s->n_src && k < SESSION_MAX_TOK; k++)
+        moved |= s->order[k] != k;
+    char w[300];
+    if (moved && o < n) {
+        list_words(w, sizeof w, s->order, s->n_src);
+        o += (size_t)snprintf(out + o, n - o, ", order %s", w);
+    }
+    knocked_words(w, sizeof w, s->ctl.ablate);
+    if (model && strcmp(w, "none") && o < n)
+        o += (size_t)snprintf(out + o, n - o, ", knocked out %s", w);
+    if (model && s->all_heads && o < n)
+        o += (size_t)snprintf(out + o, n - o, ", all heads");
+    if (model && s->scores && o < n)
+        o += (size_t)snprintf(out + o, n - o, ", scores");
+    for (int k = 0; expl && k < DX__COUNT && o < n; k++) { /* the explanation widget's */
+        double v;
+        int kind;
+        const char *name = demo_expect_name(k, &kind);
+        if (k != DX_SCORES && k != DX_ALL_HEADS && k != DX_FOCUS && scalar(s, k, 1, -1, &v))
+            o += (size_t)(kind == 0 ? snprintf(out + o, n - o, ", %s %s", name, v ? "on" : "off")
+                                    : snprintf(out + o, n - o, ", %s %g", name, v));
+    }
     return out;
 }
 
@@ -87,7 +116,53 @@ static void add(char *buf, size_t n, const char *fmt, const char *a, const char 
         snprintf(buf + l, n - l, fmt, a, b);
 }
 
-int session_plan_expect(const Session *s, const Demo *d, int i, char *err, size_t n)
+/* "1 0 2 3" */
+static void list_words(char *out, size_t n, const int *v, int k)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (int j = 0; j < k && o + 12 < n; j++)
+        o += (size_t)snprintf(out + o, n - o, "%s%d", j ? " " : "", v[j]);
+}
+
+/* "layer 0 head 1, layer 1 head 3" or "none". */
+static void knocked_words(char *out, size_t n, const uint64_t *v)
+{
+    size_t o = 0;
+    snprintf(out, n, "none");
+    for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
+        for (int h = 0; h < 64; h++)
+            if (((v[l] >> h) & 1u) && o + 30 < n)
+                o += (size_t)snprintf(out + o, n - o, "%slayer %d head %d", o ? ", " : "", l, h);
+}
+
+/* The Session's value of "expect" scalar k (demo.h) in *v; expl: the page's widget is an
+ * explanation widget; focus: the front end's focused pane (-1: none). 0 when the page has no
+ * such setting. */
+static int scalar(const Session *s, int k, int expl, int focus, double *v)
+{
+    const LiveState *l = &s->live.s;
+    WidgetKind w = session_kind(s);
+    switch (k) {
+    case DX_SCORES: *v = s->scores; return s->model != NULL;
+    case DX_ALL_HEADS: *v = s->all_heads; return s->model != NULL;
+    case DX_SCALE: *v = expl ? l->scale : s->ctl.scale; return w == W_WORKED || w == W_SCALING ||
+                                                               (!expl && s->model);
+    case DX_STEP: *v = expl ? l->step : s->step;
+        return w == W_WORKED || w == W_KVCACHE || w == W_GENERATE || (s->allowed & C_STEP);
+    case DX_D_K: *v = l->d_k; return w == W_SCALING;
+    case DX_N: *v = (double)l->n; return w == W_COST;
+    case DX_TIED: *v = l->tied; return w == W_PARAMS;
+    case DX_GQA: *v = l->gqa; return w == W_PARAMS;
+    case DX_SAMPLE: *v = l->sample; return w == W_GENERATE;
+    case DX_TEMP: *v = (double)(float)l->temp; return w == W_GENERATE;
+    case DX_SEED: *v = l->seed; return w == W_GENERATE;
+    case DX_FOCUS: *v = focus; return focus >= 0;
+    default: return 0;
+    }
+}
+
+int session_plan_expect(const Session *s, const Demo *d, int i, int focus, char *err, size_t n)
 {
     const DemoStep *st = &d->steps[i];
     const DemoExpect *e = &st->expect;
@@ -152,6 +227,52 @@ int session_plan_expect(const Session *s, const Demo *d, int i, char *err, size_
         HEAD(sentence);
         add(err, n, "the sentence \"%s\", but the screen has \"%s\"", e->sentence_text,
             s->sentence);
+    }
+    if (e->order.set) {
+        int same = e->n_order == s->n_src;
+        for (int k = 0; same && k < e->n_order; k++)
+            same = e->order_v[k] == s->order[k];
+        if (!same) {
+            HEAD(order);
+            list_words(want, sizeof want, e->order_v, e->n_order);
+            list_words(got, sizeof got, s->order, s->n_src);
+            add(err, n, "the order %s, but the screen has %s", want, got);
+        }
+    }
+    if (e->knocked.set && memcmp(e->knocked_v, s->ctl.ablate, sizeof e->knocked_v)) {
+        HEAD(knocked);
+        knocked_words(want, sizeof want, e->knocked_v);
+        knocked_words(got, sizeof got, s->ctl.ablate);
+        add(err, n, "knocked out %s, but the screen has %s", want, got);
+    }
+    int expl = s->w && course_kind_is_explain(s->w->kind);
+    for (int k = 0; k < DX__COUNT; k++) {
+        double have;
+        int kind;
+        const char *name = demo_expect_name(k, &kind);
+        if (!e->sc[k].set)
+            continue;
+        if (!scalar(s, k, expl, focus, &have)) {
+            l = strlen(err);
+            if (l + 2 < n)
+                snprintf(err + l, n - l, "%s%s:%d:%d: step %d: expect: %s, but %s%s%s",
+                         l ? "\n" : "", d->path, e->sc[k].line, e->sc[k].col, i + 1, name,
+                         k == DX_FOCUS ? "this run has no panes" : "this page's widget (",
+                         k == DX_FOCUS ? "" : course_widget_name(session_kind(s)),
+                         k == DX_FOCUS ? "" : ") has no such setting");
+            bad++;
+            continue;
+        }
+        if ((float)have == (float)e->sc_v[k]) /* temp is a float on the Session */
+            continue;
+        HEAD(sc[k]);
+        if (kind == 0)
+            snprintf(want, sizeof want, "%s %s", name, e->sc_v[k] ? "on" : "off"),
+            snprintf(got, sizeof got, "%s", have ? "on" : "off");
+        else
+            snprintf(want, sizeof want, "%s %g", name, e->sc_v[k]),
+            snprintf(got, sizeof got, "%g", have);
+        add(err, n, "%s, but the screen has %s", want, got);
     }
 #undef HEAD
     return bad ? -1 : 0;
@@ -297,9 +418,10 @@ static int overlay_key(Session *s, int k, const char *t, const char *where, char
 }
 
 /* The step's keys, each checked where it is pressed. */
-static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, int replaying,
+static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, PlanState *ps,
                     const char *where, char *err, size_t n)
 {
+    int replaying = ps && ps->replaying;
     char keys[256];
     snprintf(keys, sizeof keys, "%s", st->keys);
     for (char *save = NULL, *t = strtok_r(keys, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
@@ -328,10 +450,15 @@ static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, int repl
         }
         if (replaying && h_lookup(s, k, &req) && (req == REQ_EXPORT || req == REQ_SAVE))
             continue; /* a replay writes no file again (x, w were pressed when it ran) */
+        int lesson = s->lesson, page = s->page;
         if (h && h->press)
             h->press(h->ctx, k);
         else
             h_press(s, k);
+        if (ps && (lesson != s->lesson || page != s->page)) /* a new page: prose and widget */
+            ps->focus = 0;
+        else if (ps && h_lookup(s, k, &req) && req == REQ_FOCUS && session_kind(s) != W_NONE)
+            ps->focus = !ps->focus; /* z, as the player's pane (headless: the plan keeps it) */
         if (h && h->ended && h->ended(h->ctx)) { /* the rule for demos and plans alike */
             snprintf(err, n, "%s: key \"%s\" quits the presenter: a step must not end the "
                      "show (the presenter quits with q after the last step)", where, t);
@@ -371,6 +498,8 @@ static int run_step(Session *s, const Demo *d, int i, int depth, const PlanHooks
                      st->page, l->n_pages, l->broken ? "; it is broken" : "");
             return -1;
         }
+        if (ps)
+            ps->focus = 0;
         if (h && h->open)
             h->open(h->ctx, li, st->page - 1);
         else
@@ -389,7 +518,7 @@ static int run_step(Session *s, const Demo *d, int i, int depth, const PlanHooks
             session_set_sentence(s, 0, st->type, &ch);
         }
     }
-    if (run_keys(s, st, h, ps && ps->replaying, where, err, n))
+    if (run_keys(s, st, h, ps, where, err, n))
         return -1;
     if (ps) { /* the caption belongs to this step: it leaves with it */
         if (st->caption[0]) {
@@ -400,7 +529,8 @@ static int run_step(Session *s, const Demo *d, int i, int depth, const PlanHooks
         }
         mark(s, h, &ps->mark);
     }
-    return session_plan_expect(s, d, i, err, n);
+    return session_plan_expect(s, d, i, h && h->focus ? h->focus(h->ctx) : ps ? ps->focus : 0,
+                               err, n);
 }
 
 int session_plan_step(Session *s, const Demo *d, int i, const PlanHooks *h, PlanState *ps,

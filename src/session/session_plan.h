@@ -53,6 +53,8 @@ typedef struct {
     void (*mark)(void *ctx, SessionMark *m);
     /* closes what covers the page (an overlay the teacher opened) before a step runs */
     void (*uncover)(void *ctx);
+    /* 1 when the widget has the whole screen (z), for "expect": "focus" */
+    int (*focus)(void *ctx);
 } PlanHooks;
 
 /* A plan's state between steps: the current step's caption and the screen it was left on. */
@@ -61,11 +63,12 @@ typedef struct {
     int cap_on;            /* 1: it belongs to the current step */
     SessionMark mark;      /* where the last step (or replay) left the screen */
     int replaying;         /* 1: a replay (b, back to the plan): no class quiz is asked */
+    int focus;             /* headless: z gave the widget the screen (the player's pane) */
 } PlanState;
 
 /* A plan played (the one plan machine of the presenter, plain mode and the headless run):
  * the script, how far it got, the current step's caption and mark, --auto's schedule. */
-typedef struct {
+typedef struct SessionPlanS {
     Demo *demo;            /* the script (owned: session_plan_load / _free); NULL: none */
     int pos;               /* steps run so far (the current step is pos, from 1) */
     PlanState st;          /* the current step's caption and where it left the screen */
@@ -129,10 +132,11 @@ int session_plan_run_all(Session *s, const Demo *d, PlanState *ps,
  * ("FILE:LINE:COL: step N: ..."): the first problem; a step that did not load is skipped. */
 int session_plan_step(Session *s, const Demo *d, int i, const PlanHooks *h, PlanState *ps,
                       char *err, size_t n);
-/* Checks the state step i of d declares it expects against s. 0 (or nothing declared), or
- * -1 with "FILE:LINE:COL: step N: expect: ..." in err naming the field's position, what
- * was expected and what the screen has, every field that differs. */
-int session_plan_expect(const Session *s, const Demo *d, int i, char *err, size_t n);
+/* Checks the state step i of d declares it expects against s (focus: the front end's
+ * focused pane, 1 when z gave the widget the screen; -1: it has none). 0 (or nothing
+ * declared), or -1 with "FILE:LINE:COL: step N: expect: ..." in err naming the field's
+ * position, what was expected and what the screen has, every field that differs. */
+int session_plan_expect(const Session *s, const Demo *d, int i, int focus, char *err, size_t n);
 /* The caption to show: ps's, while the screen (now) is still the one its step left; NULL. */
 const char *session_plan_caption(const PlanState *ps, const SessionMark *now);
 /* The state a step is compared on, in words ("page causal-mask:2, mask causal, PE learned,

@@ -164,13 +164,18 @@ static void h_uncover(void *ctx)
         app_overlay_close(a);
 }
 
+static int h_focus(void *ctx)
+{
+    return ((Press *)ctx)->a->scr.focus;
+}
+
 /* The player's hooks over x. */
 static PlanHooks hooks(Press *x)
 {
     const PlanHooks h = {
         .ctx = x, .open = h_open, .type = h_type, .press = h_press, .used = h_used,
         .quits = h_quits, .ended = h_ended, .overlay = h_overlay, .quiz = h_quiz,
-        .mark = h_mark, .uncover = h_uncover,
+        .mark = h_mark, .uncover = h_uncover, .focus = h_focus,
     };
     return h;
 }

@@ -46,6 +46,7 @@ CJSON_LOADERS = {
     "course/progress": "the progress file",
     "course/lab_progress": "the labs' progress",
     "course/demo": "demo scripts and lecture plans",
+    "course/demo_expect": "a lecture plan step's \"expect\" (demo.h)",
     "course/class_room": "the classroom's protocol (JSON lines) and its --results file",
     "course/class_client": "the classroom's protocol, the student's side",
     "cli/cmd_model": "attend model: writes a model file",
