@@ -138,9 +138,7 @@ void plain_page_change(Plain *p, const Change *ch)
     }
     if (ch->detail[0])
         plain_sayf(p, "Skipped broken lesson %s (attend check-lessons says why).", ch->detail);
-    if (p->s->msg[0]) /* the page's model did not load, progress not saved */
-        plain_sayf(p, "%c%s.", p->s->msg[0] >= 'a' && p->s->msg[0] <= 'z'
-                                   ? p->s->msg[0] - 'a' + 'A' : p->s->msg[0], p->s->msg + 1);
+    plain_say_issues(p, &ch->issues); /* the page's model did not load, progress not saved */
     plain_say(p, "");
     plain_say_page(p);
 }

@@ -200,8 +200,7 @@ void app_open_done(App *a, const Change *ch)
     }
     if (ch->detail[0])
         app_msg(a, 1, "skipped broken lesson %s (attend check-lessons says why)", ch->detail);
-    if (a->s->msg[0]) /* the page's model did not load, progress not saved */
-        app_msg(a, 1, "%s", a->s->msg);
+    app_page_issues(a, &ch->issues); /* the page's model did not load, progress not saved */
     a->scr.prose_scroll = 0;
     a->scr.focus = 0;
     view_reset(a);
