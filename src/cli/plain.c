@@ -109,6 +109,21 @@ void plain_say_page(Plain *p)
     plain_say(p, keys);
 }
 
+/* Says what went wrong opening the page (a CH_PAGE Change's issues), a sentence each. */
+static void plain_say_issues(Plain *p, const PageIssues *is)
+{
+    static const char *const SAY[ISSUE__COUNT] = {
+        [ISSUE_NO_MODEL] = "The model of this page, %s, did not load; attend check-lessons "
+                           "says why.",
+        [ISSUE_NO_MEMORY] = "There is no memory for the traces of the model %s.",
+        [ISSUE_BAD_START] = "This page's widget cannot start: %s.",
+        [ISSUE_NOT_SAVED] = "Progress was not saved: %s.",
+    };
+    for (int i = 0; i < ISSUE__COUNT; i++)
+        if (is->bits >> i & 1u)
+            plain_sayf(p, SAY[i], is->value[i]);
+}
+
 void plain_page_change(Plain *p, const Change *ch)
 {
     const Course *c = &p->s->course;

@@ -58,8 +58,6 @@ void plain_keys_line(Plain *p, char *out, size_t n);
 /* Says a Change of the Session: what changed, first, with what the widget's numbers did;
  * then the widget in words and the sentences of the page that changed. */
 void plain_change(Plain *p, const Change *ch);
-/* Says what went wrong opening the page (a CH_PAGE Change's issues), a sentence each. */
-void plain_say_issues(Plain *p, const PageIssues *is);
 
 /* ---- plain_cmd.c ---- */
 /* Handles one line of input. */

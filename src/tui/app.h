@@ -208,9 +208,6 @@ void app_reset_widget(App *a);
 /* Words a Change of the Session into the status line (app_words.c): the player's wording
  * of what plain mode announces at length. */
 void app_change(App *a, const Change *ch);
-/* Words what went wrong opening the page (a CH_PAGE Change's issues) into the status line,
- * as a warning; nothing when nothing did. */
-void app_page_issues(App *a, const PageIssues *is);
 /* Sends request req to the Session (arg: typed text, NULL for none) and words its Change;
  * 1 when the Session handled it. */
 int app_request(App *a, Request req, const char *arg);
