@@ -33,7 +33,8 @@ int lesson_lookup(const Course *c, const char *name, char *err, size_t errlen);
 const Model *lesson_model(const Course *c, const Page *p);
 
 /* A widget's "model" that names the model the learner opened (attend --model PATH); until
- * one is opened, such pages run on the lessons' default model. */
+ * one is opened, such pages run on the lessons' default model. "@opened:NAME" (a "model" or a
+ * pair's "model2"): the opened model, and NAME (a course model) until one is opened. */
 #define LESSON_OPENED "@opened"
 /* Hands the learner's model m to c (taken over: *m is zeroed; c frees it): every page whose
  * widget says "model": "@opened" runs on it from now on. 0, or -1 with a message when no page
@@ -41,5 +42,8 @@ const Model *lesson_model(const Course *c, const Page *p);
 int lesson_open_model(Course *c, Model *m, char *err, size_t errlen);
 /* 1 if page p runs on the model the learner opened, else 0. */
 int lesson_model_opened(const Course *c, const Page *p);
+/* A pair widget's second model: the opened one for "model2": "@opened:NAME" once the learner
+ * opened one, else "model2"'s (NULL if it failed to load). */
+const Model *lesson_widget_model2(const Widget *w);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "errf.h"
+#include "lesson.h"
 
 static void clear(Probe *p)
 {
@@ -165,6 +166,21 @@ static struct {
 } pair_memo[PAIR_MEMO];
 static int pair_memo_next;
 
+void probe_pair_probe(const Model *m, HeadProbe *hp)
+{
+    heads_probe_defaults(m, hp);
+    const ModelConfig *c = &m->cfg;
+    double weights = (double)c->n_layers * 12.0 * c->d_model * c->d_model;
+    if (weights < PROBE_PAIR_BIG || hp->n_lens < 1)
+        return;
+    /* a model of GPT-2 size: one length, two probes (each a forward, a shuffled one and a
+     * forward for the losses: about a second on GPT-2-small, where the defaults take ~9 s) */
+    int top = (c->max_len - 1) / 2;
+    hp->n_probes = 2;
+    hp->n_lens = 1;
+    hp->lens[0] = top < PROBE_PAIR_LEN ? top : PROBE_PAIR_LEN;
+}
+
 /* q's losses, scores and circuits (q->sc and q->hc allocated, L·H each) for m: kept, or
  * computed and kept. 0, or -1 with a message. */
 static int pair_measure(ProbeModel *q, const Model *m, char *err, size_t errlen)
@@ -181,7 +197,7 @@ static int pair_measure(ProbeModel *q, const Model *m, char *err, size_t errlen)
             return 0;
         }
     HeadProbe hp;
-    heads_probe_defaults(m, &hp);
+    probe_pair_probe(m, &hp);
     if (hp.n_lens < 1)
         return errf(err, errlen, "%s is too short for repeats (max_len %d)", m->cfg.name,
                     m->cfg.max_len);
@@ -247,9 +263,12 @@ static int pair_model(ProbeModel *q, const Model *m, const Trace *t, char *err, 
 static int pair(Probe *p, const Widget *w, const Model *m, const Trace *t, char *err,
                 size_t errlen)
 {
-    if (!w->model2)
+    const Model *m2 = lesson_widget_model2(w);
+    if (!m2)
         return errf(err, errlen, "a pair widget needs its second model (\"model2\")");
-    const Model *ms[2] = {m, w->model2};
+    if (lens_check_model(m2, err, errlen))
+        return -1;
+    const Model *ms[2] = {m, m2};
     for (int k = 0; k < 2; k++) {
         ProbeModel *q = &p->pair[k];
         if (pair_model(q, ms[k], t, err, errlen))
