@@ -91,7 +91,7 @@ static int effect(Probe *p, const Model *m, const Trace *t, char *err, size_t er
             }
             c.ablate[l] |= (uint64_t)1 << h;
             c.patch = NULL;
-            rc = model_forward(m, t->src, n, NULL, 0, &c, k, err, errlen) ? -1 : 0;
+            rc = lens_forward_from(m, t, l, &c, k, err, errlen); /* from layer l's input */
             const float *kl = rc ? NULL : logits_of(m, k);
             const TraceEntry *wt = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
             for (int i = 0; i < n && !rc; i++) {
@@ -274,9 +274,16 @@ static int pair(Probe *p, const Widget *w, const Model *m, const Trace *t, char 
         if (pair_model(q, ms[k], t, err, errlen))
             return -1;
         double ind = 0, prev = 0, copy = 0;
+        int il = 0, pl = 0;
         for (int i = 0; i < q->L * q->H; i++) {
-            ind = fmax(ind, q->sc[i].induction);
-            prev = fmax(prev, q->sc[i].prev);
+            if (q->sc[i].induction > ind) {
+                ind = q->sc[i].induction;
+                il = i / q->H;
+            }
+            if (q->sc[i].prev > prev) {
+                prev = q->sc[i].prev;
+                pl = i / q->H;
+            }
             copy = fmax(copy, q->hc[i].copy);
         }
         char nm[32];
@@ -292,6 +299,9 @@ static int pair(Probe *p, const Widget *w, const Model *m, const Trace *t, char 
         PUT("prev", prev, 0);
         PUT("copy", copy, 0);
         PUT("layers", q->L, 1);
+        PUT("inductlayer", il, 1);
+        PUT("prevlayer", pl, 1);
+        PUT("opened", k == 1 && ms[1] != w->model2, 1);
 #undef PUT
     }
     return 0;

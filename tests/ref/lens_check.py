@@ -395,7 +395,7 @@ def circuits_check(M, path, vocab, what):
     H, dh = M["H"], M["dh"]
     group = H // M["Hkv"]
     nrm = lambda x, w: norm(x, w, M["norm"], M["eps"])
-    worst, fields = 0.0, set()
+    worst, fields, worst_eig = 0.0, set(), 0.0
 
     def qkvo(Ly, h):
         sl, kv = slice(h * dh, (h + 1) * dh), slice((h // group) * dh, (h // group + 1) * dh)
@@ -412,6 +412,18 @@ def circuits_check(M, path, vocab, what):
                 copy = (logits.argmax(-1) == torch.arange(len(pool))).double().mean().item()
                 worst = max(worst, abs(g["copy"] - copy))
                 fields.add("copy")
+                # Elhage's copying score from the whole (pool x pool) OV circuit's eigenvalues
+                # (numpy.linalg.eigvals): the norms' gains, LayerNorm's centering, no scale
+                d = M["d"]
+                C = torch.eye(d, dtype=torch.float64) - (1.0 / d if M["norm"] == "ln" else 0.0)
+                g1 = Ly["n1"][0].reshape(-1)
+                gf = M["final"][0].reshape(-1) if M["final"] else torch.ones(d, dtype=torch.float64)
+                Cf = C if M["final"] else torch.eye(d, dtype=torch.float64)
+                ov = M["E"][pool] @ C @ torch.diag(g1) @ V @ O @ Cf @ torch.diag(gf) @ M["WU"][:, pool]
+                lam = np.linalg.eigvals(ov.numpy())
+                eig = lam.sum().real / np.abs(lam).sum()
+                ce = abs(g["copying"] - eig)
+                worst_eig = max(worst_eig, ce)
             if M["P"] is not None:
                 P = min(64, M["P"].shape[0])
                 pp = nrm(M["P"][:P], Ly["n1"])
@@ -432,7 +444,29 @@ def circuits_check(M, path, vocab, what):
                 fields.add("K-composition")
     check(worst <= 1e-6, "%s: every head's %s scores as the reference (max |d| %.1e)" % (
         what, ", ".join(sorted(fields)), worst))
+    if vocab is not None:
+        check(worst_eig <= 1e-4, "%s: every head's copying score (eigenvalues of the OV circuit) as "
+              "numpy.linalg.eigvals' on the whole circuit (max |d| %.1e)" % (what, worst_eig))
     return got
+
+
+def eigen_check():
+    """eigen.c's eigenvalues of random matrices (test_eigen --dump) as numpy.linalg.eigvals'."""
+    exe = os.path.join(os.environ.get("BUILD", "build"), "tests", "test_eigen")
+    p = subprocess.run([exe, "--dump"], capture_output=True, text=True)
+    check(p.returncode == 0, "test_eigen --dump runs")
+    if p.returncode:
+        return
+    worst, sizes = 0.0, []
+    for m in json.loads(p.stdout)["matrices"]:
+        n = m["n"]
+        ev = np.linalg.eigvals(np.array(m["a"]).reshape(n, n))
+        got = np.array(m["re"]) + 1j * np.array(m["im"])
+        e = max(max(np.abs(ev - g).min() for g in got), max(np.abs(got - x).min() for x in ev))
+        worst = max(worst, e if m["rc"] == 0 else float("inf"))
+        sizes.append(n)
+    check(worst < 1e-9, "eigen.c on random matrices of sizes %s: every eigenvalue as numpy.linalg.eigvals' "
+          "(max |d| %.1e)" % (",".join(map(str, sizes)), worst))
 
 
 def lesson_check():
@@ -575,6 +609,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="attend-lens-")
     try:
         refusals(tmp)
+        eigen_check()
         lesson_check()
         lesson_patch_check()
         M, vocab = attend_model("data/decoder.json")
@@ -590,6 +625,8 @@ def main():
         corrupt = " ".join(seg + [words[20]] + seg[1:])
         model_checks(M, "data/induction.json", clean, [corrupt], "induction.json", word=seg[1])
         circuits_check(M, "data/induction.json", vocab, "induction.json")
+        M1, vocab1 = attend_model("data/induction-1layer.json")
+        circuits_check(M1, "data/induction-1layer.json", vocab1, "induction-1layer.json")
         effect_check(M, ["--model", "data/induction.json"], 1, "lion key moon cat lion key moon",
                      "lesson 22 page 1 (induction.json)")
         M, vocab = attend_model("data/wordnet.json")
