@@ -572,6 +572,57 @@ def effect_check(M, model_args, page, sent, what):
           "as the reference's (to the 2 decimals shown; max diff %.4f)%s" % (what, worst, (" " + bad) if bad else ""))
 
 
+def opened_check(d, what, tmp):
+    """Lessons 22 and 23 on an opened model (attend --model d): check-lessons --model walks
+    their every state on it with no problem, and plain mode reads each switching page, its
+    induction head and copy losses those of attend heads on the same probes."""
+    import re
+    course = os.path.join(tmp, "course-" + what)
+    os.makedirs(course, exist_ok=True)
+    for f in os.listdir("lessons"):
+        if f[:3] in ("21-", "22-", "23-"):
+            with open(os.path.join("lessons", f)) as a:
+                lesson = json.load(a)
+            if f[:3] == "21-":
+                lesson["requires"] = []  # the course's first here
+            with open(os.path.join(course, f), "w") as b:
+                json.dump(lesson, b, indent=2)
+    p = subprocess.run([ATTEND, "check-lessons", "--model", d, "--samples", "3", course],
+                       capture_output=True, text=True, timeout=900)
+    check(p.returncode == 0 and "3 lessons," in p.stdout and " 0 problems" in p.stdout,
+          "%s: check-lessons --model walks lessons 21-23 on it, every state true: %s" % (
+              what, (p.stdout + p.stderr).strip()[-300:]))
+    hj = subprocess.run([ATTEND, "heads", "--model", d, "--format", "json"], capture_output=True, text=True)
+    H = json.loads(hj.stdout) if hj.returncode == 0 else None
+    state = tempfile.mkdtemp(prefix="attend-lens-state-")
+    env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
+    pages = {}
+    for lesson, page in (("what-a-head-does", 1), ("what-a-head-does", 2), ("what-a-head-does", 5),
+                         ("one-layer-or-two", 3)):
+        q = subprocess.run([ATTEND, "--plain", "--model", d, "--lesson", lesson, "--page", str(page)],
+                           input="q\n", capture_output=True, text=True, timeout=600, env=env)
+        pages[(lesson, page)] = q.stdout
+        check(q.returncode == 0 and "the model you opened" in q.stdout,
+              "%s: plain mode reads %s page %d on it, saying it is the opened model" % (what, lesson, page))
+    shutil.rmtree(state, ignore_errors=True)
+    if not H:
+        check(False, "%s: attend heads --format json: %s" % (what, hj.stderr.strip()[:200]))
+        return
+    best = max(H["heads"], key=lambda h: h["induction"])
+    m = re.search(r"its strongest induction head is L(\d+)\.h(\d+) \(([\d.]+)\)(: too weak to be one, this "
+                  r"model has no induction head)?", pages[("what-a-head-does", 1)])
+    check(m and (int(m.group(1)), int(m.group(2))) == (best["layer"], best["head"])
+          and abs(float(m.group(3)) - best["induction"]) <= 0.005 and bool(m.group(4)) == (best["induction"] < 0.3),
+          "%s: lesson 22 page 1 names attend heads' strongest induction head L%d.h%d (%.3f)%s" % (
+              what, best["layer"], best["head"], best["induction"],
+              ", and says it is none" if best["induction"] < 0.3 else ""))
+    m = re.search(r"yours gets ([\d.]+) against ([\d.]+) on the first", pages[("one-layer-or-two", 3)])
+    check(m and abs(float(m.group(1)) - H["loss_second_copy"]) <= 0.005
+          and abs(float(m.group(2)) - H["loss_first_copy"]) <= 0.005,
+          "%s: lesson 23's pair page gives attend heads' copy losses %.2f, %.2f" % (
+              what, H["loss_second_copy"], H["loss_first_copy"]))
+
+
 def refusals(tmp):
     rc, _, err = run(["--model", "data/translate.json", "--sentence", "the cat", "--target", "le chat", "--lens"])
     check(rc == 1 and "encoder-decoder" in err, "an encoder-decoder model is refused, saying why: " + err.strip()[:90])
@@ -629,6 +680,7 @@ def main():
         circuits_check(M1, "data/induction-1layer.json", vocab1, "induction-1layer.json")
         effect_check(M, ["--model", "data/induction.json"], 1, "lion key moon cat lion key moon",
                      "lesson 22 page 1 (induction.json)")
+        opened_check("data/induction.json", "induction.json opened", tmp)  # a model with the circuit
         M, vocab = attend_model("data/wordnet.json")
         model_checks(M, "data/wordnet.json", "she sat by the river bank .",
                      ["he sat by the river bank .", "she sat by the river shore .", "she ran by the river bank ."],
@@ -644,6 +696,9 @@ def main():
             circuits_check(M, d, None, spec[0])
             if spec[0] == "gpt2-f32":
                 effect_check(M, ["--model", d], 3, "the cat sat on the mat", "lesson 22 page 3 on " + spec[0])
+                effect_check(M, ["--model", d], 1, "lion key moon cat lion key moon", "lesson 22 page 1 on " + spec[0])
+            if spec[0] in ("gpt2-f32", "llama-gqa-untied-f32-sharded"):
+                opened_check(d, spec[0], tmp)
             model_checks(M, d, "she sat by the river bank.",
                          ["he sat by the river bank.", "she sat by the river band.", "she ran by the river bank.",
                           "we sat by the river bank."], spec[0])
