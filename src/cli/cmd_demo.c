@@ -66,16 +66,54 @@ static int list_demos(FILE *f, const char *indent)
     return k;
 }
 
-/* attend demo --plain: the plan's steps on a Session without a terminal (session_plan.h),
- * each said with the state it left; 0, or 1 when a step failed or the plan did not load. */
-static int run_plain(const char *path, const char *dir)
+/* What --plain prints after each step: the step, its problem, the state it left, its
+ * caption (session_plan_run_all's every). */
+static void say_step(void *arg, const Session *s, const Demo *d, int i, const PlanState *ps,
+                     const char *problem)
+{
+    char line[1200], words[700];
+    (void)arg;
+    demo_step_words(d, i, words, sizeof words);
+    printf("%s\n", words);
+    if (problem[0])
+        fprintf(stderr, "%s\n", problem);
+    for (const char *p = problem; *p;) { /* each of the step's problems, without the path */
+        char one[1200];
+        size_t l = strcspn(p, "\n");
+        snprintf(one, sizeof one, "%.*s", (int)l, p);
+        printf("  problem: %s\n", demo_room_error(one, line, sizeof line));
+        p += l + (p[l] == '\n');
+    }
+    printf("  now: %s\n", session_plan_state_words(s, line, sizeof line));
+    SessionMark now;
+    session_mark(s, &now);
+    const char *cap = session_plan_caption(ps, &now);
+    if (cap)
+        printf("  caption: %s\n", cap);
+}
+
+/* What --check prints after each step: its problem. */
+static void check_step(void *arg, const Session *s, const Demo *d, int i, const PlanState *ps,
+                       const char *problem)
+{
+    (void)arg, (void)s, (void)d, (void)i, (void)ps;
+    if (problem[0])
+        fprintf(stderr, "%s\n", problem);
+}
+
+/* attend demo --plain (plain 1) and --check (plain 0): the plan's steps on a Session without
+ * a terminal (session_plan.h), the same run both ways: --plain says each step and the state
+ * it left, --check only its problems, every one at FILE:LINE:COL (quiet: no line when it
+ * passes). No file written, no room opened, the learner's progress untouched. 0, or 1 when a
+ * step failed or the plan did not load. */
+static int run_headless(const char *path, const char *dir, int plain, int quiet)
 {
     static Demo d;
     static char err[16384];
-    char line[1200], words[700];
     int bad = 0;
-    safetext_wrap(&stdout, 0);
-    if (demo_load(&d, path, err, sizeof err)) {
+    if (plain)
+        safetext_wrap(&stdout, 0);
+    if (demo_load(&d, path, err, sizeof err)) { /* every step that did not load; the others run */
         fprintf(stderr, "%s\n", err);
         bad++;
         if (d.n_steps == 0)
@@ -90,22 +128,13 @@ static int run_plain(const char *path, const char *dir)
     s->prog_ok = 0; /* a run never touches the learner's progress */
     PlanState ps;
     memset(&ps, 0, sizeof ps);
-    for (int i = 0; i < d.n_steps; i++) {
-        demo_step_words(&d, i, words, sizeof words);
-        printf("%s\n", words);
-        if (session_plan_step(s, &d, i, NULL, &ps, err, sizeof err)) {
-            fprintf(stderr, "%s\n", err);
-            printf("  problem: %s\n", demo_room_error(err, line, sizeof line));
-            bad++;
-        }
-        printf("  now: %s\n", session_plan_state_words(s, line, sizeof line));
-        SessionMark now;
-        session_mark(s, &now);
-        const char *cap = session_plan_caption(&ps, &now);
-        if (cap)
-            printf("  caption: %s\n", cap);
-    }
-    printf("%s: %d steps run, %d problem%s\n", path, d.n_steps, bad, bad == 1 ? "" : "s");
+    int failed = session_plan_run_all(s, &d, &ps, plain ? say_step : check_step, NULL, err,
+                                      sizeof err);
+    bad += failed;
+    if (plain)
+        printf("%s: %d steps run, %d problem%s\n", path, d.n_steps, bad, bad == 1 ? "" : "s");
+    else if (!bad && !quiet)
+        printf("%s: %d steps, every lesson, page and key checked\n", path, d.n_steps);
     session_delete(s);
     return bad ? 1 : 0;
 }
@@ -152,13 +181,11 @@ int cmd_demo(int argc, char **argv)
         data_path("lessons", dirbuf, sizeof dirbuf);
         dir = dirbuf;
     }
-    if (check)
-        return tui_demo_check(path, dir, 0);
-    if (plain)
-        return run_plain(path, dir);
+    if (check || plain)
+        return run_headless(path, dir, plain, 0);
     /* a script that does not check is not played: its errors go to the terminal, not to
      * the room's screen */
-    if (tui_demo_check(path, dir, 1)) {
+    if (run_headless(path, dir, 0, 1)) {
         fprintf(stderr, "attend demo: %s does not check (the problems above); not played\n",
                 path);
         return 1;

@@ -113,9 +113,10 @@ static int export_lesson(const ExportOpts *x, int what, ExportFormat fmt)
         lesson_free_course(&c);
         return 1;
     }
-    int rc = 1, li = lesson_find(&c, x->lesson);
+    char why[300];
+    int rc = 1, li = lesson_lookup(&c, x->lesson, why, sizeof why);
     if (li < 0)
-        fprintf(stderr, "attend export: no lesson \"%s\" in %s\n", x->lesson, dir);
+        fprintf(stderr, "attend export: --lesson: %s (lessons in %s)\n", why, dir);
     else if (c.lessons[li].broken)
         fprintf(stderr, "attend export: %s\n", c.lessons[li].error);
     else if (x->page > c.lessons[li].n_pages)

@@ -133,9 +133,10 @@ static int quiz_cmd_load(const QuizCmd *o, Course *c, char *err, size_t errlen)
     if (lesson_load_dir(c, dir, err, errlen))
         return -1;
     if (o->lesson) {
-        int li = lesson_find(c, o->lesson);
+        char why[300];
+        int li = lesson_lookup(c, o->lesson, why, sizeof why);
         if (li < 0) {
-            snprintf(err, errlen, "no lesson with id \"%s\" in %.300s", o->lesson, dir);
+            snprintf(err, errlen, "--lesson: %s (lessons in %.300s)", why, dir);
             return -1;
         }
         if (c->lessons[li].broken) {

@@ -196,18 +196,22 @@ static const char TRAIN_USAGE[] =
     "Trains a model as the config file says (docs/training.md) and writes it atomically.\n"
     "Ctrl-C stops after the current step and writes the model trained so far.";
 
-static void progress(FILE *f, int tty, int step, int steps, float loss, double tok_s, double eta)
+/* One progress line: the step's own loss (its batch, before the update) and the loss smoothed
+ * over about the last twenty steps (the figure the model file keeps as final_train_loss). */
+static void progress(FILE *f, int tty, int step, int steps, float loss, float smooth, double tok_s,
+                     double eta)
 {
     if (tty) {
-        int width = 24, fill = (int)((double)step / steps * width);
-        char bar[32];
+        int width = 12, fill = (int)((double)step / steps * width);
+        char bar[16];
         for (int i = 0; i < width; i++)
             bar[i] = i < fill ? '#' : '.';
         bar[width] = 0;
-        fprintf(f, "\r[%s] step %d/%d  loss %.4f  %.0f tok/s  ETA %.0fs   ", bar, step, steps,
-                (double)loss, tok_s, eta);
+        fprintf(f, "\r[%s] step %d/%d loss %.3f (smoothed %.3f) %.0f tok/s ETA %.0fs\033[K", bar,
+                step, steps, (double)loss, (double)smooth, tok_s, eta);
     } else {
-        fprintf(f, "step %d/%d loss %.4f %.0f tok/s\n", step, steps, (double)loss, tok_s);
+        fprintf(f, "step %d/%d loss %.4f smoothed %.4f %.0f tok/s\n", step, steps, (double)loss,
+                (double)smooth, tok_s);
     }
     fflush(f);
 }
@@ -384,7 +388,8 @@ static int train_job_loop(TrainJob *j, int quiet, double *avg, double *elapsed)
         if (!quiet && ((tty && el - last_print > 0.1) || (!tty && (s == 1 || s % every == 0)) ||
                        s == to->steps)) {
             double tok_s = train_tokens_done(j->t) / (el > 0 ? el : 1e-9);
-            progress(stderr, tty, s, to->steps, (float)*avg, tok_s, el / s * (to->steps - s));
+            progress(stderr, tty, s, to->steps, train_last_loss(j->t), (float)*avg, tok_s,
+                     el / s * (to->steps - s));
             last_print = el;
         }
     }

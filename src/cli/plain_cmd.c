@@ -100,7 +100,7 @@ static int global_request(Plain *p, Request req, const char *arg)
     switch (req) {
     case REQ_QUIT: case REQ_QUIT_NOW:
         p->quit = 1;
-        plain_say(p, p->s->prog_ok ? "Bye. Progress is saved." : "Bye.");
+        plain_say(p, session_progress_saved(p->s) ? "Bye. Progress is saved." : "Bye.");
         return 1;
     case REQ_NEXT_PAGE: plain_turn(p, 1); return 1;
     case REQ_PREV_PAGE: plain_turn(p, -1); return 1;
@@ -201,9 +201,10 @@ static int word_command(Plain *p, const char *cmd, const char *arg)
         return 1;
     }
     if (!strcmp(cmd, "lesson")) {
-        int i = arg ? lesson_find(&p->s->course, arg) : -1;
+        char why[300] = "name a lesson: its number or its id";
+        int i = arg ? lesson_lookup(&p->s->course, arg, why, sizeof why) : -1;
         if (i < 0) {
-            plain_sayf(p, "No lesson with id \"%s\"; lessons lists them.", arg ? arg : "");
+            plain_sayf(p, "%s; lessons lists them.", why);
             return 1;
         }
         p->s->only_lesson = NULL;
@@ -283,6 +284,9 @@ static void plain_help(Plain *p)
                  "lessons: the lessons. lesson ID: open one. goto N, or goto ID:N: a page.\n"
                  "quiz (or Q): this lesson's questions. notes (or o): speaker notes.\n"
                  "q or quit: quit; the end of input quits too. Progress is saved on every page.");
+    if (p->plan)
+        plain_say(p, "A lecture plan is presented: space or next takes its next step, b the one "
+                     "before, plan says where it stands; back, goto and keys leave it.");
     if (kind != W_NONE && p->s->ran && (p->s->allowed & C_EDIT))
         plain_say(p, "edit TEXT (or e TEXT): run another sentence.");
     if (p->s->allowed & C_CURSOR)

@@ -65,100 +65,6 @@ static const char *const KNOWN[] = {"open", "page", "keys", "type", "caption", "
                                     "to", "quiz", "count", "seed", "room", "port", "bind",
                                     "expect", NULL};
 
-/* Where key's value stands inside the step's "expect" object (text from the step's offset
- * off; the step's own line:col when it cannot be found). */
-static void expect_pos(const char *text, size_t off, const char *key, DemoField *f, int line,
-                       int col)
-{
-    char pat[40];
-    f->line = line, f->col = col;
-    if (!text)
-        return;
-    const char *e = strstr(text + off, "\"expect\"");
-    const char *end = e ? strchr(e, '}') : NULL;
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *k = e ? strstr(e, pat) : NULL;
-    if (e && (!key[0] || (k && k < end)))
-        json_line_col(text, (size_t)((key[0] ? k : e) - text), &f->line, &f->col);
-}
-
-/* The step's "expect" object: what the screen must show once the step ran. */
-static int load_expect(DemoStep *s, const cJSON *o, const char *text, size_t off,
-                       const char *where, char *err, size_t errlen)
-{
-    const cJSON *e = json_get(o, "expect");
-    DemoExpect *x = &s->expect;
-    char e2[300], pos[40];
-    if (!e)
-        return 0;
-    DemoField at;
-    expect_pos(text, off, "", &at, s->line, s->col);
-    snprintf(pos, sizeof pos, "%d:%d", at.line, at.col);
-    if (!cJSON_IsObject(e) || !e->child) {
-        snprintf(err, errlen, "%s: \"expect\" is an object of page, mask, pe, layer, head, "
-                 "sentence (at %s)", where, pos);
-        return -1;
-    }
-    x->on = 1;
-    for (const cJSON *c = e->child; c; c = c->next) {
-        DemoField *f = !strcmp(c->string, "page") ? &x->page : !strcmp(c->string, "mask") ? &x->mask
-                     : !strcmp(c->string, "pe") ? &x->pe : !strcmp(c->string, "layer") ? &x->layer
-                     : !strcmp(c->string, "head") ? &x->head
-                     : !strcmp(c->string, "sentence") ? &x->sentence : NULL;
-        if (!f) {
-            snprintf(err, errlen, "%s: expect: unknown field \"%s\" (page, mask, pe, layer, head, "
-                     "sentence)", where, c->string);
-            return -1;
-        }
-        f->set = 1;
-        expect_pos(text, off, c->string, f, s->line, s->col);
-    }
-    char str[256];
-    if (x->page.set) {
-        if (copy_str(e, "page", str, sizeof str, where, err, errlen))
-            return -1;
-        char *colon = strrchr(str, ':'), *endp = NULL;
-        long pg = colon ? strtol(colon + 1, &endp, 10) : 0;
-        if (!colon || colon == str || !endp || *endp || pg < 1 || pg > 10000 ||
-            (size_t)(colon - str) >= sizeof x->lesson) {
-            snprintf(err, errlen, "%s: expect.page: \"%s\" is not LESSON-ID:PAGE (causal-mask:2)",
-                     where, str);
-            return -1;
-        }
-        snprintf(x->lesson, sizeof x->lesson, "%.*s", (int)(colon - str), str);
-        x->page_no = (int)pg;
-    }
-    if (x->mask.set) {
-        if (copy_str(e, "mask", str, sizeof str, where, err, errlen))
-            return -1;
-        if (names_mask_parse(str, &x->causal, &x->padding)) {
-            snprintf(err, errlen, "%s: expect.mask: \"%s\" is not a mask (%s, %s, %s, %s)", where,
-                     str, names_mask(0, 0), names_mask(1, 0), names_mask(0, 1), names_mask(1, 1));
-            return -1;
-        }
-    }
-    if (x->pe.set) {
-        if (copy_str(e, "pe", str, sizeof str, where, err, errlen))
-            return -1;
-        if ((x->pe_kind = model_pe_parse(str)) < 0) {
-            snprintf(err, errlen, "%s: expect.pe: \"%s\" is not a positional encoding (none, "
-                     "sinusoidal, learned, rope)", where, str);
-            return -1;
-        }
-    }
-    if ((x->layer.set && json_get_int(e, "layer", 0, 1000, &x->layer_no, "expect.layer", e2,
-                                      sizeof e2)) ||
-        (x->head.set && json_get_int(e, "head", 0, 1000, &x->head_no, "expect.head", e2,
-                                     sizeof e2))) {
-        snprintf(err, errlen, "%s: %s (numbered from 0, as the screen shows them)", where, e2);
-        return -1;
-    }
-    if (x->sentence.set &&
-        copy_str(e, "sentence", x->sentence_text, sizeof x->sentence_text, where, err, errlen))
-        return -1;
-    return 0;
-}
-
 /* The "demo" and "quiz" steps' fields. */
 static int load_demo_quiz(DemoStep *s, const cJSON *o, const char *where, char *err,
                           size_t errlen)
@@ -205,9 +111,11 @@ static int load_demo_quiz(DemoStep *s, const cJSON *o, const char *where, char *
     return 0;
 }
 
-/* One step from its object (text from off); where is "FILE:LINE:COL". */
+/* One step (step_no, from 1) from its object (text from off); where is "FILE:LINE:COL:
+ * step N". */
 static int load_step(DemoStep *s, const cJSON *o, const char *text, size_t off,
-                     const char *where, char *err, size_t errlen)
+                     const char *path, int step_no, const char *where, char *err,
+                     size_t errlen)
 {
     if (!cJSON_IsObject(o)) {
         snprintf(err, errlen, "%s: a step must be an object", where);
@@ -249,8 +157,9 @@ static int load_step(DemoStep *s, const cJSON *o, const char *text, size_t off,
             return -1;
         }
     }
-    if (load_demo_quiz(s, o, where, err, errlen) ||
-        load_expect(s, o, text, off, where, err, errlen))
+    if (load_demo_quiz(s, o, where, err, errlen))
+        return -1;
+    if (demo_expect_load(s, o, text, off, path, step_no, err, errlen))
         return -1;
     if (!s->lesson[0] && !s->keys[0] && !s->type[0] && !s->caption[0] && !json_get(o, "pause") &&
         !s->demo[0] && !s->quiz[0] && !s->expect.on) {
@@ -301,9 +210,9 @@ int demo_load(Demo *d, const char *path, char *err, size_t errlen)
         s->line = s->col = 1;
         if (i < n_off)
             json_line_col(text, off[i], &s->line, &s->col);
-        char where[600], e1[1200];
+        char where[600], e1[4000];
         snprintf(where, sizeof where, "%s:%d:%d: step %d", path, s->line, s->col, i + 1);
-        if (load_step(s, o, text, i < n_off ? off[i] : 0, where, e1, sizeof e1)) {
+        if (load_step(s, o, text, i < n_off ? off[i] : 0, path, i + 1, where, e1, sizeof e1)) {
             /* every step's problem, not the first */
             memset(s, 0, sizeof *s);
             s->line = s->col = 1;

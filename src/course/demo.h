@@ -6,6 +6,9 @@
 #define ATTEND_DEMO_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "attend_limits.h"
 
 #define DEMO_MAX_STEPS 200
 
@@ -14,18 +17,45 @@ typedef struct {
     int set, line, col;
 } DemoField;
 
+/* The settings "expect" may name beside page, mask, pe, layer, head, sentence, order and
+ * knocked_out: one number each (a bool 0/1), compared with the Session's (session_plan.c):
+ * the view (scores before softmax, every head), the explanation widgets' settings (live.h)
+ * and the player's focused pane (z). */
+#define DEMO_EXPECT_SCALARS(X) \
+    X(DX_SCORES, "scores", 0) X(DX_ALL_HEADS, "all_heads", 0) X(DX_SCALE, "scale", 0) \
+    X(DX_STEP, "step", 1) X(DX_D_K, "d_k", 1) X(DX_N, "n", 1) X(DX_TIED, "tied", 0) \
+    X(DX_GQA, "gqa", 0) X(DX_SAMPLE, "sample", 0) X(DX_TEMP, "temp", 2) \
+    X(DX_SEED, "seed", 1) X(DX_FOCUS, "focus", 0)
+
+typedef enum {
+#define DEMO_X_ENUM(id, name, kind) id,
+    DEMO_EXPECT_SCALARS(DEMO_X_ENUM)
+#undef DEMO_X_ENUM
+    DX__COUNT
+} DemoExpectScalar;
+
+/* The JSON name of scalar i ("d_k") and its kind: 0 a bool, 1 a whole number, 2 a number. */
+const char *demo_expect_name(int i, int *kind);
+
+#define DEMO_MAX_ORDER 64
+
 /* The state a step declares it expects once it ran ("expect": {"page": "causal-mask:2",
- * "mask": "causal", "pe": "learned", "layer": 0, "head": 1, "sentence": "..."}): checked by
- * the runner (session_plan.h) when the step runs and by --check. */
+ * "mask": "causal", "pe": "learned", "layer": 0, "head": 1, "sentence": "...", "order":
+ * [1, 0, 2], "knocked_out": [[0, 1]], "scores": true, "d_k": 64, ...}): checked by the
+ * runner (session_plan.h) when the step runs and by --check. */
 typedef struct {
     int on;                  /* 1: the step has "expect" */
-    DemoField page, mask, pe, layer, head, sentence;
+    DemoField page, mask, pe, layer, head, sentence, order, knocked;
+    DemoField sc[DX__COUNT]; /* the scalars (DEMO_EXPECT_SCALARS) */
+    double sc_v[DX__COUNT];
     char lesson[48];         /* page: the lesson id */
     int page_no;             /* page: from 1 */
     int causal, padding;     /* mask (names_mask) */
     int pe_kind;             /* pe (PeKind) */
     int layer_no, head_no;   /* as the screen numbers them, from 0 */
     char sentence_text[256];
+    int order_v[DEMO_MAX_ORDER], n_order; /* order: the tokens' positions, as r/swaps left them */
+    uint64_t knocked_v[ATTEND_MAX_LAYERS]; /* knocked_out: a bit per head, by layer */
 } DemoExpect;
 
 typedef struct {
@@ -55,6 +85,12 @@ typedef struct {
     DemoStep steps[DEMO_MAX_STEPS];
     int n_steps;
 } Demo;
+
+/* Loads step s's "expect" of step object o (its text from off in text; path and step_no for
+ * messages). 0 (none too), or -1 with every problem, one a line, each at its field's
+ * "FILE:LINE:COL: step N: expect.FIELD: ..." (demo_expect.c). */
+int demo_expect_load(DemoStep *s, const void *o, const char *text, size_t off,
+                     const char *path, int step_no, char *err, size_t errlen);
 
 /* Loads a demo script. 0, or -1 with every problem in err, one "FILE:LINE:COL: message" a
  * line: a step that does not load is marked bad and the others still load (d->n_steps

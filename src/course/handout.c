@@ -427,9 +427,16 @@ static int write_pages(Outs *outs, const Course *c, const HandoutOpts *o, const 
 int handout_write(const Course *c, const HandoutOpts *o, const char *dir, char *err,
                   size_t errlen)
 {
-    if (o->lesson && lesson_find(c, o->lesson) < 0) {
-        snprintf(err, errlen, "no lesson \"%s\" in %s", o->lesson, c->dir);
-        return -1;
+    char why[300];
+    HandoutOpts named = *o; /* the lesson as the learner named it, made its id */
+    if (o->lesson) {
+        int li = lesson_lookup(c, o->lesson, why, sizeof why);
+        if (li < 0) {
+            snprintf(err, errlen, "--lesson: %s (lessons in %s)", why, c->dir);
+            return -1;
+        }
+        named.lesson = c->lessons[li].id;
+        o = &named;
     }
     if (mkdir(dir, 0755) && errno != EEXIST) {
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));

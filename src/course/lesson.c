@@ -422,6 +422,42 @@ int lesson_find(const Course *c, const char *id)
     return -1;
 }
 
+int lesson_lookup(const Course *c, const char *name, char *err, size_t errlen)
+{
+    int i = lesson_find(c, name);
+    if (i >= 0)
+        return i;
+    size_t n = strlen(name);
+    if (n > 0 && n <= 4 && strspn(name, "0123456789") == n) {
+        int k = atoi(name);
+        if (k >= 1 && k <= c->n_lessons)
+            return k - 1;
+        snprintf(err, errlen, "no lesson %s: the course has lessons 1 to %d", name, c->n_lessons);
+        return -1;
+    }
+    int found = -1, count = 0;
+    char many[200] = "";
+    for (int j = 0; n > 0 && j < c->n_lessons; j++)
+        if (!strncmp(c->lessons[j].id, name, n)) {
+            found = j;
+            if (count++ < 4) {
+                size_t l = strlen(many);
+                snprintf(many + l, sizeof many - l, "%s%s", count > 1 ? ", " : "",
+                         c->lessons[j].id);
+            }
+        }
+    if (count == 1)
+        return found;
+    if (count > 1)
+        snprintf(err, errlen, "lesson \"%.40s\" could be %s%s: give more of its id", name, many,
+                 count > 4 ? ", ..." : "");
+    else
+        snprintf(err, errlen,
+                 "no lesson \"%.40s\": give its number (1 to %d) or its id (the first is \"%s\")",
+                 name, c->n_lessons, c->n_lessons ? c->lessons[0].id : "");
+    return -1;
+}
+
 const Model *lesson_model(const Course *c, const Page *p)
 {
     int i = p->widget.model_index;

@@ -24,6 +24,11 @@ int lesson_load_dir(Course *c, const char *dir, char *err, size_t errlen);
 void lesson_free_course(Course *c);
 /* Index of the lesson with this id, or -1. */
 int lesson_find(const Course *c, const char *id);
+/* A lesson named by a learner: its exact id, its number in the course (1 = the first lesson,
+ * as the player's "lesson 9/23" counts), or a prefix of exactly one id ("multi" for
+ * multi-head). Returns the index, or -1 with err saying what the name matched (nothing, or
+ * which ids share the prefix) and how lessons are named. */
+int lesson_lookup(const Course *c, const char *name, char *err, size_t errlen);
 /* The model of a page's widget, or NULL (the model failed to load). */
 const Model *lesson_model(const Course *c, const Page *p);
 

@@ -700,9 +700,10 @@ int quiz_build(QuizSet *s, const Course *c, const char *lesson, int count, uint6
     s->seed = seed;
     int only = -1;
     if (lesson && *lesson) {
-        only = lesson_find(c, lesson);
+        char why[300];
+        only = lesson_lookup(c, lesson, why, sizeof why);
         if (only < 0)
-            return errf(err, errlen, "no lesson with id \"%s\"", lesson);
+            return errf(err, errlen, "%s", why);
         if (c->lessons[only].broken)
             return errf(err, errlen, "lesson \"%s\" is broken: %s", lesson,
                         c->lessons[only].error);

@@ -61,6 +61,10 @@ const char *session_plan_caption(const PlanState *ps, const SessionMark *now)
 
 /* ---- the state a step expects ---- */
 
+static void list_words(char *out, size_t n, const int *v, int k);
+static void knocked_words(char *out, size_t n, const uint64_t *v);
+static int scalar(const Session *s, int k, int expl, int focus, double *v);
+
 const char *session_plan_state_words(const Session *s, char *out, size_t n)
 {
     const Page *pg = session_page(s);
@@ -70,12 +74,37 @@ const char *session_plan_state_words(const Session *s, char *out, size_t n)
         return out;
     }
     o += (size_t)snprintf(out, n, "page %s:%d", s->course.lessons[s->lesson].id, s->page + 1);
-    if (s->model && o < n)
+    int expl = s->w && course_kind_is_explain(s->w->kind);
+    int model = s->model && !expl && session_kind(s) != W_NONE; /* the page shows the model */
+    if (model && o < n)
         o += (size_t)snprintf(out + o, n - o, ", mask %s, PE %s, layer %d, head %d",
                               names_mask(s->ctl.causal, s->ctl.padding),
                               model_pe_name(s->ctl.pe), s->layer, s->head);
     if (s->sentence[0] && o < n)
-        snprintf(out + o, n - o, ", sentence \"%s\"", s->sentence);
+        o += (size_t)snprintf(out + o, n - o, ", sentence \"%s\"", s->sentence);
+    int moved = 0;
+    for (int k = 0; k < s->n_src && k < SESSION_MAX_TOK; k++)
+        moved |= s->order[k] != k;
+    char w[300];
+    if (moved && o < n) {
+        list_words(w, sizeof w, s->order, s->n_src);
+        o += (size_t)snprintf(out + o, n - o, ", order %s", w);
+    }
+    knocked_words(w, sizeof w, s->ctl.ablate);
+    if (model && strcmp(w, "none") && o < n)
+        o += (size_t)snprintf(out + o, n - o, ", knocked out %s", w);
+    if (model && s->all_heads && o < n)
+        o += (size_t)snprintf(out + o, n - o, ", all heads");
+    if (model && s->scores && o < n)
+        o += (size_t)snprintf(out + o, n - o, ", scores");
+    for (int k = 0; expl && k < DX__COUNT && o < n; k++) { /* the explanation widget's */
+        double v;
+        int kind;
+        const char *name = demo_expect_name(k, &kind);
+        if (k != DX_SCORES && k != DX_ALL_HEADS && k != DX_FOCUS && scalar(s, k, 1, -1, &v))
+            o += (size_t)(kind == 0 ? snprintf(out + o, n - o, ", %s %s", name, v ? "on" : "off")
+                                    : snprintf(out + o, n - o, ", %s %g", name, v));
+    }
     return out;
 }
 
@@ -87,7 +116,53 @@ static void add(char *buf, size_t n, const char *fmt, const char *a, const char 
         snprintf(buf + l, n - l, fmt, a, b);
 }
 
-int session_plan_expect(const Session *s, const Demo *d, int i, char *err, size_t n)
+/* "1 0 2 3" */
+static void list_words(char *out, size_t n, const int *v, int k)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (int j = 0; j < k && o + 12 < n; j++)
+        o += (size_t)snprintf(out + o, n - o, "%s%d", j ? " " : "", v[j]);
+}
+
+/* "layer 0 head 1, layer 1 head 3" or "none". */
+static void knocked_words(char *out, size_t n, const uint64_t *v)
+{
+    size_t o = 0;
+    snprintf(out, n, "none");
+    for (int l = 0; l < ATTEND_MAX_LAYERS; l++)
+        for (int h = 0; h < 64; h++)
+            if (((v[l] >> h) & 1u) && o + 30 < n)
+                o += (size_t)snprintf(out + o, n - o, "%slayer %d head %d", o ? ", " : "", l, h);
+}
+
+/* The Session's value of "expect" scalar k (demo.h) in *v; expl: the page's widget is an
+ * explanation widget; focus: the front end's focused pane (-1: none). 0 when the page has no
+ * such setting. */
+static int scalar(const Session *s, int k, int expl, int focus, double *v)
+{
+    const LiveState *l = &s->live.s;
+    WidgetKind w = session_kind(s);
+    switch (k) {
+    case DX_SCORES: *v = s->scores; return s->model != NULL;
+    case DX_ALL_HEADS: *v = s->all_heads; return s->model != NULL;
+    case DX_SCALE: *v = expl ? l->scale : s->ctl.scale; return w == W_WORKED || w == W_SCALING ||
+                                                               (!expl && s->model);
+    case DX_STEP: *v = expl ? l->step : s->step;
+        return w == W_WORKED || w == W_KVCACHE || w == W_GENERATE || (s->allowed & C_STEP);
+    case DX_D_K: *v = l->d_k; return w == W_SCALING;
+    case DX_N: *v = (double)l->n; return w == W_COST;
+    case DX_TIED: *v = l->tied; return w == W_PARAMS;
+    case DX_GQA: *v = l->gqa; return w == W_PARAMS;
+    case DX_SAMPLE: *v = l->sample; return w == W_GENERATE;
+    case DX_TEMP: *v = (double)(float)l->temp; return w == W_GENERATE;
+    case DX_SEED: *v = l->seed; return w == W_GENERATE;
+    case DX_FOCUS: *v = focus; return focus >= 0;
+    default: return 0;
+    }
+}
+
+int session_plan_expect(const Session *s, const Demo *d, int i, int focus, char *err, size_t n)
 {
     const DemoStep *st = &d->steps[i];
     const DemoExpect *e = &st->expect;
@@ -153,6 +228,52 @@ int session_plan_expect(const Session *s, const Demo *d, int i, char *err, size_
         add(err, n, "the sentence \"%s\", but the screen has \"%s\"", e->sentence_text,
             s->sentence);
     }
+    if (e->order.set) {
+        int same = e->n_order == s->n_src;
+        for (int k = 0; same && k < e->n_order; k++)
+            same = e->order_v[k] == s->order[k];
+        if (!same) {
+            HEAD(order);
+            list_words(want, sizeof want, e->order_v, e->n_order);
+            list_words(got, sizeof got, s->order, s->n_src);
+            add(err, n, "the order %s, but the screen has %s", want, got);
+        }
+    }
+    if (e->knocked.set && memcmp(e->knocked_v, s->ctl.ablate, sizeof e->knocked_v)) {
+        HEAD(knocked);
+        knocked_words(want, sizeof want, e->knocked_v);
+        knocked_words(got, sizeof got, s->ctl.ablate);
+        add(err, n, "knocked out %s, but the screen has %s", want, got);
+    }
+    int expl = s->w && course_kind_is_explain(s->w->kind);
+    for (int k = 0; k < DX__COUNT; k++) {
+        double have;
+        int kind;
+        const char *name = demo_expect_name(k, &kind);
+        if (!e->sc[k].set)
+            continue;
+        if (!scalar(s, k, expl, focus, &have)) {
+            l = strlen(err);
+            if (l + 2 < n)
+                snprintf(err + l, n - l, "%s%s:%d:%d: step %d: expect: %s, but %s%s%s",
+                         l ? "\n" : "", d->path, e->sc[k].line, e->sc[k].col, i + 1, name,
+                         k == DX_FOCUS ? "this run has no panes" : "this page's widget (",
+                         k == DX_FOCUS ? "" : course_widget_name(session_kind(s)),
+                         k == DX_FOCUS ? "" : ") has no such setting");
+            bad++;
+            continue;
+        }
+        if ((float)have == (float)e->sc_v[k]) /* temp is a float on the Session */
+            continue;
+        HEAD(sc[k]);
+        if (kind == 0)
+            snprintf(want, sizeof want, "%s %s", name, e->sc_v[k] ? "on" : "off"),
+            snprintf(got, sizeof got, "%s", have ? "on" : "off");
+        else
+            snprintf(want, sizeof want, "%s %g", name, e->sc_v[k]),
+            snprintf(got, sizeof got, "%g", have);
+        add(err, n, "%s, but the screen has %s", want, got);
+    }
 #undef HEAD
     return bad ? -1 : 0;
 }
@@ -184,8 +305,8 @@ static void h_press(Session *s, int k)
 {
     Request req;
     Change ch;
-    if (!h_lookup(s, k, &req))
-        return;
+    if (!h_lookup(s, k, &req) || req == REQ_EXPORT || req == REQ_SAVE)
+        return; /* headless writes no file (x exports a figure, w saves a model) */
     if (req == REQ_NEXT_PAGE || req == REQ_PREV_PAGE)
         session_turn(s, req == REQ_NEXT_PAGE ? 1 : -1, &ch);
     else
@@ -265,10 +386,42 @@ static int run_demo(Session *s, const DemoStep *st, int depth, const PlanHooks *
     return rc;
 }
 
-/* The step's keys, each checked where it is pressed. */
-static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, const char *where,
-                    char *err, size_t n)
+/* 1 (with the message in err) when key k (named t) would open an overlay over the page:
+ * the go-to box, the sentence editor, the help, the lesson menu, the quiz, the notes, the
+ * tensor picker. A plan never opens one: headless there is none, so a plan whose keys went
+ * through one would not run the same in the presenter and in --check or --plain; what the
+ * overlay is for is a step of its own ("open", "type", "quiz"). */
+static int overlay_key(Session *s, int k, const char *t, const char *where, char *err,
+                       size_t n)
 {
+    Request r;
+    if (!h_lookup(s, k, &r))
+        return 0;
+    const char *what = NULL, *instead = "a plan step never opens an overlay";
+    switch (r) {
+    case REQ_GOTO_PAGE:
+        what = "the go-to box", instead = "a plan moves with \"open\": LESSON, \"page\": N";
+        break;
+    case REQ_EDIT:
+    case REQ_EDIT_DECODER:
+        what = "the sentence editor", instead = "a plan types with \"type\": \"SENTENCE\"";
+        break;
+    case REQ_HELP: what = "the help"; break;
+    case REQ_LESSON_MENU: what = "the lesson menu"; break;
+    case REQ_QUIZ: what = "the quiz", instead = "a class quiz is a \"quiz\": LESSON step"; break;
+    case REQ_NOTES: what = "the notes", instead = "speaker notes are attend notes'"; break;
+    case REQ_PICK_TENSOR: what = "the tensor picker"; break;
+    default: return 0;
+    }
+    snprintf(err, n, "%s: key \"%s\" opens %s over the page: %s", where, t, what, instead);
+    return 1;
+}
+
+/* The step's keys, each checked where it is pressed. */
+static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, PlanState *ps,
+                    const char *where, char *err, size_t n)
+{
+    int replaying = ps && ps->replaying;
     char keys[256];
     snprintf(keys, sizeof keys, "%s", st->keys);
     for (char *save = NULL, *t = strtok_r(keys, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
@@ -285,6 +438,8 @@ static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, const ch
                      "shell); a plan never quits: q at the end is the teacher's", where, t);
             return -1;
         }
+        if (overlay_key(s, k, t, where, err, n))
+            return -1;
         if (!(h && h->used ? h->used(h->ctx, k) : h_lookup(s, k, &req))) {
             const Page *pg = session_page(s);
             snprintf(err, n, "%s: key \"%s\" does nothing on %s page %d (%s)%s", where, t,
@@ -293,10 +448,17 @@ static int run_keys(Session *s, const DemoStep *st, const PlanHooks *h, const ch
                      h && h->overlay && h->overlay(h->ctx) ? " with an overlay open" : "");
             return -1;
         }
+        if (replaying && h_lookup(s, k, &req) && (req == REQ_EXPORT || req == REQ_SAVE))
+            continue; /* a replay writes no file again (x, w were pressed when it ran) */
+        int lesson = s->lesson, page = s->page;
         if (h && h->press)
             h->press(h->ctx, k);
         else
             h_press(s, k);
+        if (ps && (lesson != s->lesson || page != s->page)) /* a new page: prose and widget */
+            ps->focus = 0;
+        else if (ps && h_lookup(s, k, &req) && req == REQ_FOCUS && session_kind(s) != W_NONE)
+            ps->focus = !ps->focus; /* z, as the player's pane (headless: the plan keeps it) */
         if (h && h->ended && h->ended(h->ctx)) { /* the rule for demos and plans alike */
             snprintf(err, n, "%s: key \"%s\" quits the presenter: a step must not end the "
                      "show (the presenter quits with q after the last step)", where, t);
@@ -336,6 +498,8 @@ static int run_step(Session *s, const Demo *d, int i, int depth, const PlanHooks
                      st->page, l->n_pages, l->broken ? "; it is broken" : "");
             return -1;
         }
+        if (ps)
+            ps->focus = 0;
         if (h && h->open)
             h->open(h->ctx, li, st->page - 1);
         else
@@ -354,7 +518,7 @@ static int run_step(Session *s, const Demo *d, int i, int depth, const PlanHooks
             session_set_sentence(s, 0, st->type, &ch);
         }
     }
-    if (run_keys(s, st, h, where, err, n))
+    if (run_keys(s, st, h, ps, where, err, n))
         return -1;
     if (ps) { /* the caption belongs to this step: it leaves with it */
         if (st->caption[0]) {
@@ -365,11 +529,173 @@ static int run_step(Session *s, const Demo *d, int i, int depth, const PlanHooks
         }
         mark(s, h, &ps->mark);
     }
-    return session_plan_expect(s, d, i, err, n);
+    return session_plan_expect(s, d, i, h && h->focus ? h->focus(h->ctx) : ps ? ps->focus : 0,
+                               err, n);
 }
 
 int session_plan_step(Session *s, const Demo *d, int i, const PlanHooks *h, PlanState *ps,
                       char *err, size_t n)
 {
     return run_step(s, d, i, 0, h, ps, err, n);
+}
+
+/* ---- the plan machine: where it stands, space, b, --auto ---- */
+
+int session_plan_load(SessionPlan *p, const char *path, double auto_s, char *err, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    Demo *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    if (demo_load(d, path, err, n)) {
+        free(d);
+        return -1;
+    }
+    p->demo = d;
+    p->auto_s = auto_s;
+    /* a recording names a shipped plan by its name, any other by its path */
+    const char *slash = strrchr(path, '/');
+    char name[300], again[1024];
+    snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
+    size_t l = strlen(name);
+    if (l > 5 && !strcmp(name + l - 5, ".json"))
+        name[l - 5] = '\0';
+    int shipped = slash && !demo_resolve(name, again, sizeof again) && !strcmp(again, path) &&
+                  strcmp(name, path);
+    snprintf(p->name, sizeof p->name, "%s", shipped ? name : path);
+    return 0;
+}
+
+void session_plan_free(SessionPlan *p)
+{
+    free(p->demo);
+    p->demo = NULL;
+}
+
+int session_plan_suspended(Session *s, const SessionPlan *p, const PlanHooks *h)
+{
+    SessionMark now;
+    if (!p->demo || p->pos == 0)
+        return 0;
+    mark(s, h, &now);
+    return !session_mark_same(&now, &p->st.mark);
+}
+
+/* --auto: the next step's time, from now. */
+static void schedule(SessionPlan *p, long long now_ms)
+{
+    if (p->auto_s > 0 && p->pos > 0)
+        p->next_ms = now_ms + (long long)((p->auto_s + p->demo->steps[p->pos - 1].pause) * 1000);
+}
+
+/* Runs steps from..to-1, each uncovered first; every problem, one a line, appended to err.
+ * The plan stands at step to after it, its mark where the screen is. */
+static void run_range(Session *s, SessionPlan *p, const PlanHooks *h, int from, int to,
+                      char *err, size_t n)
+{
+    char one[2000];
+    err[0] = '\0';
+    for (int i = from; i < to; i++) {
+        if (h && h->uncover)
+            h->uncover(h->ctx);
+        if (session_plan_step(s, p->demo, i, h, &p->st, one, sizeof one)) {
+            size_t l = strlen(err);
+            if (l + 2 < n)
+                snprintf(err + l, n - l, "%s%s", l ? "\n" : "", one);
+        }
+    }
+    p->pos = to;
+    mark(s, h, &p->st.mark);
+}
+
+/* Replays steps 0..to-1 from a fresh start: no class quiz is asked again. */
+static void replay(Session *s, SessionPlan *p, const PlanHooks *h, int to, long long now_ms,
+                   char *err, size_t n)
+{
+    p->st.cap_on = 0;
+    p->st.replaying = 1;
+    run_range(s, p, h, 0, to, err, n);
+    p->st.replaying = 0;
+    schedule(p, now_ms);
+}
+
+PlanMove session_plan_space(Session *s, SessionPlan *p, const PlanHooks *h, long long now_ms,
+                            char *err, size_t n)
+{
+    err[0] = '\0';
+    if (session_plan_suspended(s, p, h)) {
+        replay(s, p, h, p->pos, now_ms, err, n);
+        return PLAN_RESUMED;
+    }
+    if (p->pos >= p->demo->n_steps)
+        return PLAN_AT_END;
+    run_range(s, p, h, p->pos, p->pos + 1, err, n);
+    schedule(p, now_ms);
+    return PLAN_STEPPED;
+}
+
+PlanMove session_plan_back(Session *s, SessionPlan *p, const PlanHooks *h, long long now_ms,
+                           char *err, size_t n)
+{
+    err[0] = '\0';
+    if (p->pos <= 1)
+        return PLAN_AT_FIRST;
+    replay(s, p, h, p->pos - 1, now_ms, err, n);
+    return PLAN_BACK;
+}
+
+int session_plan_tick(Session *s, SessionPlan *p, const PlanHooks *h, long long now_ms,
+                      int covered, char *err, size_t n)
+{
+    err[0] = '\0';
+    if (!p->demo || p->auto_s <= 0 || p->paused || covered || p->pos >= p->demo->n_steps ||
+        now_ms < p->next_ms || session_plan_suspended(s, p, h))
+        return 0;
+    return session_plan_space(s, p, h, now_ms, err, n) == PLAN_STEPPED;
+}
+
+int session_plan_pause(SessionPlan *p, long long now_ms)
+{
+    if (p->auto_s <= 0)
+        return -1;
+    p->paused = !p->paused;
+    if (!p->paused)
+        schedule(p, now_ms);
+    return p->paused;
+}
+
+const char *session_plan_status(Session *s, const SessionPlan *p, const PlanHooks *h,
+                                char *out, size_t n)
+{
+    snprintf(out, n, "step %d/%d%s", p->pos, p->demo ? p->demo->n_steps : 0,
+             session_plan_suspended(s, p, h) ? " (left: space returns)" : "");
+    return out;
+}
+
+const char *session_plan_next_words(Session *s, const SessionPlan *p, const PlanHooks *h,
+                                    char *out, size_t n)
+{
+    if (session_plan_suspended(s, p, h))
+        snprintf(out, n, "back to the plan: step %d/%d", p->pos, p->demo->n_steps);
+    else
+        demo_step_words(p->demo, p->pos, out, n);
+    return out;
+}
+
+int session_plan_run_all(Session *s, const Demo *d, PlanState *ps,
+                         void (*every)(void *arg, const Session *s, const Demo *d, int i,
+                                       const PlanState *ps, const char *problem),
+                         void *arg, char *err, size_t n)
+{
+    int bad = 0;
+    for (int i = 0; i < d->n_steps; i++) {
+        err[0] = '\0';
+        if (session_plan_step(s, d, i, NULL, ps, err, n))
+            bad++;
+        if (every)
+            every(arg, s, d, i, ps, err);
+    }
+    return bad;
 }

@@ -1,9 +1,8 @@
-/* demo_play.c - attend demo: plays a demo script (demo.h, docs/demos.md) in presenter mode.
- * Space runs the next step, b goes back one step by replaying the script from the start
- * (each open step resets the page's widget, so the replay is deterministic), --auto S runs
- * a step every S seconds (plus a step's pause). Keys are pressed through the presenter's
- * dispatch, so the badge and the notes follow. (demo_check.c validates a script without a
- * terminal, step by step through demo_run_step.) */
+/* demo_play.c - attend demo, attend present --plan: the presenter's side of the plan machine
+ * (session_plan.h, which keeps where the plan stands, suspends it, replays it for b and
+ * space back, schedules --auto): the hooks through which a step presses keys in the
+ * presenter's dispatch (so the badge and the notes follow), opens pages, asks a class quiz
+ * with a room; space, b and P mapped onto the machine. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +31,7 @@ const char *present_caption(const App *a)
     if (!p)
         return NULL;
     present_mark(a, &now);
-    return session_plan_caption(&p->plan, &now);
+    return session_plan_caption(&p->plan.st, &now);
 }
 
 int demo_key_used(App *a, int k)
@@ -88,7 +87,7 @@ static int h_quiz(void *ctx, const DemoStep *s, int now, const char *where, char
         free(q);
         return -1;
     }
-    if (!p || p->plan_checking || !p->presenter) {
+    if (!p || !p->presenter) {
         quiz_set_free(q);
         free(q);
         return 0;
@@ -157,174 +156,169 @@ static void h_mark(void *ctx, SessionMark *m)
     present_mark(((Press *)ctx)->a, m);
 }
 
+/* h_uncover: closes the overlay the teacher opened (help, the go-to box) before a step. */
+static void h_uncover(void *ctx)
+{
+    App *a = ((Press *)ctx)->a;
+    if (a->overlay)
+        app_overlay_close(a);
+}
+
+static int h_focus(void *ctx)
+{
+    return ((Press *)ctx)->a->scr.focus;
+}
+
+/* The player's hooks over x. */
+static PlanHooks hooks(Press *x)
+{
+    const PlanHooks h = {
+        .ctx = x, .open = h_open, .type = h_type, .press = h_press, .used = h_used,
+        .quits = h_quits, .ended = h_ended, .overlay = h_overlay, .quiz = h_quiz,
+        .mark = h_mark, .uncover = h_uncover, .focus = h_focus,
+    };
+    return h;
+}
+
 int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), char *err, size_t n)
 {
     Press x = {a, press};
-    const PlanHooks h = {
-        .ctx = &x, .open = h_open, .type = h_type, .press = h_press, .used = h_used,
-        .quits = h_quits, .ended = h_ended, .overlay = h_overlay, .quiz = h_quiz,
-        .mark = h_mark,
-    };
-    return session_plan_step(a->s, d, i, &h, a->present ? &a->present->plan : NULL, err, n);
+    const PlanHooks h = hooks(&x);
+    return session_plan_step(a->s, d, i, &h, a->present ? &a->present->plan.st : NULL, err, n);
 }
 
-static void schedule(App *a)
+/* After the machine moved: a step's problem on the screen without the file's path (the
+ * first one), the recorder told where the plan stands. */
+static void moved(App *a, const char *err)
 {
     Present *p = a->present;
-    if (p->demo_auto > 0 && p->demo_pos > 0)
-        p->demo_next = ui_now_ms() +
-                       (long long)((p->demo_auto + p->demo->steps[p->demo_pos - 1].pause) * 1000);
-}
-
-/* Runs the plan's steps from..to-1 (its keys not recorded: the plan's position is); a step's
- * problem goes on the screen without the file's path. */
-static void run_steps(App *a, int from, int to)
-{
-    Present *p = a->present;
-    char err[1024], room[1100];
-    p->rec_mute++;
-    for (int i = from; i < to; i++)
-        if (demo_run_step(a, p->demo, i, p->demo_press, err, sizeof err))
-            app_msg(a, 1, "%s", demo_room_error(err, room, sizeof room));
-    p->rec_mute--;
-    p->demo_pos = to;
-    present_mark(a, &p->plan.mark);
-    if (p->demo_moved)
-        p->demo_moved(a, to);
-}
-
-static int next_step(App *a)
-{
-    Present *p = a->present;
-    if (p->demo_pos >= p->demo->n_steps) {
-        app_msg(a, 0, "end of the demo (b goes back, q quits)");
-        return 0;
+    char room[1100], first[1024];
+    if (err[0]) {
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(err, "\n"), err);
+        app_msg(a, 1, "%s", demo_room_error(first, room, sizeof room));
     }
-    run_steps(a, p->demo_pos, p->demo_pos + 1);
-    schedule(a);
-    return 1;
+    if (p->demo_moved)
+        p->demo_moved(a, p->plan.pos);
 }
 
 int demo_start(App *a, const char *path, double auto_s, void (*press)(App *a, int k), char *err,
                size_t n)
 {
     Present *p = a->present;
-    Demo *d = calloc(1, sizeof *d);
-    if (!d) {
-        snprintf(err, n, "out of memory");
+    char e[4000];
+    if (session_plan_load(&p->plan, path, auto_s, err, n))
         return -1;
-    }
-    if (demo_load(d, path, err, n)) {
-        free(d);
-        return -1;
-    }
-    p->demo = d;
     p->demo_press = press;
-    p->demo_auto = auto_s;
-    p->demo_pos = 0;
-    /* a recording names a shipped plan by its name, any other by its path */
-    const char *slash = strrchr(path, '/');
-    char name[300], again[1024];
-    snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
-    size_t l = strlen(name);
-    if (l > 5 && !strcmp(name + l - 5, ".json"))
-        name[l - 5] = '\0';
-    int shipped = slash && !demo_resolve(name, again, sizeof again) && !strcmp(again, path) &&
-                  strcmp(name, path);
-    snprintf(p->plan_name, sizeof p->plan_name, "%s", shipped ? name : path);
-    next_step(a);
+    Press x = {a, press};
+    const PlanHooks h = hooks(&x);
+    p->rec_mute++; /* a plan's own keys are not recorded: its position is */
+    session_plan_space(a->s, &p->plan, &h, ui_now_ms(), e, sizeof e);
+    p->rec_mute--;
+    moved(a, e);
     return 0;
-}
-
-/* Replays steps 0..to-1 from a fresh start. */
-static void replay(App *a, int to)
-{
-    Present *p = a->present;
-    p->plan.cap_on = 0;
-    if (a->overlay)
-        app_overlay_close(a);
-    p->plan.replaying = 1;
-    run_steps(a, 0, to);
-    p->plan.replaying = 0;
-    schedule(a);
 }
 
 int demo_suspended(const App *a)
 {
     const Present *p = a->present;
-    PlanMark now;
-    if (!p || !p->demo || p->demo_pos == 0)
+    if (!p || !p->plan.demo)
         return 0;
-    present_mark(a, &now);
-    return !present_mark_same(&now, &p->plan.mark);
+    Press x = {(App *)a, p->demo_press};
+    const PlanHooks h = hooks(&x);
+    return session_plan_suspended(a->s, &p->plan, &h);
+}
+
+/* The badge for 2 s. */
+static void badge(Present *p, const char *fmt, int a, int b)
+{
+    snprintf(p->echo, sizeof p->echo, fmt, a, b);
+    p->echo_until = ui_now_ms() + 2000;
 }
 
 int demo_key(App *a, int k)
 {
     Present *p = a->present;
     /* the sentence editor, and a screen of its own (a plan's class quiz), take every key */
-    if (!p->demo || (a->overlay && (a->overlay->keymap == KM_EDIT || a->overlay->screen)))
+    if (!p->plan.demo || (a->overlay && (a->overlay->keymap == KM_EDIT || a->overlay->screen)))
         return 0;
     KeyState ks;
     app_key_state(a, &ks);
     if (!a->overlay && keys_lookup(&ks, KM_PRESENT, k) == REQ_DEMO_PAUSE) {
-        if (p->demo_auto <= 0) {
+        int paused = session_plan_pause(&p->plan, ui_now_ms());
+        if (paused < 0)
             app_msg(a, 0, "P pauses attend demo --auto; this demo steps with space");
-            return 1;
-        }
-        p->demo_paused = !p->demo_paused;
-        if (!p->demo_paused)
-            schedule(a);
-        snprintf(p->echo, sizeof p->echo, "P  %s", p->demo_paused ? "demo paused (P resumes)"
-                                                                   : "demo resumed");
-        p->echo_until = ui_now_ms() + 2000;
+        else
+            badge(p, paused ? "P  demo paused (P resumes)" : "P  demo resumed", 0, 0);
         return 1;
     }
-    if (k == ' ') {
-        a->msg[0] = '\0';
-        if (demo_suspended(a)) { /* the plan was left (G, a page, keys): back to its step */
-            replay(a, p->demo_pos);
-            snprintf(p->echo, sizeof p->echo, "space  back to the plan: step %d/%d",
-                     p->demo_pos, p->demo->n_steps);
-            p->echo_until = ui_now_ms() + 2000;
-            return 1;
-        }
-        next_step(a);
+    if (k != ' ' && k != 'b')
+        return 0;
+    char err[4000];
+    Press x = {a, p->demo_press};
+    const PlanHooks h = hooks(&x);
+    a->msg[0] = '\0';
+    p->rec_mute++;
+    PlanMove m = k == ' ' ? session_plan_space(a->s, &p->plan, &h, ui_now_ms(), err, sizeof err)
+                          : session_plan_back(a->s, &p->plan, &h, ui_now_ms(), err, sizeof err);
+    p->rec_mute--;
+    int n = p->plan.demo->n_steps;
+    switch (m) {
+    case PLAN_AT_END:
+        app_msg(a, 0, "end of the demo (b goes back, q quits)");
         return 1;
-    }
-    if (k == 'b') {
-        a->msg[0] = '\0';
-        if (p->demo_pos <= 1) {
-            app_msg(a, 0, "this is the first step");
-            return 1;
-        }
-        replay(a, p->demo_pos - 1);
-        snprintf(p->echo, sizeof p->echo, "b  back to step %d/%d", p->demo_pos, p->demo->n_steps);
-        p->echo_until = ui_now_ms() + 2000;
+    case PLAN_AT_FIRST:
+        app_msg(a, 0, "this is the first step");
         return 1;
+    case PLAN_RESUMED: /* the plan was left (G, a page, keys): back to its step */
+        badge(p, "space  back to the plan: step %d/%d", p->plan.pos, n);
+        break;
+    case PLAN_BACK:
+        badge(p, "b  back to step %d/%d", p->plan.pos, n);
+        break;
+    case PLAN_STEPPED:
+        break;
     }
-    return 0;
+    moved(a, err);
+    return 1;
 }
 
 int demo_tick(App *a)
 {
     Present *p = a->present;
+    char err[4000];
+    if (!p->plan.demo)
+        return 0;
+    Press x = {a, p->demo_press};
+    const PlanHooks h = hooks(&x);
     /* paused (P), an overlay open (help, the go-to box), or the plan left: no step fires;
      * it comes once the overlay is closed */
-    if (!p->demo || p->demo_auto <= 0 || p->demo_paused || a->overlay ||
-        p->demo_pos >= p->demo->n_steps || ui_now_ms() < p->demo_next || demo_suspended(a))
-        return 0;
-    return next_step(a);
+    p->rec_mute++;
+    int ran = session_plan_tick(a->s, &p->plan, &h, ui_now_ms(), a->overlay != NULL, err,
+                                sizeof err);
+    p->rec_mute--;
+    if (ran)
+        moved(a, err);
+    return ran;
 }
 
 const char *demo_status(const App *a, char *buf, size_t n)
 {
     const Present *p = a->present;
-    if (!p || !p->demo)
+    if (!p || !p->plan.demo)
         return NULL;
-    snprintf(buf, n, "step %d/%d%s", p->demo_pos, p->demo->n_steps,
-             demo_suspended(a) ? " (left: space returns)" : "");
-    return buf;
+    Press x = {(App *)a, p->demo_press};
+    const PlanHooks h = hooks(&x);
+    return session_plan_status(a->s, &p->plan, &h, buf, n);
+}
+
+const char *demo_next_words(const App *a, char *buf, size_t n)
+{
+    const Present *p = a->present;
+    if (!p || !p->plan.demo)
+        return NULL;
+    Press x = {(App *)a, p->demo_press};
+    const PlanHooks h = hooks(&x);
+    return session_plan_next_words(a->s, &p->plan, &h, buf, n);
 }
 
 void demo_free(App *a)
@@ -332,8 +326,7 @@ void demo_free(App *a)
     Present *p = a->present;
     if (!p)
         return;
-    free(p->demo);
-    p->demo = NULL;
+    session_plan_free(&p->plan);
     if (p->quiz) {
         quiz_set_free(p->quiz);
         free(p->quiz);

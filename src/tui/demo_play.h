@@ -12,8 +12,8 @@
 int demo_start(App *a, const char *path, double auto_s, void (*press)(App *a, int k), char *err,
                size_t n);
 /* 1 when key k means something where it would be pressed now (the open overlay's keymap,
- * the page's widget, the controls the page allows, the global keys): what --check accepts
- * and --record records. */
+ * the page's widget, the controls the page allows, the global keys): what a plan step
+ * accepts in the presenter and --record records. */
 int demo_key_used(App *a, int k);
 /* Space runs the next step, b goes back one (replaying from the start); 1 if k was one. */
 int demo_key(App *a, int k);
@@ -28,6 +28,9 @@ int demo_run_step(App *a, const Demo *d, int i, void (*press)(App *a, int k), ch
 /* 1 when a plan plays and the screen is no longer where its last step left it (G, a page
  * turn, keys): space returns to the plan's step first. */
 int demo_suspended(const App *a);
+/* What space does next, for the notes ("back to the plan: step 3/11", the next step's
+ * words), in buf; NULL when no plan plays. */
+const char *demo_next_words(const App *a, char *buf, size_t n);
 /* Frees the demo a->present plays (none: nothing). */
 void demo_free(App *a);
 

@@ -16,8 +16,6 @@
 
 #define ECHO_MS 2000
 
-static void present_dispatch(App *a, int k);
-
 /* 1 when the open overlay is the one registered for request opens (the sentence editor:
  * REQ_EDIT, the go-to-page prompt: REQ_GOTO_PAGE). */
 static int overlay_is(const App *a, Request opens)
@@ -119,14 +117,13 @@ static void publish(App *a)
     next_title(a, s->next_title, sizeof s->next_title);
     size_t end;
     int total = paragraphs(a->s->prose, 1, &end);
-    if (p->demo && demo_suspended(a)) /* space returns to the plan first */
-        snprintf(s->next_title, sizeof s->next_title, "back to the plan: step %d/%d",
-                 p->demo_pos, p->demo->n_steps);
+    if (p->plan.demo && demo_suspended(a)) /* space returns to the plan first */
+        demo_next_words(a, s->next_title, sizeof s->next_title);
     else if (p->reveal && shown_now(a) < total) /* space shows the next paragraph first */
         snprintf(s->next_title, sizeof s->next_title, "paragraph %d of %d of this page",
                  p->shown + 1, total);
-    else if (p->demo) /* space takes the plan's next step, not the next page */
-        demo_step_words(p->demo, p->demo_pos, s->next_title, sizeof s->next_title);
+    else if (p->plan.demo) /* space takes the plan's next step, not the next page */
+        demo_next_words(a, s->next_title, sizeof s->next_title);
     page_keys(a, s->keys, sizeof s->keys);
     snprintf(s->notes, sizeof s->notes, "%s", pg->notes ? pg->notes : "");
     snprintf(s->room, sizeof s->room, "%s", p->blank ? "blank (B shows the page again)"
@@ -195,7 +192,7 @@ static void rec_emit_plan(Present *p)
     if (!p->rec || !p->rec_plan_to)
         return;
     fprintf(p->rec, ",\n    {\"demo\": ");
-    json_str(p->rec, p->plan_name);
+    json_str(p->rec, p->plan.name);
     fprintf(p->rec, ", \"to\": %d}", p->rec_plan_to);
     p->rec_plan_to = 0;
 }
@@ -341,7 +338,7 @@ int present_start(App *a, const PresentOpts *o, char *err, size_t n)
         rec_open(a);
     }
     p->demo_moved = rec_plan;
-    if (o->demo && demo_start(a, o->demo, o->auto_s, present_dispatch, err, n))
+    if (o->demo && demo_start(a, o->demo, o->auto_s, present_press, err, n))
         return -1;
     if (!o->presenter)
         return 0;
@@ -475,17 +472,16 @@ void present_key(App *a, int k)
 {
     Present *p = a->present;
     /* with R, space shows the page's next paragraph before the plan's next step */
-    int reveal = k == ' ' && p && p->demo && !demo_suspended(a) && present_reveal_pending(a);
-    if (p && p->demo && !reveal && demo_key(a, k)) {
+    int reveal = k == ' ' && p && p->plan.demo && !demo_suspended(a) &&
+                 present_reveal_pending(a);
+    if (p && p->plan.demo && !reveal && demo_key(a, k)) {
         publish(a);
         return;
     }
-    present_dispatch(a, k);
+    present_press(a, k);
 }
 
-/* Handles key k as the presenter does (app_key, the badge, the notes), without the demo's
- * Space and b; demo steps press their keys through it. */
-static void present_dispatch(App *a, int k)
+void present_press(App *a, int k)
 {
     Present *p = a->present;
     if (!p || k == KEY_RESIZE || k == KEY_MOUSE) {
@@ -530,7 +526,7 @@ static void present_dispatch(App *a, int k)
 int present_tick(App *a)
 {
     Present *p = a->present;
-    if (p && p->demo && demo_tick(a)) {
+    if (p && p->plan.demo && demo_tick(a)) {
         publish(a);
         return 1;
     }

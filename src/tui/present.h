@@ -33,6 +33,9 @@ int present_theme(const PresentOpts *o);
 int present_start(App *a, const PresentOpts *o, char *err, size_t n);
 /* Handles one key as app_key does, then (presenter) sets the echo badge and publishes. */
 void present_key(App *a, int k);
+/* Handles key k as the presenter does (app_key, the badge, the notes, --record), without a
+ * plan's space and b: a plan's steps press their keys through it. */
+void present_press(App *a, int k);
 /* Called when no key came: 1 if the screen must be redrawn (the badge expired). */
 int present_tick(App *a);
 /* 1 in presenter mode (attend present, attend demo). */
@@ -69,24 +72,16 @@ typedef struct Present {
     long long echo_until; /* when it goes (monotonic ms) */
     char dir[512];       /* where the state is published; "" when it cannot be */
     PresentState st;
-    /* attend demo (demo_play.c) */
-    Demo *demo;          /* the script played, NULL when none */
+    /* attend demo, attend present --plan (demo_play.c over the plan machine) */
+    SessionPlan plan;    /* the plan played (plan.demo NULL: none), where it stands */
     void (*demo_press)(App *a, int k); /* how a step presses a key (present_dispatch) */
     void (*demo_moved)(App *a, int to); /* the plan now stands at step to (--record) */
-    int demo_pos;        /* steps run so far */
-    double demo_auto;    /* --auto seconds, 0: Space steps */
-    long long demo_next; /* when --auto runs the next step (monotonic ms) */
-    PlanState plan;      /* the current step's caption and where it left the screen; a
-                            replay (b, space back to the plan) asks no class quiz */
-    int plan_checking;   /* 1: --check runs the steps headless (no room, no files) */
-    char plan_name[300]; /* how a recording names the plan played (its path or shipped name) */
     QuizSet *quiz;       /* a plan's class quiz being asked (owned), NULL when none */
     int quiz_shown;
     TuiClassRoom room;   /* its room of students */
     int rec_mute;        /* >0: a plan's steps run: their keys are not recorded, its
                             position is (rec_plan_to) */
     int rec_plan_to;     /* a plan position to record before anything else (0: none) */
-    int demo_paused;     /* P: --auto holds its steps */
     /* the room's screen */
     int blank;           /* B: the room sees a blank screen */
     int frozen;          /* F: the room's screen keeps its last frame */

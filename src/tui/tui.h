@@ -48,11 +48,6 @@ int tui_class_quiz(QuizSet *s, int time_s, int ascii, TuiClassRoom *room, int *s
 /* attend notes: follows the presenter of session (NULL: the most recent running one) until
  * q or a signal. Returns the exit status. */
 int tui_notes_main(const char *session);
-/* attend demo --check: loads the demo script at path and runs it headless against the course
- * in lessons_dir, printing every problem to stderr as FILE:LINE:COL (FILE as path is
- * spelled) and, unless quiet, a one-line verdict to stdout; 0 when there is none, else 1. */
-int tui_demo_check(const char *path, const char *lessons_dir, int quiet);
-
 /* check-lessons' walk: opens every page of the course in dir (the one report was loaded
  * from) in a headless player at cols x lines, presses each control key, types `samples`
  * random sentences on pages with a sentence editor, and appends to report->problems every

@@ -33,7 +33,10 @@ static const short RAMP8_BG[] = {COLOR_BLACK, COLOR_BLUE, COLOR_CYAN, COLOR_WHIT
 static const short RAMP8_FG[] = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK, COLOR_BLACK};
 
 static const char *const SHADE_UTF8[] = {" ", "░", "▒", "▓", "█"};
-static const char *const SHADE_ASCII[] = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"};
+/* No sign characters ('-' before a weight read "-0.36" for 0.36), no '*' (the small multiples'
+ * strongest-key marker) and no 'x' (the ASCII masked glyph). */
+static const char *const SHADE_ASCII[] = {" ", ".", ":", ";", "=", "o", "#", "%", "@"};
+#define SHADE_ASCII_N ((int)(sizeof SHADE_ASCII / sizeof SHADE_ASCII[0]))
 
 static void init_colors(int theme)
 {
@@ -228,9 +231,11 @@ const char *ui_shade(float v)
         int l = (int)(v * 5.0f);
         return SHADE_UTF8[l > 4 ? 4 : l];
     }
-    int l = (int)(v * 10.0f);
-    return SHADE_ASCII[l > 9 ? 9 : l];
+    int l = (int)(v * (float)SHADE_ASCII_N);
+    return SHADE_ASCII[l > SHADE_ASCII_N - 1 ? SHADE_ASCII_N - 1 : l];
 }
+
+int ui_shade_levels(void) { return ui.utf8 ? 5 : SHADE_ASCII_N; }
 
 static const char *const GLYPH_UTF8[G__COUNT] = {"·", "−∞", "→", "×", "─", "│", "…", "✓", "•",
                                                  "√", "!"};

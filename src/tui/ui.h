@@ -77,8 +77,11 @@ void ui_end(void);
  * companion foreground keeps printed numbers readable on that background. */
 int ui_ramp_level(float v01);
 int ui_ramp_attr(int level);
-/* Shade glyph for a ramp level: " ░▒▓█" style in UTF-8, " .:-=+*#%@" in ASCII. */
+/* Shade glyph for a value in [0, 1]: " ░▒▓█" in UTF-8, " .:;=o#%@" in ASCII (no sign
+ * characters: the glyph stands right before a cell's number). */
 const char *ui_shade(float v01);
+/* How many shade glyphs ui_shade has (the no-colour legend shows each once). */
+int ui_shade_levels(void);
 
 /* Glyphs with their ASCII fallbacks. */
 typedef enum {

@@ -129,7 +129,10 @@ static void finite_range(const TraceEntry *e, float *lo, float *hi)
     }
 }
 
-/* Columns of one of the legend's 8 ramp steps in a pane w wide: two in colour on a wide pane,
+/* How many steps the legend draws: eight of the colour ramp, or every shade glyph once. */
+static int legend_steps(void) { return ui.color != UI_COLOR_NONE ? 8 : ui_shade_levels(); }
+
+/* Columns of one of the legend's ramp steps in a pane w wide: two in colour on a wide pane,
  * else one (the shade glyphs, and the compact 80-column legend that leaves the inspector's
  * first line room beside it). */
 static int legend_step(int w)
@@ -147,7 +150,9 @@ static int draw_legend(int y, int x, int w, float lo, float hi, int scores)
     int cx = x;
     cx += ui_put(y, cx, w, "legend ");
     cx += ui_put(y, cx, x + w - cx, a);
-    int steps = 8;
+    /* colours: eight steps of the ramp; shade glyphs: each glyph once, so every glyph a cell
+     * can show is in the legend */
+    int steps = legend_steps();
     for (int i = 0; i < steps; i++) {
         float v = ((float)i + 0.5f) / (float)steps;
         if (ui.color != UI_COLOR_NONE) {
@@ -175,7 +180,7 @@ static int legend_width(int w, float lo, float hi, int scores)
     char a[32], b[32], t[64];
     snprintf(a, sizeof a, scores ? "%.1f " : "%.0f ", (double)lo);
     snprintf(b, sizeof b, scores ? " %.1f" : " %.0f", (double)hi);
-    return 7 + ui_width(a) + 8 * legend_step(w) + ui_width(b) + 2 +
+    return 7 + ui_width(a) + legend_steps() * legend_step(w) + ui_width(b) + 2 +
            ui_width(scores ? ui_glyph(G_NEG_INF) : ui_glyph(G_MASKED)) +
            ui_width(ui_text(scores ? " masked (weight 0)" : " masked (−∞)", t, sizeof t));
 }

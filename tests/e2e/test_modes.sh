@@ -48,6 +48,21 @@ check "NO_COLOR: upper triangle masked, rows sum to 1.00" heatmap_triangle "·" 
 keys q
 expect_exit 0 "NO_COLOR: quits cleanly"
 
+# ---- NO_COLOR and LANG=C together: the ASCII shade glyph before a weight is never a sign
+# ('-' once stood before 0.36 and read "-0.36"), and the legend shows every glyph a cell does ----
+start 80 24 NO_COLOR=1 LC_ALL=C LANG=C -- --lessons "$FIXTURE"
+expect "lesson 1/2: Fixture heatmap" "NO_COLOR+LANG=C: opens"
+check "NO_COLOR+LANG=C: no weight drawn with a sign glyph before it" \
+    sh -c "! tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -E '^ (the|cat|sat|on|mat)' | grep -qE '[-+]0\.[0-9][0-9]'"
+check "NO_COLOR+LANG=C: every shade glyph in the grid is in the legend" sh -c '
+    scr=$(tmux -L "$1" capture-pane -p -t main)
+    leg=$(printf "%s\n" "$scr" | sed -n "s/.*legend [^ ]* \(.*\) 1 .*/\1/p")
+    used=$(printf "%s\n" "$scr" | grep -E "^ (the|cat|sat|on|mat)" | grep -oE "[^][ 0-9.]0\.[0-9][0-9]" | cut -c1 | sort -u | tr -d "\n")
+    [ -n "$leg" ] && [ -n "$used" ] || exit 1
+    case "$used" in *[!"$leg"]*) exit 1;; esac' _ "$E2E_SOCK"
+keys q
+expect_exit 0 "NO_COLOR+LANG=C: quits"
+
 # ---- LANG=C: ASCII fallback (no UTF-8 bytes on screen) ----
 rm -rf "$XDG_STATE_HOME"
 start 80 24 LC_ALL=C LANG=C -- --lessons "$FIXTURE"
@@ -104,7 +119,7 @@ expect_exit 0 "Ctrl-C: quits and restores the terminal"
 # ---- fatal errors: printed after the terminal is restored ----
 start 80 24 -- --lessons "$FIXTURE" --lesson no-such-lesson
 expect_exit 1 "unknown --lesson exits 1"
-check "unknown --lesson: message on stderr" grep -q 'no lesson with id "no-such-lesson"' "$E2E_TMP/stderr"
+check "unknown --lesson: message on stderr" grep -q 'no lesson "no-such-lesson": give its number' "$E2E_TMP/stderr"
 start 80 24 -- --lessons "$E2E_TMP/missing-dir"
 expect_exit 1 "missing course directory exits 1"
 check "missing course directory: message on stderr" test -s "$E2E_TMP/stderr"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_plan_expect.sh - a plan is a sequence of Session steps, run without a terminal
 # (attend demo --plain: src/session/session_plan.c, the runner the presenter uses too), each
-# step declaring the state it expects ("expect": page, mask, pe, layer, head, sentence):
+# step declaring the state it expects ("expect": page, mask, pe, layer, head, sentence, order,
+# knocked_out, scores, all_heads, the explanation widgets' settings, focus):
 # checked when the step runs and by --check, every problem at once as FILE:LINE:COL naming
 # the field; the caption bound to its step. No tmux screen.
 . "$(dirname "$0")/harness.bash"
@@ -32,8 +33,27 @@ check "--plain goes on after a problem: every step said" grep -qF "step 4/4: mat
 
 "$ATTEND" demo --check "$P/expect-bad.json" >/dev/null 2>"$E2E_TMP/bad"
 b="$P/expect-bad.json"
-check "a bad mask name" grep -qF "$b:4:5: step 1: expect.mask: \"sideways\" is not a mask" "$E2E_TMP/bad"
-check "an unknown field" grep -qF "$b:5:5: step 2: expect: unknown field \"colour\"" "$E2E_TMP/bad"
-check "a page that is not ID:N" grep -qF "$b:6:5: step 3: expect.page: \"two\" is not LESSON-ID:PAGE" "$E2E_TMP/bad"
-check "a layer below 0" grep -qF "$b:7:5: step 4: \"expect.layer\" is -1" "$E2E_TMP/bad"
+check "a bad mask name, at its field" grep -qxF "$b:4:51: step 1: expect.mask: \"sideways\" is not a mask (none, causal, padding, both)" "$E2E_TMP/bad"
+check "an unknown field, at its field" grep -qF "$b:5:30: step 2: expect.colour: unknown field (page," "$E2E_TMP/bad"
+check "a page that is not ID:N" grep -qF "$b:6:30: step 3: expect.page: \"two\" is not LESSON-ID:PAGE" "$E2E_TMP/bad"
+check "a layer below 0" grep -qF "$b:7:30: step 4: expect.layer: must be a whole number 0..1000" "$E2E_TMP/bad"
+
+# the rest of the state a step can change: order, knock-outs, the view, the explanation
+# widgets' settings, the focused pane; every problem of one "expect" at once
+m="$P/expect-more.json"
+"$ATTEND" demo --check "$m" >/dev/null 2>"$E2E_TMP/more"
+rc=$?
+check "--check fails on them (rc $rc)" test "$rc" -eq 1
+check "the order after a swap" grep -qxF "$m:6:17: step 2: expect: the order 0 1 2 3, but the screen has 1 0 2 3" "$E2E_TMP/more"
+check "the focused pane (z), headless too" grep -qxF "$m:6:40: step 2: expect: focus on, but the screen has off" "$E2E_TMP/more"
+check "the heads knocked out" grep -qxF "$m:9:17: step 4: expect: knocked out none, but the screen has layer 0 head 0" "$E2E_TMP/more"
+check "scores or weights" grep -qxF "$m:9:56: step 4: expect: scores on, but the screen has off" "$E2E_TMP/more"
+check "an explanation widget's setting (d_k)" grep -qxF "$m:12:17: step 6: expect: d_k 64, but the screen has 128" "$E2E_TMP/more"
+check "a setting the page's widget does not have" grep -qxF "$m:12:28: step 6: expect: seed, but this page's widget (scaling) has no such setting" "$E2E_TMP/more"
+check "three problems of one expect, each at its field" sh -c "grep -c '^$m:1[34]:[0-9]*: step 7: expect\.' '$E2E_TMP/more' | grep -qx 3"
+check "9 problems in all, at once" test "$(wc -l <"$E2E_TMP/more")" -eq 9
+"$ATTEND" demo --plain "$m" >"$E2E_TMP/more-out" 2>/dev/null
+check "--plain says the order and knock-outs it left" grep -qF ', order 1 0 2 3' "$E2E_TMP/more-out"
+check "--plain says each of a step's problems without the path" sh -c "grep -c '^  problem: plan step 2: expect: ' '$E2E_TMP/more-out' | grep -qx 2"
+check "--plain says an explanation widget's settings" grep -qF 'now: page scaling:1, scale off, d_k 128' "$E2E_TMP/more-out"
 finish

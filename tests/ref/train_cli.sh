@@ -40,6 +40,13 @@ expect 1 "is not in the vocabulary" -- "$A" train --config "$tmp/bad6.json" --ou
 
 # --- training: plain progress lines when not a terminal, a loadable model, determinism
 expect 0 "step 40/40 loss" -- "$A" train --config "$tmp/tiny.json" --out "$tmp/a.json"
+# the progress line gives the step's own loss and the smoothed one: equal at step 1, apart later
+# (the smoothed figure lags a falling loss: it once stood alone, labelled "loss")
+"$A" train --config "$tmp/tiny.json" --out "$tmp/p.json" >"$tmp/p.log" 2>&1
+awk '$1 == "step" && $2 == "1/40" { ok = ($4 == $6) } END { exit !ok }' "$tmp/p.log" && ok ||
+    bad "step 1's loss and smoothed loss differ: $(grep '^step 1/' "$tmp/p.log")"
+awk '$1 == "step" && $2 == "40/40" { ok = ($4 + 0 < $6 + 0) } END { exit !ok }' "$tmp/p.log" && ok ||
+    bad "step 40's own loss is not below the smoothed one: $(grep '^step 40/' "$tmp/p.log")"
 expect 0 "shape passport" -- "$A" dump --model "$tmp/a.json" --sentence "the cat sat"
 "$A" train --config "$tmp/tiny.json" --out "$tmp/b.json" --threads 1 >/dev/null 2>&1
 "$A" train --config "$tmp/tiny.json" --out "$tmp/c.json" --seed 4 >/dev/null 2>&1
