@@ -100,7 +100,7 @@ static int global_request(Plain *p, Request req, const char *arg)
     switch (req) {
     case REQ_QUIT: case REQ_QUIT_NOW:
         p->quit = 1;
-        plain_say(p, p->s->prog_ok ? "Bye. Progress is saved." : "Bye.");
+        plain_say(p, session_progress_saved(p->s) ? "Bye. Progress is saved." : "Bye.");
         return 1;
     case REQ_NEXT_PAGE: plain_turn(p, 1); return 1;
     case REQ_PREV_PAGE: plain_turn(p, -1); return 1;

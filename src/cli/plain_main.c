@@ -78,7 +78,7 @@ static void plain_loop(Plain *p)
         }
         ssize_t n = getline(&line, &cap, stdin);
         if (n < 0) {
-            plain_say(p, p->s->prog_ok ? "End of input. Progress is saved." : "End of input.");
+            plain_say(p, session_progress_saved(p->s) ? "End of input. Progress is saved." : "End of input.");
             break;
         }
         plain_plan_line(p, line); /* --plan: its words first */

@@ -99,6 +99,22 @@ typedef enum {
 /* Why generate's text ended (Change.to with WHY_TEXT_DONE). */
 enum { GEN_END_MAX_LEN, GEN_END_STOP, GEN_END_EOS };
 
+/* What went wrong opening a page that opened all the same (PageIssues.bits: 1 << the issue).
+ * Each front end words it; value[issue] is the offending value. */
+typedef enum {
+    ISSUE_NO_MODEL,  /* the page's model did not load (value: its file) */
+    ISSUE_NO_MEMORY, /* no memory for the model's traces (value: the model's file) */
+    ISSUE_BAD_START, /* the widget's start does not run on its model (value: the course's
+                        reason, naming the offending setting) */
+    ISSUE_NOT_SAVED, /* progress was not saved (value: the file and the system's reason) */
+    ISSUE__COUNT
+} PageIssue;
+
+typedef struct {
+    unsigned bits;
+    char value[ISSUE__COUNT][320];
+} PageIssues;
+
 /* A request's effect, as data. kind says which part of the Session changed; req is the
  * request that made it; from/to are the setting's old and new values (a mask, PE kind,
  * head, layer, step, d_k, N, seed; a temperature in fto), a and b two more numbers (swap:
@@ -119,7 +135,7 @@ typedef enum {
     CH_TENSOR,    /* the matrix widget's tensor */
     CH_RESET,     /* the page's starting state */
     CH_PAGE,      /* another page: a lesson, b page (detail: broken lessons skipped on the
-                     way, "" when none) */
+                     way, "" when none; issues: what went wrong opening it) */
     CH_TRAIN,     /* the train widget's run (req: t started/paused: to, a steps, b 1 for a
                      fresh run; m: to the mask; r: b fresh, a the seed; h/l: a layer, b
                      head; w: a steps, detail the file) */
@@ -134,6 +150,7 @@ typedef struct {
     int ran;                 /* 1: the widget ran again; diff holds what its numbers did */
     DescribeDiff diff;
     char detail[SESSION_DETAIL_MAX];
+    PageIssues issues;       /* CH_PAGE: what went wrong on the way (bits 0: nothing) */
 } Change;
 
 typedef struct Session {
@@ -193,7 +210,7 @@ typedef struct Session {
     DescribeSnap *snap;      /* the numbers after the last change (owned) */
     Change last;             /* the last request's Change (the parity test compares them) */
     long n_requests;         /* requests the Session handled since it began */
-    char msg[600];           /* what went wrong opening the last page ("" when nothing) */
+    PageIssues issues;       /* what went wrong opening the last page (its Change's) */
 } Session;
 
 /* ---- session.c: course, pages, runs ---- */
@@ -207,9 +224,9 @@ void session_delete(Session *s);
 int session_load(Session *s, const char *dir, const char *only, int page, char *err,
                  size_t errlen);
 /* Opens page of lesson (clamped), starts its widget, saves progress; a broken lesson is not
- * opened. ch (NULL: not wanted) gets CH_PAGE, or CH_REFUSED with WHY_BROKEN; msg says what
- * went wrong on the way (the page's model did not load, progress not saved), "" when
- * nothing did. 1 when it opened. */
+ * opened. ch (NULL: not wanted) gets CH_PAGE, or CH_REFUSED with WHY_BROKEN; ch->issues
+ * (and s->issues) say what went wrong on the way (the page's model did not load, progress
+ * not saved), bits 0 when nothing did. 1 when it opened. */
 int session_open(Session *s, int lesson, int page, Change *ch);
 /* Next (+1) or previous (-1) page, across lessons unless only_lesson, skipping broken
  * lessons. ch gets CH_PAGE (detail: the broken lessons skipped), or CH_REFUSED with
@@ -254,6 +271,11 @@ int session_rows(const Session *s);
 int session_cols(const Session *s);
 const char *session_row_token(const Session *s, int i);
 const char *session_col_token(const Session *s, int j);
+/* 1 when progress is saved: it is kept, and the last page opened saved it. */
+static inline int session_progress_saved(const Session *s)
+{
+    return s->prog_ok && !(s->issues.bits >> ISSUE_NOT_SAVED & 1u);
+}
 /* The invariant after every change: with a model, the layer and head shown are the model's. */
 static inline int session_view_ok(const Session *s)
 {

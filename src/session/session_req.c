@@ -697,5 +697,10 @@ const char *session_change_line(const Change *ch, char *out, size_t n)
              d->key_to, d->masked_before, d->masked_after, d->equiv_shown, (double)d->equiv,
              d->verdict_changed, d->step_changed, d->step, d->tensor_changed, d->n_live,
              ch->detail);
+    for (int i = 0; i < ISSUE__COUNT; i++) {
+        size_t l = strlen(out);
+        if ((ch->issues.bits >> i & 1u) && l < n)
+            snprintf(out + l, n - l, " | issue %d: %s", i, ch->issues.value[i]);
+    }
     return out;
 }
