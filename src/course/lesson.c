@@ -497,12 +497,6 @@ int lesson_open_model(Course *c, Model *m, char *err, size_t errlen)
     return -1;
 }
 
-const Model *lesson_widget_model2(const Widget *w)
-{
-    const CourseModel *o = w->model2_slot;
-    return o && o->opened && o->ok ? &o->model : w->model2;
-}
-
 int lesson_model_opened(const Course *c, const Page *p)
 {
     int i = page_model_index(c, p);

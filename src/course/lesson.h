@@ -42,8 +42,5 @@ const Model *lesson_model(const Course *c, const Page *p);
 int lesson_open_model(Course *c, Model *m, char *err, size_t errlen);
 /* 1 if page p runs on the model the learner opened, else 0. */
 int lesson_model_opened(const Course *c, const Page *p);
-/* A pair widget's second model: the opened one for "model2": "@opened:NAME" once the learner
- * opened one, else "model2"'s (NULL if it failed to load). */
-const Model *lesson_widget_model2(const Widget *w);
 
 #endif

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "errf.h"
-#include "lesson.h"
 
 static void clear(Probe *p)
 {
@@ -263,7 +262,8 @@ static int pair_model(ProbeModel *q, const Model *m, const Trace *t, char *err, 
 static int pair(Probe *p, const Widget *w, const Model *m, const Trace *t, char *err,
                 size_t errlen)
 {
-    const Model *m2 = lesson_widget_model2(w);
+    const CourseModel *o = w->model2_slot; /* "@opened:NAME": the learner's, once opened */
+    const Model *m2 = o && o->opened && o->ok ? &o->model : w->model2;
     if (!m2)
         return errf(err, errlen, "a pair widget needs its second model (\"model2\")");
     if (lens_check_model(m2, err, errlen))

@@ -123,7 +123,40 @@ typedef struct {
     float *Oall, *Call; /* (H·dh) × d: the layer below's W_O; dh × (H·dh) */
     float *G;           /* dh × dh */
     double *M, *re, *im, *tmp; /* dh × dh, dh, dh, 2d */
+    float *fb;          /* the block the floats are in (M is the doubles') */
 } Scratch;
+
+/* Allocates s's blocks for a model of widths d, dh, H heads and P positions (s->fb and s->M
+ * own them). 0, or -1 (nothing left allocated) when out of memory. */
+static int scratch_new(Scratch *s, int d, int dh, int H, int P)
+{
+    memset(s, 0, sizeof *s);
+    size_t nf = 0, T = CIRCUITS_MAX_TOKENS, PP = (size_t)P;
+    size_t fsz[] = {T * d, T * d, T * d, PP * d, T * dh, T * d, T * T, (size_t)dh * d,
+                    (size_t)dh * d, T * dh, dh * T, PP * dh, PP * dh, (size_t)H * dh * d,
+                    (size_t)dh * H * dh, (size_t)dh * dh};
+    for (size_t i = 0; i < sizeof fsz / sizeof *fsz; i++)
+        nf += fsz[i];
+    s->fb = malloc(sizeof(float) * nf);
+    s->M = malloc(sizeof(double) * ((size_t)dh * dh + 2 * (size_t)dh + 2 * (size_t)d));
+    if (!s->fb || !s->M) {
+        free(s->fb);
+        free(s->M);
+        return -1;
+    }
+    float **fp[] = {&s->E, &s->U, &s->NX, &s->NP, &s->Vo, &s->O, &s->S, &s->AT, &s->B, &s->XE,
+                    &s->YU, &s->Qp, &s->Kp, &s->Oall, &s->Call, &s->G};
+    float *at = s->fb;
+    for (size_t i = 0; i < sizeof fsz / sizeof *fsz; i++) {
+        *fp[i] = at;
+        at += fsz[i];
+    }
+    s->re = s->M + (size_t)dh * dh;
+    s->im = s->re + dh;
+    s->tmp = s->im + dh;
+    s->P = P;
+    return 0;
+}
 
 /* The copying share of head (l, hf): see circuits.h. */
 static double copy_share(const Model *m, const HeadF *hf, Scratch *s)
@@ -240,38 +273,15 @@ int circuits_heads(const Model *m, HeadCircuit *out, char *err, size_t errlen)
     size_t nbuf = (size_t)4 * dh * dh + (size_t)H * 2 * dh * dh + H;
     double *hw = malloc(sizeof(double) * per * H), *buf = malloc(sizeof(double) * nbuf);
     float *hfw = malloc(sizeof(float) * per * 2 * H);
-    Scratch s = {0};
-    size_t nf = 0, nd = 0, T = CIRCUITS_MAX_TOKENS, PP = P;
-    size_t fsz[] = {T * d, T * d, T * d, PP * d, T * dh, T * d, T * T, (size_t)dh * d,
-                    (size_t)dh * d, T * dh, dh * T, PP * dh, PP * dh, (size_t)H * dh * d,
-                    (size_t)dh * H * dh, (size_t)dh * dh};
-    for (size_t i = 0; i < sizeof fsz / sizeof *fsz; i++)
-        nf += fsz[i];
-    nd = (size_t)dh * dh + 2 * (size_t)dh + 2 * (size_t)d;
-    float *fb = malloc(sizeof(float) * nf);
-    double *db = malloc(sizeof(double) * nd);
-    if (!pool || !hw || !buf || !hfw || !fb || !db) {
+    Scratch s;
+    if (!pool || !hw || !buf || !hfw || scratch_new(&s, d, dh, H, P)) {
         free(pool);
         free(hw);
         free(buf);
         free(hfw);
-        free(fb);
-        free(db);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    float **fp[] = {&s.E, &s.U, &s.NX, &s.NP, &s.Vo, &s.O, &s.S, &s.AT, &s.B, &s.XE, &s.YU,
-                    &s.Qp, &s.Kp, &s.Oall, &s.Call, &s.G};
-    float *at = fb;
-    for (size_t i = 0; i < sizeof fsz / sizeof *fsz; i++) {
-        *fp[i] = at;
-        at += fsz[i];
-    }
-    s.M = db;
-    s.re = db + (size_t)dh * dh;
-    s.im = s.re + dh;
-    s.tmp = s.im + dh;
-    s.P = P;
     repeat_pool(&m->vocab, pool, n_pool);
     for (int i = 0; i < n_pool && nt < CIRCUITS_MAX_TOKENS; i++) /* evenly spaced */
         if (n_pool <= CIRCUITS_MAX_TOKENS || (long)i * CIRCUITS_MAX_TOKENS / n_pool !=
@@ -348,8 +358,8 @@ int circuits_heads(const Model *m, HeadCircuit *out, char *err, size_t errlen)
         }
     }
     free(hfw);
-    free(fb);
-    free(db);
+    free(s.fb);
+    free(s.M);
     free(pool);
     free(hw);
     free(buf);
