@@ -14,6 +14,7 @@
 
 #include "attend_assert.h"
 #include "describe.h"
+#include "heads.h"
 #include "keys.h"
 #include "lab.h"
 #include "lesson.h"
@@ -300,6 +301,21 @@ int session_train_step(Session *s);
 int session_train_repeat_step(Session *s);
 /* Frees the run (a page change, the end). */
 void session_train_free(Session *s);
+/* Trains the page's run to its end at once, for a front end with no keys to answer between
+ * slices (plain mode): t (again when it only paused a run), then every step. report(s,
+ * step, total, every, ctx) is called with step -1 as it starts, then at the measurements a
+ * tenth (1 / reports) of the run apart: step 0 before a run that had not begun, and total at
+ * the end (a replay page: its recipe's measurements). ch gets t's Change. 1 when it trained
+ * to the end, 0 when t was refused (ch says why), -1 when a step failed (train.err). */
+int session_train_to_end(Session *s, int reports,
+                         void (*report)(Session *s, int step, int total, int every, void *ctx),
+                         void *ctx, Change *ch);
+/* The head of layer `layer` whose last score `score` in h (0 previous-token, 1 induction:
+ * heads_scores) is the largest, on a model of n_heads heads per layer (0 without points):
+ * the head a replay page shows and plain mode names. */
+int session_history_best(const HeadsHistory *h, int n_heads, int layer, int score);
+/* That score of head `head` of layer `layer` at h's last point, NAN without points. */
+double session_history_last(const HeadsHistory *h, int n_heads, int layer, int head, int score);
 
 /* ---- session_lab.c: a lab page's last check ---- */
 /* Reads the page's lab show file again when it changed (or the page's lab did): 1 when
