@@ -238,38 +238,6 @@ int session_train_step(Session *s)
     return 1;
 }
 
-int session_train_to_end(Session *s, int reports,
-                         void (*report)(Session *s, int step, int total, int every, void *ctx),
-                         void *ctx, Change *ch)
-{
-    int rep = session_train_repeat_page(s->model), rc;
-    session_request(s, REQ_TRAIN_RUN, NULL, ch);
-    if (ch->kind == CH_TRAIN && !(rep ? s->train.rep.running : s->train.running))
-        session_request(s, REQ_TRAIN_RUN, NULL, ch); /* it paused the run: go on */
-    if (ch->kind != CH_TRAIN)
-        return 0;
-    int total = rep ? repeat_run_opts(s->train.rep.run)->steps : watch_opts(s->train.run)->steps;
-    int every = reports > 0 && total / reports > 0 ? total / reports : 1;
-    report(s, -1, total, every, ctx);
-    if (rep) {
-        while ((rc = session_train_repeat_step(s)) > 0 && rc != 3) {
-            int n = repeat_run_steps_done(s->train.rep.run);
-            if (rc == 2 && (n % every == 0 || n == total))
-                report(s, n, total, every, ctx);
-        }
-        return rc < 0 ? -1 : 1;
-    }
-    if (watch_steps_done(s->train.run) == 0)
-        report(s, 0, total, every, ctx);
-    while ((rc = session_train_step(s)) > 0 && !s->train.done)
-        if (watch_steps_done(s->train.run) % every == 0)
-            report(s, watch_steps_done(s->train.run), total, every, ctx);
-    if (rc < 0)
-        return -1;
-    report(s, total, total, every, ctx);
-    return 1;
-}
-
 double session_history_last(const HeadsHistory *h, int n_heads, int layer, int head, int score)
 {
     size_t k = (size_t)layer * (size_t)n_heads + (size_t)head;
