@@ -121,6 +121,11 @@ static void plan_move(Plain *p, int space)
         plain_say_page(p);
         break;
     case PLAN_STEPPED:
+        if (pl->demo->steps[pl->pos - 1].quiz[0]) /* a class quiz is the room's */
+            plain_sayf(p, "A class quiz on %s: in the room the presenter asks it and students "
+                       "answer from their terminals; here, lesson %s then quiz asks its "
+                       "questions.", pl->demo->steps[pl->pos - 1].quiz,
+                       pl->demo->steps[pl->pos - 1].quiz);
         break;
     }
     say_problems(p, err);

@@ -499,7 +499,8 @@ const KeyRow keys_rows[] = {
      .help = "attend demo --auto: pause the steps (P again: resume)",
      .keys = {K('P', REQ_DEMO_PAUSE)}},
     {.map = KM_PRESENT, .help_key = "space / b",
-     .help = "attend demo: the next step / back one step (replayed from the start)"},
+     .help = "a plan or demo: the next step / back one step (replayed from the start); "
+             "after G or a page turn, space first returns to the plan's step"},
     {.map = KM_PRESENT, .help_key = "o",
      .help = "speaker notes stay off the room's screen: attend notes shows them"},
 

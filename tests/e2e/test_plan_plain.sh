@@ -33,6 +33,9 @@ check "no path on the learner's screen" bash -c "! grep -qF 'fixtures/plans' <<<
 plan=lecture-masks
 out=$(printf 'space\nspace\nspace\nspace\nspace\nspace\nspace\nspace\nq\n' | "$ATTEND" --plain --plan lecture-masks 2>&1)
 check "a shipped plan by name: step 9 says the causal mask's caption" grep -qxF "Caption: m: the causal mask. The upper triangle is gone; each row still sums to 1." <<<"$out"
+printf '{"steps": [{"open": "causal-mask", "page": 1}, {"quiz": "causal-mask", "count": 1}]}\n' >"$E2E_TMP/quiz.json"
+out=$(printf 'space\nq\n' | "$ATTEND" --plain --plan "$E2E_TMP/quiz.json" 2>&1)
+check "a class quiz step says whose it is and how to take it here" grep -qF "A class quiz on causal-mask: in the room the presenter asks it" <<<"$out"
 "$ATTEND" --plain --plan no-such-plan </dev/null >/dev/null 2>"$E2E_TMP/err"
 rc=$?
 check "no such plan: a message and status 1 (rc $rc)" sh -c "[ $rc -eq 1 ] && grep -qF 'no plan \"no-such-plan\"' '$E2E_TMP/err'"
