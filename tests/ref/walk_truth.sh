@@ -30,5 +30,23 @@ hasnt "L1p6 no pieces: no piece example" "\"sat\" gives" "$out"
 out=$(plain 'q\n' why-attention 6)
 has "L1p6 own sentence: the piece example" "\"##lo\" gives" "$out"
 
+# L3 p3: on heads 2 and 3 the reverse scores higher, yet the page said "That suits language:
+# \"book\" may need \"teacher\", not the other way round"
+out=$(plain ']\n]\nq\n' dot-product-scores 3 | now)
+hasnt "L3p3 head 2: reverse higher" "not the other way round" "$out"
+has "L3p3 head 2" "the reverse is higher" "$out"
+has "L3p3 head 0" "not the other way round" "$(plain 'q\n' dot-product-scores 3)"
+# L9 p2 after r: "The chips now start swapped: \"dog bites man .\"" (the original order)
+out=$(plain 'r\nq\n' permutation-equivariance 2 | now)
+hasnt "L9p2 after r" "start swapped" "$out"
+has "L9p2 after r" "back in the original order" "$out"
+# L9 p4 after m: "At position 0, \"man\" reads only itself" with no mask; after r: "Press m to
+# take the mask off and watch the difference fall back to zero" when it was 0 already
+out=$(plain 'm\nq\n' permutation-equivariance 4 | now)
+hasnt "L9p4 mask off" "reads only itself;" "$out"
+out=$(plain 'r\nq\n' permutation-equivariance 4 | now)
+hasnt "L9p4 original order" "Press m to take the mask off" "$out"
+has "L9p4 original order" "in their original order" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
