@@ -48,5 +48,12 @@ out=$(plain 'r\nq\n' permutation-equivariance 4 | now)
 hasnt "L9p4 original order" "Press m to take the mask off" "$out"
 has "L9p4 original order" "in their original order" "$out"
 
+# L10 p1 after r then p: "With an encoding on (pe: sinusoidal) the outputs no longer match a mere
+# reordering" beside a difference of 0 (nothing was reordered)
+out=$(plain 'r\np\nq\n' positional-encoding 1 | now)
+hasnt "L10p1 original order, pe on" "no longer match a mere reordering" "$out"
+has "L10p1 original order" "nothing moved" "$out"
+has "L10p1 start" "start swapped" "$(plain 'q\n' positional-encoding 1)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
