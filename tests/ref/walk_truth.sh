@@ -55,5 +55,19 @@ hasnt "L10p1 original order, pe on" "no longer match a mere reordering" "$out"
 has "L10p1 original order" "nothing moved" "$out"
 has "L10p1 start" "start swapped" "$(plain 'q\n' positional-encoding 1)"
 
+# L21 p3 (K-composition): with the previous-token head L0.h1 knocked out, the page's probe (row
+# 5 of layer 1 on "moon") still read "0.71, its largest share": on this 4-word repeat every
+# collapsed row falls back to the first positions, and "moon" is one. The probe is row 6 now,
+# which finds "cat" only through the previous-token head.
+out=$(plain 'X\nl\nq\n' induction-heads 3 | now)
+hasnt "L21p3 prev head knocked out: the induction head does not still find it" "its largest share." "$out"
+has "L21p3 prev head knocked out" "with 1 head knocked out" "$out"
+out=$(plain 'l\nq\n' induction-heads 3 | now)
+has "L21p3 intact: the induction head finds it" "its largest share." "$out"
+
+# L21 p2 after l: "Press l to see layer 1's induction heads" on layer 1 itself
+out=$(plain 'l\nq\n' induction-heads 2 | now)
+hasnt "L21p2 on layer 1" "Press l to see layer 1" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
