@@ -79,5 +79,12 @@ for lp in "why-attention 2 q" "why-attention 3 q" "causal-mask 1 q" "causal-mask
     if grep -qiE '\bdot(s|ted)\b' <<<"$out"; then bad "$1 p$2 after $3: says dots: $(grep -oiE '[^.]*\bdot(s|ted)\b[^.]*' <<<"$out" | head -1)"; else ok; fi
 done
 
+# plain mode's goto to a page that is not there named no value ("Type goto and a page number
+# from 1 to 6"): it says which page of which lesson, as the player's G does
+out=$(plain 'goto 99\ngoto causal-mask:9\ngoto abc\nq\n' causal-mask 1)
+has "plain goto 99" 'No page "99" in lesson causal-mask' "$out"
+has "plain goto causal-mask:9" 'No page "9" in lesson causal-mask' "$out"
+has "plain goto abc" 'No page "abc" in lesson causal-mask' "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
