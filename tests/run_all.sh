@@ -31,6 +31,9 @@ for a in "$@"; do
         *) filters+=("$a") ;;
     esac
 done
+# make test runs the unit suites' whole sweeps (test_engine's e^x over every 37th float);
+# make check a sparser sample of them
+[ "$mode" = all ] && export ATTEND_TEST_FULL=${ATTEND_TEST_FULL:-1}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "JOBS must be a number from 1, not '$JOBS'" >&2; exit 2; }
 
 kind_of() { # script -> slow | long | (nothing)

@@ -9,7 +9,8 @@
  * model parity.sh trains four steps), t trained to the end in both. After every step the Session's state (session_state_line), its last Change
  * (session_change_line) and its count of handled requests must be the same in both, and no
  * key either front end offers may answer that it does nothing ("key not used", "does
- * nothing"). Prints one line per problem and closes with "N passed, N failed".
+ * nothing"); what went wrong opening a page (Change.issues) is said by both, naming its
+ * value. Prints one line per problem and closes with "N passed, N failed".
  * Usage: parity [--teeth] LESSONS_DIR; --teeth gives plain mode its own copy of a key (m
  * answered twice), which the walk must catch. */
 #include <curses.h>
@@ -238,6 +239,31 @@ static void swap_chips(Both *b, int i, int j)
     compare(b, line, 0); /* the player's chip keys are requests too */
 }
 
+static int n_issues; /* pages opened with an issue (Change.issues), worded by both */
+
+/* What went wrong opening the page (the Change's issues, the same in both: compare): each
+ * front end's words name every offending value. */
+static void issues_worded(Both *b)
+{
+    const PageIssues *is = &b->a->s->last.issues;
+    if (!is->bits)
+        return;
+    fflush(b->p->out);
+    for (int i = 0; i < ISSUE__COUNT; i++) {
+        char what[400];
+        if (!(is->bits >> i & 1u))
+            continue;
+        snprintf(what, sizeof what, "  issue %d (%.300s)", i, is->value[i]);
+        if (!strstr(b->a->msg, is->value[i]))
+            fail(b, "the player does not say what went wrong opening the page", what);
+        else if (!b->out || !strstr(b->out, is->value[i]))
+            fail(b, "plain mode does not say what went wrong opening the page", what);
+        else
+            passed++;
+    }
+    n_issues++;
+}
+
 static void walk_page(Both *b)
 {
     int keys[200];
@@ -245,6 +271,7 @@ static void walk_page(Both *b)
     app_open(b->a, b->li, b->pi);
     plain_open(b->p, b->li, b->pi);
     compare(b, "opened", 1);
+    issues_worded(b);
     WidgetKind k = session_kind(b->a->s);
     if (k == W_LAB) { /* the last check: the player's poll hook, plain mode's words */
         char widget[] = "widget";
@@ -296,7 +323,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "parity: %s\n", err);
         return 1;
     }
-    b.a->s->prog_ok = b.p->s->prog_ok = 0; /* a test never touches the learner's progress */
+    /* a test never touches the learner's progress; PARITY_PROGRESS=1 (parity.sh, in a state
+     * directory of its own) saves it, to see both front ends say a save that failed */
+    const char *keep = getenv("PARITY_PROGRESS");
+    if (!keep || strcmp(keep, "1"))
+        b.a->s->prog_ok = b.p->s->prog_ok = 0;
     COLS = 80; /* app_key reads the screen's size; nothing is drawn */
     LINES = 24;
     int pages = 0;
@@ -307,7 +338,8 @@ int main(int argc, char **argv)
             fresh_out(&b);
         }
     }
-    printf("%d pages walked in both front ends\n", pages);
+    printf("%d pages walked in both front ends, %d opened with an issue both said\n", pages,
+           n_issues);
     printf("%d passed, %d failed\n", passed, failed);
     app_delete(b.a);
     fclose(b.p->out);

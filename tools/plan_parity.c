@@ -1,9 +1,11 @@
-/* plan_parity.c - one lecture plan, two front ends, one plan machine (tests/ref/plan_parity.sh):
+/* plan_parity.c - one lecture plan, every front end, one plan machine (tests/ref/plan_parity.sh):
  * each plan runs in the presenter (a headless App: space, b through present_key as the
- * teacher presses them, a step's keys through present_press) and headless on a Session
+ * teacher presses them, a step's keys through present_press), in plain mode (attend --plain
+ * --plan: space, b as lines through plain_command) and headless on a Session
  * (session_plan_space / _back with no hooks, as --check and demo --plain run it). After every
- * move the Session's state (session_state_line), the plan's step, whether it is left and its
- * caption must be the same in both, and a step's problem too. The moves: space to the end,
+ * move the Session's state (session_state_line) and the plan's step must be the same in all
+ * three, whether it is left and its caption in the presenter and headless, and a step's
+ * problem too. The moves: space to the end,
  * b twice, the next page opened (the plan left), space (back to the plan), space to the end.
  * Usage: plan_parity [--teeth] LESSONS_DIR PLAN...; prints a line per problem and "N passed,
  * N failed". --teeth: the headless run drops every m a step presses (a front end's own
@@ -16,6 +18,7 @@
 #include "app_key.h"
 #include "app_views.h"
 #include "demo_play.h"
+#include "plain.h"
 #include "present.h"
 #include "ui.h"
 
@@ -46,6 +49,9 @@ typedef struct {
     App *a;            /* the presenter (a->present->plan) */
     Session *s;        /* headless */
     SessionPlan hp;    /* the headless run's plan */
+    Plain *p;          /* plain mode presenting the plan (attend --plain --plan) */
+    char *out;         /* its words */
+    size_t out_len;
     const char *path;
     PlanHooks th;      /* --teeth's hooks, else NULL */
     const PlanHooks *h;
@@ -64,6 +70,17 @@ static void compare(Both *b, const char *what)
     if (strcmp(x, y)) {
         printf("FAIL - %s, %s: the state differs\n  presenter: %s\n  headless:  %s\n", b->path,
                what, x, y);
+        bad = 1;
+    }
+    session_state_line(b->p->s, x, sizeof x);
+    if (strcmp(x, y)) {
+        printf("FAIL - %s, %s: the state differs\n  plain mode: %s\n  headless:   %s\n", b->path,
+               what, x, y);
+        bad = 1;
+    }
+    if (b->p->plan->pos != b->hp.pos) {
+        printf("FAIL - %s, %s: plain mode stands at step %d, headless at %d\n", b->path, what,
+               b->p->plan->pos, b->hp.pos);
         bad = 1;
     }
     demo_status(b->a, sx, sizeof sx);
@@ -101,6 +118,9 @@ static void step_both(Both *b, int k, const char *what)
 {
     b->a->msg[0] = '\0';
     if (k) {
+        char line[8];
+        snprintf(line, sizeof line, "%s", k == ' ' ? "space" : "b");
+        plain_plan_line(b->p, line);
         present_key(b->a, k);
         if (k == ' ')
             session_plan_space(b->s, &b->hp, b->h, 0, b->herr, sizeof b->herr);
@@ -112,6 +132,7 @@ static void step_both(Both *b, int k, const char *what)
         if (pg >= b->s->course.lessons[l].n_pages)
             pg = 0;
         app_open(b->a, l, pg);
+        plain_open(b->p, l, pg);
         session_open(b->s, l, pg, &ch);
         b->herr[0] = '\0';
     }
@@ -132,7 +153,14 @@ static void run(const char *dir, const char *path)
         failed++;
         goto out;
     }
-    b.a->s->prog_ok = b.s->prog_ok = 0; /* a test never touches the learner's progress */
+    b.p = calloc(1, sizeof *b.p);
+    if (!b.p || !(b.p->s = session_new()) || !(b.p->out = open_memstream(&b.out, &b.out_len)) ||
+        session_load(b.p->s, dir, NULL, 0, err, sizeof err)) {
+        printf("FAIL - %s: plain mode: %s\n", path, err);
+        failed++;
+        goto out;
+    }
+    b.a->s->prog_ok = b.s->prog_ok = b.p->s->prog_ok = 0; /* never the learner's progress */
     b.a->present = calloc(1, sizeof *b.a->present);
     if (!b.a->present || session_plan_load(&b.hp, path, 0, err, sizeof err) ||
         demo_start(b.a, path, 0, present_press, err, sizeof err)) {
@@ -144,6 +172,11 @@ static void run(const char *dir, const char *path)
         b.th.ctx = b.s;
         b.th.press = teeth_press;
         b.h = &b.th;
+    }
+    if (plain_plan_start(b.p, path, err, sizeof err)) {
+        printf("FAIL - %s: plain mode does not present it: %s\n", path, err);
+        failed++;
+        goto out;
     }
     session_plan_space(b.s, &b.hp, b.h, 0, b.herr, sizeof b.herr);
     compare(&b, "step 1");
@@ -161,6 +194,14 @@ static void run(const char *dir, const char *path)
         step_both(&b, ' ', what);
     }
 out:
+    if (b.p) {
+        plain_plan_end(b.p);
+        if (b.p->out)
+            fclose(b.p->out);
+        free(b.out);
+        session_delete(b.p->s);
+        free(b.p);
+    }
     session_plan_free(&b.hp);
     if (b.a && b.a->present) {
         demo_free(b.a);

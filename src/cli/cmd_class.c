@@ -19,23 +19,36 @@
 static const char CLASS_USAGE[] =
     "usage: attend class serve [--lesson ID] [--count N] [--seed S] [--time S] [--port P]\n"
     "                          [--bind ADDR] [--names] [--results FILE] [--lessons DIR]\n"
-    "                          [--code NNNNNN]\n"
-    "       attend class join HOST[:PORT] CODE [--name NAME] [--new]\n"
+    "                          [--code NNNNNN] [--plain]\n"
+    "       attend class join HOST[:PORT] CODE [--name NAME] [--new] [--tries N]\n"
+    "                         [--backoff S] [--backoff-max S]\n"
     "  serve          the class quiz on this terminal (the projector) with a room open:\n"
-    "                 it shows the room code and the command students type\n"
+    "                 it shows the room code and the command students type; without a\n"
+    "                 terminal (a pipe, a script) or with --plain, plain lines: commands\n"
+    "                 on stdin (r, n, s, q, wait), the room and a countdown on stdout\n"
     "  join           answer the room's questions from this terminal (plain lines; a pipe\n"
     "                 works: one line per answer)\n"
     "  --name NAME    the name the teacher sees (shown on the projector only with --names)\n"
     "  --new          join as a new student (by default a rejoin keeps your score)\n"
-    "  a dropped connection is tried again by itself (6 tries over about 10 s), with the\n"
-    "  same token: the score is kept and answers typed meanwhile are sent after it\n"
+    "  --tries N      after a dropped connection, reconnect at most N times (default 6;\n"
+    "                 0: do not reconnect), with the same token: the score is kept and\n"
+    "                 answers typed meanwhile are sent after it\n"
+    "  --backoff S    the wait before the first try, in seconds (default 0.2); doubled\n"
+    "                 after each try up to --backoff-max S (default 3.2): by default the\n"
+    "                 six tries span about 10 s\n"
     "  serve takes attend quiz's options too (attend quiz --help); docs/classroom.md says\n"
     "  how to run it in a lab (the port, the firewall, what leaves the machine).";
 
 #define QUEUE_MAX 32
-#define JOIN_TRIES 6          /* reconnections tried after a dropped connection */
-#define JOIN_BACKOFF_MS 200   /* the first wait; doubled each try, at most JOIN_BACKOFF_MAX */
-#define JOIN_BACKOFF_MAX 3200
+#define JOIN_TRIES 6          /* default --tries: reconnections tried after a dropped one */
+#define JOIN_BACKOFF 0.2      /* default --backoff: the first wait (s), doubled each try */
+#define JOIN_BACKOFF_MAX 3.2  /* default --backoff-max: the longest wait (s) */
+
+/* How a student's terminal reconnects (--tries, --backoff, --backoff-max). */
+typedef struct {
+    int tries;
+    long long first_ms, max_ms;
+} Retry;
 
 typedef struct {
     int fd;
@@ -162,7 +175,17 @@ static int reconnect(Join *j, const char *host, int port, const char *code, cons
     return class_send_line(j->fd, line) ? -1 : 0;
 }
 
-static int join_main(const char *hostport, const char *code, const char *name, int fresh)
+/* The wait before try number k (0-based): the first doubled k times, at most the longest. */
+static long long retry_wait(const Retry *rt, int k)
+{
+    long long w = rt->first_ms;
+    for (int i = 0; i < k && w < rt->max_ms; i++)
+        w *= 2;
+    return w < rt->max_ms ? w : rt->max_ms;
+}
+
+static int join_main(const char *hostport, const char *code, const char *name, int fresh,
+                     const Retry *rt)
 {
     char host[256], err[600], token[CLASS_TOKEN_LEN + 1] = "", line[800];
     int port = CLASS_DEFAULT_PORT;
@@ -213,19 +236,24 @@ static int join_main(const char *hostport, const char *code, const char *name, i
             }
             if (tries == 0)
                 lost_at = mono_ms();
-            if (tries >= JOIN_TRIES) {
-                fprintf(stderr, "attend class join: the room did not come back: gave up after %d "
-                        "tries over %lld s (%s:%d); run the same command again to rejoin (your "
-                        "score is kept)\n", JOIN_TRIES, (mono_ms() - lost_at + 500) / 1000, host,
-                        port);
+            if (tries >= rt->tries) {
+                if (rt->tries == 0)
+                    fprintf(stderr, "attend class join: the connection dropped (%s:%d; --tries "
+                            "0: no reconnection); run the same command again to rejoin (your "
+                            "score is kept)\n", host, port);
+                else
+                    fprintf(stderr, "attend class join: the room did not come back: gave up "
+                            "after %d tr%s over %lld s (%s:%d); run the same command again to "
+                            "rejoin (your score is kept)\n", rt->tries,
+                            rt->tries == 1 ? "y" : "ies", (mono_ms() - lost_at + 500) / 1000,
+                            host, port);
                 rc = -1;
                 break;
             }
-            int wait_ms = JOIN_BACKOFF_MS << tries;
-            retry_at = mono_ms() + (wait_ms < JOIN_BACKOFF_MAX ? wait_ms : JOIN_BACKOFF_MAX);
+            retry_at = mono_ms() + retry_wait(rt, tries);
             tries++;
             fprintf(stderr, "attend class join: the connection dropped; reconnecting (try %d of "
-                    "%d)\n", tries, JOIN_TRIES);
+                    "%d)\n", tries, rt->tries);
             rc = 0;
         }
         if (j->fd < 0 && mono_ms() >= retry_at) {
@@ -299,9 +327,12 @@ int cmd_class(int argc, char **argv)
     }
     const char *host = NULL, *code = NULL, *name = NULL;
     int fresh = 0;
+    long tries = JOIN_TRIES;
+    double backoff = JOIN_BACKOFF, backoff_max = JOIN_BACKOFF_MAX;
     const Opt opts[] = {
         OPT_A("HOST", &host), OPT_A("CODE", &code), OPT_S("--name", &name),
-        OPT_F("--new", &fresh),
+        OPT_F("--new", &fresh), OPT_I("--tries", &tries, 0, 100),
+        OPT_R("--backoff", &backoff, 0.01, 60), OPT_R("--backoff-max", &backoff_max, 0.01, 600),
     };
     int rc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc - 1, argv + 1,
                         "attend class join", CLASS_USAGE);
@@ -310,5 +341,13 @@ int cmd_class(int argc, char **argv)
     if (!host || !code)
         return opts_usage_error("attend class join", CLASS_USAGE,
                                 "which room? HOST and CODE, as the projector shows them");
-    return join_main(host, code, name, fresh);
+    if (backoff_max < backoff) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "--backoff-max %g is shorter than --backoff %g (the first "
+                 "wait)", backoff_max, backoff);
+        return opts_usage_error("attend class join", CLASS_USAGE, msg);
+    }
+    Retry rt = {(int)tries, (long long)(backoff * 1000 + 0.5),
+                (long long)(backoff_max * 1000 + 0.5)};
+    return join_main(host, code, name, fresh, &rt);
 }

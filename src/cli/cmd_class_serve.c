@@ -44,9 +44,10 @@ typedef struct {
     int in_open;
     Wait w;
     int failed;              /* a wait gave up: the exit status is 1 */
-    int time_s;              /* --time: said once per question when it is up */
-    time_t qstart;
-    int time_said;
+    int time_s;              /* --time: the countdown per question */
+    long long qstart;        /* monotonic ms: when the question was asked */
+    int next_mark;           /* the countdown's next line: seconds left (0: time is up, -1:
+                                said, or no countdown) */
 } Serve;
 
 static long long now_ms(void)
@@ -56,19 +57,72 @@ static long long now_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* The countdown's lines: every minute above one, then at 30, 20, 10 and 5 seconds left. The
+ * next mark below left seconds (0 when none: the next line is "time is up"). */
+static int mark_below(int left)
+{
+    static const int marks[] = {30, 20, 10, 5};
+    if (left > 60)
+        return (left - 1) / 60 * 60;
+    for (int i = 0; i < 4; i++)
+        if (marks[i] < left)
+            return marks[i];
+    return 0;
+}
+
+static void clock_text(int secs, char *out, size_t n)
+{
+    snprintf(out, n, "%d:%02d", secs / 60, secs % 60);
+}
+
+/* The question as students get it: the lead, the prompt, the setup the engine answered on,
+ * a cell question's weights, the choices; the time to answer with --time. */
 static void say_question(Serve *v)
 {
     int q = class_room_question(v->r);
     const QuizItem *it = &v->s->items[q];
-    printf("question %d of %d: %s\n", q + 1, class_room_n_questions(v->r), it->prompt);
+    char line[QUIZ_GRID_MAX * 8 + 40], when[16];
+    printf("question %d of %d", q + 1, class_room_n_questions(v->r));
+    if (v->time_s > 0) {
+        clock_text(v->time_s, when, sizeof when);
+        printf(" (%s to answer)", when);
+    }
+    printf(": %s%s%s\n", it->lead, it->lead[0] ? " " : "", it->prompt);
     if (it->context[0])
         printf("  setup: %s\n", it->context);
+    for (int i = 0; class_room_grid_line(it, i, line, sizeof line); i++)
+        printf("  %s\n", line);
     for (int c = 0; c < it->n_choices; c++)
         printf("  %c) %s\n", 'a' + c, it->choices[c]);
     v->last_q = q;
     v->last[0] = v->last[1] = v->last[2] = -1;
-    v->qstart = time(NULL);
-    v->time_said = 0;
+    v->qstart = now_ms();
+    v->next_mark = v->time_s > 0 ? mark_below(v->time_s) : -1;
+}
+
+/* The countdown while the question takes answers: a line at each mark, with the count, and
+ * "time is up" at 0:00 (the answers stay open until r: the teacher decides). */
+static void say_countdown(Serve *v)
+{
+    if (v->next_mark < 0 || class_room_phase(v->r) != CLASS_ASKING)
+        return;
+    long long left_ms = (long long)v->time_s * 1000 - (now_ms() - v->qstart);
+    if (left_ms > (long long)v->next_mark * 1000)
+        return;
+    ClassTally t;
+    class_room_tally(v->r, &t);
+    int q = class_room_question(v->r) + 1;
+    if (v->next_mark == 0 || left_ms <= 0) {
+        printf("time is up: question %d (answered %d of %d); r closes the answers\n", q,
+               t.answered, t.students);
+        v->next_mark = -1;
+        return;
+    }
+    int left = (int)((left_ms + 999) / 1000);
+    char when[16];
+    clock_text(left < v->next_mark ? left : v->next_mark, when, sizeof when);
+    printf("%s left: question %d (answered %d of %d)\n", when, q, t.answered, t.students);
+    v->next_mark = mark_below(left < v->next_mark ? left : v->next_mark);
 }
 
 static void say_count(Serve *v)
@@ -295,10 +349,7 @@ int cmd_class_serve_plain(const QuizSet *s, const ClassServerOpts *o, const char
         }
         say_events(v);
         say_count(v);
-        if (v->time_s > 0 && !v->time_said && time(NULL) - v->qstart >= v->time_s) {
-            printf("time is up: question %d\n", class_room_question(v->r) + 1);
-            v->time_said = 1;
-        }
+        say_countdown(v);
         if (v->w.on && wait_done(v)) {
             v->w.on = 0;
             printf("waited: %s %d\n", v->w.what, v->w.n);

@@ -371,11 +371,16 @@ int cmd_quiz(int argc, char **argv)
     if (prc >= 0)
         return prc;
     setlocale(LC_ALL, "");
+    if (o.room.open && !o.plain && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+        /* a room's teacher without a terminal (a pipe, a script): the plain lines */
+        fprintf(stderr, "attend class serve: no terminal: the room runs as plain lines "
+                        "(--plain): commands on stdin, the room on stdout\n");
+        o.plain = 1;
+    }
     if (!o.answers && !o.plain && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "attend quiz: the quiz is interactive and needs a terminal (stdin and "
                         "stdout).\nFor a printable answer key: attend quiz --answers --seed S"
-                        "%s%s\n%s", o.lesson ? " --lesson " : "", o.lesson ? o.lesson : "",
-                o.room.open ? "For a room run from a script: attend class serve --plain\n" : "");
+                        "%s%s\n", o.lesson ? " --lesson " : "", o.lesson ? o.lesson : "");
         return 1;
     }
     Course c;

@@ -109,6 +109,21 @@ void plain_say_page(Plain *p)
     plain_say(p, keys);
 }
 
+/* Says what went wrong opening the page (a CH_PAGE Change's issues), a sentence each. */
+static void plain_say_issues(Plain *p, const PageIssues *is)
+{
+    static const char *const SAY[ISSUE__COUNT] = {
+        [ISSUE_NO_MODEL] = "The model of this page, %s, did not load; attend check-lessons "
+                           "says why.",
+        [ISSUE_NO_MEMORY] = "There is no memory for the traces of the model %s.",
+        [ISSUE_BAD_START] = "This page's widget cannot start: %s.",
+        [ISSUE_NOT_SAVED] = "Progress was not saved: %s.",
+    };
+    for (int i = 0; i < ISSUE__COUNT; i++)
+        if (is->bits >> i & 1u)
+            plain_sayf(p, SAY[i], is->value[i]);
+}
+
 void plain_page_change(Plain *p, const Change *ch)
 {
     const Course *c = &p->s->course;
@@ -138,9 +153,7 @@ void plain_page_change(Plain *p, const Change *ch)
     }
     if (ch->detail[0])
         plain_sayf(p, "Skipped broken lesson %s (attend check-lessons says why).", ch->detail);
-    if (p->s->msg[0]) /* the page's model did not load, progress not saved */
-        plain_sayf(p, "%c%s.", p->s->msg[0] >= 'a' && p->s->msg[0] <= 'z'
-                                   ? p->s->msg[0] - 'a' + 'A' : p->s->msg[0], p->s->msg + 1);
+    plain_say_issues(p, &ch->issues); /* the page's model did not load, progress not saved */
     plain_say(p, "");
     plain_say_page(p);
 }
@@ -176,10 +189,7 @@ void plain_keys_line(Plain *p, char *out, size_t n)
         if (!us || !rs)
             break;
         *us = *rs = '\0';
-        char key[40];
-        snprintf(key, sizeof key, " %.36s ", h); /* key names are short */
-        if (!strstr(out, key)) /* a key the view and the shared controls both hint */
-            k += (size_t)snprintf(out + k, n - k, " %s %s,", h, us + 1);
+        k += (size_t)snprintf(out + k, n - k, " %s %s,", h, us + 1);
         h = rs + 1;
     }
     const Page *pg = session_page(p->s);

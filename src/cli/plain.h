@@ -20,6 +20,8 @@ typedef struct {
     int quit;
     FILE *out;
     char before_prose[SESSION_PROSE_MAX]; /* the prose before the last command */
+    struct SessionPlanS *plan; /* --plan: the lecture plan presented (plain_plan.c), or NULL */
+    int plan_busy;       /* 1: the plan's own step runs (its keys are plain commands) */
 } Plain;
 
 /* attend --plain [--lessons DIR] [--lesson ID] [--page N] [--ascii]: the course in plain
@@ -60,6 +62,16 @@ void plain_change(Plain *p, const Change *ch);
 /* ---- plain_cmd.c ---- */
 /* Handles one line of input. */
 void plain_command(Plain *p, char *line);
+
+/* ---- plain_plan.c ---- */
+/* --plan NAME|FILE: loads the plan, says it and runs its first step. 0, or -1 with a message
+ * (no such plan, or it does not load: every problem). */
+int plain_plan_start(Plain *p, const char *arg, char *err, size_t n);
+/* One line of input: the plan's space / next, b, plan while a plan is presented (a line of
+ * that one word), else plain_command's. */
+void plain_plan_line(Plain *p, char *line);
+/* Frees the plan (none: nothing). */
+void plain_plan_end(Plain *p);
 
 /* ---- plain_quiz.c ---- */
 /* The current lesson's questions, asked and answered as lines (practice: start at the

@@ -100,7 +100,7 @@ static int global_request(Plain *p, Request req, const char *arg)
     switch (req) {
     case REQ_QUIT: case REQ_QUIT_NOW:
         p->quit = 1;
-        plain_say(p, p->s->prog_ok ? "Bye. Progress is saved." : "Bye.");
+        plain_say(p, session_progress_saved(p->s) ? "Bye. Progress is saved." : "Bye.");
         return 1;
     case REQ_NEXT_PAGE: plain_turn(p, 1); return 1;
     case REQ_PREV_PAGE: plain_turn(p, -1); return 1;
@@ -218,14 +218,6 @@ static int word_command(Plain *p, const char *cmd, const char *arg)
             plain_sayf(p, "Type %s and two numbers, for example: %s 1 2", cmd, cmd);
             return 1;
         }
-        if (!strcmp(cmd, "swap") && (session_kind(p->s) != W_CHIPS || !p->s->ran)) {
-            plain_say(p, "Swap works on the chips widget.");
-            return 1;
-        }
-        if (!strcmp(cmd, "cell") && (!(p->s->allowed & C_CURSOR) || !p->s->ran)) {
-            plain_say(p, "This page has no cell to inspect.");
-            return 1;
-        }
         if (!strcmp(cmd, "swap"))
             session_swap(p->s, a, b, &ch);
         else
@@ -284,6 +276,9 @@ static void plain_help(Plain *p)
                  "lessons: the lessons. lesson ID: open one. goto N, or goto ID:N: a page.\n"
                  "quiz (or Q): this lesson's questions. notes (or o): speaker notes.\n"
                  "q or quit: quit; the end of input quits too. Progress is saved on every page.");
+    if (p->plan)
+        plain_say(p, "A lecture plan is presented: space or next takes its next step, b the one "
+                     "before, plan says where it stands; back, goto and keys leave it.");
     if (kind != W_NONE && p->s->ran && (p->s->allowed & C_EDIT))
         plain_say(p, "edit TEXT (or e TEXT): run another sentence.");
     if (p->s->allowed & C_CURSOR)

@@ -17,7 +17,7 @@
 
 static const char PLAIN_USAGE[] =
     "usage: attend --plain [--lessons DIR] [--lesson ID] [--page N] [--model DIR]\n"
-    "                     [--ascii]\n"
+    "                     [--plan NAME|FILE] [--ascii]\n"
     "  The course as plain text for screen readers, braille displays and pipes\n"
     "  (also when TERM=dumb): commands are read as lines from standard input\n"
     "  (help lists them), the answers written to standard output.\n"
@@ -27,28 +27,31 @@ static const char PLAIN_USAGE[] =
     "  --page N       open page N of it\n"
     "  --model DIR    a Hugging Face model directory (or a model JSON file): the\n"
     "                 pages on \"your model\" run on it (docs/models.md)\n"
+    "  --plan PLAN    present a lecture plan (docs/demos.md): space takes its next\n"
+    "                 step, b the one before, plan says where it stands\n"
     "  --ascii        ASCII text only";
 
-/* Loads the course and progress (and the model of --model) and opens the page to start on.
- * 0, or -1 with a message. */
+/* Loads the course and progress (and the model of --model) and opens the page to start on
+ * (quiet: without saying it). 0, or -1 with a message. */
 static int plain_load(Plain *p, const char *dir, const char *only, int page, const char *model,
-                      char *err, size_t errlen)
+                      int quiet, char *err, size_t errlen)
 {
     if (session_load(p->s, dir, only, page, err, errlen))
         return -1;
     if (p->s->warn[0])
         plain_sayf(p, "%c%s", p->s->warn[0] >= 'a' && p->s->warn[0] <= 'z'
                                   ? p->s->warn[0] - 'a' + 'A' : p->s->warn[0], p->s->warn + 1);
-    if (model) { /* before any page runs: the "@opened" pages take it */
-        Model m;
-        if (model_load_progress(&m, model, cmd_load_progress, (void *)model, err, errlen))
-            return -1;
-        if (session_open_model(p->s, &m, !only && !page, err, errlen)) {
-            model_free(&m);
-            return -1;
-        }
-    }
+    /* before any page runs: the "@opened" pages take --model */
+    if (model && session_open_model(p->s, model, cmd_load_progress, (void *)model, !only && !page,
+                                    err, errlen))
+        return -1;
+    FILE *out = p->out, *none = quiet ? fopen("/dev/null", "w") : NULL;
+    if (none) /* --plan: the plan's first step says its page, not the page before it */
+        p->out = none;
     plain_open(p, p->s->lesson, p->s->page);
+    p->out = out;
+    if (none)
+        fclose(none);
     return 0;
 }
 
@@ -70,23 +73,23 @@ static void plain_loop(Plain *p)
         }
         ssize_t n = getline(&line, &cap, stdin);
         if (n < 0) {
-            plain_say(p, p->s->prog_ok ? "End of input. Progress is saved." : "End of input.");
+            plain_say(p, session_progress_saved(p->s) ? "End of input. Progress is saved." : "End of input.");
             break;
         }
-        plain_command(p, line);
+        plain_plan_line(p, line); /* --plan: its words first */
     }
     free(line);
 }
 
 int plain_main(int argc, char **argv)
 {
-    const char *dir = NULL, *only = NULL, *model = NULL;
+    const char *dir = NULL, *only = NULL, *model = NULL, *plan = NULL;
     char dirbuf[1024], err[1024] = "";
     int ascii = 0, plain = 0, mouse = 0, no_mouse = 0;
     long page = 0;
     const Opt opts[] = {
         OPT_S("--lessons", &dir), OPT_S("--lesson", &only), OPT_I("--page", &page, 1, 10000),
-        OPT_S("--model", &model),
+        OPT_S("--model", &model), OPT_S("--plan", &plan),
         OPT_F("--ascii", &ascii), OPT_F("--plain", &plain),
         OPT_F("--mouse", &mouse), OPT_F("--no-mouse", &no_mouse), /* the player's: no use here */
     };
@@ -113,12 +116,17 @@ int plain_main(int argc, char **argv)
     }
     p->out = stdout;
     int rc = 0;
-    if (plain_load(p, dir, only, (int)page, model, err, sizeof err)) {
+    static char perr[16384];
+    if (plain_load(p, dir, only, (int)page, model, plan != NULL, err, sizeof err)) {
         fprintf(stderr, "attend: %s\n", err);
+        rc = 1;
+    } else if (plan && plain_plan_start(p, plan, perr, sizeof perr)) {
+        fprintf(stderr, "attend: %s\n", perr);
         rc = 1;
     } else {
         plain_loop(p);
     }
+    plain_plan_end(p);
     plain_free(p);
     free(p);
     return rc;

@@ -187,29 +187,47 @@ static void how_to_answer(const QuizItem *it, char *out, size_t n)
     }
 }
 
-/* The question's weights (a cell question's, or the grid it shows) as text lines (the row marked '>', masked cells '.'). */
+int class_room_grid_line(const QuizItem *it, int i, char *out, size_t n)
+{
+    if (!n)
+        return 0;
+    out[0] = '\0';
+    if (i < 0 || i > it->grid_n + 1 || !it->grid_n)
+        return 0;
+    size_t k;
+    if (i == 0) { /* the key columns' numbers (a cell question is answered by one) */
+        k = (size_t)snprintf(out, n, "%-11s", "  column");
+        for (int j = 0; j < it->grid_m && k < n; j++)
+            k += (size_t)snprintf(out + k, n - k, " %6d", j);
+        return 1;
+    }
+    if (i == 1) { /* the keys' tokens */
+        k = (size_t)snprintf(out, n, "%11s", "");
+        for (int j = 0; j < it->grid_m && k < n; j++)
+            k += (size_t)snprintf(out + k, n - k, " %6.6s", it->grid_cols[j]);
+        return 1;
+    }
+    int r = i - 2;
+    k = (size_t)snprintf(out, n, "%c %-9.9s", it->kind == QK_CELL && r == it->row ? '>' : ' ',
+                         it->grid_rows[r]);
+    for (int j = 0; j < it->grid_m && k < n; j++) {
+        if (it->grid_masked[r * it->grid_m + j])
+            k += (size_t)snprintf(out + k, n - k, " %6s", ".");
+        else
+            k += (size_t)snprintf(out + k, n - k, " %6.2f", (double)it->grid[r * it->grid_m + j]);
+    }
+    return 1;
+}
+
+/* The question's weights (a cell question's, or the grid it shows) as text lines. */
 static void add_grid(cJSON *o, const QuizItem *it)
 {
     if (!it->grid_n)
         return;
     cJSON *g = cJSON_AddArrayToObject(o, "grid");
     char line[QUIZ_GRID_MAX * 8 + 40];
-    size_t k = (size_t)snprintf(line, sizeof line, "%11s", "");
-    for (int j = 0; j < it->grid_m; j++)
-        k += (size_t)snprintf(line + k, sizeof line - k, " %6.6s", it->grid_cols[j]);
-    cJSON_AddItemToArray(g, cJSON_CreateString(line));
-    for (int i = 0; i < it->grid_n; i++) {
-        k = (size_t)snprintf(line, sizeof line, "%c %-9.9s", i == it->row ? '>' : ' ',
-                             it->grid_rows[i]);
-        for (int j = 0; j < it->grid_m && k < sizeof line; j++) {
-            if (it->grid_masked[i * it->grid_m + j])
-                k += (size_t)snprintf(line + k, sizeof line - k, " %6s", ".");
-            else
-                k += (size_t)snprintf(line + k, sizeof line - k, " %6.2f",
-                                      (double)it->grid[i * it->grid_m + j]);
-        }
+    for (int i = 0; class_room_grid_line(it, i, line, sizeof line); i++)
         cJSON_AddItemToArray(g, cJSON_CreateString(line));
-    }
 }
 
 static void send_question(ClassRoom *r, int conn, const ClassStudent *st)

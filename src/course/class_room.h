@@ -117,6 +117,10 @@ const char *class_room_results_error(const ClassRoom *r);
 /* The revealed answer as the room reads it: a choice question's letters with their text
  * ("b) Exactly one"), else the engine's answer. */
 void class_room_answer_text(const QuizItem *it, char *out, size_t n);
+/* Line i of a question's weights as text, the way students get them: i = 0 the key columns'
+ * numbers, 1 their tokens, 2..grid_n + 1 the query rows (a cell question's row marked '>',
+ * masked cells '.'). 1, or 0 (out "") past the last line or when the question has no grid. */
+int class_room_grid_line(const QuizItem *it, int i, char *out, size_t n);
 /* "Scores: 3 of 3: 10 students; 2 of 3: 1 student" (anonymous: how many have each score, the
  * best first; no student yet: "Scores:"). Returns out. */
 const char *class_room_scores_text(const ClassRoom *r, char *out, size_t n);

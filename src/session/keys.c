@@ -2,38 +2,13 @@
  * carries the `?` overlay's line for them and the footer hint (with the C_* control bits
  * that make them available). The footer, the help and `attend --keys` read it; nothing
  * else binds a key. */
-#include "keys.h"
+#include "keys_table.h"
 
 #include <string.h>
 
 #include "lesson.h"
 #include "model.h"
 #include "ui_text.h"
-
-typedef struct {
-    int key;
-    Request req;
-    int alias; /* 1: bound but not spelled out in its help line; the pinned help screen
-                  predates the table (Home/End, ',' '.', '=' '_', ^A ^E and the like) */
-} KeyBind;
-
-typedef struct {
-    Keymap map;
-    const char *help_key;   /* the help line's key column; NULL: the row above documents it */
-    const char *help;       /* the description (the overlay word-wraps it); '\n' starts a line */
-    const char *hint_key;   /* footer key; NULL: no hint */
-    const char *hint_ascii; /* footer key in ASCII mode; NULL: hint_key */
-    const char *hint;       /* footer label; with label(): every label it can show, '|'
-                               between them, %s for a word (what --keys prints) */
-    const char *(*label)(const KeyState *a, char *buf, size_t n);
-    const char *(*key_fn)(const KeyState *a); /* footer key chosen by state; NULL: hint_key */
-    unsigned need, unless;  /* C_* the page must allow / must not allow, for keys and hint */
-    int (*when)(const KeyState *a, int with_z); /* the hint's extra condition; NULL: none */
-    int rank;               /* the global hints' footer position (the help keeps table order) */
-    unsigned modes;         /* bits 1 << KeysMode: the row binds and hints only in those
-                               modes of its overlay; 0: in every mode */
-    KeyBind keys[12];       /* ended by key 0 */
-} KeyRow;
 
 #define K(k, r) {(k), (r), 0}
 #define KA(k, r) {(k), (r), 1}
@@ -190,7 +165,7 @@ static int w_gqa(const KeyState *a, int z)
                   MODE(KMODE_QUIZ_DONE) | MODE(KMODE_QUIZ_SMALL))
 
 /* The table, in the help's order (sections below). */
-static const KeyRow ROWS[] = {
+const KeyRow keys_rows[] = {
     /* ---- everywhere ---- */
     {.map = KM_GLOBAL, .help_key = "space, PgDn",
      .help = "next page (continues into the next lesson)", .hint_key = "spc", .hint = "next",
@@ -524,7 +499,8 @@ static const KeyRow ROWS[] = {
      .help = "attend demo --auto: pause the steps (P again: resume)",
      .keys = {K('P', REQ_DEMO_PAUSE)}},
     {.map = KM_PRESENT, .help_key = "space / b",
-     .help = "attend demo: the next step / back one step (replayed from the start)"},
+     .help = "a plan or demo: the next step / back one step (replayed from the start); "
+             "after G or a page turn, space first returns to the plan's step"},
     {.map = KM_PRESENT, .help_key = "o",
      .help = "speaker notes stay off the room's screen: attend notes shows them"},
 
@@ -534,15 +510,12 @@ static const KeyRow ROWS[] = {
               K(KEY_ASCII_DEL, REQ_EDIT_ERASE), K(KEY_CTRL_H, REQ_EDIT_ERASE)}},
 };
 
-#define N_ROWS (int)(sizeof ROWS / sizeof ROWS[0])
+const int keys_n_rows = (int)(sizeof keys_rows / sizeof keys_rows[0]);
 
 /* The `?` overlay's sections in order; title NULL continues the section above (the shared
  * controls are documented under the heatmap). Keymaps not listed (help, notes, tensor
  * picker) are documented on their own overlay's box. */
-static const struct {
-    Keymap map;
-    const char *title;
-} SECTIONS[] = {
+const KeysSection keys_sections[] = {
     {KM_GLOBAL, "Everywhere"},  {KM_HEATMAP, "Heatmap"},       {KM_COMMON, NULL},
     {KM_CHIPS, "Chips"},        {KM_PASSPORT, "Shape passport"}, {KM_MATRIX, "Matrix"},
     {KM_WORKED, "Worked example"}, {KM_SCALING, "√d_k experiment"}, {KM_KVCACHE, "KV cache"},
@@ -553,14 +526,13 @@ static const struct {
     {KM_PRESENT, "Presenter (attend present, attend demo)"},
     {KM_NOTES_SCREEN, "Speaker notes (attend notes)"},
 };
+const int keys_n_sections = (int)(sizeof keys_sections / sizeof keys_sections[0]);
 
 /* The `?` overlay's closing paragraph (after a blank line), wrapped like the rows. */
-static const char HELP_TRAILER[] =
+const char keys_help_trailer[] =
     "Only the keys the page's widget allows are active; the footer lists them. Colour: "
     "NO_COLOR=1 turns it off (shades and numbers remain); --ascii for ASCII glyphs; --mouse "
     "enables clicks (it blocks the terminal's copy/paste).";
-
-#define HELP_KEY_COLS 19 /* the key column of a help line */
 
 static const char *const REQ_NAMES[] = {
 #define KEYS_NAME(name) #name,
@@ -568,7 +540,7 @@ static const char *const REQ_NAMES[] = {
 #undef KEYS_NAME
 };
 
-static const char *const MAP_NAMES[] = {
+static const char *const MAP_NAMES[KM__COUNT] = {
 #define KEYS_MAP_NAME(name, str) str,
     KEYS_MAPS(KEYS_MAP_NAME)
 #undef KEYS_MAP_NAME
@@ -606,7 +578,12 @@ const char *keys_request_name(Request r)
     return r >= 0 && r < REQ__COUNT ? REQ_NAMES[r] : "REQ_?";
 }
 
-static int row_allowed(const KeyState *a, const KeyRow *r)
+const char *keys_map_name(Keymap km)
+{
+    return km >= 0 && km < KM__COUNT ? MAP_NAMES[km] : "?";
+}
+
+int keys_row_allowed(const KeyState *a, const KeyRow *r)
 {
     unsigned al = a->allowed;
     if (r->modes && !(a->mode >= 0 && a->mode < KMODE__COUNT && (r->modes >> a->mode & 1u)))
@@ -640,9 +617,9 @@ void keys_state_fill(KeyState *s, unsigned allowed, const Controls *ctl, int sco
 
 Request keys_lookup(const KeyState *a, Keymap km, int key)
 {
-    for (int i = 0; i < N_ROWS; i++) {
-        const KeyRow *r = &ROWS[i];
-        if (r->map != km || !row_allowed(a, r))
+    for (int i = 0; i < keys_n_rows; i++) {
+        const KeyRow *r = &keys_rows[i];
+        if (r->map != km || !keys_row_allowed(a, r))
             continue;
         for (const KeyBind *b = r->keys; b->key; b++)
             if (b->key == key)
@@ -651,347 +628,48 @@ Request keys_lookup(const KeyState *a, Keymap km, int key)
     return REQ_NONE;
 }
 
+/* 1 when buf's hints ("key\x1flabel\x1e"...) already hint key. */
+static int hinted(const char *buf, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *h = buf; *h; h = strchr(h, '\x1e') ? strchr(h, '\x1e') + 1 : "")
+        if (!strncmp(h, key, kl) && h[kl] == '\x1f')
+            return 1;
+    return 0;
+}
+
+/* Appends row r's hint to buf when the page allows it and no earlier row hinted its key (a
+ * widget's key that the shared controls also hint is listed once). */
 static void row_hint(const KeyState *a, const KeyRow *r, int with_z, char *buf, size_t n)
 {
     char lb[64];
-    if (!r->hint_key || !row_allowed(a, r) || (r->when && !r->when(a, with_z)))
+    if (!r->hint_key || !keys_row_allowed(a, r) || (r->when && !r->when(a, with_z)))
         return;
     const char *key = r->key_fn ? r->key_fn(a)
                     : !ui.utf8 && r->hint_ascii ? r->hint_ascii : r->hint_key;
+    if (hinted(buf, key))
+        return;
     keys_hint_append(buf, n, key, r->label ? r->label(a, lb, sizeof lb) : r->hint);
 }
 
 void keys_hints(const KeyState *a, Keymap km, unsigned common, char *buf, size_t n)
 {
-    for (int i = 0; i < N_ROWS; i++)
-        if (ROWS[i].map == km)
-            row_hint(a, &ROWS[i], 0, buf, n);
-    for (int i = 0; i < N_ROWS; i++)
-        if (ROWS[i].map == KM_COMMON && (ROWS[i].need & common))
-            row_hint(a, &ROWS[i], 0, buf, n);
+    for (int i = 0; i < keys_n_rows; i++)
+        if (keys_rows[i].map == km)
+            row_hint(a, &keys_rows[i], 0, buf, n);
+    for (int i = 0; i < keys_n_rows; i++)
+        if (keys_rows[i].map == KM_COMMON && (keys_rows[i].need & common))
+            row_hint(a, &keys_rows[i], 0, buf, n);
 }
 
 void keys_global_hints(const KeyState *a, int with_z, char *buf, size_t n)
 {
     int max = 0;
-    for (int i = 0; i < N_ROWS; i++)
-        if (ROWS[i].map == KM_GLOBAL && ROWS[i].rank > max)
-            max = ROWS[i].rank;
+    for (int i = 0; i < keys_n_rows; i++)
+        if (keys_rows[i].map == KM_GLOBAL && keys_rows[i].rank > max)
+            max = keys_rows[i].rank;
     for (int rank = 1; rank <= max; rank++)
-        for (int i = 0; i < N_ROWS; i++)
-            if (ROWS[i].map == KM_GLOBAL && ROWS[i].rank == rank)
-                row_hint(a, &ROWS[i], with_z, buf, n);
-}
-
-/* ---- the help ---- */
-static char help_text[16384];
-static const char *help_lines[320];
-static int n_help_lines;
-
-static void help_add(const char *s, void *ctx)
-{
-    size_t *used = ctx, len = strlen(s);
-    if (n_help_lines >= (int)(sizeof help_lines / sizeof help_lines[0]) ||
-        *used + len + 1 > sizeof help_text)
-        return;
-    memcpy(help_text + *used, s, len + 1);
-    help_lines[n_help_lines++] = help_text + *used;
-    *used += len + 1;
-}
-
-typedef struct {
-    void (*emit)(const char *line, void *ctx);
-    void *ctx;
-    const char *key; /* the key column of the next line; "" after the first */
-    int key_cols;    /* width of the key column */
-} HelpWrap;
-
-static void help_wrapped(const char *s, int len, void *vctx)
-{
-    HelpWrap *hw = vctx;
-    char line[400];
-    int pad = hw->key_cols - ui_width(hw->key);
-    snprintf(line, sizeof line, "%s%*s%.*s", hw->key, pad > 0 ? pad : 0, "", len, s);
-    hw->emit(line, hw->ctx);
-    hw->key = "";
-}
-
-/* Emits the help lines of row r for a box width columns wide (0: no wrapping): the key
- * column padded to HELP_KEY_COLS, then the description word-wrapped under itself; each '\n'
- * of it starts a line under the description. In ASCII mode the text is transliterated
- * first, so that it wraps at the width the overlay shows. */
-static void help_row(const KeyRow *r, int width, void (*emit)(const char *line, void *ctx),
-                     void *ctx)
-{
-    char key[64], desc[400];
-    ui_text(r->help_key, key, sizeof key);
-    ui_text(r->help, desc, sizeof desc);
-    int kw = ui_width(key) + 1;
-    HelpWrap hw = {emit, ctx, key, kw > HELP_KEY_COLS ? kw : HELP_KEY_COLS};
-    ui_wrap(desc, width > 0 ? width - hw.key_cols : (int)sizeof desc, help_wrapped, &hw);
-}
-
-static void help_section(Keymap map, const char *title, int width, size_t *used)
-{
-    char t[80];
-    if (title) {
-        snprintf(t, sizeof t, "#%s", title);
-        help_add(t, used);
-    }
-    for (int i = 0; i < N_ROWS; i++)
-        if (ROWS[i].map == map && ROWS[i].help_key)
-            help_row(&ROWS[i], width, help_add, used);
-}
-
-/* Builds the help for a box width columns wide, unless it is built so (in the same glyph
- * mode). */
-static int help_build(int width, const char *const **lines)
-{
-    static int built_width = -1, built_utf8 = -1;
-    if (built_width != width || built_utf8 != ui.utf8) {
-        size_t used = 0;
-        n_help_lines = 0;
-        for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++)
-            help_section(SECTIONS[s].map, SECTIONS[s].title, width, &used);
-        HelpWrap hw = {help_add, &used, "", 0};
-        help_add("", &used);
-        ui_wrap(HELP_TRAILER, width > 0 ? width : (int)sizeof HELP_TRAILER, help_wrapped, &hw);
-        built_width = width, built_utf8 = ui.utf8;
-    }
-    *lines = help_lines;
-    return n_help_lines;
-}
-
-int keys_help(int width, const char *const **lines)
-{
-    return help_build(width, lines);
-}
-
-/* ---- attend --keys ---- */
-
-/* How the help spells key k ('|' between spellings). */
-static const char *key_spelling(int k, char *buf, size_t n)
-{
-    switch (k) {
-    case UI_KEY_UP: return "↑|arrows";
-    case UI_KEY_DOWN: return "↓|arrows";
-    case UI_KEY_LEFT: return "←|arrows";
-    case UI_KEY_RIGHT: return "→|arrows";
-    case UI_KEY_HOME: return "Home";
-    case UI_KEY_END: return "End";
-    case UI_KEY_NPAGE: return "PgDn";
-    case UI_KEY_PPAGE: return "PgUp";
-    case UI_KEY_DC: return "Del";
-    case UI_KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
-    case UI_KEY_ENTER: case '\r': case '\n': return "enter";
-    case '\t': return "Tab";
-    case ' ': return "space";
-    case KEY_ESCAPE: return "ESC";
-    default: break;
-    }
-    if (k == UI_KEY_F1)
-        return "F1";
-    if (k > 0 && k < 0x20)
-        snprintf(buf, n, "Ctrl-%c", 'A' + k - 1);
-    else if (k >= 0x20 && k < 0x7f)
-        snprintf(buf, n, "%c", k);
-    else
-        snprintf(buf, n, "key-%d", k);
-    return buf;
-}
-
-const char *keys_key_name(int k, char *buf, size_t n)
-{
-    char tmp[32];
-    const char *s = key_spelling(k, tmp, sizeof tmp);
-    const char *bar = strchr(s, '|');
-    snprintf(buf, n, "%.*s", bar ? (int)(bar - s) : (int)strlen(s), s);
-    return buf;
-}
-
-int keys_parse_name(const char *name)
-{
-    static const struct { const char *n; int k; } NAMES[] = {
-        {"space", ' '}, {"enter", '\r'}, {"esc", KEY_ESCAPE}, {"tab", '\t'},
-        {"backspace", UI_KEY_BACKSPACE}, {"up", UI_KEY_UP}, {"down", UI_KEY_DOWN}, {"left", UI_KEY_LEFT},
-        {"right", UI_KEY_RIGHT}, {"home", UI_KEY_HOME}, {"end", UI_KEY_END}, {"pgup", UI_KEY_PPAGE},
-        {"pgdn", UI_KEY_NPAGE}, {"del", UI_KEY_DC},
-    };
-    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
-        if (!strcmp(name, NAMES[i].n))
-            return NAMES[i].k;
-    if (!strncmp(name, "ctrl-", 5) && name[5] >= 'a' && name[5] <= 'z' && !name[6])
-        return KEY_CTRL(name[5]);
-    if (name[0] > ' ' && name[0] < 127 && !name[1])
-        return (unsigned char)name[0];
-    return -1;
-}
-
-const char *keys_demo_name(int k, char *buf, size_t n)
-{
-    switch (k) {
-    case ' ': return "space";
-    case '\r': case '\n': case UI_KEY_ENTER: return "enter";
-    case KEY_ESCAPE: return "esc";
-    case '\t': return "tab";
-    case UI_KEY_BACKSPACE: case KEY_ASCII_DEL: case KEY_CTRL_H: return "backspace";
-    case UI_KEY_UP: return "up";
-    case UI_KEY_DOWN: return "down";
-    case UI_KEY_LEFT: return "left";
-    case UI_KEY_RIGHT: return "right";
-    case UI_KEY_HOME: return "home";
-    case UI_KEY_END: return "end";
-    case UI_KEY_PPAGE: return "pgup";
-    case UI_KEY_NPAGE: return "pgdn";
-    case UI_KEY_DC: return "del";
-    default: break;
-    }
-    if (k >= 1 && k <= 26)
-        snprintf(buf, n, "ctrl-%c", 'a' + k - 1);
-    else if (k > ' ' && k < 127)
-        snprintf(buf, n, "%c", k);
-    else
-        return NULL;
-    return buf;
-}
-
-const char *keys_key_help(const KeyState *a, Keymap km, int key, char *buf, size_t n)
-{
-    int doc = -1;
-    for (int i = 0; i < N_ROWS; i++) {
-        const KeyRow *r = &ROWS[i];
-        if (r->map != km)
-            continue;
-        if (r->help_key)
-            doc = i;
-        if (!row_allowed(a, r))
-            continue;
-        for (const KeyBind *b = r->keys; b->key; b++)
-            if (b->key == key && doc >= 0) {
-                const char *h = ROWS[doc].help, *nl = strchr(h, '\n');
-                snprintf(buf, n, "%.*s", nl ? (int)(nl - h) : (int)strlen(h), h);
-                return buf;
-            }
-    }
-    return NULL;
-}
-
-/* The first row of km that binds key on the current page, or -1 (what keys_lookup reads). */
-static int binding_row(const KeyState *a, Keymap km, int key)
-{
-    for (int i = 0; i < N_ROWS; i++)
-        if (ROWS[i].map == km && row_allowed(a, &ROWS[i]))
-            for (const KeyBind *b = ROWS[i].keys; b->key; b++)
-                if (b->key == key)
-                    return i;
-    return -1;
-}
-
-/* Says one documented row's keys and its first help line (keys_page_help). */
-static void page_help_say(int doc, const char *names,
-                          void (*emit)(const char *keys, const char *help, void *ctx), void *ctx)
-{
-    char help[200];
-    const char *h = ROWS[doc].help, *nl = strchr(h, '\n');
-    snprintf(help, sizeof help, "%.*s", nl ? (int)(nl - h) : (int)strlen(h), h);
-    emit(names, help, ctx);
-}
-
-void keys_page_help(const KeyState *a, const Keymap *maps, int n_maps,
-                    void (*emit)(const char *keys, const char *help, void *ctx), void *ctx)
-{
-    for (int m = 0; m < n_maps; m++) {
-        int doc = -1, shown = -1; /* the documenting row; the one whose keys names holds */
-        char names[160] = "";
-        for (int i = 0; i < N_ROWS; i++) {
-            const KeyRow *r = &ROWS[i];
-            if (r->map != maps[m])
-                continue;
-            if (r->help_key)
-                doc = i;
-            if (doc != shown && names[0])
-                page_help_say(shown, names, emit, ctx);
-            if (doc != shown)
-                names[0] = '\0';
-            shown = doc;
-            if (doc < 0 || !row_allowed(a, r))
-                continue;
-            for (const KeyBind *b = r->keys; b->key; b++) {
-                char nb[16], pad[20];
-                const char *nm = keys_demo_name(b->key, nb, sizeof nb);
-                int j = 0;
-                while (j < m && binding_row(a, maps[j], b->key) < 0)
-                    j++;
-                if (!nm || j < m || binding_row(a, maps[m], b->key) != i)
-                    continue; /* unnamed, or bound by an earlier keymap or row */
-                snprintf(pad, sizeof pad, ", %s,", nm);
-                char have[170];
-                snprintf(have, sizeof have, ", %s,", names);
-                if (strstr(have, pad)) /* another code of the same name (enter, backspace) */
-                    continue;
-                size_t l = strlen(names);
-                snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", nm);
-            }
-        }
-        if (names[0])
-            page_help_say(shown, names, emit, ctx);
-    }
-}
-
-static const char *section_of(Keymap km)
-{
-    for (size_t s = 0; s < sizeof SECTIONS / sizeof SECTIONS[0]; s++)
-        if (SECTIONS[s].map == km)
-            return SECTIONS[s].title ? SECTIONS[s].title : "+";
-    return "-";
-}
-
-typedef struct {
-    FILE *f;
-    const char *map;
-    int row;
-} DumpCtx;
-
-static void dump_line(const char *line, void *ctx)
-{
-    DumpCtx *c = ctx;
-    fprintf(c->f, "help\t%s\t%d\t%s\n", c->map, c->row, line);
-}
-
-void keys_dump(FILE *f)
-{
-    fprintf(f, "# attend --keys: the player's key table (src/tui/keys.c), tab-separated\n"
-               "# map NAME SECTION         (SECTION: its title in ?; + under the one above; - "
-               "not in ?: named on its own overlay)\n"
-               "# help NAME ROW LINE       (the ? line(s) of row ROW)\n"
-               "# bind NAME ROW CODE SPELLINGS REQUEST named|alias  (alias: not spelled out "
-               "in its help line)\n"
-               "# hint NAME KEY ASCII-KEY LABELS  (LABELS: '|' between them, %%s a word)\n"
-               "# line TEXT                (the ? overlay, line by line; #: a section title)\n");
-    for (int m = 0; m < KM__COUNT; m++)
-        fprintf(f, "map\t%s\t%s\n", MAP_NAMES[m], section_of((Keymap)m));
-    int doc = -1; /* the row whose help documents the rows below it */
-    for (int i = 0; i < N_ROWS; i++) {
-        const KeyRow *r = &ROWS[i];
-        if (r->help_key)
-            doc = i;
-        if (r->help_key) {
-            DumpCtx c = {f, MAP_NAMES[r->map], i};
-            help_row(r, KEYS_HELP_WIDTH, dump_line, &c);
-        }
-        for (const KeyBind *b = r->keys; b->key; b++) {
-            char nb[32];
-            fprintf(f, "bind\t%s\t%d\t%d\t%s\t%s\t%s\n", MAP_NAMES[r->map],
-                    r->help_key || doc < 0 || ROWS[doc].map != r->map ? i : doc, b->key,
-                    key_spelling(b->key, nb, sizeof nb), keys_request_name(b->req),
-                    b->alias ? "alias" : "named");
-        }
-        if (r->hint_key)
-            fprintf(f, "hint\t%s\t%s\t%s\t%s\n", MAP_NAMES[r->map], r->hint_key,
-                    r->hint_ascii ? r->hint_ascii : r->hint_key, r->hint);
-    }
-    const char *const *lines;
-    int n = keys_help(KEYS_HELP_WIDTH, &lines);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "line\t%s\n", lines[i]);
+        for (int i = 0; i < keys_n_rows; i++)
+            if (keys_rows[i].map == KM_GLOBAL && keys_rows[i].rank == rank)
+                row_hint(a, &keys_rows[i], with_z, buf, n);
 }

@@ -308,6 +308,14 @@ static void select_start(Session *s)
              w && w->start.tensor[0] ? w->start.tensor : "L0.h0.weights");
 }
 
+/* Notes issue i of the page being opened, with its offending value. */
+static void page_issue(Session *s, PageIssue i, const char *value)
+{
+    s->issues.bits |= 1u << i;
+    snprintf(s->issues.value[i], sizeof s->issues.value[i], "%.*s",
+             (int)sizeof s->issues.value[i] - 1, value ? value : "");
+}
+
 void session_reset_widget(Session *s)
 {
     const Widget *w = s->w;
@@ -326,7 +334,7 @@ void session_reset_widget(Session *s)
         return;
     }
     if (traces_for(s, s->model)) {
-        snprintf(s->msg, sizeof s->msg, "out of memory for the model's traces");
+        page_issue(s, ISSUE_NO_MEMORY, s->model->path);
         s->model = NULL;
         session_run(s);
         return;
@@ -335,7 +343,7 @@ void session_reset_widget(Session *s)
     if ((course_kind_needs_sentence(w->kind) || (w->kind == W_NONE && w->start.sentence[0])) &&
         widget_state(w, s->model, &s->ctl, s->src, &s->n_src, s->tgt, &s->n_tgt, cap, err,
                      sizeof err))
-        snprintf(s->msg, sizeof s->msg, "%s", err);
+        page_issue(s, ISSUE_BAD_START, err);
     if (course_kind_is_explain(w->kind))
         live_start(&s->live, w, s->model);
     for (int i = 0; i < SESSION_MAX_TOK; i++)
@@ -365,7 +373,7 @@ static void save_progress(Session *s)
     if (!progress_completed(&s->prog, l->id) && progress_count_seen(&s->prog, l->id) >= l->n_pages)
         progress_set_completed(&s->prog, l->id, 1);
     if (progress_save(&s->prog, err, sizeof err))
-        snprintf(s->msg, sizeof s->msg, "progress not saved: %s", err);
+        page_issue(s, ISSUE_NOT_SAVED, err);
 }
 
 /* A page Change (or a refusal) into ch, when the caller wants one; the Session's last. */
@@ -379,6 +387,8 @@ static int page_change(Session *s, Change *ch, ChangeKind kind, ChangeWhy why, c
     c.a = s->lesson;
     c.b = s->page;
     snprintf(c.detail, sizeof c.detail, "%s", detail ? detail : "");
+    if (kind == CH_PAGE)
+        c.issues = s->issues;
     s->last = c;
     if (ch)
         *ch = c;
@@ -388,7 +398,7 @@ static int page_change(Session *s, Change *ch, ChangeKind kind, ChangeWhy why, c
 int session_open(Session *s, int lesson, int page, Change *ch)
 {
     char why[SESSION_DETAIL_MAX];
-    s->msg[0] = '\0';
+    memset(&s->issues, 0, sizeof s->issues);
     if (lesson < 0 || lesson >= s->course.n_lessons)
         return page_change(s, ch, CH_REFUSED, WHY_BROKEN, "no such lesson");
     const Lesson *l = &s->course.lessons[lesson];
@@ -410,9 +420,11 @@ int session_open(Session *s, int lesson, int page, Change *ch)
      * placeholders are filled in as check-lessons --show fills them */
     int runs = p->widget.kind != W_NONE || p->widget.start.sentence[0];
     s->model = runs ? lesson_model(&s->course, p) : NULL;
-    if (runs && !s->model)
-        snprintf(s->msg, sizeof s->msg,
-                 "the model of this page did not load (see attend check-lessons)");
+    if (runs && !s->model) {
+        int mi = p->widget.model_index;
+        page_issue(s, ISSUE_NO_MODEL, mi >= 0 && mi < s->course.n_models
+                                          ? s->course.models[mi]->path : "");
+    }
     session_reset_widget(s);
     session_lab_poll(s); /* a lab page: its last check, read as it opens */
     save_progress(s);
@@ -581,14 +593,25 @@ int session_use(Session *s, const Model *m, const Widget *w)
     return s->model ? 0 : -1;
 }
 
-int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen)
+const Model *session_opened_model(const Session *s)
 {
-    const Model *om = NULL;
-    if (lesson_open_model(&s->course, m, err, errlen))
-        return -1;
-    for (int i = 0; i < s->course.n_models && !om; i++)
+    for (int i = 0; i < s->course.n_models; i++)
         if (s->course.models[i]->opened)
-            om = &s->course.models[i]->model;
+            return &s->course.models[i]->model;
+    return NULL;
+}
+
+int session_open_model(Session *s, const char *path, ModelProgress progress, void *ctx,
+                       int jump, char *err, size_t errlen)
+{
+    Model m;
+    if (model_load_progress(&m, path, progress, ctx, err, errlen))
+        return -1;
+    if (lesson_open_model(&s->course, &m, err, errlen)) {
+        model_free(&m);
+        return -1;
+    }
+    const Model *om = session_opened_model(s);
     for (int i = 0; i < s->n_mt; i++) /* the slot's traces were sized for its old model */
         if (s->mt[i].model == om) {
             WidgetTraces tr = {s->mt[i].t, s->mt[i].eq_a, s->mt[i].eq_b};

@@ -14,6 +14,7 @@
 
 #include "attend_assert.h"
 #include "describe.h"
+#include "heads.h"
 #include "keys.h"
 #include "lab.h"
 #include "lesson.h"
@@ -75,6 +76,7 @@ typedef enum {
     WHY_NO_SWAP,         /* the page does not allow swapping */
     WHY_BAD_SWAP,        /* a swap of positions that are not two different tokens */
     WHY_NO_CELL,         /* a cell outside the attention shown */
+    WHY_NO_CURSOR,       /* a cell named on a page without a cell to inspect */
     WHY_ALL_HEADS,       /* the cell cursor while every head is shown (a shows one) */
     WHY_EMPTY,           /* an edited sentence without a token */
     WHY_TOO_LONG,        /* an edited sentence of Change.from tokens over the cap Change.to
@@ -99,6 +101,22 @@ typedef enum {
 /* Why generate's text ended (Change.to with WHY_TEXT_DONE). */
 enum { GEN_END_MAX_LEN, GEN_END_STOP, GEN_END_EOS };
 
+/* What went wrong opening a page that opened all the same (PageIssues.bits: 1 << the issue).
+ * Each front end words it; value[issue] is the offending value. */
+typedef enum {
+    ISSUE_NO_MODEL,  /* the page's model did not load (value: its file) */
+    ISSUE_NO_MEMORY, /* no memory for the model's traces (value: the model's file) */
+    ISSUE_BAD_START, /* the widget's start does not run on its model (value: the course's
+                        reason, naming the offending setting) */
+    ISSUE_NOT_SAVED, /* progress was not saved (value: the file and the system's reason) */
+    ISSUE__COUNT
+} PageIssue;
+
+typedef struct {
+    unsigned bits;
+    char value[ISSUE__COUNT][320];
+} PageIssues;
+
 /* A request's effect, as data. kind says which part of the Session changed; req is the
  * request that made it; from/to are the setting's old and new values (a mask, PE kind,
  * head, layer, step, d_k, N, seed; a temperature in fto), a and b two more numbers (swap:
@@ -119,7 +137,7 @@ typedef enum {
     CH_TENSOR,    /* the matrix widget's tensor */
     CH_RESET,     /* the page's starting state */
     CH_PAGE,      /* another page: a lesson, b page (detail: broken lessons skipped on the
-                     way, "" when none) */
+                     way, "" when none; issues: what went wrong opening it) */
     CH_TRAIN,     /* the train widget's run (req: t started/paused: to, a steps, b 1 for a
                      fresh run; m: to the mask; r: b fresh, a the seed; h/l: a layer, b
                      head; w: a steps, detail the file) */
@@ -134,6 +152,7 @@ typedef struct {
     int ran;                 /* 1: the widget ran again; diff holds what its numbers did */
     DescribeDiff diff;
     char detail[SESSION_DETAIL_MAX];
+    PageIssues issues;       /* CH_PAGE: what went wrong on the way (bits 0: nothing) */
 } Change;
 
 typedef struct Session {
@@ -193,7 +212,7 @@ typedef struct Session {
     DescribeSnap *snap;      /* the numbers after the last change (owned) */
     Change last;             /* the last request's Change (the parity test compares them) */
     long n_requests;         /* requests the Session handled since it began */
-    char msg[600];           /* what went wrong opening the last page ("" when nothing) */
+    PageIssues issues;       /* what went wrong opening the last page (its Change's) */
 } Session;
 
 /* ---- session.c: course, pages, runs ---- */
@@ -207,18 +226,23 @@ void session_delete(Session *s);
 int session_load(Session *s, const char *dir, const char *only, int page, char *err,
                  size_t errlen);
 /* Opens page of lesson (clamped), starts its widget, saves progress; a broken lesson is not
- * opened. ch (NULL: not wanted) gets CH_PAGE, or CH_REFUSED with WHY_BROKEN; msg says what
- * went wrong on the way (the page's model did not load, progress not saved), "" when
- * nothing did. 1 when it opened. */
+ * opened. ch (NULL: not wanted) gets CH_PAGE, or CH_REFUSED with WHY_BROKEN; ch->issues
+ * (and s->issues) say what went wrong on the way (the page's model did not load, progress
+ * not saved), bits 0 when nothing did. 1 when it opened. */
 int session_open(Session *s, int lesson, int page, Change *ch);
 /* Next (+1) or previous (-1) page, across lessons unless only_lesson, skipping broken
  * lessons. ch gets CH_PAGE (detail: the broken lessons skipped), or CH_REFUSED with
  * WHY_FIRST_PAGE, WHY_LAST_PAGE or WHY_END. 1 when a page opened. */
 int session_turn(Session *s, int dir, Change *ch);
-/* Gives the course's "@opened" pages the model m (lesson_open_model: the course takes it;
- * the traces sized for the model that held its slot go). jump: s->lesson and s->page become
- * the first page on it. Does not open a page. 0, or -1 with a message in err. */
-int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen);
+/* Loads the model at path (a Hugging Face directory or a model file; progress(ctx, ...) as
+ * it reads, NULL for none) and gives it to the course's "@opened" pages (lesson_open_model:
+ * the course takes it; the traces sized for the model that held its slot go). jump:
+ * s->lesson and s->page become the first page on it. Does not open a page. 0, or -1 with a
+ * message in err (nothing changed). */
+int session_open_model(Session *s, const char *path, ModelProgress progress, void *ctx,
+                       int jump, char *err, size_t errlen);
+/* The model the learner opened (session_open_model), NULL when none. */
+const Model *session_opened_model(const Session *s);
 /* Opens the page a learner or teacher names (the G prompt, plain mode's goto): "N" in this
  * lesson, or "ID:N" (a lesson id or number). keep_only: --lesson stays (the presenter);
  * else going to another lesson makes the course whole again, as the lesson menu does. ch as
@@ -254,6 +278,11 @@ int session_rows(const Session *s);
 int session_cols(const Session *s);
 const char *session_row_token(const Session *s, int i);
 const char *session_col_token(const Session *s, int j);
+/* 1 when progress is saved: it is kept, and the last page opened saved it. */
+static inline int session_progress_saved(const Session *s)
+{
+    return s->prog_ok && !(s->issues.bits >> ISSUE_NOT_SAVED & 1u);
+}
 /* The invariant after every change: with a model, the layer and head shown are the model's. */
 static inline int session_view_ok(const Session *s)
 {
@@ -278,6 +307,12 @@ int session_train_step(Session *s);
 int session_train_repeat_step(Session *s);
 /* Frees the run (a page change, the end). */
 void session_train_free(Session *s);
+/* The head of layer `layer` whose last score `score` in h (0 previous-token, 1 induction:
+ * heads_scores) is the largest, on a model of n_heads heads per layer (0 without points):
+ * the head a replay page shows and plain mode names. */
+int session_history_best(const HeadsHistory *h, int n_heads, int layer, int score);
+/* That score of head `head` of layer `layer` at h's last point, NAN without points. */
+double session_history_last(const HeadsHistory *h, int n_heads, int layer, int head, int score);
 
 /* ---- session_lab.c: a lab page's last check ---- */
 /* Reads the page's lab show file again when it changed (or the page's lab did): 1 when
@@ -317,6 +352,15 @@ int session_pick_chip(Session *s, int i, Change *ch);
 int session_select_cell(Session *s, int row, int col, Change *ch);
 /* Shows tensor name on the matrix widget. */
 int session_set_tensor(Session *s, const char *name, Change *ch);
+/* Trains the page's run to its end at once, for a front end with no keys to answer between
+ * slices (plain mode): t (again when it only paused a run), then every step. report(s,
+ * step, total, every, ctx) is called with step -1 as it starts, then at the measurements a
+ * tenth (1 / reports) of the run apart: step 0 before a run that had not begun, and total at
+ * the end (a replay page: its recipe's measurements). ch gets t's Change. 1 when it trained
+ * to the end, 0 when t was refused (ch says why), -1 when a step failed (train.err). */
+int session_train_to_end(Session *s, int reports,
+                         void (*report)(Session *s, int step, int total, int every, void *ctx),
+                         void *ctx, Change *ch);
 /* One line naming every field of the Session's state that a key may change (for the
  * parity test and its failure messages). Returns out. */
 const char *session_state_line(const Session *s, char *out, size_t n);

@@ -68,7 +68,7 @@ typedef struct {
 
 /* A plan played (the one plan machine of the presenter, plain mode and the headless run):
  * the script, how far it got, the current step's caption and mark, --auto's schedule. */
-typedef struct {
+typedef struct SessionPlanS {
     Demo *demo;            /* the script (owned: session_plan_load / _free); NULL: none */
     int pos;               /* steps run so far (the current step is pos, from 1) */
     PlanState st;          /* the current step's caption and where it left the screen */

@@ -172,6 +172,29 @@ void app_reset_widget(App *a)
     view_reset(a);
 }
 
+/* Words what went wrong opening the page (a CH_PAGE Change's issues) into the status line,
+ * as a warning; nothing when nothing did. */
+static void app_page_issues(App *a, const PageIssues *is)
+{
+    static const char *const SAY[ISSUE__COUNT] = {
+        [ISSUE_NO_MODEL] = "this page's model (%s) did not load: attend check-lessons says why",
+        [ISSUE_NO_MEMORY] = "no memory for the traces of %s",
+        [ISSUE_BAD_START] = "the page's widget cannot start: %s",
+        [ISSUE_NOT_SAVED] = "progress not saved: %s",
+    };
+    char line[1400] = "";
+    for (int i = 0; i < ISSUE__COUNT; i++) {
+        size_t l = strlen(line);
+        if ((is->bits >> i & 1u) && l < sizeof line) {
+            snprintf(line + l, sizeof line - l, "%s", l ? "; " : "");
+            l = strlen(line);
+            snprintf(line + l, sizeof line - l, SAY[i], is->value[i]);
+        }
+    }
+    if (line[0])
+        app_msg(a, 1, "%s", line);
+}
+
 /* ---- paging ---- */
 void app_open_done(App *a, const Change *ch)
 {
@@ -200,8 +223,7 @@ void app_open_done(App *a, const Change *ch)
     }
     if (ch->detail[0])
         app_msg(a, 1, "skipped broken lesson %s (attend check-lessons says why)", ch->detail);
-    if (a->s->msg[0]) /* the page's model did not load, progress not saved */
-        app_msg(a, 1, "%s", a->s->msg);
+    app_page_issues(a, &ch->issues); /* the page's model did not load, progress not saved */
     a->scr.prose_scroll = 0;
     a->scr.focus = 0;
     view_reset(a);

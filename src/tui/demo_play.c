@@ -264,7 +264,7 @@ int demo_key(App *a, int k)
     int n = p->plan.demo->n_steps;
     switch (m) {
     case PLAN_AT_END:
-        app_msg(a, 0, "end of the demo (b goes back, q quits)");
+        app_msg(a, 0, "that was the last step (%d/%d): b goes back, q quits", n, n);
         return 1;
     case PLAN_AT_FIRST:
         app_msg(a, 0, "this is the first step");

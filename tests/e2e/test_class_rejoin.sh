@@ -3,42 +3,21 @@
 # (attend class serve --plain) through a TCP relay on the loopback (127.0.0.1 only); the relay
 # cuts every connection (SIGUSR1) and the student comes back on its own with its token, its
 # score kept and its next answer counted; when the relay is gone for good the student gives
-# up after its bounded tries with a clear message. Every wait is for a line in a file.
-. "$(dirname "$0")/harness.bash"
+# up after its bounded tries (--tries, --backoff, --backoff-max) with a clear message; --tries 0
+# does not reconnect; bad values are refused by name. Every wait is for a line in a file.
+. "$(dirname "$0")/class_harness.bash"
 
-RT=$E2E_TMP/run
-mkdir -p "$RT" && chmod 700 "$RT"
-export XDG_RUNTIME_DIR=$RT
 OUT=$E2E_TMP/teacher
 CMD=$E2E_TMP/cmds
 RES=$E2E_TMP/results.json
 QUIZ=(--lesson causal-mask --seed 3 --count 2 --lessons "$ROOT/lessons")
 
-wait_file() { # FILE TEXT [SECONDS]
-    local i=0 n
-    n=$(deadline_polls "${3:-5}")
-    while [ $i -lt "$n" ]; do
-        grep -qF -- "$2" "$1" 2>/dev/null && return 0
-        sleep 0.05
-        i=$((i + 1))
-    done
-    return 1
-}
-count_in() { grep -cF -- "$2" "$1" 2>/dev/null; }
+class_key "${QUIZ[@]}"
+a1=${ANS[1]:-} a2=${ANS[2]:-}
 
-key=$("$ATTEND" quiz --answers "${QUIZ[@]}")
-a1=$(sed -n 's/^   Answer: \([^ ]*\).*/\1/p' <<<"$key" | sed -n 1p)
-a2=$(sed -n 's/^   Answer: \([^ ]*\).*/\1/p' <<<"$key" | sed -n 2p)
-
-mkfifo "$CMD" "$E2E_TMP/ana-in"
-"$ATTEND" class serve --plain "${QUIZ[@]}" --port 0 --bind 127.0.0.1 --results "$RES" \
-    <"$CMD" >"$OUT" 2>"$E2E_TMP/teacher.err" &
-tpid=$!
-exec 3>"$CMD"
-check "the room is open" wait_file "$OUT" "attend class join 127.0.0.1:"
-line=$(grep -m1 'attend class join' "$OUT")
-port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\) .*/\1/p' <<<"$line")
-code=$(sed -n 's/.*join 127\.0\.0\.1:[0-9]* \([0-9]\{6\}\).*/\1/p' <<<"$line")
+mkfifo "$E2E_TMP/ana-in"
+check "the room is open" plain_room "$OUT" "$CMD" "${QUIZ[@]}" --results "$RES"
+tpid=$TPID port=$PORT code=$CODE
 
 # the relay: 127.0.0.1:RELAY -> 127.0.0.1:$port; SIGUSR1 cuts every connection it carries
 cat >"$E2E_TMP/relay.py" <<'PY'
@@ -89,7 +68,7 @@ check "the relay's port is written" test -s "$E2E_TMP/relay-port"
 rport=$(cat "$E2E_TMP/relay-port")
 
 # ana types her answers when the test says (a FIFO kept open on fd 4)
-"$ATTEND" class join "127.0.0.1:$rport" "$code" --name ana <"$E2E_TMP/ana-in" >"$E2E_TMP/ana" \
+"$ATTEND" class join "127.0.0.1:$rport" "$code" --name ana --tries 4 --backoff 0.1 --backoff-max 0.4 <"$E2E_TMP/ana-in" >"$E2E_TMP/ana" \
     2>"$E2E_TMP/ana.err" 3>&- &
 apid=$!
 exec 4>"$E2E_TMP/ana-in"
@@ -126,10 +105,46 @@ wait "$rpid" 2>/dev/null
 wait "$apid"
 arc=$?
 check "ana gives up with status 1 (rc $arc)" test "$arc" -eq 1
-check "... saying so: gave up after 6 tries, how to rejoin" grep -qE "gave up after 6 tries over [0-9]+ s .*run the same command again to rejoin" "$E2E_TMP/ana.err"
-check "... its tries counted: one for each earlier drop, then 6" test "$(count_in "$E2E_TMP/ana.err" "reconnecting (try")" -ge 8
+check "... saying so: gave up after --tries 4, how to rejoin" grep -qE "gave up after 4 tries over [0-9]+ s .*run the same command again to rejoin" "$E2E_TMP/ana.err"
+check "... its tries counted: one for each earlier drop, then 4 of 4" sh -c "test \$(grep -c 'reconnecting (try' '$E2E_TMP/ana.err') -ge 6 && grep -qF 'reconnecting (try 4 of 4)' '$E2E_TMP/ana.err' && ! grep -qF 'try 5 of' '$E2E_TMP/ana.err'"
 exec 4>&-
 exec 3>&-
 wait "$tpid"
 check "the results: one student, ana, 2 of 2" test "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([(s["name"], s["score"]) for s in r["students"]])' "$RES")" = "[('ana', 2)]"
+
+# --tries 0: the first drop ends the student, saying how to rejoin
+check "a room for --tries 0" plain_room "$OUT" "$CMD" "${QUIZ[@]}"
+tpid=$TPID
+/usr/bin/python3 "$E2E_TMP/relay.py" "$PORT" "$E2E_TMP/relay-port2" 3>&- &
+rpid=$!
+check "a relay to it" wait_file "$E2E_TMP/relay-port2" ""
+rport=$(cat "$E2E_TMP/relay-port2")
+mkfifo "$E2E_TMP/bo-in"
+"$ATTEND" class join "127.0.0.1:$rport" "$CODE" --name bo --tries 0 <"$E2E_TMP/bo-in" >"$E2E_TMP/bo" 2>"$E2E_TMP/bo.err" 3>&- &
+bpid=$!
+exec 4>"$E2E_TMP/bo-in" # bo's input stays open: only the drop ends bo
+check "bo joins" wait_file "$E2E_TMP/bo" "Joined the class quiz as bo"
+kill -USR1 "$rpid"
+check "--tries 0: bo ends at the first drop, saying how to rejoin" wait_file "$E2E_TMP/bo.err" "--tries 0: no reconnection); run the same command again to rejoin"
+check "... without a try" test "$(count_in "$E2E_TMP/bo.err" "reconnecting (try")" -eq 0
+wait "$bpid"
+brc=$?
+check "... with status 1 (rc $brc)" test "$brc" -eq 1
+kill "$rpid" 2>/dev/null
+exec 4>&- 3>&-
+wait "$tpid"
+
+# bad values: refused with the value named, status 2
+bad() { # DESCRIPTION EXPECTED-MESSAGE ARGS...
+    local d=$1 m=$2
+    shift 2
+    "$ATTEND" class join 127.0.0.1:9 123456 "$@" >/dev/null 2>"$E2E_TMP/bad.err"
+    local rc=$?
+    check "$d (rc $rc)" sh -c "test $rc -eq 2 && grep -qF -- '$m' '$E2E_TMP/bad.err'"
+}
+bad "--tries -1 is refused" '--tries needs a whole number from 0 to 100, not "-1"' --tries -1
+bad "--tries 500 is refused" '--tries needs a whole number from 0 to 100, not "500"' --tries 500
+bad "--backoff x is refused" '--backoff needs a number from 0.01 to 60, not "x"' --backoff x
+bad "--backoff 0 is refused" '--backoff needs a number from 0.01 to 60, not "0"' --backoff 0
+bad "--backoff-max shorter than --backoff is refused" '--backoff-max 0.5 is shorter than --backoff 2 (the first wait)' --backoff 2 --backoff-max 0.5
 finish

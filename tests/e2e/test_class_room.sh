@@ -5,11 +5,8 @@
 # the projector and in --results equal what the students sent; the rejoined keep their
 # score; the hostile two are dropped with a message on the teacher's screen. Every wait is for
 # a condition (the screen, a student's output), bounded.
-. "$(dirname "$0")/harness.bash"
+. "$(dirname "$0")/class_harness.bash"
 
-RT=$E2E_TMP/run
-mkdir -p "$RT" && chmod 700 "$RT"
-export XDG_RUNTIME_DIR=$RT
 LESSONS=$ROOT/lessons
 RES=$E2E_TMP/results.json
 OUT=$E2E_TMP/students
@@ -17,19 +14,14 @@ mkdir -p "$OUT"
 QUIZ=(--lesson causal-mask --seed 3 --count 3 --lessons "$LESSONS")
 
 # the answer key of the same quiz: two numbers, then a choice
-key=$("$ATTEND" quiz --answers "${QUIZ[@]}")
-a1=$(sed -n 's/^   Answer: \([^ ]*\).*/\1/p' <<<"$key" | sed -n 1p)
-a2=$(sed -n 's/^   Answer: \([^ ]*\).*/\1/p' <<<"$key" | sed -n 2p)
-a3=$(sed -n 's/^   Answer: \([^ ]*\).*/\1/p' <<<"$key" | sed -n 3p)
-kinds=$(grep -oE '^[0-9]+\. \[[^]]*\] [a-z]+' <<<"$key" | awk '{print $3}' | tr '\n' ' ')
+class_key "${QUIZ[@]}"
+a1=${ANS[1]:-} a2=${ANS[2]:-} a3=${ANS[3]:-}
+kinds=$(grep -oE '^[0-9]+\. \[[^]]*\] [a-z]+' <<<"$KEY" | awk '{print $3}' | tr '\n' ' ')
 check "the quiz: number, number, choice ($kinds)" test "$kinds" = "number number choice "
 right3=$(printf "\\x$(printf %x $((96 + a3)))") # the right choice's letter
 
-start 80 24 TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- class serve "${QUIZ[@]}" --port 0 --bind 127.0.0.1 --results "$RES"
-expect "attend class join 127.0.0.1:" "the projector shows how to join"
-line=$(screen | grep -m1 'attend class join')
-port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\) .*/\1/p' <<<"$line")
-code=$(sed -n 's/.*join 127\.0\.0\.1:[0-9]* \([0-9]\{6\}\).*/\1/p' <<<"$line")
+check "the projector shows how to join" projector_room 80 24 "${QUIZ[@]}" --results "$RES"
+port=$PORT code=$CODE
 check "a port ($port) and a six-digit room code ($code)" test -n "$port" -a -n "$code"
 
 # ---- the hostile two: dropped, the teacher reads why ----
@@ -74,17 +66,6 @@ for r in 1 2; do
     Q1+=("$(ans1 $i)") Q2+=("$(ans2 $i)") Q3+=("$(ans3 $i)")
     SCORE[r$r]=$(score $i 1)
 done
-# wait_file FILE TEXT: polls a student's output until it holds TEXT (bounded)
-wait_file() {
-    local i=0 n
-    n=$(deadline_polls 5)
-    while [ $i -lt "$n" ]; do
-        grep -qF -- "$2" "$1" 2>/dev/null && return 0
-        sleep 0.05
-        i=$((i + 1))
-    done
-    return 1
-}
 count_right() { # ANSWER VALUES...: how many equal ANSWER
     local want=$1 n=0
     shift
@@ -120,17 +101,6 @@ keys r n
 expect "question 3 of 3" "question 3"
 expect "answered 28 of 29 students" "question 3: 28 answers" 10
 keys r
-# wait_re REGEX: polls the screen until a line matches (bounded)
-wait_re() {
-    local i=0 n
-    n=$(deadline_polls 5)
-    while [ $i -lt "$n" ]; do
-        screen | grep -qE -- "$1" && return 0
-        sleep 0.05
-        i=$((i + 1))
-    done
-    return 1
-}
 for c in a b c d; do
     n=$(count_right "$c" "${Q3[@]}")
     check "question 3: choice $c has $n answers on the projector" wait_re "^ +$c\) [█#]* ?$n$"

@@ -3,44 +3,28 @@
 # the room's count, the distribution, the answer and the scores line all stay on the screen
 # (the grid gives up rows, the per-choice bars compact), on the loopback (127.0.0.1 only).
 # Every wait is for a condition, bounded.
-. "$(dirname "$0")/harness.bash"
+. "$(dirname "$0")/class_harness.bash"
 
-RT=$E2E_TMP/run
-mkdir -p "$RT" && chmod 700 "$RT"
-export XDG_RUNTIME_DIR=$RT
 LESSONS=$ROOT/tests/e2e/fixtures/class-tall
 OUT=$E2E_TMP/student
 QUIZ=(--seed 1 --lessons "$LESSONS")
 
-key=$("$ATTEND" quiz --answers "${QUIZ[@]}")
+class_key "${QUIZ[@]}"
+key=$KEY
 col=$(sed -n 's/^   Answer: column \([0-9]*\).*/\1/p' <<<"$key")
 check "the fixture: a cell question on 13 tokens (answer column $col)" test -n "$col"
 a2=$(sed -n 's/^   Answer: \([0-9]\) (.*/\1/p' <<<"$key")
 letter=$(printf "\\x$(printf %x $((96 + a2)))")
 check "the fixture: then a choice of 8 (answer $letter)" test -n "$a2"
 
-# wait_re REGEX: polls the screen until a line matches (bounded)
-wait_re() {
-    local i=0 n
-    n=$(deadline_polls 5)
-    while [ $i -lt "$n" ]; do
-        screen | grep -qE -- "$1" && return 0
-        sleep 0.05
-        i=$((i + 1))
-    done
-    return 1
-}
 # below TEXT1 TEXT2: 0 when both are on the screen, TEXT2 below TEXT1
 below() {
     screen | awk -v a="$1" -v b="$2" 'index($0, a) { fa = NR } index($0, b) && fa { ok = 1 } END { exit !ok }'
 }
 for size in "80 24" "100 30"; do
     set -- $size
-    start "$1" "$2" TERM=xterm-256color XDG_RUNTIME_DIR="$RT" -- class serve "${QUIZ[@]}" --port 0 --bind 127.0.0.1
-    expect "attend class join 127.0.0.1:" "$1x$2: the projector shows how to join"
-    line=$(screen | grep -m1 'attend class join')
-    port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\) .*/\1/p' <<<"$line")
-    code=$(sed -n 's/.*join 127\.0\.0\.1:[0-9]* \([0-9]\{6\}\).*/\1/p' <<<"$line")
+    check "$1x$2: the projector shows how to join" projector_room "$1" "$2" "${QUIZ[@]}"
+    port=$PORT code=$CODE
     : >"$OUT"
     printf '%s\n' "$col" "$letter" | "$ATTEND" class join "127.0.0.1:$port" "$code" --name ana >>"$OUT" 2>&1 &
     spid=$!

@@ -40,6 +40,11 @@ for f in $L/wrong/*.py $L/combo/*.py; do
         bad "$n: exit $rc, named [${got}], want [${want}]"
     fi
 done
+# the PyTorch step when torch is there (the attention lab; moved here from labs.sh: importing
+# torch is ~2 s of CPU)
+if /usr/bin/python3 tests/ref/py_has.py torch 2>/dev/null; then
+    expect 0 "agrees with yours" -- "$A" lab check attention data/labs/solutions/attention.py
+fi
 echo "lab_mistakes: $n_rows rows of the catalogue apply across the labs; $named of $total wrong solutions named right"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

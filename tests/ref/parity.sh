@@ -3,7 +3,8 @@
 # course walked in both front ends with the same keys (every key each page offers, a typed
 # sentence, a swap; a lab page's last check; t on a short train run, tests/fixtures/parity-
 # train), the Session's state and Change identical after each, and no offered key answered
-# with "does nothing". The labs' last checks are made here
+# with "does nothing"; progress that is not saved, said by both (tests/fixtures/page-issues).
+# The labs' last checks are made here
 # first (one passing, one failing, one never checked), in a state directory of the test's own.
 # Then plain mode given its own copy of a key (parity --teeth: m answered twice) must fail it.
 # Prints "N passed, N failed".
@@ -60,6 +61,16 @@ for course in lessons tests/fixtures/parity-train "$tmp/replay"; do
     pass=$((pass + ${p:-0})) fail=$((fail + ${f%% failed*}))
     [ -n "$last" ] || fail=$((fail + 1))
 done
+# what went wrong opening a page is data (Change.issues), said by both front ends: progress
+# that cannot be saved (its lock is a directory), in a state directory of its own
+mkdir -p "$tmp/nosave/attend/progress.json.lock"
+out=$(XDG_STATE_HOME="$tmp/nosave" PARITY_PROGRESS=1 "$P" tests/fixtures/page-issues)
+echo "$out"
+last=$(grep -oE '^[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n 1)
+p=${last%% passed*} f=${last#*passed, }
+pass=$((pass + ${p:-0})) fail=$((fail + ${f%% failed*}))
+if grep -qE ', [1-9][0-9]* opened with an issue both said$' <<<"$out"; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL - no page of tests/fixtures/page-issues opened with an issue"; fi
 teeth=$("$P" --teeth lessons)
 tf=$(grep -oE '^[0-9]+ passed, [0-9]+ failed' <<<"$teeth" | tail -n 1)
 tf=${tf#*passed, }

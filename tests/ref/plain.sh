@@ -160,6 +160,16 @@ rc0 dumb
 has dumb "End of input. Progress is saved."
 cur=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["current"]; print(c["lesson"], c["page"])' "$tmp"/dumb/attend/progress.json 2>&1)
 if [ "$cur" = "causal-mask 1" ]; then ok; else bad "progress not saved at page 2: $cur"; fi
+# progress that cannot be saved (its lock is a directory): said on each page opened, with the
+# file and the reason (the Session's Change.issues), and the end does not claim it was saved
+mkdir -p "$tmp/nosave/attend/progress.json.lock"
+printf 'next\n' | XDG_STATE_HOME="$tmp/nosave" "$A" --plain --lesson causal-mask >"$tmp/nosave.out" 2>&1
+echo $? >"$tmp/nosave.rc"
+rc0 nosave
+has nosave "Progress was not saved: $tmp/nosave/attend/progress.json: cannot save progress: cannot open the lock"
+[ "$(grep -c '^Progress was not saved: ' "$tmp/nosave.out")" = 2 ] && ok || bad "nosave: not said on both pages opened"
+if grep -q "Progress is saved" "$tmp/nosave.out"; then bad "nosave: the end says progress is saved"; else ok; fi
+has nosave "End of input."
 
 # ---- bad options and lessons ----
 expect 2 'unknown option' -- "$A" --plain --frob

@@ -179,8 +179,44 @@ static void view_keys_reuse_the_run(void)
     session_delete(s);
 }
 
+/* What went wrong opening a page is data in its Change: the issue and the offending value
+ * (the front ends word it: tests/ref/parity.sh, plain.sh). A model that did not load: the
+ * course's entry for it marked so. */
+static void page_issues(void)
+{
+    Session *s = open_page("causal-mask", 1);
+    Change ch;
+    if (!s)
+        return;
+    CHECK(session_open(s, s->lesson, s->page, &ch) && ch.kind == CH_PAGE && ch.issues.bits == 0,
+          "a page that opens well has no issue (bits %u)", ch.issues.bits);
+    int mi = s->w->model_index;
+    CHECK(mi >= 0 && mi < s->course.n_models, "the page names a model (%d)", mi);
+    if (mi < 0 || mi >= s->course.n_models) {
+        session_delete(s);
+        return;
+    }
+    CourseModel *cm = s->course.models[mi];
+    cm->ok = 0;
+    int opened = session_open(s, s->lesson, s->page, &ch);
+    cm->ok = 1;
+    CHECK(opened && ch.kind == CH_PAGE && ch.issues.bits == 1u << ISSUE_NO_MODEL &&
+              !strcmp(ch.issues.value[ISSUE_NO_MODEL], cm->path) && !s->model,
+          "a model that did not load: ISSUE_NO_MODEL with its file (bits %u, '%s')",
+          ch.issues.bits, ch.issues.value[ISSUE_NO_MODEL]);
+    CHECK(s->issues.bits == ch.issues.bits && s->last.issues.bits == ch.issues.bits,
+          "the Session keeps the issues of the page it opened");
+    char line[20000];
+    session_change_line(&ch, line, sizeof line);
+    CHECK(strstr(line, cm->path) != NULL, "the Change's line (parity) carries the value");
+    CHECK(session_turn(s, 1, &ch) && ch.issues.bits == 0 && session_progress_saved(s) == 0,
+          "the next page opens without it (progress kept off here: not saved)");
+    session_delete(s);
+}
+
 int main(void)
 {
+    page_issues();
     swap_by_token();
     printed_precision();
     edit_is_fresh();
