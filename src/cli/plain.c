@@ -189,10 +189,7 @@ void plain_keys_line(Plain *p, char *out, size_t n)
         if (!us || !rs)
             break;
         *us = *rs = '\0';
-        char key[40];
-        snprintf(key, sizeof key, " %.36s ", h); /* key names are short */
-        if (!strstr(out, key)) /* a key the view and the shared controls both hint */
-            k += (size_t)snprintf(out + k, n - k, " %s %s,", h, us + 1);
+        k += (size_t)snprintf(out + k, n - k, " %s %s,", h, us + 1);
         h = rs + 1;
     }
     const Page *pg = session_page(p->s);

@@ -218,14 +218,6 @@ static int word_command(Plain *p, const char *cmd, const char *arg)
             plain_sayf(p, "Type %s and two numbers, for example: %s 1 2", cmd, cmd);
             return 1;
         }
-        if (!strcmp(cmd, "swap") && (session_kind(p->s) != W_CHIPS || !p->s->ran)) {
-            plain_say(p, "Swap works on the chips widget.");
-            return 1;
-        }
-        if (!strcmp(cmd, "cell") && (!(p->s->allowed & C_CURSOR) || !p->s->ran)) {
-            plain_say(p, "This page has no cell to inspect.");
-            return 1;
-        }
         if (!strcmp(cmd, "swap"))
             session_swap(p->s, a, b, &ch);
         else

@@ -41,15 +41,10 @@ static int plain_load(Plain *p, const char *dir, const char *only, int page, con
     if (p->s->warn[0])
         plain_sayf(p, "%c%s", p->s->warn[0] >= 'a' && p->s->warn[0] <= 'z'
                                   ? p->s->warn[0] - 'a' + 'A' : p->s->warn[0], p->s->warn + 1);
-    if (model) { /* before any page runs: the "@opened" pages take it */
-        Model m;
-        if (model_load_progress(&m, model, cmd_load_progress, (void *)model, err, errlen))
-            return -1;
-        if (session_open_model(p->s, &m, !only && !page, err, errlen)) {
-            model_free(&m);
-            return -1;
-        }
-    }
+    /* before any page runs: the "@opened" pages take --model */
+    if (model && session_open_model(p->s, model, cmd_load_progress, (void *)model, !only && !page,
+                                    err, errlen))
+        return -1;
     FILE *out = p->out, *none = quiet ? fopen("/dev/null", "w") : NULL;
     if (none) /* --plan: the plan's first step says its page, not the page before it */
         p->out = none;

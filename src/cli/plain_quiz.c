@@ -4,7 +4,6 @@
  * lesson's score), asked and answered as lines. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "plain.h"
 #include "quiz.h"
@@ -101,28 +100,19 @@ static int ask(Plain *p, QuizSession *q)
 
 int plain_quiz(Plain *p, const char *start_id)
 {
-    const Lesson *l = &p->s->course.lessons[p->s->lesson];
     QuizSet set;
+    QuizSession q;
+    QuizTally t;
     char err[600];
-    if (quiz_build(&set, &p->s->course, l->id, 0, (uint64_t)time(NULL), err, sizeof err)) {
+    int rc = quiz_session_lesson(&q, &set, p->s, start_id, err, sizeof err);
+    if (rc < 0) {
         plain_sayf(p, "No questions: %s", err);
         return 0;
     }
-    /* from a page with questions: its first comes first (or the one named: Q ID) */
-    const Page *pg = session_page(p->s);
-    const char *start = start_id && start_id[0] ? start_id
-                        : pg && pg->n_questions ? pg->questions[0].id : NULL;
-    if (start && quiz_set_start_at(&set, l->id, start) && start_id && start_id[0])
+    if (rc == 1)
         plain_sayf(p, "No question \"%s\" in this lesson; starting at the first.", start_id);
-    plain_sayf(p, "Questions of %s: %d.", l->title, set.n);
-    QuizSession q;
-    QuizTally t;
-    int rc = 0;
-    if (quiz_session_start(&q, &set, p->s->prog_ok ? &p->s->prog : NULL, 1)) {
-        plain_say(p, "Out of memory for the questions.");
-        quiz_set_free(&set);
-        return 0;
-    }
+    plain_sayf(p, "Questions of %s: %d.", p->s->course.lessons[p->s->lesson].title, set.n);
+    rc = 0;
     while (!rc && quiz_session_item(&q))
         rc = ask(p, &q);
     quiz_session_end(&q, &t);
@@ -132,6 +122,7 @@ int plain_quiz(Plain *p, const char *start_id)
                t.right, t.asked, t.hints, t.hints == 1 ? "" : "s", p->s->page + 1);
     quiz_set_free(&set);
     if (rc == 2)
-        plain_say(p, p->s->prog_ok ? "End of input. Progress is saved." : "End of input.");
+        plain_say(p, session_progress_saved(p->s) ? "End of input. Progress is saved."
+                                                  : "End of input.");
     return rc == 2;
 }

@@ -57,6 +57,7 @@ static void say_refused(Plain *p, const Change *ch)
         plain_sayf(p, "Swap needs two different positions from 0 to %d.", ch->to);
         break;
     case WHY_NO_CELL: plain_say(p, "No such cell: rows and keys count from 0."); break;
+    case WHY_NO_CURSOR: plain_say(p, "This page has no cell to inspect."); break;
     case WHY_ALL_HEADS:
         plain_say(p, "Every head is shown: a shows one head, whose cells the cursor reads.");
         break;

@@ -13,75 +13,49 @@
 #define TRAIN_PROMPT "the cat"
 #define TRAIN_REPORTS 10     /* measurements said over a run */
 
-/* The latest point of the live run's history, said in words. */
-static void say_repeat_point(Plain *p, const char *when)
+/* What a report at step is called: before training, at a step, done. */
+static const char *when(int step, int total)
 {
-    RepeatRun *rrun = p->s->train.rep.run;
-    const HeadsHistory *h = repeat_run_history(rrun);
-    const Model *m = repeat_run_model(rrun);
+    return step == 0 ? "Before training," : step == total ? "Done at" : "At";
+}
+
+/* A replay page's report: the latest point of the live run's history, said in words. */
+static void say_repeat_point(Session *s, int step, int total, int every, void *ctx)
+{
+    Plain *p = ctx;
+    const HeadsHistory *h = repeat_run_history(s->train.rep.run);
+    const Model *m = repeat_run_model(s->train.rep.run);
+    int nh = m->cfg.n_heads, L = m->cfg.n_layers;
+    if (step < 0) {
+        plain_sayf(p, "Training a fresh model by %s's recorded recipe, %d steps; a report "
+                      "every %d steps.", s->model->cfg.name, total, every);
+        return;
+    }
     if (!h->n)
         return;
-    int i = h->n - 1, nh = m->cfg.n_heads, L = m->cfg.n_layers, bp = 0, bi = 0;
-    const float *sc = h->scores + (size_t)i * h->n_heads * HEADS_N_SCORES;
-    for (int k = 1; k < nh; k++) {
-        bp = sc[k * HEADS_N_SCORES] > sc[bp * HEADS_N_SCORES] ? k : bp;
-        bi = sc[((L - 1) * nh + k) * HEADS_N_SCORES + 1] > sc[((L - 1) * nh + bi) * HEADS_N_SCORES + 1]
-                 ? k : bi;
-    }
+    int bp = session_history_best(h, nh, 0, 0), bi = session_history_best(h, nh, L - 1, 1);
     plain_sayf(p, "%s step %d: second-copy loss %.2f, first-copy loss %.2f; layer 0 head %d "
-                  "previous-token score %.2f, layer %d head %d induction score %.2f.", when,
-               h->step[i], h->loss_second[i], h->loss_first[i], bp, sc[bp * HEADS_N_SCORES],
-               L - 1, bi, sc[((L - 1) * nh + bi) * HEADS_N_SCORES + 1]);
+                  "previous-token score %.2f, layer %d head %d induction score %.2f.",
+               when(step, total), h->step[h->n - 1], h->loss_second[h->n - 1],
+               h->loss_first[h->n - 1], bp, session_history_last(h, nh, 0, bp, 0), L - 1, bi,
+               session_history_last(h, nh, L - 1, bi, 1));
 }
 
-/* t on a replay page: the Session's fresh model trained by the recipe, to the end, a report
- * every tenth of the steps and the phase change. */
-static int plain_train_repeat(Plain *p)
+/* The train widget's report: the run measured now, said in words. */
+static void say_point(Session *s, int step, int total, int every, void *ctx)
 {
-    Session *s = p->s;
-    Change ch;
-    session_request(s, REQ_TRAIN_RUN, NULL, &ch);
-    if (ch.kind == CH_TRAIN && !s->train.rep.running) /* paused: plain mode never is */
-        session_request(s, REQ_TRAIN_RUN, NULL, &ch);
-    if (ch.kind != CH_TRAIN) {
-        plain_change(p, &ch);
-        return 1;
-    }
-    RepeatRun *rrun = s->train.rep.run;
-    int steps = repeat_run_opts(rrun)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
-    plain_sayf(p, "Training a fresh model by %s's recorded recipe, %d steps; a report every %d "
-                  "steps.", s->model->cfg.name, steps, every);
-    int rc;
-    while ((rc = session_train_repeat_step(s)) > 0 && rc != 3) {
-        int n = repeat_run_steps_done(rrun);
-        if (rc == 2 && (n % every == 0 || n == steps))
-            say_repeat_point(p, n == 0 ? "Before training," : n == steps ? "Done at" : "At");
-    }
-    if (rc < 0) {
-        plain_sayf(p, "Training stopped: %s", s->train.err);
-        return 1;
-    }
-    int ph = heads_history_phase(repeat_run_history(rrun));
-    if (ph >= 0)
-        plain_sayf(p, "The phase change: the second-copy loss fell below half its start at step "
-                      "%d.", ph);
-    else
-        plain_say(p, "No phase change: the second-copy loss never fell below half its start.");
-    plain_say(p, "w writes the trained model.");
-    return 1;
-}
-
-static void say_point(Plain *p, const char *when)
-{
+    Plain *p = ctx;
     WatchPoint pt;
-    WatchRun *run = p->s->train.run;
-    if (watch_measure(run, &pt)) {
-        plain_sayf(p, "%s: could not measure: %s", when, watch_error(run));
-        return;
-    }
-    plain_sayf(p, "%s step %d: training loss %.2f, held-out loss %.2f; the best head is layer "
-                  "%d head %d, previous-token weight %.2f.", when, pt.step, pt.train_loss,
-               pt.heldout_loss, pt.best_layer, pt.best_head, pt.best_prev);
+    WatchRun *run = s->train.run;
+    if (step < 0)
+        plain_sayf(p, "Training %d steps with the causal mask %s; a report every %d steps.", total,
+                   s->train.causal ? "on" : "OFF (the cheating run)", every);
+    else if (watch_measure(run, &pt))
+        plain_sayf(p, "%s: could not measure: %s", when(step, total), watch_error(run));
+    else
+        plain_sayf(p, "%s step %d: training loss %.2f, held-out loss %.2f; the best head is "
+                      "layer %d head %d, previous-token weight %.2f.", when(step, total), pt.step,
+                   pt.train_loss, pt.heldout_loss, pt.best_layer, pt.best_head, pt.best_prev);
 }
 
 int plain_train(Plain *p, Request req)
@@ -90,38 +64,29 @@ int plain_train(Plain *p, Request req)
     Change ch;
     if (req != REQ_TRAIN_RUN) /* w is the Session's */
         return 0;
-    if (session_train_repeat_page(s->model))
-        return plain_train_repeat(p);
-    /* t: the Session starts the run (or refuses); a line interface has no keys to answer
-     * between slices, so it trains to the end at once */
-    session_request(s, REQ_TRAIN_RUN, NULL, &ch);
-    if (ch.kind != CH_TRAIN || !s->train.running) {
-        if (ch.kind == CH_TRAIN) /* paused: plain mode never is; go on */
-            session_request(s, REQ_TRAIN_RUN, NULL, &ch);
-        if (ch.kind != CH_TRAIN) {
-            plain_change(p, &ch);
-            return 1;
-        }
-    }
-    WatchRun *run = s->train.run;
-    int steps = watch_opts(run)->steps, every = steps / TRAIN_REPORTS > 0 ? steps / TRAIN_REPORTS : 1;
-    plain_sayf(p, "Training %d steps with the causal mask %s; a report every %d steps.", steps,
-               s->train.causal ? "on" : "OFF (the cheating run)", every);
-    if (watch_steps_done(run) == 0)
-        say_point(p, "Before training,");
-    int rc;
-    while ((rc = session_train_step(s)) > 0 && !s->train.done)
-        if (watch_steps_done(run) % every == 0)
-            say_point(p, "At");
-    if (rc < 0) {
+    /* t: the Session starts the run (or refuses) and, a line interface having no keys to
+     * answer between slices, trains it to the end at once */
+    int rep = session_train_repeat_page(s->model);
+    int rc = session_train_to_end(s, TRAIN_REPORTS, rep ? say_repeat_point : say_point, p, &ch);
+    if (rc == 0)
+        plain_change(p, &ch);
+    else if (rc < 0)
         plain_sayf(p, "Training stopped: %s", s->train.err);
-        return 1;
+    else if (rep) {
+        int ph = heads_history_phase(repeat_run_history(s->train.rep.run));
+        if (ph >= 0)
+            plain_sayf(p, "The phase change: the second-copy loss fell below half its start at "
+                          "step %d.", ph);
+        else
+            plain_say(p, "No phase change: the second-copy loss never fell below half its "
+                         "start.");
+        plain_say(p, "w writes the trained model.");
+    } else {
+        char gen[200];
+        if (watch_generate(s->train.run, TRAIN_PROMPT, 12, gen, sizeof gen) >= 0)
+            plain_sayf(p, "It continues \"%s\" as: %s", TRAIN_PROMPT, gen);
+        plain_say(p, "w writes the trained model; r resets, then m switches the mask and t "
+                     "trains again.");
     }
-    say_point(p, "Done at");
-    char gen[200];
-    if (watch_generate(run, TRAIN_PROMPT, 12, gen, sizeof gen) >= 0)
-        plain_sayf(p, "It continues \"%s\" as: %s", TRAIN_PROMPT, gen);
-    plain_say(p, "w writes the trained model; r resets, then m switches the mask and t trains "
-                 "again.");
     return 1;
 }

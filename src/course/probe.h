@@ -18,6 +18,10 @@
 /* A model with more heads than this (layers × heads) is patched and knocked out one layer at a
  * time (the widget's layer, l), so a key costs at most one layer's runs. */
 #define PROBE_ALL_HEADS 16
+/* The pair widget's probes on a model with more weights than this (12·d_model²·layers):
+ * PROBE_PAIR_LEN-token segments, two probes, rather than heads_probe_defaults'. */
+#define PROBE_PAIR_BIG 2e7
+#define PROBE_PAIR_LEN 16
 
 /* One head on the effect widget's query row. */
 typedef struct {
@@ -72,6 +76,9 @@ typedef struct Probe {
 int probe_run(struct Probe **pp, const Widget *w, const Model *m, const Trace *t, int layer,
               char *err, size_t errlen);
 void probe_free(struct Probe **pp);
+/* The probes the pair widget measures m on (attend heads --probes N --lengths N reproduces
+ * them): heads_probe_defaults', or for a model above PROBE_PAIR_BIG two of one length. */
+void probe_pair_probe(const Model *m, HeadProbe *hp);
 
 /* The attribution parts of position pos ordered by |value|, largest first, into idx (at most
  * max); returns the count. */

@@ -643,8 +643,10 @@ static const float *run_stack(Fw *f, Stack stack, const LayerWeights *layers,
 {
     const ModelConfig *c = &f->m->cfg;
     f->stack = stack;
-    const float *x = embed(f, ids, n);
-    for (int l = 0; l < c->n_layers; l++) {
+    const ModelPatch *rp = f->c->patch; /* resume at a layer (ModelPatch.from) */
+    int resume = rp && rp->from && stack == model_output_stack(f->m);
+    const float *x = resume ? rp->from : embed(f, ids, n);
+    for (int l = resume ? rp->from_layer : 0; l < c->n_layers; l++) {
         f->layer = l;
         x = sublayer(f, SUB_SELF, &layers[l], x, n, NULL, 0, ids, causal);
         if (mem)

@@ -628,6 +628,18 @@ Request keys_lookup(const KeyState *a, Keymap km, int key)
     return REQ_NONE;
 }
 
+/* 1 when buf's hints ("key\x1flabel\x1e"...) already hint key. */
+static int hinted(const char *buf, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *h = buf; *h; h = strchr(h, '\x1e') ? strchr(h, '\x1e') + 1 : "")
+        if (!strncmp(h, key, kl) && h[kl] == '\x1f')
+            return 1;
+    return 0;
+}
+
+/* Appends row r's hint to buf when the page allows it and no earlier row hinted its key (a
+ * widget's key that the shared controls also hint is listed once). */
 static void row_hint(const KeyState *a, const KeyRow *r, int with_z, char *buf, size_t n)
 {
     char lb[64];
@@ -635,6 +647,8 @@ static void row_hint(const KeyState *a, const KeyRow *r, int with_z, char *buf, 
         return;
     const char *key = r->key_fn ? r->key_fn(a)
                     : !ui.utf8 && r->hint_ascii ? r->hint_ascii : r->hint_key;
+    if (hinted(buf, key))
+        return;
     keys_hint_append(buf, n, key, r->label ? r->label(a, lb, sizeof lb) : r->hint);
 }
 

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "session.h"
 
 int quiz_session_start(QuizSession *q, const QuizSet *set, Progress *prog, int scores)
 {
@@ -146,4 +149,28 @@ void quiz_session_end(QuizSession *q, QuizTally *t)
     free(q->done);
     q->res = NULL;
     q->done = NULL;
+}
+
+int quiz_session_lesson(QuizSession *q, QuizSet *set, Session *s, const char *start_id,
+                        char *err, size_t n)
+{
+    if (s->lesson < 0 || s->lesson >= s->course.n_lessons) {
+        snprintf(err, n, "no lesson is open");
+        return -1;
+    }
+    const Lesson *L = &s->course.lessons[s->lesson];
+    uint64_t seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
+    if (quiz_build(set, &s->course, L->id, 0, seed, err, n))
+        return -1;
+    const Page *pg = session_page(s);
+    int named = start_id && start_id[0], rc = 0;
+    const char *start = named ? start_id : pg && pg->n_questions ? pg->questions[0].id : NULL;
+    if (start && quiz_set_start_at(set, L->id, start) && named)
+        rc = 1;
+    if (quiz_session_start(q, set, s->prog_ok ? &s->prog : NULL, 1)) {
+        quiz_set_free(set);
+        snprintf(err, n, "out of memory for the questions");
+        return -1;
+    }
+    return rc;
 }

@@ -52,6 +52,15 @@ QuizVerdict quiz_session_answer(QuizSession *q, const char *answer, char *msg, s
 void quiz_session_skip(QuizSession *q);
 /* Moves on to the next question. */
 void quiz_session_next(QuizSession *q);
+struct Session;
+/* Q on a page (the player's quiz overlay, plain mode's quiz): the current lesson's questions
+ * built into set (a fresh seed) and a run q started through them, at the question start_id
+ * names, else at the page's first question (a practice page names them), with the
+ * Session's progress when it is kept. 0; 1 when start_id names no question of the lesson
+ * (started at the first); -1 with a message in err (no questions, out of memory: nothing
+ * to free). On 0 or 1, quiz_session_end(q) then quiz_set_free(set). */
+int quiz_session_lesson(QuizSession *q, QuizSet *set, struct Session *s, const char *start_id,
+                        char *err, size_t n);
 /* Ends the run: the tally (quit when questions were left), the per-lesson scores recorded
  * and saved; frees what q holds. */
 void quiz_session_end(QuizSession *q, QuizTally *t);

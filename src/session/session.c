@@ -593,14 +593,25 @@ int session_use(Session *s, const Model *m, const Widget *w)
     return s->model ? 0 : -1;
 }
 
-int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen)
+const Model *session_opened_model(const Session *s)
 {
-    const Model *om = NULL;
-    if (lesson_open_model(&s->course, m, err, errlen))
-        return -1;
-    for (int i = 0; i < s->course.n_models && !om; i++)
+    for (int i = 0; i < s->course.n_models; i++)
         if (s->course.models[i]->opened)
-            om = &s->course.models[i]->model;
+            return &s->course.models[i]->model;
+    return NULL;
+}
+
+int session_open_model(Session *s, const char *path, ModelProgress progress, void *ctx,
+                       int jump, char *err, size_t errlen)
+{
+    Model m;
+    if (model_load_progress(&m, path, progress, ctx, err, errlen))
+        return -1;
+    if (lesson_open_model(&s->course, &m, err, errlen)) {
+        model_free(&m);
+        return -1;
+    }
+    const Model *om = session_opened_model(s);
     for (int i = 0; i < s->n_mt; i++) /* the slot's traces were sized for its old model */
         if (s->mt[i].model == om) {
             WidgetTraces tr = {s->mt[i].t, s->mt[i].eq_a, s->mt[i].eq_b};

@@ -14,6 +14,7 @@
 
 #include "attend_assert.h"
 #include "describe.h"
+#include "heads.h"
 #include "keys.h"
 #include "lab.h"
 #include "lesson.h"
@@ -75,6 +76,7 @@ typedef enum {
     WHY_NO_SWAP,         /* the page does not allow swapping */
     WHY_BAD_SWAP,        /* a swap of positions that are not two different tokens */
     WHY_NO_CELL,         /* a cell outside the attention shown */
+    WHY_NO_CURSOR,       /* a cell named on a page without a cell to inspect */
     WHY_ALL_HEADS,       /* the cell cursor while every head is shown (a shows one) */
     WHY_EMPTY,           /* an edited sentence without a token */
     WHY_TOO_LONG,        /* an edited sentence of Change.from tokens over the cap Change.to
@@ -232,10 +234,15 @@ int session_open(Session *s, int lesson, int page, Change *ch);
  * lessons. ch gets CH_PAGE (detail: the broken lessons skipped), or CH_REFUSED with
  * WHY_FIRST_PAGE, WHY_LAST_PAGE or WHY_END. 1 when a page opened. */
 int session_turn(Session *s, int dir, Change *ch);
-/* Gives the course's "@opened" pages the model m (lesson_open_model: the course takes it;
- * the traces sized for the model that held its slot go). jump: s->lesson and s->page become
- * the first page on it. Does not open a page. 0, or -1 with a message in err. */
-int session_open_model(Session *s, Model *m, int jump, char *err, size_t errlen);
+/* Loads the model at path (a Hugging Face directory or a model file; progress(ctx, ...) as
+ * it reads, NULL for none) and gives it to the course's "@opened" pages (lesson_open_model:
+ * the course takes it; the traces sized for the model that held its slot go). jump:
+ * s->lesson and s->page become the first page on it. Does not open a page. 0, or -1 with a
+ * message in err (nothing changed). */
+int session_open_model(Session *s, const char *path, ModelProgress progress, void *ctx,
+                       int jump, char *err, size_t errlen);
+/* The model the learner opened (session_open_model), NULL when none. */
+const Model *session_opened_model(const Session *s);
 /* Opens the page a learner or teacher names (the G prompt, plain mode's goto): "N" in this
  * lesson, or "ID:N" (a lesson id or number). keep_only: --lesson stays (the presenter);
  * else going to another lesson makes the course whole again, as the lesson menu does. ch as
@@ -300,6 +307,12 @@ int session_train_step(Session *s);
 int session_train_repeat_step(Session *s);
 /* Frees the run (a page change, the end). */
 void session_train_free(Session *s);
+/* The head of layer `layer` whose last score `score` in h (0 previous-token, 1 induction:
+ * heads_scores) is the largest, on a model of n_heads heads per layer (0 without points):
+ * the head a replay page shows and plain mode names. */
+int session_history_best(const HeadsHistory *h, int n_heads, int layer, int score);
+/* That score of head `head` of layer `layer` at h's last point, NAN without points. */
+double session_history_last(const HeadsHistory *h, int n_heads, int layer, int head, int score);
 
 /* ---- session_lab.c: a lab page's last check ---- */
 /* Reads the page's lab show file again when it changed (or the page's lab did): 1 when
@@ -339,6 +352,15 @@ int session_pick_chip(Session *s, int i, Change *ch);
 int session_select_cell(Session *s, int row, int col, Change *ch);
 /* Shows tensor name on the matrix widget. */
 int session_set_tensor(Session *s, const char *name, Change *ch);
+/* Trains the page's run to its end at once, for a front end with no keys to answer between
+ * slices (plain mode): t (again when it only paused a run), then every step. report(s,
+ * step, total, every, ctx) is called with step -1 as it starts, then at the measurements a
+ * tenth (1 / reports) of the run apart: step 0 before a run that had not begun, and total at
+ * the end (a replay page: its recipe's measurements). ch gets t's Change. 1 when it trained
+ * to the end, 0 when t was refused (ch says why), -1 when a step failed (train.err). */
+int session_train_to_end(Session *s, int reports,
+                         void (*report)(Session *s, int step, int total, int every, void *ctx),
+                         void *ctx, Change *ch);
 /* One line naming every field of the Session's state that a key may change (for the
  * parity test and its failure messages). Returns out. */
 const char *session_state_line(const Session *s, char *out, size_t n);

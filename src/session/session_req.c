@@ -540,7 +540,7 @@ static int swap(Session *s, int i, int j, Change *ch)
     int n = s->t && s->ran ? s->t->n : 0;
     memset(ch, 0, sizeof *ch);
     ch->req = REQ_PICK;
-    if (!(s->allowed & C_SWAP) || session_kind(s) != W_CHIPS)
+    if (!(s->allowed & C_SWAP) || session_kind(s) != W_CHIPS || !s->ran)
         return refuse(ch, WHY_NO_SWAP, 0);
     if (i < 0 || j < 0 || i >= n || j >= n || i == j)
         return refuse(ch, WHY_BAD_SWAP, n - 1);
@@ -572,7 +572,7 @@ static int select_cell(Session *s, int row, int col, Change *ch)
     ch->req = REQ_CURSOR_DOWN;
     WidgetKind k = session_kind(s);
     if (!(s->allowed & C_CURSOR) || !s->ran || (k != W_HEATMAP && k != W_WORKED))
-        return refuse(ch, WHY_NO_CELL, 0);
+        return refuse(ch, WHY_NO_CURSOR, 0);
     if (k == W_HEATMAP && s->all_heads) /* as the cursor keys: the cells are one head's */
         return refuse(ch, WHY_ALL_HEADS, 0);
     int rows = k == W_WORKED ? s->w->worked.nq : session_rows(s);
@@ -641,6 +641,40 @@ int session_select_cell(Session *s, int row, int col, Change *ch)
 int session_set_tensor(Session *s, const char *name, Change *ch)
 {
     return keep(s, set_tensor(s, name, ch), ch);
+}
+
+/* (session_train.c holds the run; this drives it through session_request, which counts
+ * each t as the player's key does) */
+int session_train_to_end(Session *s, int reports,
+                         void (*report)(Session *s, int step, int total, int every, void *ctx),
+                         void *ctx, Change *ch)
+{
+    int rep = session_train_repeat_page(s->model), rc;
+    session_request(s, REQ_TRAIN_RUN, NULL, ch);
+    if (ch->kind == CH_TRAIN && !(rep ? s->train.rep.running : s->train.running))
+        session_request(s, REQ_TRAIN_RUN, NULL, ch); /* it paused the run: go on */
+    if (ch->kind != CH_TRAIN)
+        return 0;
+    int total = rep ? repeat_run_opts(s->train.rep.run)->steps : watch_opts(s->train.run)->steps;
+    int every = reports > 0 && total / reports > 0 ? total / reports : 1;
+    report(s, -1, total, every, ctx);
+    if (rep) {
+        while ((rc = session_train_repeat_step(s)) > 0 && rc != 3) {
+            int n = repeat_run_steps_done(s->train.rep.run);
+            if (rc == 2 && (n % every == 0 || n == total))
+                report(s, n, total, every, ctx);
+        }
+        return rc < 0 ? -1 : 1;
+    }
+    if (watch_steps_done(s->train.run) == 0)
+        report(s, 0, total, every, ctx);
+    while ((rc = session_train_step(s)) > 0 && !s->train.done)
+        if (watch_steps_done(s->train.run) % every == 0)
+            report(s, watch_steps_done(s->train.run), total, every, ctx);
+    if (rc < 0)
+        return -1;
+    report(s, total, total, every, ctx);
+    return 1;
 }
 
 const char *session_state_line(const Session *s, char *out, size_t n)

@@ -5,6 +5,7 @@
  * its curves) and plain mode (which trains to the end at once, saying every tenth of it). A
  * page whose model records a repeated-sequence recipe (the induction model) is its front
  * end's replay instead (session_train_repeat_page). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,4 +236,22 @@ int session_train_step(Session *s)
         }
     }
     return 1;
+}
+
+double session_history_last(const HeadsHistory *h, int n_heads, int layer, int head, int score)
+{
+    size_t k = (size_t)layer * (size_t)n_heads + (size_t)head;
+    return h->n ? h->scores[((size_t)(h->n - 1) * (size_t)h->n_heads + k) * HEADS_N_SCORES +
+                            (size_t)score]
+                : NAN;
+}
+
+int session_history_best(const HeadsHistory *h, int n_heads, int layer, int score)
+{
+    int best = 0;
+    for (int k = 1; k < n_heads; k++)
+        if (session_history_last(h, n_heads, layer, k, score) >
+            session_history_last(h, n_heads, layer, best, score))
+            best = k;
+    return best;
 }

@@ -45,15 +45,6 @@ static void load_progress(void *ctx, size_t done, size_t total)
     load_draw(b, done, total);
 }
 
-/* The course model that holds the learner's model, or NULL. */
-static const Model *opened_model(const App *a)
-{
-    for (int i = 0; i < a->s->course.n_models; i++)
-        if (a->s->course.models[i]->opened)
-            return &a->s->course.models[i]->model;
-    return NULL;
-}
-
 int app_model_open(App *a, const char *path, int jump, char *err, size_t errlen)
 {
     char shown[1024]; /* the room sees the model's name, never a machine's path */
@@ -62,15 +53,10 @@ int app_model_open(App *a, const char *path, int jump, char *err, size_t errlen)
     else
         snprintf(shown, sizeof shown, "%s", path);
     LoadBar b = {shown, -1};
-    Model m;
     load_draw(&b, 0, 0);
-    if (model_load_progress(&m, path, load_progress, &b, err, errlen))
+    if (session_open_model(a->s, path, load_progress, &b, jump, err, errlen))
         return -1;
-    if (session_open_model(a->s, &m, jump, err, errlen)) {
-        model_free(&m);
-        return -1;
-    }
-    const Model *om = opened_model(a);
+    const Model *om = session_opened_model(a->s);
     app_open(a, a->s->lesson, a->s->page);
     app_msg(a, 0, "opened %.300s: %d layers, %d heads, d_model %d", shown, om->cfg.n_layers,
             om->cfg.n_heads, om->cfg.d_model);

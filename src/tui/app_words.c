@@ -48,6 +48,9 @@ static void refused(App *a, const Change *ch)
     case WHY_NO_CELL:
         app_msg(a, 0, "no such cell");
         break;
+    case WHY_NO_CURSOR:
+        app_msg(a, 0, "this page has no cell to inspect");
+        break;
     case WHY_ALL_HEADS:
         app_msg(a, 0, "every head is shown: a shows one head, whose cells the cursor reads");
         break;

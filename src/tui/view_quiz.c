@@ -9,8 +9,6 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <wchar.h>
 
 #include "ui.h"
@@ -608,25 +606,15 @@ typedef struct {
 /* The current lesson's questions (Q on a page). */
 static int quiz_open_lesson(App *a, QuizOverlay *o)
 {
-    if (a->s->lesson < 0 || a->s->lesson >= a->s->course.n_lessons)
-        return -1;
-    const Lesson *L = &a->s->course.lessons[a->s->lesson];
-    char err[600];
-    uint64_t seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000u;
-    if (quiz_build(&o->set, &a->s->course, L->id, 0, seed, err, sizeof err)) {
+    char err[600] = "quiz: out of memory";
+    o->q = calloc(1, sizeof *o->q);
+    if (!o->q || quiz_session_lesson(&o->q->qs, &o->set, a->s, NULL, err, sizeof err) < 0) {
+        free(o->q);
+        o->q = NULL;
         app_msg(a, 0, "%s", err);
         return -1;
     }
-    /* asked from a page with questions (a practice page names them): start at its first */
-    const Page *pg = app_page(a);
-    if (pg && pg->n_questions > 0)
-        quiz_set_start_at(&o->set, L->id, pg->questions[0].id);
-    o->q = qv_new(&o->set, a->s->prog_ok ? &a->s->prog : NULL, 1);
-    if (!o->q) {
-        quiz_set_free(&o->set);
-        app_msg(a, 1, "quiz results not saved: out of memory");
-        return -1;
-    }
+    o->q->st = o->set.n ? ST_ASK : ST_DONE;
     return 0;
 }
 

@@ -86,21 +86,11 @@ static int total_steps(const TrainRepeat *r)
     return r->rec.n ? r->rec.step[r->rec.n - 1] : 0;
 }
 
-/* The last point's score s of head k (layer * n_heads + head), NAN without points. */
-static double last_score(const HeadsHistory *h, int k, int s)
-{
-    return h->n ? h->scores[((size_t)(h->n - 1) * h->n_heads + k) * HEADS_N_SCORES + s] : NAN;
-}
-
-/* The head of layer l with the largest last score s. */
+/* The head of layer l with the largest last score s (session_history_best: plain mode names
+ * the same head). */
 static int best_head(const TrainRepeat *r, int l, int s)
 {
-    const HeadsHistory *h = shown(r);
-    int nh = r->shipped->cfg.n_heads, best = 0;
-    for (int k = 1; k < nh; k++)
-        if (last_score(h, l * nh + k, s) > last_score(h, l * nh + best, s))
-            best = k;
-    return best;
+    return session_history_best(shown(r), r->shipped->cfg.n_heads, l, s);
 }
 
 static void retrace(TrainRepeat *r)
@@ -193,8 +183,7 @@ static void heat(const TrainRepeat *r, int layer, int head, int s, int y, int x,
 {
     const HeadsHistory *hist = shown(r);
     const Model *m = shown_model(r);
-    int k = layer * m->cfg.n_heads + head;
-    double sc = last_score(hist, k, s);
+    double sc = session_history_last(hist, m->cfg.n_heads, layer, head, s);
     attron(A_BOLD);
     if (isfinite(sc))
         ui_putf(y, x, w, "L%d.h%d %s %.2f", layer, head, s == 0 ? "previous-token" : "induction",
