@@ -30,5 +30,44 @@ hasnt "L1p6 no pieces: no piece example" "\"sat\" gives" "$out"
 out=$(plain 'q\n' why-attention 6)
 has "L1p6 own sentence: the piece example" "\"##lo\" gives" "$out"
 
+# L3 p3: on heads 2 and 3 the reverse scores higher, yet the page said "That suits language:
+# \"book\" may need \"teacher\", not the other way round"
+out=$(plain ']\n]\nq\n' dot-product-scores 3 | now)
+hasnt "L3p3 head 2: reverse higher" "not the other way round" "$out"
+has "L3p3 head 2" "the reverse is higher" "$out"
+has "L3p3 head 0" "not the other way round" "$(plain 'q\n' dot-product-scores 3)"
+# L9 p2 after r: "The chips now start swapped: \"dog bites man .\"" (the original order)
+out=$(plain 'r\nq\n' permutation-equivariance 2 | now)
+hasnt "L9p2 after r" "start swapped" "$out"
+has "L9p2 after r" "back in the original order" "$out"
+# L9 p4 after m: "At position 0, \"man\" reads only itself" with no mask; after r: "Press m to
+# take the mask off and watch the difference fall back to zero" when it was 0 already
+out=$(plain 'm\nq\n' permutation-equivariance 4 | now)
+hasnt "L9p4 mask off" "reads only itself;" "$out"
+out=$(plain 'r\nq\n' permutation-equivariance 4 | now)
+hasnt "L9p4 original order" "Press m to take the mask off" "$out"
+has "L9p4 original order" "in their original order" "$out"
+
+# L10 p1 after r then p: "With an encoding on (pe: sinusoidal) the outputs no longer match a mere
+# reordering" beside a difference of 0 (nothing was reordered)
+out=$(plain 'r\np\nq\n' positional-encoding 1 | now)
+hasnt "L10p1 original order, pe on" "no longer match a mere reordering" "$out"
+has "L10p1 original order" "nothing moved" "$out"
+has "L10p1 start" "start swapped" "$(plain 'q\n' positional-encoding 1)"
+
+# L21 p3 (K-composition): with the previous-token head L0.h1 knocked out, the page's probe (row
+# 5 of layer 1 on "moon") still read "0.71, its largest share": on this 4-word repeat every
+# collapsed row falls back to the first positions, and "moon" is one. The probe is row 6 now,
+# which finds "cat" only through the previous-token head.
+out=$(plain 'X\nl\nq\n' induction-heads 3 | now)
+hasnt "L21p3 prev head knocked out: the induction head does not still find it" "its largest share." "$out"
+has "L21p3 prev head knocked out" "with 1 head knocked out" "$out"
+out=$(plain 'l\nq\n' induction-heads 3 | now)
+has "L21p3 intact: the induction head finds it" "its largest share." "$out"
+
+# L21 p2 after l: "Press l to see layer 1's induction heads" on layer 1 itself
+out=$(plain 'l\nq\n' induction-heads 2 | now)
+hasnt "L21p2 on layer 1" "Press l to see layer 1" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
