@@ -180,6 +180,57 @@ static int draw_scores(ClassRoom *r, int y, int w, int bottom, int full)
     return y;
 }
 
+/* The rows a question's screen keeps below the question, so that nothing a teacher needs
+ * scrolls away: the room's count, its distribution (a row per choice, or packed in fewer rows
+ * when the rows are short), the answer and its explanation whole, the scores; the blank rows
+ * between them go first when rows are short. The question (its grid first) gets the rest. */
+typedef struct {
+    int ans_h, why_h, dist_h, score_h, gap, gap_s, keep;
+    char ansline[1500];  /* "Answer: ..." as shown */
+} Rows;
+
+static void plan_rows(const QuizItem *it, ClassRoom *room, int revealed, int y, int w,
+                      int bottom, Rows *L)
+{
+    static char tr[4096];
+    char line[1800], ans[1400];
+    ClassPhase ph = room ? class_room_phase(room) : CLASS_ASKING;
+    int ans_h = 0, why_h = 0;
+    L->ansline[0] = '\0';
+    if (revealed) {
+        class_room_answer_text(it, ans, sizeof ans);
+        snprintf(line, sizeof line, "Answer: %s", ans);
+        ui_text(line, L->ansline, sizeof L->ansline);
+        ans_h = ui_wrap_lines(L->ansline, w, 4);
+        ui_text(it->explain, tr, sizeof tr);
+        why_h = it->explain[0] ? ui_wrap_lines(tr, w, 6) : 0;
+    }
+    int dist_full = room && ph != CLASS_ASKING ? (it->n_choices ? it->n_choices : 1) : 0;
+    int dist_min = dist_full;
+    if (dist_full > 1) {
+        ClassTally t;
+        class_room_tally(room, &t);
+        dist_min = packed_bars(it, &t, ph == CLASS_REVEALED, 0, 0, w - 2, 0);
+    }
+    int score_h = room && revealed ? 1 + (class_room_names(room) ? 1 : 0) : 0;
+    int below = (room ? 1 : 0) + (revealed ? 1 + ans_h + why_h : 0) + (score_h ? 1 + score_h : 0);
+    int q_h = 1 + ui_wrap_lines(ui_text(it->prompt, tr, sizeof tr), w, 8) + 1 +
+              (it->context[0] ? 3 : 0) + (it->grid_n ? it->grid_n + 2 : 0);
+    for (int c = 0; c < it->n_choices; c++) {
+        snprintf(line, sizeof line, "%c) %s  [ok]", 'a' + c, it->choices[c]);
+        q_h += ui_wrap_lines(ui_text(line, tr, sizeof tr), w - 2, 4);
+    }
+    int dist_h = y + q_h + below + dist_full <= bottom ? dist_full : dist_min;
+    /* short of rows: no blank row above the scores, then none after the counts */
+    int gap_s = score_h && y + q_h + below + dist_h > bottom ? 0 : 1;
+    below -= score_h && !gap_s ? 1 : 0;
+    int gap = room && revealed && y + q_h + below + dist_h > bottom ? 0 : 1;
+    below -= room && revealed && !gap ? 1 : 0;
+    L->ans_h = ans_h, L->why_h = why_h, L->dist_h = dist_h, L->score_h = score_h;
+    L->gap = gap, L->gap_s = gap_s;
+    L->keep = below + dist_h + 1; /* and the blank row below the question */
+}
+
 /* The question for the room: the prompt, the setup the engine answered on (sentence, mask,
  * layer and head), a cell question's weights, the choices whole (wrapped, never cut), with a
  * room the counts, and once revealed the answer by letter and why. At 0:00 the header and a
@@ -238,43 +289,12 @@ static void draw(const ClassQuiz *cqz, long left)
         ui_put(LINES - 2, 1, COLS - 2, tr);
         attrset(A_NORMAL);
     }
-    /* The rows below the question are kept first, so that nothing a teacher needs scrolls
-     * away: the room's count, its distribution (a row per choice, or one row of compact
-     * bars when the rows are short), the answer and its explanation whole, the scores. The
-     * question (its grid first) gets the rest. */
+    Rows L;
+    plan_rows(it, room, revealed, y, w, bottom, &L);
     ClassPhase ph = room ? class_room_phase(room) : CLASS_ASKING;
-    char ans[1400], ansline[1500];
-    int ans_h = 0, why_h = 0;
-    if (revealed) {
-        class_room_answer_text(it, ans, sizeof ans);
-        snprintf(line, sizeof line, "Answer: %s", ans);
-        ui_text(line, ansline, sizeof ansline);
-        ans_h = ui_wrap_lines(ansline, w, 4);
-        ui_text(it->explain, tr, sizeof tr);
-        why_h = it->explain[0] ? ui_wrap_lines(tr, w, 6) : 0;
-    }
-    int dist_full = room && ph != CLASS_ASKING ? (it->n_choices ? it->n_choices : 1) : 0;
-    int dist_min = dist_full;
-    if (dist_full > 1) {
-        ClassTally t;
-        class_room_tally(room, &t);
-        dist_min = packed_bars(it, &t, ph == CLASS_REVEALED, 0, 0, w - 2, 0);
-    }
-    int score_h = room && revealed ? 1 + (class_room_names(room) ? 1 : 0) : 0;
-    int below = (room ? 1 : 0) + (revealed ? 1 + ans_h + why_h : 0) + (score_h ? 1 + score_h : 0);
-    int q_h = 1 + ui_wrap_lines(ui_text(it->prompt, tr, sizeof tr), w, 8) + 1 +
-              (it->context[0] ? 3 : 0) + (it->grid_n ? it->grid_n + 2 : 0);
-    for (int c = 0; c < it->n_choices; c++) {
-        snprintf(line, sizeof line, "%c) %s  [ok]", 'a' + c, it->choices[c]);
-        q_h += ui_wrap_lines(ui_text(line, tr, sizeof tr), w - 2, 4);
-    }
-    int dist_h = y + q_h + below + dist_full <= bottom ? dist_full : dist_min;
-    /* short of rows: no blank row above the scores, then none after the counts */
-    int gap_s = score_h && y + q_h + below + dist_h > bottom ? 0 : 1;
-    below -= score_h && !gap_s ? 1 : 0;
-    int gap = room && revealed && y + q_h + below + dist_h > bottom ? 0 : 1;
-    below -= room && revealed && !gap ? 1 : 0;
-    int keep = below + dist_h + 1; /* and the blank row below the question */
+    int keep = L.keep, gap = L.gap, gap_s = L.gap_s, dist_h = L.dist_h, score_h = L.score_h;
+    int ans_h = L.ans_h;
+    const char *ansline = L.ansline;
     int qbottom = bottom - keep > y + 1 ? bottom - keep : y + 1;
     if (left == 0 && !revealed && ph == CLASS_ASKING) {
         attron(COLOR_PAIR(UI_WARN) | A_BOLD);
