@@ -126,16 +126,23 @@ static int print_circuits(const Model *m, int json)
         printf(", \"layers\": %d, \"heads_per_layer\": %d,\n \"circuits\": [", L, H);
     } else {
         printf("%s: each head's circuits, from its weights alone\n"
-               "copy: OV circuit, the share of tokens it maps to themselves; prev: QK circuit of "
-               "the positions,\nthe share of positions it points at the one before; K-comp: "
-               "how much its keys read\neach head of the layer below (Frobenius ratio)\n\n"
-               "head      copy   prev   K-comp with L-1 heads\n", m->path);
+               "copy: OV circuit, the share of tokens it maps to themselves; eig: OV circuit, "
+               "Elhage et al.'s\ncopying score (its eigenvalues: sum / sum of moduli, 1 copies, "
+               "-1 suppresses); prev:\nQK circuit of the positions, the share of positions it "
+               "points at the one before;\nK-comp: how much its keys read each head of the layer "
+               "below (Frobenius ratio)\n\n"
+               "head      copy    eig   prev   K-comp with L-1 heads\n", m->path);
     }
     for (int i = 0; i < L * H; i++) {
         const HeadCircuit *c = &hc[i];
         if (json) {
-            printf("%s\n  {\"layer\": %d, \"head\": %d, \"copy\": %.6f, \"prev\": ",
+            printf("%s\n  {\"layer\": %d, \"head\": %d, \"copy\": %.6f, \"copying\": ",
                    i ? "," : "", i / H, i % H, c->copy);
+            if (isnan(c->copying))
+                printf("null");
+            else
+                printf("%.6f", c->copying);
+            printf(", \"prev\": ");
             if (isnan(c->prev))
                 printf("null");
             else
@@ -146,6 +153,10 @@ static int print_circuits(const Model *m, int json)
             printf("]}");
         } else {
             printf("L%d.h%-4d %5.2f  ", i / H, i % H, c->copy);
+            if (isnan(c->copying))
+                printf("%5s  ", "-");
+            else
+                printf("%5.2f  ", c->copying);
             if (isnan(c->prev))
                 printf("%5s ", "-");
             else

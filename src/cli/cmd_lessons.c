@@ -14,14 +14,16 @@
 #include "widget.h"
 
 static const char CHECK_USAGE[] =
-    "usage: attend check-lessons [--show] [--walk] [--samples N] [--size WxH] [DIR]\n"
+    "usage: attend check-lessons [--show] [--walk] [--samples N] [--size WxH] [--model PATH]\n"
+    "                            [DIR]\n"
     "  DIR            a course's lessons directory (default: the course's lessons/)\n"
     "  --show         also print every page's prose with its placeholders expanded\n"
     "  --size WxH     the terminal every page must fit, keys and sentences included (default\n"
     "                 80x24, the smallest the player runs in)\n"
     "  --samples N    random sentences typed on each page with a sentence editor (default 20;\n"
-    "                 0 skips them)";
-
+    "                 0 skips them)\n"
+    "  --model PATH   check the pages that run on an opened model (\"@opened\") on this one, as\n"
+    "                 `attend --model PATH` opens it";
 /* Prints each page's prose expanded on its starting state (an author's preview): the same
  * widget run as the placeholder check and the player (widget_run_start). */
 static void show_course(const Course *c)
@@ -53,12 +55,12 @@ static void show_course(const Course *c)
 
 int cmd_check_lessons(int argc, char **argv)
 {
-    const char *dir = NULL, *size = NULL;
+    const char *dir = NULL, *size = NULL, *model = NULL;
     int show = 0, walk = 0, cols = 80, lines = 24;
     long samples = 20;
     const Opt opts[] = {
         OPT_F("--show", &show), OPT_F("--walk", &walk), OPT_I("--samples", &samples, 0, 10000), OPT_S("--size", &size),
-        OPT_A("DIR", &dir),
+        OPT_S("--model", &model), OPT_A("DIR", &dir),
     };
     int prc = opts_parse(opts, (int)(sizeof opts / sizeof opts[0]), argc, argv,
                          "attend check-lessons", CHECK_USAGE);
@@ -82,6 +84,15 @@ int cmd_check_lessons(int argc, char **argv)
         fprintf(stderr, "attend check-lessons: %s\n", err);
         lesson_free_course(&c);
         return 1;
+    }
+    if (model) { /* before any page runs, as the player's --model */
+        Model m;
+        if (model_load(&m, model, err, sizeof err) || lesson_open_model(&c, &m, err, sizeof err)) {
+            fprintf(stderr, "attend check-lessons: %s\n", err);
+            model_free(&m);
+            lesson_free_course(&c);
+            return 1;
+        }
     }
     if (lesson_check_placeholders(&c) < 0) {
         fprintf(stderr, "attend check-lessons: out of memory\n");

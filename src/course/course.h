@@ -120,6 +120,9 @@ typedef struct {
     unsigned controls;    /* C_* the learner may use on this page */
     int model_index;      /* into Course.models (every page has one, kind none included);
                              -1 when the model failed to load (then the lesson is broken) */
+    int opened_index;     /* "model": "@opened:NAME": the opened slot, whose model the page
+                             runs on once the learner opened one (NAME's, model_index, until
+                             then); -1 for any other "model" */
     WorkedSpec worked;    /* kind worked: the matrices */
     ParamConfig params;   /* kind params: the configuration ("config", or the page model's) */
     int has_params;       /* 1: "config" was given */
@@ -128,6 +131,8 @@ typedef struct {
     int train_steps;      /* train widget: "steps", its run's length; 0: watch.c's default */
     const Model *model2;  /* pair widget: the second model ("model2"), a course model (its
                              pointer stays valid while the course is loaded); NULL otherwise */
+    const struct CourseModel *model2_slot; /* "model2": "@opened:NAME": the opened slot, run
+                             instead of model2 (NAME's) once the learner opened a model */
     char model2_name[256]; /* ... as written */
 } Widget;
 
@@ -207,7 +212,7 @@ typedef struct {
 } Lesson;
 
 /* A model used by some widget, loaded once per course. */
-typedef struct {
+typedef struct CourseModel {
     char name[256];       /* as written in the lesson ("" = default) */
     char path[1024];      /* resolved file */
     Model model;          /* valid when ok */

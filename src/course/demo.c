@@ -137,6 +137,15 @@ static int load_step(DemoStep *s, const cJSON *o, const char *text, size_t off,
         copy_str(o, "type", s->type, sizeof s->type, where, err, errlen) ||
         copy_str(o, "caption", s->caption, sizeof s->caption, where, err, errlen))
         return -1;
+    int cols = 0; /* the caption row is one line: 78 columns at 80x24 */
+    for (const unsigned char *c = (const unsigned char *)s->caption; *c; c++)
+        cols += (*c & 0xC0) != 0x80;
+    if (cols > DEMO_CAPTION_COLS) {
+        snprintf(err, errlen, "%s: \"caption\" is %d columns: the caption row shows %d at 80x24 "
+                 "(the rest would be cut); shorten it or split it over two steps", where, cols,
+                 DEMO_CAPTION_COLS);
+        return -1;
+    }
     s->page = 1;
     char e2[300]; /* the getters' message names the field; where says which step */
     if (json_get(o, "page") && json_get_int(o, "page", 1, 10000, &s->page, "page", e2, sizeof e2)) {

@@ -11,6 +11,7 @@
 #include "attend_limits.h"
 
 #define DEMO_MAX_STEPS 200
+#define DEMO_CAPTION_COLS 78 /* the caption row's width at 80x24 (layout.c: COLS - 2) */
 
 /* Where a field of "expect" stands in the file; set: the step declares it. */
 typedef struct {

@@ -152,6 +152,7 @@ static void parse_page(LjCtx *x, const cJSON *obj, const char *path, Page *P)
     P->widget.kind = W_NONE;
     course_start_defaults(&P->widget.start);
     P->widget.model_index = -1;
+    P->widget.opened_index = -1;
     if (lj_check_keys(x, obj, path, PAGE_KEYS, PAGE_REQ))
         return;
     lj_get_str(x, obj, path, "title", P->title, sizeof P->title);
@@ -458,9 +459,19 @@ int lesson_lookup(const Course *c, const char *name, char *err, size_t errlen)
     return -1;
 }
 
+/* The index of the model page p runs on: the opened slot's for "@opened:NAME" once a model
+ * is opened there, else its own. */
+static int page_model_index(const Course *c, const Page *p)
+{
+    int o = p->widget.opened_index;
+    if (o >= 0 && o < c->n_models && c->models[o]->opened && c->models[o]->ok)
+        return o;
+    return p->widget.model_index;
+}
+
 const Model *lesson_model(const Course *c, const Page *p)
 {
-    int i = p->widget.model_index;
+    int i = page_model_index(c, p);
     if (i < 0 || i >= c->n_models || !c->models[i]->ok)
         return NULL;
     return &c->models[i]->model;
@@ -488,6 +499,6 @@ int lesson_open_model(Course *c, Model *m, char *err, size_t errlen)
 
 int lesson_model_opened(const Course *c, const Page *p)
 {
-    int i = p->widget.model_index;
+    int i = page_model_index(c, p);
     return i >= 0 && i < c->n_models && c->models[i]->opened;
 }

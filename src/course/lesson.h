@@ -33,7 +33,8 @@ int lesson_lookup(const Course *c, const char *name, char *err, size_t errlen);
 const Model *lesson_model(const Course *c, const Page *p);
 
 /* A widget's "model" that names the model the learner opened (attend --model PATH); until
- * one is opened, such pages run on the lessons' default model. */
+ * one is opened, such pages run on the lessons' default model. "@opened:NAME" (a "model" or a
+ * pair's "model2"): the opened model, and NAME (a course model) until one is opened. */
 #define LESSON_OPENED "@opened"
 /* Hands the learner's model m to c (taken over: *m is zeroed; c frees it): every page whose
  * widget says "model": "@opened" runs on it from now on. 0, or -1 with a message when no page

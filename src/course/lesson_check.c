@@ -162,6 +162,7 @@ int lesson_check_placeholders(Course *c)
                 widget_run_free(&r);
                 continue;
             }
+            r.io.opened = r.ctx.opened = lesson_model_opened(c, P); /* {{opened}}, as the player */
             lj_pjoin(kp, sizeof kp, path, "prose");
             if (P->prose) {
                 check_string(&x, kp, P->prose, &r.ctx);

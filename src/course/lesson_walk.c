@@ -494,6 +494,7 @@ static void walk_page(PageWalk *w, LessonWalkStats *stats, char *out, size_t cap
         widget_run_free(&r); /* the start's failure is the placeholder check's to report */
         return;
     }
+    r.io.opened = r.ctx.opened = lesson_model_opened(w->c, w->P); /* {{opened}}, as the player */
     w->n_tok = r.n_src < ATTEND_MAX_ORDER ? r.n_src : 0;
     set_dims(w, &r);
     { /* what fails on the start is the placeholder check's (lesson_check.c) to report */

@@ -474,8 +474,16 @@ static int parse_config(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
     return 0;
 }
 
-/* A pair widget's "model2": the second model (a course model, not "@opened"), loaded once;
- * a decoder-only or encoder model. */
+/* NAME of a model written "@opened:NAME" (lesson.h), else NULL. */
+static const char *opened_or(const char *name)
+{
+    size_t k = strlen(LESSON_OPENED);
+    return !strncmp(name, LESSON_OPENED, k) && name[k] == ':' && name[k + 1] ? name + k + 1
+                                                                             : NULL;
+}
+
+/* A pair widget's "model2": the second model (a course model, or "@opened:NAME"), loaded
+ * once; a decoder-only or encoder model. */
 static void parse_model2(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
 {
     char kp[300], err[300];
@@ -486,10 +494,20 @@ static void parse_model2(LjCtx *x, const cJSON *obj, const char *path, Widget *w
     if (got != 1)
         return;
     if (!strcmp(w->model2_name, LESSON_OPENED)) {
-        lj_prob(x, kp, "\"model2\" is a course model, not \"%s\"", LESSON_OPENED);
+        lj_prob(x, kp, "\"model2\" is a course model, or \"%s:NAME\" (the opened model, "
+                "NAME's until one is opened), not \"%s\"", LESSON_OPENED, LESSON_OPENED);
         return;
     }
-    int mi = lw_course_model(x->c, w->model2_name, x->file);
+    const char *name = w->model2_name, *alt = opened_or(name);
+    if (alt) {
+        int oi = lw_course_model(x->c, LESSON_OPENED, x->file);
+        if (oi < 0)
+            x->oom = 1;
+        else
+            w->model2_slot = x->c->models[oi];
+        name = alt;
+    }
+    int mi = lw_course_model(x->c, name, x->file);
     if (mi < 0) {
         x->oom = 1;
     } else if (!x->c->models[mi]->ok) {
@@ -696,6 +714,7 @@ void lw_parse_widget(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
     memset(w, 0, sizeof *w);
     course_start_defaults(&w->start);
     w->model_index = -1;
+    w->opened_index = -1;
     char kp[300];
     if (lj_check_keys(x, obj, path, WIDGET_KEYS, WIDGET_REQ))
         return;
@@ -712,7 +731,16 @@ void lw_parse_widget(LjCtx *x, const cJSON *obj, const char *path, Widget *w)
         }
     }
     int has_model = lj_get_str(x, obj, path, "model", w->start.model, sizeof w->start.model);
-    int mi = lw_course_model(x->c, has_model == 1 ? w->start.model : "", x->file);
+    const char *name = has_model == 1 ? w->start.model : "";
+    const char *alt = opened_or(name);
+    if (alt) { /* "@opened:NAME": checked on NAME, run on the opened model once there is one */
+        int oi = lw_course_model(x->c, LESSON_OPENED, x->file);
+        if (oi < 0)
+            x->oom = 1;
+        w->opened_index = oi;
+        name = alt;
+    }
+    int mi = lw_course_model(x->c, name, x->file);
     const Model *m = NULL;
     if (mi < 0) {
         x->oom = 1;

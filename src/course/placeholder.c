@@ -299,6 +299,7 @@ static const struct { const char *name; int args; int real; int trace; } TABLE[]
     {"pairweight", 2, 1, 1}, {"moved", 0, 0, 1}, {"model_pe", 0, 0, 0}, {"knocked", 0, 0, 1},
     {"sentence", 0, 0, 1}, {"target", 0, 0, 1}, {"effect", 2, 1, 1}, {"effectsame", 0, 0, 1},
     {"rollout", 1, 1, 1}, {"circuit", 3, 1, 0}, {"patch", 3, 1, 1}, {"lens", 1, 1, 1},
+    {"induct", 1, 1, 0},
 };
 
 /* {{pairlayer FROM TO}}, {{pairhead FROM TO}}, {{pairweight FROM TO}}: the head that puts the
@@ -453,7 +454,7 @@ static int ph_eval(int ac, char **av, int prec, const PlaceholderCtx *ctx, char 
     if (!strcmp(name, "curve") || !strcmp(name, "hist") || !strcmp(name, "phase"))
         return placeholder_history(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strncmp(name, "effect", 6) || !strcmp(name, "rollout") || !strcmp(name, "circuit") ||
-        !strcmp(name, "patch") || !strcmp(name, "lens"))
+        !strcmp(name, "patch") || !strcmp(name, "lens") || !strcmp(name, "induct"))
         return placeholder_lens(ac, av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(name, "n")) {
         snprintf(out, outlen, "%d", t->n);

@@ -16,8 +16,17 @@
  *                        guess), from (where the output's guess becomes the top one and stays:
  *                        "the embedding" or "layer L", the block after which it does),
  *                        fromlayer (that layer as a number, -1 for the embedding).
- *   {{circuit L H FIELD}} head (L, H)'s circuits from its weights (circuits_heads): copy, prev,
- *                        or kG (its K-composition with head G of the layer below).
+ *   {{circuit L H FIELD}} head (L, H)'s circuits from its weights (circuits_heads): copy (the
+ *                        share score), copying (Elhage's eigenvalue score), prev, or kG (its
+ *                        K-composition with head G of the layer below).
+ *   {{induct FIELD}}     every head measured on fresh random repeats (heads_scores and
+ *                        heads_copy_loss on probe_pair_probe's probes, as the pair widget):
+ *                        name, layer and score (the head with the largest induction score,
+ *                        its layer, and it), prevname, prevlayer and prev (the same for the
+ *                        previous-token score), copying (the induction head's copying score,
+ *                        circuits_heads), kprev (its K-composition with the previous-token
+ *                        head; absent unless that head is in the layer below), first and
+ *                        second (the mean loss on each copy).
  *   {{patch POS WORD FIELD}} activation patching (lens_patch): the corrupted run is the page's
  *                        sentence with position POS made WORD; the metric, the clean run's top
  *                        next token at the last position: next (that token), clean and
@@ -36,6 +45,7 @@
 #include "lens.h"
 #include "model_key.h"
 #include "placeholder.h"
+#include "probe.h"
 
 static void put_real(const PlaceholderCtx *ctx, double v, int prec, char *out, size_t outlen)
 {
@@ -89,7 +99,7 @@ static int knocked_logit(const Model *m, const Trace *t, int l, int h, int i, in
     Trace *k = trace_new(m, t->n, 1);
     if (!k)
         return errf(err, errlen, "out of memory");
-    int rc = model_forward(m, t->src, t->n, NULL, 0, &c, k, err, errlen);
+    int rc = lens_forward_from(m, t, l, &c, k, err, errlen); /* the layers below: as in t */
     if (!rc) {
         const TraceEntry *lg = trace_find(k, stack_of(m), -1, SUB_NONE, -1, T_LOGITS);
         *v = lg ? lg->data[(size_t)i * lg->cols + token] : NAN;
@@ -154,17 +164,121 @@ static int ph_circuit(char **av, int prec, const PlaceholderCtx *ctx, char *out,
         if (*e1 || g < 0 || g >= H || l < 1)
             return errf(err, errlen, "circuit FIELD %s: kG needs a head G of the layer below "
                         "(0..%d) and a layer from 1", f, H - 1);
-    } else if (strcmp(f, "copy") && strcmp(f, "prev"))
-        return errf(err, errlen, "circuit FIELD is copy, prev or kG, not \"%s\"", f);
+    } else if (strcmp(f, "copy") && strcmp(f, "copying") && strcmp(f, "prev"))
+        return errf(err, errlen, "circuit FIELD is copy, copying, prev or kG, not \"%s\"", f);
     char msg[256];
     const HeadCircuit *hc = circuits_of(m, msg, sizeof msg);
     if (!hc)
         return errf(err, errlen, "%s", msg);
     const HeadCircuit *c = &hc[l * H + h];
-    double v = g >= 0 ? c->kcomp[g] : !strcmp(f, "copy") ? c->copy : c->prev;
+    double v = g >= 0 ? c->kcomp[g] : !strcmp(f, "copy") ? c->copy
+                                     : !strcmp(f, "copying") ? c->copying : c->prev;
     if (isnan(v))
-        return errf(err, errlen, "circuit %s: the model has no learned positions", f);
+        return errf(err, errlen, "circuit %s: %s", f, strcmp(f, "prev")
+                    ? "the OV circuit's eigenvalues were not found" : "the model has no learned positions");
     put_real(ctx, v, prec, out, outlen);
+    return 0;
+}
+
+/* The model's heads measured on fresh random repeats (probe_pair_probe's: the pair widget's),
+ * kept for the last few models. */
+enum { INDUCT_MEMO = 4 };
+static struct {
+    ModelKey key;
+    HeadScores *sc;
+    double first, second;
+} induct_memo[INDUCT_MEMO];
+static int induct_memo_next;
+
+static const HeadScores *induct_of(const Model *m, double *first, double *second, char *err,
+                                   size_t errlen)
+{
+    ModelKey key;
+    model_key(m, &key);
+    for (int i = 0; i < INDUCT_MEMO; i++)
+        if (induct_memo[i].sc && model_key_eq(&induct_memo[i].key, &key)) {
+            *first = induct_memo[i].first;
+            *second = induct_memo[i].second;
+            return induct_memo[i].sc;
+        }
+    HeadProbe hp;
+    probe_pair_probe(m, &hp);
+    if (hp.n_lens < 1) {
+        errf(err, errlen, "%s is too short for repeats (max_len %d)", m->cfg.name,
+             m->cfg.max_len);
+        return NULL;
+    }
+    HeadScores *sc = calloc((size_t)m->cfg.n_layers * m->cfg.n_heads, sizeof *sc);
+    if (!sc) {
+        errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (heads_scores(m, &hp, NULL, sc, err, errlen) ||
+        heads_copy_loss(m, &hp, NULL, first, second, err, errlen)) {
+        free(sc);
+        return NULL;
+    }
+    int e = induct_memo_next;
+    induct_memo_next = (induct_memo_next + 1) % INDUCT_MEMO;
+    free(induct_memo[e].sc);
+    induct_memo[e].key = key;
+    induct_memo[e].sc = sc;
+    induct_memo[e].first = *first;
+    induct_memo[e].second = *second;
+    return sc;
+}
+
+/* {{induct FIELD}} (see the top of the file). */
+static int ph_induct(const char *f, int prec, const PlaceholderCtx *ctx, char *out,
+                     size_t outlen, char *err, size_t errlen)
+{
+    const Model *m = ctx->model;
+    int n = m->cfg.n_layers * m->cfg.n_heads, H = m->cfg.n_heads;
+    int name = !strcmp(f, "name") || !strcmp(f, "prevname");
+    int layer = !strcmp(f, "layer") || !strcmp(f, "prevlayer");
+    int circ = !strcmp(f, "copying") || !strcmp(f, "kprev");
+    if (!name && !layer && !circ && strcmp(f, "score") && strcmp(f, "prev") &&
+        strcmp(f, "first") && strcmp(f, "second"))
+        return errf(err, errlen, "induct FIELD is name, layer, score, copying, kprev, prevname, "
+                    "prevlayer, prev, first or second, not \"%s\"", f);
+    if ((name || layer) && prec >= 0)
+        return errf(err, errlen, "induct %s is not a real number; it takes no precision", f);
+    double first, second;
+    char msg[300];
+    const HeadScores *sc = induct_of(m, &first, &second, msg, sizeof msg);
+    if (!sc)
+        return errf(err, errlen, "%s", msg);
+    int bi = 0, bp = 0;
+    for (int i = 1; i < n; i++) {
+        if (sc[i].induction > sc[bi].induction)
+            bi = i;
+        if (sc[i].prev > sc[bp].prev)
+            bp = i;
+    }
+    if (!strcmp(f, "name"))
+        snprintf(out, outlen, "L%d.h%d", bi / H, bi % H);
+    else if (!strcmp(f, "prevname"))
+        snprintf(out, outlen, "L%d.h%d", bp / H, bp % H);
+    else if (layer)
+        snprintf(out, outlen, "%d", (!strcmp(f, "layer") ? bi : bp) / H);
+    else if (circ) { /* the induction head's circuits: its copying score, or its K-composition
+                      * with the previous-token head when that head is in the layer below */
+        const HeadCircuit *hc = circuits_of(m, msg, sizeof msg);
+        if (!hc)
+            return errf(err, errlen, "%s", msg);
+        if (!strcmp(f, "kprev") && bp / H != bi / H - 1) {
+            errf(err, errlen, "the previous-token head L%d.h%d is not in the layer below the "
+                 "induction head L%d.h%d", bp / H, bp % H, bi / H, bi % H);
+            return PLACEHOLDER_ABSENT;
+        }
+        double v = !strcmp(f, "copying") ? hc[bi].copying : hc[bi].kcomp[bp % H];
+        if (isnan(v))
+            return errf(err, errlen, "the OV circuit's eigenvalues were not found");
+        put_real(ctx, v, prec, out, outlen);
+    }
+    else
+        put_real(ctx, !strcmp(f, "score") ? sc[bi].induction : !strcmp(f, "prev") ? sc[bp].prev
+                      : !strcmp(f, "first") ? first : second, prec, out, outlen);
     return 0;
 }
 
@@ -182,20 +296,20 @@ static int ph_lens(const char *f, int prec, const PlaceholderCtx *ctx, char *out
                     f);
     if (text && prec >= 0)
         return errf(err, errlen, "lens %s is not a real number; it takes no precision", f);
-    LensTop *top = malloc(sizeof *top * (size_t)(L + 1) * n);
+    LensTop *top = malloc(sizeof *top * (size_t)(L + 1));
     char msg[300];
-    if (!top || lens_logit(m, t, 1, top, msg, sizeof msg)) {
+    if (!top || lens_logit_at(m, t, i, 1, top, msg, sizeof msg)) {
         free(top);
         return errf(err, errlen, "%s", top ? msg : "out of memory");
     }
-    const LensTop *o = &top[(size_t)L * n + i];
+    const LensTop *o = &top[L];
     int from = L;
-    while (from > 0 && top[(size_t)(from - 1) * n + i].id == o->id)
+    while (from > 0 && top[from - 1].id == o->id)
         from--;
     if (!strcmp(f, "next"))
         snprintf(out, outlen, "%s", vocab_word(&m->vocab, o->id));
     else if (!strcmp(f, "embed"))
-        snprintf(out, outlen, "%s", vocab_word(&m->vocab, top[i].id));
+        snprintf(out, outlen, "%s", vocab_word(&m->vocab, top[0].id));
     else if (!strcmp(f, "p"))
         put_real(ctx, o->p, prec, out, outlen);
     else if (!strcmp(f, "fromlayer"))
@@ -223,8 +337,10 @@ static int ph_patch(char **av, int prec, const PlaceholderCtx *ctx, char *out, s
         errf(err, errlen, "position %ld is past the sentence's %d tokens", pos, t->n);
         return PLACEHOLDER_ABSENT;
     }
-    if (lens_token_parse(m, av[2], "patch", &word, msg, sizeof msg))
-        return errf(err, errlen, "%s", msg);
+    if (lens_token_parse(m, av[2], "patch", &word, msg, sizeof msg)) {
+        errf(err, errlen, "%s", msg); /* the learner's model: absent; a course's: the lesson's */
+        return ctx->opened ? PLACEHOLDER_ABSENT : -1;
+    }
     double p;
     int next = heads_top_next(t, t->n - 1, &p);
     int *bad = malloc(sizeof(int) * (size_t)t->n);
@@ -311,6 +427,8 @@ int placeholder_lens(int ac, char **av, int prec, const PlaceholderCtx *ctx, cha
     Stack st = stack_of(m);
     if (!strcmp(av[0], "circuit"))
         return ph_circuit(av, prec, ctx, out, outlen, err, errlen);
+    if (!strcmp(av[0], "induct"))
+        return ph_induct(av[1], prec, ctx, out, outlen, err, errlen);
     if (!strcmp(av[0], "patch"))
         return ph_patch(av, prec, ctx, out, outlen, err, errlen);
     if (!strcmp(av[0], "lens"))

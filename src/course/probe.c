@@ -20,6 +20,7 @@ static void clear(Probe *p)
     free(p->loss);
     free(p->top);
     free(p->heads);
+    free(p->case_key);
     free(p->roll);
     for (int k = 0; k < 2; k++) {
         free(p->pair[k].sc);
@@ -68,7 +69,8 @@ static int effect(Probe *p, const Model *m, const Trace *t, char *err, size_t er
     int l0 = p->layer < 0 ? 0 : p->layer, l1 = p->layer < 0 ? p->L : p->layer + 1;
     p->n_heads = (l1 - l0) * H;
     p->heads = calloc((size_t)n * p->n_heads, sizeof *p->heads);
-    if (!p->heads)
+    p->case_key = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!p->heads || !p->case_key)
         return errf(err, errlen, "out of memory");
     const float *lg = logits_of(m, t);
     if (!lg)
@@ -90,7 +92,7 @@ static int effect(Probe *p, const Model *m, const Trace *t, char *err, size_t er
             }
             c.ablate[l] |= (uint64_t)1 << h;
             c.patch = NULL;
-            rc = model_forward(m, t->src, n, NULL, 0, &c, k, err, errlen) ? -1 : 0;
+            rc = lens_forward_from(m, t, l, &c, k, err, errlen); /* from layer l's input */
             const float *kl = rc ? NULL : logits_of(m, k);
             const TraceEntry *wt = trace_find(t, st, l, SUB_SELF, h, T_WEIGHTS);
             for (int i = 0; i < n && !rc; i++) {
@@ -113,6 +115,22 @@ static int effect(Probe *p, const Model *m, const Trace *t, char *err, size_t er
             }
         }
     trace_free(k);
+    for (int i = 0; i < n && !rc; i++) { /* the case key of each row, and every head's weight */
+        ProbeHead *hs = &p->heads[(size_t)i * p->n_heads];
+        int key = -1, best = 0;
+        for (int j = i - 1; j >= 0 && key < 0; j--)
+            if (t->src[j] == t->src[i])
+                key = j + 1;
+        for (int h = 1; h < p->n_heads; h++)
+            if (hs[h].weight > hs[best].weight)
+                best = h;
+        p->case_key[i] = key >= 0 ? key : hs[best].key;
+        for (int h = 0; h < p->n_heads; h++) {
+            const TraceEntry *wt = trace_find(t, st, hs[h].layer, SUB_SELF, hs[h].head, T_WEIGHTS);
+            hs[h].on_key = wt && p->case_key[i] >= 0 ? wt->data[(size_t)i * wt->cols + p->case_key[i]]
+                                                     : NAN;
+        }
+    }
     return rc;
 }
 
@@ -165,6 +183,21 @@ static struct {
 } pair_memo[PAIR_MEMO];
 static int pair_memo_next;
 
+void probe_pair_probe(const Model *m, HeadProbe *hp)
+{
+    heads_probe_defaults(m, hp);
+    const ModelConfig *c = &m->cfg;
+    double weights = (double)c->n_layers * 12.0 * c->d_model * c->d_model;
+    if (weights < PROBE_PAIR_BIG || hp->n_lens < 1)
+        return;
+    /* a model of GPT-2 size: one length, two probes (each a forward, a shuffled one and a
+     * forward for the losses: about a second on GPT-2-small, where the defaults take ~9 s) */
+    int top = (c->max_len - 1) / 2;
+    hp->n_probes = 2;
+    hp->n_lens = 1;
+    hp->lens[0] = top < PROBE_PAIR_LEN ? top : PROBE_PAIR_LEN;
+}
+
 /* q's losses, scores and circuits (q->sc and q->hc allocated, L·H each) for m: kept, or
  * computed and kept. 0, or -1 with a message. */
 static int pair_measure(ProbeModel *q, const Model *m, char *err, size_t errlen)
@@ -181,7 +214,7 @@ static int pair_measure(ProbeModel *q, const Model *m, char *err, size_t errlen)
             return 0;
         }
     HeadProbe hp;
-    heads_probe_defaults(m, &hp);
+    probe_pair_probe(m, &hp);
     if (hp.n_lens < 1)
         return errf(err, errlen, "%s is too short for repeats (max_len %d)", m->cfg.name,
                     m->cfg.max_len);
@@ -247,17 +280,28 @@ static int pair_model(ProbeModel *q, const Model *m, const Trace *t, char *err, 
 static int pair(Probe *p, const Widget *w, const Model *m, const Trace *t, char *err,
                 size_t errlen)
 {
-    if (!w->model2)
+    const CourseModel *o = w->model2_slot; /* "@opened:NAME": the learner's, once opened */
+    const Model *m2 = o && o->opened && o->ok ? &o->model : w->model2;
+    if (!m2)
         return errf(err, errlen, "a pair widget needs its second model (\"model2\")");
-    const Model *ms[2] = {m, w->model2};
+    if (lens_check_model(m2, err, errlen))
+        return -1;
+    const Model *ms[2] = {m, m2};
     for (int k = 0; k < 2; k++) {
         ProbeModel *q = &p->pair[k];
         if (pair_model(q, ms[k], t, err, errlen))
             return -1;
         double ind = 0, prev = 0, copy = 0;
+        int il = 0, pl = 0;
         for (int i = 0; i < q->L * q->H; i++) {
-            ind = fmax(ind, q->sc[i].induction);
-            prev = fmax(prev, q->sc[i].prev);
+            if (q->sc[i].induction > ind) {
+                ind = q->sc[i].induction;
+                il = i / q->H;
+            }
+            if (q->sc[i].prev > prev) {
+                prev = q->sc[i].prev;
+                pl = i / q->H;
+            }
             copy = fmax(copy, q->hc[i].copy);
         }
         char nm[32];
@@ -273,6 +317,9 @@ static int pair(Probe *p, const Widget *w, const Model *m, const Trace *t, char 
         PUT("prev", prev, 0);
         PUT("copy", copy, 0);
         PUT("layers", q->L, 1);
+        PUT("inductlayer", il, 1);
+        PUT("prevlayer", pl, 1);
+        PUT("opened", k == 1 && ms[1] != w->model2, 1);
 #undef PUT
     }
     return 0;
@@ -350,4 +397,12 @@ int probe_parts_order(const Probe *p, int pos, int *idx, int max)
         idx[k++] = best;
     }
     return k;
+}
+
+const char *probe_case_why(const Trace *t, int i, int key)
+{
+    for (int j = i - 1; j >= 0; j--)
+        if (t->src[j] == t->src[i])
+            return j + 1 == key ? "the token after the earlier occurrence" : "the hardest look's";
+    return "the hardest look's";
 }

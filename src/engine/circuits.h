@@ -15,6 +15,14 @@ typedef struct {
      * whose own logit is the largest of final_norm(norm1(e_t) · W_V^h · W_O^h) · W_U among the
      * scored tokens: the head, attending to t, raises t. */
     double copy;
+    /* OV, Elhage et al.'s copying score: over the eigenvalues λ of the OV circuit restricted
+     * to the scored tokens, E_s P Γ1 W_V^h W_O^h P Γf U_sᵀ (E_s, U_s their embedding and
+     * unembedding rows; Γ1, Γf the gains of norm1 and the final norm; P LayerNorm's
+     * centering, absent for RMSNorm; the norms' scale and bias left out, as in folded
+     * weights), Re Σλ / Σ|λ|: near 1 for a head that copies, near -1 for one that
+     * suppresses. Computed as the d_head nonzero ones, those of W_O P Γf U_sᵀ E_s P Γ1 W_V
+     * (eigen.c). NAN if the iteration fails. */
+    double copying;
     /* QK of positions alone (learned PE only, else NAN): over query positions i = 1..max_len-1,
      * the fraction whose highest score norm1(p_i) W_Q^h · (norm1(p_j) W_K^h) over keys j <= i is
      * j = i-1: the weights alone point the head at the previous position. */

@@ -104,31 +104,38 @@ static const NormWeights *final_norm(const Model *m)
 
 void lens_top(const float *r, int V, int k, LensTop *top)
 {
-    float mx = r[0];
-    for (int j = 1; j < V; j++)
-        mx = r[j] > mx ? r[j] : mx;
-    double sum = 0.0;
-    for (int j = 0; j < V; j++) /* expf: a third of exp's time on a 50k vocabulary */
-        sum += expf(r[j] - mx);
+    /* one pass for the k best (the first is the max), one for the softmax's sum: the separate
+     * max pass is gone */
     int n = 0;
+    float thr = 0.0f; /* the k-th best so far, once there are k */
     for (int j = 0; j < V; j++) {
-        if (n == k && r[j] <= r[top[k - 1].id])
+        float v = r[j];
+        if (n == k && v <= thr)
             continue;
         int at = n < k ? n++ : k - 1;
-        while (at > 0 && r[top[at - 1].id] < r[j]) {
+        while (at > 0 && r[top[at - 1].id] < v) {
             top[at] = top[at - 1];
             at--;
         }
         top[at].id = j;
+        thr = r[top[n - 1].id];
     }
+    float mx = r[top[0].id];
+    double sum = 0.0;
+    for (int j = 0; j < V; j++) /* expf: a third of exp's time on a 50k vocabulary */
+        sum += expf(r[j] - mx);
     for (int i = 0; i < n; i++)
         top[i].p = expf(r[top[i].id] - mx) / sum;
 }
 
-int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, size_t errlen)
+/* lens_logit's rows: every position (pos < 0: out[(l·n + i)·k]) or position pos alone
+ * (out[l·k]). */
+static int logit_rows(const Model *m, const Trace *t, int k, int pos, LensTop *out, char *err,
+                      size_t errlen)
 {
     const ModelConfig *c = &m->cfg;
     int L = c->n_layers, n = t->n, d = c->d_model, V = c->vocab_size;
+    int per = pos < 0 ? n : 1; /* positions a block's rows hold */
     if (lens_check_model(m, err, errlen))
         return -1;
     if (k < 1 || k > V) {
@@ -140,11 +147,12 @@ int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, s
         snprintf(err, errlen, "the run has no logits");
         return -1;
     }
-    /* Blocks of at most 32 rows: the streamed product (tensor_stream.c) reads a large W_U once
-     * per block, where a row at a time over every column would read it once per row. */
-    size_t rows = (size_t)L * n, block = ((size_t)64 << 20) / (sizeof(float) * (size_t)V);
-    if (block > 32)
-        block = 32;
+    /* Blocks of at most 256 rows (64 MiB of logits): the streamed product (tensor_stream.c)
+     * reads a large W_U once per block, where a row at a time would read it once per row; on
+     * GPT-2-small 12 tokens' 156 rows are one block, W_U read once. */
+    size_t rows = (size_t)L * per, block = ((size_t)64 << 20) / (sizeof(float) * (size_t)V);
+    if (block > 256)
+        block = 256;
     if (block < 1)
         block = 1;
     if (block > rows)
@@ -162,14 +170,15 @@ int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, s
         int nb = (int)(rows - r0 < block ? rows - r0 : block);
         for (int b = 0; b < nb; b++) {
             size_t r = r0 + b;
-            const float *res = lens_resid(t, (int)(r / n));
+            const float *res = lens_resid(t, (int)(r / per));
             if (!res) {
                 free(x);
                 free(logits);
-                snprintf(err, errlen, "the run has no residual stream at block %zu", r / n);
+                snprintf(err, errlen, "the run has no residual stream at block %zu", r / per);
                 return -1;
             }
-            memcpy(x + (size_t)b * d, res + (r % n) * d, sizeof(float) * d);
+            size_t i = pos < 0 ? r % n : (size_t)pos;
+            memcpy(x + (size_t)b * d, res + i * d, sizeof(float) * d);
         }
         if (c->final_norm && c->norm == NORM_RMS)
             tensor_rmsnorm(x, x, fn->gain, nb, d, c->norm_eps);
@@ -194,11 +203,44 @@ int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, s
         for (int b = 0; b < nb; b++)
             lens_top(logits + (size_t)b * V, V, k, out + (r0 + b) * k);
     }
-    for (int i = 0; i < n; i++) /* row L: the model's own output */
-        lens_top(lg->data + (size_t)i * V, V, k, out + ((size_t)L * n + i) * k);
+    for (int i = 0; i < per; i++) /* row L: the model's own output */
+        lens_top(lg->data + (size_t)(pos < 0 ? i : pos) * V, V, k, out + ((size_t)L * per + i) * k);
     free(x);
     free(logits);
     return model_store_check(m, err, errlen); /* W_U and the norm were read from the file */
+}
+
+int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, size_t errlen)
+{
+    return logit_rows(m, t, k, -1, out, err, errlen);
+}
+
+int lens_logit_at(const Model *m, const Trace *t, int pos, int k, LensTop *out, char *err,
+                  size_t errlen)
+{
+    if (pos < 0 || pos >= t->n) {
+        snprintf(err, errlen, "position %d: the sentence has positions 0..%d", pos, t->n - 1);
+        return -1;
+    }
+    return logit_rows(m, t, k, pos, out, err, errlen);
+}
+
+int lens_forward_from(const Model *m, const Trace *t, int layer, const Controls *c, Trace *out,
+                      char *err, size_t errlen)
+{
+    if (layer < 0 || layer >= m->cfg.n_layers || t->model != m) {
+        snprintf(err, errlen, "layer %d: the model has layers 0..%d", layer, m->cfg.n_layers - 1);
+        return -1;
+    }
+    ModelPatch mp = {-2, -2, NULL, lens_resid(t, layer), layer}; /* patches nothing */
+    if (!mp.from) {
+        snprintf(err, errlen, "the run has no stream before layer %d", layer);
+        return -1;
+    }
+    Controls k = *c;
+    k.patch = &mp;
+    k.order = NULL; /* t->src is in the run's order already */
+    return model_forward(m, t->src, t->n, NULL, 0, &k, out, err, errlen) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ attribution */
@@ -431,7 +473,11 @@ int lens_patch_layer(const Model *m, const int *clean, const int *corrupt, int n
                 snprintf(err, errlen, "the clean run lacks a head's or FFN's output");
                 goto out;
             }
-            ModelPatch mp = {l, head, src->data};
+            ModelPatch mp = {l, head, src->data, lens_resid(b, l), l};
+            if (!mp.from) {
+                snprintf(err, errlen, "the corrupted run lacks the stream before layer %d", l);
+                goto out;
+            }
             pc.patch = &mp;
             if (model_forward(m, corrupt, n, NULL, 0, &pc, x, err, errlen))
                 goto out;

@@ -43,6 +43,16 @@ void lens_top(const float *r, int V, int k, LensTop *top);
  * n_layers is the softmax of the trace's own logits (the model's output). Rows are unembedded a
  * block at a time (at most 64 MiB of logits). 0, or -1 with a message (out of memory). */
 int lens_logit(const Model *m, const Trace *t, int k, LensTop *out, char *err, size_t errlen);
+/* Runs t's tokens again under controls c (a knock-out, say) that change nothing below layer
+ * `layer` (0..n_layers-1), from t's stream before that layer (lens_resid): the layers below
+ * are not run again. out's logits are the bits of a whole model_forward's under c; out holds
+ * nothing of the layers below. Pre-norm or post-norm, not encoder-decoder. 0, or -1. */
+int lens_forward_from(const Model *m, const Trace *t, int layer, const Controls *c, Trace *out,
+                      char *err, size_t errlen);
+/* The same at position pos alone: row l at out + l * k, (n_layers + 1) * k entries, each the
+ * bits of lens_logit's. 0, or -1 with a message (pos outside the run, out of memory). */
+int lens_logit_at(const Model *m, const Trace *t, int pos, int k, LensTop *out, char *err,
+                  size_t errlen);
 
 /* ---- direct logit attribution ---- */
 #define LENS_NAME 32

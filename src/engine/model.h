@@ -205,6 +205,12 @@ typedef struct ModelPatch {
     int head;           /* a query head of its self-attention, or -1: its FFN */
     const float *data;  /* (n, d_head): the head's weights·V (before W_O, as ablation zeroes
                            it); (n, d_model): the FFN's output, its bias included */
+    /* Resume (NULL: none): the main stack starts at layer from_layer with from (n, d_model)
+     * as its input, the stream an earlier run of the same tokens and controls had there
+     * (lens_resid): the embedding and the layers below are not run again, and the trace holds
+     * nothing of them. The logits are the bits of a whole run's. */
+    const float *from;
+    int from_layer;
 } ModelPatch;
 
 /* Controls the model was built for: causal on for decoders, padding mask on, the model's PE,

@@ -174,6 +174,36 @@ mkdir -p "$E2E_TMP/clean"
 (cd "$E2E_TMP/clean" && ATTEND_EXPORT_DIR= "$ATTEND" present --plan "$P/x.json" --check --lessons "$LESSONS" >/dev/null 2>&1)
 check "5: --check runs x without writing a file ($(ls "$E2E_TMP/clean" | tr '\n' ' '))" test -z "$(ls -A "$E2E_TMP/clean")"
 
+# a plan's x exports when its step runs, not again when space back to the plan replays it
+rm -rf "$E2E_TMP/x-export"; mkdir -p "$E2E_TMP/x-export"
+start 80 24 TERM=xterm-256color -- present --plan "$P/x.json" --lessons "$LESSONS"
+expect "step 1/2" "5: a plan with x"
+keys Space
+expect "exported " "5: its x step exports"
+n1=$(ls "$E2E_TMP/x-export" | wc -l)
+keys G
+keys 1 Enter
+expect "left: space returns" "5: the plan left"
+keys Space
+expect "back to the plan" "5: space back: steps 1-2 replayed"
+settle
+n2=$(ls "$E2E_TMP/x-export" | wc -l)
+check "5: the replay wrote no second figure ($n1 files, then $n2)" sh -c "[ $n1 -ge 1 ] && [ $n1 -eq $n2 ]"
+keys q
+expect_exit 0 "5: q"
+# a key that would open an overlay is refused: its work is a step of its own
+printf '{"steps": [\n  {"open": "why-attention", "page": 4},\n  {"keys": "e"},\n  {"keys": "G"},\n  {"keys": "?"}\n]}\n' >"$P/overlay.json"
+out=$(cd "$P" && "$ATTEND" demo --check overlay.json --lessons "$LESSONS" 2>&1)
+check "2: --check refuses e, G and ? in a plan, naming the step that does it ($out)" sh -c "grep -qF 'overlay.json:3:3: step 2: key \"e\" opens the sentence editor over the page: a plan types with \"type\"' <<'EOT'
+$out
+EOT
+grep -qF 'overlay.json:4:3: step 3: key \"G\" opens the go-to box over the page: a plan moves with \"open\"' <<'EOT'
+$out
+EOT
+grep -qF 'overlay.json:5:3: step 4: key \"?\" opens the help over the page' <<'EOT'
+$out
+EOT"
+
 # ---- 6. every problem at once; B, R, F, a quiz and a demo in a plan ----
 cat >"$P/many.json" <<'EOF'
 {"steps": [

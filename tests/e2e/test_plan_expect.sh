@@ -56,4 +56,7 @@ check "9 problems in all, at once" test "$(wc -l <"$E2E_TMP/more")" -eq 9
 check "--plain says the order and knock-outs it left" grep -qF ', order 1 0 2 3' "$E2E_TMP/more-out"
 check "--plain says each of a step's problems without the path" sh -c "grep -c '^  problem: plan step 2: expect: ' '$E2E_TMP/more-out' | grep -qx 2"
 check "--plain says an explanation widget's settings" grep -qF 'now: page scaling:1, scale off, d_k 128' "$E2E_TMP/more-out"
+printf '{"steps": [\n  {"open": "causal-mask", "page": 1,\n   "caption": "%s"}\n]}\n' "$(printf 'x%.0s' $(seq 1 79))" >"$E2E_TMP/long.json"
+out=$("$ATTEND" demo --check "$E2E_TMP/long.json" 2>&1)
+check "a caption wider than the caption row at 80x24 is a problem ($out)" grep -qF "long.json:2:3: step 1: \"caption\" is 79 columns: the caption row shows 78 at 80x24" <<<"$out"
 finish

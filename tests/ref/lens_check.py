@@ -395,7 +395,7 @@ def circuits_check(M, path, vocab, what):
     H, dh = M["H"], M["dh"]
     group = H // M["Hkv"]
     nrm = lambda x, w: norm(x, w, M["norm"], M["eps"])
-    worst, fields = 0.0, set()
+    worst, fields, worst_eig = 0.0, set(), 0.0
 
     def qkvo(Ly, h):
         sl, kv = slice(h * dh, (h + 1) * dh), slice((h // group) * dh, (h // group + 1) * dh)
@@ -412,6 +412,18 @@ def circuits_check(M, path, vocab, what):
                 copy = (logits.argmax(-1) == torch.arange(len(pool))).double().mean().item()
                 worst = max(worst, abs(g["copy"] - copy))
                 fields.add("copy")
+                # Elhage's copying score from the whole (pool x pool) OV circuit's eigenvalues
+                # (numpy.linalg.eigvals): the norms' gains, LayerNorm's centering, no scale
+                d = M["d"]
+                C = torch.eye(d, dtype=torch.float64) - (1.0 / d if M["norm"] == "ln" else 0.0)
+                g1 = Ly["n1"][0].reshape(-1)
+                gf = M["final"][0].reshape(-1) if M["final"] else torch.ones(d, dtype=torch.float64)
+                Cf = C if M["final"] else torch.eye(d, dtype=torch.float64)
+                ov = M["E"][pool] @ C @ torch.diag(g1) @ V @ O @ Cf @ torch.diag(gf) @ M["WU"][:, pool]
+                lam = np.linalg.eigvals(ov.numpy())
+                eig = lam.sum().real / np.abs(lam).sum()
+                ce = abs(g["copying"] - eig)
+                worst_eig = max(worst_eig, ce)
             if M["P"] is not None:
                 P = min(64, M["P"].shape[0])
                 pp = nrm(M["P"][:P], Ly["n1"])
@@ -432,7 +444,29 @@ def circuits_check(M, path, vocab, what):
                 fields.add("K-composition")
     check(worst <= 1e-6, "%s: every head's %s scores as the reference (max |d| %.1e)" % (
         what, ", ".join(sorted(fields)), worst))
+    if vocab is not None:
+        check(worst_eig <= 1e-4, "%s: every head's copying score (eigenvalues of the OV circuit) as "
+              "numpy.linalg.eigvals' on the whole circuit (max |d| %.1e)" % (what, worst_eig))
     return got
+
+
+def eigen_check():
+    """eigen.c's eigenvalues of random matrices (test_eigen --dump) as numpy.linalg.eigvals'."""
+    exe = os.path.join(os.environ.get("BUILD", "build"), "tests", "test_eigen")
+    p = subprocess.run([exe, "--dump"], capture_output=True, text=True)
+    check(p.returncode == 0, "test_eigen --dump runs")
+    if p.returncode:
+        return
+    worst, sizes = 0.0, []
+    for m in json.loads(p.stdout)["matrices"]:
+        n = m["n"]
+        ev = np.linalg.eigvals(np.array(m["a"]).reshape(n, n))
+        got = np.array(m["re"]) + 1j * np.array(m["im"])
+        e = max(max(np.abs(ev - g).min() for g in got), max(np.abs(got - x).min() for x in ev))
+        worst = max(worst, e if m["rc"] == 0 else float("inf"))
+        sizes.append(n)
+    check(worst < 1e-9, "eigen.c on random matrices of sizes %s: every eigenvalue as numpy.linalg.eigvals' "
+          "(max |d| %.1e)" % (",".join(map(str, sizes)), worst))
 
 
 def lesson_check():
@@ -508,22 +542,31 @@ def effect_check(M, model_args, page, sent, what):
                        capture_output=True, text=True, timeout=600, env=env)
     shutil.rmtree(state, ignore_errors=True)
     blocks = re.findall(r'Attention vs effect after "(.*?)" \(position (\d+)\): the top guess is "(.*?)", '
-                        r'loss (-?[\d.]+).*?\n(?:Layer \d+\'s heads\.\n)?Each head.*?\n((?:L\d+\.h\d+: .*\n)+)',
-                        p.stdout)
+                        r'loss (-?[\d.]+).*?\n(?:Layer \d+\'s heads\.\n)?Each head.*?its weight on ".*?" \(position '
+                        r'(\d+).*?\n((?:L\d+\.h\d+: .*\n)+)', p.stdout)
     check(len(blocks) == n, "%s: the effect widget reads at each of the %d positions in plain mode (%d read)"
           % (what, n, len(blocks)))
     ref = forward(M, ids)
     worst, bad = 0.0, ""
-    for _, pos, _, loss, rows in blocks:
-        i = int(pos)
+    for _, pos, _, loss, ckey, rows in blocks:
+        i, ck = int(pos), int(ckey)
+        earlier = [j for j in range(i) if ids[j] == ids[i]]
+        if earlier and ck != earlier[-1] + 1:
+            bad = "position %d: the case key is %d, not the token after the earlier occurrence %d" % (
+                i, ck, earlier[-1] + 1)
         lp = torch.log_softmax(ref["logits"][i], -1)
         tok = int(torch.argmax(lp).item())
         base = -lp[tok].item()
         worst = max(worst, abs(base - float(loss)))
         parts = ref_parts(M, ref, ids, tok, i)
-        for m in re.finditer(r'L(\d+)\.h(\d+): looks at ".*?" ([\d.]+); push ([-+][\d.]+); knocked out ([-+][\d.]+)\.',
-                             rows):
-            l, h, w, push, dl = int(m.group(1)), int(m.group(2)), float(m.group(3)), float(m.group(4)), float(m.group(5))
+        for m in re.finditer(r'L(\d+)\.h(\d+): looks at ".*?" ([\d.]+); on ".*?" ([\d.]+); push ([-+][\d.]+); '
+                             r'knocked out ([-+][\d.]+)\.', rows):
+            l, h, w, on, push, dl = (int(m.group(1)), int(m.group(2)), float(m.group(3)), float(m.group(4)),
+                                     float(m.group(5)), float(m.group(6)))
+            worst = max(worst, abs(ref["weights"][l][h][i][ck].item() - on))
+            if abs(ref["weights"][l][h][i][ck].item() - on) > 0.0055:
+                bad = "position %d L%d.h%d: weight on key %d %.3f (reference %.3f)" % (
+                    i, l, h, ck, on, ref["weights"][l][h][i][ck].item())
             dh = M["dh"]
             zero = torch.zeros(n, dh, dtype=torch.float64)
             ko = forward(M, ids, patch=(l, h, zero))
@@ -534,8 +577,68 @@ def effect_check(M, model_args, page, sent, what):
                 bad = "position %d L%d.h%d: loss change %+.3f (reference %+.3f), weight %.3f (%.3f), push %+.3f (%+.3f)" % (
                     i, l, h, dl, want, w, peak, push, parts["L%d.h%d" % (l, h)])
             worst = max(worst, e)
-    check(blocks and not bad, "%s: every head's weight, push and loss change knocked out, at every position, "
+    check(blocks and not bad, "%s: every head's peak weight, weight on the row's case key, push and loss change "
+          "knocked out, at every position, "
           "as the reference's (to the 2 decimals shown; max diff %.4f)%s" % (what, worst, (" " + bad) if bad else ""))
+
+
+def opened_check(d, what, tmp):
+    """Lessons 22 and 23 on an opened model (attend --model d): check-lessons --model walks
+    their every state on it with no problem, and plain mode reads each switching page, its
+    induction head and copy losses those of attend heads on the same probes."""
+    import re
+    course = os.path.join(tmp, "course-" + what)
+    os.makedirs(course, exist_ok=True)
+    for f in os.listdir("lessons"):
+        if f[:3] in ("21-", "22-", "23-"):
+            with open(os.path.join("lessons", f)) as a:
+                lesson = json.load(a)
+            if f[:3] == "21-":
+                lesson["requires"] = []  # the course's first here
+            with open(os.path.join(course, f), "w") as b:
+                json.dump(lesson, b, indent=2)
+    p = subprocess.run([ATTEND, "check-lessons", "--model", d, "--samples", "3", course],
+                       capture_output=True, text=True, timeout=900)
+    check(p.returncode == 0 and "3 lessons," in p.stdout and " 0 problems" in p.stdout,
+          "%s: check-lessons --model walks lessons 21-23 on it, every state true: %s" % (
+              what, (p.stdout + p.stderr).strip()[-300:]))
+    hj = subprocess.run([ATTEND, "heads", "--model", d, "--format", "json"], capture_output=True, text=True)
+    H = json.loads(hj.stdout) if hj.returncode == 0 else None
+    state = tempfile.mkdtemp(prefix="attend-lens-state-")
+    env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
+    pages = {}
+    for lesson, page in (("what-a-head-does", 1), ("what-a-head-does", 2), ("what-a-head-does", 5),
+                         ("one-layer-or-two", 2), ("one-layer-or-two", 3)):
+        q = subprocess.run([ATTEND, "--plain", "--model", d, "--lesson", lesson, "--page", str(page)],
+                           input="q\n", capture_output=True, text=True, timeout=600, env=env)
+        pages[(lesson, page)] = q.stdout
+        check(q.returncode == 0 and "the model you opened" in q.stdout,
+              "%s: plain mode reads %s page %d on it, saying it is the opened model" % (what, lesson, page))
+    shutil.rmtree(state, ignore_errors=True)
+    if not H:
+        check(False, "%s: attend heads --format json: %s" % (what, hj.stderr.strip()[:200]))
+        return
+    best = max(H["heads"], key=lambda h: h["induction"])
+    m = re.search(r"its strongest induction head is L(\d+)\.h(\d+) \(([\d.]+)\)(: too weak to be one, this "
+                  r"model has no induction head)?", pages[("what-a-head-does", 1)])
+    check(m and (int(m.group(1)), int(m.group(2))) == (best["layer"], best["head"])
+          and abs(float(m.group(3)) - best["induction"]) <= 0.005 and bool(m.group(4)) == (best["induction"] < 0.3),
+          "%s: lesson 22 page 1 names attend heads' strongest induction head L%d.h%d (%.3f)%s" % (
+              what, best["layer"], best["head"], best["induction"],
+              ", and says it is none" if best["induction"] < 0.3 else ""))
+    cj = subprocess.run([ATTEND, "heads", "--model", d, "--circuits", "--format", "json"], capture_output=True,
+                        text=True)
+    circ = json.loads(cj.stdout)["circuits"] if cj.returncode == 0 else []
+    m = re.search(r"copying score \(.*?\) is (-?\d+\.\d+)", pages[("one-layer-or-two", 2)])
+    want = [c["copying"] for c in circ if (c["layer"], c["head"]) == (best["layer"], best["head"])]
+    check(m and want and abs(float(m.group(1)) - want[0]) <= 0.005,
+          "%s: lesson 23 page 2 gives the induction head's copying score, attend heads --circuits' %s" % (
+              what, want[0] if want else None))
+    m = re.search(r"yours gets ([\d.]+) against ([\d.]+) on the first", pages[("one-layer-or-two", 3)])
+    check(m and abs(float(m.group(1)) - H["loss_second_copy"]) <= 0.005
+          and abs(float(m.group(2)) - H["loss_first_copy"]) <= 0.005,
+          "%s: lesson 23's pair page gives attend heads' copy losses %.2f, %.2f" % (
+              what, H["loss_second_copy"], H["loss_first_copy"]))
 
 
 def refusals(tmp):
@@ -575,6 +678,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="attend-lens-")
     try:
         refusals(tmp)
+        eigen_check()
         lesson_check()
         lesson_patch_check()
         M, vocab = attend_model("data/decoder.json")
@@ -590,8 +694,11 @@ def main():
         corrupt = " ".join(seg + [words[20]] + seg[1:])
         model_checks(M, "data/induction.json", clean, [corrupt], "induction.json", word=seg[1])
         circuits_check(M, "data/induction.json", vocab, "induction.json")
+        M1, vocab1 = attend_model("data/induction-1layer.json")
+        circuits_check(M1, "data/induction-1layer.json", vocab1, "induction-1layer.json")
         effect_check(M, ["--model", "data/induction.json"], 1, "lion key moon cat lion key moon",
                      "lesson 22 page 1 (induction.json)")
+        opened_check("data/induction.json", "induction.json opened", tmp)  # a model with the circuit
         M, vocab = attend_model("data/wordnet.json")
         model_checks(M, "data/wordnet.json", "she sat by the river bank .",
                      ["he sat by the river bank .", "she sat by the river shore .", "she ran by the river bank ."],
@@ -607,6 +714,9 @@ def main():
             circuits_check(M, d, None, spec[0])
             if spec[0] == "gpt2-f32":
                 effect_check(M, ["--model", d], 3, "the cat sat on the mat", "lesson 22 page 3 on " + spec[0])
+                effect_check(M, ["--model", d], 1, "lion key moon cat lion key moon", "lesson 22 page 1 on " + spec[0])
+            if spec[0] in ("gpt2-f32", "llama-gqa-untied-f32-sharded"):
+                opened_check(d, spec[0], tmp)
             model_checks(M, d, "she sat by the river bank.",
                          ["he sat by the river bank.", "she sat by the river band.", "she ran by the river bank.",
                           "we sat by the river bank."], spec[0])

@@ -123,6 +123,15 @@ static void effect(const Model *m)
                       fabs(wt->data[(size_t)i * wt->cols + q->key] - q->weight) < 1e-9,
                       "peak weight and key");
                 CHECK(!isnan(q->direct), "a push for every head");
+                int ck = p->case_key[i], after = -1;
+                for (int j = i - 1; j >= 0 && after < 0; j--)
+                    if (r.io.tr.t->src[j] == r.io.tr.t->src[i])
+                        after = j + 1;
+                CHECK(ck >= 0 && ck <= i && (after < 0 || ck == after),
+                      "row %d's case key %d: the token after the earlier occurrence (%d)", i, ck,
+                      after);
+                CHECK(wt && ck >= 0 && wt->data[(size_t)i * wt->cols + ck] == q->on_key,
+                      "L%d.h%d's weight on row %d's case key", l, h, i);
             }
         }
     trace_free(k);
@@ -187,6 +196,8 @@ static void patching_and_rollout(const Model *m)
 
 /* A model with more heads than PROBE_ALL_HEADS (3 layers of 12): the widget's layer alone is
  * patched and knocked out, and its numbers are those of the same heads on the full run. */
+static void resume_bits(const Model *m, const char *sent, const char *what);
+
 static void big_model(void)
 {
     ModelConfig c;
@@ -202,6 +213,7 @@ static void big_model(void)
         return;
     }
     model_init_random(&m, 7);
+    resume_bits(&m, "a b c a b d", "random 3-layer LayerNorm model with FFNs");
     Widget w;
     widget_of(&w, W_EFFECT);
     w.start.layer = 2;
@@ -224,6 +236,63 @@ static void big_model(void)
           "one layer patched: %s", p ? p->patch_why : "");
     widget_run_free(&r);
     model_free(&m);
+}
+
+/* A knock-out resumed at the knocked layer's input (lens_forward_from) gives the bits of the
+ * whole forward's logits, at every layer and head; so does patching resumed there
+ * (lens_patch) against a whole patched forward. */
+static void resume_bits(const Model *m, const char *sent, const char *what)
+{
+    char err[300];
+    int ids[64];
+    TokenizeInfo info;
+    int n = vocab_tokenize(&m->vocab, sent, ids, 64, &info);
+    Controls c0;
+    model_default_controls(m, &c0);
+    Trace *t = trace_new(m, n, 1), *a = trace_new(m, n, 1), *b = trace_new(m, n, 1);
+    CHECK(t && a && b && model_forward(m, ids, n, NULL, 0, &c0, t, err, sizeof err) == 0,
+          "%s: the run: %s", what, err);
+    int L = m->cfg.n_layers, H = m->cfg.n_heads, same = 0, runs = 0;
+    size_t V = (size_t)m->cfg.vocab_size;
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++) {
+            Controls c = c0;
+            c.ablate[l] |= (uint64_t)1 << h;
+            if (model_forward(m, ids, n, NULL, 0, &c, a, err, sizeof err) ||
+                lens_forward_from(m, t, l, &c, b, err, sizeof err)) {
+                CHECK(0, "%s: L%d.h%d: %s", what, l, h, err);
+                continue;
+            }
+            const TraceEntry *la = trace_find(a, model_output_stack(m), -1, SUB_NONE, -1, T_LOGITS);
+            const TraceEntry *lb = trace_find(b, model_output_stack(m), -1, SUB_NONE, -1, T_LOGITS);
+            runs++;
+            same += la && lb && !memcmp(la->data, lb->data, sizeof(float) * V * n);
+        }
+    CHECK(runs == L * H && same == runs, "%s: %d of %d knock-outs resumed at their layer give the "
+          "whole forward's logits bit for bit", what, same, runs);
+    /* patching: the last layer's first head put back into a run with token 1 changed */
+    int bad[64];
+    memcpy(bad, ids, sizeof(int) * n);
+    bad[1] = ids[1] == ids[0] ? ids[2] : ids[0];
+    LensPatch lp;
+    int tok = ids[n - 1], l = L - 1;
+    if (lens_patch_layer(m, ids, bad, n, &c0, tok, n - 1, l, &lp, err, sizeof err) == 0) {
+        CHECK(model_forward(m, ids, n, NULL, 0, &c0, a, err, sizeof err) == 0, "%s", err);
+        const TraceEntry *src = trace_find(a, model_output_stack(m), l, SUB_SELF, 0, T_HEAD_OUT);
+        ModelPatch mp = {l, 0, src ? src->data : NULL, NULL, 0};
+        Controls c = c0;
+        c.patch = &mp;
+        CHECK(src && model_forward(m, bad, n, NULL, 0, &c, b, err, sizeof err) == 0, "%s", err);
+        const TraceEntry *lg = trace_find(b, model_output_stack(m), -1, SUB_NONE, -1, T_LOGITS);
+        CHECK(lg && (float)lp.parts[0].logit == lg->data[(size_t)(n - 1) * V + tok],
+              "%s: patching resumed at layer %d gives the whole patched forward's logit (%.9g, %.9g)",
+              what, l, lp.parts[0].logit, lg ? lg->data[(size_t)(n - 1) * V + tok] : NAN);
+        lens_patch_free(&lp);
+    } else
+        CHECK(0, "%s: patching: %s", what, err);
+    trace_free(t);
+    trace_free(a);
+    trace_free(b);
 }
 
 /* The pair: each model's numbers are attend heads's, published for {{x NAME}}; the second
@@ -350,7 +419,13 @@ int main(void)
     effect(&m);
     patching_and_rollout(&m);
     pair_widget(&m);
+    resume_bits(&m, SENT, "induction.json");
     model_free(&m);
+    if (model_load(&m, "data/wordnet.json", err, sizeof err) == 0) {
+        resume_bits(&m, "she sat by the river bank .", "wordnet.json (RoPE, RMSNorm)");
+        model_free(&m);
+    } else
+        CHECK(0, "data/wordnet.json: %s", err);
     big_model();
     bad_lessons();
     return t_done("test_probe");
