@@ -264,7 +264,8 @@ static void draw_too_small(void)
 {
     char l1[80], l2[80];
     snprintf(l1, sizeof l1, "need %d%s%d", APP_MIN_COLS, ui.utf8 ? "×" : "x", APP_MIN_LINES);
-    snprintf(l2, sizeof l2, "now %dx%d - enlarge the terminal (q quits)", COLS, LINES);
+    snprintf(l2, sizeof l2, "now %d%s%d - enlarge the terminal (q quits)", COLS,
+             ui.utf8 ? "×" : "x", LINES);
     int y = LINES / 2 - 1;
     attron(A_BOLD);
     ui_put(y < 0 ? 0 : y, 0, COLS, l1);
