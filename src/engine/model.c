@@ -530,19 +530,22 @@ typedef struct {
     float scale;
     const float *M;
     const int *lim;
-    float *band; /* bands of MODEL_SDPA_ROWS·nk floats, one per part */
+    float *band; /* nb bands of MODEL_SDPA_ROWS·nk floats, one per thread */
+    int nb;
     float *q[ATTEND_MAX_HEADS], *k[ATTEND_MAX_HEADS], *v[ATTEND_MAX_HEADS],
         *qr[ATTEND_MAX_HEADS], *kr[ATTEND_MAX_HEADS], *o[ATTEND_MAX_HEADS];
 } Heads;
 
-/* Heads part·H/parts .. of one sublayer (tensor_par.h), in band `part`: q, k, v sliced,
- * normed, rotated, then the head's output. */
+/* Heads part·H/parts .. of one sublayer (tensor_par.h), in the running thread's band (parts
+ * claimed by whichever thread is free, tensor_par_dyn): q, k, v sliced, normed, rotated, then
+ * the head's output. */
 static void heads_part(void *ctx, int part, int parts)
 {
     const Heads *J = ctx;
     const ModelConfig *c = J->c;
     int H = c->n_heads, per = (H + parts - 1) / parts, nq = J->nq, nk = J->nk, dh = J->dh;
-    float *band = J->band + (size_t)part * MODEL_SDPA_ROWS * nk;
+    int self = tensor_par_self();
+    float *band = J->band + (size_t)(self < J->nb ? self : 0) * MODEL_SDPA_ROWS * nk;
     for (int h = part * per; h < H && h < (part + 1) * per; h++) {
         float *q = J->q[h], *k = J->k[h], *v = J->v[h];
         tensor_cols(q, J->qa, nq, J->ldq, h * dh, dh);
@@ -613,7 +616,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
     Heads J = {.f = f, .w = w, .c = c, .qa = qa, .ka = ka, .va = va, .ldq = ldq, .ldk = ldk,
                .nq = nq, .nk = nk, .dh = dh, .group = group, .rope = rope, .scale = scale,
-               .M = M, .lim = lim, .band = band};
+               .M = M, .lim = lim, .band = band, .nb = nb};
     for (int h = 0; h < H; h++) { /* the trace's entries, in order */
         J.q[h] = rec(f, T_Q, h, nq, dh);
         J.k[h] = rec(f, T_K, h, nk, dh);
@@ -633,7 +636,10 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     /* the heads over the cores when their attention is large (each head one thread's, whole:
      * the same bits at any thread count) */
     size_t macs = (size_t)nq * nk * dh * H;
-    tensor_par_run(heads_part, &J, macs >= TENSOR_PAR_MIN_MACS && !f->overflow ? (nb < H ? nb : H) : 1);
+    if (macs >= TENSOR_PAR_MIN_MACS && !f->overflow && nb >= tensor_threads())
+        tensor_par_dyn(heads_part, &J, H); /* a head at a time to whichever thread is free */
+    else
+        heads_part(&J, 0, 1);
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
     for (int i = 0; i < nq; i++)
         for (int h = 0; h < H; h++)

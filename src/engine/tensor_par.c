@@ -21,6 +21,7 @@
 
 static int n_threads = -1; /* -1: not chosen yet */
 static _Thread_local int in_part; /* 1 while this thread runs a part: no nesting */
+static _Thread_local int self_id;  /* 0: a calling thread; 1..: the workers */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER, run_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go = PTHREAD_COND_INITIALIZER, done_cv = PTHREAD_COND_INITIALIZER;
 static int n_workers;           /* started */
@@ -53,6 +54,7 @@ void tensor_set_threads(int n)
 static void *worker(void *arg)
 {
     int id = (int)(intptr_t)arg; /* 1.. */
+    self_id = id;
     unsigned long seen = 0;
     pthread_mutex_lock(&mu);
     for (;;) {
@@ -176,6 +178,11 @@ static void run_job(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
         pthread_cond_wait(&done_cv, &mu);
     pthread_mutex_unlock(&mu);
     pthread_mutex_unlock(&run_mu);
+}
+
+int tensor_par_self(void)
+{
+    return self_id;
 }
 
 void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)

@@ -42,5 +42,8 @@ int tensor_par_chunks(int n, int k, int m);
  * _Thread_local scratch is fine). One thread: the parts in order on the caller's thread.
  * Called from inside a part, it runs every part there (no nesting). */
 void tensor_par_dyn(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts);
+/* The running thread's index among the products' threads: 0 for a calling thread, 1.. for the
+ * workers (below tensor_threads() while a part runs): a dyn part's own scratch by thread. */
+int tensor_par_self(void);
 
 #endif

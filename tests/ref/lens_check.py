@@ -608,7 +608,7 @@ def opened_check(d, what, tmp):
     env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
     pages = {}
     for lesson, page in (("what-a-head-does", 1), ("what-a-head-does", 2), ("what-a-head-does", 5),
-                         ("one-layer-or-two", 3)):
+                         ("one-layer-or-two", 2), ("one-layer-or-two", 3)):
         q = subprocess.run([ATTEND, "--plain", "--model", d, "--lesson", lesson, "--page", str(page)],
                            input="q\n", capture_output=True, text=True, timeout=600, env=env)
         pages[(lesson, page)] = q.stdout
@@ -626,6 +626,14 @@ def opened_check(d, what, tmp):
           "%s: lesson 22 page 1 names attend heads' strongest induction head L%d.h%d (%.3f)%s" % (
               what, best["layer"], best["head"], best["induction"],
               ", and says it is none" if best["induction"] < 0.3 else ""))
+    cj = subprocess.run([ATTEND, "heads", "--model", d, "--circuits", "--format", "json"], capture_output=True,
+                        text=True)
+    circ = json.loads(cj.stdout)["circuits"] if cj.returncode == 0 else []
+    m = re.search(r"copying score \(.*?\) is (-?\d+\.\d+)", pages[("one-layer-or-two", 2)])
+    want = [c["copying"] for c in circ if (c["layer"], c["head"]) == (best["layer"], best["head"])]
+    check(m and want and abs(float(m.group(1)) - want[0]) <= 0.005,
+          "%s: lesson 23 page 2 gives the induction head's copying score, attend heads --circuits' %s" % (
+              what, want[0] if want else None))
     m = re.search(r"yours gets ([\d.]+) against ([\d.]+) on the first", pages[("one-layer-or-two", 3)])
     check(m and abs(float(m.group(1)) - H["loss_second_copy"]) <= 0.005
           and abs(float(m.group(2)) - H["loss_first_copy"]) <= 0.005,
