@@ -11,8 +11,11 @@
  * key either front end offers may answer that it does nothing ("key not used", "does
  * nothing"); what went wrong opening a page (Change.issues) is said by both, naming its
  * value. Prints one line per problem and closes with "N passed, N failed".
- * Usage: parity [--teeth] LESSONS_DIR; --teeth gives plain mode its own copy of a key (m
- * answered twice), which the walk must catch. */
+ * Usage: parity [--teeth | --long] LESSONS_DIR; --teeth gives plain mode its own copy of a
+ * key (m answered twice), which the walk must catch; --long walks only the train pages and
+ * trains every run to the end, however long (the course's 600 steps, the induction model's
+ * recipe: tests/e2e/test_parity_long.sh, make test-long), the two runs' weights compared bit
+ * for bit after every key as well. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +25,11 @@
 #include "app_views.h"
 #include "plain.h"
 #include "repeat_run.h"
+#include "watch.h"
 
 static int passed, failed;
 static int teeth; /* --teeth: plain mode answers m twice, a front end's own copy of a key */
+static int long_runs; /* --long: the course's own train runs trained to the end (make test-long) */
 
 typedef struct {
     App *a;
@@ -33,6 +38,7 @@ typedef struct {
     size_t out_len;
     int li, pi;
     long base_a, base_p;  /* requests each Session had handled before the step */
+    int trained;          /* --long: t was pressed on this page (one full run each is enough) */
 } Both;
 
 /* A step begins: each Session's count of handled requests, to compare what the step adds. */
@@ -68,6 +74,30 @@ static void compare(Both *b, const char *what, int count)
         snprintf(msg, sizeof msg, "  player (%ld handled): %s\n  plain  (%ld handled): %s", da,
                  x, dp, y);
         fail(b, what, msg);
+        return;
+    }
+    passed++;
+}
+
+/* The weights a train page's run (or a replay page's live run) holds now, NULL when none. */
+static const Model *run_model(const Session *s)
+{
+    if (session_kind(s) != W_TRAIN)
+        return NULL;
+    if (s->train.rep.run)
+        return repeat_run_model(s->train.rep.run);
+    return s->train.run ? watch_model(s->train.run) : NULL;
+}
+
+/* --long: both front ends' runs hold the same weights, bit for bit, after step what. */
+static void compare_weights(Both *b, const char *what)
+{
+    const Model *x = run_model(b->a->s), *y = run_model(b->p->s);
+    if (!x && !y)
+        return;
+    if (!x || !y || x->n_floats != y->n_floats ||
+        memcmp(x->data, y->data, sizeof(float) * x->n_floats)) {
+        fail(b, what, "  the two front ends' trained weights differ");
         return;
     }
     passed++;
@@ -116,12 +146,17 @@ static void press(Both *b, int k, int check_used)
     if (check_used && b->out && strstr(b->out, "does nothing"))
         fail(b, what, "  plain mode offers it and says it does nothing");
     compare(b, what, 1);
+    if (long_runs) {
+        compare_weights(b, what);
+        fprintf(stderr, "parity --long: %s page %d, %s compared\n",
+                b->a->s->course.lessons[b->li].id, b->pi + 1, what);
+    }
 }
 
 /* A train page whose run is short enough to train to the end in both front ends at every t:
  * the widget's "steps" (tests/fixtures/parity-train), or a replay page's recorded recipe (a
  * model parity.sh trains for a few steps); the course's own runs (600 steps, the induction
- * model's 4,500) are left to the tmux walks. */
+ * model's 4,500) only with --long (make test-long). */
 #define PARITY_TRAIN_STEPS 50
 static int short_run(const Session *s)
 {
@@ -130,6 +165,8 @@ static int short_run(const Session *s)
     char err[300];
     if (session_kind(s) != W_TRAIN)
         return 0;
+    if (long_runs)
+        return 1;
     if (session_train_repeat_page(s->model))
         return !repeat_recipe_read(s->model, &o, &every, err, sizeof err) &&
                o.steps <= PARITY_TRAIN_STEPS;
@@ -146,6 +183,7 @@ static int offered(Both *b, int *keys, int max)
     KeyState ks;
     Keymap km[3];
     int n = 0, nk = session_keymaps(b->a->s, km), shortrun = short_run(b->a->s);
+    int train = shortrun && !(long_runs && b->trained); /* --long: t once a page */
     session_key_state(b->a->s, &ks);
     for (int c = 0; c < 127 + (int)(sizeof NAMED / sizeof NAMED[0]) && n < max; c++) {
         int k = c < 127 ? c : NAMED[c - 127];
@@ -156,8 +194,10 @@ static int offered(Both *b, int *keys, int max)
             if (r == REQ_NONE)
                 continue;
             if (r != REQ_EDIT && r != REQ_EDIT_DECODER && r != REQ_PICK_TENSOR &&
-                (r != REQ_TRAIN_RUN || shortrun) && (r != REQ_SAVE || !shortrun))
+                (r != REQ_TRAIN_RUN || train) && (r != REQ_SAVE || !shortrun))
                 keys[n++] = k;
+            if (r == REQ_TRAIN_RUN && train && long_runs)
+                b->trained = 1;
             break;
         }
     }
@@ -267,6 +307,7 @@ static void issues_worded(Both *b)
 static void walk_page(Both *b)
 {
     int keys[200];
+    b->trained = 0;
     begin(b);
     app_open(b->a, b->li, b->pi);
     plain_open(b->p, b->li, b->pi);
@@ -306,8 +347,9 @@ int main(int argc, char **argv)
 {
     char err[1024];
     teeth = argc == 3 && !strcmp(argv[1], "--teeth");
-    if (argc != 2 + teeth) {
-        fprintf(stderr, "usage: parity [--teeth] LESSONS_DIR\n");
+    long_runs = argc == 3 && !strcmp(argv[1], "--long");
+    if (argc != 2 + teeth + long_runs) {
+        fprintf(stderr, "usage: parity [--teeth | --long] LESSONS_DIR\n");
         return 2;
     }
     Both b = {0};
@@ -318,8 +360,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "parity: out of memory\n");
         return 1;
     }
-    if (session_load(b.a->s, argv[1 + teeth], NULL, 0, err, sizeof err) ||
-        session_load(b.p->s, argv[1 + teeth], NULL, 0, err, sizeof err)) {
+    const char *dir = argv[argc - 1];
+    if (session_load(b.a->s, dir, NULL, 0, err, sizeof err) ||
+        session_load(b.p->s, dir, NULL, 0, err, sizeof err)) {
         fprintf(stderr, "parity: %s\n", err);
         return 1;
     }
@@ -334,6 +377,10 @@ int main(int argc, char **argv)
     for (b.li = 0; b.li < b.a->s->course.n_lessons; b.li++) {
         const Lesson *l = &b.a->s->course.lessons[b.li];
         for (b.pi = 0; !l->broken && b.pi < l->n_pages; b.pi++, pages++) {
+            if (long_runs && l->pages[b.pi].widget.kind != W_TRAIN) { /* --long: train pages */
+                pages--;
+                continue;
+            }
             walk_page(&b);
             fresh_out(&b);
         }

@@ -3,10 +3,13 @@
  * plain lines on any terminal or through a pipe, one line of input per answer
  * (docs/classroom.md). */
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +18,7 @@
 #include "cmd.h"
 #include "fileio.h"
 #include "present_state.h"
+#include "ui_text.h"
 
 static const char CLASS_USAGE[] =
     "usage: attend class serve [--lesson ID] [--count N] [--seed S] [--time S] [--port P]\n"
@@ -100,6 +104,62 @@ static void token_load(Join *j, char *token)
     free(text);
 }
 
+/* ---- the student's text on the terminal ---- */
+
+/* The terminal's width, 0 when stdout is not a terminal (a pipe gets the lines whole). */
+static int out_width(void)
+{
+    struct winsize ws;
+    if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || ws.ws_col < 20)
+        return 0;
+    return ws.ws_col;
+}
+
+typedef struct {
+    int indent, first;
+} WrapAt;
+
+static void wrap_line(const char *s, int len, void *ctx)
+{
+    WrapAt *w = ctx;
+    printf("%*s%.*s\n", w->first ? 0 : w->indent, "", len, s);
+    w->first = 0;
+}
+
+/* Prints one line at width w: whole when it fits, or when it is a row of a question's weights
+ * (two spaces and no "x) ": a table the terminal may cut but words must not); else wrapped
+ * at spaces, the next lines under the text (a choice's under its words). */
+static void show_line(const char *line, int w)
+{
+    size_t sp = strspn(line, " ");
+    int choice = sp == 2 && line[2] >= 'a' && line[2] <= 'z' && line[3] == ')' && line[4] == ' ';
+    if (!w || ui_width(line) <= w || (sp >= 2 && !choice)) {
+        printf("%s\n", line);
+        return;
+    }
+    WrapAt at = {(int)sp + (choice ? 3 : 0), 1};
+    if (at.indent > w / 2)
+        at.indent = 0;
+    printf("%.*s", (int)sp, line);
+    ui_wrap(line + sp, w - at.indent - 1, wrap_line, &at);
+}
+
+/* What the room said, as text for this terminal: in ASCII when the locale is not UTF-8
+ * ("-inf" for "−∞"), each line wrapped to the terminal's width. */
+static void show(const char *text)
+{
+    static char tr[CLASS_CLIENT_MAX_LINE * 2], line[CLASS_CLIENT_MAX_LINE];
+    ui_text(text, tr, sizeof tr);
+    int w = out_width();
+    for (const char *p = tr; *p;) {
+        size_t n = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        show_line(line, w);
+        p += n + (p[n] == '\n');
+    }
+    fflush(stdout);
+}
+
 /* Sends the next typed answer when a question takes one. */
 static int pump(Join *j)
 {
@@ -127,8 +187,7 @@ static int room_lines(Join *j)
         char had_token[CLASS_TOKEN_LEN + 1];
         snprintf(had_token, sizeof had_token, "%s", j->cc.token);
         rc = class_client_line(&j->cc, j->in + start, e - start, out, sizeof out);
-        fputs(out, stdout);
-        fflush(stdout);
+        show(out);
         start = e + 1;
         if (!strcmp(j->cc.last, "ack") || !strcmp(j->cc.last, "invalid") ||
             !strcmp(j->cc.last, "question"))
@@ -211,6 +270,9 @@ static int join_main(const char *hostport, const char *code, const char *name, i
         fprintf(stderr, "attend class join: --name: at most %d bytes\n", CLASS_NAME_MAX);
         return 2;
     }
+    setlocale(LC_ALL, "");
+    const char *cs = nl_langinfo(CODESET);
+    ui.utf8 = cs && !strcmp(cs, "UTF-8"); /* else the room's text in ASCII */
     Join *j = calloc(1, sizeof *j);
     if (!j) {
         fprintf(stderr, "attend class join: out of memory\n");

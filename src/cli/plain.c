@@ -138,8 +138,15 @@ void plain_page_change(Plain *p, const Change *ch)
         case WHY_NO_LESSON:
             plain_sayf(p, "No lesson with id \"%s\"; lessons lists them.", ch->detail);
             break;
-        case WHY_NO_PAGE: case WHY_ONLY_LESSON:
-            plain_sayf(p, "Type goto and a page number from 1 to %d, or goto lesson-id:number.",
+        case WHY_NO_PAGE: /* the value typed, as the player's G says it (present_goto) */
+            if (ch->a >= 0 && ch->a < c->n_lessons)
+                plain_sayf(p, "No page \"%s\" in lesson %s: type goto and a page number from "
+                              "1 to %d, or goto lesson-id:number.",
+                           ch->detail, c->lessons[ch->a].id, c->lessons[ch->a].n_pages);
+            break;
+        case WHY_ONLY_LESSON:
+            plain_sayf(p, "Only lesson %s is open (--lesson): type goto and a page number from "
+                          "1 to %d.", ch->detail,
                        ch->a >= 0 && ch->a < c->n_lessons ? c->lessons[ch->a].n_pages : 1);
             break;
         case WHY_LAST_PAGE: plain_say(p, "This is the last page of this lesson (q quits)."); break;

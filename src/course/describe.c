@@ -395,6 +395,9 @@ void describe_diff(const DescribeSnap *a, const DescribeSnap *b, const WidgetIO 
     d->fresh = a->n_tok != b->n_tok || a->n_tgt != b->n_tgt ||
                memcmp(a->tok, b->tok, sizeof(int) * (size_t)b->n_tok) ||
                memcmp(a->tgt, b->tgt, sizeof(int) * (size_t)b->n_tgt);
+    d->n_tgt = b->n_tgt;
+    d->fresh_tgt = d->fresh && a->n_tok == b->n_tok &&
+                   !memcmp(a->tok, b->tok, sizeof(int) * (size_t)b->n_tok);
     d->view = (a->layer != b->layer || a->head != b->head ? DIFF_VIEW_HEAD : 0) |
               (a->scores != b->scores ? DIFF_VIEW_SCORES : 0) |
               (a->all_heads != b->all_heads ? DIFF_VIEW_HEADS : 0);
@@ -481,7 +484,11 @@ size_t describe_diff_words(const DescribeDiff *d, const WidgetIO *io, char *out,
     if (d->tensor_changed)
         dbuf_put(&o, "tensor shown changed; ");
     if (d->fresh) {
-        dbuf_put(&o, "the new sentence has %d token%s", d->n_tok, d->n_tok == 1 ? "" : "s");
+        if (d->fresh_tgt) /* E: the decoder's sentence, not the encoder's (still n_tok) */
+            dbuf_put(&o, "the new decoder sentence has %d token%s", d->n_tgt,
+                     d->n_tgt == 1 ? "" : "s");
+        else
+            dbuf_put(&o, "the new sentence has %d token%s", d->n_tok, d->n_tok == 1 ? "" : "s");
         if (d->row >= 0 && t)
             dbuf_put(&o, "; its strongest %s: row %d (%s) gives %s %.2f", what, d->row,
                      dword_row(io, t, d->row), d->self ? "itself" : dword_col(io, t, d->col),

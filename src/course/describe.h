@@ -63,6 +63,8 @@ typedef struct {
     int ok;               /* 0: nothing to compare (no run before, another widget) */
     int ran;              /* 1: the after run succeeded */
     int fresh;            /* 1: another sentence: after's own facts, nothing compared */
+    int fresh_tgt;        /* fresh by the decoder's sentence alone (E): n_tgt counts it */
+    int n_tgt;            /* the decoder's tokens of the after run */
     int view;             /* what else is shown: DIFF_VIEW_HEAD | DIFF_VIEW_SCORES | _HEADS */
     int layer, head, scores, all_heads;
     int n_tok;            /* tokens of the after run */

@@ -61,14 +61,17 @@ static void effect_words(const WidgetIO *io, const Probe *p, int i, DBuf *b)
                 "%.2f (-log p).", word(io, io->tr.t->src[i]), i, word(io, tg), p->loss[i]);
     if (p->layer >= 0)
         dbuf_put(b, " Layer %d's heads.", p->layer);
-    dbuf_put(b, "\nEach head: where it looks hardest, its own push on the logit of \"%s\", and "
-                "the loss with it knocked out, minus the loss.\n", word(io, tg));
+    int ck = p->case_key[i];
+    const char *kw = ck >= 0 ? word(io, io->tr.t->src[ck]) : "?";
+    dbuf_put(b, "\nEach head: where it looks hardest, its weight on \"%s\" (position %d, %s), its "
+                "own push on the logit of \"%s\", and the loss with it knocked out, minus the "
+                "loss.\n", kw, ck, probe_case_why(io->tr.t, i, ck), word(io, tg));
     const ProbeHead *hs = &p->heads[(size_t)i * p->n_heads];
     for (int h = 0; h < p->n_heads; h++)
-        dbuf_put(b, "L%d.h%d: looks at \"%s\" %.2f; push %+.2f; knocked out %+.2f.\n",
-                 hs[h].layer, hs[h].head,
-                 hs[h].key >= 0 ? word(io, io->tr.t->src[hs[h].key]) : "?", hs[h].weight,
-                 hs[h].direct, hs[h].dloss);
+        dbuf_put(b, "L%d.h%d: looks at \"%s\" %.2f; on \"%s\" %.2f; push %+.2f; knocked out "
+                 "%+.2f.\n", hs[h].layer, hs[h].head,
+                 hs[h].key >= 0 ? word(io, io->tr.t->src[hs[h].key]) : "?", hs[h].weight, kw,
+                 hs[h].on_key, hs[h].direct, hs[h].dloss);
 }
 
 static void patch_words(const WidgetIO *io, const Probe *p, DBuf *b)

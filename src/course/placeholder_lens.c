@@ -23,7 +23,9 @@
  *                        heads_copy_loss on probe_pair_probe's probes, as the pair widget):
  *                        name, layer and score (the head with the largest induction score,
  *                        its layer, and it), prevname, prevlayer and prev (the same for the
- *                        previous-token score), first and
+ *                        previous-token score), copying (the induction head's copying score,
+ *                        circuits_heads), kprev (its K-composition with the previous-token
+ *                        head; absent unless that head is in the layer below), first and
  *                        second (the mean loss on each copy).
  *   {{patch POS WORD FIELD}} activation patching (lens_patch): the corrupted run is the page's
  *                        sentence with position POS made WORD; the metric, the clean run's top
@@ -234,10 +236,11 @@ static int ph_induct(const char *f, int prec, const PlaceholderCtx *ctx, char *o
     int n = m->cfg.n_layers * m->cfg.n_heads, H = m->cfg.n_heads;
     int name = !strcmp(f, "name") || !strcmp(f, "prevname");
     int layer = !strcmp(f, "layer") || !strcmp(f, "prevlayer");
-    if (!name && !layer && strcmp(f, "score") && strcmp(f, "prev") && strcmp(f, "first") &&
-        strcmp(f, "second"))
-        return errf(err, errlen, "induct FIELD is name, layer, score, prevname, prevlayer, prev, "
-                    "first or second, not \"%s\"", f);
+    int circ = !strcmp(f, "copying") || !strcmp(f, "kprev");
+    if (!name && !layer && !circ && strcmp(f, "score") && strcmp(f, "prev") &&
+        strcmp(f, "first") && strcmp(f, "second"))
+        return errf(err, errlen, "induct FIELD is name, layer, score, copying, kprev, prevname, "
+                    "prevlayer, prev, first or second, not \"%s\"", f);
     if ((name || layer) && prec >= 0)
         return errf(err, errlen, "induct %s is not a real number; it takes no precision", f);
     double first, second;
@@ -258,6 +261,21 @@ static int ph_induct(const char *f, int prec, const PlaceholderCtx *ctx, char *o
         snprintf(out, outlen, "L%d.h%d", bp / H, bp % H);
     else if (layer)
         snprintf(out, outlen, "%d", (!strcmp(f, "layer") ? bi : bp) / H);
+    else if (circ) { /* the induction head's circuits: its copying score, or its K-composition
+                      * with the previous-token head when that head is in the layer below */
+        const HeadCircuit *hc = circuits_of(m, msg, sizeof msg);
+        if (!hc)
+            return errf(err, errlen, "%s", msg);
+        if (!strcmp(f, "kprev") && bp / H != bi / H - 1) {
+            errf(err, errlen, "the previous-token head L%d.h%d is not in the layer below the "
+                 "induction head L%d.h%d", bp / H, bp % H, bi / H, bi % H);
+            return PLACEHOLDER_ABSENT;
+        }
+        double v = !strcmp(f, "copying") ? hc[bi].copying : hc[bi].kcomp[bp % H];
+        if (isnan(v))
+            return errf(err, errlen, "the OV circuit's eigenvalues were not found");
+        put_real(ctx, v, prec, out, outlen);
+    }
     else
         put_real(ctx, !strcmp(f, "score") ? sc[bi].induction : !strcmp(f, "prev") ? sc[bp].prev
                       : !strcmp(f, "first") ? first : second, prec, out, outlen);

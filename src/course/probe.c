@@ -20,6 +20,7 @@ static void clear(Probe *p)
     free(p->loss);
     free(p->top);
     free(p->heads);
+    free(p->case_key);
     free(p->roll);
     for (int k = 0; k < 2; k++) {
         free(p->pair[k].sc);
@@ -68,7 +69,8 @@ static int effect(Probe *p, const Model *m, const Trace *t, char *err, size_t er
     int l0 = p->layer < 0 ? 0 : p->layer, l1 = p->layer < 0 ? p->L : p->layer + 1;
     p->n_heads = (l1 - l0) * H;
     p->heads = calloc((size_t)n * p->n_heads, sizeof *p->heads);
-    if (!p->heads)
+    p->case_key = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!p->heads || !p->case_key)
         return errf(err, errlen, "out of memory");
     const float *lg = logits_of(m, t);
     if (!lg)
@@ -113,6 +115,22 @@ static int effect(Probe *p, const Model *m, const Trace *t, char *err, size_t er
             }
         }
     trace_free(k);
+    for (int i = 0; i < n && !rc; i++) { /* the case key of each row, and every head's weight */
+        ProbeHead *hs = &p->heads[(size_t)i * p->n_heads];
+        int key = -1, best = 0;
+        for (int j = i - 1; j >= 0 && key < 0; j--)
+            if (t->src[j] == t->src[i])
+                key = j + 1;
+        for (int h = 1; h < p->n_heads; h++)
+            if (hs[h].weight > hs[best].weight)
+                best = h;
+        p->case_key[i] = key >= 0 ? key : hs[best].key;
+        for (int h = 0; h < p->n_heads; h++) {
+            const TraceEntry *wt = trace_find(t, st, hs[h].layer, SUB_SELF, hs[h].head, T_WEIGHTS);
+            hs[h].on_key = wt && p->case_key[i] >= 0 ? wt->data[(size_t)i * wt->cols + p->case_key[i]]
+                                                     : NAN;
+        }
+    }
     return rc;
 }
 
@@ -379,4 +397,12 @@ int probe_parts_order(const Probe *p, int pos, int *idx, int max)
         idx[k++] = best;
     }
     return k;
+}
+
+const char *probe_case_why(const Trace *t, int i, int key)
+{
+    for (int j = i - 1; j >= 0; j--)
+        if (t->src[j] == t->src[i])
+            return j + 1 == key ? "the token after the earlier occurrence" : "the hardest look's";
+    return "the hardest look's";
 }

@@ -30,6 +30,7 @@ typedef struct {
     int key;                 /* ... the key position it puts it on */
     double direct;           /* its direct part of the target's logit (attribution) */
     double dloss;            /* the loss with the head knocked out minus the loss */
+    double on_key;           /* its weight on the row's case key (Probe.case_key) */
 } ProbeHead;
 
 /* One model of the pair widget, measured the way `attend heads` measures it: the loss on each
@@ -56,6 +57,10 @@ typedef struct Probe {
     LensAttribution *attr;   /* attribution, effect: (n), position i's split of target[i] */
     int n_heads;             /* effect: heads per row (all, or the layer's) */
     ProbeHead *heads;        /* effect: (n · n_heads), row i's heads at i · n_heads */
+    int *case_key;           /* effect: (n) the key every head's weight is read on from row
+                                i: the token after the last earlier occurrence of token i
+                                (where an induction head looks), else the key the hardest
+                                look of the row lands on */
     int corrupt_pos, corrupt_tok; /* patching: the word put at the position */
     int patched;             /* patching: 1 when patch holds the run */
     char patch_why[320];     /* patching: why nothing could be patched ("" when patched) */
@@ -79,6 +84,9 @@ void probe_free(struct Probe **pp);
 /* The probes the pair widget measures m on (attend heads --probes N --lengths N reproduces
  * them): heads_probe_defaults', or for a model above PROBE_PAIR_BIG two of one length. */
 void probe_pair_probe(const Model *m, HeadProbe *hp);
+/* Why key is row i's case key (Probe.case_key), in words: "the token after the earlier
+ * occurrence" or "the hardest look's". */
+const char *probe_case_why(const Trace *t, int i, int key);
 
 /* The attribution parts of position pos ordered by |value|, largest first, into idx (at most
  * max); returns the count. */

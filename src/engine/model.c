@@ -401,14 +401,73 @@ static const float *embed(Fw *f, const int *ids, int n)
     return x;
 }
 
+/* Row-wise steps of the forward over the cores (tensor_par.h): a part is a range of whole rows
+ * in groups of 4 (the norms' statistics are taken 4 rows at a time) and each row's floats go
+ * through the same code as one call over all rows (8-lane groups from a row's start: every
+ * row length used here with the activations is a multiple of 8): the same bits. */
+typedef enum { ROWS_NORM, ROWS_ADD, ROWS_ACT, ROWS_SWIGLU } RowsOp;
+typedef struct {
+    RowsOp op;
+    const ModelConfig *c;
+    float *o;
+    const float *x, *y, *gain, *bias;
+    int n, m;
+} RowsJob;
+
+static void rows_part(void *ctx, int part, int parts)
+{
+    const RowsJob *J = ctx;
+    const ModelConfig *c = J->c;
+    int r0, r1, m = J->m;
+    tensor_par_range(J->n, 4, part, parts, &r0, &r1);
+    if (r0 >= r1)
+        return;
+    size_t at = (size_t)r0 * m, len = (size_t)(r1 - r0) * m;
+    float *o = J->o + at;
+    const float *x = J->x + at;
+    switch (J->op) {
+    case ROWS_NORM:
+        if (c->norm == NORM_RMS)
+            tensor_rmsnorm(o, x, J->gain, r1 - r0, m, c->norm_eps);
+        else
+            tensor_layernorm(o, x, J->gain, J->bias, r1 - r0, m, c->norm_eps);
+        break;
+    case ROWS_ADD:
+        tensor_add(o, x, J->y + at, len);
+        break;
+    case ROWS_ACT: /* o is x: the bias, then the activation */
+        if (J->bias)
+            tensor_add_row(o, J->bias, r1 - r0, m);
+        if (c->ffn == FFN_RELU)
+            tensor_relu(o, len);
+        else
+            tensor_gelu(o, len);
+        break;
+    case ROWS_SWIGLU:
+        for (size_t i = 0; i < len; i++)
+            o[i] = tensor_silu1(o[i]) * J->y[at + i];
+        break;
+    }
+}
+
+/* Runs J over the cores when it is large (a gelu over 64 x 3072 floats is ~0.3 ms) and its rows
+ * are whole 8-lane groups; else on this thread, the same bits. */
+static void rows_run(RowsJob *J)
+{
+    size_t floats = (size_t)J->n * (size_t)J->m;
+    if (floats >= ((size_t)1 << 16) && J->m % 8 == 0 && J->n >= 8)
+        tensor_par_dyn(rows_part, J, tensor_par_chunks(1, 1, TENSOR_PAR_MIN_MACS));
+    else
+        rows_part(J, 0, 1);
+}
+
 static const float *norm(Fw *f, TensorKind kind, const NormWeights *w, const float *x, int n)
 {
     const ModelConfig *c = &f->m->cfg;
     float *o = rec(f, kind, -1, n, c->d_model);
-    if (c->norm == NORM_RMS)
-        tensor_rmsnorm(o, x, w->gain, n, c->d_model, c->norm_eps);
-    else
-        tensor_layernorm(o, x, w->gain, w->bias, n, c->d_model, c->norm_eps);
+    RowsJob J = {.op = ROWS_NORM, .c = c, .o = o, .x = x, .gain = w->gain, .bias = w->bias,
+                 .n = n, .m = c->d_model};
+    rows_run(&J);
     return o;
 }
 
@@ -471,19 +530,22 @@ typedef struct {
     float scale;
     const float *M;
     const int *lim;
-    float *band; /* bands of MODEL_SDPA_ROWS·nk floats, one per part */
+    float *band; /* nb bands of MODEL_SDPA_ROWS·nk floats, one per thread */
+    int nb;
     float *q[ATTEND_MAX_HEADS], *k[ATTEND_MAX_HEADS], *v[ATTEND_MAX_HEADS],
         *qr[ATTEND_MAX_HEADS], *kr[ATTEND_MAX_HEADS], *o[ATTEND_MAX_HEADS];
 } Heads;
 
-/* Heads part·H/parts .. of one sublayer (tensor_par.h), in band `part`: q, k, v sliced,
- * normed, rotated, then the head's output. */
+/* Heads part·H/parts .. of one sublayer (tensor_par.h), in the running thread's band (parts
+ * claimed by whichever thread is free, tensor_par_dyn): q, k, v sliced, normed, rotated, then
+ * the head's output. */
 static void heads_part(void *ctx, int part, int parts)
 {
     const Heads *J = ctx;
     const ModelConfig *c = J->c;
     int H = c->n_heads, per = (H + parts - 1) / parts, nq = J->nq, nk = J->nk, dh = J->dh;
-    float *band = J->band + (size_t)part * MODEL_SDPA_ROWS * nk;
+    int self = tensor_par_self();
+    float *band = J->band + (size_t)(self < J->nb ? self : 0) * MODEL_SDPA_ROWS * nk;
     for (int h = part * per; h < H && h < (part + 1) * per; h++) {
         float *q = J->q[h], *k = J->k[h], *v = J->v[h];
         tensor_cols(q, J->qa, nq, J->ldq, h * dh, dh);
@@ -554,7 +616,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
     Heads J = {.f = f, .w = w, .c = c, .qa = qa, .ka = ka, .va = va, .ldq = ldq, .ldk = ldk,
                .nq = nq, .nk = nk, .dh = dh, .group = group, .rope = rope, .scale = scale,
-               .M = M, .lim = lim, .band = band};
+               .M = M, .lim = lim, .band = band, .nb = nb};
     for (int h = 0; h < H; h++) { /* the trace's entries, in order */
         J.q[h] = rec(f, T_Q, h, nq, dh);
         J.k[h] = rec(f, T_K, h, nk, dh);
@@ -574,7 +636,10 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     /* the heads over the cores when their attention is large (each head one thread's, whole:
      * the same bits at any thread count) */
     size_t macs = (size_t)nq * nk * dh * H;
-    tensor_par_run(heads_part, &J, macs >= TENSOR_PAR_MIN_MACS && !f->overflow ? (nb < H ? nb : H) : 1);
+    if (macs >= TENSOR_PAR_MIN_MACS && !f->overflow && nb >= tensor_threads())
+        tensor_par_dyn(heads_part, &J, H); /* a head at a time to whichever thread is free */
+    else
+        heads_part(&J, 0, 1);
     concat_tmp = rec(f, T_CONCAT, -1, nq, hd);
     for (int i = 0; i < nq; i++)
         for (int h = 0; h < H; h++)
@@ -594,17 +659,13 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     int d = c->d_model, F = c->d_ff;
     float *hid = rec(f, T_FFN_HIDDEN, -1, n, F);
     proj(f, hid, x, L->w1, n, d, F);
+    RowsJob J = {.op = ROWS_ACT, .c = c, .o = hid, .x = hid, .bias = L->b1, .n = n, .m = F};
     if (c->ffn == FFN_SWIGLU) {
         proj(f, f->scratch, x, L->w3, n, d, F);
-        for (size_t i = 0; i < (size_t)n * F; i++)
-            hid[i] = tensor_silu1(hid[i]) * f->scratch[i];
-    } else {
-        tensor_add_row(hid, L->b1, n, F);
-        if (c->ffn == FFN_RELU)
-            tensor_relu(hid, (size_t)n * F);
-        else
-            tensor_gelu(hid, (size_t)n * F);
+        J.op = ROWS_SWIGLU;
+        J.y = f->scratch;
     }
+    rows_run(&J);
     float *out = rec(f, T_FFN_OUT, -1, n, d);
     proj(f, out, hid, L->w2, n, F, d);
     if (L->b2)
@@ -630,7 +691,8 @@ static const float *sublayer(Fw *f, Sublayer sub, const LayerWeights *L, const f
     else
         y = ffn(f, L, in, n);
     float *r = rec(f, T_RESID, -1, n, c->d_model);
-    tensor_add(r, x, y, (size_t)n * c->d_model);
+    RowsJob J = {.op = ROWS_ADD, .c = c, .o = r, .x = x, .y = y, .n = n, .m = c->d_model};
+    rows_run(&J);
     if (!c->pre_norm)
         return norm(f, T_NORM_OUT, nw, r, n);
     return r;

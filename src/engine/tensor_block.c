@@ -278,7 +278,7 @@ static int run(float *out, const float *a, int lda, const float *b, const uint16
     if (!z && !cpu_has_avx2_fma())
         return 0;
     Job J = {out, a, b, h, lda, dtype, n, k, m, z};
-    tensor_par_run(part_run, &J, tensor_par_parts(n, k, m));
+    tensor_par_dyn(part_run, &J, tensor_par_chunks(n, k, m));
     return 1;
 }
 

@@ -3,12 +3,16 @@
  * Workers are started on the first product that splits and live until exit (an atexit handler
  * stops and joins them, so the process ends with no thread of its own left: valgrind clean);
  * each waits on a condition variable for the next job, runs its part, and reports. The calling
- * thread runs part 0 itself. A part is a range of output columns (whole vector panels), so
- * every element is computed by exactly one thread with its usual chain: the bits do not depend
- * on the thread count (tests/unit/test_stream.c compares 1, 2 and 3 threads). */
+ * thread runs part 0 itself (tensor_par_run), or the products' chunks are claimed one at a time
+ * by whichever thread is free (tensor_par_dyn: on a shared machine a thread that is taken off
+ * its core for a few ms no longer holds up the product while the other waits). A part is a
+ * range of output columns (whole vector panels), so every element is computed by exactly one
+ * thread with its usual chain: the bits do not depend on the thread count or on which thread
+ * took a chunk (tests/unit/test_stream.c compares 1, 2 and 3 threads). */
 #include "tensor_par.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -17,6 +21,7 @@
 
 static int n_threads = -1; /* -1: not chosen yet */
 static _Thread_local int in_part; /* 1 while this thread runs a part: no nesting */
+static _Thread_local int self_id;  /* 0: a calling thread; 1..: the workers */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER, run_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go = PTHREAD_COND_INITIALIZER, done_cv = PTHREAD_COND_INITIALIZER;
 static int n_workers;           /* started */
@@ -27,6 +32,9 @@ static int pending;             /* workers still running the current job */
 static void (*job_fn)(void *ctx, int part, int parts);
 static void *job_ctx;
 static int job_parts;
+static int job_threads;         /* threads taking part: the caller's and workers 1.. */
+static int job_dyn;             /* parts are chunks, claimed in turn by whichever thread is free */
+static atomic_int job_next;     /* the next chunk to claim */
 
 int tensor_threads(void)
 {
@@ -46,6 +54,7 @@ void tensor_set_threads(int n)
 static void *worker(void *arg)
 {
     int id = (int)(intptr_t)arg; /* 1.. */
+    self_id = id;
     unsigned long seen = 0;
     pthread_mutex_lock(&mu);
     for (;;) {
@@ -54,14 +63,18 @@ static void *worker(void *arg)
         if (quitting)
             break;
         seen = gen;
-        if (id >= job_parts)
+        if (id >= job_threads)
             continue;
         void (*fn)(void *, int, int) = job_fn;
         void *ctx = job_ctx;
-        int parts = job_parts;
+        int parts = job_parts, dyn = job_dyn;
         pthread_mutex_unlock(&mu);
         in_part = 1;
-        fn(ctx, id, parts);
+        if (dyn)
+            for (int c; (c = atomic_fetch_add_explicit(&job_next, 1, memory_order_relaxed)) < parts;)
+                fn(ctx, c, parts);
+        else
+            fn(ctx, id, parts);
         in_part = 0;
         pthread_mutex_lock(&mu);
         if (--pending == 0)
@@ -111,31 +124,33 @@ static void after_fork(void)
     in_part = 0;
 }
 
-void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)
+/* Runs the job over `threads` threads (the caller's and threads - 1 workers, started as needed):
+ * fn(ctx, part, parts) for part 0..parts-1, part i on thread i (dyn 0), or each part claimed
+ * by whichever thread is free (dyn 1, threads <= parts). */
+static void run_job(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts, int threads,
+                    int dyn)
 {
-    int t = tensor_threads();
-    if (parts > t)
-        parts = t;
     if (in_part)
-        parts = 1;
-    if (parts > 1) {
+        threads = 1;
+    if (threads > 1) {
         pthread_mutex_lock(&mu);
         static int forks_known;
         if (!forks_known)
             forks_known = pthread_atfork(NULL, NULL, after_fork) == 0 && atexit(stop_workers) == 0;
-        while (forks_known && n_workers < parts - 1) { /* start the missing workers (once per process) */
+        while (forks_known && n_workers < threads - 1) { /* start the missing workers (once per process) */
             int ok = pthread_create(&workers[n_workers], NULL, worker,
                                     (void *)(intptr_t)(n_workers + 1)) == 0;
             if (!ok)
                 break;
             n_workers++;
         }
-        if (parts > n_workers + 1)
-            parts = n_workers + 1;
+        if (threads > n_workers + 1)
+            threads = n_workers + 1;
         pthread_mutex_unlock(&mu);
     }
-    if (parts <= 1) {
-        fn(ctx, 0, 1);
+    if (threads <= 1) {
+        for (int p = 0; p < (dyn ? parts : 1); p++)
+            fn(ctx, dyn ? p : 0, dyn ? parts : 1);
         return;
     }
     /* one job at a time: the calling threads (the player's, a bench's) take turns */
@@ -143,17 +158,49 @@ void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
     pthread_mutex_lock(&mu);
     job_fn = fn;
     job_ctx = ctx;
-    job_parts = parts;
-    pending = parts - 1;
+    job_parts = dyn ? parts : threads;
+    job_threads = threads;
+    job_dyn = dyn;
+    atomic_store_explicit(&job_next, 0, memory_order_relaxed);
+    pending = threads - 1;
     gen++;
     pthread_cond_broadcast(&go);
     pthread_mutex_unlock(&mu);
     in_part = 1;
-    fn(ctx, 0, parts);
+    if (dyn)
+        for (int c; (c = atomic_fetch_add_explicit(&job_next, 1, memory_order_relaxed)) < parts;)
+            fn(ctx, c, parts);
+    else
+        fn(ctx, 0, threads);
     in_part = 0;
     pthread_mutex_lock(&mu);
     while (pending > 0)
         pthread_cond_wait(&done_cv, &mu);
     pthread_mutex_unlock(&mu);
     pthread_mutex_unlock(&run_mu);
+}
+
+int tensor_par_self(void)
+{
+    return self_id;
+}
+
+void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)
+{
+    int t = tensor_threads();
+    run_job(fn, ctx, parts, parts < t ? parts : t, 0);
+}
+
+int tensor_par_chunks(int n, int k, int m)
+{
+    int t = tensor_par_parts(n, k, m);
+    return t > 1 ? t * TENSOR_PAR_CHUNKS : 1;
+}
+
+void tensor_par_dyn(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)
+{
+    int t = tensor_threads();
+    if (parts < 1)
+        parts = 1;
+    run_job(fn, ctx, parts, parts < t ? parts : t, 1);
 }

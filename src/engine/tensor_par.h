@@ -12,6 +12,10 @@
  * work, several times the hand-off. */
 #define TENSOR_PAR_MIN_MACS ((size_t)1 << 22)
 
+/* Chunks per thread of a product split by tensor_par_dyn: a thread the system takes away for a
+ * while (a shared machine) leaves its chunks to the others instead of holding up the product. */
+#define TENSOR_PAR_CHUNKS 4
+
 /* Threads the products may use: ATTEND_THREADS from the environment when set (1 = one thread),
  * else the CPUs online; at most 8. */
 int tensor_threads(void);
@@ -28,5 +32,18 @@ void tensor_par_range(int m, int unit, int part, int parts, int *j0, int *j1);
  * worker thread cannot be started), part 0 on the calling thread, and returns when all are
  * done. Called from inside a part, it runs fn(ctx, 0, 1) there (no nesting). */
 void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts);
+
+/* How many chunks a product of n·k·m multiply-adds is cut into for tensor_par_dyn:
+ * TENSOR_PAR_CHUNKS per thread, or 1 below TENSOR_PAR_MIN_MACS or at one thread. */
+int tensor_par_chunks(int n, int k, int m);
+/* Runs fn(ctx, part, parts) for every part 0..parts-1, each claimed in turn by whichever of
+ * min(parts, tensor_threads()) threads (the caller's and the workers) is free: fn must compute
+ * the same bits whichever thread runs a part (no per-part buffers indexed by thread; a
+ * _Thread_local scratch is fine). One thread: the parts in order on the caller's thread.
+ * Called from inside a part, it runs every part there (no nesting). */
+void tensor_par_dyn(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts);
+/* The running thread's index among the products' threads: 0 for a calling thread, 1.. for the
+ * workers (below tensor_threads() while a part runs): a dyn part's own scratch by thread. */
+int tensor_par_self(void);
 
 #endif

@@ -418,7 +418,7 @@ int tensor_stream_bt_bf16(float *restrict out, const float *restrict a,
     if (n < 1 || k < 8 || k % 8 || m < 1 || !cpu_has_avx512())
         return 0;
     HalfJob J = {out, a, b, n, k, m, sc};
-    tensor_par_run(bt_bf16_part, &J, tensor_par_parts(n, k, m));
+    tensor_par_dyn(bt_bf16_part, &J, tensor_par_chunks(n, k, m));
     return 1;
 }
 
@@ -459,7 +459,7 @@ int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
     if (!z && !cpu_has_avx2_fma())
         return 0;
     Job J = {out, m, lda, a, b, n, k, m, z, 1.0f};
-    tensor_par_run(mm_part, &J, tensor_par_parts(n, k, m));
+    tensor_par_dyn(mm_part, &J, tensor_par_chunks(n, k, m));
     return 1;
 }
 
@@ -493,7 +493,7 @@ int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
     if (!z && !cpu_has_avx2_fma())
         return 0;
     Job J = {out, ldo, k, a, b, n, k, m, z, sc};
-    tensor_par_run(bt_part, &J, tensor_par_parts(n, k, m));
+    tensor_par_dyn(bt_part, &J, tensor_par_chunks(n, k, m));
     return 1;
 }
 

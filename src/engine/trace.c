@@ -335,7 +335,10 @@ int trace_fill_all(const Trace *t)
             macs += (size_t)t->entries[i].rows * t->entries[i].cols;
         }
     FillJob J = {w, first, n};
-    tensor_par_run(fill_part, &J, macs * 16 >= TENSOR_PAR_MIN_MACS ? n : 1);
+    if (macs * 16 >= TENSOR_PAR_MIN_MACS) /* a head at a time to whichever thread is free */
+        tensor_par_dyn(fill_part, &J, n);
+    else
+        fill_part(&J, 0, 1);
     free(first);
     return rc;
 }

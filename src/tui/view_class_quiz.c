@@ -65,27 +65,47 @@ typedef struct {
     int last_answered;
 } ClassQuiz;
 
-/* The per-choice bars in one row ("a) ███ 3   b) █ 1 ✓   c) 0"): bars of at most 8 cells, the
- * counts and the right choice's mark always whole. */
-static void compact_bars(const QuizItem *it, const ClassTally *t, int revealed, int max,
-                         char *line, size_t n)
+/* The per-choice bars packed in rows ("a) ███ 3   b) █ 1 ✓   c) 0"): bars of at most 8 cells,
+ * the counts and the right choice's mark always whole, a choice never split across rows.
+ * Drawn from row y at column x (draw 0: only counted); returns the rows used. */
+static int packed_bars(const QuizItem *it, const ClassTally *t, int revealed, int y, int x,
+                       int w, int draw)
 {
-    size_t o = 0;
-    line[0] = '\0';
-    for (int c = 0; c < it->n_choices && o + 40 < n; c++) {
-        int bar = t->choice[c] * 8 / max;
-        o += (size_t)snprintf(line + o, n - o, "%s%c) ", c ? "   " : "", 'a' + c);
-        for (int k = 0; k < bar && o + 8 < n; k++)
-            o += (size_t)snprintf(line + o, n - o, "%s", ui.utf8 ? "█" : "#");
-        o += (size_t)snprintf(line + o, n - o, "%s%d%s", bar ? " " : "", t->choice[c],
-                              revealed && (it->correct >> c & 1) ? (ui.utf8 ? " ✓" : " [ok]")
-                                                                 : "");
+    int max = 1, rows = 0, used = 0;
+    for (int c = 0; c < it->n_choices; c++)
+        max = t->choice[c] > max ? t->choice[c] : max;
+    char line[600] = "";
+    for (int c = 0; c < it->n_choices; c++) {
+        char item[120];
+        int bar = t->choice[c] * 8 / max, o;
+        o = snprintf(item, sizeof item, "%c) ", 'a' + c);
+        for (int k = 0; k < bar; k++)
+            o += snprintf(item + o, sizeof item - (size_t)o, "%s", ui.utf8 ? "█" : "#");
+        snprintf(item + o, sizeof item - (size_t)o, "%s%d%s", bar ? " " : "", t->choice[c],
+                 revealed && (it->correct >> c & 1) ? (ui.utf8 ? " ✓" : " [ok]") : "");
+        int iw = ui_width(item);
+        if (used && used + 3 + iw > w) { /* the next row */
+            if (draw)
+                ui_put(y + rows, x, w, line);
+            rows++;
+            line[0] = '\0';
+            used = 0;
+        }
+        size_t l = strlen(line);
+        snprintf(line + l, sizeof line - l, "%s%s", used ? "   " : "", item);
+        used += (used ? 3 : 0) + iw;
     }
+    if (used) {
+        if (draw)
+            ui_put(y + rows, x, w, line);
+        rows++;
+    }
+    return rows;
 }
 
 /* The room's counts on the projector: how many answered; once the answers are closed, the
- * distribution (a bar per choice, in one row when the rows below bottom are too few for a
- * row each, or right / wrong and the most given answers). Returns the next row. */
+ * distribution (a bar per choice, or packed in fewer rows when the rows below bottom are too
+ * few for a row each; or right / wrong and the most given answers). Returns the next row. */
 static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom)
 {
     ClassTally t;
@@ -102,18 +122,14 @@ static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom
         int max = 1;
         for (int c = 0; c < it->n_choices; c++)
             max = t.choice[c] > max ? t.choice[c] : max;
-        compact_bars(it, &t, ph == CLASS_REVEALED, max, line, sizeof line);
-        if (bottom - y < it->n_choices && ui_width(line) <= w - 2) { /* too few rows: one */
-            if (y < bottom)
-                ui_put(y++, 5, w - 2, line);
-            return y;
-        }
+        if (bottom - y < it->n_choices) /* too few rows for a bar each: packed */
+            return y + packed_bars(it, &t, ph == CLASS_REVEALED, y, 5, w - 2, 1);
         for (int c = 0; c < it->n_choices && y < bottom; c++) {
             int bar = t.choice[c] * 30 / max, o = 0;
             o += snprintf(line + o, sizeof line - (size_t)o, "%c) ", 'a' + c);
             for (int k = 0; k < bar && o < (int)sizeof line - 8; k++)
                 o += snprintf(line + o, sizeof line - (size_t)o, "%s", ui.utf8 ? "█" : "#");
-            snprintf(line + o, sizeof line - (size_t)o, " %d%s", t.choice[c],
+            snprintf(line + o, sizeof line - (size_t)o, "%s%d%s", bar ? " " : "", t.choice[c],
                      ph == CLASS_REVEALED && (it->correct >> c & 1) ? (ui.utf8 ? " ✓" : " [ok]")
                                                                     : "");
             ui_put(y++, 5, w - 2, line);
@@ -164,6 +180,57 @@ static int draw_scores(ClassRoom *r, int y, int w, int bottom, int full)
     return y;
 }
 
+/* The rows a question's screen keeps below the question, so that nothing a teacher needs
+ * scrolls away: the room's count, its distribution (a row per choice, or packed in fewer rows
+ * when the rows are short), the answer and its explanation whole, the scores; the blank rows
+ * between them go first when rows are short. The question (its grid first) gets the rest. */
+typedef struct {
+    int ans_h, why_h, dist_h, score_h, gap, gap_s, keep;
+    char ansline[1500];  /* "Answer: ..." as shown */
+} Rows;
+
+static void plan_rows(const QuizItem *it, ClassRoom *room, int revealed, int y, int w,
+                      int bottom, Rows *L)
+{
+    static char tr[4096];
+    char line[1800], ans[1400];
+    ClassPhase ph = room ? class_room_phase(room) : CLASS_ASKING;
+    int ans_h = 0, why_h = 0;
+    L->ansline[0] = '\0';
+    if (revealed) {
+        class_room_answer_text(it, ans, sizeof ans);
+        snprintf(line, sizeof line, "Answer: %s", ans);
+        ui_text(line, L->ansline, sizeof L->ansline);
+        ans_h = ui_wrap_lines(L->ansline, w, 4);
+        ui_text(it->explain, tr, sizeof tr);
+        why_h = it->explain[0] ? ui_wrap_lines(tr, w, 6) : 0;
+    }
+    int dist_full = room && ph != CLASS_ASKING ? (it->n_choices ? it->n_choices : 1) : 0;
+    int dist_min = dist_full;
+    if (dist_full > 1) {
+        ClassTally t;
+        class_room_tally(room, &t);
+        dist_min = packed_bars(it, &t, ph == CLASS_REVEALED, 0, 0, w - 2, 0);
+    }
+    int score_h = room && revealed ? 1 + (class_room_names(room) ? 1 : 0) : 0;
+    int below = (room ? 1 : 0) + (revealed ? 1 + ans_h + why_h : 0) + (score_h ? 1 + score_h : 0);
+    int q_h = 1 + ui_wrap_lines(ui_text(it->prompt, tr, sizeof tr), w, 8) + 1 +
+              (it->context[0] ? 3 : 0) + (it->grid_n ? it->grid_n + 2 : 0);
+    for (int c = 0; c < it->n_choices; c++) {
+        snprintf(line, sizeof line, "%c) %s  [ok]", 'a' + c, it->choices[c]);
+        q_h += ui_wrap_lines(ui_text(line, tr, sizeof tr), w - 2, 4);
+    }
+    int dist_h = y + q_h + below + dist_full <= bottom ? dist_full : dist_min;
+    /* short of rows: no blank row above the scores, then none after the counts */
+    int gap_s = score_h && y + q_h + below + dist_h > bottom ? 0 : 1;
+    below -= score_h && !gap_s ? 1 : 0;
+    int gap = room && revealed && y + q_h + below + dist_h > bottom ? 0 : 1;
+    below -= room && revealed && !gap ? 1 : 0;
+    L->ans_h = ans_h, L->why_h = why_h, L->dist_h = dist_h, L->score_h = score_h;
+    L->gap = gap, L->gap_s = gap_s;
+    L->keep = below + dist_h + 1; /* and the blank row below the question */
+}
+
 /* The question for the room: the prompt, the setup the engine answered on (sentence, mask,
  * layer and head), a cell question's weights, the choices whole (wrapped, never cut), with a
  * room the counts, and once revealed the answer by letter and why. At 0:00 the header and a
@@ -182,6 +249,8 @@ static void draw(const ClassQuiz *cqz, long left)
         attron(A_REVERSE);
     ui_fill(0, 0, COLS);
     char right[40];
+    if (revealed || (room && class_room_phase(room) != CLASS_ASKING))
+        left = -1; /* the answers are closed: the countdown is over */
     if (left > 0)
         snprintf(right, sizeof right, "%ld:%02ld ", left / 60, left % 60);
     else if (left == 0)
@@ -220,12 +289,14 @@ static void draw(const ClassQuiz *cqz, long left)
         ui_put(LINES - 2, 1, COLS - 2, tr);
         attrset(A_NORMAL);
     }
-    /* the rows below the question are kept first: the room's count, its distribution (one
-     * row at least), the answer, the scores; the question (its grid first) gets the rest */
+    Rows L;
+    plan_rows(it, room, revealed, y, w, bottom, &L);
     ClassPhase ph = room ? class_room_phase(room) : CLASS_ASKING;
-    int keep = 1 + (revealed ? 1 : 0) + (room ? 2 + (ph != CLASS_ASKING) + (revealed ? 2 : 0) : 0);
+    int keep = L.keep, gap = L.gap, gap_s = L.gap_s, dist_h = L.dist_h, score_h = L.score_h;
+    int ans_h = L.ans_h;
+    const char *ansline = L.ansline;
     int qbottom = bottom - keep > y + 1 ? bottom - keep : y + 1;
-    if (left == 0 && !revealed) {
+    if (left == 0 && !revealed && ph == CLASS_ASKING) {
         attron(COLOR_PAIR(UI_WARN) | A_BOLD);
         ui_put(y++, 3, w, "Time is up: pens down.");
         attrset(A_NORMAL);
@@ -262,24 +333,19 @@ static void draw(const ClassQuiz *cqz, long left)
             clrtoeol();
         }
     }
-    /* the scores' row stays below the answer and its explanation */
-    int abottom = room && revealed ? bottom - 2 : bottom;
-    if (room && y < bottom)
-        y = draw_tally(it, room, y, w, revealed ? abottom - 2 : bottom) + 1;
+    if (room && y < bottom) /* the count, then the distribution in dist_h rows */
+        y = draw_tally(it, room, y, w, y + 1 + dist_h) + gap;
+    int abottom = bottom - (score_h ? gap_s + score_h : 0);
     if (revealed && y < abottom) {
-        char ans[1400];
-        class_room_answer_text(it, ans, sizeof ans);
-        snprintf(line, sizeof line, "Answer: %s", ans);
-        ui_text(line, tr, sizeof tr);
         attron(COLOR_PAIR(UI_ACCENT) | A_BOLD);
-        y += ui_wrap_put(y, 3, w, tr, abottom - y);
+        y += ui_wrap_put(y, 3, w, ansline, abottom - y < ans_h ? abottom - y : ans_h);
         attrset(A_NORMAL);
         ui_text(it->explain, tr, sizeof tr);
-        if (y < abottom)
+        if (it->explain[0] && y < abottom)
             y += ui_wrap_put(y, 3, w, tr, abottom - y);
     }
     if (room && revealed)
-        draw_scores(room, y + 1 < bottom ? y + 1 : bottom - 1, w, bottom, 0);
+        draw_scores(room, y + gap_s < bottom ? y + gap_s : bottom - 1, w, bottom, 0);
 }
 
 /* The room's state for attend notes: the countdown, whether the answer is out, the room's

@@ -1,7 +1,8 @@
 /* view_pair.c - two models side by side on the induction task (the pair widget, probe.h): for
  * the page's model and its "model2", each copy's loss on fresh random repeats, every head's
  * previous-token and induction scores (heads.h) and OV copying score (circuits.h), and each
- * model's guess after the page's sentence. Drawn from a->s->live.probe; nothing computed. */
+ * model's guess after the page's sentence (a model of more than 16 heads: its four best
+ * induction heads). Drawn from a->s->live.probe; nothing computed but that order. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,9 @@
 #include "probe.h"
 #include "ui.h"
 #include "view_explain.h"
+
+/* A model with more than PROBE_ALL_HEADS heads shows this many: its best induction heads. */
+enum { PAIR_ROWS_BIG = 4 };
 
 /* A score in [0, 1]: bold from one half, where the head does the thing. */
 static void score(int y, int x, int w, double v)
@@ -26,19 +30,38 @@ static int column(const ProbeModel *q, const ProbeModel *other, int y, int x, in
 {
     char b[200];
     attron(COLOR_PAIR(UI_ACCENT) | A_BOLD);
-    ui_putf(y++, x, w, "%d layer%s: %s", q->L, q->L == 1 ? "" : "s", q->m->cfg.name);
+    int nh = q->L * q->H, big = nh > PROBE_ALL_HEADS, order[PAIR_ROWS_BIG];
+    int rows = big ? PAIR_ROWS_BIG : nh;
+    int tl = snprintf(b, sizeof b, "%d layer%s: %s", q->L, q->L == 1 ? "" : "s",
+                      q->m->cfg.name);
+    ui_put(y, x, w, b);
     attroff(COLOR_PAIR(UI_ACCENT) | A_BOLD);
-    ui_putf(y, x, w, "loss 1st copy %.2f  2nd ", q->first);
+    if (big && tl < w) /* say the rows are a choice */
+        ui_putf(y, x + tl, w - tl, " (best %d of %d)", rows, nh);
+    y++;
+    int lx = snprintf(b, sizeof b, "loss 1st copy %.2f  2nd ", q->first);
+    ui_put(y, x, w, b);
     snprintf(b, sizeof b, "%.2f", q->second);
     int at = q->second < other->second ? A_BOLD | COLOR_PAIR(UI_ACCENT) : 0;
     attron(at);
-    ui_put(y, x + 24, w - 24, b);
+    ui_put(y, x + lx, w - lx, b);
     attroff(at);
     y++;
+    for (int k = 0; big && k < rows; k++) { /* a big model: its best induction heads */
+        order[k] = -1;
+        for (int i = 0; i < nh; i++) {
+            int taken = 0;
+            for (int j = 0; j < k; j++)
+                taken |= order[j] == i;
+            if (!taken && (order[k] < 0 || q->sc[i].induction > q->sc[order[k]].induction))
+                order[k] = i;
+        }
+    }
     attron(A_DIM);
     ui_putf(y++, x, w, "%-7s%6s%8s%7s", "head", "prev", "induct", "copy");
     attroff(A_DIM);
-    for (int i = 0; i < q->L * q->H && y < bottom; i++, y++) {
+    for (int k = 0; k < rows && y < bottom; k++, y++) {
+        int i = big ? order[k] : k;
         ui_putf(y, x, 7, "L%d.h%d", i / q->H, i % q->H);
         score(y, x + 7, 6, q->sc[i].prev);
         score(y, x + 15, 6, q->sc[i].induction);
@@ -87,9 +110,11 @@ static int pair_need(App *a, int w)
     (void)w;
     const Probe *p = a->s->live.probe;
     int rows = 4;
-    for (int k = 0; p && k < 2; k++)
-        if (p->pair[k].m && p->pair[k].L * p->pair[k].H > rows)
-            rows = p->pair[k].L * p->pair[k].H;
+    for (int k = 0; p && k < 2; k++) {
+        int nh = p->pair[k].m ? p->pair[k].L * p->pair[k].H : 0;
+        nh = nh > PROBE_ALL_HEADS ? PAIR_ROWS_BIG : nh;
+        rows = nh > rows ? nh : rows;
+    }
     return rows + 6;
 }
 

@@ -205,17 +205,21 @@ static void effect_draw(App *a, Rect r)
     snprintf(b, sizeof b, "after \"%s\" (position %d) the top guess is \"%s\": loss %.2f "
              "(−log p)", word(a, a->s->t->src[i]), i, word(a, tg), p->loss[i]);
     title(r, y++, b);
-    snprintf(b, sizeof b, "%-8s%-22s%-16s%s", p->layer >= 0 ? "layer" : "head",
-             "looks hardest at", "push on logit", "loss change knocked out");
-    if (p->layer >= 0) /* one layer's heads: say which, and that l moves */
-        snprintf(b, sizeof b, "L%d (l)  %-22s%-16s%s", p->layer, "looks hardest at",
-                 "push on logit", "loss change knocked out");
+    int ck = p->case_key[i];
+    char on[40], lay[16];
+    snprintf(on, sizeof on, "on \"%.5s\"", ck >= 0 ? word(a, a->s->t->src[ck]) : "?");
+    snprintf(lay, sizeof lay, "L%d (l)", p->layer);
+    /* one layer's heads: say which, and that l moves */
+    snprintf(b, sizeof b, "%-8s%-10s%-21s%-12s%s", p->layer >= 0 ? lay : "head", on,
+             "looks hardest at", "push", "loss change knocked out");
     dim(r, y++, b);
     const ProbeHead *hs = &p->heads[(size_t)i * p->n_heads];
-    int bw = -1, bd = -1, bl = -1;
+    int bw = -1, bd = -1, bl = -1, bk = -1;
     for (int h = 0; h < p->n_heads; h++) {
         if (bw < 0 || hs[h].weight > hs[bw].weight)
             bw = h;
+        if (bk < 0 || hs[h].on_key > hs[bk].on_key)
+            bk = h;
         if (bd < 0 || fabs(hs[h].direct) > fabs(hs[bd].direct))
             bd = h;
         if (bl < 0 || fabs(hs[h].dloss) > fabs(hs[bl].dloss))
@@ -224,20 +228,24 @@ static void effect_draw(App *a, Rect r)
     for (int h = 0; h < p->n_heads && y < r.y + r.h; h++, y++) {
         const ProbeHead *q = &hs[h];
         ui_putf(y, r.x, 8, "L%d.h%d", q->layer, q->head);
+        if (h == bk)
+            attron(A_BOLD);
+        cell(y, r.x + 8, 6, q->on_key, "%5.2f");
+        attroff(A_BOLD);
         if (h == bw)
             attron(A_BOLD);
         char kw[40];
         snprintf(kw, sizeof kw, "\"%.12s\"", q->key >= 0 ? word(a, a->s->t->src[q->key]) : "?");
-        ui_putf(y, r.x + 8, 15, "%-14s", kw);
-        cell(y, r.x + 23, 6, q->weight, "%5.2f");
+        ui_putf(y, r.x + 18, 15, "%-14s", kw);
+        cell(y, r.x + 33, 6, q->weight, "%5.2f");
         attroff(A_BOLD);
         if (h == bd)
             attron(A_BOLD);
-        ui_putf(y, r.x + 30, 14, "%+7.2f", q->direct);
+        ui_putf(y, r.x + 39, 12, "%+7.2f", q->direct);
         attroff(A_BOLD);
         if (h == bl)
             attron(A_BOLD);
-        ui_putf(y, r.x + 46, r.w - 46, "%+7.2f", q->dloss);
+        ui_putf(y, r.x + 51, r.w - 51, "%+7.2f", q->dloss);
         attroff(A_BOLD);
     }
 }

@@ -23,6 +23,10 @@ tpid=$TPID port=$PORT code=$CODE
 check "a port ($port) and a room code ($code)" test -n "$port" -a -n "$code"
 check "question 1 is said, with its setup" wait_file "$OUT" "question 1 of 2: "
 
+# a fourth student in a terminal 60 columns wide, C locale: words wrapped whole, ASCII text
+start 60 24 LANG=C LC_ALL=C XDG_RUNTIME_DIR="$RT" -- class join "127.0.0.1:$port" "$code" --name dee 3>&- # tmux must not hold the FIFO
+expect "Answer with a number" "a student in a terminal (60 columns) sees question 1"
+check "... the prompt wrapped at a space, not in a word" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qx 'weight of query 2 on key 3?'"
 pids=()
 for s in ana:"$a1":"$a2" bob:"$a1":0.5 cyd:0.5:"$a2"; do
     IFS=: read -r name x y <<<"$s"
@@ -32,7 +36,7 @@ for s in ana:"$a1":"$a2" bob:"$a1":0.5 cyd:0.5:"$a2"; do
 done
 echo "wait answered 3" >&3
 check "wait answered 3: the script is held until three answered" wait_file "$OUT" "waited: answered 3" 10
-check "the count: answered 3 of 3 students" grep -qF "answered 3 of 3 students (3 connected)" "$OUT"
+check "the count: answered 3 of 4 students" grep -qF "answered 3 of 4 students (4 connected)" "$OUT"
 check "no results while question 1 is open" test ! -e "$RES"
 echo r >&3
 check "r closes: the distribution (right 2, wrong 1)" wait_file "$OUT" "distribution: right 2, wrong 1"
@@ -41,22 +45,25 @@ check "the results after question 1: 3 answered, 2 right, closed 1" \
     test "$(json "$RES" '(r["closed"], r["questions"][0]["answered"], r["questions"][0]["right"], r["ended"])')" = "(1, 3, 2, False)"
 echo r >&3
 check "r reveals: the answer" wait_file "$OUT" "answer: $a1"
-check "the scores, anonymous" wait_file "$OUT" "Scores: 1 of 1: 2 students; 0 of 1: 1 student"
+check "the scores, anonymous" wait_file "$OUT" "Scores: 1 of 1: 2 students; 0 of 1: 2 students"
+expect "You: no answer." "the terminal's student reads the reveal"
+check "... the explanation in ASCII in the C locale (-inf, not the UTF-8 sign)" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -q 'score is -inf and'"
+keys C-d
 echo n >&3
 check "n: question 2" wait_file "$OUT" "question 2 of 2: "
 echo "wait answered 3" >&3
 check "question 2: three answered" wait_file "$OUT" "waited: answered 3" 10
 printf 'r\nr\nbogus\n' >&3
 check "question 2's distribution" wait_file "$OUT" "distribution: right 2, wrong 1"
-check "the scores after two questions" wait_file "$OUT" "Scores: 2 of 2: 1 student; 1 of 2: 2 students"
+check "the scores after two questions" wait_file "$OUT" "Scores: 2 of 2: 1 student; 1 of 2: 2 students; 0 of 2: 1 student"
 check "an unknown command is named, the room goes on" wait_file "$OUT" 'unknown command "bogus"'
 exec 3>&-
 wait "$tpid"
 rc=$?
 check "end of input ends the room (rc $rc)" test "$rc" -eq 0
-check "the end is said, with the results file" sh -c "grep -qF 'the end: 2 questions, 3 students' '$OUT' && grep -qF 'results in $RES' '$OUT'"
-check "the results at the end: ended, ana 2, bob 1, cyd 1" \
-    test "$(json "$RES" '(r["ended"], sorted((s["name"], s["score"]) for s in r["students"]))')" = "(True, [('ana', 2), ('bob', 1), ('cyd', 1)])"
+check "the end is said, with the results file" sh -c "grep -qF 'the end: 2 questions, 4 students' '$OUT' && grep -qF 'results in $RES' '$OUT'"
+check "the results at the end: ended, ana 2, bob 1, cyd 1, dee 0" \
+    test "$(json "$RES" '(r["ended"], sorted((s["name"], s["score"]) for s in r["students"]))')" = "(True, [('ana', 2), ('bob', 1), ('cyd', 1), ('dee', 0)])"
 for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
 check "every student saw the end" test "$(grep -l "The quiz is over" "$E2E_TMP"/ana "$E2E_TMP"/bob "$E2E_TMP"/cyd | wc -l)" -eq 3
 

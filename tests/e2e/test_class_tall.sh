@@ -45,6 +45,8 @@ for size in "80 24" "100 30"; do
     keys r
     expect "Scores: 2 of 2: 1 student" "$1x$2: question 2 revealed: the scores line is on the screen"
     check "$1x$2: the answer, then the scores below it" below "Answer: $letter)" "Scores:"
+    check "$1x$2: the explanation whole, between the answer and the scores" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | tr -s ' \n' '  ' | grep -qE 'Answer: $letter\) .* A causal row keeps every key up to and including its own position: 0 to 5, six keys\. +Scores:'"
+    check "$1x$2: how to join is still on the screen" sh -c "tmux -L '$E2E_SOCK' capture-pane -p -t main | grep -qF 'attend class join 127.0.0.1:$port $code'"
     [ "$1" = 80 ] && screen >"$E2E_TMP/revealed80"
     keys n
     expect "The end: 2 questions, 1 student." "$1x$2: the end"

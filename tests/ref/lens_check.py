@@ -542,22 +542,31 @@ def effect_check(M, model_args, page, sent, what):
                        capture_output=True, text=True, timeout=600, env=env)
     shutil.rmtree(state, ignore_errors=True)
     blocks = re.findall(r'Attention vs effect after "(.*?)" \(position (\d+)\): the top guess is "(.*?)", '
-                        r'loss (-?[\d.]+).*?\n(?:Layer \d+\'s heads\.\n)?Each head.*?\n((?:L\d+\.h\d+: .*\n)+)',
-                        p.stdout)
+                        r'loss (-?[\d.]+).*?\n(?:Layer \d+\'s heads\.\n)?Each head.*?its weight on ".*?" \(position '
+                        r'(\d+).*?\n((?:L\d+\.h\d+: .*\n)+)', p.stdout)
     check(len(blocks) == n, "%s: the effect widget reads at each of the %d positions in plain mode (%d read)"
           % (what, n, len(blocks)))
     ref = forward(M, ids)
     worst, bad = 0.0, ""
-    for _, pos, _, loss, rows in blocks:
-        i = int(pos)
+    for _, pos, _, loss, ckey, rows in blocks:
+        i, ck = int(pos), int(ckey)
+        earlier = [j for j in range(i) if ids[j] == ids[i]]
+        if earlier and ck != earlier[-1] + 1:
+            bad = "position %d: the case key is %d, not the token after the earlier occurrence %d" % (
+                i, ck, earlier[-1] + 1)
         lp = torch.log_softmax(ref["logits"][i], -1)
         tok = int(torch.argmax(lp).item())
         base = -lp[tok].item()
         worst = max(worst, abs(base - float(loss)))
         parts = ref_parts(M, ref, ids, tok, i)
-        for m in re.finditer(r'L(\d+)\.h(\d+): looks at ".*?" ([\d.]+); push ([-+][\d.]+); knocked out ([-+][\d.]+)\.',
-                             rows):
-            l, h, w, push, dl = int(m.group(1)), int(m.group(2)), float(m.group(3)), float(m.group(4)), float(m.group(5))
+        for m in re.finditer(r'L(\d+)\.h(\d+): looks at ".*?" ([\d.]+); on ".*?" ([\d.]+); push ([-+][\d.]+); '
+                             r'knocked out ([-+][\d.]+)\.', rows):
+            l, h, w, on, push, dl = (int(m.group(1)), int(m.group(2)), float(m.group(3)), float(m.group(4)),
+                                     float(m.group(5)), float(m.group(6)))
+            worst = max(worst, abs(ref["weights"][l][h][i][ck].item() - on))
+            if abs(ref["weights"][l][h][i][ck].item() - on) > 0.0055:
+                bad = "position %d L%d.h%d: weight on key %d %.3f (reference %.3f)" % (
+                    i, l, h, ck, on, ref["weights"][l][h][i][ck].item())
             dh = M["dh"]
             zero = torch.zeros(n, dh, dtype=torch.float64)
             ko = forward(M, ids, patch=(l, h, zero))
@@ -568,7 +577,8 @@ def effect_check(M, model_args, page, sent, what):
                 bad = "position %d L%d.h%d: loss change %+.3f (reference %+.3f), weight %.3f (%.3f), push %+.3f (%+.3f)" % (
                     i, l, h, dl, want, w, peak, push, parts["L%d.h%d" % (l, h)])
             worst = max(worst, e)
-    check(blocks and not bad, "%s: every head's weight, push and loss change knocked out, at every position, "
+    check(blocks and not bad, "%s: every head's peak weight, weight on the row's case key, push and loss change "
+          "knocked out, at every position, "
           "as the reference's (to the 2 decimals shown; max diff %.4f)%s" % (what, worst, (" " + bad) if bad else ""))
 
 
@@ -598,7 +608,7 @@ def opened_check(d, what, tmp):
     env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
     pages = {}
     for lesson, page in (("what-a-head-does", 1), ("what-a-head-does", 2), ("what-a-head-does", 5),
-                         ("one-layer-or-two", 3)):
+                         ("one-layer-or-two", 2), ("one-layer-or-two", 3)):
         q = subprocess.run([ATTEND, "--plain", "--model", d, "--lesson", lesson, "--page", str(page)],
                            input="q\n", capture_output=True, text=True, timeout=600, env=env)
         pages[(lesson, page)] = q.stdout
@@ -616,6 +626,14 @@ def opened_check(d, what, tmp):
           "%s: lesson 22 page 1 names attend heads' strongest induction head L%d.h%d (%.3f)%s" % (
               what, best["layer"], best["head"], best["induction"],
               ", and says it is none" if best["induction"] < 0.3 else ""))
+    cj = subprocess.run([ATTEND, "heads", "--model", d, "--circuits", "--format", "json"], capture_output=True,
+                        text=True)
+    circ = json.loads(cj.stdout)["circuits"] if cj.returncode == 0 else []
+    m = re.search(r"copying score \(.*?\) is (-?\d+\.\d+)", pages[("one-layer-or-two", 2)])
+    want = [c["copying"] for c in circ if (c["layer"], c["head"]) == (best["layer"], best["head"])]
+    check(m and want and abs(float(m.group(1)) - want[0]) <= 0.005,
+          "%s: lesson 23 page 2 gives the induction head's copying score, attend heads --circuits' %s" % (
+              what, want[0] if want else None))
     m = re.search(r"yours gets ([\d.]+) against ([\d.]+) on the first", pages[("one-layer-or-two", 3)])
     check(m and abs(float(m.group(1)) - H["loss_second_copy"]) <= 0.005
           and abs(float(m.group(2)) - H["loss_first_copy"]) <= 0.005,

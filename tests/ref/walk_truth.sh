@@ -69,5 +69,50 @@ has "L21p3 intact: the induction head finds it" "its largest share." "$out"
 out=$(plain 'l\nq\n' induction-heads 2 | now)
 hasnt "L21p2 on layer 1" "Press l to see layer 1" "$out"
 
+# Masked cells were "dotted" / "dots" in the prose of lessons 1, 7 and 8, but the ASCII player
+# (LANG=C, --ascii) draws them as "x": the prose now names what every mode shows, a cell with
+# no number
+for lp in "why-attention 2 q" "why-attention 3 q" "causal-mask 1 q" "causal-mask 1 m" \
+          "padding-mask 1 q" "padding-mask 1 d"; do
+    set -- $lp
+    out=$(printf '%b' "$3\nq\n" | LANG=C LC_ALL=C "$A" --plain --lesson "$1" --page "$2" 2>&1)
+    if grep -qiE '\bdot(s|ted)\b' <<<"$out"; then bad "$1 p$2 after $3: says dots: $(grep -oiE '[^.]*\bdot(s|ted)\b[^.]*' <<<"$out" | head -1)"; else ok; fi
+done
+
+# plain mode's goto to a page that is not there named no value ("Type goto and a page number
+# from 1 to 6"): it says which page of which lesson, as the player's G does
+out=$(plain 'goto 99\ngoto causal-mask:9\ngoto abc\nq\n' causal-mask 1)
+has "plain goto 99" 'No page "99" in lesson causal-mask' "$out"
+has "plain goto causal-mask:9" 'No page "9" in lesson causal-mask' "$out"
+has "plain goto abc" 'No page "abc" in lesson causal-mask' "$out"
+
+# E on an encoder-decoder page announced 'sentence "le chien mange", 3 tokens: the new sentence
+# has 6 tokens' (the English's count): it counts the decoder's sentence now
+out=$(plain 'E le chien mange\nq\n' cross-attention 4)
+has "L12p4 E: the decoder's count" "the new decoder sentence has 3 tokens" "$out"
+hasnt "L12p4 E: not the encoder's count" "the new sentence has 6 tokens" "$out"
+# The learner's prose named a heatmap's heavy cell by colour: "brighter means more weight" (no
+# brightness with NO_COLOR=1, where shade glyphs carry it) and "each row's darkest cell" (the
+# heaviest cell is the brightest, yellow, in colour): prose and questions say weight or shade
+bad_words=$(python3 - <<'PY'
+import json, glob, re
+hits = []
+def walk(o, where):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k != "notes":
+                walk(v, where + "." + k)
+    elif isinstance(o, list):
+        for i, v in enumerate(o):
+            walk(v, "%s[%d]" % (where, i))
+    elif isinstance(o, str) and re.search(r"\b(brighter|brightest|darker|darkest)\b", o):
+        hits.append(where)
+for f in sorted(glob.glob("lessons/*.json")):
+    walk(json.load(open(f)), f)
+print(" ".join(hits))
+PY
+)
+if [ -z "$bad_words" ]; then ok; else bad "prose or questions name a cell by brightness: $bad_words"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -123,6 +123,15 @@ static void effect(const Model *m)
                       fabs(wt->data[(size_t)i * wt->cols + q->key] - q->weight) < 1e-9,
                       "peak weight and key");
                 CHECK(!isnan(q->direct), "a push for every head");
+                int ck = p->case_key[i], after = -1;
+                for (int j = i - 1; j >= 0 && after < 0; j--)
+                    if (r.io.tr.t->src[j] == r.io.tr.t->src[i])
+                        after = j + 1;
+                CHECK(ck >= 0 && ck <= i && (after < 0 || ck == after),
+                      "row %d's case key %d: the token after the earlier occurrence (%d)", i, ck,
+                      after);
+                CHECK(wt && ck >= 0 && wt->data[(size_t)i * wt->cols + ck] == q->on_key,
+                      "L%d.h%d's weight on row %d's case key", l, h, i);
             }
         }
     trace_free(k);
