@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # class_bench.sh - builds bench/class_bench.c against the objects of $BUILD (make bench builds
 # them) and runs it: the classroom server's CPU per question and its memory, early and late in
-# a 200-question quiz with 100 students on the loopback (flat when nothing grows).
+# a 120-question quiz with 100 students on the loopback (flat when nothing grows).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}

@@ -207,8 +207,9 @@ static int word_command(Plain *p, const char *cmd, const char *arg)
             plain_sayf(p, "%s; lessons lists them.", why);
             return 1;
         }
-        p->s->only_lesson = NULL;
-        plain_open(p, i, 0);
+        Change ch; /* as the player's lesson menu: at its resume page, the course whole again */
+        session_open_lesson(p->s, i, &ch);
+        plain_page_change(p, &ch);
         return 1;
     }
     if (!strcmp(cmd, "cell") || !strcmp(cmd, "swap")) {

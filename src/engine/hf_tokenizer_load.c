@@ -19,9 +19,7 @@ void hf_tok_free(HfTok *t)
         return;
     strmap_free(&t->vocab);
     strmap_free(&t->merges);
-    for (int i = 0; i < t->n_ids; i++)
-        free(t->id_tok[i]);
-    free(t->id_tok);
+    free(t->id_tok); /* its strings are the vocab map's keys */
     for (int i = 0; i < t->n_steps; i++)
         pcre2_code_free(t->steps[i].re);
     for (int i = 0; i < t->n_norms; i++) {
@@ -50,8 +48,10 @@ static int tok_add(HfTok *t, const char *s, int id, const char *fname, char *err
         t->id_tok = nt;
         t->n_ids = n;
     }
-    if (strmap_put(&t->vocab, s, strlen(s), id, NULL) < 0) goto oom;
-    if (!t->id_tok[id] && !(t->id_tok[id] = strdup(s))) goto oom;
+    int at = strmap_put(&t->vocab, s, strlen(s), id, NULL);
+    if (at < 0) goto oom;
+    if (!t->id_tok[id])
+        t->id_tok[id] = t->vocab.keys[at]; /* the map's copy: kept as long as the map */
     return 0;
 oom:
     snprintf(err, errlen, "%s: out of memory", fname);
@@ -73,7 +73,7 @@ static int add_merge(HfTok *t, const char *a, const char *b, int rank, const cha
         snprintf(err, errlen, "%s: merges[%d] has an empty side", fname, rank);
         return -1;
     }
-    char *key = malloc(la + lb + 2);
+    char small[256], *key = la + lb + 2 <= sizeof small ? small : malloc(la + lb + 2);
     if (!key) {
         snprintf(err, errlen, "%s: out of memory", fname);
         return -1;
@@ -82,7 +82,8 @@ static int add_merge(HfTok *t, const char *a, const char *b, int rank, const cha
     key[la] = (char)0xff;
     memcpy(key + la + 1, b, lb + 1);
     int rc = strmap_put(&t->merges, key, la + lb + 1, rank, NULL);
-    free(key);
+    if (key != small)
+        free(key);
     if (rc < 0) {
         snprintf(err, errlen, "%s: out of memory", fname);
         return -1;
@@ -314,6 +315,11 @@ static int read_model(HfTok *t, const cJSON *mo, const char *fname, char *err, s
                  !cJSON_IsObject(vocab) || !vocab->child ? "vocab" : "merges");
         return -1;
     }
+    if (strmap_reserve(&t->vocab, cJSON_GetArraySize(vocab), 0) ||
+        strmap_reserve(&t->merges, cJSON_GetArraySize(merges), 0)) {
+        snprintf(err, errlen, "%s: out of memory", fname);
+        return -1;
+    }
     cJSON_ArrayForEach(it, vocab) {
         if (!cJSON_IsNumber(it)) {
             snprintf(err, errlen, "%s: model.vocab[\"%.60s\"] is not a number", fname, it->string);
@@ -448,6 +454,16 @@ int hf_tok_load_gpt2(HfTok **out, const char *vocab_json, const char *merges_txt
     if (!rc && (!cJSON_IsObject(v) || !v->child)) {
         snprintf(err, errlen, "%s: not an object of token: id", vocab_json);
         rc = -1;
+    }
+    if (!rc) { /* one allocation for the tables: the keys' count, their bytes within the files' */
+        int lines = 0;
+        for (const char *q = text; q && *q; q++)
+            lines += *q == '\n';
+        if (strmap_reserve(&t->vocab, cJSON_GetArraySize(v), 0) ||
+            strmap_reserve(&t->merges, lines + 1, len)) {
+            snprintf(err, errlen, "%s: out of memory", merges_txt);
+            rc = -1;
+        }
     }
     if (!rc)
         cJSON_ArrayForEach(it, v) {

@@ -283,7 +283,7 @@ static void dump_line(const char *line, void *ctx)
 
 void keys_dump(FILE *f)
 {
-    fprintf(f, "# attend --keys: the player's key table (src/tui/keys.c), tab-separated\n"
+    fprintf(f, "# attend --keys: the player's key table (src/session/keys.c), tab-separated\n"
                "# map NAME SECTION         (SECTION: its title in ?; + under the one above; - "
                "not in ?: named on its own overlay)\n"
                "# help NAME ROW LINE       (the ? line(s) of row ROW)\n"

@@ -466,6 +466,13 @@ int session_goto(Session *s, const char *spec, int keep_only, Change *ch)
     return session_open(s, lesson, (int)pn - 1, ch);
 }
 
+int session_open_lesson(Session *s, int lesson, Change *ch)
+{
+    if (lesson >= 0 && lesson < s->course.n_lessons && lesson != s->lesson)
+        s->only_lesson = NULL;
+    return session_open(s, lesson, session_resume_page(s, lesson), ch);
+}
+
 int session_resume_page(const Session *s, int lesson)
 {
     if (lesson < 0 || lesson >= s->course.n_lessons || !s->prog_ok)

@@ -251,6 +251,10 @@ const Model *session_opened_model(const Session *s);
 int session_goto(Session *s, const char *spec, int keep_only, Change *ch);
 /* Shows widget w on model m outside any course (m and w must outlive s). 0, or -1. */
 int session_use(Session *s, const Model *m, const Widget *w);
+/* Opens lesson as the lesson menu and plain mode's "lesson ID" do: at session_resume_page;
+ * another lesson than the current one makes the course whole again (--lesson no longer keeps
+ * paging inside one). ch and the result as session_open's. */
+int session_open_lesson(Session *s, int lesson, Change *ch);
 /* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
  * progress file was left in, else its first page not yet seen, else 0. */
 int session_resume_page(const Session *s, int lesson);

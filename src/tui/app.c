@@ -236,11 +236,6 @@ void app_open(App *a, int lesson, int page)
     app_open_done(a, &ch);
 }
 
-int app_resume_page(const App *a, int lesson)
-{
-    return session_resume_page(a->s, lesson);
-}
-
 void app_turn(App *a, int dir)
 {
     Change ch;

@@ -200,9 +200,6 @@ void app_turn(App *a, int dir);
 /* After the Session opened a page, or refused to (ch): the player's words for it, and the
  * view's viewport starts again when a page opened. */
 void app_open_done(App *a, const Change *ch);
-/* The page the lesson menu opens a lesson at: the saved page when it is the lesson the
- * progress file was left in, else its first page not yet seen, else 0. */
-int app_resume_page(const App *a, int lesson);
 /* Starts the widget of the current page from its start state. */
 void app_reset_widget(App *a);
 /* Words a Change of the Session into the status line (app_words.c): the player's wording

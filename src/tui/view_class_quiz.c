@@ -129,7 +129,7 @@ static int draw_tally(const QuizItem *it, ClassRoom *r, int y, int w, int bottom
             o += snprintf(line + o, sizeof line - (size_t)o, "%c) ", 'a' + c);
             for (int k = 0; k < bar && o < (int)sizeof line - 8; k++)
                 o += snprintf(line + o, sizeof line - (size_t)o, "%s", ui.utf8 ? "█" : "#");
-            snprintf(line + o, sizeof line - (size_t)o, " %d%s", t.choice[c],
+            snprintf(line + o, sizeof line - (size_t)o, "%s%d%s", bar ? " " : "", t.choice[c],
                      ph == CLASS_REVEALED && (it->correct >> c & 1) ? (ui.utf8 ? " ✓" : " [ok]")
                                                                     : "");
             ui_put(y++, 5, w - 2, line);

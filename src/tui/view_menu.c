@@ -124,11 +124,10 @@ static int menu_key(App *a, Request req, int k)
         }
         int sel = m->sel;
         app_overlay_close(a);
-        if (sel != a->s->lesson) {
-            /* --lesson ID kept paging inside that lesson; choosing another lesson here
-             * opens it, and the course is whole again */
-            a->s->only_lesson = NULL;
-            app_open(a, sel, app_resume_page(a, sel));
+        if (sel != a->s->lesson) { /* the course is whole again (session_open_lesson) */
+            Change ch;
+            session_open_lesson(a->s, sel, &ch);
+            app_open_done(a, &ch);
         }
         break;
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_keys.sh - the player's one key table (src/tui/keys.c, printed by `attend --keys`) on
+# test_keys.sh - the player's one key table (src/session/keys.c, printed by `attend --keys`) on
 # screen: every key it binds is named in its help line (aliases excepted, and listed as such;
 # tests/unit/test_keys.c proves the table itself in milliseconds), the `?` overlay on screen
 # is exactly the table's help and pages at 80x24, x exports. test_keys_footers.sh (make

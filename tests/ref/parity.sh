@@ -61,6 +61,14 @@ for course in lessons tests/fixtures/parity-train "$tmp/replay"; do
     pass=$((pass + ${p:-0})) fail=$((fail + ${f%% failed*}))
     [ -n "$last" ] || fail=$((fail + 1))
 done
+# parity --long's walk (the course's own runs, tests/e2e/test_parity_long.sh in make
+# test-long) on the short runs: t once a page, the two runs' weights compared bit for bit
+out=$("$P" --long tests/fixtures/parity-train 2>/dev/null)
+last=$(grep -oE '^[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n 1)
+p=${last%% passed*} f=${last#*passed, }
+pass=$((pass + ${p:-0})) fail=$((fail + ${f%% failed*}))
+[ -n "$last" ] || { fail=$((fail + 1)); echo "FAIL - parity --long printed no count"; }
+grep -q "^FAIL" <<<"$out" && echo "$out"
 # what went wrong opening a page is data (Change.issues), said by both front ends: progress
 # that cannot be saved (its lock is a directory), in a state directory of its own
 mkdir -p "$tmp/nosave/attend/progress.json.lock"

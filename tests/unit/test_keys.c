@@ -1,4 +1,4 @@
-/* test_keys.c - the player's key table (src/tui/keys.c) without a terminal: every named
+/* test_keys.c - the player's key table (src/session/keys.c) without a terminal: every named
  * binding's key is spelled in its help line; every binding is reachable (some page state makes
  * keys_lookup return it, so no row is shadowed by another); the `?` help fits its width and
  * cuts nothing, in UTF-8 and in ASCII; a demo script can name every key it binds and reads the

@@ -81,9 +81,39 @@ static void test_utf8(void)
           "continuation bytes");
 }
 
+/* strmap_reserve: the tables sized once (no growth after), keys kept across the key blocks,
+ * reserve after puts keeps what is there, and a key longer than any block. */
+static void test_reserve(void)
+{
+    StrMap m = {0};
+    CHECK(strmap_put(&m, "first", 5, 1, NULL) == 0, "a key before the reserve");
+    CHECK(strmap_reserve(&m, 20000, 100000) == 0 && m.cap >= 20000 && m.tcap > 40000,
+          "room for 20000 keys: cap %d, %d slots", m.cap, m.tcap);
+    int cap = m.cap, tcap = m.tcap, bad = 0;
+    char k[48];
+    for (int i = 1; i < 20000; i++) {
+        snprintf(k, sizeof k, "key number %d with some length", i);
+        bad += strmap_put(&m, k, strlen(k), i, NULL) != i;
+    }
+    CHECK(bad == 0 && m.cap == cap && m.tcap == tcap, "20000 keys put without growing "
+          "(%d bad, cap %d -> %d, slots %d -> %d)", bad, cap, m.cap, tcap, m.tcap);
+    static char big[100000];
+    memset(big, 'x', sizeof big - 1);
+    CHECK(strmap_put(&m, big, sizeof big - 1, 42, NULL) == 20000 &&
+          strmap_get(&m, big, sizeof big - 1) == 42, "a key of 99999 bytes");
+    for (int i = 1; i < 20000; i++) {
+        snprintf(k, sizeof k, "key number %d with some length", i);
+        bad += strmap_get(&m, k, strlen(k)) != i || strcmp(m.keys[i], k) != 0;
+    }
+    CHECK(bad == 0 && strmap_get(&m, "first", 5) == 1 && strcmp(m.keys[0], "first") == 0,
+          "every key still there after the big one: %d bad", bad);
+    strmap_free(&m);
+}
+
 int main(void)
 {
     test_strmap();
+    test_reserve();
     test_utf8();
     return t_done("strmap");
 }
