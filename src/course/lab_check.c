@@ -181,8 +181,9 @@ static int judge_run(LabCheck *c, const LabRunOut *r, double timeout, const char
 {
     if (r->timed_out)
         snprintf(c->problem, sizeof c->problem,
-                 "%s was stopped after %.0f s: the time limit (an endless loop? a very slow "
-                 "one? --timeout SECONDS gives it longer)", what, timeout);
+                 "%s was stopped after %.*f s: the time limit (an endless loop? a very slow "
+                 "one? --timeout SECONDS gives it longer)", what,
+                 timeout == (double)(long)timeout ? 0 : 1, timeout);
     else if (r->out_over)
         snprintf(c->problem, sizeof c->problem,
                  "%s printed more than %zu KiB and was stopped (a print in a loop?)", what,

@@ -108,6 +108,7 @@ hostile syntax.py "SyntaxError" 2
 hostile nofunc.py "defines no function attention" 2
 hostile imports.py "ModuleNotFoundError" 2
 hostile loop.c "stopped after 1 s" 1 1
+hostile loop.c "stopped after 0.5 s" 1 0.5  # a fraction of a second read "0 s"
 hostile broken.c "could not compile" 2
 out=$("$A" lab check attention $L/hostile/raises.py --no-torch 2>&1)
 if LC_ALL=C grep -q $'\x1b' <<<"$out"; then bad "an escape character reached the terminal"; else ok; fi
