@@ -281,8 +281,8 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(CORE_OBJ)
 # the lesson harness shares models loaded once (see tests/fuzz/fuzz_lesson.c)
 FUZZ_WRAP_lesson := -Wl,--wrap=model_load,--wrap=model_free
 # the demo/lecture-plan harness checks key names with the tui's curses-free key table
-FUZZ_WRAP_demo := -Isrc/session build-fuzz/session/keys.o build-fuzz/session/ui_text.o
-build-fuzz/fuzz_demo: build-fuzz/session/keys.o build-fuzz/session/ui_text.o
+FUZZ_WRAP_demo := -Isrc/session build-fuzz/session/keys.o build-fuzz/session/keys_help.o build-fuzz/session/ui_text.o
+build-fuzz/fuzz_demo: build-fuzz/session/keys.o build-fuzz/session/keys_help.o build-fuzz/session/ui_text.o
 # tokenizer.json's normalizers and pre-tokenizers: every input within 2 s and 512 MB (the
 # tokenizer's limits per sentence make each cheap; tests/fuzz/fuzz_hf_pretok.c)
 FUZZ_LIMITS_hf_pretok := -timeout=2 -rss_limit_mb=512 -malloc_limit_mb=256
