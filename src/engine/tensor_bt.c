@@ -102,9 +102,9 @@ AVX512_INLINE __m512 fold2(__m512 x, __m512 y)
  * + w). a: the first token's unpacked row (rows k apart) for the k mod 8 tail. pf: a prefetch
  * cursor (the next group's weights into L2) advanced one line per step while below pfend. */
 AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, size_t aps,
-                        const float *restrict wp, float *restrict acc, const float *restrict a,
-                        int k, int s0, int s1, int P, int nt, int nw, float sc, const char **pf,
-                        const char *pfend)
+                        const float *restrict wp, const float *const *wr, float *restrict acc,
+                        const float *restrict a, int k, int s0, int s1, int P, int nt, int nw,
+                        float sc, const char **pf, const char *pfend)
 {
     int k8 = k / 8;
     __m512 c[PP][WC];
@@ -126,7 +126,8 @@ AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, 
         const float *ws = wp + (size_t)s * (8 * WC);
 #pragma GCC unroll 8
         for (int w = 0; w < WC; w++) {
-            __m512 wv = _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(ws + 8 * w))));
+            const float *src = wr ? wr[w] + 8 * (size_t)s : ws + 8 * w;
+            __m512 wv = _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(src))));
 #pragma GCC unroll 3
             for (int q = 0; q < P; q++)
                 c[q][w] = _mm512_add_ps(c[q][w], _mm512_mul_ps(av[q], wv));
@@ -159,7 +160,8 @@ AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, 
                 int tt = t + ((L >> 2) & 1), w = (L & 3) + 4 * (L >> 3);
                 if (tt >= nt || w >= nw)
                     continue;
-                const float *ar = a + (size_t)tt * k + 8 * k8, *br = wp + ((size_t)(s1 - s0) * WC + w) * 8;
+                const float *ar = a + (size_t)tt * k + 8 * k8;
+                const float *br = wr ? wr[w] + 8 * (size_t)k8 : wp + ((size_t)(s1 - s0) * WC + w) * 8;
                 float e = lane[L];
                 for (int p = 0; p < k - 8 * k8; p++)
                     e += ar[p] * br[p];
@@ -247,9 +249,16 @@ AVX512 static void run_block(const Job *J, int i0, int i1, int j0, int j1, float
         /* the next group's rows, from memory into L2 while this group is computed */
         const char *pf = base + (size_t)min_i(j + WC, m) * k * esz;
         const char *pfend = base + (size_t)min_i(j + 2 * WC, m) * k * esz;
+        /* float32 rows read where they are when whole (k <= KS·8) and not 4 KB apart (all 8
+         * rows of a group in one L1 set): no packing */
+        const float *wr[WC];
+        int direct = J->b && ks >= k8 && nw == WC && k % 1024 != 0;
+        for (int w = 0; direct && w < WC; w++)
+            wr[w] = J->b + (size_t)(j + w) * k;
         for (int s0 = 0; s0 < k8; s0 += ks) {
             int s1 = min_i(s0 + ks, k8);
-            pack_rows(wp, J->b, J->h, J->dtype, k, j, nw, s0, s1);
+            if (!direct)
+                pack_rows(wp, J->b, J->h, J->dtype, k, j, nw, s0, s1);
             /* tiles of PP pairs; the last few pairs split into tiles of 2 rather than 1 */
             for (int q = 0; q < pairs;) {
                 int left = pairs - q, P = left >= PP + 1 || left == PP ? PP : left == 4 ? 2 : left;
@@ -258,12 +267,12 @@ AVX512 static void run_block(const Job *J, int i0, int i1, int j0, int j1, float
                 const float *ap = pk + (size_t)q * aps + 16 * (size_t)s0;
                 const float *ar = J->a + (size_t)t * k;
                 int nt = min_i(2 * P, i1 - t);
-                if (P == 3)
-                    tile(o, J->ldo, ap, aps, wp, ac, ar, k, s0, s1, 3, nt, nw, J->sc, &pf, pfend);
-                else if (P == 2)
-                    tile(o, J->ldo, ap, aps, wp, ac, ar, k, s0, s1, 2, nt, nw, J->sc, &pf, pfend);
+#define TILE(PN, WR) tile(o, J->ldo, ap, aps, wp, WR, ac, ar, k, s0, s1, PN, nt, nw, J->sc, &pf, pfend)
+                if (direct)
+                    P == 3 ? TILE(3, wr) : P == 2 ? TILE(2, wr) : TILE(1, wr);
                 else
-                    tile(o, J->ldo, ap, aps, wp, ac, ar, k, s0, s1, 1, nt, nw, J->sc, &pf, pfend);
+                    P == 3 ? TILE(3, NULL) : P == 2 ? TILE(2, NULL) : TILE(1, NULL);
+#undef TILE
                 q += P;
             }
         }
