@@ -5,7 +5,9 @@
  *   bt_bench [--trials T] [--threads N] [--n 33,64,...] [--shapes gpt2,qwen,qk,all]
  *            [--mcap M] [--ab "X=1,X=2"] [--peak]
  * --mcap: at most M weight rows (short trials: their best is the undisturbed speed on a shared
- * machine); --ab: environment settings put in turn, one per trial, each timed apart.
+ * machine); --ab: environment settings put in turn, one per trial, each timed apart
+ * (BT_QK_MINE=1: the maps' fill shape, k = 64, through tensor_bt.c instead of tensor.c's
+ * kernel, which takes it in the forward).
  * Per shape and n, one line: GFLOP/s by the process's CPU time per thread (best and median of
  * T trials), by wall time (best), a hash of the whole output (an old build's must match) and
  * "ref=ok" when sampled elements (every token, a spread of weight rows) equal the scalar
@@ -20,6 +22,7 @@
 
 #include "cpu.h"
 #include "tensor.h"
+#include "tensor_bt.h"
 #include "tensor_par.h"
 
 static double now(clockid_t id)
@@ -132,6 +135,8 @@ static void run(const Shape *S, int n, int trials, int mcap)
         tensor_widen(w, h, TENSOR_BF16, wk);
     }
     int nv = nvar ? nvar : 1;
+    /* BT_QK_MINE=1: the maps' fill shape (k = 64, below tensor_stream.h's threshold) through
+     * tensor_bt.c directly, to see whether it would pay there */
     double *cpu = malloc(sizeof(double) * (size_t)trials * nv), best_wall[8];
     for (int v = 0; v < nv; v++)
         best_wall[v] = 1e30;
@@ -139,9 +144,12 @@ static void run(const Shape *S, int n, int trials, int mcap)
         for (int v = 0; v < nv; v++) {
             if (nvar)
                 set_variant(v);
+            int mine = getenv("BT_QK_MINE") && atoi(getenv("BT_QK_MINE"));
             double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
             if (h)
                 tensor_matmul_bt_half(out, a, h, TENSOR_BF16, n, k, m, S->sc);
+            else if (!S->m && mine && tensor_bt_matmul(out, m, a, w, n, k, m, S->sc))
+                ;
             else
                 tensor_matmul_bt_scaled(out, a, w, n, k, m, S->sc);
             double c1 = now(CLOCK_PROCESS_CPUTIME_ID), w1 = now(CLOCK_MONOTONIC);
