@@ -73,9 +73,9 @@ AVX512 static void pack_pairs(float *restrict pk, size_t aps, const float *restr
         const float *r0 = a + (size_t)(2 * q) * k, *r1 = a + (size_t)min_i(2 * q + 1, n - 1) * k;
         float *o = pk + (size_t)q * aps;
         for (int s = 0; s < k8; s++) {
+            __m256d hi = _mm256_castps_pd(_mm256_loadu_ps(r1 + 8 * s));
             __m512 v = _mm512_castps256_ps512(_mm256_loadu_ps(r0 + 8 * s));
-            v = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(v),
-                                                    _mm256_castps_pd(_mm256_loadu_ps(r1 + 8 * s)), 1));
+            v = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(v), hi, 1));
             _mm512_storeu_ps(o + 16 * s, v);
         }
     }
@@ -97,9 +97,10 @@ AVX512_INLINE __m512 fold2(__m512 x, __m512 y)
 }
 
 /* The tile: P pairs (packed at ap, pair stride aps floats) × WC weight rows, steps s0..s1-1 of
- * the k8 = k/8 (ap at pair 0's step s0): the rows' chunk packed at wp (step s's 8 floats of row w at
- * wp + ((s - s0)·WC + w)·8; after the last step, the last k mod 8 of row w, zero-padded, at
- * wp + ((s1 - s0)·WC + w)·8). The accumulators start from zero at s0 = 0, else from acc (pair
+ * the k8 = k/8 (ap at pair 0's step s0). The rows: wr[w] when wr is not NULL (whole float32
+ * rows, k floats each, read in place), else their chunk packed at wp (step s's 8 floats of row
+ * w at wp + ((s - s0)·WC + w)·8; after the last step, the last k mod 8 of row w, zero-padded,
+ * at wp + ((s1 - s0)·WC + w)·8). The accumulators start from zero at s0 = 0, else from acc (pair
  * q's row w at acc + (q·WC + w)·16: exactly the floats the registers held); before the last
  * step they are stored there, after it the products for tokens t.. (nt of them valid) and
  * weight rows j.. (nw valid) are finished and stored to out (token t at out + t·ldo, row w at
@@ -131,7 +132,8 @@ AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, 
 #pragma GCC unroll 8
         for (int w = 0; w < WC; w++) {
             const float *src = wr ? wr[w] + 8 * (size_t)s : ws + 8 * w;
-            __m512 wv = _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(src))));
+            __m256d w8 = _mm256_castps_pd(_mm256_loadu_ps(src));
+            __m512 wv = _mm512_castpd_ps(_mm512_broadcast_f64x4(w8)); /* both halves */
 #pragma GCC unroll 3
             for (int q = 0; q < P; q++)
                 c[q][w] = _mm512_add_ps(c[q][w], _mm512_mul_ps(av[q], wv));
@@ -165,7 +167,8 @@ AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, 
                 if (tt >= nt || w >= nw)
                     continue;
                 const float *ar = a + (size_t)tt * k + 8 * k8;
-                const float *br = wr ? wr[w] + 8 * (size_t)k8 : wp + ((size_t)(s1 - s0) * WC + w) * 8;
+                const float *br = wr ? wr[w] + 8 * (size_t)k8
+                                     : wp + ((size_t)(s1 - s0) * WC + w) * 8;
                 float e = lane[L];
                 for (int p = 0; p < k - 8 * k8; p++)
                     e += ar[p] * br[p];
@@ -176,14 +179,15 @@ AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, 
         r = _mm512_mul_ps(_mm512_permutexvar_ps(perm, r), scv);
         _mm512_mask_storeu_ps(out + (size_t)t * ldo, wm, r);
         if (t + 1 < nt)
-            _mm512_mask_storeu_ps(out + (size_t)(t + 1) * ldo, wm, _mm512_shuffle_f32x4(r, r, 0x4E));
+            _mm512_mask_storeu_ps(out + (size_t)(t + 1) * ldo, wm,
+                                  _mm512_shuffle_f32x4(r, r, 0x4E)); /* the upper half */
     }
 }
 
 /* Steps s0..s1-1 of weight rows j..j+nw-1 (nw <= WC; float32 rows of b, or 16-bit rows of h,
- * dtype TENSOR_BF16 or TENSOR_F16, widened exactly) packed for tile(): step s of row w at wp + ((s - s0)·WC + w)·8; when s1 is
- * the last step, the last k mod 8 after it, zero-padded; rows past nw zeros (their products
- * are computed and dropped). */
+ * dtype TENSOR_BF16 or TENSOR_F16, widened exactly) packed for tile(): step s of row w at
+ * wp + ((s - s0)·WC + w)·8; when s1 is the last step, the last k mod 8 after it, zero-padded;
+ * rows past nw zeros (their products are computed and dropped). */
 AVX512 static void pack_rows(float *restrict wp, const float *restrict b,
                              const uint16_t *restrict h, int dtype, int k, int j, int nw, int s0,
                              int s1)
@@ -271,11 +275,20 @@ AVX512 static void run_block(const Job *J, int i0, int i1, int j0, int j1, float
                 const float *ap = pk + (size_t)q * aps + 16 * (size_t)s0;
                 const float *ar = J->a + (size_t)t * k;
                 int nt = min_i(2 * P, i1 - t);
-#define TILE(PN, WR) tile(o, J->ldo, ap, aps, wp, WR, ac, ar, k, s0, s1, PN, nt, nw, J->sc, &pf, pfend)
-                if (direct)
-                    P == 3 ? TILE(3, wr) : P == 2 ? TILE(2, wr) : TILE(1, wr);
+#define TILE(PN, WR) \
+    tile(o, J->ldo, ap, aps, wp, WR, ac, ar, k, s0, s1, PN, nt, nw, J->sc, &pf, pfend)
+                if (direct && P == 3)
+                    TILE(3, wr);
+                else if (direct && P == 2)
+                    TILE(2, wr);
+                else if (direct)
+                    TILE(1, wr);
+                else if (P == 3)
+                    TILE(3, NULL);
+                else if (P == 2)
+                    TILE(2, NULL);
                 else
-                    P == 3 ? TILE(3, NULL) : P == 2 ? TILE(2, NULL) : TILE(1, NULL);
+                    TILE(1, NULL);
 #undef TILE
                 q += P;
             }
