@@ -239,6 +239,8 @@ typedef struct {
     int n, k, m, tb;     /* tb: tokens per block (even) */
     size_t aps;          /* floats from one packed pair to the next */
     int ks;              /* steps of 8 per chunk of k */
+    float *bufs;         /* part_bytes(ks, tb) per thread, bufstride floats apart */
+    size_t bufstride;
     float sc;
 } Job;
 
@@ -312,16 +314,15 @@ static void part_fn(void *ctx, int part, int parts)
     tensor_par_range(J->m, WC, part, parts, &j0, &j1);
     if (j0 >= j1)
         return;
-    float *wp = malloc(part_bytes(J->ks, J->tb));
-    if (!wp)
-        return; /* not reached: run() had this much first */
+    /* the running thread's own buffers (tensor_par_self() < tensor_threads() in a part) */
+    float *wp = J->bufs + (size_t)tensor_par_self() * J->bufstride;
     float *acc = wp + (size_t)(J->ks + 1) * WC * 8;
     for (int i0 = 0; i0 < J->n; i0 += J->tb)
         run_block(J, i0, min_i(i0 + J->tb, J->n), j0, j1, wp, acc);
-    free(wp);
 }
 
-/* Packs a, splits the weight rows over the threads. 0 when out of memory. */
+/* Packs a, splits the weight rows over the threads (each with its own buffers). 0 when out of
+ * memory (nothing written). */
 static int run(float *out, int ldo, const float *a, const float *b, const uint16_t *h,
                int dtype, int n, int k, int m, float sc)
 {
@@ -332,17 +333,18 @@ static int run(float *out, int ldo, const float *a, const float *b, const uint16
     int tb = (int)(BT_BLOCK_BYTES / (sizeof(float) * (size_t)k));
     tb = tb < 2 * PP ? 2 * PP : tb - tb % (2 * PP);
     int k8 = k / 8, chunks = (k8 + KS - 1) / KS, ks = (k8 + chunks - 1) / chunks;
-    /* a part's buffers, tried here so that a part cannot fail */
-    float *probe = malloc(part_bytes(ks, tb));
-    if (!pk || !probe) {
-        free(pk), free(probe);
+    /* every thread's buffers, here: a part cannot fail */
+    size_t stride = (part_bytes(ks, tb) / sizeof(float) + 15) / 16 * 16;
+    float *bufs = malloc(sizeof(float) * stride * (size_t)tensor_threads());
+    if (!pk || !bufs) {
+        free(pk), free(bufs);
         return 0;
     }
-    free(probe);
     pack_pairs(pk, aps, a, n, k);
-    Job J = {out, ldo, a, pk, b, h, dtype, n, k, m, tb, aps, ks, sc};
+    Job J = {out, ldo, a, pk, b, h, dtype, n, k, m, tb, aps, ks, bufs, stride, sc};
     tensor_par_dyn(part_fn, &J, tensor_par_chunks(n, k, m));
     free(pk);
+    free(bufs);
     return 1;
 }
 
