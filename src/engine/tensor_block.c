@@ -5,13 +5,15 @@
  * Past TENSOR_STREAM_MAX_N tokens the tiled kernels of tensor_matmul.c walk the whole weight
  * matrix once per band of 8 rows: GPT-2 small's 768×3072 matrices (9.4 MB) came from memory
  * every 8 tokens (the cliff at 33 tokens). Here, BLIS's loop order. AVX-512: column blocks of
- * ZNC columns; in each, token blocks of up to ZTB rows (the block's outputs, ZTB × ZNC floats,
+ * ZNC columns; in each, token blocks of up to ZTB rows (the block's chains, ZTB × ZNC floats,
  * stay in L2 from one weight block to the next instead of going to memory and back); in each,
  * blocks of KC weight rows: the block's weights packed into panels of 48 columns (contiguous:
  * no cache-set conflicts from the matrix's row stride; the next block prefetched into L2 a share
  * per panel), the token block's activations packed into bands of 8 rows (each step of the
  * kernel broadcasts from one 32-byte row, not from 8 rows a matrix row apart), then each panel
- * (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers. AVX2 (speed
+ * (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers; the chains
+ * between weight blocks kept in a contiguous tile per band and panel (not in out, whose rows a
+ * 3072-wide matrix puts in the same cache sets), the next block prefetched a line per step. AVX2 (speed
  * secondary): the activations read in place, the whole token block (TB rows) per panel, 6 × 16.
  *
  * Bits: every output element is tensor_matmul's in-order fused chain over p. A block of KC
@@ -167,24 +169,66 @@ AVX512 static void pack_z(float *restrict buf, const float *restrict b, int m, i
     }
 }
 
-/* R rows of out at the panel's columns (masks: the columns that exist) += the band's packed
- * rows (ap, pack_a's layout) · the packed panel pb, kc steps: each element's chain continues
- * from out (from 0 when first). (Packing the panel here instead, as its first band reads
- * it from the matrix, measured 10-40% slower: the strided rows stall the chain.) */
-AVX512_INLINE void zkern(float *restrict out, const float *restrict ap, const float *restrict pb,
-                         int kc, int m, int R, __mmask16 m0, __mmask16 m1, __mmask16 m2, int first)
+/* A walk over the next weight block's lines (rows p0..p1-1 of the matrix, bytes [lo, lo + len)
+ * of each, rows stride bytes apart), a line at a time, for the kernels to prefetch into L2 one
+ * line per step: spread so, the next block streams in beside the multiply-adds (a burst of
+ * hundreds of prefetches per panel held the kernel until the line fill buffers drained). */
+typedef struct {
+    const char *row, *at;
+    size_t stride;
+    int per, left, rows; /* lines per row, lines left in this row, rows left */
+} Pf;
+
+static void pf_init(Pf *f, const char *base, size_t stride, size_t lo, size_t len, int rows)
 {
+    uintptr_t a = ((uintptr_t)(base + lo)) & ~(uintptr_t)63;
+    f->row = f->at = (const char *)a;
+    f->stride = stride;
+    f->per = (int)((len + 63) / 64) + 1;
+    f->left = f->per;
+    f->rows = rows;
+}
+
+/* R rows of dst (ds floats apart) at the panel's columns (masks: the columns that exist) = R
+ * rows of src (ss apart) + the band's packed rows (ap, pack_a's layout) · the packed panel pb, kc
+ * steps: each element's chain continues from src (from 0 when first). The first npf steps each
+ * prefetch the next line of pf's walk; next (when not first): the next band's src tile, 24
+ * lines, prefetched into L1.
+ * (Packing the panel here instead, as its first band reads
+ * it from the matrix, measured 10-40% slower: the strided rows stall the chain.) */
+AVX512_INLINE void zkern(float *dst, int ds, const float *src, int ss, const float *restrict ap,
+                         const float *restrict pb, int kc, int R, __mmask16 m0, __mmask16 m1,
+                         __mmask16 m2, int first, Pf *pf, int npf, const float *next)
+{
+    const char *at = pf->at, *row = pf->row;
+    int left = pf->left, rows = pf->rows;
+    if (rows <= 0)
+        npf = 0;
     __m512 c0[ZMR], c1[ZMR], c2[ZMR];
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
-        float *o = out + (size_t)r * m;
+        const float *o = src + (size_t)r * ss;
         c0[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m0, o);
         c1[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m1, o + 16);
         c2[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m2, o + 32);
     }
+    if (next && !first) /* the next band's chains, from L2 into L1 while this one runs */
+        for (int l = 0; l < ZMR * ZNR / 16; l++)
+            _mm_prefetch((const char *)(next + 16 * l), _MM_HINT_T0);
 #pragma GCC unroll 2
     for (int p = 0; p < kc; p++) {
         const float *bp = pb + (size_t)p * ZNR, *a = ap + (size_t)p * ZMR;
+        if (p < npf) {
+            _mm_prefetch(at, _MM_HINT_T1);
+            at += 64;
+            if (--left == 0) {
+                row += pf->stride;
+                at = row;
+                left = pf->per;
+                if (--rows == 0)
+                    npf = 0;
+            }
+        }
         __m512 b0 = _mm512_load_ps(bp), b1 = _mm512_load_ps(bp + 16), b2 = _mm512_load_ps(bp + 32);
 #pragma GCC unroll 8
         for (int r = 0; r < R; r++) {
@@ -196,21 +240,25 @@ AVX512_INLINE void zkern(float *restrict out, const float *restrict ap, const fl
     }
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
-        float *o = out + (size_t)r * m;
+        float *o = dst + (size_t)r * ds;
         _mm512_mask_storeu_ps(o, m0, c0[r]);
         _mm512_mask_storeu_ps(o + 16, m1, c1[r]);
         _mm512_mask_storeu_ps(o + 32, m2, c2[r]);
     }
+    pf->at = at, pf->row = row, pf->left = left, pf->rows = rows;
 }
 
 /* Columns [jlo, jhi) of the product in column blocks of ZNC; in each, token blocks of up to tbmax
  * rows (a multiple of ZMR; n split evenly); in each, weight blocks of KC rows: the token block's
  * activations packed into bands (abuf: tbmax × KC floats), the weight block into panels (buf:
- * KC × ZNC rounded up to panels), the next weight block
- * prefetched a share per panel, then every panel applied to every band. */
+ * KC × ZNC rounded up to panels), then every panel applied to every band, the next weight block
+ * prefetched a line per kernel step. Between weight blocks each chain is kept in cbuf (tbmax ×
+ * (ZNC + ZNR) floats: a contiguous 8 × 48 tile per band and panel, no cache-set conflicts from
+ * out's row stride); the last block stores to out. */
 AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
                            const float *restrict b, const uint16_t *restrict h, int dtype, int n,
-                           int k, int m, float *buf, float *abuf, int tbmax, int jlo, int jhi)
+                           int k, int m, float *buf, float *abuf, float *cbuf, int tbmax, int jlo,
+                           int jhi)
 {
     int ntb = (n + tbmax - 1) / tbmax, tb = ((n + ntb - 1) / ntb + ZMR - 1) / ZMR * ZMR;
     for (int jc = jlo; jc < jhi; jc += ZNC) {
@@ -235,17 +283,36 @@ AVX512 static void block_z(float *restrict out, const float *restrict a, int lda
                     nq0 = 0, nq1 = min_i(k, KC);
                 else if (jce < jhi)
                     nq0 = 0, nq1 = min_i(k, KC), nj0 = jce, nj1 = min_i(jhi, jce + ZNC);
+                /* the next block's lines, a share per kernel (one per step), or, when the
+                 * shares would not fit in the steps (few bands), a share per panel at once */
+                int es = h ? 2 : 4, bands = (i1 - i0 + ZMR - 1) / ZMR;
+                Pf pf = {0};
+                long lines = 0;
+                if (nq0 >= 0) {
+                    pf_init(&pf, h ? (const char *)h : (const char *)b, (size_t)m * es,
+                            (size_t)nq0 * m * es + (size_t)nj0 * es, (size_t)(nj1 - nj0) * es, nq1 - nq0);
+                    lines = (long)pf.per * (nq1 - nq0);
+                }
+                long kern = (long)np * bands;
+                int share = (int)((lines + kern - 1) / kern), spread = share <= kc;
+                if (!spread)
+                    share = 0, pf.rows = 0;
                 for (int j = jc; j < jce; j += ZNR) {
                     int w = min_i(ZNR, jce - j), q = (j - jc) / ZNR;
                     const float *pb = buf + (size_t)q * kc * ZNR;
-                    if (nq0 >= 0)
+                    if (nq0 >= 0 && !spread)
                         prefetch_next(b, h, m, nq0, nq1, nj0, nj1, q, np);
                     __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
                     for (int r = i0; r < i1; r += ZMR) {
-                        float *o = out + (size_t)r * m + j;
-                        const float *ap = abuf + (size_t)(r - i0) * kc;
+                        /* the chains between weight blocks: a tile of cbuf per band and panel */
+                        float *o = out + (size_t)r * m + j,
+                              *t = cbuf + ((size_t)q * bands + (size_t)(r - i0) / ZMR) * ZMR * ZNR,
+                              *d = p1 == k ? o : t;
+                        int dstr = p1 == k ? m : ZNR;
+                        const float *ap = abuf + (size_t)(r - i0) * kc,
+                                    *nx = r + ZMR < i1 ? t + ZMR * ZNR : NULL;
                         switch (min_i(ZMR, i1 - r)) {
-#define ZCASE(R) case R: zkern(o, ap, pb, kc, m, R, m0, m1, m2, first); break;
+#define ZCASE(R) case R: zkern(d, dstr, t, ZNR, ap, pb, kc, R, m0, m1, m2, first, &pf, share, nx); break;
                             ZCASE(8) ZCASE(7) ZCASE(6) ZCASE(5) ZCASE(4) ZCASE(3) ZCASE(2) ZCASE(1)
 #undef ZCASE
                         default: break;
@@ -347,7 +414,8 @@ static void part_run(void *ctx, int part, int parts)
     if (j0 >= j1)
         return;
     size_t bn = J->z ? (size_t)KC * (size_t)(min_i(j1 - j0, ZNC) + ZNR) : (size_t)KC * (size_t)(j1 - j0 + ZNR),
-           need = bn + (J->z ? (size_t)ZTB * KC : 0) + 32;
+           cn = (size_t)ZTB * (ZNC + ZNR),
+           need = bn + (J->z ? (size_t)ZTB * KC + cn : 0) + 48;
     if (need > panels_cap) {
         free(panels);
         panels = malloc(sizeof(float) * need);
@@ -356,12 +424,13 @@ static void part_run(void *ctx, int part, int parts)
     if (!panels) { /* out of memory: one panel at a time in a small buffer, the same bits */
         static _Thread_local float one[KC * ZNR] __attribute__((aligned(64)));
         static _Thread_local float aone[KC * ZMR] __attribute__((aligned(64)));
+        static _Thread_local float cone[ZMR * ZNR] __attribute__((aligned(64)));
         int nr = J->z ? ZNR : YNR;
         for (int j = j0; j < j1; j += nr) {
             int e = j + nr < j1 ? j + nr : j1;
             if (J->z)
                 block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, aone,
-                        ZMR, j, e);
+                        cone, ZMR, j, e);
             else
                 block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, j, e);
         }
@@ -370,7 +439,7 @@ static void part_run(void *ctx, int part, int parts)
     float *buf = (float *)(((uintptr_t)panels + 63) & ~(uintptr_t)63);
     if (J->z)
         block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf,
-                buf + (bn + 15) / 16 * 16, ZTB, j0, j1);
+                buf + (bn + 15) / 16 * 16, buf + (bn + 15) / 16 * 16 + (size_t)ZTB * KC, ZTB, j0, j1);
     else
         block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf, j0, j1);
 }
