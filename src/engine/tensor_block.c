@@ -5,16 +5,16 @@
  * Past TENSOR_STREAM_MAX_N tokens the tiled kernels of tensor_matmul.c walk the whole weight
  * matrix once per band of 8 rows: GPT-2 small's 768×3072 matrices (9.4 MB) came from memory
  * every 8 tokens (the cliff at 33 tokens). Here, BLIS's loop order. AVX-512: column blocks of
- * ZNC columns; in each, token blocks of up to ZTB rows (the block's chains, ZTB × ZNC floats,
- * stay in L2 from one weight block to the next instead of going to memory and back); in each,
- * blocks of KC weight rows: the block's weights packed into panels of 48 columns (contiguous:
- * no cache-set conflicts from the matrix's row stride; the next block prefetched into L2 a share
- * per panel), the token block's activations packed into bands of 8 rows (each step of the
+ * ZNC columns; in each, token blocks of up to ZTB rows; in each, blocks of KC weight rows: the
+ * block's weights packed into panels of 48 columns (contiguous: no cache-set conflicts from the
+ * matrix's row stride; the next block prefetched into L2 a line per kernel step, beside the
+ * multiply-adds), the token block's activations packed into bands of 8 rows (each step of the
  * kernel broadcasts from one 32-byte row, not from 8 rows a matrix row apart), then each panel
- * (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers; the chains
- * between weight blocks kept in a contiguous tile per band and panel (not in out, whose rows a
- * 3072-wide matrix puts in the same cache sets), the next block prefetched a line per step. AVX2 (speed
- * secondary): the activations read in place, the whole token block (TB rows) per panel, 6 × 16.
+ * (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers. Between
+ * weight blocks the chains stay in L2 (ZTB × ZNC floats), in a contiguous tile per band and
+ * panel (not in out, whose rows a 3072-wide matrix puts in the same cache sets); the last block
+ * stores to out. AVX2 (speed secondary): the activations read in place, the whole token block
+ * (TB rows) per panel, 6 × 16.
  *
  * Bits: every output element is tensor_matmul's in-order fused chain over p. A block of KC
  * weight rows continues each element's chain from the value the previous block stored (a
