@@ -19,6 +19,7 @@
  * (and in sanitizer builds) the callers' own kernels run. */
 #include "tensor_stream.h"
 #include "cpu.h"
+#include "tensor_bt.h"
 #include "tensor_par.h"
 
 #include <stddef.h>
@@ -484,6 +485,8 @@ int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
 {
     if (n < 1 || k < 1 || m < 1)
         return 0;
+    if (tensor_bt_matmul(out, ldo, a, b, n, k, m, sc)) /* many rows: tensor_bt.c */
+        return 1;
     int z = cpu_has_avx512();
     if (!z && !cpu_has_avx2_fma())
         return 0;
