@@ -512,14 +512,16 @@ def four_b():
         return
     import shutil
     try:
-        t0 = time.perf_counter()
+        t0, had = time.perf_counter(), os.path.exists(os.path.join(big, "model.safetensors"))
         try:
             hf_shapes.write("qwen3-4b", big)
         except OSError as e:
             print("first-heatmap qwen3-4b: not measured, writing %s failed: %s" % (big, e))
             return
         size = os.path.getsize(os.path.join(big, "model.safetensors"))
-        print("# qwen3-4b written (%.0f MB, %.2f GB) in %.0f s" % (size / 2 ** 20, size / 1e9, time.perf_counter() - t0))
+        print("# qwen3-4b %s (%.0f MB, %.2f GB)%s" % ("kept from an earlier run (BENCH_KEEP_4B)" if had else "written",
+                                                     size / 2 ** 20, size / 1e9,
+                                                     "" if had else " in %.0f s" % (time.perf_counter() - t0)))
         first_heatmap(big, "qwen3-4b", threads=2, runs=3)
         player(big, "qwen3-4b", 3)
     finally:
