@@ -131,7 +131,7 @@ AVX512 static void stream_mm_z(float *restrict out, const float *restrict a, int
 /* AVX2: columns [j, j+16), masks for the columns that exist; R <= 6. */
 AVX2_INLINE void ygroup(float *restrict out, const float *restrict a, int lda,
                         const float *restrict b, int p0, int p1, int m, int R, __m256i m0,
-                        __m256i m1, int first)
+                        __m256i m1, int first, const float *pfb)
 {
     __m256 c0[YR], c1[YR];
 #pragma GCC unroll 6
@@ -141,6 +141,10 @@ AVX2_INLINE void ygroup(float *restrict out, const float *restrict a, int lda,
     }
     for (int p = p0; p < p1; p++) {
         const float *bp = b + (size_t)p * m;
+        if (pfb) { /* as zgroup's: the 16 floats from pfb + p·m */
+            _mm_prefetch((const char *)(pfb + (size_t)p * m), _MM_HINT_T0);
+            _mm_prefetch((const char *)(pfb + (size_t)p * m + 15), _MM_HINT_T0);
+        }
         __m256 b0 = _mm256_maskload_ps(bp, m0), b1 = _mm256_maskload_ps(bp + 8, m1);
 #pragma GCC unroll 6
         for (int r = 0; r < R; r++) {
@@ -165,20 +169,22 @@ AVX2_INLINE __m256i lanes(int w)
 AVX2 static void stream_mm_y(float *restrict out, const float *restrict a, int lda,
                              const float *restrict b, int n, int k, int m, int j0, int j1)
 {
+    for (int p = 0; p < min_i(SB, k); p++) { /* stream_mm_z's prefetch, 16-column strips */
+        _mm_prefetch((const char *)(b + (size_t)p * m + j0), _MM_HINT_T0);
+        _mm_prefetch((const char *)(b + (size_t)p * m + j0 + 15), _MM_HINT_T0);
+    }
     for (int p0 = 0; p0 < k; p0 += SB) {
-        int p1 = min_i(p0 + SB, k), q1 = min_i(p1 + SB, k);
+        int p1 = min_i(p0 + SB, k);
         for (int j = j0; j < j1; j += 16) {
             int w = min_i(16, j1 - j);
             __m256i m0 = lanes(w), m1 = lanes(w - 8);
-            for (int p = p1; p < q1; p++) {
-                _mm_prefetch((const char *)(b + (size_t)p * m + j), _MM_HINT_T0);
-                _mm_prefetch((const char *)(b + (size_t)p * m + j + w - 1), _MM_HINT_T0);
-            }
+            const float *pfb = j + 16 < j1 ? b + j + 16 : p1 < k ? b + (size_t)SB * m + j0 : NULL;
             for (int i0 = 0; i0 < n; i0 += YR) {
                 float *o = out + (size_t)i0 * m + j;
                 const float *ai = a + (size_t)i0 * lda;
+                const float *pf = i0 == 0 ? pfb : NULL;
                 switch (min_i(YR, n - i0)) {
-#define YCASE(R) case R: ygroup(o, ai, lda, b + j, p0, p1, m, R, m0, m1, p0 == 0); break;
+#define YCASE(R) case R: ygroup(o, ai, lda, b + j, p0, p1, m, R, m0, m1, p0 == 0, pf); break;
                     YCASE(1) YCASE(2) YCASE(3) YCASE(4) YCASE(5) YCASE(6)
 #undef YCASE
                 default: break;
