@@ -93,6 +93,11 @@ def measured_peak(attend):
     return float(g), isa, float(g2)
 
 
+def load():
+    """The load average now, for the end of a line: a wall figure means little without it."""
+    return "load %s" % " ".join(open("/proc/loadavg").read().split()[:3])
+
+
 def median(xs, i):
     return statistics.median(x[i] for x in xs)
 
@@ -146,7 +151,9 @@ def forward_bench():
     print("# medians over %d interleaved rounds, one thread each; ratio_X = X's median / attend's "
           "median (wall), cpu_ratio_X the same on process CPU time; faults = minor page faults "
           "per forward; torch = eager (inference_mode, buffers reused), torchscript = jit.trace + "
-          "freeze (inference_mode); pct_peak = flops / attend's median CPU time / the measured peak"
+          "freeze (inference_mode); pct_peak = flops / attend's median CPU time / the measured peak; "
+          "attend_wall_over_cpu > 1.2: the one-thread process waited for a core (the machine's load), "
+          "so the wall ratios measure the load too: read cpu_ratio_X"
           % ROUNDS)
     for model, n in cases:
         flops = float(peers[(model, "attend", None)].ask("flops %d" % n))
@@ -168,7 +175,8 @@ def forward_bench():
                 cratios += " cpu_ratio_%s=%.2f" % (kind, tc / ac)
                 faults += " %s_faults=%.1f" % (kind, median(t, 2))
             print(line + ratios + cpu + cratios + faults +
-                  " pct_peak=%.1f" % (100.0 * flops / (ac * 1e-6) / (peak * 1e9)))
+                  " pct_peak=%.1f attend_wall_over_cpu=%.2f (%s)" % (100.0 * flops / (ac * 1e-6) / (peak * 1e9),
+                                                                    aw / ac, load()))
     sys.stdout.flush()
     for p in peers.values():
         p.close()
@@ -205,11 +213,12 @@ def train_bench():
         t = res[("torch", blas)]
         tw, tc = median(t, 0), median(t, 1)
         print("train threads=1 blas=%s attend_tok_s=%.0f torch_tok_s=%.0f ratio=%.2f "
-              "attend_cpu_tok_s=%.0f torch_cpu_tok_s=%.0f cpu_ratio=%.2f"
-              % (blas, aw, tw, aw / tw, ac, tc, ac / tc))
+              "attend_cpu_tok_s=%.0f torch_cpu_tok_s=%.0f cpu_ratio=%.2f (%s)"
+              % (blas, aw, tw, aw / tw, ac, tc, ac / tc, load()))
     two = median(res[("attend", 2)], 0)
-    print("train threads=2 attend_tok_s=%.0f attend_speedup_vs_1_thread=%.2f (attend only; the "
-          "second core is shared with whatever else runs: see the load average)" % (two, two / aw))
+    print("train threads=2 attend_tok_s=%.0f attend_speedup_vs_1_thread=%.2f (attend's 2 threads over its "
+          "own 1, wall; no torch here; the second core is shared with whatever else runs: %s)"
+          % (two, two / aw, load()))
     sys.stdout.flush()
 
 

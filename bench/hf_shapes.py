@@ -59,36 +59,53 @@ def tensors(cfg):
     return out
 
 
-def write(name, d):
-    """Writes shape NAME as directory d (nothing when its model.safetensors is complete)."""
-    cfg = SHAPES[name]
-    path = os.path.join(d, "model.safetensors")
-    ts = tensors(cfg)
+def file_bytes(name):
+    """The size of shape NAME's model.safetensors (its header and its BF16 weights)."""
+    ts = tensors(SHAPES[name])
+    hdr, off = header(ts)
+    return 8 + len(hdr) + off
+
+
+def header(ts):
+    """The safetensors header of tensors ts (padded to 8 bytes) and the weights' byte count."""
     hdr, off = {}, 0
     for n, shape, _ in ts:
         size = int(np.prod(shape)) * 2
         hdr[n] = {"dtype": "BF16", "shape": list(shape), "data_offsets": [off, off + size]}
         off += size
     hb = json.dumps(hdr).encode()
-    hb += b" " * (-len(hb) % 8)
+    return hb + b" " * (-len(hb) % 8), off
+
+
+def write(name, d):
+    """Writes shape NAME as directory d (nothing when its model.safetensors is complete)."""
+    cfg = SHAPES[name]
+    path = os.path.join(d, "model.safetensors")
+    ts = tensors(cfg)
+    hb, off = header(ts)
     if os.path.exists(path) and os.path.getsize(path) == 8 + len(hb) + off:
         return path
     os.makedirs(d, exist_ok=True)
     rng = np.random.default_rng(4)
     tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(len(hb).to_bytes(8, "little"))
-        f.write(hb)
-        for n, shape, gain in ts:
-            left = int(np.prod(shape))
-            while left:
-                c = min(left, 1 << 24)
-                if gain:
-                    f.write(np.full(c, 0x3f80, "<u2").tobytes())
-                else:
-                    r = rng.integers(0, 1 << 16, c, dtype=np.uint16)
-                    f.write(((r & 0x80ff) | 0x3c00).astype("<u2").tobytes())
-                left -= c
+    try:  # a failed write (the disk full) leaves no partial file behind
+        with open(tmp, "wb") as f:
+            f.write(len(hb).to_bytes(8, "little"))
+            f.write(hb)
+            for n, shape, gain in ts:
+                left = int(np.prod(shape))
+                while left:
+                    c = min(left, 1 << 24)
+                    if gain:
+                        f.write(np.full(c, 0x3f80, "<u2").tobytes())
+                    else:
+                        r = rng.integers(0, 1 << 16, c, dtype=np.uint16)
+                        f.write(((r & 0x80ff) | 0x3c00).astype("<u2").tobytes())
+                    left -= c
+    except OSError:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
     os.replace(tmp, path)
     vocab, merges = hf_ref.byte_tokenizer(60)
     with open(os.path.join(d, "tokenizer.json"), "w") as f:

@@ -9,7 +9,7 @@
 #   2. attention's growth with n: one head and the whole forward at 128..2048 tokens (seeded
 #      random weights of the shipped decoder's shape); 3. the whole `attend dump` process;
 #   4. a GPT-2-small-shaped Hugging Face model against PyTorch eager and TorchScript, and the
-#      time to its first heatmap (bench/hf_gpt2.py); 5. the TUI's redraws (bench/tui_bench.sh), on the
+#      time to its first heatmap, by dump and in the player (bench/hf_gpt2.py, bench/player_line.py); 5. the TUI's redraws (bench/tui_bench.sh), on the
 #      decoder's pages and the wordnet tokens page.
 # Setup: installs Debian's libopenblas0-pthread when it is missing (as root, with apt-get),
 # leaving the system's libblas.so.3 choice as it was (the peers pick theirs by LD_LIBRARY_PATH).
@@ -96,7 +96,7 @@ if [ "$ONLY" = "" ] || [ "$ONLY" = forward ]; then
     rm -f "$long"
 fi
 if [ "$ONLY" = "" ] || [ "$ONLY" = hf ]; then
-    echo "== real-model shapes (bench/hf_gpt2.py): GPT-2 small at 12-1024 tokens and Qwen3-0.6B (BF16) at 12 and 64 against PyTorch, the memory floor, peak RSS, first heatmaps, Qwen3-4B (BF16)"
+    echo "== real-model shapes (bench/hf_gpt2.py): GPT-2 small at 12-1024 tokens and Qwen3-0.6B (BF16) at 12 and 64 against PyTorch, the memory floor, peak RSS, first heatmaps by dump and in the player (tmux), Qwen3-4B (BF16)"
     load
     if /usr/bin/python3 -c 'import torch, numpy, regex' 2>/dev/null; then
         { BUILD=$BUILD /usr/bin/python3 bench/hf_gpt2.py 2>&1; echo "rc=$?" >"$BUILD/bench-hf.rc"; } |

@@ -35,19 +35,16 @@ static char *clean_utf8(const char *s, size_t n, size_t *out_len)
     return o;
 }
 
-/* GPT-2's bytes_to_unicode: printable bytes stand for themselves, the rest for 256 + n. */
+/* GPT-2's bytes_to_unicode: printable bytes stand for themselves, the rest for 256 + n, n
+ * counting the 68 bytes without a printable character in order: 0..32, 127..160, 173. */
 static unsigned hf_tok_byte_char(int b)
 {
     if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255))
         return (unsigned)b;
-    int n = 0;
-    for (int x = 0; x < b; x++)
-        if (!((x >= 33 && x <= 126) || (x >= 161 && x <= 172) || (x >= 174 && x <= 255)))
-            n++;
-    return 256u + (unsigned)n;
+    return 256u + (unsigned)(b <= 32 ? b : b <= 160 ? 33 + (b - 127) : 67);
 }
 
-/* The byte a byte-level character stands for, or -1. */
+/* The byte a byte-level character stands for, or -1 (hf_tok_byte_char's inverse). */
 int hf_tok_char_byte(unsigned cp)
 {
     if ((cp >= 33 && cp <= 126) || (cp >= 161 && cp <= 172) || (cp >= 174 && cp <= 255))
@@ -55,10 +52,7 @@ int hf_tok_char_byte(unsigned cp)
     if (cp < 256 || cp >= 256 + 68)
         return -1;
     unsigned n = cp - 256; /* the n-th byte (from 0) that has no printable character */
-    for (int b = 0; b < 256; b++)
-        if (!((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255)) && n-- == 0)
-            return b;
-    return -1;
+    return n < 33 ? (int)n : n < 67 ? (int)(127 + (n - 33)) : 173;
 }
 
 /* ---------------------------------------------------------------- encode */

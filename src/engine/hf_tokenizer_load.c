@@ -439,19 +439,162 @@ int hf_tok_parse_json(HfTok **out, const char *name, const char *text, size_t le
     return 0;
 }
 
+/* JSON's white space. */
+static const char *skip_ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* Four hex digits at p as a number, or -1. */
+static long hex4(const char *p, const char *e)
+{
+    long v = 0;
+    for (int i = 0; i < 4; i++, p++) {
+        if (p >= e)
+            return -1;
+        int c = *p, d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* The JSON string whose opening quote is at *pp, decoded in place (never longer than its text)
+ * and NUL-terminated there; *pp moves past its closing quote. The string, or NULL for anything
+ * the fast reader leaves to cJSON: a control byte, an unknown escape, \u0000, a lone
+ * surrogate, no closing quote. */
+static char *flat_string(char **pp, char *e)
+{
+    char *p = *pp + 1, *o = p, *start = p;
+    while (p < e && *p != '"') {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20)
+            return NULL;
+        if (c != '\\') {
+            *o++ = *p++;
+            continue;
+        }
+        if (++p >= e)
+            return NULL;
+        static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+        const char *simple = *p ? strchr(from, *p) : NULL;
+        if (simple) {
+            *o++ = to[simple - from];
+            p++;
+            continue;
+        }
+        long cp = *p == 'u' ? hex4(p + 1, e) : -1;
+        p += 5;
+        if (cp >= 0xd800 && cp <= 0xdbff && p + 6 <= e && p[0] == '\\' && p[1] == 'u') {
+            long lo = hex4(p + 2, e);
+            if (lo >= 0xdc00 && lo <= 0xdfff) {
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                p += 6;
+            }
+        }
+        char u[4];
+        int l = cp > 0 ? utf8_encode((unsigned)cp, u) : 0; /* 0: a surrogate left alone */
+        if (!l)
+            return NULL;
+        memcpy(o, u, (size_t)l);
+        o += l;
+    }
+    if (p >= e)
+        return NULL;
+    *o = 0; /* o <= p: the closing quote's place at the latest */
+    *pp = p + 1;
+    return start;
+}
+
+/* A vocab.json as GPT-2's is written, {"token": id, ...} with plain integer ids, read without
+ * building a cJSON tree (50,257 pairs: a third of the tokenizer's load): every token put in
+ * the file's order, as the cJSON path would. text (len bytes, NUL-terminated) is decoded in
+ * place. 0 when read; 1 when the text is anything else (nothing put: the caller reads it with
+ * cJSON, which names any problem); -1 out of memory. */
+static int flat_vocab(HfTok *t, char *text, size_t len, const char *fname, char *err, size_t errlen)
+{
+    char *p = text, *e = text + len;
+    size_t cap = len / 8 + 16, n = 0;
+    char **keys = malloc(cap * sizeof *keys);
+    int *ids = malloc(cap * sizeof *ids);
+    int rc = !keys || !ids ? -1 : 1;
+    p = (char *)skip_ws(p, e);
+    if (rc > 0 && p < e && *p++ == '{')
+        for (;;) { /* one pair, then ',' or '}' */
+            p = (char *)skip_ws(p, e);
+            char *key = p < e && *p == '"' ? flat_string(&p, e) : NULL;
+            p = key ? (char *)skip_ws(p, e) : e;
+            if (p >= e || *p++ != ':')
+                break;
+            p = (char *)skip_ws(p, e);
+            int neg = p < e && *p == '-', digits = 0;
+            long id = 0;
+            for (p += neg; p < e && *p >= '0' && *p <= '9' && digits < 9; p++, digits++)
+                id = id * 10 + (*p - '0');
+            p = digits ? (char *)skip_ws(p, e) : e;
+            if (p >= e || (*p != ',' && *p != '}'))
+                break;
+            if (n == cap) {
+                char **nk = realloc(keys, 2 * cap * sizeof *keys);
+                keys = nk ? nk : keys;
+                int *ni = nk ? realloc(ids, 2 * cap * sizeof *ids) : NULL;
+                ids = ni ? ni : ids;
+                if (!nk || !ni) {
+                    rc = -1;
+                    break;
+                }
+                cap *= 2;
+            }
+            keys[n] = key;
+            ids[n++] = (int)(neg ? -id : id);
+            if (*p++ == '}') {
+                rc = skip_ws(p, e) == e && n > 0 ? 0 : 1;
+                break;
+            }
+        }
+    if (!rc && strmap_reserve(&t->vocab, (int)n, len))
+        rc = -1;
+    for (size_t i = 0; !rc && i < n; i++)
+        if (tok_add(t, keys[i], ids[i], fname, err, errlen))
+            rc = -2; /* tok_add's own message */
+    free(keys);
+    free(ids);
+    if (rc == -1)
+        snprintf(err, errlen, "%s: out of memory", fname);
+    return rc < 0 ? -1 : rc;
+}
+
 int hf_tok_load_gpt2(HfTok **out, const char *vocab_json, const char *merges_txt, char *err,
                      size_t errlen)
 {
     *out = NULL;
-    cJSON *v = json_parse_file(vocab_json, NULL, err, errlen);
-    if (!v)
-        return -1;
-    char *text = NULL;
-    size_t len;
+    char *text = NULL, *vtext = NULL;
+    size_t len, vlen;
     HfTok *t = tok_new();
-    int rc = !t || fileio_read(merges_txt, FILEIO_MAX_BYTES, &text, &len, err, errlen) ? -1 : 0;
+    if (!t || fileio_read(vocab_json, FILEIO_MAX_BYTES, &vtext, &vlen, err, errlen)) {
+        if (!t)
+            snprintf(err, errlen, "%s: out of memory", vocab_json);
+        free(t);
+        return -1;
+    }
+    int fast = flat_vocab(t, vtext, vlen, vocab_json, err, errlen);
+    free(vtext);
+    if (fast < 0) {
+        hf_tok_free(t);
+        return -1;
+    }
+    cJSON *v = fast ? json_parse_file(vocab_json, NULL, err, errlen) : NULL;
+    if (fast && !v) {
+        hf_tok_free(t);
+        return -1;
+    }
+    int rc = fileio_read(merges_txt, FILEIO_MAX_BYTES, &text, &len, err, errlen) ? -1 : 0;
     const cJSON *it;
-    if (!rc && (!cJSON_IsObject(v) || !v->child)) {
+    if (!rc && v && (!cJSON_IsObject(v) || !v->child)) {
         snprintf(err, errlen, "%s: not an object of token: id", vocab_json);
         rc = -1;
     }
@@ -459,13 +602,13 @@ int hf_tok_load_gpt2(HfTok **out, const char *vocab_json, const char *merges_txt
         int lines = 0;
         for (const char *q = text; q && *q; q++)
             lines += *q == '\n';
-        if (strmap_reserve(&t->vocab, cJSON_GetArraySize(v), 0) ||
+        if ((v && strmap_reserve(&t->vocab, cJSON_GetArraySize(v), 0)) ||
             strmap_reserve(&t->merges, lines + 1, len)) {
             snprintf(err, errlen, "%s: out of memory", merges_txt);
             rc = -1;
         }
     }
-    if (!rc)
+    if (!rc && v)
         cJSON_ArrayForEach(it, v) {
             if (!cJSON_IsNumber(it)) {
                 snprintf(err, errlen, "%s: \"%.60s\" is not a number", vocab_json, it->string);
@@ -565,9 +708,14 @@ void hf_tok_readable(const HfTok *t, int id, char *buf, size_t n)
     int added = 0;
     for (int i = 0; i < t->n_added && !added; i++)
         added = t->added[i].id == id;
+    size_t rl = strlen(raw);
     for (size_t i = 0; raw[i] && nb + 4 < sizeof bytes;) {
+        if ((unsigned char)raw[i] < 0x80) { /* ASCII: its own byte, byte-level or not */
+            bytes[nb++] = (unsigned char)raw[i++];
+            continue;
+        }
         unsigned cp = UTF8_REPLACEMENT; /* a stray byte maps to no byte: copied as it is */
-        int l = utf8_decode(raw + i, strlen(raw + i), &cp);
+        int l = utf8_decode(raw + i, rl - i, &cp);
         if (!l) l = 1;
         int by = t->byte_level && !added ? hf_tok_char_byte(cp) : -1;
         if (by >= 0) {
@@ -582,6 +730,10 @@ void hf_tok_readable(const HfTok *t, int id, char *buf, size_t n)
     }
     /* valid UTF-8 as it is; control characters and stray bytes escaped */
     for (size_t i = 0; i < nb && k + 8 < n;) {
+        if (bytes[i] >= 0x20 && bytes[i] < 0x7f) { /* printable ASCII */
+            buf[k++] = (char)bytes[i++];
+            continue;
+        }
         int l = utf8_decode((const char *)bytes + i, nb - i, NULL);
         if (l > 1 || (l == 1 && bytes[i] >= 0x20 && bytes[i] != 0x7f)) {
             memcpy(buf + k, bytes + i, (size_t)l);
@@ -604,29 +756,21 @@ static void free_hook(void *tok) { hf_tok_free(tok); }
 
 int hf_tok_vocab(HfTok *t, int vocab_size, Vocab *v, char *err, size_t errlen)
 {
-    char **words = calloc((size_t)vocab_size, sizeof *words);
     char buf[HF_TOK_MAX_PIECE * 4 + 16];
-    if (!words) {
-        hf_tok_free(t);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    for (int i = 0; i < vocab_size; i++) {
+    size_t bytes = 0; /* about the readable words' bytes: the raw tokens' */
+    for (int i = 0; i < vocab_size && i < t->n_ids; i++)
+        bytes += t->id_tok[i] ? strlen(t->id_tok[i]) + 1 : 8;
+    int rc = vocab_start(v, vocab_size, bytes, err, errlen);
+    for (int i = 0; !rc && i < vocab_size; i++) { /* each word copied once, into the map */
         hf_tok_readable(t, i, buf, sizeof buf);
-        if (!(words[i] = strdup(buf))) {
-            for (int j = 0; j < i; j++)
-                free(words[j]);
-            free(words);
-            hf_tok_free(t);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
+        rc = vocab_push(v, buf, strlen(buf), err, errlen);
     }
-    const char *unk = t->unk_id >= 0 && t->unk_id < vocab_size ? words[t->unk_id] : NULL;
-    if (vocab_adopt(v, words, vocab_size, unk, err, errlen)) {
+    if (rc) {
+        vocab_free(v);
         hf_tok_free(t);
         return -1;
     }
+    v->unk_id = t->unk_id >= 0 && t->unk_id < vocab_size ? vocab_id(v, v->words[t->unk_id]) : -1;
     v->tok = t;
     v->tok_encode = encode_hook;
     v->tok_free = free_hook;

@@ -390,10 +390,11 @@ static const float *embed(Fw *f, const int *ids, int n)
     }
     if (f->c->pe == PE_SINUSOIDAL || f->c->pe == PE_LEARNED) {
         float *pe = rec(f, T_PE, -1, n, d);
+        const float *sin_pe = f->c->pe == PE_SINUSOIDAL ? trace_sinusoid(f->t) : NULL;
         for (int p = 0; p < n; p++)
             for (int i = 0; i < d; i++)
                 pe[(size_t)p * d + i] = f->c->pe == PE_LEARNED ? f->m->pos_embed[(size_t)p * d + i]
-                                                               : f->t->sinusoid[(size_t)p * d + i];
+                                                               : sin_pe[(size_t)p * d + i];
         float *xp = rec(f, T_X_PE, -1, n, d);
         tensor_add(xp, x, pe, (size_t)n * d);
         x = xp;

@@ -289,7 +289,9 @@ typedef struct {
     TraceEntry *entries;
     size_t used, cap;  /* floats of the arena */
     size_t cap_main;   /* floats for entries; then scratch, then a spill area */
-    float *sinusoid;   /* (max(max_n, max_m), d_model) sinusoidal PE table */
+    float *sinusoid;   /* (max(max_n, max_m), d_model) sinusoidal PE table, filled by
+                          trace_sinusoid when a forward first adds it (sinusoid_ready) */
+    int sinusoid_ready;
     float *arena;
     size_t spill;      /* floats from arena to the spill area (room for any one tensor) */
     /* The map cache. Ownership and lifetime, the rule every reader of a map follows: the trace
@@ -311,6 +313,10 @@ typedef struct {
  * for encoder-decoder models). NULL on allocation failure. */
 Trace *trace_new(const Model *m, int max_n, int max_m);
 void trace_free(Trace *t);
+/* The sinusoidal PE table of t (max(max_n, max_m) rows of d_model), filled on the first call
+ * (model_sinusoid's values; a model with learned or rotary PE never pays for it: 20-30% of the
+ * player's start on GPT-2 small). Owned by t; no allocation. */
+const float *trace_sinusoid(Trace *t);
 /* Entry i (0 <= i < t->n_entries, else NULL), its data filled: how code outside the engine
  * reads t->entries. A scaled or masked entry is computed on its first read (the trace is
  * written then, though passed const: do not read one trace from two threads). */

@@ -556,15 +556,34 @@ static const StTensor *checked(const StSet *s, const char *name, int64_t rows, i
 }
 
 /* Every page of t touched once (the kernel reads ahead), so the progress shows the file coming
- * in and the first forward pass finds it in memory. */
+ * in and the first forward pass finds it in memory. A mapped file's pages are mapped 16 MB at a
+ * time by MADV_POPULATE_READ (Linux 5.14) where the kernel has it: one call instead of a page
+ * fault per folio (warm Qwen3-4B BF16, `attend dump`: 25,131 faults -> 19,439, 1.49 -> 1.40 s of
+ * CPU); where it has not (EINVAL), or on a read (not mapped) copy, and for a page gone from a
+ * file cut short (EFAULT: the read below raises SIGBUS, handled above), each page is read. */
 static void touch(StSet *s, const StTensor *t, const unsigned char *src)
 {
     size_t len = t->end - t->begin, page = 4096, step = (size_t)16 << 20;
     uintptr_t a0 = (uintptr_t)src & ~(uintptr_t)(page - 1);
-    if (s->files[t->file].mapped)
+    int mapped = s->files[t->file].mapped;
+    if (mapped)
         madvise((void *)a0, len + ((uintptr_t)src - a0), MADV_WILLNEED);
+#ifdef MADV_POPULATE_READ
+    static int populate = 1; /* 0 once the kernel said it has no MADV_POPULATE_READ */
+#else
+    int populate = 0;
+#endif
     for (size_t o = 0; o < len; o += step) {
         size_t e = o + step < len ? o + step : len;
+#ifdef MADV_POPULATE_READ
+        uintptr_t b0 = ((uintptr_t)src + o) & ~(uintptr_t)(page - 1);
+        if (mapped && populate && madvise((void *)b0, (uintptr_t)src + e - b0, MADV_POPULATE_READ) == 0) {
+            tick(s, e - o);
+            continue;
+        }
+        if (mapped && populate && errno == EINVAL)
+            populate = 0;
+#endif
         volatile unsigned char sink = 0;
         for (size_t p = o; p < e; p += page)
             sink ^= src[p];

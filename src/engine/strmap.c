@@ -120,24 +120,25 @@ int strmap_put(StrMap *m, const char *s, size_t n, int val, int *added)
     if (added)
         *added = 0;
     unsigned h = strmap_hash(s, n);
-    if (m->tcap) {
-        int at = *find_slot(m, s, n, h);
-        if (at >= 0)
-            return at;
-    }
+    int *slot = m->tcap ? find_slot(m, s, n, h) : NULL; /* the empty slot, while no rehash */
+    if (slot && *slot >= 0)
+        return *slot;
     if (n > 0xffffffffu)
         return -1;
     if (m->n == m->cap && grow(m, m->cap ? 2 * m->cap : 64))
         return -1;
-    if (2 * (m->n + 1) > m->tcap && rehash(m, m->tcap ? 2 * m->tcap : 64))
-        return -1;
+    if (2 * (m->n + 1) > m->tcap) {
+        if (rehash(m, m->tcap ? 2 * m->tcap : 64))
+            return -1;
+        slot = NULL;
+    }
     if (n + 1 > m->pool_cap - m->pool_used && new_block(m, n + 1))
         return -1;
     char *copy = m->pool + m->pool_used;
     m->pool_used += n + 1;
     memcpy(copy, s, n);
     copy[n] = 0;
-    *find_slot(m, s, n, h) = m->n;
+    *(slot ? slot : find_slot(m, s, n, h)) = m->n;
     m->keys[m->n] = copy;
     m->vals[m->n] = val;
     m->hash[m->n] = h;

@@ -41,15 +41,18 @@ static float dot_bt(const float *ar, const float *br, int k)
     return s;
 }
 
-/* BT_BLOCKS(VF, W): blocks of W output columns (rows j..j+W-1 of b) from j while they fit:
- * the block transposed into tb (tb[p][u] = b[j + u][p]), then for each row of a, W elements at
- * once in vectors VF, each lane dot_bt's steps: eight partial sums, their tree, the tail, then
- * times sc. One text for the 8- and 16-wide blocks. */
-#define BT_BLOCKS(VF, W)                                                                       \
-    for (; k <= BT_MAX_K && j + (W) <= m; j += (W)) {                                          \
+/* BT_BLOCKS(VF, W, PART): blocks of W output columns (rows j..j+W-1 of b) from j while they
+ * fit, and with PART also the last block of fewer (its missing rows of b read as zeros, their
+ * lanes computed and not stored): the block transposed into tb (tb[p][u] = b[j + u][p]), then
+ * for each row of a, W elements at once in vectors VF, each lane dot_bt's steps: eight partial
+ * sums, their tree, the tail, then times sc (a lane's value never depends on its neighbours:
+ * the same bits as dot_bt). One text for the 8- and 16-wide blocks. */
+#define BT_BLOCKS(VF, W, PART)                                                                 \
+    for (int w; k <= BT_MAX_K && (w = m - j < (W) ? m - j : (W)) > 0 && (PART || w == (W));    \
+         j += w) {                                                                             \
         for (int u = 0; u < (W); u++)                                                          \
             for (int p = 0; p < k; p++)                                                        \
-                tb[p * (W) + u] = b[(size_t)(j + u) * k + p];                                  \
+                tb[p * (W) + u] = u < w ? b[(size_t)(j + u) * k + p] : 0.0f;                   \
         for (int i = 0; i < n; i++) {                                                          \
             const float *ar = a + (size_t)i * k;                                               \
             VF a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0}, \
@@ -72,11 +75,11 @@ static float dot_bt(const float *ar, const float *br, int k)
                 s += ar[p] * t;                                                                \
             }                                                                                  \
             s *= sc;                                                                           \
-            memcpy(out + (size_t)i * m + j, &s, sizeof s);                                     \
+            memcpy(out + (size_t)i * m + j, &s, sizeof(float) * (size_t)w);                    \
         }                                                                                      \
     }
 
-/* The columns no block took, one element at a time. */
+/* The columns no block took (all of them past BT_MAX_K), one element at a time. */
 #define BT_REST()                                                                              \
     for (; j < m; j++)                                                                         \
         for (int i = 0; i < n; i++) {                                                          \
@@ -92,7 +95,7 @@ __attribute__((always_inline)) static inline void matmul_bt_inl(float *restrict 
 {
     float tb[BT_MAX_K * 8];
     int j = 0;
-    BT_BLOCKS(v8f, 8)
+    BT_BLOCKS(v8f, 8, 1)
     BT_REST()
 }
 
@@ -109,8 +112,8 @@ __attribute__((target("avx512f"))) static void matmul_bt_z(float *restrict out,
 {
     float tb[BT_MAX_K * 16];
     int j = 0;
-    BT_BLOCKS(v16f, 16)
-    BT_BLOCKS(v8f, 8)
+    BT_BLOCKS(v16f, 16, 0)
+    BT_BLOCKS(v8f, 8, 1)
     BT_REST()
 }
 #endif

@@ -4,11 +4,17 @@
  *
  * Past TENSOR_STREAM_MAX_N tokens the tiled kernels of tensor_matmul.c walk the whole weight
  * matrix once per band of 8 rows: GPT-2 small's 768×3072 matrices (9.4 MB) came from memory
- * every 8 tokens (the cliff at 33 tokens). Here, BLIS's loop order without packing the
- * activations: each block of KC weight rows is read from memory once, row by row in order,
- * into panels of NR columns (contiguous: no cache-set conflicts from the matrix's row stride),
- * while the next block is prefetched a share per panel; each panel is then applied to every
- * band of MR token rows of the token block (TB rows × KC floats of activations, in L2).
+ * every 8 tokens (the cliff at 33 tokens). Here, BLIS's loop order. AVX-512: column blocks of
+ * ZNC columns; in each, token blocks of up to ZTB rows; in each, blocks of KC weight rows: the
+ * block's weights packed into panels of 48 columns (contiguous: no cache-set conflicts from the
+ * matrix's row stride; the next block prefetched into L2 a line per kernel step, beside the
+ * multiply-adds), the token block's activations packed into bands of 8 rows (each step of the
+ * kernel broadcasts from one 32-byte row, not from 8 rows a matrix row apart), then each panel
+ * (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers. Between
+ * weight blocks the chains stay in L2 (ZTB × ZNC floats), in a contiguous tile per band and
+ * panel (not in out, whose rows a 3072-wide matrix puts in the same cache sets); the last block
+ * stores to out. AVX2 (speed secondary): the activations read in place, the whole token block
+ * (TB rows) per panel, 6 × 16.
  *
  * Bits: every output element is tensor_matmul's in-order fused chain over p. A block of KC
  * weight rows continues each element's chain from the value the previous block stored (a
@@ -37,10 +43,12 @@
 #define AVX512 __attribute__((target("avx512f")))
 #define AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
 
-/* Weight rows per block (the chain is stored and continued between blocks; the block's packed
- * panels, KC × a row of a 3072-wide matrix, are 1.5 MB: L2; 64 and 256 measured slower at 33,
- * 64 and 256 tokens) and token rows per block. */
+/* Weight rows per block (the chain is stored and continued between blocks; a panel, KC × 48
+ * floats, is 24 KB: L1; 64 and 256 measured slower) and the AVX2 path's token rows per block.
+ * (-DKC=... and, below, -DZNC, -DZTB build variants for tools/gemm_bench A/B runs.) */
+#ifndef KC
 #define KC 128
+#endif
 #define TB 1024
 
 static int min_i(int x, int y) { return x < y ? x : y; }
@@ -84,29 +92,147 @@ static inline void prefetch_next(const float *b, const uint16_t *h, int m, int p
 /* ---- AVX-512: bands of 8 rows × 48 columns (24 accumulators of the 32 zmm registers) ---- */
 #define ZMR 8
 #define ZNR 48
+/* AVX-512's blocks: columns per column block (its token block's outputs, ZTB × ZNC floats =
+ * 768 KB, stay in L2 from one weight block to the next; 384 measured slower) and token rows per
+ * token block (the column block's weights are read from memory once per token block: at 256
+ * rows, 128 multiply-adds per weight read). */
+#ifndef ZNC
+#define ZNC 768
+#endif
+#ifndef ZTB
+#define ZTB 256
+#endif
 
-/* R rows of out at the panel's columns (masks: the columns that exist) += a's R rows
- * [p0, p0 + kc) · the packed panel: each element's chain continues from out (from 0 when
- * first). a starts at the band's first row and the block's first column. */
-AVX512_INLINE void zkern(float *restrict out, const float *restrict a, int lda,
-                         const float *restrict pb, int kc, int m, int R, __mmask16 m0,
-                         __mmask16 m1, __mmask16 m2, int first)
+/* The first w lanes of 16 (none when w <= 0). */
+static __mmask16 lanes16(int w)
 {
+    return (__mmask16)(w >= 16 ? 0xffffu : w <= 0 ? 0u : (1u << w) - 1u);
+}
+
+/* Rows [0, R) of a (rows lda floats apart, from the block's first column) for kc columns, into
+ * a band's micro-panel: ap[p·ZMR + r] = a[r·lda + p], rows R..ZMR-1 zero, so that each step of
+ * the kernel broadcasts from one contiguous 32-byte row. */
+AVX512 static void pack_a(float *restrict ap, const float *restrict a, int lda, int R, int kc)
+{
+    int p = 0;
+    if (R == ZMR)
+        for (; p + 8 <= kc; p += 8) { /* 8×8 transposes */
+            __m256 r0 = _mm256_loadu_ps(a + p), r1 = _mm256_loadu_ps(a + (size_t)lda + p),
+                   r2 = _mm256_loadu_ps(a + 2 * (size_t)lda + p), r3 = _mm256_loadu_ps(a + 3 * (size_t)lda + p),
+                   r4 = _mm256_loadu_ps(a + 4 * (size_t)lda + p), r5 = _mm256_loadu_ps(a + 5 * (size_t)lda + p),
+                   r6 = _mm256_loadu_ps(a + 6 * (size_t)lda + p), r7 = _mm256_loadu_ps(a + 7 * (size_t)lda + p);
+            __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
+                   t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
+                   t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+                   t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xee),
+                   u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xee),
+                   u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xee),
+                   u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xee);
+            float *o = ap + (size_t)p * ZMR;
+            _mm256_storeu_ps(o, _mm256_permute2f128_ps(u0, u4, 0x20));
+            _mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(u1, u5, 0x20));
+            _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(u2, u6, 0x20));
+            _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(u3, u7, 0x20));
+            _mm256_storeu_ps(o + 32, _mm256_permute2f128_ps(u0, u4, 0x31));
+            _mm256_storeu_ps(o + 40, _mm256_permute2f128_ps(u1, u5, 0x31));
+            _mm256_storeu_ps(o + 48, _mm256_permute2f128_ps(u2, u6, 0x31));
+            _mm256_storeu_ps(o + 56, _mm256_permute2f128_ps(u3, u7, 0x31));
+        }
+    for (; p < kc; p++)
+        for (int r = 0; r < ZMR; r++)
+            ap[(size_t)p * ZMR + r] = r < R ? a[(size_t)r * lda + p] : 0.0f;
+}
+
+/* pack's float32 case for ZNR-column panels (buf 64-byte aligned): three vector copies per
+ * panel row (the library's memcpy of 192 bytes was a string move, an eighth of the product's
+ * time at 256 tokens), masked at the last panel's edge, zeros past it. */
+AVX512 static void pack_z(float *restrict buf, const float *restrict b, int m, int p0, int p1,
+                          int jlo, int jhi)
+{
+    int kc = p1 - p0, full = (jhi - jlo) / ZNR, w = jhi - jlo - full * ZNR;
+    __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
+    for (int p = p0; p < p1; p++) {
+        const float *src = b + (size_t)p * m + jlo;
+        float *o = buf + (size_t)(p - p0) * ZNR;
+        for (int q = 0; q < full; q++, src += ZNR, o += (size_t)kc * ZNR) {
+            __m512 x0 = _mm512_loadu_ps(src), x1 = _mm512_loadu_ps(src + 16), x2 = _mm512_loadu_ps(src + 32);
+            _mm512_store_ps(o, x0);
+            _mm512_store_ps(o + 16, x1);
+            _mm512_store_ps(o + 32, x2);
+        }
+        if (w) {
+            _mm512_store_ps(o, _mm512_maskz_loadu_ps(m0, src));
+            _mm512_store_ps(o + 16, _mm512_maskz_loadu_ps(m1, src + 16));
+            _mm512_store_ps(o + 32, _mm512_maskz_loadu_ps(m2, src + 32));
+        }
+    }
+}
+
+/* A walk over the next weight block's lines (rows p0..p1-1 of the matrix, bytes [lo, lo + len)
+ * of each, rows stride bytes apart), a line at a time, for the kernels to prefetch into L2 one
+ * line per step: spread so, the next block streams in beside the multiply-adds (a burst of
+ * hundreds of prefetches per panel held the kernel until the line fill buffers drained). */
+typedef struct {
+    const char *row, *at;
+    size_t stride;
+    int per, left, rows; /* lines per row, lines left in this row, rows left */
+} Pf;
+
+static void pf_init(Pf *f, const char *base, size_t stride, size_t lo, size_t len, int rows)
+{
+    uintptr_t a = ((uintptr_t)(base + lo)) & ~(uintptr_t)63;
+    f->row = f->at = (const char *)a;
+    f->stride = stride;
+    f->per = (int)((len + 63) / 64) + 1;
+    f->left = f->per;
+    f->rows = rows;
+}
+
+/* R rows of dst (ds floats apart) at the panel's columns (masks: the columns that exist) = R
+ * rows of src (ss apart) + the band's packed rows (ap, pack_a's layout) · the packed panel pb, kc
+ * steps: each element's chain continues from src (from 0 when first). The first npf steps each
+ * prefetch the next line of pf's walk; next (when not first): the next band's src tile, 24
+ * lines, prefetched into L1.
+ * (Packing the panel here instead, as its first band reads
+ * it from the matrix, measured 10-40% slower: the strided rows stall the chain.) */
+AVX512_INLINE void zkern(float *dst, int ds, const float *src, int ss, const float *restrict ap,
+                         const float *restrict pb, int kc, int R, __mmask16 m0, __mmask16 m1,
+                         __mmask16 m2, int first, Pf *pf, int npf, const float *next)
+{
+    const char *at = pf->at, *row = pf->row;
+    int left = pf->left, rows = pf->rows;
+    if (rows <= 0)
+        npf = 0;
     __m512 c0[ZMR], c1[ZMR], c2[ZMR];
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
-        float *o = out + (size_t)r * m;
+        const float *o = src + (size_t)r * ss;
         c0[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m0, o);
         c1[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m1, o + 16);
         c2[r] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m2, o + 32);
     }
+    if (next && !first) /* the next band's chains, from L2 into L1 while this one runs */
+        for (int l = 0; l < ZMR * ZNR / 16; l++)
+            _mm_prefetch((const char *)(next + 16 * l), _MM_HINT_T0);
+#pragma GCC unroll 2
     for (int p = 0; p < kc; p++) {
-        const float *bp = pb + (size_t)p * ZNR;
-        __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16),
-               b2 = _mm512_loadu_ps(bp + 32);
+        const float *bp = pb + (size_t)p * ZNR, *a = ap + (size_t)p * ZMR;
+        if (p < npf) {
+            _mm_prefetch(at, _MM_HINT_T1);
+            at += 64;
+            if (--left == 0) {
+                row += pf->stride;
+                at = row;
+                left = pf->per;
+                if (--rows == 0)
+                    npf = 0;
+            }
+        }
+        __m512 b0 = _mm512_load_ps(bp), b1 = _mm512_load_ps(bp + 16), b2 = _mm512_load_ps(bp + 32);
 #pragma GCC unroll 8
         for (int r = 0; r < R; r++) {
-            __m512 av = _mm512_set1_ps(a[(size_t)r * lda + p]);
+            __m512 av = _mm512_set1_ps(a[r]);
             c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
             c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
             c2[r] = _mm512_fmadd_ps(av, b2, c2[r]);
@@ -114,42 +240,83 @@ AVX512_INLINE void zkern(float *restrict out, const float *restrict a, int lda,
     }
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
-        float *o = out + (size_t)r * m;
+        float *o = dst + (size_t)r * ds;
         _mm512_mask_storeu_ps(o, m0, c0[r]);
         _mm512_mask_storeu_ps(o + 16, m1, c1[r]);
         _mm512_mask_storeu_ps(o + 32, m2, c2[r]);
     }
+    pf->at = at, pf->row = row, pf->left = left, pf->rows = rows;
 }
 
-static __mmask16 lanes16(int w)
-{
-    return (__mmask16)(w >= 16 ? 0xffffu : w <= 0 ? 0u : (1u << w) - 1u);
-}
-
+/* Columns [jlo, jhi) of the product in column blocks of ZNC; in each, token blocks of up to tbmax
+ * rows (a multiple of ZMR; n split evenly); in each, weight blocks of KC rows: the token block's
+ * activations packed into bands (abuf: tbmax × KC floats), the weight block into panels (buf:
+ * KC × ZNC rounded up to panels), then every panel applied to every band, the next weight block
+ * prefetched a line per kernel step. Between weight blocks each chain is kept in cbuf (tbmax ×
+ * (ZNC + ZNR) floats: a contiguous 8 × 48 tile per band and panel, no cache-set conflicts from
+ * out's row stride); the last block stores to out. */
 AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
                            const float *restrict b, const uint16_t *restrict h, int dtype, int n,
-                           int k, int m, float *buf, int jlo, int jhi)
+                           int k, int m, float *buf, float *abuf, float *cbuf, int tbmax, int jlo,
+                           int jhi)
 {
-    for (int i0 = 0; i0 < n; i0 += TB) {
-        int i1 = min_i(n, i0 + TB);
-        for (int p0 = 0; p0 < k; p0 += KC) {
-            int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
-            pack(buf, b, h, dtype, m, p0, p1, jlo, jhi, ZNR);
-            int np = (jhi - jlo + ZNR - 1) / ZNR, np0 = p1 < k ? p1 : 0, np1 = min_i(k, p1 + KC);
-            for (int j = jlo; j < jhi; j += ZNR) {
-                int w = min_i(ZNR, jhi - j), q = (j - jlo) / ZNR;
-                const float *pb = buf + (size_t)q * kc * ZNR;
-                if (np0)
-                    prefetch_next(b, h, m, np0, np1, jlo, jhi, q, np);
-                __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
-                for (int r = i0; r < i1; r += ZMR) {
-                    float *o = out + (size_t)r * m + j;
-                    const float *ar = a + (size_t)r * lda + p0;
-                    switch (min_i(ZMR, i1 - r)) {
-#define ZCASE(R) case R: zkern(o, ar, lda, pb, kc, m, R, m0, m1, m2, first); break;
-                        ZCASE(8) ZCASE(7) ZCASE(6) ZCASE(5) ZCASE(4) ZCASE(3) ZCASE(2) ZCASE(1)
+    int ntb = (n + tbmax - 1) / tbmax, tb = ((n + ntb - 1) / ntb + ZMR - 1) / ZMR * ZMR;
+    for (int jc = jlo; jc < jhi; jc += ZNC) {
+        int jce = min_i(jhi, jc + ZNC);
+        for (int i0 = 0; i0 < n; i0 += tb) {
+            int i1 = min_i(n, i0 + tb);
+            for (int p0 = 0; p0 < k; p0 += KC) {
+                int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
+                if (h)
+                    pack(buf, b, h, dtype, m, p0, p1, jc, jce, ZNR);
+                else
+                    pack_z(buf, b, m, p0, p1, jc, jce);
+                for (int r = i0; r < i1; r += ZMR)
+                    pack_a(abuf + (size_t)(r - i0) * kc, a + (size_t)r * lda + p0, lda,
+                           min_i(ZMR, i1 - r), kc);
+                /* the next weight block: this token block's next rows, else the next token
+                 * block's first, else the next column block's first */
+                int np = (jce - jc + ZNR - 1) / ZNR, nq0 = -1, nq1 = 0, nj0 = jc, nj1 = jce;
+                if (p1 < k)
+                    nq0 = p1, nq1 = min_i(k, p1 + KC);
+                else if (i1 < n)
+                    nq0 = 0, nq1 = min_i(k, KC);
+                else if (jce < jhi)
+                    nq0 = 0, nq1 = min_i(k, KC), nj0 = jce, nj1 = min_i(jhi, jce + ZNC);
+                /* the next block's lines, a share per kernel (one per step), or, when the
+                 * shares would not fit in the steps (few bands), a share per panel at once */
+                int es = h ? 2 : 4, bands = (i1 - i0 + ZMR - 1) / ZMR;
+                Pf pf = {0};
+                long lines = 0;
+                if (nq0 >= 0) {
+                    pf_init(&pf, h ? (const char *)h : (const char *)b, (size_t)m * es,
+                            (size_t)nq0 * m * es + (size_t)nj0 * es, (size_t)(nj1 - nj0) * es, nq1 - nq0);
+                    lines = (long)pf.per * (nq1 - nq0);
+                }
+                long kern = (long)np * bands;
+                int share = (int)((lines + kern - 1) / kern), spread = share <= kc;
+                if (!spread)
+                    share = 0, pf.rows = 0;
+                for (int j = jc; j < jce; j += ZNR) {
+                    int w = min_i(ZNR, jce - j), q = (j - jc) / ZNR;
+                    const float *pb = buf + (size_t)q * kc * ZNR;
+                    if (nq0 >= 0 && !spread)
+                        prefetch_next(b, h, m, nq0, nq1, nj0, nj1, q, np);
+                    __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
+                    for (int r = i0; r < i1; r += ZMR) {
+                        /* the chains between weight blocks: a tile of cbuf per band and panel */
+                        float *o = out + (size_t)r * m + j,
+                              *t = cbuf + ((size_t)q * bands + (size_t)(r - i0) / ZMR) * ZMR * ZNR,
+                              *d = p1 == k ? o : t;
+                        int dstr = p1 == k ? m : ZNR;
+                        const float *ap = abuf + (size_t)(r - i0) * kc,
+                                    *nx = r + ZMR < i1 ? t + ZMR * ZNR : NULL;
+                        switch (min_i(ZMR, i1 - r)) {
+#define ZCASE(R) case R: zkern(d, dstr, t, ZNR, ap, pb, kc, R, m0, m1, m2, first, &pf, share, nx); break;
+                            ZCASE(8) ZCASE(7) ZCASE(6) ZCASE(5) ZCASE(4) ZCASE(3) ZCASE(2) ZCASE(1)
 #undef ZCASE
-                    default: break;
+                        default: break;
+                        }
                     }
                 }
             }
@@ -246,7 +413,9 @@ static void part_run(void *ctx, int part, int parts)
     tensor_par_range(J->m, J->z ? ZNR : YNR, part, parts, &j0, &j1);
     if (j0 >= j1)
         return;
-    size_t need = (size_t)KC * (size_t)(j1 - j0 + ZNR) + 16;
+    size_t bn = J->z ? (size_t)KC * (size_t)(min_i(j1 - j0, ZNC) + ZNR) : (size_t)KC * (size_t)(j1 - j0 + ZNR),
+           cn = (size_t)ZTB * (ZNC + ZNR),
+           need = bn + (J->z ? (size_t)ZTB * KC + cn : 0) + 48;
     if (need > panels_cap) {
         free(panels);
         panels = malloc(sizeof(float) * need);
@@ -254,11 +423,14 @@ static void part_run(void *ctx, int part, int parts)
     }
     if (!panels) { /* out of memory: one panel at a time in a small buffer, the same bits */
         static _Thread_local float one[KC * ZNR] __attribute__((aligned(64)));
+        static _Thread_local float aone[KC * ZMR] __attribute__((aligned(64)));
+        static _Thread_local float cone[ZMR * ZNR] __attribute__((aligned(64)));
         int nr = J->z ? ZNR : YNR;
         for (int j = j0; j < j1; j += nr) {
             int e = j + nr < j1 ? j + nr : j1;
             if (J->z)
-                block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, j, e);
+                block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, aone,
+                        cone, ZMR, j, e);
             else
                 block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, j, e);
         }
@@ -266,7 +438,8 @@ static void part_run(void *ctx, int part, int parts)
     }
     float *buf = (float *)(((uintptr_t)panels + 63) & ~(uintptr_t)63);
     if (J->z)
-        block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf, j0, j1);
+        block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf,
+                buf + (bn + 15) / 16 * 16, buf + (bn + 15) / 16 * 16 + (size_t)ZTB * KC, ZTB, j0, j1);
     else
         block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf, j0, j1);
 }

@@ -3,9 +3,10 @@
  * at a time inside the products. Widening is exact, and every output element follows the same
  * chain as with the widened matrix in float32, so the bits are those of converting the whole
  * file first (tests/unit/test_stream.c compares them).
- *  - [out, in] weights (tensor_matmul_bt_half): blocks of weight rows widened into a buffer of
- *    about 128 KB, each block applied to every token (tensor_stream.c's kernel, token blocks
- *    of 1 MB of activations).
+ *  - [out, in] weights (tensor_matmul_bt_half): past 32 tokens on AVX-512, tensor_bt.c's
+ *    kernel, widening a group of 8 weight rows as it packs them; else blocks of weight rows
+ *    widened into a buffer of about 128 KB, each block applied to every token (tensor_stream.c's
+ *    kernel, token blocks of 1 MB of activations).
  *  - [in, out] weights (tensor_matmul_half): tensor_block.c's packed panels, widened as they
  *    are packed, for any number of tokens.
  * Without the x86 kernels (another CPU or compiler, a sanitizer build) the whole matrix is
@@ -15,6 +16,7 @@
 #include "attend_assert.h"
 #include "cpu.h"
 #include "tensor_block.h"
+#include "tensor_bt.h"
 #include "tensor_par.h"
 #include "tensor_stream.h"
 
@@ -74,6 +76,8 @@ int tensor_matmul_bt_half(float *restrict out, const float *restrict a,
     if (!n || !m)
         return 0;
 #if HALF_X86
+    if (tensor_bt_matmul_half(out, a, b, dtype, n, k, m, sc)) /* many rows: tensor_bt.c */
+        return 0;
     /* BF16 on AVX-512: widened in registers by the kernel itself */
     if (dtype == TENSOR_BF16 && tensor_stream_bt_bf16(out, a, b, n, k, m, sc))
         return 0;

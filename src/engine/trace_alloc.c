@@ -94,19 +94,29 @@ Trace *trace_new(const Model *m, int max_n, int max_m)
     t->tgt = calloc((size_t)max_m, sizeof(int));
     t->tgt_in = calloc((size_t)max_m, sizeof(int));
     t->order = calloc((size_t)max_n, sizeof(int));
-    /* The sinusoidal encoding depends only on (position, dimension): computed once here. */
+    /* The sinusoidal encoding depends only on (position, dimension): its room is taken here,
+     * its values computed once, when a forward first needs them (trace_sinusoid). */
     size_t lanes_pe = (size_t)(max_n > max_m ? max_n : max_m);
     t->sinusoid = malloc(sizeof(float) * lanes_pe * (size_t)c->d_model);
-    if (t->sinusoid)
-        for (size_t p = 0; p < lanes_pe; p++)
-            for (int i = 0; i < c->d_model; i++)
-                t->sinusoid[p * (size_t)c->d_model + i] = model_sinusoid((int)p, i, c->d_model);
+    t->sinusoid_ready = 0;
     if (!t->arena || !t->entries || !t->src || !t->tgt || !t->tgt_in || !t->order ||
         !t->sinusoid) {
         trace_free(t);
         return NULL;
     }
     return t;
+}
+
+const float *trace_sinusoid(Trace *t)
+{
+    if (!t->sinusoid_ready) {
+        int d = t->model->cfg.d_model, lanes = t->max_n > t->max_m ? t->max_n : t->max_m;
+        for (int p = 0; p < lanes; p++)
+            for (int i = 0; i < d; i++)
+                t->sinusoid[(size_t)p * d + i] = model_sinusoid(p, i, d);
+        t->sinusoid_ready = 1;
+    }
+    return t->sinusoid;
 }
 
 size_t trace_bytes(const Model *m, int max_n, int max_m)

@@ -26,7 +26,7 @@ void vocab_free(Vocab *v)
 {
     if (v->tok_free)
         v->tok_free(v->tok);
-    if (v->words)
+    if (v->words && !v->words_in_map)
         for (int i = 0; i < v->n; i++)
             free(v->words[i]);
     free(v->words);
@@ -34,19 +34,28 @@ void vocab_free(Vocab *v)
     memset(v, 0, sizeof *v);
 }
 
-int vocab_adopt(Vocab *v, char **words, int n, const char *unk, char *err, size_t errlen)
+int vocab_start(Vocab *v, int n, size_t bytes, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
-    v->words = words;
-    v->n = n;
-    for (int i = 0; i < n; i++) /* two ids that read the same: the first is found by name */
-        if (strmap_put(&v->map, words[i], strlen(words[i]), i, NULL) < 0) {
-            snprintf(err, errlen, "out of memory");
-            vocab_free(v);
-            return -1;
-        }
-    v->pad_id = -1;
-    v->unk_id = unk ? vocab_id(v, unk) : -1;
+    v->pad_id = v->unk_id = -1;
+    v->words_in_map = 1;
+    v->words = calloc(n > 0 ? (size_t)n : 1, sizeof *v->words);
+    if (!v->words || strmap_reserve(&v->map, n, bytes)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    v->cap = n;
+    return 0;
+}
+
+int vocab_push(Vocab *v, const char *w, size_t len, char *err, size_t errlen)
+{
+    int at = v->n < v->cap ? strmap_put(&v->map, w, len, v->n, NULL) : -1;
+    if (at < 0) {
+        snprintf(err, errlen, v->n < v->cap ? "out of memory" : "more words than vocab_start's %d", v->cap);
+        return -1;
+    }
+    v->words[v->n++] = v->map.keys[at];
     return 0;
 }
 

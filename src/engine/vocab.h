@@ -43,6 +43,8 @@ typedef struct {
     int n;            /* number of words */
     char **words;     /* (n) owned strings, id -> word */
     StrMap map;       /* word -> id (the first id of a word two ids spell alike) */
+    int words_in_map; /* 1: words[i] are the map's copies (vocab_push), not freed one by one */
+    int cap;          /* room in words (vocab_start) */
     int pad_id, unk_id;
     int cont_bytes;   /* 1: the vocabulary marks a byte inside a word "##<0xHH>" (a plain
                          "<0xHH>" starts a word) and is split naturally (vocab_tokenize);
@@ -67,10 +69,15 @@ int vocab_init_kind(Vocab *v, VocabKind kind, const char *const *words, int n, c
  * be a token). */
 int vocab_load_file(Vocab *v, const char *path, char *err, size_t errlen);
 void vocab_free(Vocab *v);
-/* Takes over words (n owned strings, and the array) as the vocabulary without checking them:
- * a model's own tokens, shown as they read (" cat"). No <pad> (pad_id -1); unk_id is the id of
- * unk or -1. 0, or -1 with a message (words freed). */
-int vocab_adopt(Vocab *v, char **words, int n, const char *unk, char *err, size_t errlen);
+/* An empty vocabulary for a model's own tokens, shown as they read (" cat"), filled in id
+ * order by vocab_push without checking them: room for n words of about `bytes` bytes in all.
+ * No <pad> (pad_id -1), no <unk> (unk_id -1: the caller sets it). 0, or -1 with a message
+ * (v empty; vocab_free it). */
+int vocab_start(Vocab *v, int n, size_t bytes, char *err, size_t errlen);
+/* Appends word w (len bytes, no NUL inside) as the next id (v->n before the call): copied
+ * once, into the word -> id map (the first id of a word two ids spell alike keeps it), and
+ * words[id] is that copy (owned by the map: v->words_in_map). 0, or -1 out of memory. */
+int vocab_push(Vocab *v, const char *w, size_t len, char *err, size_t errlen);
 /* Id of a word (exact match), or -1. */
 int vocab_id(const Vocab *v, const char *word);
 /* Word of an id; "<?>" when out of range. Borrowed. */

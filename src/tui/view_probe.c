@@ -146,7 +146,7 @@ static void attrib_draw(App *a, Rect r)
     snprintf(b, sizeof b, "the logit of \"%s\", the top guess after \"%s\" (position %d), in parts",
              word(a, at->token), word(a, a->s->t->src[i]), i);
     title(r, y++, b);
-    int idx[ATTRIB_ROWS];
+    int idx[ATTRIB_ROWS + 1]; /* room + 1 when every part fits without a "rest" row */
     int room = r.h - 3 < ATTRIB_ROWS ? r.h - 3 : ATTRIB_ROWS;
     if (room < 1)
         room = 1;
