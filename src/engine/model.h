@@ -428,6 +428,10 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
 #define MODEL_SDPA_ROWS 16
 /* The most heads one attention sublayer computes at once, one per thread (tensor_par.h). */
 #define MODEL_HEAD_BANDS 8
+/* The fewest multiply-adds of one sublayer's attention (nq·nk·d_head·heads) for which its heads
+ * are spread over the threads: about 50 µs of work (GPT-2 small from ~40 tokens), several times
+ * a hand-off to a worker that is watching for its next job (tensor_par.c). */
+#define MODEL_HEADS_PAR_MACS ((size_t)1 << 20)
 void model_sdpa_out(float *out, float *band, const float *q, const float *k, const float *v,
                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                     float scale);

@@ -1,20 +1,25 @@
 /* tensor_par.c - the forward's large products split over the cores (see tensor_par.h).
  *
  * Workers are started on the first product that splits and live until exit (an atexit handler
- * stops and joins them, so the process ends with no thread of its own left: valgrind clean);
- * each waits on a condition variable for the next job, runs its part, and reports. The calling
- * thread runs part 0 itself (tensor_par_run), or the products' chunks are claimed one at a time
- * by whichever thread is free (tensor_par_dyn: on a shared machine a thread that is taken off
- * its core for a few ms no longer holds up the product while the other waits). A part is a
- * range of output columns (whole vector panels), so every element is computed by exactly one
- * thread with its usual chain: the bits do not depend on the thread count or on which thread
- * took a chunk (tests/unit/test_stream.c compares 1, 2 and 3 threads). */
+ * stops and joins them, so the process ends with no thread of its own left: valgrind clean).
+ * Between jobs a worker first watches the job counter for a while (TENSOR_PAR_SPIN_US), then
+ * sleeps on a condition variable: a forward hands out about a hundred jobs with short serial
+ * steps between them, and waking a sleeping thread (a virtual CPU halted by its host) took
+ * longer than many of those steps. The calling thread runs part 0 itself (tensor_par_run), or
+ * the products' chunks are claimed one at a time by whichever thread is free (tensor_par_dyn:
+ * on a shared machine a thread that is taken off its core for a few ms no longer holds up the
+ * product while the other waits); it waits for the workers' last chunks the same way, watching
+ * first, then sleeping. A part is a range of output columns (whole vector panels), so every
+ * element is computed by exactly one thread with its usual chain: the bits do not depend on the
+ * thread count or on which thread took a chunk (tests/unit/test_stream.c compares 1, 2 and 3
+ * threads). */
 #include "tensor_par.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAR_MAX 8
@@ -26,9 +31,11 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER, run_mu = PTHREAD_MUTEX_IN
 static pthread_cond_t go = PTHREAD_COND_INITIALIZER, done_cv = PTHREAD_COND_INITIALIZER;
 static int n_workers;           /* started */
 static pthread_t workers[PAR_MAX];
-static int quitting;            /* exit: the workers return */
-static unsigned long gen;       /* job generation */
-static int pending;             /* workers still running the current job */
+static atomic_int quitting;     /* exit: the workers return */
+static atomic_ulong gen;        /* job generation (changed under mu, watched without it) */
+static atomic_int pending;      /* workers still running the current job */
+static int sleepers;            /* workers waiting on go (under mu) */
+static int caller_sleeps;       /* the caller waits on done_cv (under mu) */
 static void (*job_fn)(void *ctx, int part, int parts);
 static void *job_ctx;
 static int job_parts;
@@ -51,20 +58,80 @@ void tensor_set_threads(int n)
     n_threads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : n;
 }
 
+/* One step of a busy wait: the CPU told that this thread only watches a word. */
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Watches *w until it differs from `from` (and, for the workers, until exit is asked) for at
+ * most TENSOR_PAR_SPIN_US. 1: it changed; 0: time is up (the caller then sleeps). */
+static int watch_ulong(atomic_ulong *w, unsigned long from)
+{
+    double t0 = 0.0;
+    for (int i = 1;; i++) {
+        if (atomic_load_explicit(w, memory_order_acquire) != from ||
+            atomic_load_explicit(&quitting, memory_order_relaxed))
+            return 1;
+        relax();
+        if ((i & 63) == 0) {
+            double t = now_us();
+            if (t0 == 0.0)
+                t0 = t;
+            else if (t - t0 > TENSOR_PAR_SPIN_US)
+                return 0;
+        }
+    }
+}
+
+static int watch_zero(atomic_int *w)
+{
+    double t0 = 0.0;
+    for (int i = 1;; i++) {
+        if (atomic_load_explicit(w, memory_order_acquire) == 0)
+            return 1;
+        relax();
+        if ((i & 63) == 0) {
+            double t = now_us();
+            if (t0 == 0.0)
+                t0 = t;
+            else if (t - t0 > TENSOR_PAR_SPIN_US)
+                return 0;
+        }
+    }
+}
+
 static void *worker(void *arg)
 {
     int id = (int)(intptr_t)arg; /* 1.. */
     self_id = id;
     unsigned long seen = 0;
-    pthread_mutex_lock(&mu);
     for (;;) {
-        while (gen == seen && !quitting)
+        watch_ulong(&gen, seen); /* the next job is usually a few µs away: no sleep for it */
+        pthread_mutex_lock(&mu);
+        while (atomic_load(&gen) == seen && !atomic_load(&quitting)) {
+            sleepers++;
             pthread_cond_wait(&go, &mu);
-        if (quitting)
+            sleepers--;
+        }
+        if (atomic_load(&quitting)) {
+            pthread_mutex_unlock(&mu);
             break;
-        seen = gen;
-        if (id >= job_threads)
+        }
+        seen = atomic_load(&gen);
+        if (id >= job_threads) {
+            pthread_mutex_unlock(&mu);
             continue;
+        }
         void (*fn)(void *, int, int) = job_fn;
         void *ctx = job_ctx;
         int parts = job_parts, dyn = job_dyn;
@@ -76,11 +143,13 @@ static void *worker(void *arg)
         else
             fn(ctx, id, parts);
         in_part = 0;
-        pthread_mutex_lock(&mu);
-        if (--pending == 0)
-            pthread_cond_signal(&done_cv);
+        if (atomic_fetch_sub_explicit(&pending, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&mu); /* the last: wake the caller if it went to sleep */
+            if (caller_sleeps)
+                pthread_cond_signal(&done_cv);
+            pthread_mutex_unlock(&mu);
+        }
     }
-    pthread_mutex_unlock(&mu);
     return NULL;
 }
 
@@ -88,7 +157,7 @@ static void *worker(void *arg)
 static void stop_workers(void)
 {
     pthread_mutex_lock(&mu);
-    quitting = 1;
+    atomic_store(&quitting, 1);
     int n = n_workers;
     n_workers = 0;
     pthread_cond_broadcast(&go);
@@ -120,7 +189,8 @@ static void after_fork(void)
     pthread_cond_init(&go, NULL);
     pthread_cond_init(&done_cv, NULL);
     n_workers = 0;
-    pending = 0;
+    atomic_store(&pending, 0);
+    sleepers = caller_sleeps = 0;
     in_part = 0;
 }
 
@@ -162,9 +232,10 @@ static void run_job(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
     job_threads = threads;
     job_dyn = dyn;
     atomic_store_explicit(&job_next, 0, memory_order_relaxed);
-    pending = threads - 1;
-    gen++;
-    pthread_cond_broadcast(&go);
+    atomic_store_explicit(&pending, threads - 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&gen, 1, memory_order_release);
+    if (sleepers)
+        pthread_cond_broadcast(&go);
     pthread_mutex_unlock(&mu);
     in_part = 1;
     if (dyn)
@@ -173,10 +244,15 @@ static void run_job(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
     else
         fn(ctx, 0, threads);
     in_part = 0;
-    pthread_mutex_lock(&mu);
-    while (pending > 0)
-        pthread_cond_wait(&done_cv, &mu);
-    pthread_mutex_unlock(&mu);
+    if (!watch_zero(&pending)) {
+        pthread_mutex_lock(&mu);
+        while (atomic_load(&pending) > 0) {
+            caller_sleeps = 1;
+            pthread_cond_wait(&done_cv, &mu);
+            caller_sleeps = 0;
+        }
+        pthread_mutex_unlock(&mu);
+    }
     pthread_mutex_unlock(&run_mu);
 }
 

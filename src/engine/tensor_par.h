@@ -16,6 +16,11 @@
  * while (a shared machine) leaves its chunks to the others instead of holding up the product. */
 #define TENSOR_PAR_CHUNKS 4
 
+/* How long a thread watches for the next job (a worker) or for the workers' last chunks (the
+ * caller) before it sleeps, µs: longer than most serial steps between a forward's jobs, short
+ * enough that an idle process gives its cores back at once. */
+#define TENSOR_PAR_SPIN_US 150
+
 /* Threads the products may use: ATTEND_THREADS from the environment when set (1 = one thread),
  * else the CPUs online; at most 8. */
 int tensor_threads(void);

@@ -35,7 +35,7 @@ static size_t stack_floats(const ModelConfig *c, size_t n, size_t n_mem)
 static int head_bands(const ModelConfig *c, int max_n, int max_m)
 {
     size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
-    return lanes * lanes * (size_t)c->n_heads * c->d_head >= TENSOR_PAR_MIN_MACS ? MODEL_HEAD_BANDS : 1;
+    return lanes * lanes * (size_t)c->n_heads * c->d_head >= MODEL_HEADS_PAR_MACS ? MODEL_HEAD_BANDS : 1;
 }
 
 static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
