@@ -73,6 +73,20 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* 1 when a spin's TENSOR_PAR_SPIN_US are up: the clock is read every 64th turn i, the first
+ * reading kept in *t0 (0.0 before it). */
+static int spun_out(int i, double *t0)
+{
+    if ((i & 63) != 0)
+        return 0;
+    double t = now_us();
+    if (*t0 == 0.0) {
+        *t0 = t;
+        return 0;
+    }
+    return t - *t0 > TENSOR_PAR_SPIN_US;
+}
+
 /* Watches *w until it differs from `from` (and, for the workers, until exit is asked) for at
  * most TENSOR_PAR_SPIN_US. 1: it changed; 0: time is up (the caller then sleeps). */
 static int watch_ulong(atomic_ulong *w, unsigned long from)
@@ -83,16 +97,12 @@ static int watch_ulong(atomic_ulong *w, unsigned long from)
             atomic_load_explicit(&quitting, memory_order_relaxed))
             return 1;
         relax();
-        if ((i & 63) == 0) {
-            double t = now_us();
-            if (t0 == 0.0)
-                t0 = t;
-            else if (t - t0 > TENSOR_PAR_SPIN_US)
-                return 0;
-        }
+        if (spun_out(i, &t0))
+            return 0;
     }
 }
 
+/* Watches *w until it is 0 for at most TENSOR_PAR_SPIN_US. 1: it is; 0: time is up. */
 static int watch_zero(atomic_int *w)
 {
     double t0 = 0.0;
@@ -100,13 +110,8 @@ static int watch_zero(atomic_int *w)
         if (atomic_load_explicit(w, memory_order_acquire) == 0)
             return 1;
         relax();
-        if ((i & 63) == 0) {
-            double t = now_us();
-            if (t0 == 0.0)
-                t0 = t;
-            else if (t - t0 > TENSOR_PAR_SPIN_US)
-                return 0;
-        }
+        if (spun_out(i, &t0))
+            return 0;
     }
 }
 
