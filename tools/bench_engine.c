@@ -359,7 +359,7 @@ static int widen(const char *src, const char *out, int len)
  * the forward computes once for all heads, as given) at n tokens, over rounds of about 20 ms. */
 static double sdpa_us(int n, int dh, float *buf, const float *qkv, const float *mask, int *lim)
 {
-    float *band = buf, *o = band + (size_t)MODEL_SDPA_ROWS * n;
+    float *band = buf, *o = band + MODEL_SDPA_BAND(n, dh);
     const float *q = qkv, *k = q + (size_t)n * dh, *v = k + (size_t)n * dh;
     double t[5];
     int iters = 1;
@@ -394,7 +394,7 @@ static int bench_attention(const char *path)
         return 1;
     }
     int L = m.cfg.max_len, dh = m.cfg.d_head, V = m.cfg.vocab_size;
-    float *buf = malloc(sizeof(float) * ((size_t)MODEL_SDPA_ROWS * L + (size_t)L * dh));
+    float *buf = malloc(sizeof(float) * (MODEL_SDPA_BAND(L, dh) + (size_t)L * dh));
     float *qkv = malloc(sizeof(float) * (size_t)3 * L * dh), *mask = malloc(sizeof(float) * (size_t)L * L);
     int *ids = malloc(sizeof(int) * (size_t)L), *lim = malloc(sizeof(int) * (size_t)L);
     Trace *t = trace_new(&m, L, 1);

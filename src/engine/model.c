@@ -532,7 +532,7 @@ typedef struct {
     float scale;
     const float *M;
     const int *lim;
-    float *band; /* nb bands of MODEL_SDPA_ROWS·nk floats, one per thread */
+    float *band; /* nb bands of MODEL_SDPA_BAND(nk, dh) floats, one per thread */
     int nb;
     float *q[ATTEND_MAX_HEADS], *k[ATTEND_MAX_HEADS], *v[ATTEND_MAX_HEADS],
         *qr[ATTEND_MAX_HEADS], *kr[ATTEND_MAX_HEADS], *o[ATTEND_MAX_HEADS];
@@ -547,7 +547,7 @@ static void heads_part(void *ctx, int part, int parts)
     const ModelConfig *c = J->c;
     int H = c->n_heads, per = (H + parts - 1) / parts, nq = J->nq, nk = J->nk, dh = J->dh;
     int self = tensor_par_self();
-    float *band = J->band + (size_t)(self < J->nb ? self : 0) * MODEL_SDPA_ROWS * nk;
+    float *band = J->band + (size_t)(self < J->nb ? self : 0) * MODEL_SDPA_BAND(nk, dh);
     for (int h = part * per; h < H && h < (part + 1) * per; h++) {
         float *q = J->q[h], *k = J->k[h], *v = J->v[h];
         tensor_cols(q, J->qa, nq, J->ldq, h * dh, dh);
@@ -610,11 +610,11 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         if (w->bk) tensor_add_row(ka, w->bk, nk, kvd);
         if (w->bv) tensor_add_row(va, w->bv, nk, kvd);
     }
-    /* bands: MODEL_SDPA_ROWS rows of a head's weights, one per thread; then each query row's
-     * limit */
+    /* bands: MODEL_SDPA_ROWS rows of a head's weights and its packed keys, one per thread;
+     * then each query row's limit */
     _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
     int nb = f->t->bands > 0 ? f->t->bands : 1;
-    int *lim = (int *)(band + (size_t)nb * MODEL_SDPA_ROWS * nk);
+    int *lim = (int *)(band + (size_t)nb * MODEL_SDPA_BAND(nk, dh));
     model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
     Heads J = {.f = f, .w = w, .c = c, .qa = qa, .ka = ka, .va = va, .ldq = ldq, .ldk = ldk,
                .nq = nq, .nk = nk, .dh = dh, .group = group, .rope = rope, .scale = scale,

@@ -421,11 +421,25 @@ float model_equivariance_layer(const Model *m, const Trace *a, const Trace *b, i
 void model_sdpa(float *scores, float *scaled, float *masked, float *weights, float *out,
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale);
+/* model_sdpa's four steps (and out, when not NULL), the same bits, MODEL_SDPA_ROWS query rows
+ * at a time while they are in the cache, the scores from k packed once into pk
+ * (MODEL_SDPA_PACK_FLOATS(nk, dk) floats of scratch). lim: as model_sdpa_out's, or NULL. The
+ * forward's maps when they are wanted as it runs, and a trace's lazy maps (trace.c). */
+void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights, float *out,
+                     float *pk, const float *q, const float *k, const float *v,
+                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
+                     float scale);
 /* As the forward pass runs it: only out, the same bits as model_sdpa's. MODEL_SDPA_ROWS query
- * rows at a time in band (MODEL_SDPA_ROWS·nk floats), each band over the keys any of its rows
- * may read (a causal band skips its future: half the work). lim: model_sdpa_limits of the mask,
- * computed once for all heads, or NULL (read from the mask, band by band). */
+ * rows at a time in band (MODEL_SDPA_BAND(nk, dk) floats: the rows' MODEL_SDPA_ROWS·nk, then k
+ * packed once), each band over the keys any of its rows may read (a causal band skips its
+ * future: half the work). lim: model_sdpa_limits of the mask, computed once for all heads, or
+ * NULL (read from the mask, band by band). */
 #define MODEL_SDPA_ROWS 16
+/* Keys per block of k packed for the product Q·Kᵀ (sdpa.c), and the floats of the packing. */
+#define MODEL_SDPA_PACK 16
+#define MODEL_SDPA_PACK_FLOATS(nk, dk)                                                         \
+    (((size_t)(nk) + MODEL_SDPA_PACK - 1) / MODEL_SDPA_PACK * MODEL_SDPA_PACK * (size_t)(dk))
+#define MODEL_SDPA_BAND(nk, dk) ((size_t)MODEL_SDPA_ROWS * (size_t)(nk) + MODEL_SDPA_PACK_FLOATS(nk, dk))
 /* The most heads one attention sublayer computes at once, one per thread (tensor_par.h). */
 #define MODEL_HEAD_BANDS 8
 /* The fewest multiply-adds of one sublayer's attention (nq·nk·d_head·heads) for which its heads

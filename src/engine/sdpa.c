@@ -1,16 +1,159 @@
 /* sdpa.c - scaled dot-product attention of one head, S = QKᵀ, S/√d_k, + M (where the mask is
- * applied), softmax, ·V: whole, every step kept (model_sdpa), or as the forward pass runs it,
- * keeping only the output (model_sdpa_out). The kernels only: a trace's lazily filled steps
- * (trace_entry) are in trace.c, above this file. */
+ * applied), softmax, ·V: whole, every step kept (model_sdpa, and model_sdpa_maps, the same
+ * bits a band of rows at a time), or as the forward pass runs it, keeping only the output
+ * (model_sdpa_out). The kernels only: a trace's lazily filled steps (trace_entry) are in
+ * trace.c, above this file. */
 #include <math.h>
+#include <string.h>
 
 #include "attend_assert.h"
+#include "cpu.h"
 #include "model.h"
 #include "tensor.h"
 
 /* Query rows done together: the forward's band of rows, and the unit over which it skips the
  * keys that none of the rows may read. */
 #define SDPA_ROWS MODEL_SDPA_ROWS
+/* Keys per block of the packed K (MODEL_SDPA_BAND's second part). */
+#define PK MODEL_SDPA_PACK
+
+typedef float v8f __attribute__((vector_size(32)));
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define SDPA_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define SDPA_Z 1 /* sixteen keys at a time on AVX-512 machines (cpu.h) */
+typedef float v16f __attribute__((vector_size(64)));
+#else
+#define SDPA_CLONES
+#define SDPA_Z 0
+#endif
+
+/* ---- Q·Kᵀ from K packed once per head ----
+ * tensor_matmul_bt_scaled transposes each block of keys again for every call, so a head done a
+ * band of rows at a time transposed its whole K once per band (a third of the product's time
+ * at 1024 tokens). Here K is packed once, pk[blk·PK·dk + p·PK + u] = k[blk·PK + u][p] (keys
+ * past nk as zeros), and every band reads it. Each output element is tensor_matmul_bt_scaled's
+ * chain exactly (tensor.c BT_BLOCKS and dot_bt): eight partial sums over p mod 8 of products
+ * rounded apart, combined ((0+4)+(1+5))+((2+6)+(3+7)), then the last dk % 8 products in order,
+ * then times sc; a lane's value never depends on its neighbours, so the vector width (16 or 8)
+ * and the rows done together change no bit. This file is built without FMA contraction. */
+
+/* Packs k (nk rows of dk) into pk (MODEL_SDPA_PACK_FLOATS(nk, dk) floats) as above. */
+static void pack_keys(float *restrict pk, const float *restrict k, int nk, int dk)
+{
+    for (int j0 = 0; j0 < nk; j0 += PK) {
+        float *b = pk + (size_t)j0 * dk;
+        for (int u = 0; u < PK; u++) {
+            const float *kr = k + (size_t)(j0 + u) * dk;
+            for (int p = 0; p < dk; p++)
+                b[p * PK + u] = j0 + u < nk ? kr[p] : 0.0f;
+        }
+    }
+}
+
+/* QK_SUMS(VF, ar, tb, s): s = the lanes' chains of row ar against the packed block at tb (its
+ * lanes PK floats apart), before the factor. One text for both widths. */
+#define QK_SUMS(VF, ar, tb, s)                                                                 \
+    do {                                                                                       \
+        VF a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0}, t;  \
+        int p = 0;                                                                             \
+        for (; p + 8 <= dk; p += 8) {                                                          \
+            const float *tp = (tb) + p * PK;                                                   \
+            memcpy(&t, tp, sizeof t), a0 += (ar)[p] * t;                                       \
+            memcpy(&t, tp + PK, sizeof t), a1 += (ar)[p + 1] * t;                              \
+            memcpy(&t, tp + 2 * PK, sizeof t), a2 += (ar)[p + 2] * t;                          \
+            memcpy(&t, tp + 3 * PK, sizeof t), a3 += (ar)[p + 3] * t;                          \
+            memcpy(&t, tp + 4 * PK, sizeof t), a4 += (ar)[p + 4] * t;                          \
+            memcpy(&t, tp + 5 * PK, sizeof t), a5 += (ar)[p + 5] * t;                          \
+            memcpy(&t, tp + 6 * PK, sizeof t), a6 += (ar)[p + 6] * t;                          \
+            memcpy(&t, tp + 7 * PK, sizeof t), a7 += (ar)[p + 7] * t;                          \
+        }                                                                                      \
+        s = ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7));                                 \
+        for (; p < dk; p++) {                                                                  \
+            memcpy(&t, (tb) + p * PK, sizeof t);                                               \
+            s += (ar)[p] * t;                                                                  \
+        }                                                                                      \
+    } while (0)
+
+#if SDPA_Z
+/* Rows a[0..r-1] (dk apart) against keys 0..m-1 of pk, times sc, into out (rows ldo apart):
+ * sixteen keys a block, two rows at a time (each block's loads shared), on AVX-512. */
+__attribute__((target("avx512f"))) static void qk_z(float *restrict out, size_t ldo,
+                                                    const float *restrict a, int r, int dk,
+                                                    const float *restrict pk, int m, float sc)
+{
+    for (int j = 0; j < m; j += PK) {
+        const float *tb = pk + (size_t)j * dk;
+        size_t w = (size_t)(m - j < PK ? m - j : PK);
+        int i = 0;
+        for (; i + 2 <= r; i += 2) {
+            const float *a0r = a + (size_t)i * dk, *a1r = a0r + dk;
+            v16f x0 = {0}, x1 = {0}, x2 = {0}, x3 = {0}, x4 = {0}, x5 = {0}, x6 = {0}, x7 = {0};
+            v16f y0 = {0}, y1 = {0}, y2 = {0}, y3 = {0}, y4 = {0}, y5 = {0}, y6 = {0}, y7 = {0};
+            v16f t;
+            int p = 0;
+            for (; p + 8 <= dk; p += 8) {
+                const float *tp = tb + p * PK;
+                memcpy(&t, tp, sizeof t), x0 += a0r[p] * t, y0 += a1r[p] * t;
+                memcpy(&t, tp + PK, sizeof t), x1 += a0r[p + 1] * t, y1 += a1r[p + 1] * t;
+                memcpy(&t, tp + 2 * PK, sizeof t), x2 += a0r[p + 2] * t, y2 += a1r[p + 2] * t;
+                memcpy(&t, tp + 3 * PK, sizeof t), x3 += a0r[p + 3] * t, y3 += a1r[p + 3] * t;
+                memcpy(&t, tp + 4 * PK, sizeof t), x4 += a0r[p + 4] * t, y4 += a1r[p + 4] * t;
+                memcpy(&t, tp + 5 * PK, sizeof t), x5 += a0r[p + 5] * t, y5 += a1r[p + 5] * t;
+                memcpy(&t, tp + 6 * PK, sizeof t), x6 += a0r[p + 6] * t, y6 += a1r[p + 6] * t;
+                memcpy(&t, tp + 7 * PK, sizeof t), x7 += a0r[p + 7] * t, y7 += a1r[p + 7] * t;
+            }
+            v16f s0 = ((x0 + x4) + (x1 + x5)) + ((x2 + x6) + (x3 + x7));
+            v16f s1 = ((y0 + y4) + (y1 + y5)) + ((y2 + y6) + (y3 + y7));
+            for (; p < dk; p++) {
+                memcpy(&t, tb + p * PK, sizeof t);
+                s0 += a0r[p] * t;
+                s1 += a1r[p] * t;
+            }
+            s0 *= sc;
+            s1 *= sc;
+            memcpy(out + (size_t)i * ldo + j, &s0, sizeof(float) * w);
+            memcpy(out + (size_t)(i + 1) * ldo + j, &s1, sizeof(float) * w);
+        }
+        for (; i < r; i++) {
+            v16f s;
+            QK_SUMS(v16f, a + (size_t)i * dk, tb, s);
+            s *= sc;
+            memcpy(out + (size_t)i * ldo + j, &s, sizeof(float) * w);
+        }
+    }
+}
+#endif
+
+/* qk_z's product eight keys at a time (each packed block's two halves), on any x86-64. */
+SDPA_CLONES
+static void qk_8(float *restrict out, size_t ldo, const float *restrict a, int r, int dk,
+                 const float *restrict pk, int m, float sc)
+{
+    for (int j = 0; j < m; j += 8) {
+        const float *tb = pk + (size_t)(j / PK * PK) * dk + j % PK;
+        size_t w = (size_t)(m - j < 8 ? m - j : 8);
+        for (int i = 0; i < r; i++) {
+            v8f s;
+            QK_SUMS(v8f, a + (size_t)i * dk, tb, s);
+            s *= sc;
+            memcpy(out + (size_t)i * ldo + j, &s, sizeof(float) * w);
+        }
+    }
+}
+
+/* out[i][j] (rows ldo apart) = (a row i · key j)·sc for rows 0..r-1 and keys 0..m-1 of pk:
+ * tensor_matmul_bt_scaled's bits (above). */
+static void qk_rows(float *out, size_t ldo, const float *a, int r, int dk, const float *pk, int m,
+                    float sc)
+{
+#if SDPA_Z
+    if (cpu_has_avx512()) {
+        qk_z(out, ldo, a, r, dk, pk, m, sc);
+        return;
+    }
+#endif
+    qk_8(out, ldo, a, r, dk, pk, m, sc);
+}
 
 void model_sdpa_limits(const float *mask, int nq, int nk, int *lim)
 {
@@ -49,18 +192,21 @@ static int band_keys(const int *lim, const float *mask, int i0, int r, int nk)
  * of A·V, so leaving out the keys after a band's last readable one changes no bit of the
  * output: a causal band does half the work of the whole matrix. The same L per band in both
  * functions below, and the same in-order chain of tensor_matmul_lda: the same out. One r×L
- * matrix a band: the scaled scores, masked in place, then their softmax. */
+ * matrix a band: the scaled scores (from K packed once, at the end of band), masked in place,
+ * then their softmax. */
 void model_sdpa_out(float *out, float *band, const float *q, const float *k, const float *v,
                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                     float scale)
 {
     ATTEND_ASSERT(nq >= 1 && nk >= 1 && dk >= 1 && dv >= 1 && scale > 0.0f);
     ATTEND_ASSERT(out && band && q && k && v);
+    float *pk = band + (size_t)SDPA_ROWS * nk;
+    pack_keys(pk, k, nk, dk);
     for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
         int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS, L = band_keys(lim, mask, i0, r, nk);
         ATTEND_ASSERT(L >= 0 && L <= nk); /* a band reads no key past the last */
         float *A = band; /* rows L apart */
-        tensor_matmul_bt_scaled(A, q + (size_t)i0 * dk, k, r, dk, L, scale); /* Q Kᵀ / √d_k */
+        qk_rows(A, (size_t)L, q + (size_t)i0 * dk, r, dk, pk, L, scale); /* Q Kᵀ / √d_k */
         for (int i = 0; mask && i < r; i++) { /* + M: where the mask is applied */
             float *a = A + (size_t)i * L;
             int li = lim ? lim[i0 + i] : MODEL_SDPA_HOLES;
@@ -92,6 +238,31 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
     for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) { /* A · V, model_sdpa_out's keys per band */
         int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS, L = band_keys(NULL, mask, i0, r, nk);
         tensor_matmul_lda(out + (size_t)i0 * dv, weights + (size_t)i0 * nk, nk, v, r, L, dv);
+    }
+}
+
+/* model_sdpa's steps a band of SDPA_ROWS query rows at a time, each band's four steps while its
+ * rows are still in the cache (one pass over the maps' memory, not three), its scores from K
+ * packed once into pk: every step is per element (the products' chains) or per row (scaling,
+ * the mask, softmax), so the bits are model_sdpa's. */
+void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights, float *out,
+                     float *pk, const float *q, const float *k, const float *v,
+                     const float *mask, const int *lim, int nq, int nk, int dk, int dv,
+                     float scale)
+{
+    ATTEND_ASSERT(nq >= 1 && nk >= 1 && dk >= 1 && dv >= 1 && scale > 0.0f);
+    ATTEND_ASSERT(scores && scaled && masked && weights && pk && q && k && (!out || v));
+    pack_keys(pk, k, nk, dk);
+    for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
+        int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS;
+        size_t o = (size_t)i0 * nk, len = (size_t)r * nk;
+        qk_rows(scores + o, (size_t)nk, q + (size_t)i0 * dk, r, dk, pk, nk, 1.0f); /* Q Kᵀ */
+        tensor_scale_add(scaled + o, masked + o, scores + o, scale, mask ? mask + o : NULL, len);
+        tensor_softmax_rows_to(weights + o, masked + o, r, nk);
+        if (out) { /* A · V, model_sdpa_out's keys per band */
+            int L = band_keys(lim, mask, i0, r, nk);
+            tensor_matmul_lda(out + (size_t)i0 * dv, weights + o, nk, v, r, L, dv);
+        }
     }
 }
 

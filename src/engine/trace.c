@@ -226,9 +226,16 @@ static void compute(Trace *t, int s)
             memset(e[j].data, 0, sizeof(float) * (size_t)e[j].rows * e[j].cols);
         return;
     }
-    model_sdpa(e[0].data, e[1].data, e[2].data, e[3].data, NULL, q->data, k->data, v->data,
-               mask ? mask->data : NULL, e->rows, e->cols, q->cols, v->cols,
-               model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head));
+    float scale = model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head);
+    float *pk = malloc(sizeof(float) * MODEL_SDPA_PACK_FLOATS(e->cols, q->cols));
+    if (pk) /* a band of rows at a time, K packed once: the same bits */
+        model_sdpa_maps(e[0].data, e[1].data, e[2].data, e[3].data, NULL, pk, q->data, k->data,
+                        v->data, mask ? mask->data : NULL, NULL, e->rows, e->cols, q->cols,
+                        v->cols, scale);
+    else
+        model_sdpa(e[0].data, e[1].data, e[2].data, e[3].data, NULL, q->data, k->data, v->data,
+                   mask ? mask->data : NULL, e->rows, e->cols, q->cols, v->cols, scale);
+    free(pk);
 }
 
 const TraceEntry *trace_entry(const Trace *t, int i)

@@ -42,7 +42,7 @@ static size_t scratch_floats(const ModelConfig *c, int max_n, int max_m)
 {
     size_t lanes = (size_t)(max_n > max_m ? max_n : max_m);
     size_t attn = lanes * 3 * (size_t)c->n_heads * c->d_head +
-                  (size_t)head_bands(c, max_n, max_m) * MODEL_SDPA_ROWS * lanes +
+                  (size_t)head_bands(c, max_n, max_m) * MODEL_SDPA_BAND(lanes, c->d_head) +
                   lanes; /* the last: each query row's limit, an int */
     size_t ffn = lanes * (size_t)c->d_ff;
     return attn > ffn ? attn : ffn;

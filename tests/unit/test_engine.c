@@ -806,7 +806,7 @@ static void test_sdpa_out(void)
     enum { NQ = 40, NK = 45, DH = 17 };
     static const int nqs[] = {1, 3, 5, 7, 13, 16, 17, 33, 40};
     static float q[NQ * DH], k[NK * DH], v[NK * DH], mask[NQ * NK], S[NQ * NK], Ss[NQ * NK],
-        Sm[NQ * NK], A[NQ * NK], o1[NQ * DH], o2[NQ * DH], band[MODEL_SDPA_ROWS * NK];
+        Sm[NQ * NK], A[NQ * NK], o1[NQ * DH], o2[NQ * DH], band[MODEL_SDPA_BAND(NK, DH)];
     int lim[NQ];
     long bad = 0, bad_lim = 0, skipped = 0, cases = 0;
     for (size_t qi = 0; qi < sizeof nqs / sizeof nqs[0]; qi++)
