@@ -512,7 +512,9 @@ def four_b():
         return
     import shutil
     try:
-        t0, had = time.perf_counter(), os.path.exists(os.path.join(big, "model.safetensors"))
+        path = os.path.join(big, "model.safetensors")  # kept only when whole (write checks the size)
+        had = os.path.exists(path) and os.path.getsize(path) == hf_shapes.file_bytes("qwen3-4b")
+        t0 = time.perf_counter()
         try:
             hf_shapes.write("qwen3-4b", big)
         except OSError as e:
