@@ -436,13 +436,18 @@ static void rows_part(void *ctx, int part, int parts)
     case ROWS_ADD:
         tensor_add(o, x, J->y + at, len);
         break;
-    case ROWS_ACT: /* o is x: the bias, then the activation */
-        if (J->bias)
-            tensor_add_row(o, J->bias, r1 - r0, m);
-        if (c->ffn == FFN_RELU)
-            tensor_relu(o, len);
-        else
-            tensor_gelu(o, len);
+    case ROWS_ACT: /* o is x: the bias, then the activation, a row at a time while it is in
+                    * L1 (whole 8-lane groups: the grouping of one call over every row) */
+        for (int r = 0; r < (m % 8 ? 1 : r1 - r0); r++) {
+            float *orow = o + (size_t)r * m;
+            int rows = m % 8 ? r1 - r0 : 1;
+            if (J->bias)
+                tensor_add_row(orow, J->bias, rows, m);
+            if (c->ffn == FFN_RELU)
+                tensor_relu(orow, (size_t)rows * m);
+            else
+                tensor_gelu(orow, (size_t)rows * m);
+        }
         break;
     case ROWS_SWIGLU:
         for (size_t i = 0; i < len; i++)
