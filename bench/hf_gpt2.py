@@ -315,11 +315,37 @@ def floor_line(d, weights_mb):
     """One core's peak and the memory bandwidth, measured; the 12-token floor they set."""
     a = Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "16"], peer_env(None, 1))
     peak, isa, _ = measured_peak(a)
+    muladd = float(a.ask("muladd 1"))
     bw1, bw2 = float(a.ask("membw 1")), float(a.ask("membw 2"))
     a.close()
-    print("# measured: one core's %s FMA peak %.1f GFLOP/s; memory read %.1f GB/s on one thread, %.1f GB/s on "
-          "two (1 GiB summed, best of 5, %s)" % (isa, peak, bw1, bw2, load()))
-    return peak, bw1, bw2
+    print("# measured: one core's %s FMA peak %.1f GFLOP/s, separate multiplies and adds %.1f GFLOP/s; memory read "
+          "%.1f GB/s on one thread, %.1f GB/s on two (1 GiB summed, best of 5, %s)"
+          % (isa, peak, muladd, bw1, bw2, load()))
+    return peak, muladd, bw1, bw2
+
+
+def bound_lines(d, got, peak, muladd):
+    """The fastest one-thread forward today's bits allow on this core, at each length timed: the
+    tied LM head (n x 768 by 50257 x 768, an [out, in] product whose contract rounds every
+    product, then adds it: a multiply and an add where an FMA would do both) at the measured
+    multiply+add rate, and every other flop of the forward (bench_engine's flops N, less the
+    head) at the FMA peak, with nothing else costing time (no layer norm, GELU, softmax or map
+    fill). Torch eager's median over that bound is the highest ratio_eager these bits allow."""
+    if not muladd or not peak:
+        return
+    a = Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, str(max(got))], peer_env(None, 1))
+    for n in sorted(got):
+        head = 2.0 * n * CFG["n_embd"] * CFG["vocab_size"]
+        rest = float(a.ask("flops %d" % n)) - head
+        head_ms, rest_ms = head / muladd * 1e-6, rest / peak * 1e-6
+        te, aw = got[n]["torch_eager"][0] / 1e3, got[n]["attend"][0] / 1e3
+        print("gpt2-small n=%d bound threads=1 lm_head_gflop=%.2f lm_head_ms=%.1f other_gflop=%.2f other_ms=%.1f "
+              "bound_ms=%.1f torch_eager_ms=%.1f best_ratio_eager=%.2f attend_ms=%.1f attend_over_bound=%.2f (the "
+              "head at the measured multiply+add rate, the rest at the FMA peak, nothing else: no forward with "
+              "today's bits is faster on this core; half the FMA peak for the head would give %.1f ms)"
+              % (n, head * 1e-9, head_ms, rest * 1e-9, rest_ms, head_ms + rest_ms, te, te / (head_ms + rest_ms), aw,
+                 aw / (head_ms + rest_ms), head / (peak / 2) * 1e-6 + rest_ms))
+    a.close()
 
 
 def floor_ratio(d, weights_mb, bw1, bw2, m12=None):
@@ -458,12 +484,13 @@ def main():
     g = os.path.join(BUILD, "bench", "gpt2-small")
     make_gpt2(g)
     gmb = os.path.getsize(os.path.join(g, "model.safetensors")) / 1e6
-    peak, bw1, bw2 = floor_line(g, gmb)
+    peak, muladd, bw1, bw2 = floor_line(g, gmb)
     print("# medians of %d interleaved rounds per length (%d from 256 tokens; each round: attend 1 and 2 threads, "
           "torch eager 1, TorchScript 1, torch eager 2); ratio_X = X's median wall time / attend's (> 1: attend "
           "faster); attend fills and reads every trace entry after each forward, torch keeps every attention map"
           % (ROUNDS, ROUNDS_LONG))
     got = model_lines("gpt2-small", g, "gpt2", LENGTHS, peer, gmb, None)
+    bound_lines(g, got, peak, muladd)
     floor_ratio(g, gmb, bw1, bw2, got.get(12))
     lens_line(g)
     long_dump(g)
@@ -512,7 +539,9 @@ def four_b():
         return
     import shutil
     try:
-        t0, had = time.perf_counter(), os.path.exists(os.path.join(big, "model.safetensors"))
+        path = os.path.join(big, "model.safetensors")  # kept only when whole (write checks the size)
+        had = os.path.exists(path) and os.path.getsize(path) == hf_shapes.file_bytes("qwen3-4b")
+        t0 = time.perf_counter()
         try:
             hf_shapes.write("qwen3-4b", big)
         except OSError as e:

@@ -4,8 +4,9 @@ calls it; a benchmark, not a test).
 
 `attend --model DIR` opens on the first page that runs on the opened model: lesson 20's
 "Which head links bank to river?", the heatmap of every head of layer 1 for "She sat by the
-river bank." (the source's own exercise). It runs in tmux at 80x24 on a private socket,
-started from a fifo so that the clock starts when the shell execs attend, and it stops when
+river bank." (the source's own exercise). It runs in tmux at 80x24 on a private socket (in a
+temporary directory, removed after), started from a fifo so that the clock starts when the shell
+execs attend, and it stops when
 the page is on the screen: a tmux control-mode client hears every byte the player writes, and
 after each burst the pane is captured (capture-pane) until the page's status line ("layer 1 of
 N  head 0 of H"), its grid of heads ("head 0   head 1", or "h0 prev  h1 self" with what each does) and the footer ("q quit") are all
@@ -32,7 +33,7 @@ class Control:
     whenever the pane wrote something (%output)."""
 
     def __init__(self, sock, session):
-        self.p = subprocess.Popen(["tmux", "-L", sock, "-C", "attach", "-t", session], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen(["tmux", "-S", sock, "-C", "attach", "-t", session], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.buf = b""
         self.dirty = False
@@ -110,15 +111,15 @@ def one_run(attend, d, check=False, timeout=120.0):
     """One launch of `attend --model d` in tmux 80x24: (ms to the heatmap, peak RSS MB and CPU
     ms of the process at that moment, the screen, the one-head view's column labels when check)."""
     tmp = tempfile.mkdtemp(prefix="attend-player-bench-")
-    sock, fifo = "attend-bench-%d" % os.getpid(), os.path.join(tmp, "go")
+    sock, fifo = os.path.join(tmp, "tmux.sock"), os.path.join(tmp, "go")  # removed with tmp
     os.mkfifo(fifo)
     env = "XDG_STATE_HOME=%s/state XDG_CONFIG_HOME=%s/config LANG=C.UTF-8 LC_ALL=C.UTF-8" % (tmp, tmp)
     cmd = "read _ < %s; exec env %s %s --model %s" % (fifo, env, attend, d)
-    subprocess.run(["tmux", "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", "b", "-x", "80", "-y", "24",
+    subprocess.run(["tmux", "-S", sock, "-f", "/dev/null", "new-session", "-d", "-s", "b", "-x", "80", "-y", "24",
                     "sh", "-c", cmd], check=True)
     c = None
     try:
-        subprocess.run(["tmux", "-L", sock, "set-option", "-g", "window-size", "manual"], check=True)
+        subprocess.run(["tmux", "-S", sock, "set-option", "-g", "window-size", "manual"], check=True)
         c = Control(sock, "b")
         pid = int(c.block("display-message -p -t b '#{pane_pid}'")[0])
         with open(fifo, "w") as f:  # the shell is waiting in read: this starts attend
@@ -157,7 +158,7 @@ def one_run(attend, d, check=False, timeout=120.0):
         if c:
             c.block("kill-server", timeout=5)
             c.close()
-        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

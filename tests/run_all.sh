@@ -98,11 +98,30 @@ trap 'rm -rf "$log_dir"' EXIT
 start=$EPOCHREALTIME
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; } # seconds
 
+# Processes a suite left running after it ended, found by the tag run_one puts in the suite's
+# environment (inherited through tmux servers, whose panes outlive the test that killed them):
+# waits up to 10 s for them to end, then kills them (SIGKILL) and prints how many. Under
+# SANITIZE a sanitized attend whose tmux was killed can hang in LeakSanitizer's exit-time
+# stop-the-world (its tracer in waitpid, the process spinning in sched_yield, SIGTERM blocked);
+# left alone, a dozen of them held a core for the rest of session 12's run.
+leftovers() { # tag
+    local tag=$1 pids=() k
+    for k in $(seq 1 50); do
+        mapfile -t pids < <(grep -slaxz "ATTEND_SUITE_TAG=$tag" /proc/[0-9]*/environ | cut -d/ -f3)
+        [ ${#pids[@]} -eq 0 ] && return 0
+        sleep 0.2
+    done
+    kill -9 "${pids[@]}" 2>/dev/null
+    echo "${#pids[@]}"
+}
+
 run_one() { # index: runs suite i into $log_dir/i.log, then its exit status, seconds, CPU
-    local i=$1 t0 rc cpu
+    local i=$1 t0 rc cpu left
     t0=$EPOCHREALTIME
-    bash -c "${cmds[$i]}" >"$log_dir/$i.log" 2>&1 </dev/null
+    ATTEND_SUITE_TAG="$$-$i" bash -c "${cmds[$i]}" >"$log_dir/$i.log" 2>&1 </dev/null
     rc=$?
+    left=$(leftovers "$$-$i")
+    [ -z "$left" ] || echo "$left" >"$log_dir/$i.left"
     times >"$log_dir/$i.times"   # (not in a pipe: a subshell would report its own times)
     cpu=$(tail -n 1 "$log_dir/$i.times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
         sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.1f", t }')
@@ -132,6 +151,9 @@ report() { # index: counts suite i and prints its line
     fi
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
+    if [ -f "$log_dir/$i.left" ]; then
+        echo "$name: $(cat "$log_dir/$i.left") process(es) still running 10 s after the suite ended: killed"
+    fi
     if [ "$f" -ne 0 ]; then
         failed_suites+=("$name")
         printf '%-30s %5d passed, %d failed %6.1f s %5.1f s CPU  FAIL\n' "$name" "$p" "$f" "$secs" "$cpu"

@@ -10,6 +10,8 @@
  *                                     then every head's attention map read, as a display
  *                                     does) | threads T (the products' threads from now on)
  *                                     | membw T (GB/s reading 1 GiB with T threads, best of 5)
+ *                                     | muladd 1 (one core's GFLOP/s of separate vector
+ *                                     multiplies and adds: the [out, in] product's ceiling)
  *                                     | rss 1 (peak resident MB so far, VmHWM); MAXN caps the
  *                                     trace (default: the model's max_len)
  *   bench_engine widen MODEL OUT LEN  MODEL's architecture with max_len LEN and seeded random
@@ -117,6 +119,52 @@ __attribute__((target("avx2,fma"))) static float fma_chains_256(long iters)
     FMA_CHAINS(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, fma_256_sum)
 }
 
+/* The [out, in] product's rounding contract (tensor_stream.h: every product rounded, then
+ * added) takes a multiply and an add where an FMA would do both: 24 independent chains of
+ * acc = acc + acc·y (each product distinct, none shared), 2 flops a lane a step. */
+#define MULADD_CHAINS(T, SET1, MUL, ADD, REDUCE)                                               \
+    T acc[24], y = SET1(1e-8f);                                                               \
+    for (int u = 0; u < 24; u++)                                                              \
+        acc[u] = SET1((float)u);                                                              \
+    for (long i = 0; i < iters; i++) {                                                        \
+        _Pragma("GCC unroll 24") for (int u = 0; u < 24; u++) acc[u] = ADD(acc[u], MUL(acc[u], y)); \
+        __asm__ volatile("" : "+x"(y));                                                       \
+    }                                                                                         \
+    for (int u = 1; u < 24; u++)                                                              \
+        acc[0] = ADD(acc[0], acc[u]);                                                         \
+    return REDUCE(acc[0]);
+
+__attribute__((target("avx512f"))) static float muladd_chains_512(long iters)
+{
+    MULADD_CHAINS(__m512, _mm512_set1_ps, _mm512_mul_ps, _mm512_add_ps, _mm512_reduce_add_ps)
+}
+
+__attribute__((target("avx2,fma"))) static float muladd_chains_256(long iters)
+{
+    MULADD_CHAINS(__m256, _mm256_set1_ps, _mm256_mul_ps, _mm256_add_ps, fma_256_sum)
+}
+
+/* Peak GFLOP/s of separate multiplies and adds `lanes` floats wide (the [out, in] product's
+ * ceiling under its contract), best of 5 rounds by process CPU time; 0 without the ISA. */
+static double measure_muladd(int lanes)
+{
+    if (lanes == 16 ? !__builtin_cpu_supports("avx512f")
+                    : !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
+        return 0.0;
+    const long iters = 3000000;
+    double best = 0.0;
+    volatile float sink = 0.0f;
+    for (int round = 0; round < 5; round++) {
+        double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
+        sink = lanes == 16 ? muladd_chains_512(iters) : muladd_chains_256(iters);
+        double g = 2.0 * lanes * 24.0 * iters / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
+        if (g > best)
+            best = g;
+    }
+    (void)sink;
+    return best;
+}
+
 /* Peak GFLOP/s of FMAs `lanes` floats wide (16: AVX-512, 8: AVX2+FMA); 0 when this CPU has
  * no such instructions. */
 static double measure_peak(int lanes)
@@ -139,6 +187,12 @@ static double measure_peak(int lanes)
 }
 #else
 static double measure_peak(int lanes)
+{
+    (void)lanes;
+    return 0.0;
+}
+
+static double measure_muladd(int lanes)
 {
     (void)lanes;
     return 0.0;
@@ -279,6 +333,8 @@ static int serve(const char *path, int maxn)
             int lanes = matmul_lanes();
             printf("%.1f %s %.1f\n", measure_peak(lanes),
                    lanes == 16 ? "avx512" : lanes == 8 ? "avx2" : "none", measure_peak(8));
+        } else if (!strcmp(cmd, "muladd")) {
+            printf("%.1f\n", measure_muladd(matmul_lanes()));
         } else if (!strcmp(cmd, "threads")) {
             tensor_set_threads(n);
             printf("%d\n", tensor_threads());

@@ -406,7 +406,7 @@ static const float *embed(Fw *f, const int *ids, int n)
  * in groups of 4 (the norms' statistics are taken 4 rows at a time) and each row's floats go
  * through the same code as one call over all rows (8-lane groups from a row's start: every
  * row length used here with the activations is a multiple of 8): the same bits. */
-typedef enum { ROWS_NORM, ROWS_ADD, ROWS_ACT, ROWS_SWIGLU } RowsOp;
+typedef enum { ROWS_NORM, ROWS_ADD, ROWS_ACT, ROWS_SWIGLU, ROWS_BIAS } RowsOp;
 typedef struct {
     RowsOp op;
     const ModelConfig *c;
@@ -436,17 +436,25 @@ static void rows_part(void *ctx, int part, int parts)
     case ROWS_ADD:
         tensor_add(o, x, J->y + at, len);
         break;
-    case ROWS_ACT: /* o is x: the bias, then the activation */
-        if (J->bias)
-            tensor_add_row(o, J->bias, r1 - r0, m);
-        if (c->ffn == FFN_RELU)
-            tensor_relu(o, len);
-        else
-            tensor_gelu(o, len);
+    case ROWS_ACT: /* o is x: the bias, then the activation, a row at a time while it is in
+                    * L1 (whole 8-lane groups: the grouping of one call over every row) */
+        for (int r = 0; r < (m % 8 ? 1 : r1 - r0); r++) {
+            float *orow = o + (size_t)r * m;
+            int rows = m % 8 ? r1 - r0 : 1;
+            if (J->bias)
+                tensor_add_row(orow, J->bias, rows, m);
+            if (c->ffn == FFN_RELU)
+                tensor_relu(orow, (size_t)rows * m);
+            else
+                tensor_gelu(orow, (size_t)rows * m);
+        }
         break;
     case ROWS_SWIGLU:
         for (size_t i = 0; i < len; i++)
             o[i] = tensor_silu1(o[i]) * J->y[at + i];
+        break;
+    case ROWS_BIAS: /* o is x: a product's bias, one add per element */
+        tensor_add_row(o, J->bias, r1 - r0, m);
         break;
     }
 }
@@ -461,6 +469,14 @@ static void rows_run(RowsJob *J)
         tensor_par_dyn(rows_part, J, tensor_par_chunks(1, 1, TENSOR_PAR_MIN_MACS));
     else
         rows_part(J, 0, 1);
+}
+
+/* o[n×m] += bias (one row, added to every row) over the cores when large (rows_run): the bias
+ * adds after the QKV, W_O and W2 products, 3·n·d floats a layer, ran on one thread. */
+static void add_bias(const ModelConfig *c, float *o, const float *bias, int n, int m)
+{
+    RowsJob J = {.op = ROWS_BIAS, .c = c, .o = o, .x = o, .bias = bias, .n = n, .m = m};
+    rows_run(&J);
 }
 
 static const float *norm(Fw *f, TensorKind kind, const NormWeights *w, const float *x, int n)
@@ -595,7 +611,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         ldq = ldk = hd + 2 * kvd;
         proj(f, qa, xq, w->wqkv, nq, d, ldq);
         if (w->bqkv)
-            tensor_add_row(qa, w->bqkv, nq, ldq);
+            add_bias(c, qa, w->bqkv, nq, ldq);
         ka = qa + hd;
         va = ka + kvd;
         band = qa + (size_t)nq * ldq;
@@ -606,9 +622,9 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         proj(f, qa, xq, w->wq, nq, d, hd);
         proj(f, ka, xkv, w->wk, nk, d, kvd);
         proj(f, va, xkv, w->wv, nk, d, kvd);
-        if (w->bq) tensor_add_row(qa, w->bq, nq, hd);
-        if (w->bk) tensor_add_row(ka, w->bk, nk, kvd);
-        if (w->bv) tensor_add_row(va, w->bv, nk, kvd);
+        if (w->bq) add_bias(c, qa, w->bq, nq, hd);
+        if (w->bk) add_bias(c, ka, w->bk, nk, kvd);
+        if (w->bv) add_bias(c, va, w->bv, nk, kvd);
     }
     /* bands: MODEL_SDPA_ROWS rows of a head's weights and its packed keys, one per thread;
      * then each query row's limit */
@@ -650,7 +666,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     float *out = rec(f, T_ATTN_OUT, -1, nq, d);
     proj(f, out, concat_tmp, w->wo, nq, hd, d);
     if (w->bo)
-        tensor_add_row(out, w->bo, nq, d);
+        add_bias(c, out, w->bo, nq, d);
     return out;
 }
 
@@ -671,7 +687,7 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     float *out = rec(f, T_FFN_OUT, -1, n, d);
     proj(f, out, hid, L->w2, n, F, d);
     if (L->b2)
-        tensor_add_row(out, L->b2, n, d);
+        add_bias(c, out, L->b2, n, d);
     patch(f, -1, out, (size_t)n * d);
     return out;
 }

@@ -1,13 +1,16 @@
 /* tensor_bt.h - the [out, in] product (a · bᵀ) for many rows (tokens), near the ceiling of its
  * rounding contract (tensor_bt.c); tensor_stream.c's [out, in] entry points hand their work
- * here past TENSOR_BT_MIN_N rows, so callers never name these. */
+ * here (past TENSOR_BT_MIN_N rows, or weights read from memory), so callers never name these. */
 #ifndef ATTEND_TENSOR_BT_H
 #define ATTEND_TENSOR_BT_H
 
 #include <stdint.h>
 
-/* Rows (tokens) at or below which tensor_stream.c's kernels keep the product (its
- * TENSOR_STREAM_MAX_N: a few rows are bound by reading the weights, not by arithmetic). */
+/* Rows (tokens) at or below which tensor_stream.c's kernels keep the product when its
+ * weights are small (below TENSOR_STREAM_MIN_KM: in the caches, where at a few rows they are
+ * a few % faster); larger weights come here at any n (streamed from memory, this kernel
+ * overlaps the reading with its arithmetic better: GPT-2's head 10-30% faster at 1-32 rows).
+ * tensor_bt_matmul_half keeps the threshold (BF16 at a few rows: tensor_stream.c's kernel). */
 #define TENSOR_BT_MIN_N 32
 
 /* out[n×m] (rows ldo floats apart) = (a[n×k] · b[m×k]ᵀ)·sc, every element
@@ -15,8 +18,7 @@
  * apart, their tree ((0+4)+(1+5))+((2+6)+(3+7)), the last k mod 8 products in order, then ·sc
  * (the same bits on every path and thread count). Split over the threads by weight rows.
  * Returns 1 when done, 0 when this CPU or shape is not for it (no AVX-512, an ASan build,
- * n <= TENSOR_BT_MIN_N, k < 8) or a buffer (n·k floats) cannot be had: the caller then
- * computes it itself. */
+ * n < 1, k < 8) or a buffer (n·k floats) cannot be had: the caller then computes it itself. */
 int tensor_bt_matmul(float *restrict out, int ldo, const float *restrict a,
                      const float *restrict b, int n, int k, int m, float sc);
 /* The same with b's m×k values 16-bit (dtype TENSOR_BF16 or TENSOR_F16: a model's weights

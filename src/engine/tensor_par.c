@@ -278,6 +278,15 @@ int tensor_par_chunks(int n, int k, int m)
     return t > 1 ? t * TENSOR_PAR_CHUNKS : 1;
 }
 
+int tensor_par_chunks_cols(int n, int k, int m, int min_cols)
+{
+    int c = tensor_par_chunks(n, k, m), t = tensor_par_parts(n, k, m);
+    if (c <= 1 || min_cols < 1)
+        return c;
+    int wide = m / min_cols;
+    return wide >= c ? c : wide > t ? wide : t;
+}
+
 void tensor_par_dyn(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)
 {
     int t = tensor_threads();

@@ -41,6 +41,10 @@ void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
 /* How many chunks a product of n·k·m multiply-adds is cut into for tensor_par_dyn:
  * TENSOR_PAR_CHUNKS per thread, or 1 below TENSOR_PAR_MIN_MACS or at one thread. */
 int tensor_par_chunks(int n, int k, int m);
+/* tensor_par_chunks, but no more chunks than m / min_cols (and no fewer than the threads'):
+ * a product whose parts each pay a fixed cost (the activations packed again for every column
+ * range, tensor_block.c) keeps its chunks at least min_cols wide. */
+int tensor_par_chunks_cols(int n, int k, int m, int min_cols);
 /* Runs fn(ctx, part, parts) for every part 0..parts-1, each claimed in turn by whichever of
  * min(parts, tensor_threads()) threads (the caller's and the workers) is free: fn must compute
  * the same bits whichever thread runs a part (no per-part buffers indexed by thread; a

@@ -504,7 +504,11 @@ int tensor_stream_bt_ldo(float *restrict out, int ldo, const float *restrict a,
 {
     if (n < 1 || k < 1 || m < 1)
         return 0;
-    if (tensor_bt_matmul(out, ldo, a, b, n, k, m, sc)) /* many rows: tensor_bt.c */
+    /* tensor_bt.c: many rows, or weights read from memory (GPT-2's tied head at 12 tokens:
+     * 16.7 -> 12.2 ms, its next group's lines spread over the group's steps); small weights
+     * (tensor_half.c's widened blocks, in L2) at a few rows stay here */
+    if ((n > TENSOR_BT_MIN_N || (size_t)k * (size_t)m >= TENSOR_STREAM_MIN_KM) &&
+        tensor_bt_matmul(out, ldo, a, b, n, k, m, sc))
         return 1;
     int z = cpu_has_avx512();
     if (!z && !cpu_has_avx2_fma())

@@ -21,8 +21,9 @@ int tensor_stream_matmul(float *restrict out, const float *restrict a, int lda,
                          const float *restrict b, int n, int k, int m);
 /* out[n×m] = (a[n×k] · b[m×k]ᵀ)·sc, every element tensor_matmul_bt_scaled's order (eight
  * partial sums over p mod 8, their tree, the tail, products and sums rounded apart, then ·sc).
- * Any number of rows: past TENSOR_STREAM_MAX_N they go to tensor_bt.c on AVX-512, else in
- * token blocks of 1 MB of a, each block held in L2 while every weight row passes once.
+ * Any number of rows: on AVX-512 they go to tensor_bt.c (tensor_stream_bt_ldo: past
+ * TENSOR_STREAM_MAX_N rows or k·m >= TENSOR_STREAM_MIN_KM), else in token blocks of 1 MB of
+ * a, each block held in L2 while every weight row passes once.
  * Returns 1 when done, 0 when this CPU or shape is not for it (no AVX2+FMA, an ASan build,
  * k·m < TENSOR_STREAM_MIN_KM). */
 int tensor_stream_matmul_bt(float *restrict out, const float *restrict a,
