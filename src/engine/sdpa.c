@@ -111,14 +111,22 @@ __attribute__((target("avx512f"))) static void qk_z(float *restrict out, size_t 
             }
             s0 *= sc;
             s1 *= sc;
-            memcpy(out + (size_t)i * ldo + j, &s0, sizeof(float) * w);
-            memcpy(out + (size_t)(i + 1) * ldo + j, &s1, sizeof(float) * w);
+            if (w == PK) { /* a whole block: one store (a sized memcpy is a rep movs) */
+                memcpy(out + (size_t)i * ldo + j, &s0, sizeof s0);
+                memcpy(out + (size_t)(i + 1) * ldo + j, &s1, sizeof s1);
+            } else {
+                memcpy(out + (size_t)i * ldo + j, &s0, sizeof(float) * w);
+                memcpy(out + (size_t)(i + 1) * ldo + j, &s1, sizeof(float) * w);
+            }
         }
         for (; i < r; i++) {
             v16f s;
             QK_SUMS(v16f, a + (size_t)i * dk, tb, s);
             s *= sc;
-            memcpy(out + (size_t)i * ldo + j, &s, sizeof(float) * w);
+            if (w == PK)
+                memcpy(out + (size_t)i * ldo + j, &s, sizeof s);
+            else
+                memcpy(out + (size_t)i * ldo + j, &s, sizeof(float) * w);
         }
     }
 }
@@ -136,7 +144,10 @@ static void qk_8(float *restrict out, size_t ldo, const float *restrict a, int r
             v8f s;
             QK_SUMS(v8f, a + (size_t)i * dk, tb, s);
             s *= sc;
-            memcpy(out + (size_t)i * ldo + j, &s, sizeof(float) * w);
+            if (w == 8)
+                memcpy(out + (size_t)i * ldo + j, &s, sizeof s);
+            else
+                memcpy(out + (size_t)i * ldo + j, &s, sizeof(float) * w);
         }
     }
 }
