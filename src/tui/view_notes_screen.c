@@ -78,6 +78,9 @@ typedef struct {
     char session[64];        /* the one to follow; "" the most recent */
     char path[1024];         /* the state file followed ("" none yet) */
     struct timespec seen;    /* its mtime when last read */
+    ino_t seen_ino;          /* and its inode: every write is a new file renamed over it, and two
+                                writes within one tick of the kernel's coarse file clock share an
+                                mtime (the notes missed a class quiz's answer that way, under load) */
     int have;                /* 1: st holds a live presenter's state */
     time_t shown;            /* the second the clock last showed */
     PresentState st;
@@ -117,11 +120,15 @@ static int notes_poll(App *a)
         int was = n->have;
         n->have = present_state_find(n->dir, session, n->path, sizeof n->path) == 0 &&
                   !stat(n->path, &sb) && !present_state_read(n->path, &n->st, err, sizeof err);
-        if (n->have)
+        if (n->have) {
             n->seen = sb.st_mtim;
+            n->seen_ino = sb.st_ino;
+        }
         dirty = was != n->have;
-    } else if (sb.st_mtim.tv_sec != n->seen.tv_sec || sb.st_mtim.tv_nsec != n->seen.tv_nsec) {
+    } else if (sb.st_mtim.tv_sec != n->seen.tv_sec || sb.st_mtim.tv_nsec != n->seen.tv_nsec ||
+               sb.st_ino != n->seen_ino) {
         n->seen = sb.st_mtim;
+        n->seen_ino = sb.st_ino;
         n->have = !present_state_read(n->path, &n->st, err, sizeof err);
         dirty = 1;
     }
