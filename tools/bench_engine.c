@@ -144,41 +144,25 @@ __attribute__((target("avx2,fma"))) static float muladd_chains_256(long iters)
     MULADD_CHAINS(__m256, _mm256_set1_ps, _mm256_mul_ps, _mm256_add_ps, fma_256_sum)
 }
 
-/* Peak GFLOP/s of separate multiplies and adds `lanes` floats wide (the [out, in] product's
- * ceiling under its contract), best of 5 rounds by process CPU time; 0 without the ISA. */
-static double measure_muladd(int lanes)
+/* Peak GFLOP/s `lanes` floats wide (16: AVX-512, 8: AVX2+FMA) of FMAs, or with muladd of
+ * separate multiplies and adds (the [out, in] product's ceiling under its contract), best of 5
+ * rounds by process CPU time; 0 when this CPU has no such instructions. */
+static double measure_rate(int lanes, int muladd)
 {
     if (lanes == 16 ? !__builtin_cpu_supports("avx512f")
                     : !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
         return 0.0;
-    const long iters = 3000000;
+    const long iters = muladd ? 3000000 : 4000000;
+    const double chains = muladd ? 24.0 : 16.0;
     double best = 0.0;
     volatile float sink = 0.0f;
     for (int round = 0; round < 5; round++) {
         double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
-        sink = lanes == 16 ? muladd_chains_512(iters) : muladd_chains_256(iters);
-        double g = 2.0 * lanes * 24.0 * iters / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
-        if (g > best)
-            best = g;
-    }
-    (void)sink;
-    return best;
-}
-
-/* Peak GFLOP/s of FMAs `lanes` floats wide (16: AVX-512, 8: AVX2+FMA); 0 when this CPU has
- * no such instructions. */
-static double measure_peak(int lanes)
-{
-    if (lanes == 16 ? !__builtin_cpu_supports("avx512f")
-                    : !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
-        return 0.0;
-    const long iters = 4000000; /* 64 M FMAs a round */
-    double best = 0.0;
-    volatile float sink = 0.0f;
-    for (int round = 0; round < 5; round++) {
-        double c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
-        sink = lanes == 16 ? fma_chains_512(iters) : fma_chains_256(iters);
-        double g = 2.0 * lanes * 16.0 * iters / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
+        if (muladd)
+            sink = lanes == 16 ? muladd_chains_512(iters) : muladd_chains_256(iters);
+        else
+            sink = lanes == 16 ? fma_chains_512(iters) : fma_chains_256(iters);
+        double g = 2.0 * lanes * chains * iters / ((clock_us(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
         if (g > best)
             best = g;
     }
@@ -186,15 +170,9 @@ static double measure_peak(int lanes)
     return best;
 }
 #else
-static double measure_peak(int lanes)
+static double measure_rate(int lanes, int muladd)
 {
-    (void)lanes;
-    return 0.0;
-}
-
-static double measure_muladd(int lanes)
-{
-    (void)lanes;
+    (void)lanes, (void)muladd;
     return 0.0;
 }
 #endif
@@ -331,10 +309,10 @@ static int serve(const char *path, int maxn)
             printf("error: bad command or n outside 1..%d\n", L);
         } else if (!strcmp(cmd, "peak")) {
             int lanes = matmul_lanes();
-            printf("%.1f %s %.1f\n", measure_peak(lanes),
-                   lanes == 16 ? "avx512" : lanes == 8 ? "avx2" : "none", measure_peak(8));
+            printf("%.1f %s %.1f\n", measure_rate(lanes, 0),
+                   lanes == 16 ? "avx512" : lanes == 8 ? "avx2" : "none", measure_rate(8, 0));
         } else if (!strcmp(cmd, "muladd")) {
-            printf("%.1f\n", measure_muladd(matmul_lanes()));
+            printf("%.1f\n", measure_rate(matmul_lanes(), 1));
         } else if (!strcmp(cmd, "threads")) {
             tensor_set_threads(n);
             printf("%d\n", tensor_threads());
