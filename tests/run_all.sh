@@ -204,6 +204,13 @@ fi
 
 echo
 if [ ${#failed_suites[@]} -gt 0 ]; then
+    # each failing suite's own failure lines again, here at the end: a CI log that keeps only
+    # its last lines still says which check failed (its screen is above, with the suite's line)
+    for i in "${!names[@]}"; do
+        [[ " ${failed_suites[*]} " == *" ${names[$i]} "* ]] || continue
+        grep -m 8 -E '^(FAIL|not ok)|runtime error:|ERROR: (Address|Leak)Sanitizer' "$log_dir/$i.log" |
+            sed "s|^|${names[$i]}: |"
+    done
     echo "failing suites: ${failed_suites[*]}"
 fi
 times >"$log_dir/times"   # (not in a pipe: a subshell would report its own, zero, times)
