@@ -307,6 +307,7 @@ typedef struct {
     int n_slots, cap_slots;
     unsigned long clock;  /* reads of cached maps, for least-recently-read */
     size_t map_budget;    /* bytes (trace_new: TRACE_MAP_BYTES) */
+    int maps_eager;       /* trace_want_maps: the forward writes every head's maps as it runs */
 } Trace;
 
 /* Allocates a trace able to hold a run of up to max_n main tokens (and max_m decoder tokens
@@ -345,6 +346,21 @@ void trace_set_map_budget(Trace *t, size_t bytes);
  * ended. keep: the blocks are kept for the next run's maps (model_forward calls it first; under
  * AddressSanitizer they are poisoned until reused), else freed (trace_free). */
 void trace_maps_drop(Trace *t, int keep);
+/* want 1: t's next forward passes write each head's four maps themselves, into the map cache,
+ * as they compute the head's output from them (model_sdpa_maps: no second Q·Kᵀ and softmax
+ * when the maps are read), for a caller about to read every head's maps (a bench keeping
+ * them all, a whole dump). A head the cache's budget has no free room for (no slot free and
+ * no room for another: nothing is evicted) stays lazy, computed when read, as with want 0 (the
+ * default: every map lazy, memory bounded by what is read). The same bits either way, and the
+ * same rule for readers (a map written by the forward is a cached head like any other). */
+void trace_want_maps(Trace *t, int want);
+/* The forward's side of trace_want_maps (model.c, engine only): a slot of the map cache for
+ * the head whose T_SCORES entry is i (its four entries recorded in a row), if one is free or
+ * the cache may add one, never evicting: the head's four maps' block (4 × rows × cols floats,
+ * scores, scaled, masked, weights), its entries pointing into it and no longer lazy: the
+ * caller writes all four before the trace is read. NULL (entries untouched, still lazy) when
+ * the cache is full or out of memory. */
+float *trace_map_claim(Trace *t, int i);
 /* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. Filled, as
  * trace_entry. */
 const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,

@@ -120,6 +120,66 @@ out:
     model_free(&m);
 }
 
+/* trace_want_maps: the forward writes each head's maps itself while the cache has a slot
+ * free (never evicting: a budget of 5 heads leaves the other 7 lazy), a knocked-out head's
+ * too; every entry, maps and outputs, the same bits as a run whose maps are all lazy; the
+ * cache no larger than its budget; 0 again: every map lazy. */
+static void test_want_maps(void)
+{
+    Model m;
+    if (make(&m, 64, 32))
+        return;
+    enum { N = 37 };
+    int ids[N];
+    ids_of(ids, N);
+    Controls c;
+    model_default_controls(&m, &c);
+    c.ablate[1] = 1u << 2; /* L1.h2 knocked out: its pattern stays */
+    char err[256];
+    Trace *ref = trace_new(&m, N, 1), *t = trace_new(&m, N, 1);
+    if (!ref || !t || model_forward(&m, ids, N, NULL, 0, &c, ref, err, sizeof err)) {
+        CHECK(0, "forward: %s", err);
+        goto out;
+    }
+    trace_set_map_budget(ref, SIZE_MAX);
+    for (int budget = 12; budget >= 5; budget -= 7) {
+        trace_set_map_budget(t, (size_t)budget * sizeof(float) * 4 * N * N);
+        trace_want_maps(t, 1);
+        if (model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err)) {
+            CHECK(0, "forward: %s", err);
+            goto out;
+        }
+        int eager = 0, lazy = 0;
+        for (int e = 0; e < t->n_entries; e++) { /* before any read: trace_meta computes none */
+            const TraceEntry *me = trace_meta(t, e);
+            if (me->kind == T_SCORES)
+                me->lazy ? lazy++ : eager++;
+        }
+        CHECK(eager == budget && lazy == 12 - budget && t->n_slots == budget,
+              "budget %d heads: %d maps written by the forward, %d lazy, %d slots", budget, eager,
+              lazy, t->n_slots);
+        long bad = 0;
+        for (int e = 0; e < t->n_entries; e++) {
+            const TraceEntry *a = trace_entry(ref, e), *b = trace_entry(t, e);
+            if (!a || !b || !a->data || !b->data || a->rows != b->rows || a->cols != b->cols ||
+                memcmp(a->data, b->data, sizeof(float) * (size_t)a->rows * a->cols))
+                bad++;
+        }
+        CHECK(bad == 0 && t->n_slots <= budget, "budget %d heads: %ld entries differ from the "
+              "lazy run's", budget, bad);
+    }
+    trace_want_maps(t, 0);
+    int lazy = 0;
+    if (!model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err))
+        for (int e = 0; e < t->n_entries; e++)
+            lazy += trace_meta(t, e)->lazy;
+    CHECK(lazy == 48, "want 0: every map lazy again (%d)", lazy);
+out:
+    trace_free(ref);
+    trace_free(t);
+    model_free(&m);
+}
+
 /* The rule: the maps of a head stay where they are while fewer than TRACE_MAP_KEEP other
  * heads are read; the KEEP-th frees the least recently read one (its entries lazy again,
  * data NULL), and reading it again computes the same bits. Reading a kept head again makes
@@ -381,6 +441,7 @@ static void test_asan_reports_stale(void)
 int main(void)
 {
     test_bits_and_bound();
+    test_want_maps();
     test_rule();
     test_long();
     test_map_row();
