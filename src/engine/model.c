@@ -586,7 +586,7 @@ static void heads_part(void *ctx, int part, int parts)
             float *S = J->maps[h];
             size_t nn = (size_t)nq * nk;
             model_sdpa_maps(S, S + nn, S + 2 * nn, S + 3 * nn, J->o[h],
-                            band + (size_t)MODEL_SDPA_ROWS * nk, q, k, v, J->M, J->lim, nq, nk,
+                            band, q, k, v, J->M, J->lim, nq, nk,
                             dh, dh, J->scale);
         } else {
             model_sdpa_out(J->o[h], band, q, k, v, J->M, J->lim, nq, nk, dh, dh, J->scale);

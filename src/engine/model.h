@@ -438,16 +438,22 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale);
 /* model_sdpa's four steps (and out, when not NULL), the same bits, MODEL_SDPA_ROWS query rows
- * at a time while they are in the cache, the scores from k packed once into pk
- * (MODEL_SDPA_PACK_FLOATS(nk, dk) floats of scratch). lim: as model_sdpa_out's, or NULL. The
- * forward's maps when they are wanted as it runs, and a trace's lazy maps (trace.c). */
+ * at a time while they are in the cache, the scores from k packed once, in band
+ * (MODEL_SDPA_BAND(nk, dk) floats of scratch, as model_sdpa_out's). lim: as model_sdpa_out's,
+ * or NULL. Large maps (MODEL_SDPA_STREAM) are computed a band of rows at a time in band and
+ * then streamed out to the four maps (non-temporal stores: no read of the maps' memory before
+ * it is written, the cache kept for the work). The forward's maps when they are wanted as it
+ * runs, and a trace's lazy maps (trace.c). */
 void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights, float *out,
-                     float *pk, const float *q, const float *k, const float *v,
+                     float *band, const float *q, const float *k, const float *v,
                      const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                      float scale);
+/* The fewest elements of one map (nq·nk) for which model_sdpa_maps streams its maps out: one
+ * head's four maps of 1 MB and more (256 tokens), past what the cache would keep for a reader. */
+#define MODEL_SDPA_STREAM ((size_t)1 << 16)
 /* As the forward pass runs it: only out, the same bits as model_sdpa's. MODEL_SDPA_ROWS query
- * rows at a time in band (MODEL_SDPA_BAND(nk, dk) floats: the rows' MODEL_SDPA_ROWS·nk, then k
- * packed once), each band over the keys any of its rows may read (a causal band skips its
+ * rows at a time in band (MODEL_SDPA_BAND(nk, dk) floats: room for four maps' MODEL_SDPA_ROWS·nk
+ * rows, model_sdpa_maps' when it streams, then k packed once), each band over the keys any of its rows may read (a causal band skips its
  * future: half the work). lim: model_sdpa_limits of the mask, computed once for all heads, or
  * NULL (read from the mask, band by band). */
 #define MODEL_SDPA_ROWS 16
@@ -455,7 +461,7 @@ void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights
 #define MODEL_SDPA_PACK 16
 #define MODEL_SDPA_PACK_FLOATS(nk, dk)                                                         \
     (((size_t)(nk) + MODEL_SDPA_PACK - 1) / MODEL_SDPA_PACK * MODEL_SDPA_PACK * (size_t)(dk))
-#define MODEL_SDPA_BAND(nk, dk) ((size_t)MODEL_SDPA_ROWS * (size_t)(nk) + MODEL_SDPA_PACK_FLOATS(nk, dk))
+#define MODEL_SDPA_BAND(nk, dk) (4 * (size_t)MODEL_SDPA_ROWS * (size_t)(nk) + MODEL_SDPA_PACK_FLOATS(nk, dk))
 /* The most heads one attention sublayer computes at once, one per thread (tensor_par.h). */
 #define MODEL_HEAD_BANDS 8
 /* The fewest multiply-adds of one sublayer's attention (nq·nk·d_head·heads) for which its heads

@@ -245,7 +245,7 @@ static void compute(Trace *t, int s)
         return;
     }
     float scale = model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head);
-    float *pk = malloc(sizeof(float) * MODEL_SDPA_PACK_FLOATS(e->cols, q->cols));
+    float *pk = malloc(sizeof(float) * MODEL_SDPA_BAND(e->cols, q->cols));
     if (pk) /* a band of rows at a time, K packed once: the same bits */
         model_sdpa_maps(e[0].data, e[1].data, e[2].data, e[3].data, NULL, pk, q->data, k->data,
                         v->data, mask ? mask->data : NULL, NULL, e->rows, e->cols, q->cols,

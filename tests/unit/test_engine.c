@@ -809,7 +809,7 @@ static void test_sdpa_out(void)
     static float q[NQ * DH], k[NK * DH], v[NK * DH], mask[NQ * NK], S[NQ * NK], Ss[NQ * NK],
         Sm[NQ * NK], A[NQ * NK], o1[NQ * DH], o2[NQ * DH], band[MODEL_SDPA_BAND(NK, DH)];
     static float S2[NQ * NK], Ss2[NQ * NK], Sm2[NQ * NK], A2[NQ * NK], o3[NQ * DH],
-        pk[MODEL_SDPA_PACK_FLOATS(NK, DH)];
+        pk[MODEL_SDPA_BAND(NK, DH)];
     int lim[NQ];
     long bad = 0, bad_lim = 0, skipped = 0, cases = 0, bad_maps = 0;
     for (size_t qi = 0; qi < sizeof nqs / sizeof nqs[0]; qi++)
