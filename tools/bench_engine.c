@@ -7,8 +7,8 @@
  *                                     | peak 1 (one core's FMA GFLOP/s, measured, for the
  *                                     vector width attend's matrix products use here: "GFLOPS
  *                                     ISA AVX2_GFLOPS") | keep N ITERS (run,
- *                                     then every head's attention map read, as a display
- *                                     does) | threads T (the products' threads from now on)
+ *                                     every head's attention maps written by the forward
+ *                                     (trace_want_maps) and read, as a display does) | threads T (the products' threads from now on)
  *                                     | membw T (GB/s reading 1 GiB with T threads, best of 5)
  *                                     | muladd 1 (one core's GFLOP/s of separate vector
  *                                     multiplies and adds: the [out, in] product's ceiling)
@@ -341,6 +341,7 @@ static int serve(const char *path, int maxn)
         } else if ((!strcmp(cmd, "run") || !strcmp(cmd, "keep")) && iters > 0) {
             bench_ids(ids, n, V);
             int keep = !strcmp(cmd, "keep");
+            trace_want_maps(t, keep); /* keep: the forward writes every head's maps itself */
             long f0 = minor_faults();
             double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_PROCESS_CPUTIME_ID);
             for (int i = 0; i < iters; i++) {

@@ -52,6 +52,8 @@ typedef struct {
     int layer, head, no_scale, cross, heads_summary;
     const char *ablate[16];   /* --ablate L.H[,L.H] values, checked against the model */
     int n_ablate;
+    int all_maps;             /* every head's maps will be read (a whole JSON dump): the
+                                 forward writes them as it runs (trace_want_maps) */
 } DumpOpts;
 /* Parses dump's options into o, and the caller's extra options (n_extra rows, opts.h);
  * formats: the words --format takes ("text json"; o->format is "text" when not given).

@@ -362,6 +362,7 @@ int cmd_dump(int argc, char **argv)
     if (strcmp(format, "json")) /* text quotes the sentence: no raw control characters */
         safetext_wrap(&stdout, 0);
     DumpRun r;
+    o.all_maps = !lensing && !next && !pair && !o.heads_summary && !strcmp(format, "json");
     if (dump_run(&r, &o))
         return 1;
     if (lensing)
@@ -509,6 +510,7 @@ int dump_run(DumpRun *r, const DumpOpts *o)
         fprintf(stderr, "%s: out of memory\n", o->prog);
         goto out;
     }
+    trace_want_maps(t, o->all_maps); /* within the map cache's budget, as when read */
     if (model_forward(m, ids, n, tids, mt, &ctl, t, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", o->prog, err);
         goto out;

@@ -95,9 +95,10 @@ static void json_layers(FILE *f, const Trace *t, Stack st)
             json_heads(f, t, st, l, SUB_CROSS);
         }
         for (int i = 0; i < t->n_entries; i++) {
-            const TraceEntry *e = trace_entry(t, i);
+            const TraceEntry *e = trace_meta(t, i); /* a head's map is not computed to be skipped */
             if (e->stack != st || e->layer != l || e->head >= 0)
                 continue;
+            e = trace_entry(t, i);
             fprintf(f, ",\n  \"%s\":", e->name);
             json_matrix(f, e);
         }
@@ -154,9 +155,10 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     fputs(",\n\"tensors\":{", f);
     int first = 1;
     for (int i = 0; i < t->n_entries; i++) {
-        const TraceEntry *e = trace_entry(t, i);
+        const TraceEntry *e = trace_meta(t, i);
         if (e->layer >= 0)
             continue;
+        e = trace_entry(t, i);
         fprintf(f, "%s\n \"%s\":", first ? "" : ",", e->name);
         json_matrix(f, e);
         first = 0;
@@ -164,7 +166,7 @@ void export_json(FILE *f, const Model *m, const Trace *t, const int *orig, int n
     fputs("},\n\"passport\":[", f);
     for (int i = 0; i < t->n_entries; i++)
         fprintf(f, "%s{\"name\":\"%s\",\"shape\":[%d,%d]}", i ? ",\n " : "\n ",
-                trace_entry(t, i)->name, trace_entry(t, i)->rows, trace_entry(t, i)->cols);
+                trace_meta(t, i)->name, trace_meta(t, i)->rows, trace_meta(t, i)->cols);
     fputs("]}\n", f);
 }
 

@@ -552,6 +552,7 @@ typedef struct {
     int nb;
     float *q[ATTEND_MAX_HEADS], *k[ATTEND_MAX_HEADS], *v[ATTEND_MAX_HEADS],
         *qr[ATTEND_MAX_HEADS], *kr[ATTEND_MAX_HEADS], *o[ATTEND_MAX_HEADS];
+    float *maps[ATTEND_MAX_HEADS]; /* the head's four maps' slot (trace_want_maps), or NULL */
 } Heads;
 
 /* Heads part·H/parts .. of one sublayer (tensor_par.h), in the running thread's band (parts
@@ -581,7 +582,15 @@ static void heads_part(void *ctx, int part, int parts)
             q = J->qr[h];
             k = J->kr[h];
         }
-        model_sdpa_out(J->o[h], band, q, k, v, J->M, J->lim, nq, nk, dh, dh, J->scale);
+        if (J->maps[h]) { /* the maps wanted: written here, the output from their weights */
+            float *S = J->maps[h];
+            size_t nn = (size_t)nq * nk;
+            model_sdpa_maps(S, S + nn, S + 2 * nn, S + 3 * nn, J->o[h],
+                            band, q, k, v, J->M, J->lim, nq, nk,
+                            dh, dh, J->scale);
+        } else {
+            model_sdpa_out(J->o[h], band, q, k, v, J->M, J->lim, nq, nk, dh, dh, J->scale);
+        }
         if (ablated(J->f, h)) /* knocked out: the pattern stays, the output is zero */
             memset(J->o[h], 0, sizeof(float) * (size_t)nq * dh);
         patch(J->f, h, J->o[h], (size_t)nq * dh);
@@ -643,11 +652,14 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             J.qr[h] = rec(f, T_Q_ROT, h, nq, dh);
             J.kr[h] = rec(f, T_K_ROT, h, nk, dh);
         }
-        /* the four n×n steps: computed when read (trace_entry, the map cache) */
+        /* the four n×n steps: computed when read (trace_entry, the map cache), or here when
+         * every head's are wanted and the cache has a slot free (trace_want_maps) */
+        int s0 = f->t->n_entries;
         rec_as(f, T_SCORES, h, nq, nk, 1);
         rec_as(f, T_SCALED, h, nq, nk, 1);
         rec_as(f, T_MASKED, h, nq, nk, 1);
         rec_as(f, T_WEIGHTS, h, nq, nk, 1);
+        J.maps[h] = f->t->maps_eager && !f->overflow ? trace_map_claim(f->t, s0) : NULL;
         J.o[h] = rec(f, T_HEAD_OUT, h, nq, dh);
         heads_out[h] = J.o[h];
     }

@@ -307,6 +307,7 @@ typedef struct {
     int n_slots, cap_slots;
     unsigned long clock;  /* reads of cached maps, for least-recently-read */
     size_t map_budget;    /* bytes (trace_new: TRACE_MAP_BYTES) */
+    int maps_eager;       /* trace_want_maps: the forward writes every head's maps as it runs */
 } Trace;
 
 /* Allocates a trace able to hold a run of up to max_n main tokens (and max_m decoder tokens
@@ -345,6 +346,21 @@ void trace_set_map_budget(Trace *t, size_t bytes);
  * ended. keep: the blocks are kept for the next run's maps (model_forward calls it first; under
  * AddressSanitizer they are poisoned until reused), else freed (trace_free). */
 void trace_maps_drop(Trace *t, int keep);
+/* want 1: t's next forward passes write each head's four maps themselves, into the map cache,
+ * as they compute the head's output from them (model_sdpa_maps: no second Q·Kᵀ and softmax
+ * when the maps are read), for a caller about to read every head's maps (a bench keeping
+ * them all, a whole dump). A head the cache's budget has no free room for (no slot free and
+ * no room for another: nothing is evicted) stays lazy, computed when read, as with want 0 (the
+ * default: every map lazy, memory bounded by what is read). The same bits either way, and the
+ * same rule for readers (a map written by the forward is a cached head like any other). */
+void trace_want_maps(Trace *t, int want);
+/* The forward's side of trace_want_maps (model.c, engine only): a slot of the map cache for
+ * the head whose T_SCORES entry is i (its four entries recorded in a row), if one is free or
+ * the cache may add one, never evicting: the head's four maps' block (4 × rows × cols floats,
+ * scores, scaled, masked, weights), its entries pointing into it and no longer lazy: the
+ * caller writes all four before the trace is read. NULL (entries untouched, still lazy) when
+ * the cache is full or out of memory. */
+float *trace_map_claim(Trace *t, int i);
 /* First entry matching; layer/head -1 for "not per layer/head". NULL if absent. Filled, as
  * trace_entry. */
 const TraceEntry *trace_find(const Trace *t, Stack stack, int layer, Sublayer sub, int head,
@@ -422,16 +438,22 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
                 const float *q, const float *k, const float *v, const float *mask, int nq, int nk,
                 int dk, int dv, float scale);
 /* model_sdpa's four steps (and out, when not NULL), the same bits, MODEL_SDPA_ROWS query rows
- * at a time while they are in the cache, the scores from k packed once into pk
- * (MODEL_SDPA_PACK_FLOATS(nk, dk) floats of scratch). lim: as model_sdpa_out's, or NULL. The
- * forward's maps when they are wanted as it runs, and a trace's lazy maps (trace.c). */
+ * at a time while they are in the cache, the scores from k packed once, in band
+ * (MODEL_SDPA_BAND(nk, dk) floats of scratch, as model_sdpa_out's). lim: as model_sdpa_out's,
+ * or NULL. Large maps (MODEL_SDPA_STREAM) are computed a band of rows at a time in band and
+ * then streamed out to the four maps (non-temporal stores: no read of the maps' memory before
+ * it is written, the cache kept for the work). The forward's maps when they are wanted as it
+ * runs, and a trace's lazy maps (trace.c). */
 void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights, float *out,
-                     float *pk, const float *q, const float *k, const float *v,
+                     float *band, const float *q, const float *k, const float *v,
                      const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                      float scale);
+/* The fewest elements of one map (nq·nk) for which model_sdpa_maps streams its maps out: one
+ * head's four maps of 1 MB and more (256 tokens), past what the cache would keep for a reader. */
+#define MODEL_SDPA_STREAM ((size_t)1 << 16)
 /* As the forward pass runs it: only out, the same bits as model_sdpa's. MODEL_SDPA_ROWS query
- * rows at a time in band (MODEL_SDPA_BAND(nk, dk) floats: the rows' MODEL_SDPA_ROWS·nk, then k
- * packed once), each band over the keys any of its rows may read (a causal band skips its
+ * rows at a time in band (MODEL_SDPA_BAND(nk, dk) floats: room for four maps' MODEL_SDPA_ROWS·nk
+ * rows, model_sdpa_maps' when it streams, then k packed once), each band over the keys any of its rows may read (a causal band skips its
  * future: half the work). lim: model_sdpa_limits of the mask, computed once for all heads, or
  * NULL (read from the mask, band by band). */
 #define MODEL_SDPA_ROWS 16
@@ -439,7 +461,7 @@ void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights
 #define MODEL_SDPA_PACK 16
 #define MODEL_SDPA_PACK_FLOATS(nk, dk)                                                         \
     (((size_t)(nk) + MODEL_SDPA_PACK - 1) / MODEL_SDPA_PACK * MODEL_SDPA_PACK * (size_t)(dk))
-#define MODEL_SDPA_BAND(nk, dk) ((size_t)MODEL_SDPA_ROWS * (size_t)(nk) + MODEL_SDPA_PACK_FLOATS(nk, dk))
+#define MODEL_SDPA_BAND(nk, dk) (4 * (size_t)MODEL_SDPA_ROWS * (size_t)(nk) + MODEL_SDPA_PACK_FLOATS(nk, dk))
 /* The most heads one attention sublayer computes at once, one per thread (tensor_par.h). */
 #define MODEL_HEAD_BANDS 8
 /* The fewest multiply-adds of one sublayer's attention (nq·nk·d_head·heads) for which its heads

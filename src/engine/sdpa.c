@@ -4,7 +4,11 @@
  * (model_sdpa_out). The kernels only: a trace's lazily filled steps (trace_entry) are in
  * trace.c, above this file. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "attend_assert.h"
 #include "cpu.h"
@@ -14,7 +18,7 @@
 /* Query rows done together: the forward's band of rows, and the unit over which it skips the
  * keys that none of the rows may read. */
 #define SDPA_ROWS MODEL_SDPA_ROWS
-/* Keys per block of the packed K (MODEL_SDPA_BAND's second part). */
+/* Keys per block of the packed K (MODEL_SDPA_BAND's last part). */
 #define PK MODEL_SDPA_PACK
 
 typedef float v8f __attribute__((vector_size(32)));
@@ -211,7 +215,7 @@ void model_sdpa_out(float *out, float *band, const float *q, const float *k, con
 {
     ATTEND_ASSERT(nq >= 1 && nk >= 1 && dk >= 1 && dv >= 1 && scale > 0.0f);
     ATTEND_ASSERT(out && band && q && k && v);
-    float *pk = band + (size_t)SDPA_ROWS * nk;
+    float *pk = band + 4 * (size_t)SDPA_ROWS * nk;
     pack_keys(pk, k, nk, dk);
     for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
         int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS, L = band_keys(lim, mask, i0, r, nk);
@@ -252,29 +256,91 @@ void model_sdpa(float *scores, float *scaled, float *masked, float *weights, flo
     }
 }
 
+/* ---- streaming a band out to the maps ----
+ * dst[0..n-1] = src[0..n-1], exactly: plain stores up to dst's first aligned vector, then
+ * non-temporal ones (written to memory without reading the line first, and not kept in the
+ * cache), then plain stores for the tail. The caller fences (stream_done) before the maps are
+ * read by another thread. */
+#if SDPA_Z
+__attribute__((target("avx512f"))) static void stream_z(float *restrict dst,
+                                                        const float *restrict src, size_t n)
+{
+    size_t i = 0;
+    for (; i < n && ((uintptr_t)(dst + i) & 63); i++)
+        dst[i] = src[i];
+    for (; i + 16 <= n; i += 16)
+        _mm512_stream_ps(dst + i, _mm512_loadu_ps(src + i));
+    for (; i < n; i++)
+        dst[i] = src[i];
+}
+#endif
+
+static void stream_copy(float *restrict dst, const float *restrict src, size_t n)
+{
+#if defined(__x86_64__)
+#if SDPA_Z
+    if (cpu_has_avx512()) {
+        stream_z(dst, src, n);
+        return;
+    }
+#endif
+    size_t i = 0; /* SSE: every x86-64 */
+    for (; i < n && ((uintptr_t)(dst + i) & 15); i++)
+        dst[i] = src[i];
+    for (; i + 4 <= n; i += 4)
+        _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
+    for (; i < n; i++)
+        dst[i] = src[i];
+#else
+    memcpy(dst, src, sizeof(float) * n);
+#endif
+}
+
+/* The streamed stores ordered before what follows (another thread reading the maps). */
+static void stream_done(void)
+{
+#if defined(__x86_64__)
+    _mm_sfence();
+#endif
+}
+
 /* model_sdpa's steps a band of SDPA_ROWS query rows at a time, each band's four steps while its
  * rows are still in the cache (one pass over the maps' memory, not three), its scores from K
- * packed once into pk: every step is per element (the products' chains) or per row (scaling,
- * the mask, softmax), so the bits are model_sdpa's. */
+ * packed once: every step is per element (the products' chains) or per row (scaling, the mask,
+ * softmax), so the bits are model_sdpa's. Large maps: the band's four steps in band's rows,
+ * then copied out exactly (stream_copy). */
 void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights, float *out,
-                     float *pk, const float *q, const float *k, const float *v,
+                     float *band, const float *q, const float *k, const float *v,
                      const float *mask, const int *lim, int nq, int nk, int dk, int dv,
                      float scale)
 {
     ATTEND_ASSERT(nq >= 1 && nk >= 1 && dk >= 1 && dv >= 1 && scale > 0.0f);
-    ATTEND_ASSERT(scores && scaled && masked && weights && pk && q && k && (!out || v));
+    ATTEND_ASSERT(scores && scaled && masked && weights && band && q && k && (!out || v));
+    float *pk = band + 4 * (size_t)SDPA_ROWS * nk;
+    int stream = (size_t)nq * nk >= MODEL_SDPA_STREAM;
     pack_keys(pk, k, nk, dk);
     for (int i0 = 0; i0 < nq; i0 += SDPA_ROWS) {
         int r = nq - i0 < SDPA_ROWS ? nq - i0 : SDPA_ROWS;
         size_t o = (size_t)i0 * nk, len = (size_t)r * nk;
-        qk_rows(scores + o, (size_t)nk, q + (size_t)i0 * dk, r, dk, pk, nk, 1.0f); /* Q Kᵀ */
-        tensor_scale_add(scaled + o, masked + o, scores + o, scale, mask ? mask + o : NULL, len);
-        tensor_softmax_rows_to(weights + o, masked + o, r, nk);
+        float *S = scores + o, *Ss = scaled + o, *Sm = masked + o, *A = weights + o;
+        if (stream) /* the band's rows in band, in the cache, then streamed out */
+            S = band, Ss = S + len, Sm = Ss + len, A = Sm + len;
+        qk_rows(S, (size_t)nk, q + (size_t)i0 * dk, r, dk, pk, nk, 1.0f); /* Q Kᵀ */
+        tensor_scale_add(Ss, Sm, S, scale, mask ? mask + o : NULL, len);
+        tensor_softmax_rows_to(A, Sm, r, nk);
         if (out) { /* A · V, model_sdpa_out's keys per band */
             int L = band_keys(lim, mask, i0, r, nk);
-            tensor_matmul_lda(out + (size_t)i0 * dv, weights + o, nk, v, r, L, dv);
+            tensor_matmul_lda(out + (size_t)i0 * dv, A, nk, v, r, L, dv);
+        }
+        if (stream) {
+            stream_copy(scores + o, S, len);
+            stream_copy(scaled + o, Ss, len);
+            stream_copy(masked + o, Sm, len);
+            stream_copy(weights + o, A, len);
         }
     }
+    if (stream)
+        stream_done();
 }
 
 float model_sdpa_scale(int scale_on, int d_k) { return scale_on ? 1.0f / sqrtf((float)d_k) : 1.0f; }

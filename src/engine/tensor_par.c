@@ -275,7 +275,10 @@ void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
 int tensor_par_chunks(int n, int k, int m)
 {
     int t = tensor_par_parts(n, k, m);
-    return t > 1 ? t * TENSOR_PAR_CHUNKS : 1;
+    if (t <= 1)
+        return 1;
+    size_t macs = (size_t)n * (size_t)k * (size_t)m;
+    return t * (macs >= TENSOR_PAR_FINE_MACS ? TENSOR_PAR_CHUNKS_FINE : TENSOR_PAR_CHUNKS);
 }
 
 int tensor_par_chunks_cols(int n, int k, int m, int min_cols)

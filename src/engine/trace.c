@@ -150,10 +150,11 @@ void trace_set_map_budget(Trace *t, size_t bytes)
 }
 
 /* Gives the head whose T_SCORES entry is s0 a slot of its own: a free one, a new one while
- * the cache is under its limit, else the slot of the head read least recently, whose block is
- * freed (a stale pointer into it is then a use after free that ASan reports). Its four
- * entries point into the slot's block, still lazy until compute(). 0, or -1 out of memory. */
-static int take(Trace *t, int s0)
+ * the cache is under its limit, else (evict) the slot of the head read least recently, whose
+ * block is freed (a stale pointer into it is then a use after free that ASan reports). Its
+ * four entries point into the slot's block, still lazy until compute(). 0, or -1 out of
+ * memory (or full, without evict). */
+static int take_slot(Trace *t, int s0, int may_evict)
 {
     TraceEntry *e = &t->entries[s0];
     size_t len = (size_t)e->rows * e->cols, need = 4 * (len ? len : 1);
@@ -176,6 +177,8 @@ static int take(Trace *t, int s0)
         t->slots[s] = (TraceSlot){NULL, 0, -1, 0};
     }
     int evict = s < 0;
+    if (evict && !may_evict)
+        return -1;
     if (evict) /* full: the least recently read */
         for (int i = 0; i < t->n_slots; i++)
             if (s < 0 || t->slots[i].used < t->slots[s].used)
@@ -197,6 +200,21 @@ static int take(Trace *t, int s0)
         e[j].slot = s;
     }
     return 0;
+}
+
+/* take_slot, evicting when full: a head about to be read. */
+static int take(Trace *t, int s0) { return take_slot(t, s0, 1); }
+
+void trace_want_maps(Trace *t, int want) { t->maps_eager = want != 0; }
+
+float *trace_map_claim(Trace *t, int i)
+{
+    if (i < 0 || i + 3 >= t->n_entries || t->entries[i].kind != T_SCORES ||
+        !t->entries[i].lazy || take_slot(t, i, 0))
+        return NULL;
+    for (int j = 0; j < 4; j++) /* the forward writes them before anyone reads the trace */
+        t->entries[i + j].lazy = 0;
+    return t->entries[i].data;
 }
 
 /* A head's four n×n steps, which the forward records in a row (scores, scaled, masked,
@@ -227,7 +245,7 @@ static void compute(Trace *t, int s)
         return;
     }
     float scale = model_sdpa_scale(t->ctl.scale, t->model->cfg.d_head);
-    float *pk = malloc(sizeof(float) * MODEL_SDPA_PACK_FLOATS(e->cols, q->cols));
+    float *pk = malloc(sizeof(float) * MODEL_SDPA_BAND(e->cols, q->cols));
     if (pk) /* a band of rows at a time, K packed once: the same bits */
         model_sdpa_maps(e[0].data, e[1].data, e[2].data, e[3].data, NULL, pk, q->data, k->data,
                         v->data, mask ? mask->data : NULL, NULL, e->rows, e->cols, q->cols,

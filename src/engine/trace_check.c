@@ -56,11 +56,14 @@ typedef struct {
     unsigned char *bad;
 } ScanJob;
 
+/* Whether the scan reads te: not a head's n×n step (lazy: not computed yet; in a slot: the
+ * forward wrote it because every map was wanted, trace_want_maps, and leaves it unchecked as
+ * when lazy): its q, k, v are checked, and scores a query reads that overflow make its output
+ * NaN, checked too. Not the mask (build_mask writes only 0 and −∞) nor the concatenation (a
+ * copy of the heads' outputs, each checked): the same verdict and the same first offender. */
 static int checked(const TraceEntry *te)
 {
-    /* a lazy entry is a head's n×n step not computed yet: its q, k, v are checked, and scores
-     * a query reads that overflow make its output NaN, checked too */
-    return !te->lazy;
+    return !te->lazy && te->slot < 0 && te->kind != T_MASK && te->kind != T_CONCAT;
 }
 
 static void scan_part(void *ctx, int part, int parts)

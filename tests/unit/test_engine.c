@@ -796,8 +796,9 @@ static void test_sdpa_widths(void)
 }
 
 /* The forward's attention, model_sdpa_out (each band of 16 rows over the keys any of its rows
- * may read; the mask read only for rows with holes), against model_sdpa, which computes every
- * key: out bit for bit, with the rows' limits given and not, at odd sizes across bands and
+ * may read; the mask read only for rows with holes), and model_sdpa_maps (the four maps and
+ * out at once, the forward's when every map is wanted), against model_sdpa, which computes
+ * every key: out (and the maps) bit for bit, with the rows' limits given and not, at odd sizes across bands and
  * every d_head 1..17, for no mask, causal, padded, causal and padded, finite mask values,
  * fully masked rows, and cross attention (more keys than queries). The band starts as NaN:
  * nothing stale is read. */
@@ -807,8 +808,10 @@ static void test_sdpa_out(void)
     static const int nqs[] = {1, 3, 5, 7, 13, 16, 17, 33, 40};
     static float q[NQ * DH], k[NK * DH], v[NK * DH], mask[NQ * NK], S[NQ * NK], Ss[NQ * NK],
         Sm[NQ * NK], A[NQ * NK], o1[NQ * DH], o2[NQ * DH], band[MODEL_SDPA_BAND(NK, DH)];
+    static float S2[NQ * NK], Ss2[NQ * NK], Sm2[NQ * NK], A2[NQ * NK], o3[NQ * DH],
+        pk[MODEL_SDPA_BAND(NK, DH)];
     int lim[NQ];
-    long bad = 0, bad_lim = 0, skipped = 0, cases = 0;
+    long bad = 0, bad_lim = 0, skipped = 0, cases = 0, bad_maps = 0;
     for (size_t qi = 0; qi < sizeof nqs / sizeof nqs[0]; qi++)
         for (int cross = 0; cross < 2; cross++)
             for (int dh = 1; dh <= DH; dh++)
@@ -856,17 +859,30 @@ static void test_sdpa_out(void)
                                        scale);
                         bad += memcmp(o1, o2, sizeof(float) * (size_t)nq * dh) != 0;
                         cases++;
+                        /* the forward's maps and output at once (trace_want_maps) */
+                        for (size_t u = 0; u < sizeof pk / sizeof pk[0]; u++)
+                            pk[u] = NAN;
+                        memset(o3, 0xff, sizeof o3);
+                        model_sdpa_maps(S2, Ss2, Sm2, A2, o3, pk, q, k, v, mk, given ? lim : NULL,
+                                        nq, nk, dh, dh, scale);
+                        size_t nn = sizeof(float) * (size_t)nq * nk;
+                        bad_maps += memcmp(o1, o3, sizeof(float) * (size_t)nq * dh) != 0 ||
+                                    memcmp(S, S2, nn) || memcmp(Ss, Ss2, nn) ||
+                                    memcmp(Sm, Sm2, nn) || memcmp(A, A2, nn);
                     }
                 }
     CHECK(bad_lim == 0, "model_sdpa_limits: %ld rows differ from the mask's last readable key",
           bad_lim);
     CHECK(skipped > 0, "the masks leave keys to skip (%ld)", skipped);
     CHECK(bad == 0, "model_sdpa_out: %ld of %ld cases differ from model_sdpa's out", bad, cases);
+    CHECK(bad_maps == 0, "model_sdpa_maps: %ld of %ld cases' maps or out differ from model_sdpa's",
+          bad_maps, cases);
 }
 
 /* A forward whose products and heads are split over threads (tensor_par.h: a model big enough,
  * 100 tokens) gives every trace entry the bits of one thread, at 2 and 3 threads, its maps
- * filled all at once (trace_fill_all) or one by one (trace_entry). */
+ * filled all at once (trace_fill_all), one by one (trace_entry) or by the forward itself
+ * (trace_want_maps). */
 static void test_threads_forward(void)
 {
     ModelConfig c;
@@ -900,12 +916,16 @@ static void test_threads_forward(void)
     int saved = tensor_threads();
     float *ref = NULL;
     size_t total = 0;
-    long bad = 0;
-    for (int th = 1; th <= 3 && t; th++) {
+    long bad = 0, lazy = 0;
+    for (int run = 0; run < 6 && t; run++) { /* 1, 2, 3 threads; maps lazy, then by the forward */
+        int th = 1 + run / 2, eager = run % 2;
         tensor_set_threads(th);
+        trace_want_maps(t, eager);
         CHECK(model_forward(&m, ids, N, NULL, 0, &ctl, t, err, sizeof err) == 0, "forward: %s", err);
         size_t off = 0;
-        if (th > 1) /* the heads' maps filled all at once, over the threads */
+        for (int e = 0; eager && e < t->n_entries; e++)
+            lazy += trace_meta(t, e)->lazy; /* every head's maps written by the forward */
+        if (th > 1 && !eager) /* the heads' maps filled all at once, over the threads */
             CHECK(trace_fill_all(t) == 0, "trace_fill_all");
         if (!ref) {
             for (int e = 0; e < t->n_entries; e++)
@@ -917,7 +937,7 @@ static void test_threads_forward(void)
         for (int e = 0; e < t->n_entries; e++) {
             const TraceEntry *te = trace_entry(t, e);
             size_t len = (size_t)te->rows * te->cols;
-            if (th == 1)
+            if (run == 0)
                 memcpy(ref + off, te->data, sizeof(float) * len);
             else
                 bad += memcmp(ref + off, te->data, sizeof(float) * len) != 0;
@@ -925,7 +945,9 @@ static void test_threads_forward(void)
         }
     }
     tensor_set_threads(saved);
-    CHECK(ref && bad == 0, "threads: %ld trace entries at 2 or 3 threads differ from 1 thread", bad);
+    CHECK(ref && bad == 0, "threads: %ld trace entries at 2 or 3 threads, or with the maps "
+          "written by the forward, differ from 1 thread's", bad);
+    CHECK(lazy == 0, "trace_want_maps: %ld maps left lazy by the forward", lazy);
     CHECK(t && t->bands > 1, "the trace has a band per thread for its heads");
     free(ref);
     trace_free(t);

@@ -120,6 +120,66 @@ out:
     model_free(&m);
 }
 
+/* trace_want_maps: the forward writes each head's maps itself while the cache has a slot
+ * free (never evicting: a budget of 5 heads leaves the other 7 lazy), a knocked-out head's
+ * too; every entry, maps and outputs, the same bits as a run whose maps are all lazy; the
+ * cache no larger than its budget; 0 again: every map lazy. */
+static void test_want_maps(void)
+{
+    Model m;
+    if (make(&m, 64, 32))
+        return;
+    enum { N = 37 };
+    int ids[N];
+    ids_of(ids, N);
+    Controls c;
+    model_default_controls(&m, &c);
+    c.ablate[1] = 1u << 2; /* L1.h2 knocked out: its pattern stays */
+    char err[256];
+    Trace *ref = trace_new(&m, N, 1), *t = trace_new(&m, N, 1);
+    if (!ref || !t || model_forward(&m, ids, N, NULL, 0, &c, ref, err, sizeof err)) {
+        CHECK(0, "forward: %s", err);
+        goto out;
+    }
+    trace_set_map_budget(ref, SIZE_MAX);
+    for (int budget = 12; budget >= 5; budget -= 7) {
+        trace_set_map_budget(t, (size_t)budget * sizeof(float) * 4 * N * N);
+        trace_want_maps(t, 1);
+        if (model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err)) {
+            CHECK(0, "forward: %s", err);
+            goto out;
+        }
+        int eager = 0, lazy = 0;
+        for (int e = 0; e < t->n_entries; e++) { /* before any read: trace_meta computes none */
+            const TraceEntry *me = trace_meta(t, e);
+            if (me->kind == T_SCORES)
+                me->lazy ? lazy++ : eager++;
+        }
+        CHECK(eager == budget && lazy == 12 - budget && t->n_slots == budget,
+              "budget %d heads: %d maps written by the forward, %d lazy, %d slots", budget, eager,
+              lazy, t->n_slots);
+        long bad = 0;
+        for (int e = 0; e < t->n_entries; e++) {
+            const TraceEntry *a = trace_entry(ref, e), *b = trace_entry(t, e);
+            if (!a || !b || !a->data || !b->data || a->rows != b->rows || a->cols != b->cols ||
+                memcmp(a->data, b->data, sizeof(float) * (size_t)a->rows * a->cols))
+                bad++;
+        }
+        CHECK(bad == 0 && t->n_slots <= budget, "budget %d heads: %ld entries differ from the "
+              "lazy run's", budget, bad);
+    }
+    trace_want_maps(t, 0);
+    int lazy = 0;
+    if (!model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err))
+        for (int e = 0; e < t->n_entries; e++)
+            lazy += trace_meta(t, e)->lazy;
+    CHECK(lazy == 48, "want 0: every map lazy again (%d)", lazy);
+out:
+    trace_free(ref);
+    trace_free(t);
+    model_free(&m);
+}
+
 /* The rule: the maps of a head stay where they are while fewer than TRACE_MAP_KEEP other
  * heads are read; the KEEP-th frees the least recently read one (its entries lazy again,
  * data NULL), and reading it again computes the same bits. Reading a kept head again makes
@@ -207,7 +267,8 @@ out:
 /* 1024 tokens: every head's four maps would take 12 x 16 MiB; the trace holds the run with its
  * maps in a cache of the default budget (128 MiB: 8 heads), each head read in turn equal to
  * model_sdpa on the trace's own q, k, v and mask, bit for bit, and the cache never above its
- * budget. */
+ * budget; again with the maps written by the forward as far as the budget goes (streamed out,
+ * MODEL_SDPA_STREAM), and the heads' outputs equal to model_sdpa's in both runs. */
 static void test_long(void)
 {
     Model m;
@@ -215,12 +276,12 @@ static void test_long(void)
         return;
     enum { N = 1024 };
     int *ids = malloc(sizeof(int) * N);
-    float *S = malloc(sizeof(float) * 4 * (size_t)N * N);
+    float *S = malloc(sizeof(float) * 4 * (size_t)N * N), *outs = malloc(sizeof(float) * 12 * N * 4);
     Trace *t = trace_new(&m, N, 1);
     Controls c;
     model_default_controls(&m, &c);
     char err[256];
-    if (!ids || !S || !t) {
+    if (!ids || !S || !outs || !t) {
         CHECK(0, "memory");
         goto out;
     }
@@ -231,32 +292,53 @@ static void test_long(void)
         CHECK(0, "forward: %s", err);
         goto out;
     }
-    long bad = 0;
+    long bad = 0, bad_out = 0;
     size_t nn = (size_t)N * N;
-    for (int hh = 0; hh < 12; hh++) {
-        int l = hh / 4, h = hh % 4;
-        const TraceEntry *q = map(t, l, h, T_Q_ROT), *k = map(t, l, h, T_K_ROT),
-                         *v = map(t, l, h, T_V), *mk = map(t, l, -1, T_MASK);
-        const TraceEntry *e[4] = {map(t, l, h, T_SCORES), map(t, l, h, T_SCALED),
-                                  map(t, l, h, T_MASKED), map(t, l, h, T_WEIGHTS)};
-        if (!q || !k || !v || !mk || !e[0] || !e[1] || !e[2] || !e[3]) {
-            bad++;
-            continue;
+    /* then again with the maps written by the forward (trace_want_maps): the budget's 8 heads
+     * streamed out by the forward, the other 4 lazy; the heads' outputs as the first run's */
+    for (int eager = 0; eager < 2; eager++) {
+        if (eager) {
+            trace_want_maps(t, 1);
+            if (model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err)) {
+                CHECK(0, "forward: %s", err);
+                goto out;
+            }
+            int written = 0;
+            for (int e = 0; e < t->n_entries; e++)
+                written += trace_meta(t, e)->kind == T_SCORES && !trace_meta(t, e)->lazy;
+            CHECK(written == (int)(TRACE_MAP_BYTES / slot_bytes(t)), "1024 tokens: the forward "
+                  "wrote the maps of %d heads, the budget's", written);
         }
-        model_sdpa(S, S + nn, S + 2 * nn, S + 3 * nn, NULL, q->data, k->data, v->data, mk->data,
-                   N, N, 4, 4, model_sdpa_scale(1, 4));
-        for (int j = 0; j < 4; j++)
-            bad += memcmp(e[j]->data, S + j * nn, sizeof(float) * nn) != 0;
-        CHECK((size_t)t->n_slots * slot_bytes(t) <= TRACE_MAP_BYTES,
-              "%d slots of %zu MiB within the budget", t->n_slots, slot_bytes(t) >> 20);
+        for (int hh = 0; hh < 12; hh++) {
+            int l = hh / 4, h = hh % 4;
+            const TraceEntry *q = map(t, l, h, T_Q_ROT), *k = map(t, l, h, T_K_ROT),
+                             *v = map(t, l, h, T_V), *mk = map(t, l, -1, T_MASK),
+                             *o = map(t, l, h, T_HEAD_OUT);
+            const TraceEntry *e[4] = {map(t, l, h, T_SCORES), map(t, l, h, T_SCALED),
+                                      map(t, l, h, T_MASKED), map(t, l, h, T_WEIGHTS)};
+            if (!q || !k || !v || !mk || !o || !e[0] || !e[1] || !e[2] || !e[3]) {
+                bad++;
+                continue;
+            }
+            float *O = outs + (size_t)hh * N * 4;
+            model_sdpa(S, S + nn, S + 2 * nn, S + 3 * nn, O, q->data, k->data, v->data, mk->data,
+                       N, N, 4, 4, model_sdpa_scale(1, 4));
+            for (int j = 0; j < 4; j++)
+                bad += memcmp(e[j]->data, S + j * nn, sizeof(float) * nn) != 0;
+            bad_out += memcmp(o->data, O, sizeof(float) * N * 4) != 0;
+            CHECK((size_t)t->n_slots * slot_bytes(t) <= TRACE_MAP_BYTES,
+                  "%d slots of %zu MiB within the budget", t->n_slots, slot_bytes(t) >> 20);
+        }
     }
-    CHECK(bad == 0, "1024 tokens: %ld maps differ from model_sdpa's", bad);
+    CHECK(bad == 0 && bad_out == 0, "1024 tokens: %ld maps and %ld heads' outputs differ from "
+          "model_sdpa's", bad, bad_out);
     CHECK(t->n_slots == (int)(TRACE_MAP_BYTES / slot_bytes(t)), "the cache filled its budget: %d",
           t->n_slots);
 out:
     trace_free(t);
     free(ids);
     free(S);
+    free(outs);
     model_free(&m);
 }
 
@@ -381,6 +463,7 @@ static void test_asan_reports_stale(void)
 int main(void)
 {
     test_bits_and_bound();
+    test_want_maps();
     test_rule();
     test_long();
     test_map_row();
