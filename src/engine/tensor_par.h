@@ -59,6 +59,12 @@ int tensor_par_chunks_cols(int n, int k, int m, int min_cols);
  * _Thread_local scratch is fine). One thread: the parts in order on the caller's thread.
  * Called from inside a part, it runs every part there (no nesting). */
 void tensor_par_dyn(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts);
+/* tensor_par_dyn for a short job (a row-wise step of the forward, ~0.1 ms): when a worker is
+ * asleep (the machine is busy, or the job follows a long serial step) every part runs on the
+ * calling thread, in order, and no worker is woken: the wake-up costs about as much as the job,
+ * and a worker that wakes late and claims a part makes the caller wait for it. The same bits
+ * (the parts are tensor_par_dyn's, which any thread may run). */
+void tensor_par_dyn_awake(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts);
 /* The running thread's index among the products' threads: 0 for a calling thread, 1.. for the
  * workers (below tensor_threads() while a part runs): a dyn part's own scratch by thread. */
 int tensor_par_self(void);
