@@ -3,8 +3,11 @@
  * fused chain. A benchmark for A/B runs of tensor_block.c, not a test.
  *   gemm_bench [-t TRIALS] [-n N,N,...] [-s KxM,...] [-c COPIES] [-h bf16|f16]
  * prints one line per shape and token count: GFLOP/s from the fastest and the median trial
- * (CPU time of the whole process: every thread's share, so at ATTEND_THREADS=2 it is the
- * per-core rate), the wall median, the output's FNV-1a hash (compare two builds' lines) and
+ * (CPU time of the whole process, meant as every thread's share; but with more than one
+ * thread a product of a few ms can end before the system has added a worker's running time
+ * to the process's clock, so the figure can exceed one core's peak (285 GFLOP/s measured
+ * at ATTEND_THREADS=2, session 12): at 2 threads and more take the wall median, 2·n·k·m /
+ * wall, on a quiet host), the wall median, the output's FNV-1a hash (compare two builds' lines) and
  * the count of sampled elements that differ from fmaf's chain over p (0 when the contract
  * holds). Each trial reads the next of COPIES weight matrices (default: enough for 64 MB), so
  * that, as in a forward, the weights come from memory, not from the caches. -h takes the
