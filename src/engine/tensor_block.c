@@ -493,8 +493,8 @@ static void pack_run(void *ctx, int part, int parts)
         pack_all((float *)J->apk, J->a, J->lda, J->n, J->k, z_tb(J->n, ZTB), g0, g1);
 }
 
-/* The product over the threads (AVX-512: a packed once, over the threads, then the columns in
- * parts; AVX2: the columns in parts). 0 without AVX2+FMA. */
+/* The product over the threads (AVX-512: a packed once, over the threads that are awake, then
+ * the columns in parts; AVX2: the columns in parts). 0 without AVX2+FMA. */
 static int run(float *out, const float *a, int lda, const float *b, const uint16_t *h,
                int dtype, int n, int k, int m)
 {
@@ -511,8 +511,11 @@ static int run(float *out, const float *a, int lda, const float *b, const uint16
         }
         if (apack) { /* else: packed per part and weight block, the same bits */
             J.apk = (const float *)(((uintptr_t)apack + 63) & ~(uintptr_t)63);
+            /* over the threads when the workers are awake; when one sleeps, on this thread
+             * alone (a pack is a few % of the product: the column job below wakes it, and
+             * this one does not wait for it) */
             int parts = tensor_par_parts(n, k, m), bands = (n + ZMR - 1) / ZMR;
-            tensor_par_dyn(pack_run, &J, parts < bands ? parts : bands);
+            tensor_par_dyn_awake(pack_run, &J, parts < bands ? parts : bands);
         }
     }
     /* parts of at least 384 columns (8 panels of 48): each part packs its own weights, once
