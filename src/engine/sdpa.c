@@ -96,17 +96,29 @@ __attribute__((target("avx512f"))) static void qk_z(float *restrict out, size_t 
             v16f y0 = {0}, y1 = {0}, y2 = {0}, y3 = {0}, y4 = {0}, y5 = {0}, y6 = {0}, y7 = {0};
             v16f t;
             int p = 0;
+/* QK_T(u): the block's key lane values for p + u, loaded once into a register for both rows
+ * (left to itself GCC folds the load into each row's multiply: twice the loads) */
+#define QK_T(u) do { memcpy(&t, tp + (u) * PK, sizeof t); __asm__("" : "+v"(t)); } while (0)
             for (; p + 8 <= dk; p += 8) {
                 const float *tp = tb + p * PK;
-                memcpy(&t, tp, sizeof t), x0 += a0r[p] * t, y0 += a1r[p] * t;
-                memcpy(&t, tp + PK, sizeof t), x1 += a0r[p + 1] * t, y1 += a1r[p + 1] * t;
-                memcpy(&t, tp + 2 * PK, sizeof t), x2 += a0r[p + 2] * t, y2 += a1r[p + 2] * t;
-                memcpy(&t, tp + 3 * PK, sizeof t), x3 += a0r[p + 3] * t, y3 += a1r[p + 3] * t;
-                memcpy(&t, tp + 4 * PK, sizeof t), x4 += a0r[p + 4] * t, y4 += a1r[p + 4] * t;
-                memcpy(&t, tp + 5 * PK, sizeof t), x5 += a0r[p + 5] * t, y5 += a1r[p + 5] * t;
-                memcpy(&t, tp + 6 * PK, sizeof t), x6 += a0r[p + 6] * t, y6 += a1r[p + 6] * t;
-                memcpy(&t, tp + 7 * PK, sizeof t), x7 += a0r[p + 7] * t, y7 += a1r[p + 7] * t;
+                QK_T(0);
+                x0 += a0r[p] * t, y0 += a1r[p] * t;
+                QK_T(1);
+                x1 += a0r[p + 1] * t, y1 += a1r[p + 1] * t;
+                QK_T(2);
+                x2 += a0r[p + 2] * t, y2 += a1r[p + 2] * t;
+                QK_T(3);
+                x3 += a0r[p + 3] * t, y3 += a1r[p + 3] * t;
+                QK_T(4);
+                x4 += a0r[p + 4] * t, y4 += a1r[p + 4] * t;
+                QK_T(5);
+                x5 += a0r[p + 5] * t, y5 += a1r[p + 5] * t;
+                QK_T(6);
+                x6 += a0r[p + 6] * t, y6 += a1r[p + 6] * t;
+                QK_T(7);
+                x7 += a0r[p + 7] * t, y7 += a1r[p + 7] * t;
             }
+#undef QK_T
             v16f s0 = ((x0 + x4) + (x1 + x5)) + ((x2 + x6) + (x3 + x7));
             v16f s1 = ((y0 + y4) + (y1 + y5)) + ((y2 + y6) + (y3 + y7));
             for (; p < dk; p++) {
