@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attend_assert.h"
 #include "attend_limits.h"
 #include "tensor.h"
 #include "tensor_par.h"
@@ -598,6 +599,18 @@ static void heads_part(void *ctx, int part, int parts)
     }
 }
 
+/* 1 when lim is model_sdpa_limits of the mask M (a debug build's check of attention()'s rule). */
+static int limits_agree(const float *M, const int *lim, int nq, int nk)
+{
+    for (int i = 0; i < nq; i++) {
+        int li;
+        model_sdpa_limits(M + (size_t)i * nk, 1, nk, &li);
+        if (li != lim[i])
+            return 0;
+    }
+    return 1;
+}
+
 /* Multi-head attention: queries from xq (nq rows), keys and values from xkv (nk rows). */
 static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int nq,
                               const float *xkv, int nk, const int *key_ids, int causal,
@@ -641,7 +654,15 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
     _Static_assert(sizeof(int) == sizeof(float), "the rows' limits take a float's room");
     int nb = f->t->bands > 0 ? f->t->bands : 1;
     int *lim = (int *)(band + (size_t)nb * MODEL_SDPA_BAND(nk, dh));
-    model_sdpa_limits(M, nq, nk, lim); /* once for all heads */
+    int pads = 0; /* keys the padding mask hides */
+    for (int j = 0; f->c->padding && j < nk; j++)
+        pads += key_ids[j] == f->m->vocab.pad_id;
+    if (pads) /* once for all heads */
+        model_sdpa_limits(M, nq, nk, lim);
+    else /* build_mask's rows without padding: 0 up to the last key read, then −∞ */
+        for (int i = 0; i < nq; i++)
+            lim[i] = causal && i + 1 < nk ? i + 1 : nk;
+    ATTEND_ASSERT(limits_agree(M, lim, nq, nk));
     Heads J = {.f = f, .w = w, .c = c, .qa = qa, .ka = ka, .va = va, .ldq = ldq, .ldk = ldk,
                .nq = nq, .nk = nk, .dh = dh, .group = group, .rope = rope, .scale = scale,
                .M = M, .lim = lim, .band = band, .nb = nb};

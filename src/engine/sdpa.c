@@ -22,6 +22,7 @@
 #define PK MODEL_SDPA_PACK
 
 typedef float v8f __attribute__((vector_size(32)));
+typedef int v8i __attribute__((vector_size(32)));
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define SDPA_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #define SDPA_Z 1 /* sixteen keys at a time on AVX-512 machines (cpu.h) */
@@ -95,17 +96,29 @@ __attribute__((target("avx512f"))) static void qk_z(float *restrict out, size_t 
             v16f y0 = {0}, y1 = {0}, y2 = {0}, y3 = {0}, y4 = {0}, y5 = {0}, y6 = {0}, y7 = {0};
             v16f t;
             int p = 0;
+/* QK_T(u): the block's key lane values for p + u, loaded once into a register for both rows
+ * (left to itself GCC folds the load into each row's multiply: twice the loads) */
+#define QK_T(u) do { memcpy(&t, tp + (u) * PK, sizeof t); __asm__("" : "+v"(t)); } while (0)
             for (; p + 8 <= dk; p += 8) {
                 const float *tp = tb + p * PK;
-                memcpy(&t, tp, sizeof t), x0 += a0r[p] * t, y0 += a1r[p] * t;
-                memcpy(&t, tp + PK, sizeof t), x1 += a0r[p + 1] * t, y1 += a1r[p + 1] * t;
-                memcpy(&t, tp + 2 * PK, sizeof t), x2 += a0r[p + 2] * t, y2 += a1r[p + 2] * t;
-                memcpy(&t, tp + 3 * PK, sizeof t), x3 += a0r[p + 3] * t, y3 += a1r[p + 3] * t;
-                memcpy(&t, tp + 4 * PK, sizeof t), x4 += a0r[p + 4] * t, y4 += a1r[p + 4] * t;
-                memcpy(&t, tp + 5 * PK, sizeof t), x5 += a0r[p + 5] * t, y5 += a1r[p + 5] * t;
-                memcpy(&t, tp + 6 * PK, sizeof t), x6 += a0r[p + 6] * t, y6 += a1r[p + 6] * t;
-                memcpy(&t, tp + 7 * PK, sizeof t), x7 += a0r[p + 7] * t, y7 += a1r[p + 7] * t;
+                QK_T(0);
+                x0 += a0r[p] * t, y0 += a1r[p] * t;
+                QK_T(1);
+                x1 += a0r[p + 1] * t, y1 += a1r[p + 1] * t;
+                QK_T(2);
+                x2 += a0r[p + 2] * t, y2 += a1r[p + 2] * t;
+                QK_T(3);
+                x3 += a0r[p + 3] * t, y3 += a1r[p + 3] * t;
+                QK_T(4);
+                x4 += a0r[p + 4] * t, y4 += a1r[p + 4] * t;
+                QK_T(5);
+                x5 += a0r[p + 5] * t, y5 += a1r[p + 5] * t;
+                QK_T(6);
+                x6 += a0r[p + 6] * t, y6 += a1r[p + 6] * t;
+                QK_T(7);
+                x7 += a0r[p + 7] * t, y7 += a1r[p + 7] * t;
             }
+#undef QK_T
             v16f s0 = ((x0 + x4) + (x1 + x5)) + ((x2 + x6) + (x3 + x7));
             v16f s1 = ((y0 + y4) + (y1 + y5)) + ((y2 + y6) + (y3 + y7));
             for (; p < dk; p++) {
@@ -177,8 +190,8 @@ void model_sdpa_limits(const float *mask, int nq, int nk, int *lim)
         int j = nk, holes = 0;
         while (j > 0 && row[j - 1] == -INFINITY)
             j--;
-        for (int u = 0; u < j && !holes; u++)
-            holes = row[u] != 0.0f;
+        for (int u = 0; u < j && !holes; u++) /* a −0 is a hole too: x + −0 is not x + 0 */
+            holes = row[u] != 0.0f || signbit(row[u]);
         lim[i] = j | (holes ? MODEL_SDPA_HOLES : 0);
     }
 }
@@ -304,6 +317,92 @@ static void stream_done(void)
 #endif
 }
 
+/* One row of scores x (nk of them) whose mask is +0 before key li and −∞ from it (a row without
+ * holes, model_sdpa_limits): ss = x·s, sm = ss + that mask, tensor_scale_add's operations on
+ * each element with the mask's values as constants (its row is not read). Returns 1 when every
+ * sm from li on is −∞ (what the mask makes of any finite score; +∞ or NaN make a NaN) and none
+ * before li is +∞ or NaN (which would make the row's sum, and so every weight of the row, the
+ * future's too, NaN): then the row's softmax over its first li keys is the whole row's. */
+SDPA_CLONES
+static int scale_cut(float *restrict ss, float *restrict sm, const float *restrict x, float s,
+                     int li, int nk)
+{
+    const v8f zero = {0}, ninf = zero - INFINITY, pinf = zero + INFINITY;
+    int j = 0;
+    v8i live = {0}, ok = ~live;
+    for (; j + 8 <= li; j += 8) {
+        v8f v;
+        memcpy(&v, x + j, sizeof v);
+        v *= s;
+        memcpy(ss + j, &v, sizeof v);
+        v += zero;
+        memcpy(sm + j, &v, sizeof v);
+        ok &= v < pinf; /* false for +∞ and NaN */
+    }
+    for (; j < li; j++) {
+        float v = x[j] * s;
+        ss[j] = v;
+        sm[j] = v + 0.0f;
+        ok[0] &= -(sm[j] < INFINITY);
+    }
+    for (; j < nk && j % 8; j++) {
+        float v = x[j] * s;
+        ss[j] = v;
+        sm[j] = v + -INFINITY;
+        live[0] |= sm[j] != -INFINITY;
+    }
+    for (; j + 8 <= nk; j += 8) {
+        v8f v;
+        memcpy(&v, x + j, sizeof v);
+        v *= s;
+        memcpy(ss + j, &v, sizeof v);
+        v += ninf;
+        memcpy(sm + j, &v, sizeof v);
+        live |= v != ninf;
+    }
+    for (; j < nk; j++) {
+        float v = x[j] * s;
+        ss[j] = v;
+        sm[j] = v + -INFINITY;
+        live[0] |= sm[j] != -INFINITY;
+    }
+    int any = 0;
+    for (int u = 0; u < 8; u++)
+        any |= live[u] | ~ok[u];
+    return !any;
+}
+
+/* Rows i0..i0+r-1 of a head's scaled, masked and weights from their scores S (rows nk apart, the
+ * band's): a row without holes (lim, or the mask's own limits) is scaled and masked by
+ * scale_cut and its softmax taken over its first li keys, the rest exact zeros, as the whole
+ * row's would be (a masked key adds an exact 0 to every sum, tensor_softmax_rows); a row with
+ * holes, or whose future is not all −∞, as model_sdpa does it. The same bits as model_sdpa. */
+static void band_steps(float *Ss, float *Sm, float *A, const float *S, const float *mask,
+                       const int *lim, int i0, int r, int nk, float scale)
+{
+    if (!mask) {
+        tensor_scale_add(Ss, Sm, S, scale, NULL, (size_t)r * nk);
+        tensor_softmax_rows_to(A, Sm, r, nk);
+        return;
+    }
+    for (int i = 0; i < r; i++) {
+        size_t o = (size_t)i * nk;
+        const float *mrow = mask + (size_t)(i0 + i) * nk;
+        int li;
+        if (lim)
+            li = lim[i0 + i];
+        else
+            model_sdpa_limits(mrow, 1, nk, &li);
+        if (!(li & MODEL_SDPA_HOLES) && scale_cut(Ss + o, Sm + o, S + o, scale, li, nk)) {
+            tensor_softmax_rows_to(A + o, Sm + o, 1, li);
+            memset(A + o + li, 0, sizeof(float) * (size_t)(nk - li));
+        } else {
+            tensor_scale_add(Ss + o, Sm + o, S + o, scale, mrow, (size_t)nk);
+            tensor_softmax_rows_to(A + o, Sm + o, 1, nk);
+        }
+    }
+}
+
 /* model_sdpa's steps a band of SDPA_ROWS query rows at a time, each band's four steps while its
  * rows are still in the cache (one pass over the maps' memory, not three), its scores from K
  * packed once: every step is per element (the products' chains) or per row (scaling, the mask,
@@ -326,8 +425,7 @@ void model_sdpa_maps(float *scores, float *scaled, float *masked, float *weights
         if (stream) /* the band's rows in band, in the cache, then streamed out */
             S = band, Ss = S + len, Sm = Ss + len, A = Sm + len;
         qk_rows(S, (size_t)nk, q + (size_t)i0 * dk, r, dk, pk, nk, 1.0f); /* Q Kᵀ */
-        tensor_scale_add(Ss, Sm, S, scale, mask ? mask + o : NULL, len);
-        tensor_softmax_rows_to(A, Sm, r, nk);
+        band_steps(Ss, Sm, A, S, mask, lim, i0, r, nk, scale); /* ÷√d_k, + M, softmax */
         if (out) { /* A · V, model_sdpa_out's keys per band */
             int L = band_keys(lim, mask, i0, r, nk);
             tensor_matmul_lda(out + (size_t)i0 * dv, A, nk, v, r, L, dv);

@@ -180,6 +180,55 @@ out:
     model_free(&m);
 }
 
+/* model_sdpa_maps on causal rows whose scores overflow (+∞ and NaN in the future, where the
+ * mask makes NaN, not −∞), with and without the rows' limits, at a size that streams: the
+ * same bits as model_sdpa, maps and output (a row is cut at its limit only when its future is
+ * all −∞). */
+static void test_maps_overflow(void)
+{
+    enum { NQ = 260, NK = 260, DK = 3 };
+    size_t nn = (size_t)NQ * NK;
+    float *a = malloc(sizeof(float) * 8 * nn), *band = malloc(sizeof(float) * MODEL_SDPA_BAND(NK, DK));
+    float *q = malloc(sizeof(float) * NQ * DK), *k = malloc(sizeof(float) * NK * DK),
+          *v = malloc(sizeof(float) * NK * DK), *mask = malloc(sizeof(float) * nn);
+    float o1[NQ * DK], o2[NQ * DK];
+    int lim[NQ];
+    if (!a || !band || !q || !k || !v || !mask) {
+        CHECK(0, "memory");
+        goto out;
+    }
+    for (int i = 0; i < NQ * DK; i++)
+        q[i] = (float)((i * 7) % 11) - 5.0f;
+    for (int j = 0; j < NK * DK; j++) {
+        k[j] = (float)((j * 5) % 13) - 6.0f;
+        v[j] = (float)((j * 3) % 7) - 3.0f;
+    }
+    k[(NK - 3) * DK] = 3e38f; /* key NK-3: +∞ or −∞ scores, and NaN (∞ − ∞) */
+    k[(NK - 3) * DK + 1] = -3e38f;
+    k[100 * DK] = 2e38f; /* key 100: overflow in the past of later rows too */
+    for (int i = 0; i < NQ; i++)
+        for (int j = 0; j < NK; j++)
+            mask[(size_t)i * NK + j] = j > i ? -INFINITY : 0.0f;
+    model_sdpa_limits(mask, NQ, NK, lim);
+    model_sdpa(a, a + nn, a + 2 * nn, a + 3 * nn, o1, q, k, v, mask, NQ, NK, DK, DK, 0.5f);
+    long bad = 0;
+    for (int given = 0; given < 2; given++) {
+        memset(a + 4 * nn, 0x7f, sizeof(float) * 4 * nn);
+        model_sdpa_maps(a + 4 * nn, a + 5 * nn, a + 6 * nn, a + 7 * nn, o2, band, q, k, v, mask,
+                        given ? lim : NULL, NQ, NK, DK, DK, 0.5f);
+        bad += memcmp(a, a + 4 * nn, sizeof(float) * 4 * nn) != 0 || memcmp(o1, o2, sizeof o1);
+    }
+    CHECK(bad == 0 && nn >= MODEL_SDPA_STREAM, "overflowing scores: model_sdpa_maps as model_sdpa "
+          "(%ld of 2 differ)", bad);
+out:
+    free(a);
+    free(band);
+    free(q);
+    free(k);
+    free(v);
+    free(mask);
+}
+
 /* The rule: the maps of a head stay where they are while fewer than TRACE_MAP_KEEP other
  * heads are read; the KEEP-th frees the least recently read one (its entries lazy again,
  * data NULL), and reading it again computes the same bits. Reading a kept head again makes
@@ -464,6 +513,7 @@ int main(void)
 {
     test_bits_and_bound();
     test_want_maps();
+    test_maps_overflow();
     test_rule();
     test_long();
     test_map_row();
