@@ -35,6 +35,7 @@ static atomic_int quitting;     /* exit: the workers return */
 static atomic_ulong gen;        /* job generation (changed under mu, watched without it) */
 static atomic_int pending;      /* workers still running the current job */
 static int sleepers;            /* workers waiting on go (under mu) */
+static int asleep[PAR_MAX];     /* asleep[id]: worker id waits on go (under mu) */
 static int caller_sleeps;       /* the caller waits on done_cv (under mu) */
 static void (*job_fn)(void *ctx, int part, int parts);
 static void *job_ctx;
@@ -125,7 +126,9 @@ static void *worker(void *arg)
         pthread_mutex_lock(&mu);
         while (atomic_load(&gen) == seen && !atomic_load(&quitting)) {
             sleepers++;
+            asleep[id] = 1;
             pthread_cond_wait(&go, &mu);
+            asleep[id] = 0;
             sleepers--;
         }
         if (atomic_load(&quitting)) {
@@ -196,6 +199,8 @@ static void after_fork(void)
     n_workers = 0;
     atomic_store(&pending, 0);
     sleepers = caller_sleeps = 0;
+    for (int i = 0; i < PAR_MAX; i++)
+        asleep[i] = 0;
     in_part = 0;
 }
 
@@ -232,7 +237,11 @@ static void run_job(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
     /* one job at a time: the calling threads (the player's, a bench's) take turns */
     pthread_mutex_lock(&run_mu);
     pthread_mutex_lock(&mu);
-    if (!wake && sleepers) { /* a short job: done here before a sleeping worker could join */
+    int dozing = 0; /* a worker of this job asleep (a worker beyond it, left from a larger
+                     * thread count, sleeps through every job and does not count) */
+    for (int i = 1; !wake && i < threads; i++)
+        dozing |= asleep[i];
+    if (dozing) { /* a short job: done here before a sleeping worker could join */
         pthread_mutex_unlock(&mu);
         pthread_mutex_unlock(&run_mu);
         for (int p = 0; p < parts; p++)
