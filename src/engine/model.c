@@ -585,6 +585,8 @@ static void heads_part(void *ctx, int part, int parts)
             q = J->qr[h];
             k = J->kr[h];
         }
+        for (int u = 0; u < 5; u++) /* checked while in the cache, not by the last scan */
+            trace_mark_finite(J->ent[h][u]);
         if (J->maps[h]) { /* the maps wanted: written here, the output from their weights */
             float *S = J->maps[h];
             size_t nn = (size_t)nq * nk;
@@ -597,8 +599,7 @@ static void heads_part(void *ctx, int part, int parts)
         if (ablated(J->f, h)) /* knocked out: the pattern stays, the output is zero */
             memset(J->o[h], 0, sizeof(float) * (size_t)nq * dh);
         patch(J->f, h, J->o[h], (size_t)nq * dh);
-        for (int u = 0; u < 6; u++) /* checked while in the cache, not by the last scan */
-            trace_mark_finite(J->ent[h][u]);
+        trace_mark_finite(J->ent[h][5]); /* checked while in the cache, as q, k, v above */
     }
 }
 
