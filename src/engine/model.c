@@ -463,12 +463,13 @@ static void rows_part(void *ctx, int part, int parts)
 
 /* Runs J over the cores when it is large (a layer norm over 64 x 768 floats is ~40 µs, a gelu
  * over 64 x 3072 ~0.3 ms: the workers watch for their next job, so a hand-off costs a few µs)
- * and its rows are whole 8-lane groups; else on this thread, the same bits. */
+ * and its rows are whole 8-lane groups, and only with workers awake (tensor_par_dyn_awake);
+ * else on this thread, the same bits. */
 static void rows_run(RowsJob *J)
 {
     size_t floats = (size_t)J->n * (size_t)J->m;
     if (floats >= ((size_t)1 << 15) && J->m % 8 == 0 && J->n >= 8)
-        tensor_par_dyn(rows_part, J, tensor_par_chunks(1, 1, TENSOR_PAR_MIN_MACS));
+        tensor_par_dyn_awake(rows_part, J, tensor_par_chunks(1, 1, TENSOR_PAR_MIN_MACS));
     else
         rows_part(J, 0, 1);
 }

@@ -248,32 +248,62 @@ AVX512_INLINE void zkern(float *dst, int ds, const float *src, int ss, const flo
     pf->at = at, pf->row = row, pf->left = left, pf->rows = rows;
 }
 
-/* Columns [jlo, jhi) of the product in column blocks of ZNC; in each, token blocks of up to tbmax
- * rows (a multiple of ZMR; n split evenly); in each, weight blocks of KC rows: the token block's
- * activations packed into bands (abuf: tbmax × KC floats), the weight block into panels (buf:
- * KC × ZNC rounded up to panels), then every panel applied to every band, the next weight block
- * prefetched a line per kernel step. Between weight blocks each chain is kept in cbuf (tbmax ×
- * (ZNC + ZNR) floats: a contiguous 8 × 48 tile per band and panel, no cache-set conflicts from
- * out's row stride); the last block stores to out. */
-AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
-                           const float *restrict b, const uint16_t *restrict h, int dtype, int n,
-                           int k, int m, float *buf, float *abuf, float *cbuf, int tbmax, int jlo,
-                           int jhi)
+/* The rows of a token block: n split evenly into blocks of at most tbmax rows, rounded up to
+ * whole bands of ZMR (block_z's and pack_all's one definition). */
+static int z_tb(int n, int tbmax)
 {
-    int ntb = (n + tbmax - 1) / tbmax, tb = ((n + ntb - 1) / ntb + ZMR - 1) / ZMR * ZMR;
+    int ntb = (n + tbmax - 1) / tbmax;
+    return ((n + ntb - 1) / ntb + ZMR - 1) / ZMR * ZMR;
+}
+
+/* Bands [g0, g1) (band g: rows 8g..8g+7 of n, the missing ones zero) of a (rows lda floats
+ * apart, k columns) into apk in block_z's order for token blocks of tb rows (z_tb): the token
+ * block at row i0 (its rows rounded up to bands: rb) at apk + i0·k, in it the weight block at
+ * row p0 at + p0·rb, in it the band at row r at + (r - i0)·kc, pack_a's layout. So every weight
+ * block's bands are where block_z packed them before, once per product instead of once per
+ * column block (and once per thread). */
+AVX512 static void pack_all(float *restrict apk, const float *restrict a, int lda, int n, int k,
+                            int tb, int g0, int g1)
+{
+    for (int g = g0; g < g1; g++) {
+        int r = g * ZMR, i0 = r / tb * tb, rb = (min_i(n, i0 + tb) - i0 + ZMR - 1) / ZMR * ZMR;
+        for (int p0 = 0; p0 < k; p0 += KC) {
+            int kc = min_i(k, p0 + KC) - p0;
+            pack_a(apk + (size_t)i0 * k + (size_t)p0 * rb + (size_t)(r - i0) * kc,
+                   a + (size_t)r * lda + p0, lda, min_i(ZMR, n - r), kc);
+        }
+    }
+}
+
+/* Columns [jlo, jhi) of the product in column blocks of ZNC; in each, token blocks of up to tbmax
+ * rows (a multiple of ZMR; n split evenly, z_tb); in each, weight blocks of KC rows: the token
+ * block's activations in bands (apk: all of a, packed by pack_all for tbmax; NULL: packed here
+ * into abuf, tbmax × KC floats, for each weight block), the weight block packed into panels
+ * (buf: KC × ZNC rounded up to panels), then every panel applied to every band, the next weight
+ * block prefetched a line per kernel step. Between weight blocks each chain is kept in cbuf
+ * (tbmax × (ZNC + ZNR) floats: a contiguous 8 × 48 tile per band and panel, no cache-set
+ * conflicts from out's row stride); the last block stores to out. */
+AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
+                           const float *restrict apk, const float *restrict b,
+                           const uint16_t *restrict h, int dtype, int n, int k, int m, float *buf,
+                           float *abuf, float *cbuf, int tbmax, int jlo, int jhi)
+{
+    int tb = z_tb(n, tbmax);
     for (int jc = jlo; jc < jhi; jc += ZNC) {
         int jce = min_i(jhi, jc + ZNC);
         for (int i0 = 0; i0 < n; i0 += tb) {
-            int i1 = min_i(n, i0 + tb);
+            int i1 = min_i(n, i0 + tb), rb = (i1 - i0 + ZMR - 1) / ZMR * ZMR;
             for (int p0 = 0; p0 < k; p0 += KC) {
                 int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
                 if (h)
                     pack(buf, b, h, dtype, m, p0, p1, jc, jce, ZNR);
                 else
                     pack_z(buf, b, m, p0, p1, jc, jce);
-                for (int r = i0; r < i1; r += ZMR)
-                    pack_a(abuf + (size_t)(r - i0) * kc, a + (size_t)r * lda + p0, lda,
-                           min_i(ZMR, i1 - r), kc);
+                const float *ab = apk ? apk + (size_t)i0 * k + (size_t)p0 * rb : abuf;
+                if (!apk)
+                    for (int r = i0; r < i1; r += ZMR)
+                        pack_a(abuf + (size_t)(r - i0) * kc, a + (size_t)r * lda + p0, lda,
+                               min_i(ZMR, i1 - r), kc);
                 /* the next weight block: this token block's next rows, else the next token
                  * block's first, else the next column block's first */
                 int np = (jce - jc + ZNR - 1) / ZNR, nq0 = -1, nq1 = 0, nj0 = jc, nj1 = jce;
@@ -309,7 +339,7 @@ AVX512 static void block_z(float *restrict out, const float *restrict a, int lda
                               *t = cbuf + ((size_t)q * bands + (size_t)(r - i0) / ZMR) * ZMR * ZNR,
                               *d = p1 == k ? o : t;
                         int dstr = p1 == k ? m : ZNR;
-                        const float *ap = abuf + (size_t)(r - i0) * kc,
+                        const float *ap = ab + (size_t)(r - i0) * kc,
                                     *nx = r + ZMR < i1 ? t + ZMR * ZNR : NULL;
                         switch (min_i(ZMR, i1 - r)) {
 #define ZCASE(R) case R: zkern(d, dstr, t, ZNR, ap, pb, kc, R, m0, m1, m2, first, &pf, share, nx); break;
@@ -400,7 +430,7 @@ static _Thread_local size_t panels_cap;
 
 typedef struct {
     float *out;
-    const float *a, *b;
+    const float *a, *b, *apk; /* apk: a packed once for every part (pack_all), or NULL */
     const uint16_t *h;
     int lda, dtype, n, k, m, z;
 } Job;
@@ -428,9 +458,9 @@ static void part_run(void *ctx, int part, int parts)
         int nr = J->z ? ZNR : YNR;
         for (int j = j0; j < j1; j += nr) {
             int e = j + nr < j1 ? j + nr : j1;
-            if (J->z)
-                block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, aone,
-                        cone, ZMR, j, e);
+            if (J->z) /* token blocks of ZMR rows: not apk's layout (ZTB's) */
+                block_z(J->out, J->a, J->lda, NULL, J->b, J->h, J->dtype, J->n, J->k, J->m, one,
+                        aone, cone, ZMR, j, e);
             else
                 block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, one, j, e);
         }
@@ -438,21 +468,54 @@ static void part_run(void *ctx, int part, int parts)
     }
     float *buf = (float *)(((uintptr_t)panels + 63) & ~(uintptr_t)63);
     if (J->z)
-        block_z(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf,
+        block_z(J->out, J->a, J->lda, J->apk, J->b, J->h, J->dtype, J->n, J->k, J->m, buf,
                 buf + (bn + 15) / 16 * 16, buf + (bn + 15) / 16 * 16 + (size_t)ZTB * KC, ZTB, j0, j1);
     else
         block_y(J->out, J->a, J->lda, J->b, J->h, J->dtype, J->n, J->k, J->m, buf, j0, j1);
 }
 
+/* The calling thread's packed activations (pack_all's layout, shared with the workers for one
+ * product): grown when a longer or wider a comes, kept for the next product. */
+static _Thread_local float *apack;
+static _Thread_local size_t apack_cap;
+/* Past this many floats (the activations of 4096 tokens × 4096), a is packed per part and
+ * weight block instead (the memory is not kept): GPT-2 small at 1024 tokens needs 3.1 M. */
+#define APACK_MAX ((size_t)1 << 24)
+
+/* One part of the bands of pack_all (AVX-512, a ZTB-row token-block layout). */
+static void pack_run(void *ctx, int part, int parts)
+{
+    const Job *J = ctx;
+    int g0, g1;
+    tensor_par_range((J->n + ZMR - 1) / ZMR, 1, part, parts, &g0, &g1);
+    if (g0 < g1)
+        pack_all((float *)J->apk, J->a, J->lda, J->n, J->k, z_tb(J->n, ZTB), g0, g1);
+}
+
+/* The product over the threads (AVX-512: a packed once, over the threads, then the columns in
+ * parts; AVX2: the columns in parts). 0 without AVX2+FMA. */
 static int run(float *out, const float *a, int lda, const float *b, const uint16_t *h,
                int dtype, int n, int k, int m)
 {
     int z = cpu_has_avx512();
     if (!z && !cpu_has_avx2_fma())
         return 0;
-    Job J = {out, a, b, h, lda, dtype, n, k, m, z};
-    /* every part packs its rows of a again: parts of at least 384 columns (8 panels of 48),
-     * else a 768-column product's 8 parts of 96 cost ~10% more CPU than one part */
+    Job J = {out, a, b, NULL, h, lda, dtype, n, k, m, z};
+    size_t need = (size_t)(n + ZMR - 1) / ZMR * ZMR * (size_t)k + 16;
+    if (z && need <= APACK_MAX) {
+        if (need > apack_cap) {
+            free(apack);
+            apack = malloc(sizeof(float) * need);
+            apack_cap = apack ? need : 0;
+        }
+        if (apack) { /* else: packed per part and weight block, the same bits */
+            J.apk = (const float *)(((uintptr_t)apack + 63) & ~(uintptr_t)63);
+            int parts = tensor_par_parts(n, k, m), bands = (n + ZMR - 1) / ZMR;
+            tensor_par_dyn(pack_run, &J, parts < bands ? parts : bands);
+        }
+    }
+    /* parts of at least 384 columns (8 panels of 48): each part packs its own weights, once
+     * per token block; without apk each part also packs all of a again */
     tensor_par_dyn(part_run, &J, tensor_par_chunks_cols(n, k, m, 384));
     return 1;
 }

@@ -201,9 +201,10 @@ static void after_fork(void)
 
 /* Runs the job over `threads` threads (the caller's and threads - 1 workers, started as needed):
  * fn(ctx, part, parts) for part 0..parts-1, part i on thread i (dyn 0), or each part claimed
- * by whichever thread is free (dyn 1, threads <= parts). */
+ * by whichever thread is free (dyn 1, threads <= parts). wake 0 (dyn jobs only): when a worker
+ * sleeps, every part runs on the calling thread and no worker is woken. */
 static void run_job(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts, int threads,
-                    int dyn)
+                    int dyn, int wake)
 {
     if (in_part)
         threads = 1;
@@ -231,6 +232,13 @@ static void run_job(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
     /* one job at a time: the calling threads (the player's, a bench's) take turns */
     pthread_mutex_lock(&run_mu);
     pthread_mutex_lock(&mu);
+    if (!wake && sleepers) { /* a short job: done here before a sleeping worker could join */
+        pthread_mutex_unlock(&mu);
+        pthread_mutex_unlock(&run_mu);
+        for (int p = 0; p < parts; p++)
+            fn(ctx, p, parts);
+        return;
+    }
     job_fn = fn;
     job_ctx = ctx;
     job_parts = dyn ? parts : threads;
@@ -269,13 +277,16 @@ int tensor_par_self(void)
 void tensor_par_run(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)
 {
     int t = tensor_threads();
-    run_job(fn, ctx, parts, parts < t ? parts : t, 0);
+    run_job(fn, ctx, parts, parts < t ? parts : t, 0, 1);
 }
 
 int tensor_par_chunks(int n, int k, int m)
 {
     int t = tensor_par_parts(n, k, m);
-    return t > 1 ? t * TENSOR_PAR_CHUNKS : 1;
+    if (t <= 1)
+        return 1;
+    size_t macs = (size_t)n * (size_t)k * (size_t)m;
+    return t * (macs >= TENSOR_PAR_FINE_MACS ? TENSOR_PAR_CHUNKS_FINE : TENSOR_PAR_CHUNKS);
 }
 
 int tensor_par_chunks_cols(int n, int k, int m, int min_cols)
@@ -292,5 +303,13 @@ void tensor_par_dyn(void (*fn)(void *ctx, int part, int parts), void *ctx, int p
     int t = tensor_threads();
     if (parts < 1)
         parts = 1;
-    run_job(fn, ctx, parts, parts < t ? parts : t, 1);
+    run_job(fn, ctx, parts, parts < t ? parts : t, 1, 1);
+}
+
+void tensor_par_dyn_awake(void (*fn)(void *ctx, int part, int parts), void *ctx, int parts)
+{
+    int t = tensor_threads();
+    if (parts < 1)
+        parts = 1;
+    run_job(fn, ctx, parts, parts < t ? parts : t, 1, 0);
 }
