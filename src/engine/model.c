@@ -75,6 +75,7 @@ static float *rec_as(Fw *f, TensorKind kind, int head, int rows, int cols, int l
     e->cols = cols;
     e->lazy = 0;
     e->slot = -1;
+    e->finite = 0;
     e->data = t->arena + t->used;
     t->used += len;
     /* Names: [enc.|dec.]L<l>.[cross.|ffn.]h<h>.<key>, built by hand (snprintf was a tenth
@@ -300,6 +301,7 @@ typedef struct {
     float *q[ATTEND_MAX_HEADS], *k[ATTEND_MAX_HEADS], *v[ATTEND_MAX_HEADS],
         *qr[ATTEND_MAX_HEADS], *kr[ATTEND_MAX_HEADS], *o[ATTEND_MAX_HEADS];
     float *maps[ATTEND_MAX_HEADS]; /* the head's four maps' slot (trace_want_maps), or NULL */
+    TraceEntry *ent[ATTEND_MAX_HEADS][6]; /* its q, k, v, q_rot, k_rot, out entries (or NULL) */
 } Heads;
 
 /* Heads part·H/parts .. of one sublayer (tensor_par.h), in the running thread's band (parts
@@ -329,6 +331,8 @@ static void heads_part(void *ctx, int part, int parts)
             q = J->qr[h];
             k = J->kr[h];
         }
+        for (int u = 0; u < 5; u++) /* checked while in the cache, not by the last scan */
+            trace_mark_finite(J->ent[h][u]);
         if (J->maps[h]) { /* the maps wanted: written here, the output from their weights */
             float *S = J->maps[h];
             size_t nn = (size_t)nq * nk;
@@ -341,7 +345,14 @@ static void heads_part(void *ctx, int part, int parts)
         if (ablated(J->f, h)) /* knocked out: the pattern stays, the output is zero */
             memset(J->o[h], 0, sizeof(float) * (size_t)nq * dh);
         patch(J->f, h, J->o[h], (size_t)nq * dh);
+        trace_mark_finite(J->ent[h][5]); /* checked while in the cache, as q, k, v above */
     }
+}
+
+/* The entry rec() made last, or NULL when the arena overflowed (no entry made). */
+static TraceEntry *last_entry(const Fw *f)
+{
+    return f->overflow || f->t->n_entries < 1 ? NULL : &f->t->entries[f->t->n_entries - 1];
 }
 
 /* 1 when lim is model_sdpa_limits of the mask M (a debug build's check of attention()'s rule). */
@@ -413,11 +424,16 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
                .M = M, .lim = lim, .band = band, .nb = nb};
     for (int h = 0; h < H; h++) { /* the trace's entries, in order */
         J.q[h] = rec(f, T_Q, h, nq, dh);
+        J.ent[h][0] = last_entry(f);
         J.k[h] = rec(f, T_K, h, nk, dh);
+        J.ent[h][1] = last_entry(f);
         J.v[h] = rec(f, T_V, h, nk, dh);
+        J.ent[h][2] = last_entry(f);
         if (rope) {
             J.qr[h] = rec(f, T_Q_ROT, h, nq, dh);
+            J.ent[h][3] = last_entry(f);
             J.kr[h] = rec(f, T_K_ROT, h, nk, dh);
+            J.ent[h][4] = last_entry(f);
         }
         /* the four n×n steps: computed when read (trace_entry, the map cache), or here when
          * every head's are wanted and the cache has a slot free (trace_want_maps) */
@@ -428,6 +444,7 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
         rec_as(f, T_WEIGHTS, h, nq, nk, 1);
         J.maps[h] = f->t->maps_eager && !f->overflow ? trace_map_claim(f->t, s0) : NULL;
         J.o[h] = rec(f, T_HEAD_OUT, h, nq, dh);
+        J.ent[h][5] = last_entry(f);
         heads_out[h] = J.o[h];
     }
     /* the heads over the cores when their attention is large (each head one thread's, whole:

@@ -263,6 +263,8 @@ typedef struct {
      * through those two (trace_meta for the name and shape alone). */
     int lazy;
     int slot;          /* a lazy-born map: its slot in the map cache while filled, else -1 */
+    int finite;        /* 1: found finite by the forward while in the cache (trace_mark_finite),
+                          so trace_check_finite's scan reads it no more */
 } TraceEntry;
 
 /* The map cache: one slot holds one head's four maps (trace.c). */
@@ -406,6 +408,11 @@ int model_forward(const Model *m, const int *src, int n, const int *tgt, int m_t
  * -inf), else -1 with "the forward pass overflowed: NAME[row][col] is NaN ..." in err.
  * model_forward calls it last (trace_check.c). */
 int trace_check_finite(const Trace *t, char *err, size_t errlen);
+/* The forward's side of that check for an entry it has just written (its values still in the
+ * cache): sets e->finite when every value is finite (−∞ allowed in a mask or masked scores),
+ * and the scan then skips it; else leaves it for the scan, which names the first offender in
+ * the trace's order as before. Entries of different heads may be marked at once. */
+void trace_mark_finite(TraceEntry *e);
 /* Bytes trace_new(m, max_n, max_m) would allocate, with the most its map cache holds by
  * default (TRACE_MAP_BYTES, or TRACE_MAP_KEEP heads' maps when more), computed without
  * allocating: callers refuse runs too long for memory before asking for it. */

@@ -56,14 +56,23 @@ typedef struct {
     unsigned char *bad;
 } ScanJob;
 
-/* Whether the scan reads te: not a head's n×n step (lazy: not computed yet; in a slot: the
+/* Whether the scan reads te: not one the forward found finite already (trace_mark_finite), not
+ * a head's n×n step (lazy: not computed yet; in a slot: the
  * forward wrote it because every map was wanted, trace_want_maps, and leaves it unchecked as
  * when lazy): its q, k, v are checked, and scores a query reads that overflow make its output
  * NaN, checked too. Not the mask (build_mask writes only 0 and −∞) nor the concatenation (a
  * copy of the heads' outputs, each checked): the same verdict and the same first offender. */
 static int checked(const TraceEntry *te)
 {
-    return !te->lazy && te->slot < 0 && te->kind != T_MASK && te->kind != T_CONCAT;
+    return !te->lazy && te->slot < 0 && !te->finite && te->kind != T_MASK &&
+           te->kind != T_CONCAT;
+}
+
+void trace_mark_finite(TraceEntry *e)
+{
+    if (e && e->data && !e->lazy)
+        e->finite = !any_non_finite(e->data, (size_t)e->rows * (size_t)e->cols,
+                                    e->kind == T_MASK || e->kind == T_MASKED);
 }
 
 static void scan_part(void *ctx, int part, int parts)

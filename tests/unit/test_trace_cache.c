@@ -229,6 +229,41 @@ out:
     free(mask);
 }
 
+/* The forward checks each head's q, k, v, rotations and output while in the cache
+ * (trace_mark_finite) and the last scan skips them: a NaN put into one head's output (a patch)
+ * is still the error, named at its first element, and a clean run marks those entries. */
+static void test_mark_finite(void)
+{
+    Model m;
+    if (make(&m, 64, 32))
+        return;
+    enum { N = 9 };
+    int ids[N];
+    ids_of(ids, N);
+    Controls c;
+    model_default_controls(&m, &c);
+    char err[256] = "";
+    Trace *t = trace_new(&m, N, 1);
+    float bad[N * 8];
+    for (int i = 0; i < N * 8; i++)
+        bad[i] = i == 13 ? NAN : 0.5f;
+    ModelPatch p = {.layer = 1, .head = 2, .data = bad};
+    int marked = 0, heads = 0;
+    if (t && !model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err))
+        for (int e = 0; e < t->n_entries; e++) {
+            const TraceEntry *me = trace_meta(t, e);
+            heads += me->kind == T_Q || me->kind == T_HEAD_OUT;
+            marked += (me->kind == T_Q || me->kind == T_HEAD_OUT) && me->finite;
+        }
+    CHECK(heads == 24 && marked == 24, "a clean run: %d of %d heads' q and out marked finite",
+          marked, heads);
+    c.patch = &p;
+    CHECK(t && model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err) == -1 &&
+              strstr(err, "L1.h2.out[1][5] is NaN"), "a NaN in a head's output: %s", err);
+    trace_free(t);
+    model_free(&m);
+}
+
 /* The rule: the maps of a head stay where they are while fewer than TRACE_MAP_KEEP other
  * heads are read; the KEEP-th frees the least recently read one (its entries lazy again,
  * data NULL), and reading it again computes the same bits. Reading a kept head again makes
@@ -514,6 +549,7 @@ int main(void)
     test_bits_and_bound();
     test_want_maps();
     test_maps_overflow();
+    test_mark_finite();
     test_rule();
     test_long();
     test_map_row();
