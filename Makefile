@@ -162,6 +162,8 @@ debug: check-pkgs
 
 # float-cast-overflow is not part of GCC's "undefined": named so that a double converted to
 # an int out of range (issue 11) is caught.
+# Under ASan the engine is built without its target_clones and AVX kernels (__SANITIZE_ADDRESS__):
+# the portable code, without FMA, so its numbers differ from a release build's in the last digits.
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow
 sanitize: check-pkgs
 	@$(MAKE) --no-print-directory BUILD=build-san BIN=build-san/attend OPT="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -fno-sanitize-recover=all $(DEBUG_DEF)" \
