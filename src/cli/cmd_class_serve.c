@@ -209,10 +209,10 @@ static const char HELP[] =
 /* One teacher's line. 1 when the room is to end. */
 static int command(Serve *v, char *line)
 {
-    char word[32] = "", what[32] = "";
+    char word[32] = "", what[16] = "";
     int n = -1;
     double secs = 0;
-    int got = sscanf(line, "%31s %31s %d %lf", word, what, &n, &secs);
+    int got = sscanf(line, "%31s %15s %d %lf", word, what, &n, &secs);
     if (got < 1 || word[0] == '#')
         return 0;
     if (!strcmp(word, "r") || !strcmp(word, "reveal")) {

@@ -352,7 +352,7 @@ static void draw(const ClassQuiz *cqz, long left)
  * count. */
 static void publish_room(ClassQuiz *c)
 {
-    char err[600], count[120] = "";
+    char err[600], count[100] = "";
     PresentState *st = &c->st;
     long left = c->left;
     if (c->srv) {
