@@ -405,26 +405,18 @@ static int check_once(const LabDef *d, const char *file, const Args *a, int show
 
 /* ---- watch ---- */
 
-/* The file's modification time and size as one stamp (0 when it cannot be read). */
-static double stamp(const char *file)
-{
-    struct stat st;
-    if (stat(file, &st))
-        return 0;
-    return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9 + (double)st.st_size;
-}
-
 static int cmd_watch(const LabDef *d, const char *file, const Args *a)
 {
     int in_open = 1, last = 2;
     setvbuf(stdout, NULL, _IOLBF, 0); /* piped, too: its lines and stderr's stay in order */
     while (!stop_sig) {
-        double seen = stamp(file);
+        FileioPrint seen, now; /* its contents compared too: a save within one clock tick */
+        fileio_print(file, &seen);
         printf("---- %s: checking %s\n", d->name, file);
         last = check_once(d, file, a, 1);
         printf("---- watching %s: save it to check again (Ctrl-C or Ctrl-D stops)\n", file);
         fflush(stdout);
-        while (!stop_sig && stamp(file) == seen) {
+        while (!stop_sig && (fileio_print(file, &now), fileio_print_same(&now, &seen))) {
             struct pollfd pf = {0, POLLIN, 0};
             int r = poll(&pf, in_open ? 1 : 0, 300);
             if (r > 0 && (pf.revents & (POLLIN | POLLHUP))) {

@@ -141,6 +141,45 @@ int fileio_read(const char *path, size_t cap, char **out, size_t *len, char *err
 }
 
 /* 64 unpredictable bits for a temp name: getrandom, else the clock, pid and a counter. */
+int fileio_print(const char *path, FileioPrint *fp)
+{
+    memset(fp, 0, sizeof *fp);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); /* a FIFO: no wait */
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 0;
+    }
+    uint64_t h = 1469598103934665603ull; /* FNV-1a, 64 bits */
+    unsigned char buf[16384];
+    size_t left = FILEIO_PRINT_MAX;
+    while (left > 0) {
+        ssize_t r = read(fd, buf, left < sizeof buf ? left : sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        for (ssize_t i = 0; i < r; i++)
+            h = (h ^ buf[i]) * 1099511628211ull;
+        left -= (size_t)r;
+    }
+    close(fd);
+    fp->ok = 1;
+    fp->size = (long long)st.st_size;
+    fp->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000ll + st.st_mtim.tv_nsec;
+    fp->ino = (unsigned long long)st.st_ino;
+    fp->hash = h;
+    return 1;
+}
+
+int fileio_print_same(const FileioPrint *a, const FileioPrint *b)
+{
+    return a->ok == b->ok && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+           a->ino == b->ino && a->hash == b->hash;
+}
+
 static uint64_t random_bits(void)
 {
     uint64_t r = 0;

@@ -12,17 +12,36 @@
  * (about 171 MB). The shipped models are under 0.5 MiB. */
 #define FILEIO_MAX_BYTES ((size_t)256 << 20)
 
-/* Reads the whole of path into a NUL-terminated buffer (*out, caller frees; *len its length
- * without the NUL). Only regular files of at most cap bytes are read: a directory, a FIFO, a
- * device (such as /dev/zero) or a socket is refused without blocking or reading from it.
- * 0, or -1 with "PATH: what is wrong" in err (never the file's contents). */
 /* Whether path is absent: 0 when something is there (a file, a directory, anything stat
  * reaches); 1 when nothing is; 2 when path is a symbolic link whose target is missing (an
  * interrupted download), with "PATH is a symbolic link to a missing file (TARGET): ..." in
  * err. */
 int fileio_absent(const char *path, char *err, size_t errlen);
+/* Reads the whole of path into a NUL-terminated buffer (*out, caller frees; *len its length
+ * without the NUL). Only regular files of at most cap bytes are read: a directory, a FIFO, a
+ * device (such as /dev/zero) or a socket is refused without blocking or reading from it.
+ * 0, or -1 with "PATH: what is wrong" in err (never the file's contents). */
 int fileio_read(const char *path, size_t cap, char **out, size_t *len, char *err,
                 size_t errlen);
+
+/* What a watcher compares to tell whether a file changed: its size, modification time, inode
+ * and a 64-bit FNV-1a hash of its first FILEIO_PRINT_MAX bytes. The contents are what settle
+ * it: a file renamed over another within one tick of a coarse file clock keeps the mtime, and
+ * on ext4 the inode alternates between two numbers, so a third write of the same size looked
+ * like the first (session 13's notes screen). ok = 0: the file could not be read (absent, not a
+ * regular file): two such prints are the same. */
+#define FILEIO_PRINT_MAX ((size_t)4 << 20)
+typedef struct {
+    int ok;
+    long long size, mtime_ns;
+    unsigned long long ino, hash;
+} FileioPrint;
+
+/* Fills *fp for path (never blocks on a FIFO or device: only a regular file is read) and
+ * returns fp->ok. */
+int fileio_print(const char *path, FileioPrint *fp);
+/* 1 when a and b are the same print (every field equal), else 0. */
+int fileio_print_same(const FileioPrint *a, const FileioPrint *b);
 
 /* Asks the kernel to back the n bytes at p (memory about to be filled from a file: the read
  * buffer, a model's weights) with pages now, in one call, rather than with one page fault per

@@ -14,6 +14,7 @@
 
 #include "attend_assert.h"
 #include "describe.h"
+#include "fileio.h"
 #include "heads.h"
 #include "keys.h"
 #include "lab.h"
@@ -52,9 +53,9 @@ typedef struct {
 
 /* A lab page's last check (session_lab.c): the lab's show file as last read. */
 typedef struct {
-    int read;                /* 1: the file was looked for (lab and mtime say which) */
+    int read;                /* 1: the file was looked for (lab and print say which) */
     char lab[16];            /* the lab it was read for */
-    double mtime;            /* the file's modification time (+ size) when read, -1: none */
+    FileioPrint print;       /* the file as read (fileio.h; print.ok 0: there was none) */
     int have;                /* 1: show holds the file's contents */
     LabShow show;
     char err[200];           /* why there is nothing to show ("no check yet", a bad file) */

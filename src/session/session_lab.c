@@ -4,7 +4,6 @@
  * of the file under both front ends. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "session.h"
 
@@ -22,18 +21,17 @@ int session_lab_poll(Session *s)
     if (!d)
         return 0;
     char path[1024], err[200];
-    struct stat sb;
-    double mt = -1;
-    if (!lab_show_path(d->name, path, sizeof path, err, sizeof err) && !stat(path, &sb))
-        mt = (double)sb.st_mtim.tv_sec + (double)sb.st_mtim.tv_nsec * 1e-9 + (double)sb.st_size;
-    if (l->read && !strcmp(l->lab, d->name) && mt == l->mtime)
+    FileioPrint fp = {0};
+    if (!lab_show_path(d->name, path, sizeof path, err, sizeof err))
+        fileio_print(path, &fp); /* contents compared: two checks within one clock tick */
+    if (l->read && !strcmp(l->lab, d->name) && fileio_print_same(&fp, &l->print))
         return 0;
     session_lab_free(s);
     l->read = 1;
     snprintf(l->lab, sizeof l->lab, "%s", d->name);
-    l->mtime = mt;
-    l->have = mt >= 0 && !lab_show_read(path, &l->show, l->err, sizeof l->err);
-    if (mt < 0)
+    l->print = fp;
+    l->have = fp.ok && !lab_show_read(path, &l->show, l->err, sizeof l->err);
+    if (!fp.ok)
         snprintf(l->err, sizeof l->err, "no check yet");
     return 1;
 }

@@ -4,6 +4,7 @@
  * limits (output, time, exec failure, fd 3); the show file round trip; lab progress from two
  * windows merged in the progress file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "lab.h"
 #include "lab_way.h"
 #include "progress.h"
@@ -313,6 +315,38 @@ static void test_progress_and_show(const char *dir)
           "a bad show file is refused");
 }
 
+/* The print a lab watch and a lab page compare (fileio_print): a rewrite of the same size within
+ * one tick of the file clock (the mtime put back, the inode the same) is still a change; an
+ * unchanged file, or two looks at an absent one, is not; a FIFO is refused without blocking. */
+static void test_file_print(const char *dir)
+{
+    char path[256], fifo[256];
+    snprintf(path, sizeof path, "%s/watched.py", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    FileioPrint a, b, c;
+    CHECK(fileio_print(path, &a) == 0 && !a.ok, "an absent file has no print");
+    CHECK(fileio_print(path, &b) == 0 && fileio_print_same(&a, &b), "absent twice: the same");
+    FILE *f = fopen(path, "w");
+    fputs("def attention(q, k, v):\n    return 1\n", f);
+    fclose(f);
+    CHECK(fileio_print(path, &a) == 1 && a.ok && a.size == 37, "a file's print: size %lld",
+          a.size);
+    CHECK(!fileio_print_same(&a, &b), "created: a change");
+    CHECK(fileio_print(path, &b) == 1 && fileio_print_same(&a, &b), "unchanged: the same");
+    f = fopen(path, "r+"); /* the same inode, the same size, one byte different */
+    fputs("def attention(q, k, v):\n    return 2\n", f);
+    fclose(f);
+    struct timespec ts[2] = {{a.mtime_ns / 1000000000, a.mtime_ns % 1000000000},
+                             {a.mtime_ns / 1000000000, a.mtime_ns % 1000000000}};
+    CHECK(utimensat(AT_FDCWD, path, ts, 0) == 0, "mtime put back: %s", strerror(errno));
+    fileio_print(path, &c);
+    CHECK(c.ok && c.size == a.size && c.mtime_ns == a.mtime_ns && c.ino == a.ino,
+          "size, mtime and inode as before");
+    CHECK(!fileio_print_same(&a, &c), "the contents changed: a change all the same");
+    CHECK(mkfifo(fifo, 0600) == 0, "mkfifo: %s", strerror(errno));
+    CHECK(fileio_print(fifo, &c) == 0 && !c.ok, "a FIFO: no print, and no wait for a writer");
+}
+
 int main(void)
 {
     char dir[] = "/tmp/attend-test-lab-XXXXXX";
@@ -322,6 +356,7 @@ int main(void)
     test_parse();
     test_run();
     test_progress_and_show(dir);
+    test_file_print(dir);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd))
