@@ -111,6 +111,12 @@ static float *rec(Fw *f, TensorKind kind, int head, int rows, int cols)
     return rec_as(f, kind, head, rows, cols, 0);
 }
 
+/* The entry rec() made last, or NULL when the arena overflowed (no entry made). */
+static TraceEntry *last_entry(const Fw *f)
+{
+    return f->overflow || f->t->n_entries < 1 ? NULL : &f->t->entries[f->t->n_entries - 1];
+}
+
 /* --- positional encodings ------------------------------------------------ */
 
 /* X (+ √d scaling) (+ additive PE). Returns the stack's input. */
@@ -160,6 +166,8 @@ typedef struct {
     float *o;
     const float *x, *y, *gain, *bias;
     int n, m;
+    int check; /* 1: each part checks its rows of o after the op (rows_done reads bad) */
+    int bad;   /* a part found a NaN or an infinity in its rows of o */
 } RowsJob;
 
 static void rows_part(void *ctx, int part, int parts)
@@ -204,6 +212,19 @@ static void rows_part(void *ctx, int part, int parts)
         tensor_add_row(o, J->bias, r1 - r0, m);
         break;
     }
+    /* the trace's check of these rows, while they are in this core's cache (rows_done) */
+    if (J->check && trace_non_finite(o, len))
+        __atomic_store_n(&((RowsJob *)ctx)->bad, 1, __ATOMIC_RELAXED);
+}
+
+/* Entry e (NULL: none) is J's output, whole and final: marked finite when no part of J found a
+ * NaN or an infinity in it, so the last scan (trace_check.c) skips it; else it stays for the
+ * scan, which names the first offender in the trace's order. */
+static void rows_done(const RowsJob *J, TraceEntry *e)
+{
+    ATTEND_ASSERT(J->check);
+    if (e && !J->bad)
+        e->finite = 1;
 }
 
 /* Runs J over the cores when it is large (a layer norm over 64 x 768 floats is ~40 µs, a gelu
@@ -231,9 +252,11 @@ static const float *norm(Fw *f, TensorKind kind, const NormWeights *w, const flo
 {
     const ModelConfig *c = &f->m->cfg;
     float *o = rec(f, kind, -1, n, c->d_model);
+    TraceEntry *e = last_entry(f);
     RowsJob J = {.op = ROWS_NORM, .c = c, .o = o, .x = x, .gain = w->gain, .bias = w->bias,
-                 .n = n, .m = c->d_model};
+                 .n = n, .m = c->d_model, .check = 1};
     rows_run(&J);
+    rows_done(&J, e); /* checked while in the cache, not by the last scan (trace_check.c) */
     return o;
 }
 
@@ -349,12 +372,6 @@ static void heads_part(void *ctx, int part, int parts)
     }
 }
 
-/* The entry rec() made last, or NULL when the arena overflowed (no entry made). */
-static TraceEntry *last_entry(const Fw *f)
-{
-    return f->overflow || f->t->n_entries < 1 ? NULL : &f->t->entries[f->t->n_entries - 1];
-}
-
 /* 1 when lim is model_sdpa_limits of the mask M (a debug build's check of attention()'s rule). */
 static int limits_agree(const float *M, const int *lim, int nq, int nk)
 {
@@ -460,9 +477,11 @@ static const float *attention(Fw *f, const AttnWeights *w, const float *xq, int 
             memcpy(concat_tmp + (size_t)i * hd + h * dh, heads_out[h] + (size_t)i * dh,
                    sizeof(float) * (size_t)dh);
     float *out = rec(f, T_ATTN_OUT, -1, nq, d);
+    TraceEntry *e = last_entry(f);
     proj(f, out, concat_tmp, w->wo, nq, hd, d);
     if (w->bo)
         add_bias(c, out, w->bo, nq, d);
+    trace_mark_finite(e);
     return out;
 }
 
@@ -472,19 +491,24 @@ static const float *ffn(Fw *f, const LayerWeights *L, const float *x, int n)
     const ModelConfig *c = &f->m->cfg;
     int d = c->d_model, F = c->d_ff;
     float *hid = rec(f, T_FFN_HIDDEN, -1, n, F);
+    TraceEntry *e_hid = last_entry(f);
     proj(f, hid, x, L->w1, n, d, F);
-    RowsJob J = {.op = ROWS_ACT, .c = c, .o = hid, .x = hid, .bias = L->b1, .n = n, .m = F};
+    RowsJob J = {.op = ROWS_ACT, .c = c, .o = hid, .x = hid, .bias = L->b1, .n = n, .m = F,
+                 .check = 1};
     if (c->ffn == FFN_SWIGLU) {
         proj(f, f->scratch, x, L->w3, n, d, F);
         J.op = ROWS_SWIGLU;
         J.y = f->scratch;
     }
     rows_run(&J);
+    rows_done(&J, e_hid);
     float *out = rec(f, T_FFN_OUT, -1, n, d);
+    TraceEntry *e_out = last_entry(f);
     proj(f, out, hid, L->w2, n, F, d);
     if (L->b2)
         add_bias(c, out, L->b2, n, d);
     patch(f, -1, out, (size_t)n * d);
+    trace_mark_finite(e_out);
     return out;
 }
 
@@ -505,8 +529,11 @@ static const float *sublayer(Fw *f, Sublayer sub, const LayerWeights *L, const f
     else
         y = ffn(f, L, in, n);
     float *r = rec(f, T_RESID, -1, n, c->d_model);
-    RowsJob J = {.op = ROWS_ADD, .c = c, .o = r, .x = x, .y = y, .n = n, .m = c->d_model};
+    TraceEntry *e = last_entry(f);
+    RowsJob J = {.op = ROWS_ADD, .c = c, .o = r, .x = x, .y = y, .n = n, .m = c->d_model,
+                 .check = 1};
     rows_run(&J);
+    rows_done(&J, e);
     if (!c->pre_norm)
         return norm(f, T_NORM_OUT, nw, r, n);
     return r;

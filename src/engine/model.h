@@ -413,6 +413,10 @@ int trace_check_finite(const Trace *t, char *err, size_t errlen);
  * and the scan then skips it; else leaves it for the scan, which names the first offender in
  * the trace's order as before. Entries of different heads may be marked at once. */
 void trace_mark_finite(TraceEntry *e);
+/* 1 when any of the n floats at x is a NaN or an infinity (the check trace_mark_finite makes,
+ * no −∞ allowed), for a part of a parallel step that checks its own rows while they are in its
+ * core's cache; the step marks its entry finite (TraceEntry.finite) when no part found one. */
+int trace_non_finite(const float *x, size_t n);
 /* Bytes trace_new(m, max_n, max_m) would allocate, with the most its map cache holds by
  * default (TRACE_MAP_BYTES, or TRACE_MAP_KEEP heads' maps when more), computed without
  * allocating: callers refuse runs too long for memory before asking for it. */

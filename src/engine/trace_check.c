@@ -68,6 +68,11 @@ static int checked(const TraceEntry *te)
            te->kind != T_CONCAT;
 }
 
+int trace_non_finite(const float *x, size_t n)
+{
+    return any_non_finite(x, n, 0);
+}
+
 void trace_mark_finite(TraceEntry *e)
 {
     if (e && e->data && !e->lazy)

@@ -257,9 +257,27 @@ static void test_mark_finite(void)
         }
     CHECK(heads == 24 && marked == 24, "a clean run: %d of %d heads' q and out marked finite",
           marked, heads);
+    int rows = 0, rows_marked = 0; /* the norms, W_O's output, the FFN and the residual stream */
+    for (int e = 0; t && e < t->n_entries; e++) {
+        const TraceEntry *me = trace_meta(t, e);
+        int k = me->kind == T_NORM_IN || me->kind == T_ATTN_OUT || me->kind == T_FFN_HIDDEN ||
+                me->kind == T_FFN_OUT || me->kind == T_RESID;
+        rows += k;
+        rows_marked += k && me->finite;
+    }
+    CHECK(rows >= 20 && rows_marked == rows, "a clean run: %d of %d row-wise entries marked",
+          rows_marked, rows);
     c.patch = &p;
     CHECK(t && model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err) == -1 &&
               strstr(err, "L1.h2.out[1][5] is NaN"), "a NaN in a head's output: %s", err);
+    float *ffn_bad = calloc((size_t)N * 32, sizeof(float)); /* the FFN's output of layer 0, d 32 */
+    ffn_bad[32 * 3 + 7] = INFINITY;
+    ModelPatch pf = {.layer = 0, .head = -1, .data = ffn_bad};
+    c.patch = &pf;
+    CHECK(t && model_forward(&m, ids, N, NULL, 0, &c, t, err, sizeof err) == -1 &&
+              strstr(err, "L0.ffn_out[3][7] is +infinity"),
+          "an infinity in the FFN's output, named before the residual it spoils: %s", err);
+    free(ffn_bad);
     trace_free(t);
     model_free(&m);
 }
