@@ -140,7 +140,7 @@ int fileio_read(const char *path, size_t cap, char **out, size_t *len, char *err
     return 0;
 }
 
-/* 64 unpredictable bits for a temp name: getrandom, else the clock, pid and a counter. */
+/* fileio.h: size, mtime, inode and the FNV-1a hash of the first FILEIO_PRINT_MAX bytes. */
 int fileio_print(const char *path, FileioPrint *fp)
 {
     memset(fp, 0, sizeof *fp);
@@ -180,6 +180,7 @@ int fileio_print_same(const FileioPrint *a, const FileioPrint *b)
            a->ino == b->ino && a->hash == b->hash;
 }
 
+/* 64 unpredictable bits for a temp name: getrandom, else the clock, pid and a counter. */
 static uint64_t random_bits(void)
 {
     uint64_t r = 0;
