@@ -500,6 +500,14 @@ int vocab_tokenize(const Vocab *v, const char *text, int *ids, int max_ids, Toke
         char buf[8];
         lower_copy(buf, s, len);
         int id = vocab_id(v, buf);
+        if (k == SPAN_SPECIAL && id < 0) {
+            /* a WordPiece vocabulary without this special token reads it as the text it is:
+             * "<", then the word and the ">" after it on the next turns */
+            k = SPAN_PUNCT;
+            p = s + 1;
+            buf[1] = 0;
+            id = vocab_id(v, buf);
+        }
         emit(&c, id >= 0 || k != SPAN_PUNCT ? id : byte_id(v, (unsigned char)*s, 0), buf);
     }
     return c.written;

@@ -98,7 +98,8 @@ size_t vocab_join(const Vocab *v, const int *ids, int n, char *buf, size_t len);
 int vocab_joins_prev(const Vocab *v, int id);
 /* Splits text into tokens: ASCII letters lowercased, whitespace separates, every ASCII
  * punctuation character is a token of its own, except that "<pad>", "<unk>" and "<mask>"
- * written in the text are the special tokens; then each word is one token (VOCAB_WORDS, or
+ * written in the text are the special tokens (in a WordPiece vocabulary that lacks one, it
+ * reads as its characters: "<", "mask", ">"); then each word is one token (VOCAB_WORDS, or
  * <unk>) or its WordPiece pieces. A WordPiece vocabulary that marks inner bytes ("##<0xHH>",
  * cont_bytes) splits a word naturally: a number is whole or its digits ("1 ##7 ##8 ##9"), a
  * letter after a digit starts a piece, the letters take the fewest known pieces (of as many,

@@ -151,6 +151,17 @@ static void test_never_unk(const Vocab *v)
         bad += info.n_unknown != 0;
     }
     CHECK(bad == 0, "%d of 300 random byte strings had <unk>", bad);
+    /* "<mask>" written in the text, in a vocabulary without that special token, reads as its
+     * characters (the fuzzer's find, stop 45); "<pad>" is the vocabulary's own */
+    char out[256];
+    TokenizeInfo info;
+    if (vocab_id(v, VOCAB_MASK) < 0) {
+        toks(v, "a <mask> b", out, sizeof out, &info);
+        CHECK(info.n_unknown == 0 && !strncmp(out, "a|<|", 4) && strstr(out, "|>|b"),
+              "<mask> without the token -> %s (%d unknown)", out, info.n_unknown);
+    }
+    toks(v, "a <pad> b", out, sizeof out, &info);
+    CHECK(!strcmp(out, "a|<pad>|b") && info.n_unknown == 0, "<pad> -> %s", out);
 }
 
 static const char *TEXT =
