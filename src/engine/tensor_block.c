@@ -7,8 +7,8 @@
  * every 8 tokens (the cliff at 33 tokens). Here, BLIS's loop order. AVX-512: column blocks of
  * ZNC columns; in each, token blocks of up to ZTB rows; in each, blocks of KC weight rows: the
  * block's weights packed into panels of 48 columns (contiguous: no cache-set conflicts from the
- * matrix's row stride; the next block prefetched into L2 a line per kernel step, beside the
- * multiply-adds), the token block's activations in bands of 8 rows (each step of the kernel
+ * matrix's row stride; the next block prefetched into L2 a line every few kernel steps,
+ * beside the multiply-adds), the token block's activations in bands of 8 rows (each step of the kernel
  * broadcasts from one 32-byte row, not from 8 rows a matrix row apart; all of them packed once
  * per product, over the threads, before the column parts start: pack_all), then each panel
  * (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers. Between
@@ -172,7 +172,7 @@ AVX512 static void pack_z(float *restrict buf, const float *restrict b, int m, i
 
 /* A walk over the next weight block's lines (rows p0..p1-1 of the matrix, bytes [lo, lo + len)
  * of each, rows stride bytes apart), a line at a time, for the kernels to prefetch into L2 one
- * line per step: spread so, the next block streams in beside the multiply-adds (a burst of
+ * line every few steps: spread so, the next block streams in beside the multiply-adds (a burst of
  * hundreds of prefetches per panel held the kernel until the line fill buffers drained). */
 typedef struct {
     const char *row, *at;
@@ -192,9 +192,9 @@ static void pf_init(Pf *f, const char *base, size_t stride, size_t lo, size_t le
 
 /* R rows of dst (ds floats apart) at the panel's columns (masks: the columns that exist) = R
  * rows of src (ss apart) + the band's packed rows (ap, pack_a's layout) · the packed panel pb, kc
- * steps: each element's chain continues from src (from 0 when first). The first npf steps each
- * prefetch the next line of pf's walk; next (when not first): the next band's src tile, 24
- * lines, prefetched into L1.
+ * steps: each element's chain continues from src (from 0 when first). npf of the steps, evenly
+ * spaced, each prefetch the next line of pf's walk; next (when not first): the next band's src
+ * tile, 24 lines, prefetched into L1.
  * (Packing the panel here instead, as its first band reads
  * it from the matrix, measured 10-40% slower: the strided rows stall the chain.) */
 AVX512_INLINE void zkern(float *dst, int ds, const float *src, int ss, const float *restrict ap,
@@ -216,10 +216,15 @@ AVX512_INLINE void zkern(float *dst, int ds, const float *src, int ss, const flo
     if (next && !first) /* the next band's chains, from L2 into L1 while this one runs */
         for (int l = 0; l < ZMR * ZNR / 16; l++)
             _mm_prefetch((const char *)(next + 16 * l), _MM_HINT_T0);
+    /* the npf lines one every ev steps, spread over the whole kernel (issued back to back in
+     * its first npf steps, they held the multiply-adds: 3-5% of the product at 64 tokens) */
+    int ev = npf > 0 && kc / npf > 1 ? kc / npf : 1, cd = 1;
 #pragma GCC unroll 2
     for (int p = 0; p < kc; p++) {
         const float *bp = pb + (size_t)p * ZNR, *a = ap + (size_t)p * ZMR;
-        if (p < npf) {
+        if (npf > 0 && --cd == 0) {
+            cd = ev;
+            npf--;
             _mm_prefetch(at, _MM_HINT_T1);
             at += 64;
             if (--left == 0) {
@@ -281,7 +286,7 @@ AVX512 static void pack_all(float *restrict apk, const float *restrict a, int ld
  * block's activations in bands (apk: all of a, packed by pack_all for tbmax; NULL: packed here
  * into abuf, tbmax × KC floats, for each weight block), the weight block packed into panels
  * (buf: KC × ZNC rounded up to panels), then every panel applied to every band, the next weight
- * block prefetched a line per kernel step. Between weight blocks each chain is kept in cbuf
+ * block prefetched a line every few kernel steps. Between weight blocks each chain is kept in cbuf
  * (tbmax × (ZNC + ZNR) floats: a contiguous 8 × 48 tile per band and panel, no cache-set
  * conflicts from out's row stride); the last block stores to out. */
 AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
@@ -314,7 +319,7 @@ AVX512 static void block_z(float *restrict out, const float *restrict a, int lda
                     nq0 = 0, nq1 = min_i(k, KC);
                 else if (jce < jhi)
                     nq0 = 0, nq1 = min_i(k, KC), nj0 = jce, nj1 = min_i(jhi, jce + ZNC);
-                /* the next block's lines, a share per kernel (one per step), or, when the
+                /* the next block's lines, a share per kernel (spread over its steps), or, when the
                  * shares would not fit in the steps (few bands), a share per panel at once */
                 int es = h ? 2 : 4, bands = (i1 - i0 + ZMR - 1) / ZMR;
                 Pf pf = {0};
