@@ -8,10 +8,10 @@
  * ZNC columns; in each, token blocks of up to ZTB rows; in each, blocks of KC weight rows: the
  * block's weights packed into panels of 48 columns (contiguous: no cache-set conflicts from the
  * matrix's row stride; the next block prefetched into L2 a line every few kernel steps,
- * beside the multiply-adds), the token block's activations in bands of 8 rows (each step of the kernel
- * broadcasts from one 32-byte row, not from 8 rows a matrix row apart; all of them packed once
- * per product, over the threads, before the column parts start: pack_all), then each panel
- * (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers. Between
+ * beside the multiply-adds), the token block's activations in bands of 8 rows (each step of
+ * the kernel broadcasts from one 32-byte row, not from 8 rows a matrix row apart; all of them
+ * packed once per product, over the threads, before the column parts start: pack_all), then
+ * each panel (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers. Between
  * weight blocks the chains stay in L2 (ZTB × ZNC floats), in a contiguous tile per band and
  * panel (not in out, whose rows a 3072-wide matrix puts in the same cache sets); the last block
  * stores to out. AVX2 (speed secondary): the activations read in place, the whole token block
