@@ -349,34 +349,46 @@ def bound_lines(d, got, peak, muladd):
 
 
 def floor_ratio(d, weights_mb, bw1, bw2, m12=None):
-    """GPT-2 small at 12 tokens against the floor: every weight read once from memory. The
-    attend times are the n=12 lines' own medians (m12: the same process and interleaved rounds;
-    a separate process measured minutes later once gave 134 ms where the n=12 line said 87, on
-    a shared machine); without them (12 not in BENCH_LENGTHS) measured here, interleaved."""
-    if m12 is None:
-        a = Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "16"], peer_env(None, 1))
-        runs = {1: [], 2: []}
-        for t in (1, 2):
+    """GPT-2 small at 12 tokens against the floor: every weight read once from memory.
+
+    Paired: in one server, each round reads the 1 GiB buffer once (membw T 1), runs a 12-token
+    forward (keep 12 3: three forwards, their mean), and reads the buffer again, at 1 and at 2
+    threads, the order alternating; a round's floor is the weights over the mean of the two
+    reads' GB/s, its ratio the forward's wall time over that floor. attend_over_floor is the median of the rounds' ratios: the forward and the read
+    it is held to measured at the same moment (on this shared machine both swing by 1.5x within
+    minutes), medians both. best_over_best is the fastest forward over the fastest read's floor.
+    Beside them, as before session 15: the n=12 lines' median wall (m12) over the floor of the
+    best of 5 reads taken at the start (bw1, bw2), minutes apart."""
+    rounds = max(9, 2 * ROUNDS)
+    a = Peer("attend", [BUILD + "/tools/bench_engine", "serve", d, "16"], peer_env(None, 1))
+    for t in (1, 2):
+        a.ask("threads %d" % t)
+        a.ask("membw %d 1" % t)  # the buffer written, its pages in
+        a.ask("keep 12 3")
+    runs = {1: [], 2: []}
+    for r in range(rounds):
+        for t in ((1, 2) if r % 2 == 0 else (2, 1)):
             a.ask("threads %d" % t)
-            a.ask("keep 12 3")
-        for r in range(ROUNDS):
-            for t in ((1, 2) if r % 2 == 0 else (2, 1)):
-                a.ask("threads %d" % t)
-                runs[t].append([float(x) for x in a.ask("keep 12 5").split()])
-        a.close()
-        m12 = {"attend": [statistics.median(x[i] for x in runs[1]) for i in range(3)],
-               "attend_2t": [statistics.median(x[i] for x in runs[2]) for i in range(3)]}
-        src = "measured here"
-    else:
-        src = "the n=12 lines' medians"
+            before = float(a.ask("membw %d 1" % t))
+            wall, cpu = [float(x) / 1e3 for x in a.ask("keep 12 3").split()[:2]]
+            after = float(a.ask("membw %d 1" % t))
+            runs[t].append((wall, cpu, weights_mb / ((before + after) / 2) / 1e3 * 1e3))
+    a.close()
     out = []
     for t, bw, key in ((1, bw1, "attend"), (2, bw2, "attend_2t")):
-        wall, cpu = m12[key][0] / 1e3, m12[key][1] / 1e3
-        floor_ms = weights_mb / 1e3 / bw * 1e3
-        out.append("threads=%d attend_ms=%.1f attend_cpu_ms=%.1f floor_ms=%.1f attend_over_floor=%.2f" % (
-            t, wall, cpu, floor_ms, wall / floor_ms))
-    print("gpt2-small n=12 memory floor (weights %.0f MB / measured GB/s; attend: %s): %s (%s)"
-          % (weights_mb, src, "; ".join(out), load()))
+        x = runs[t]
+        wall, cpu, floor_ms = (statistics.median(r[i] for r in x) for i in range(3))
+        ratio = statistics.median(r[0] / r[2] for r in x)
+        best = min(r[0] for r in x) / min(r[2] for r in x)
+        old = ""
+        if m12 is not None and bw:
+            old = " n12_line_ms=%.1f over_start_best_floor=%.2f" % (
+                m12[key][0] / 1e3, m12[key][0] / 1e3 / (weights_mb / 1e3 / bw * 1e3))
+        out.append("threads=%d attend_ms=%.1f attend_cpu_ms=%.1f floor_ms=%.1f attend_over_floor=%.2f "
+                   "best_over_best=%.2f%s" % (t, wall, cpu, floor_ms, ratio, best, old))
+    print("gpt2-small n=12 memory floor (weights %.0f MB; %d paired rounds: a 1 GiB read, the forward, a read; "
+          "medians, and the ratio's median over the rounds): %s (%s)"
+          % (weights_mb, rounds, "; ".join(out), load()))
 
 
 def rss_line(d, name):

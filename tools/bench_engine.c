@@ -9,7 +9,8 @@
  *                                     ISA AVX2_GFLOPS") | keep N ITERS (run,
  *                                     every head's attention maps written by the forward
  *                                     (trace_want_maps) and read, as a display does) | threads T (the products' threads from now on)
- *                                     | membw T (GB/s reading 1 GiB with T threads, best of 5)
+ *                                     | membw T [R] (GB/s reading 1 GiB with T threads, best
+ *                                     of R reads, default 5; the buffer is kept between calls)
  *                                     | muladd 1 (one core's GFLOP/s of separate vector
  *                                     multiplies and adds: the [out, in] product's ceiling)
  *                                     | rss 1 (peak resident MB so far, VmHWM); MAXN caps the
@@ -246,27 +247,39 @@ static void bw_part(void *ctx, int part, int parts)
 }
 #endif
 
-static double measure_bw(int parts)
+/* The bandwidth buffer: 1 GiB (2^28 floats, far past the caches), written once on first use
+ * and kept for the process's life, so rounds can alternate with forwards at no setup cost.
+ * NULL when out of memory. */
+static float *bw_buf;
+#define BW_LEN ((size_t)1 << 28)
+
+static const float *bw_buffer(void)
 {
-    size_t len = (size_t)1 << 28; /* floats: 1 GiB */
-    float *buf = malloc(sizeof(float) * len);
+    if (!bw_buf && (bw_buf = malloc(sizeof(float) * BW_LEN)))
+        for (size_t i = 0; i < BW_LEN; i++)
+            bw_buf[i] = (float)(i & 1023);
+    return bw_buf;
+}
+
+/* Memory read bandwidth with `parts` threads, GB/s (wall time): the best of `rounds` reads of
+ * the whole buffer. 0 when out of memory. */
+static double measure_bw(int parts, int rounds)
+{
+    const float *buf = bw_buffer();
     if (!buf)
         return 0.0;
-    for (size_t i = 0; i < len; i++)
-        buf[i] = (float)(i & 1023);
-    BwJob J = {buf, len, {0}};
+    BwJob J = {buf, BW_LEN, {0}};
     int saved = tensor_threads();
     tensor_set_threads(parts);
     double best = 0.0;
-    for (int round = 0; round < 5; round++) {
+    for (int round = 0; round < rounds; round++) {
         double w0 = clock_us(CLOCK_MONOTONIC);
         tensor_par_run(bw_part, &J, parts);
-        double g = (double)len * sizeof(float) / ((clock_us(CLOCK_MONOTONIC) - w0) * 1e3);
+        double g = (double)BW_LEN * sizeof(float) / ((clock_us(CLOCK_MONOTONIC) - w0) * 1e3);
         if (g > best)
             best = g;
     }
     tensor_set_threads(saved);
-    free(buf);
     return best;
 }
 
@@ -317,7 +330,7 @@ static int serve(const char *path, int maxn)
             tensor_set_threads(n);
             printf("%d\n", tensor_threads());
         } else if (!strcmp(cmd, "membw")) {
-            printf("%.2f\n", measure_bw(n));
+            printf("%.2f\n", measure_bw(n, iters > 0 ? iters : 5));
         } else if (!strcmp(cmd, "rss")) {
             printf("%.1f\n", peak_rss_mb());
         } else if (!strcmp(cmd, "flops")) {
@@ -359,6 +372,8 @@ static int serve(const char *path, int maxn)
         }
         fflush(stdout);
     }
+    free(bw_buf);
+    bw_buf = NULL;
     trace_free(t);
     free(ids);
     model_free(&m);

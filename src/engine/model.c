@@ -569,14 +569,15 @@ static void lm_head(Fw *f, const float *x, int n)
     const ModelConfig *c = &f->m->cfg;
     int d = c->d_model, V = c->vocab_size;
     float *lg = rec(f, T_LOGITS, -1, n, V);
+    TraceEntry *e = last_entry(f);
     if (f->m->lm_head)
         proj(f, lg, x, f->m->lm_head, n, d, V);
     else if (f->m->wdtype) {
         if (tensor_matmul_bt_half(lg, x, (const uint16_t *)(const void *)f->m->tok_embed,
                                   f->m->wdtype, n, d, V, 1.0f))
             f->oom = 1;
-    } else
-        tensor_matmul_bt(lg, x, f->m->tok_embed, n, d, V);
+    } else if (tensor_matmul_bt_finite(lg, x, f->m->tok_embed, n, d, V) && e && e->data == lg)
+        e->finite = 1; /* checked by the head's kernel as it stored them: not scanned again */
 }
 
 static int check_ids(const Model *m, const int *ids, int n, const char *what, char *err,

@@ -2,6 +2,7 @@
 #include "tensor.h"
 #include "attend_assert.h"
 #include "cpu.h"
+#include "tensor_bt.h"
 #include "tensor_stream.h"
 
 #include <math.h>
@@ -142,6 +143,18 @@ void tensor_matmul_bt(float *restrict out, const float *restrict a, const float 
                       int n, int k, int m)
 {
     tensor_matmul_bt_scaled(out, a, b, n, k, m, 1.0f);
+}
+
+int tensor_matmul_bt_finite(float *restrict out, const float *restrict a,
+                            const float *restrict b, int n, int k, int m)
+{
+    int finite = 0;
+    /* the kernel tensor_matmul_bt_scaled takes for these shapes (tensor_stream_bt_ldo) */
+    if ((size_t)k * (size_t)m >= TENSOR_STREAM_MIN_KM &&
+        tensor_bt_matmul_check(out, m, a, b, n, k, m, 1.0f, &finite))
+        return finite;
+    tensor_matmul_bt(out, a, b, n, k, m);
+    return 0;
 }
 
 void tensor_cols(float *out, const float *a, int n, int lda, int c0, int w)

@@ -15,6 +15,11 @@ void tensor_matmul_lda(float *restrict out, const float *restrict a, int lda,
 /* out[n×m] = a[n×k] · b[m×k]ᵀ  (b stored row-major as m rows of k). */
 void tensor_matmul_bt(float *restrict out, const float *restrict a, const float *restrict b,
                       int n, int k, int m);
+/* tensor_matmul_bt, then 1 when every element of out is known finite (no NaN, no infinity):
+ * checked as the kernel stored it, where the kernel can (AVX-512, large weights: a tied LM
+ * head); 0 when one is not finite or when it was not checked. The same bits. */
+int tensor_matmul_bt_finite(float *restrict out, const float *restrict a,
+                            const float *restrict b, int n, int k, int m);
 /* The same, every element then times s: the bits of tensor_matmul_bt then tensor_scale. */
 void tensor_matmul_bt_scaled(float *restrict out, const float *restrict a,
                              const float *restrict b, int n, int k, int m, float s);

@@ -110,11 +110,13 @@ AVX512_INLINE __m512 fold2(__m512 x, __m512 y)
  * step they are stored there, after it the products for tokens t.. (nt of them valid) and
  * weight rows j.. (nw valid) are finished and stored to out (token t at out + t·ldo, row w at
  * + w). a: the first token's unpacked row (rows k apart) for the k mod 8 tail. pf: a prefetch
- * cursor (the next group's weights into L2) advanced lps lines per step while below pfend. */
+ * cursor (the next group's weights into L2) advanced lps lines per step while below pfend.
+ * chk: every finished element stored times 0 is added to it (0 while all are finite, NaN from
+ * the first NaN or infinity on: the output checked while in the registers). */
 AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, size_t aps,
                         const float *restrict wp, const float *const *wr, float *restrict acc,
                         const float *restrict a, int k, int s0, int s1, int P, int nt, int nw,
-                        float sc, const char **pf, const char *pfend, int lps)
+                        float sc, const char **pf, const char *pfend, int lps, __m512 *chk)
 {
     int k8 = k / 8;
     __m512 c[PP][WC];
@@ -176,10 +178,13 @@ AVX512_INLINE void tile(float *restrict out, int ldo, const float *restrict ap, 
                 for (int p = 0; p < k - 8 * k8; p++)
                     e += ar[p] * br[p];
                 out[(size_t)tt * ldo + w] = e * sc;
+                *chk = _mm512_add_ps(*chk, _mm512_set1_ps(e * sc * 0.0f));
             }
             continue;
         }
         r = _mm512_mul_ps(_mm512_permutexvar_ps(perm, r), scv);
+        __mmask16 cm = (__mmask16)(wm | (t + 1 < nt ? wm << 8 : 0)); /* the lanes stored */
+        *chk = _mm512_mask_add_ps(*chk, cm, *chk, _mm512_mul_ps(r, _mm512_setzero_ps()));
         _mm512_mask_storeu_ps(out + (size_t)t * ldo, wm, r);
         if (t + 1 < nt)
             _mm512_mask_storeu_ps(out + (size_t)(t + 1) * ldo, wm,
@@ -244,6 +249,7 @@ typedef struct {
     float *bufs;         /* part_bytes(ks, tb) per thread, bufstride floats apart */
     size_t bufstride;
     float sc;
+    int *nonfinite;      /* set to 1 by a part that stored a NaN or an infinity (or NULL) */
 } Job;
 
 /* Pairs in the next tile when left pairs remain: PP, the last few split into tiles of 2
@@ -265,7 +271,8 @@ static int tile_count(int pairs)
 /* Weight rows [j0, j1) against tokens [i0, i1): groups of WC rows, each a chunk of KS steps
  * at a time packed into wp and applied to every tile of the token block (the accumulators
  * carried between chunks in acc: WC·16 floats per pair). */
-AVX512 static void run_block(const Job *J, int i0, int i1, int j0, int j1, float *wp, float *acc)
+AVX512 static void run_block(const Job *J, int i0, int i1, int j0, int j1, float *wp, float *acc,
+                             __m512 *chk)
 {
     int k = J->k, m = J->m, k8 = k / 8, ks = J->ks;
     size_t aps = J->aps;
@@ -303,7 +310,7 @@ AVX512 static void run_block(const Job *J, int i0, int i1, int j0, int j1, float
                 const float *ar = J->a + (size_t)t * k;
                 int nt = min_i(2 * P, i1 - t);
 #define TILE(PN, WR) \
-    tile(o, J->ldo, ap, aps, wp, WR, ac, ar, k, s0, s1, PN, nt, nw, J->sc, &pf, pfend, lps)
+    tile(o, J->ldo, ap, aps, wp, WR, ac, ar, k, s0, s1, PN, nt, nw, J->sc, &pf, pfend, lps, chk)
                 if (direct && P == 3)
                     TILE(3, wr);
                 else if (direct && P == 2)
@@ -331,7 +338,7 @@ static size_t part_bytes(int ks, int tb)
 }
 
 /* A part: its weight rows, every token block in turn. */
-static void part_fn(void *ctx, int part, int parts)
+AVX512 static void part_fn(void *ctx, int part, int parts)
 {
     const Job *J = ctx;
     int j0, j1;
@@ -341,14 +348,18 @@ static void part_fn(void *ctx, int part, int parts)
     /* the running thread's own buffers (tensor_par_self() < tensor_threads() in a part) */
     float *wp = J->bufs + (size_t)tensor_par_self() * J->bufstride;
     float *acc = wp + (size_t)(J->ks + 1) * WC * 8;
+    __m512 chk = _mm512_setzero_ps();
     for (int i0 = 0; i0 < J->n; i0 += J->tb)
-        run_block(J, i0, min_i(i0 + J->tb, J->n), j0, j1, wp, acc);
+        run_block(J, i0, min_i(i0 + J->tb, J->n), j0, j1, wp, acc, &chk);
+    /* a NaN lane compares unequal to 0: any element not finite */
+    if (J->nonfinite && _mm512_cmp_ps_mask(chk, _mm512_setzero_ps(), _CMP_EQ_OQ) != 0xffff)
+        __atomic_store_n(J->nonfinite, 1, __ATOMIC_RELAXED);
 }
 
 /* Packs a, splits the weight rows over the threads (each with its own buffers). 0 when out of
  * memory (nothing written). */
 static int run(float *out, int ldo, const float *a, const float *b, const uint16_t *h,
-               int dtype, int n, int k, int m, float sc)
+               int dtype, int n, int k, int m, float sc, int *nonfinite)
 {
     /* pairs one line more than their length apart: at k a multiple of 256 the pairs of a tile
      * would otherwise share an L1 set (4 KB apart) */
@@ -365,7 +376,7 @@ static int run(float *out, int ldo, const float *a, const float *b, const uint16
         return 0;
     }
     pack_pairs(pk, aps, a, n, k);
-    Job J = {out, ldo, a, pk, b, h, dtype, n, k, m, tb, aps, ks, bufs, stride, sc};
+    Job J = {out, ldo, a, pk, b, h, dtype, n, k, m, tb, aps, ks, bufs, stride, sc, nonfinite};
     tensor_par_dyn(part_fn, &J, tensor_par_chunks(n, k, m));
     free(pk);
     free(bufs);
@@ -377,7 +388,18 @@ int tensor_bt_matmul(float *restrict out, int ldo, const float *restrict a,
 {
     if (n < 1 || k < 8 || m < 1 || !cpu_has_avx512())
         return 0;
-    return run(out, ldo, a, b, NULL, 0, n, k, m, sc);
+    return run(out, ldo, a, b, NULL, 0, n, k, m, sc, NULL);
+}
+
+int tensor_bt_matmul_check(float *restrict out, int ldo, const float *restrict a,
+                           const float *restrict b, int n, int k, int m, float sc, int *finite)
+{
+    int bad = 0;
+    if (n < 1 || k < 8 || m < 1 || !cpu_has_avx512() ||
+        !run(out, ldo, a, b, NULL, 0, n, k, m, sc, &bad))
+        return 0;
+    *finite = !__atomic_load_n(&bad, __ATOMIC_RELAXED);
+    return 1;
 }
 
 int tensor_bt_matmul_half(float *restrict out, const float *restrict a,
@@ -386,7 +408,7 @@ int tensor_bt_matmul_half(float *restrict out, const float *restrict a,
     if (n <= TENSOR_BT_MIN_N || k < 8 || m < 1 || !cpu_has_avx512() ||
         (dtype != TENSOR_BF16 && dtype != TENSOR_F16))
         return 0;
-    return run(out, m, a, NULL, b, dtype, n, k, m, sc);
+    return run(out, m, a, NULL, b, dtype, n, k, m, sc, NULL);
 }
 
 #else
@@ -394,6 +416,13 @@ int tensor_bt_matmul(float *restrict out, int ldo, const float *restrict a,
                      const float *restrict b, int n, int k, int m, float sc)
 {
     (void)out, (void)ldo, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc;
+    return 0;
+}
+
+int tensor_bt_matmul_check(float *restrict out, int ldo, const float *restrict a,
+                           const float *restrict b, int n, int k, int m, float sc, int *finite)
+{
+    (void)out, (void)ldo, (void)a, (void)b, (void)n, (void)k, (void)m, (void)sc, (void)finite;
     return 0;
 }
 

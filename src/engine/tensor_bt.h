@@ -21,6 +21,11 @@
  * n < 1, k < 8) or a buffer (n·k floats) cannot be had: the caller then computes it itself. */
 int tensor_bt_matmul(float *restrict out, int ldo, const float *restrict a,
                      const float *restrict b, int n, int k, int m, float sc);
+/* tensor_bt_matmul, and *finite (when it returns 1) = 1 when every element of out is finite,
+ * 0 when one is a NaN or an infinity: each tile checked as it is stored, from the registers
+ * (a forward's logits need no scan of their own afterwards). */
+int tensor_bt_matmul_check(float *restrict out, int ldo, const float *restrict a,
+                           const float *restrict b, int n, int k, int m, float sc, int *finite);
 /* The same with b's m×k values 16-bit (dtype TENSOR_BF16 or TENSOR_F16: a model's weights
  * kept half), widened exactly a group of rows at a time: the bits of tensor_widen then
  * tensor_bt_matmul (out's rows m floats apart). Returns 1 when done, 0 as tensor_bt_matmul. */

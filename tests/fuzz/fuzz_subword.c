@@ -39,8 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = 0;
     size_t tl = strlen(text);
     /* the first bytes choose the options (small, so merges run out as well as not) */
-    SubwordOpts o = {size > 0 ? data[0] % 16 : 4, size > 1 ? 1 + data[1] % 3 : 2,
-                     size > 2 ? data[2] % 48 : 8, 0, NULL, 0};
+    SubwordOpts o = {.n_words = size > 0 ? data[0] % 16 : 4,
+                     .min_count = size > 1 ? 1 + data[1] % 3 : 2,
+                     .n_pieces = size > 2 ? data[2] % 48 : 8};
     o.natural = size > 3 && (data[3] & 1); /* the natural split's vocabulary, half the inputs */
     Vocab v;
     char err[512] = "";

@@ -265,8 +265,70 @@ static void test_threads(void)
     free(h);
 }
 
+/* tensor_matmul_bt_finite: the bits of tensor_matmul_bt; 1 for an all-finite output where the
+ * AVX-512 kernel checked it, never 1 when an element is a NaN or an infinity, at every row
+ * count (odd ones: the last token twice in a pair), k with a tail (k mod 8) or not, one and two
+ * threads, the offender anywhere (first, last, middle element; an overflow or a NaN input). */
+static void test_finite(void)
+{
+    enum { K = 1100, M = 2041, MAXN = 47 };
+    static const int ks[] = {1100, 1096}, ns[] = {1, 12, 13, 47};
+    float *a = malloc(sizeof(float) * MAXN * K), *b = malloc(sizeof(float) * K * M),
+          *out = malloc(sizeof(float) * MAXN * M), *want = malloc(sizeof(float) * MAXN * M);
+    if (!a || !b || !out || !want) {
+        CHECK(0, "out of memory");
+        free(a), free(b), free(out), free(want);
+        return;
+    }
+    int saved = tensor_threads(), bits = 0, clean = 0, flagged = 0, cases = 0, claimed = 0;
+    int checked = cpu_has_avx512();
+    for (int th = 1; th <= 2; th++) {
+        tensor_set_threads(th);
+        for (int ki = 0; ki < 2; ki++)
+            for (int ni = 0; ni < 4; ni++) {
+                int k = ks[ki], n = ns[ni];
+                k_fill(a, (size_t)n * k);
+                k_fill(b, (size_t)k * M);
+                tensor_matmul_bt(want, a, b, n, k, M);
+                int f = tensor_matmul_bt_finite(out, a, b, n, k, M);
+                bits += memcmp(out, want, sizeof(float) * (size_t)n * M) != 0;
+                clean += f == checked;
+                /* an offender: a weight row that overflows (element [i][j] = +inf or -inf), or
+                 * a NaN in a token's row */
+                for (int v = 0; v < 3; v++) {
+                    int i = v == 0 ? 0 : v == 1 ? n - 1 : n / 2, j = v == 0 ? 0 : v == 1 ? M - 1 : M / 3;
+                    float *br = b + (size_t)j * k, keep = br[k - 1], akeep = a[(size_t)i * k];
+                    if (v < 2) {
+                        for (int p = 0; p < k; p++)
+                            br[p] = a[(size_t)i * k + p] < 0 ? -3e37f : 3e37f;
+                    } else {
+                        a[(size_t)i * k] = NAN;
+                    }
+                    tensor_matmul_bt(want, a, b, n, k, M);
+                    f = tensor_matmul_bt_finite(out, a, b, n, k, M);
+                    bits += memcmp(out, want, sizeof(float) * (size_t)n * M) != 0;
+                    flagged += f == 0;
+                    claimed += f;
+                    if (v < 2)
+                        k_fill(br, (size_t)k), br[k - 1] = keep;
+                    else
+                        a[(size_t)i * k] = akeep;
+                    cases++;
+                }
+            }
+    }
+    tensor_set_threads(saved);
+    CHECK(bits == 0, "tensor_matmul_bt_finite: %d products differ from tensor_matmul_bt", bits);
+    CHECK(clean == 16, "all-finite outputs reported %s: %d of 16",
+          checked ? "finite (AVX-512 checks them)" : "unchecked (no AVX-512 here)", clean);
+    CHECK(flagged == cases && claimed == 0, "a NaN or an infinity never reported finite: %d of "
+          "%d flagged", flagged, cases);
+    free(a), free(b), free(out), free(want);
+}
+
 int main(void)
 {
+    test_finite();
     test_threads();
     test_half();
     test_contract();

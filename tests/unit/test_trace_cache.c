@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cpu.h"
 #include "model.h"
 #include "t.h"
 
@@ -278,6 +279,58 @@ static void test_mark_finite(void)
               strstr(err, "L0.ffn_out[3][7] is +infinity"),
           "an infinity in the FFN's output, named before the residual it spoils: %s", err);
     free(ffn_bad);
+    trace_free(t);
+    model_free(&m);
+}
+
+/* The tied LM head checks its logits as it stores them (tensor_matmul_bt_finite, AVX-512): a
+ * clean run marks the logits finite, so the last scan skips them; a vocabulary row whose
+ * logit overflows is still the error, named at its element. A head of 64 × 8192 (k·m at
+ * tensor_stream.h's TENSOR_STREAM_MIN_KM: the checked kernel's shapes). */
+static void test_logits_checked(void)
+{
+    enum { V = 8192, D = 64, N = 7 };
+    ModelConfig c;
+    model_config_defaults(&c);
+    c.arch = ARCH_DECODER;
+    c.vocab_size = V;
+    c.d_model = D;
+    c.n_heads = 4;
+    c.d_head = D / 4;
+    c.n_layers = 1;
+    c.d_ff = 2 * D;
+    c.max_len = 16;
+    c.tie_embed = 1;
+    static char buf[V][8];
+    static const char *words[V];
+    for (int i = 0; i < V; i++) {
+        snprintf(buf[i], sizeof buf[i], "w%d", i);
+        words[i] = buf[i];
+    }
+    words[0] = "<pad>";
+    words[1] = "<unk>";
+    Vocab v;
+    Model m;
+    char err[256] = "";
+    if (vocab_init(&v, words, V, err, sizeof err) || model_new(&m, &c, &v, err, sizeof err)) {
+        CHECK(0, "model: %s", err);
+        return;
+    }
+    model_init_random(&m, 5);
+    int ids[N] = {2, 3, 4, 5, 6, 7, 8};
+    Controls ctl;
+    model_default_controls(&m, &ctl);
+    Trace *t = trace_new(&m, N, 1);
+    int ok = t && !model_forward(&m, ids, N, NULL, 0, &ctl, t, err, sizeof err);
+    const TraceEntry *lg = ok ? trace_find(t, STACK_DEC, -1, SUB_NONE, -1, T_LOGITS) : NULL;
+    CHECK(ok && lg && lg->finite == cpu_has_avx512(), "a clean run's logits %s (%s)",
+          lg && lg->finite ? "marked finite" : "left to the scan", err);
+    /* token 5000's embedding row, never an input here, huge: its logits overflow, nothing else */
+    float *row = (float *)(uintptr_t)(m.tok_embed + (size_t)5000 * D); /* this test's own model */
+    for (int p = 0; p < D; p++)
+        row[p] = 3e38f; /* every product past float32's range, or inf - inf */
+    ok = t && model_forward(&m, ids, N, NULL, 0, &ctl, t, err, sizeof err) == -1;
+    CHECK(ok && strstr(err, "logits[0][5000] is"), "an overflowing logit named: %s", err);
     trace_free(t);
     model_free(&m);
 }
@@ -568,6 +621,7 @@ int main(void)
     test_want_maps();
     test_maps_overflow();
     test_mark_finite();
+    test_logits_checked();
     test_rule();
     test_long();
     test_map_row();
