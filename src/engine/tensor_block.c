@@ -6,16 +6,17 @@
  * matrix once per band of 8 rows: GPT-2 small's 768×3072 matrices (9.4 MB) came from memory
  * every 8 tokens (the cliff at 33 tokens). Here, BLIS's loop order. AVX-512: column blocks of
  * ZNC columns; in each, token blocks of up to ZTB rows; in each, blocks of KC weight rows: the
- * block's weights packed into panels of 48 columns (contiguous: no cache-set conflicts from the
- * matrix's row stride; the next block prefetched into L2 a line every few kernel steps,
- * beside the multiply-adds), the token block's activations in bands of 8 rows (each step of
- * the kernel broadcasts from one 32-byte row, not from 8 rows a matrix row apart; all of them
- * packed once per product, over the threads, before the column parts start: pack_all), then
- * each panel (in L1) applied to every band: 8 rows × 48 columns, 24 of the 32 zmm registers. Between
- * weight blocks the chains stay in L2 (ZTB × ZNC floats), in a contiguous tile per band and
- * panel (not in out, whose rows a 3072-wide matrix puts in the same cache sets); the last block
- * stores to out. AVX2 (speed secondary): the activations read in place, the whole token block
- * (TB rows) per panel, 6 × 16.
+ * block's weights packed into panels of 48 columns, a panel at a time as its bands start
+ * (contiguous, in L1: no cache-set conflicts from the matrix's row stride; the next block
+ * prefetched into L2 a line every few kernel steps, beside the multiply-adds), the token
+ * block's activations in bands of 8 rows (each step of the kernel broadcasts from one 32-byte
+ * row, not from 8 rows a matrix row apart; all of them packed once per product, over the
+ * threads, before the column parts start: pack_all), then each panel (in L1) applied to every
+ * band: 8 rows × 48 columns, 24 of the 32 zmm registers. Between weight blocks the chains
+ * stay in L2 (ZTB × ZNC floats), in a contiguous tile per band and panel (not in out, whose
+ * rows a 3072-wide matrix puts in the same cache sets); the last block stores to out. AVX2
+ * (speed secondary): the activations read in place, the whole token block (TB rows) per
+ * panel, 6 × 16.
  *
  * Bits: every output element is tensor_matmul's in-order fused chain over p. A block of KC
  * weight rows continues each element's chain from the value the previous block stored (a
@@ -284,11 +285,12 @@ AVX512 static void pack_all(float *restrict apk, const float *restrict a, int ld
 /* Columns [jlo, jhi) of the product in column blocks of ZNC; in each, token blocks of up to tbmax
  * rows (a multiple of ZMR; n split evenly, z_tb); in each, weight blocks of KC rows: the token
  * block's activations in bands (apk: all of a, packed by pack_all for tbmax; NULL: packed here
- * into abuf, tbmax × KC floats, for each weight block), the weight block packed into panels
- * (buf: KC × ZNC rounded up to panels), then every panel applied to every band, the next weight
- * block prefetched a line every few kernel steps. Between weight blocks each chain is kept in cbuf
- * (tbmax × (ZNC + ZNR) floats: a contiguous 8 × 48 tile per band and panel, no cache-set
- * conflicts from out's row stride); the last block stores to out. */
+ * into abuf, tbmax × KC floats, for each weight block), then each panel of the weight block
+ * packed (buf: one panel, KC × ZNR floats, rewritten in L1: the whole block packed first into
+ * KC × ZNC went through L2 twice, 15% of the product at 64 tokens) and applied to every band,
+ * the next weight block prefetched a line every few kernel steps. Between weight blocks each
+ * chain is kept in cbuf (tbmax × (ZNC + ZNR) floats: a contiguous 8 × 48 tile per band and
+ * panel, no cache-set conflicts from out's row stride); the last block stores to out. */
 AVX512 static void block_z(float *restrict out, const float *restrict a, int lda,
                            const float *restrict apk, const float *restrict b,
                            const uint16_t *restrict h, int dtype, int n, int k, int m, float *buf,
@@ -301,10 +303,6 @@ AVX512 static void block_z(float *restrict out, const float *restrict a, int lda
             int i1 = min_i(n, i0 + tb), rb = (i1 - i0 + ZMR - 1) / ZMR * ZMR;
             for (int p0 = 0; p0 < k; p0 += KC) {
                 int p1 = min_i(k, p0 + KC), kc = p1 - p0, first = p0 == 0;
-                if (h)
-                    pack(buf, b, h, dtype, m, p0, p1, jc, jce, ZNR);
-                else
-                    pack_z(buf, b, m, p0, p1, jc, jce);
                 const float *ab = apk ? apk + (size_t)i0 * k + (size_t)p0 * rb : abuf;
                 if (!apk)
                     for (int r = i0; r < i1; r += ZMR)
@@ -335,7 +333,11 @@ AVX512 static void block_z(float *restrict out, const float *restrict a, int lda
                     share = 0, pf.rows = 0;
                 for (int j = jc; j < jce; j += ZNR) {
                     int w = min_i(ZNR, jce - j), q = (j - jc) / ZNR;
-                    const float *pb = buf + (size_t)q * kc * ZNR;
+                    const float *pb = buf; /* packed as its bands start: written into L1 */
+                    if (h)
+                        pack(buf, b, h, dtype, m, p0, p1, j, j + w, ZNR);
+                    else
+                        pack_z(buf, b, m, p0, p1, j, j + w);
                     if (nq0 >= 0 && !spread)
                         prefetch_next(b, h, m, nq0, nq1, nj0, nj1, q, np);
                     __mmask16 m0 = lanes16(w), m1 = lanes16(w - 16), m2 = lanes16(w - 32);
@@ -429,8 +431,9 @@ AVX2 static void block_y(float *restrict out, const float *restrict a, int lda,
     }
 }
 
-/* The packed block of each thread: KC weight rows of its columns in panels; grown when a wider
- * matrix comes, kept for the next product (the thread's lifetime). */
+/* The packed weights of each thread (AVX-512: one panel, KC × ZNR, then block_z's abuf and cbuf;
+ * AVX2: KC weight rows of its columns in panels); grown when a wider matrix comes, kept for the
+ * next product (the thread's lifetime). */
 static _Thread_local float *panels;
 static _Thread_local size_t panels_cap;
 
@@ -449,7 +452,7 @@ static void part_run(void *ctx, int part, int parts)
     tensor_par_range(J->m, J->z ? ZNR : YNR, part, parts, &j0, &j1);
     if (j0 >= j1)
         return;
-    size_t bn = J->z ? (size_t)KC * (size_t)(min_i(j1 - j0, ZNC) + ZNR) : (size_t)KC * (size_t)(j1 - j0 + ZNR),
+    size_t bn = J->z ? (size_t)KC * ZNR : (size_t)KC * (size_t)(j1 - j0 + ZNR),
            cn = (size_t)ZTB * (ZNC + ZNR),
            need = bn + (J->z ? (size_t)ZTB * KC + cn : 0) + 48;
     if (need > panels_cap) {
